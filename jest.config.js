@@ -1,0 +1,34 @@
+/** Unit specs live beside the code (src/**\/*.spec.ts); end-to-end specs hit the running app over HTTP (test/). */
+const tsJest = [
+  'ts-jest',
+  {
+    // CommonJS for Jest's module system; the app build uses tsconfig.build.json.
+    tsconfig: 'tsconfig.spec.json',
+    // The same OpenAPI plugin `nest build` uses, so the app under test documents itself exactly as in production.
+    astTransformers: { before: ['<rootDir>/test/support/swagger-plugin-transformer.js'] },
+  },
+];
+
+module.exports = {
+  testEnvironment: 'node',
+  maxWorkers: 2,
+  projects: [
+    {
+      displayName: 'unit',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      transform: { '^.+\\.ts$': tsJest },
+      testEnvironment: 'node',
+    },
+    {
+      displayName: 'e2e',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      transform: { '^.+\\.ts$': tsJest },
+      testEnvironment: 'node',
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      testTimeout: 60000,
+      slowTestThreshold: 20,
+    },
+  ],
+};

@@ -1,0 +1,52 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { ScheduleModule } from '@nestjs/schedule';
+import { AccessGuard } from './common/auth/access.guard';
+import { CommonModule } from './common/common.module';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { AppConfig, appConfigNamespace } from './infra/config/app-config';
+import { DatabaseModule } from './infra/database/database.module';
+import { HealthModule } from './infra/health/health.module';
+import { LoggingModule } from './infra/logging/logging.module';
+import { QueueConnection } from './infra/queue/queue-connection';
+import { QueueModule } from './infra/queue/queue.module';
+import { ApiKeysModule } from './modules/api-keys/api-keys.module';
+import { ContactGroupsModule } from './modules/contact-groups/contact-groups.module';
+import { OrganizationsModule } from './modules/organizations/organizations.module';
+import { OutboxModule } from './modules/outbox/outbox.module';
+import { PhoneNumbersModule } from './modules/phone-numbers/phone-numbers.module';
+
+export interface AppModuleOptions {
+  config: AppConfig;
+  /** The database actually used (the configured one, or the embedded one started for this process). */
+  databaseUrl: string;
+  queue: QueueConnection;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot({ config, databaseUrl, queue }: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfigNamespace(config)] }),
+        LoggingModule.forRoot(config),
+        DatabaseModule.forRoot(databaseUrl),
+        ScheduleModule.forRoot(),
+        QueueModule.forRoot(queue),
+        CommonModule,
+        HealthModule,
+        OutboxModule,
+        OrganizationsModule,
+        ApiKeysModule,
+        PhoneNumbersModule,
+        ContactGroupsModule,
+      ],
+      providers: [
+        { provide: APP_GUARD, useClass: AccessGuard },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,98 @@
+import IORedis from 'ioredis';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { runMigrations } from 'bullmq';
+import { AppConfig } from '../infra/config/app-config';
+import { dataSourceOptions } from '../infra/database/data-source-options';
+import { startEmbeddedPostgres } from '../infra/database/embedded-postgres';
+import { QueueConnection, queueConnection } from '../infra/queue/queue-connection';
+
+export class StartupError extends Error {}
+
+export interface Infrastructure {
+  databaseUrl: string;
+  queue: QueueConnection;
+  /** Stops what this process started itself (the embedded PostgreSQL). */
+  stop: () => Promise<void>;
+}
+
+/** A URL fit for a log line: the password replaced. */
+export function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '<unparseable URL>';
+  }
+}
+
+async function checkPostgres(url: string): Promise<void> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } catch (error) {
+    throw new StartupError(
+      `Cannot reach PostgreSQL at ${redact(url)} (${(error as Error).message}). Start PostgreSQL or fix DATABASE_URL; ` +
+        'unset DATABASE_URL outside production to use the embedded database.',
+    );
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function checkRedis(url: string): Promise<void> {
+  const redis = new IORedis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 3000, retryStrategy: () => null });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    throw new StartupError(
+      `Cannot reach Redis at ${redact(url)} (${(error as Error).message}). Start Redis or fix REDIS_URL; ` +
+        'unset REDIS_URL to run the queues on PostgreSQL.',
+    );
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Applies our TypeORM migrations and, for PostgreSQL-backed queues, BullMQ's own schema. Both are idempotent. */
+export async function migrate(databaseUrl: string, queue: QueueConnection): Promise<void> {
+  const dataSource = new DataSource(dataSourceOptions(databaseUrl));
+  await dataSource.initialize();
+  try {
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await dataSource.destroy();
+  }
+  if (queue.kind === 'postgres') {
+    const client = new Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await runMigrations(client);
+    } finally {
+      await client.end();
+    }
+  }
+}
+
+/**
+ * Everything that must be true before Nest starts: a reachable database (configured, or embedded outside
+ * production), a reachable Redis when one is configured, and an up-to-date schema. Failures are one clear line.
+ */
+export async function prepareInfrastructure(config: AppConfig): Promise<Infrastructure> {
+  let databaseUrl = config.databaseUrl;
+  let stop = async (): Promise<void> => undefined;
+  if (!databaseUrl) {
+    const embedded = await startEmbeddedPostgres(config.embeddedPgPort);
+    databaseUrl = embedded.url;
+    stop = embedded.stop;
+  }
+  await checkPostgres(databaseUrl);
+  if (config.redisUrl) await checkRedis(config.redisUrl);
+  const queue = queueConnection(config, databaseUrl);
+  if (config.migrateOnStart) await migrate(databaseUrl, queue);
+  return { databaseUrl, queue, stop };
+}

@@ -1,0 +1,24 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { APP_CONFIG, AppConfig } from '../infra/config/app-config';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { IdempotencyKey } from './idempotency/idempotency-key.entity';
+import { IdempotencyService } from './idempotency/idempotency.service';
+import { CursorCodec } from './pagination/cursor-codec';
+
+/** The shared request mechanisms every domain module uses: idempotency and the cursor codec. */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([IdempotencyKey])],
+  providers: [
+    IdempotencyService,
+    IdempotencyInterceptor,
+    {
+      provide: CursorCodec,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new CursorCodec(config.cursorSecret),
+    },
+  ],
+  exports: [IdempotencyService, IdempotencyInterceptor, CursorCodec],
+})
+export class CommonModule {}

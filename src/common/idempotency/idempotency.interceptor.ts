@@ -1,0 +1,47 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
+import { Observable, from, of } from 'rxjs';
+import { catchError, mergeMap } from 'rxjs/operators';
+import { ApiError } from '../errors/api-error';
+import { IdempotencyService } from './idempotency.service';
+import { stableJson } from './stable-json';
+
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+/** Where Nest's @HttpCode() keeps the status (not exported from the package root). */
+const HTTP_CODE_METADATA = '__httpCode__';
+
+/** Replays, conflicts and stores responses for routes marked `@Idempotent()` that receive an Idempotency-Key. */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(
+    private readonly idempotency: IdempotencyService,
+    private readonly reflector: Reflector,
+  ) {}
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const header = request.headers['idempotency-key'];
+    if (header === undefined) return next.handle();
+    const key = Array.isArray(header) ? header[0] : header;
+    if (!KEY_PATTERN.test(key)) {
+      throw ApiError.validation('Idempotency-Key', 'Idempotency-Key must be 1-255 printable ASCII characters');
+    }
+    const organizationId = request.auth!.organizationId;
+    const hash = createHash('sha256')
+      .update(`${request.method} ${request.routeOptions.url}\n${stableJson(request.body ?? null)}`)
+      .digest('hex');
+    const claim = await this.idempotency.claim(organizationId, key, hash);
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    if (claim.kind === 'replay') {
+      void reply.status(claim.status).header('Idempotent-Replayed', 'true');
+      return of(claim.body);
+    }
+    const status = this.reflector.get<number>(HTTP_CODE_METADATA, context.getHandler()) ?? 201;
+    return next.handle().pipe(
+      mergeMap((body) => from(this.idempotency.complete(organizationId, key, status, body).then(() => body))),
+      catchError((error) => from(this.idempotency.release(organizationId, key).then(() => Promise.reject(error)))),
+    );
+  }
+}

@@ -1,0 +1,21 @@
+import { UseInterceptors, applyDecorators } from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
+import { ApiErrors } from '../openapi/api-errors.decorator';
+import { IdempotencyInterceptor } from './idempotency.interceptor';
+
+/** Accept an `Idempotency-Key` header on a create route (CONTRACTS §3), enforced and documented in one place. */
+export function Idempotent() {
+  return applyDecorators(
+    UseInterceptors(IdempotencyInterceptor),
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description:
+        'Makes the create safe to retry: for 24 h a repeat with the same key and body replays the first response ' +
+        '(header `Idempotent-Replayed: true`); the same key with another body is 422, and a repeat while the first ' +
+        'is still running is 409.',
+      schema: { type: 'string', maxLength: 255 },
+    }),
+    ApiErrors('IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED'),
+  );
+}

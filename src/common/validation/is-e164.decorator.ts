@@ -1,0 +1,32 @@
+import { Transform } from 'class-transformer';
+import { ValidateBy, ValidationOptions } from 'class-validator';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+
+/** The E.164 form of a phone number written in any common international format, or null when it is not one. */
+export function toE164(value: unknown): string | null {
+  if (typeof value !== 'string' || value.length > 40 || !value.trim().startsWith('+')) return null;
+  const parsed = parsePhoneNumberFromString(value.trim());
+  return parsed?.isPossible() ? parsed.number : null;
+}
+
+/**
+ * A phone number in international form (`+` and country code); spaces, dashes and brackets are accepted and the
+ * value is normalised to E.164 (`+14155550123`) before it reaches the service.
+ */
+export function IsE164(options?: ValidationOptions): PropertyDecorator {
+  const normalise = Transform(({ value }) => toE164(value) ?? value);
+  const validate = ValidateBy(
+    {
+      name: 'isE164',
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && toE164(value) === value,
+        defaultMessage: (args) => `${args?.property} must be a phone number in E.164 format, e.g. +14155550123`,
+      },
+    },
+    options,
+  );
+  return (target: object, key: string | symbol) => {
+    normalise(target, key);
+    validate(target, key);
+  };
+}

@@ -1,0 +1,33 @@
+import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ApiError, ErrorDetail } from '../errors/api-error';
+
+function flatten(errors: ValidationError[], parent = ''): ErrorDetail[] {
+  return errors.flatMap((error) => {
+    const field = parent ? `${parent}.${error.property}` : error.property;
+    const own = Object.values(error.constraints ?? {}).map((message) => ({
+      field,
+      // class-validator starts messages with the bare property name; name the full path instead.
+      message: message.startsWith(`${error.property} `) ? `${field}${message.slice(error.property.length)}` : message,
+    }));
+    return [...own, ...flatten(error.children ?? [], field)];
+  });
+}
+
+/**
+ * The global validation pipe: DTO classes are the contract, unknown properties are stripped (so a GET body can
+ * be sent back to PATCH), and every failure is a 400 VALIDATION_ERROR whose message names the field.
+ */
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    transform: true,
+    whitelist: true,
+    forbidUnknownValues: true,
+    stopAtFirstError: false,
+    validationError: { target: false, value: false },
+    exceptionFactory: (errors) => {
+      const details = flatten(errors);
+      const message = details.length ? details.map((d) => d.message).join('; ') : 'Invalid request';
+      return new ApiError('VALIDATION_ERROR', message, details);
+    },
+  });
+}

@@ -1,0 +1,133 @@
+import { registerAs } from '@nestjs/config';
+import { Transform, plainToInstance } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+  validateSync,
+} from 'class-validator';
+import { ROLES, Role } from './roles';
+
+const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : Number(value);
+const toBool = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : String(value).toLowerCase() === 'true';
+const toList = ({ value }: { value: unknown }) =>
+  value === undefined || value === ''
+    ? undefined
+    : String(value)
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean);
+
+/**
+ * The process environment as the service reads it (CONTRACTS §1). Every variable is validated once at
+ * start-up; a bad value stops the process with a message naming the variable.
+ */
+class EnvironmentVariables {
+  @IsOptional() @IsIn(['development', 'production', 'test']) NODE_ENV?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT?: number;
+  @IsOptional() @IsString() HOST?: string;
+  @IsOptional() @IsString() DATABASE_URL?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(65535) EMBEDDED_PG_PORT?: number;
+  @IsOptional() @IsString() REDIS_URL?: string;
+  @IsOptional() @IsString() QUEUE_PREFIX?: string;
+  @IsOptional() @Transform(toList) @IsIn(ROLES, { each: true }) ROLES?: Role[];
+  @IsOptional() @IsString() ADMIN_TOKEN?: string;
+  @IsOptional() @IsString() CURSOR_SECRET?: string;
+  @IsOptional() @Transform(toBool) @IsBoolean() MIGRATE_ON_START?: boolean;
+  @IsOptional() @IsIn(['simulator', 'vapi']) VOICE_PROVIDER?: string;
+  @IsOptional() @IsIn(['simulator', 'whatsapp']) MESSAGING_PROVIDER?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) SIMULATOR_RING_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) SIMULATOR_CALL_MS?: number;
+  @IsOptional() @Transform(toList) WEBHOOK_RETRY_DELAYS_MS?: string[];
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) WEBHOOK_TIMEOUT_MS?: number;
+  @IsOptional() @Transform(toBool) @IsBoolean() WEBHOOK_ALLOW_INSECURE?: boolean;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_PER_MINUTE?: number;
+  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL?: string;
+}
+
+export interface AppConfig {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  /** Unset outside production: an embedded PostgreSQL is started instead. */
+  databaseUrl?: string;
+  embeddedPgPort: number;
+  /** Unset: BullMQ runs on its PostgreSQL backend in the main database. */
+  redisUrl?: string;
+  queuePrefix: string;
+  roles: Set<Role>;
+  adminToken?: string;
+  cursorSecret: string;
+  migrateOnStart: boolean;
+  voiceProvider: 'simulator' | 'vapi';
+  messagingProvider: 'simulator' | 'whatsapp';
+  simulatorRingMs: number;
+  simulatorCallMs: number;
+  webhookRetryDelaysMs: number[];
+  webhookTimeoutMs: number;
+  webhookAllowInsecure: boolean;
+  rateLimitPerMinute: number;
+  logLevel: string;
+  /** The raw environment, for provider adapters that read their own variables (CONTRACTS §5). */
+  raw: Readonly<Record<string, string | undefined>>;
+}
+
+/** Used only outside production, where a fixed secret is harmless and keeps cursors valid across restarts. */
+const DEV_CURSOR_SECRET = 'dev-only-cursor-secret-change-me-in-production';
+
+export class ConfigError extends Error {}
+
+/** Validates an environment and turns it into the typed configuration; throws ConfigError naming each bad variable. */
+export function parseConfig(env: Record<string, string | undefined>): AppConfig {
+  const parsed = plainToInstance(EnvironmentVariables, env, { enableImplicitConversion: false });
+  const errors = validateSync(parsed, { skipMissingProperties: false, whitelist: false });
+  if (errors.length) {
+    const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+    throw new ConfigError(`Invalid environment: ${lines.join(' | ')}`);
+  }
+  const nodeEnv = (parsed.NODE_ENV ?? 'development') as AppConfig['env'];
+  const production = nodeEnv === 'production';
+  if (production && !parsed.DATABASE_URL) {
+    throw new ConfigError('Invalid environment: DATABASE_URL is required when NODE_ENV=production');
+  }
+  if (production && !parsed.CURSOR_SECRET) {
+    throw new ConfigError('Invalid environment: CURSOR_SECRET is required when NODE_ENV=production');
+  }
+  const retryDelays = (parsed.WEBHOOK_RETRY_DELAYS_MS ?? ['10000', '60000', '300000']).map(Number);
+  if (retryDelays.some((d) => !Number.isInteger(d) || d < 0)) {
+    throw new ConfigError('Invalid environment: WEBHOOK_RETRY_DELAYS_MS must be comma-separated non-negative integers');
+  }
+  return {
+    env: nodeEnv,
+    port: parsed.PORT ?? 3000,
+    host: parsed.HOST ?? '0.0.0.0',
+    databaseUrl: parsed.DATABASE_URL,
+    embeddedPgPort: parsed.EMBEDDED_PG_PORT ?? 54329,
+    redisUrl: parsed.REDIS_URL,
+    queuePrefix: parsed.QUEUE_PREFIX ?? 'vc',
+    roles: new Set(parsed.ROLES ?? ROLES),
+    adminToken: parsed.ADMIN_TOKEN,
+    cursorSecret: parsed.CURSOR_SECRET ?? DEV_CURSOR_SECRET,
+    migrateOnStart: parsed.MIGRATE_ON_START ?? true,
+    voiceProvider: (parsed.VOICE_PROVIDER ?? 'simulator') as AppConfig['voiceProvider'],
+    messagingProvider: (parsed.MESSAGING_PROVIDER ?? 'simulator') as AppConfig['messagingProvider'],
+    simulatorRingMs: parsed.SIMULATOR_RING_MS ?? 2000,
+    simulatorCallMs: parsed.SIMULATOR_CALL_MS ?? 20000,
+    webhookRetryDelaysMs: retryDelays,
+    webhookTimeoutMs: parsed.WEBHOOK_TIMEOUT_MS ?? 10000,
+    webhookAllowInsecure: parsed.WEBHOOK_ALLOW_INSECURE ?? false,
+    rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE ?? 600,
+    logLevel: parsed.LOG_LEVEL ?? 'info',
+    raw: Object.freeze({ ...env }),
+  };
+}
+
+/** The @nestjs/config namespace holding a validated configuration; inject it with `@Inject(APP_CONFIG)`. */
+export const appConfigNamespace = (config: AppConfig) => registerAs('app', () => config);
+export const APP_CONFIG = appConfigNamespace({} as AppConfig).KEY;

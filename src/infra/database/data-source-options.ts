@@ -1,0 +1,23 @@
+import type { DataSourceOptions } from 'typeorm';
+import { MIGRATIONS } from './migrations';
+import { SnakeNamingStrategy } from './snake-naming.strategy';
+
+/**
+ * The one definition of how we talk to PostgreSQL, shared by the app, the TypeORM CLI (ormconfig.ts) and the
+ * tests. Schema changes happen only through migrations, never `synchronize`.
+ */
+export function dataSourceOptions(url: string, entities: DataSourceOptions['entities'] = []): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    entities,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'schema_migrations',
+    migrationsTransactionMode: 'each',
+    namingStrategy: new SnakeNamingStrategy(),
+    synchronize: false,
+    migrationsRun: false,
+    logging: ['error'],
+    extra: { max: 20, connectionTimeoutMillis: 5000, application_name: 'voice-calling-api' },
+  };
+}

@@ -1,0 +1,7 @@
+import { Foundation1795331202983 } from './1795331202983-Foundation';
+
+/**
+ * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
+ * `npm run db:check` fails when the entities and these migrations drift apart.
+ */
+export const MIGRATIONS: Function[] = [Foundation1795331202983];

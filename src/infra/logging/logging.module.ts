@@ -1,0 +1,37 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import { AppConfig } from '../config/app-config';
+import { requestIdFor } from './request-id';
+
+/** Structured JSON logs (pino) carrying the request id; credentials are redacted before anything is written. */
+@Module({})
+export class LoggingModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: LoggingModule,
+      imports: [
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.logLevel,
+            genReqId: (req) => requestIdFor(req),
+            redact: {
+              paths: [
+                'req.headers["x-api-key"]',
+                'req.headers.authorization',
+                'req.headers["x-vapi-secret"]',
+                'req.headers["x-hub-signature-256"]',
+                'req.headers.cookie',
+              ],
+              censor: '[redacted]',
+            },
+            autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') },
+            serializers: {
+              req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+            },
+          },
+        }),
+      ],
+      exports: [LoggerModule],
+    };
+  }
+}

@@ -1,0 +1,30 @@
+import { getQueueToken } from '@nestjs/bullmq';
+import { Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { JobsOptions, Queue } from 'bullmq';
+import { JOB_QUEUE, JobName, QueueName } from './queue-names';
+
+/** Enqueue a job by name; the queue comes from the job registry, so callers never pick the wrong one. */
+@Injectable()
+export class JobQueue {
+  private readonly queues = new Map<QueueName, Queue>();
+
+  constructor(private readonly moduleRef: ModuleRef) {}
+
+  queue(name: QueueName): Queue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = this.moduleRef.get<Queue>(getQueueToken(name), { strict: false });
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  add<T>(job: JobName, data: T, options?: JobsOptions) {
+    return this.queue(JOB_QUEUE[job]).add(job, data, options);
+  }
+
+  addBulk<T>(job: JobName, items: Array<{ data: T; opts?: JobsOptions }>) {
+    return this.queue(JOB_QUEUE[job]).addBulk(items.map((i) => ({ name: job, data: i.data, opts: i.opts })));
+  }
+}

@@ -1,0 +1,101 @@
+import { getQueueToken } from '@nestjs/bullmq';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner, ModuleRef } from '@nestjs/core';
+import { Job, Queue, Worker } from 'bullmq';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { ON_JOB_KEY, OnJobOptions } from './on-job.decorator';
+import { JOB_QUEUE, JobName, QUEUE_CONCURRENCY, QueueName } from './queue-names';
+import { QUEUE_CONNECTION } from './queue.tokens';
+import { QueueConnection } from './queue-connection';
+
+type Handler = (data: unknown, job: Job) => Promise<unknown>;
+
+interface Registered {
+  options: OnJobOptions;
+  handler: Handler;
+  owner: string;
+}
+
+/**
+ * Finds every `@OnJob` handler at start-up, insists that each job name has exactly one, and then, by role:
+ * the worker role runs one BullMQ Worker per queue dispatching by job name; the scheduler role registers the
+ * cluster-wide job schedulers (BullMQ keeps one schedule per id however many processes upsert it).
+ */
+@Injectable()
+export class JobRegistry implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(JobRegistry.name);
+  private readonly handlers = new Map<JobName, Registered>();
+  private readonly workers: Worker[] = [];
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly moduleRef: ModuleRef,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(QUEUE_CONNECTION) private readonly connection: QueueConnection,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.discover();
+    if (this.config.roles.has('worker')) this.startWorkers();
+    if (this.config.roles.has('scheduler')) await this.registerSchedules();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    // close() waits for jobs in progress, so a deploy never cuts a dispatch or a delivery in half.
+    await Promise.all(this.workers.map((w) => w.close()));
+  }
+
+  private discover(): void {
+    for (const wrapper of this.discovery.getProviders()) {
+      const instance = wrapper.instance as Record<string, unknown> | undefined;
+      if (!instance || typeof instance !== 'object' || !wrapper.isDependencyTreeStatic()) continue;
+      const prototype = Object.getPrototypeOf(instance);
+      for (const method of this.scanner.getAllMethodNames(prototype)) {
+        const options = Reflect.getMetadata(ON_JOB_KEY, prototype[method]) as OnJobOptions | undefined;
+        if (!options) continue;
+        const owner = `${wrapper.name}.${method}`;
+        const existing = this.handlers.get(options.name);
+        if (existing) throw new Error(`Job ${options.name} has two handlers: ${existing.owner} and ${owner}`);
+        const fn = instance[method] as Handler;
+        this.handlers.set(options.name, { options, handler: fn.bind(instance), owner });
+      }
+    }
+    const missing = Object.values(JobName).filter((name) => !this.handlers.has(name));
+    if (missing.length) throw new Error(`Jobs without a handler: ${missing.join(', ')}`);
+  }
+
+  private startWorkers(): void {
+    const queues = new Set(Object.values(JOB_QUEUE));
+    for (const queueName of queues) {
+      const worker = new Worker(queueName, (job) => this.run(job), {
+        connection: this.connection.connection,
+        prefix: this.connection.prefix,
+        concurrency: QUEUE_CONCURRENCY[queueName],
+      } as never);
+      worker.on('failed', (job, err) =>
+        this.logger.warn({ queue: queueName, job: job?.name, jobId: job?.id, err: err.message }, 'Job failed'),
+      );
+      worker.on('error', (err) => this.logger.error({ queue: queueName, err: err.message }, 'Worker error'));
+      this.workers.push(worker);
+    }
+    this.logger.log(`Workers running for ${[...queues].join(', ')} on ${this.connection.kind}`);
+  }
+
+  private async run(job: Job): Promise<unknown> {
+    const registered = this.handlers.get(job.name as JobName);
+    if (!registered) throw new Error(`No handler for job ${job.name}`);
+    return registered.handler(job.data, job);
+  }
+
+  private async registerSchedules(): Promise<void> {
+    for (const [name, { options }] of this.handlers) {
+      if (!options.schedule) continue;
+      const queue = this.moduleRef.get<Queue>(getQueueToken(JOB_QUEUE[name]), { strict: false });
+      await queue.upsertJobScheduler(name, options.schedule, {
+        name,
+        opts: { removeOnComplete: 100, removeOnFail: 100 },
+      });
+    }
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * Every queue and job in one place. A job name maps to exactly one queue; start-up fails when a job has no
+ * handler or two (see JobRegistry).
+ */
+export enum QueueName {
+  /** Domain events relayed from the outbox, fanned out to consumers (webhooks). */
+  DomainEvents = 'domain-events',
+  /** Periodic housekeeping ticks (cluster-wide cron). */
+  Maintenance = 'maintenance',
+}
+
+export enum JobName {
+  /** A relayed outbox event; data: OutboxEventMessage. */
+  DomainEvent = 'domain-event',
+  PruneIdempotencyKeys = 'prune-idempotency-keys',
+  PruneOutbox = 'prune-outbox',
+}
+
+export const JOB_QUEUE: Record<JobName, QueueName> = {
+  [JobName.DomainEvent]: QueueName.DomainEvents,
+  [JobName.PruneIdempotencyKeys]: QueueName.Maintenance,
+  [JobName.PruneOutbox]: QueueName.Maintenance,
+};
+
+/** How many jobs of a queue one worker process runs at once. */
+export const QUEUE_CONCURRENCY: Record<QueueName, number> = {
+  [QueueName.DomainEvents]: 20,
+  [QueueName.Maintenance]: 1,
+};

@@ -1,0 +1,36 @@
+import { BullModule } from '@nestjs/bullmq';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { JobQueue } from './job-queue.service';
+import { JobRegistry } from './job-registry';
+import { QueueConnection } from './queue-connection';
+import { QueueName } from './queue-names';
+import { QUEUE_CONNECTION } from './queue.tokens';
+
+/** Finished jobs are kept a while (so a re-relayed event with the same job id is recognised) and then dropped. */
+const DEFAULT_JOB_OPTIONS = {
+  removeOnComplete: { age: 24 * 3600, count: 50_000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+};
+
+/** The queues, wired once: every queue shares one connection choice (Redis or PostgreSQL). */
+@Global()
+@Module({})
+export class QueueModule {
+  static forRoot(connection: QueueConnection): DynamicModule {
+    return {
+      module: QueueModule,
+      imports: [
+        DiscoveryModule,
+        BullModule.forRoot({
+          connection: connection.connection,
+          prefix: connection.prefix,
+          defaultJobOptions: DEFAULT_JOB_OPTIONS,
+        } as never),
+        BullModule.registerQueue(...Object.values(QueueName).map((name) => ({ name }))),
+      ],
+      providers: [{ provide: QUEUE_CONNECTION, useValue: connection }, JobRegistry, JobQueue],
+      exports: [BullModule, JobQueue, QUEUE_CONNECTION],
+    };
+  }
+}

@@ -1,0 +1,24 @@
+import { ConfigError, parseConfig } from './infra/config/app-config';
+import { StartupError, prepareInfrastructure } from './bootstrap/prepare-infrastructure';
+import { createApp } from './bootstrap/create-app';
+
+/** `node dist/main.js`: validate configuration, prepare the database and queues, then run this process's roles. */
+async function main(): Promise<void> {
+  const config = parseConfig(process.env);
+  const infra = await prepareInfrastructure(config);
+  const app = await createApp({ config, databaseUrl: infra.databaseUrl, queue: infra.queue });
+  process.once('beforeExit', () => void infra.stop());
+  if (config.roles.has('api')) {
+    await app.listen({ port: config.port, host: config.host });
+  }
+}
+
+main().catch((error) => {
+  // Configuration and reachability problems are one clear line, not a stack trace.
+  if (error instanceof ConfigError || error instanceof StartupError) {
+    console.error(`Start-up failed: ${error.message}`);
+  } else {
+    console.error('Start-up failed:', error);
+  }
+  process.exit(1);
+});

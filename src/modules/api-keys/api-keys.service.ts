@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { generateApiKey, hashApiKey, hashesEqual, isWellFormedKey, keyHint } from '../../common/auth/api-key-secret';
+import { AuthContext } from '../../common/auth/auth-context';
+import { KeyAuthenticator } from '../../common/auth/key-authenticator';
+import { ApiError } from '../../common/errors/api-error';
+import { uuidv7 } from '../../common/ids/uuid-v7';
+import { ApiKey } from './api-key.entity';
+import { CreateApiKeyDto } from './dto/create-api-key.dto';
+
+@Injectable()
+export class ApiKeysService implements KeyAuthenticator {
+  constructor(@InjectRepository(ApiKey) private readonly repo: Repository<ApiKey>) {}
+
+  /**
+   * Looks the key up by its hash on every request (one indexed read), so a revocation takes effect at once in
+   * every process; no cache can serve a revoked key.
+   */
+  async authenticate(key: string | undefined): Promise<AuthContext> {
+    if (!key || !isWellFormedKey(key)) throw new ApiError('UNAUTHORIZED', 'Missing or invalid X-API-Key');
+    const hash = hashApiKey(key);
+    const row = await this.repo.findOne({
+      where: { keyHash: hash },
+      select: { id: true, organizationId: true, keyHash: true, scopes: true, expiresAt: true, revokedAt: true },
+    });
+    if (!row || !hashesEqual(row.keyHash, hash)) throw new ApiError('UNAUTHORIZED', 'Missing or invalid X-API-Key');
+    if (row.revokedAt) throw new ApiError('KEY_REVOKED', 'The API key was revoked');
+    if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) {
+      throw new ApiError('KEY_EXPIRED', 'The API key expired');
+    }
+    return { organizationId: row.organizationId, apiKeyId: row.id, scopes: row.scopes };
+  }
+
+  async create(organizationId: string, dto: CreateApiKeyDto): Promise<{ entity: ApiKey; key: string }> {
+    const environment = dto.environment ?? 'live';
+    const key = generateApiKey(environment);
+    const entity = await this.repo.save(
+      this.repo.create({
+        id: uuidv7(),
+        organizationId,
+        name: dto.name ?? 'API key',
+        environment,
+        keyHash: hashApiKey(key),
+        hint: keyHint(key),
+        scopes: [...new Set(dto.scopes)],
+        expiresAt: dto.expiresAt ? new Date(dto.expiresAt) : null,
+        revokedAt: null,
+      }),
+    );
+    return { entity, key };
+  }
+
+  /** Irreversible. Revoking twice keeps the first revocation time. */
+  async revoke(keyId: string): Promise<ApiKey> {
+    await this.repo
+      .createQueryBuilder()
+      .update()
+      .set({ revokedAt: () => 'now()' })
+      .where('id = :keyId AND revoked_at IS NULL', { keyId })
+      .execute();
+    const key = await this.repo.findOneBy({ id: keyId });
+    if (!key) throw ApiError.notFound('API key');
+    return key;
+  }
+}

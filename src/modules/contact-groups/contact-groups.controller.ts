@@ -1,0 +1,22 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequireScope } from '../../common/auth/access.decorators';
+import { OrgId } from '../../common/auth/auth-context';
+import { ApiDataResponse } from '../../common/openapi/api-data-response.decorator';
+import { ContactGroupResponse } from './contact-group.response';
+import { ContactGroupsService } from './contact-groups.service';
+
+@ApiTags('Contact groups')
+@Controller('api/v1/contact-groups')
+export class ContactGroupsController {
+  constructor(private readonly groups: ContactGroupsService) {}
+
+  @Get()
+  @RequireScope('contact_groups:read')
+  @ApiOperation({ operationId: 'listContactGroups', summary: 'Contact groups with member counts (not paginated)' })
+  @ApiDataResponse(ContactGroupResponse, { isArray: true })
+  async list(@OrgId() orgId: string): Promise<{ data: ContactGroupResponse[] }> {
+    const rows = await this.groups.listWithCounts(orgId);
+    return { data: rows.map((r) => ContactGroupResponse.from(r.group, r.contactCount)) };
+  }
+}

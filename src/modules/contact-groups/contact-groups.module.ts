@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { OrganizationsModule } from '../organizations/organizations.module';
+import { AdminContactGroupsController } from './admin-contact-groups.controller';
+import { ContactGroup } from './contact-group.entity';
+import { ContactGroupMember } from './contact-group-member.entity';
+import { ContactGroupsController } from './contact-groups.controller';
+import { ContactGroupsService } from './contact-groups.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([ContactGroup, ContactGroupMember]), OrganizationsModule],
+  controllers: [ContactGroupsController, AdminContactGroupsController],
+  providers: [ContactGroupsService],
+  exports: [ContactGroupsService, TypeOrmModule],
+})
+export class ContactGroupsModule {}

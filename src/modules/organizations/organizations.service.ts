@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { ApiError } from '../../common/errors/api-error';
+import { uuidv7 } from '../../common/ids/uuid-v7';
+import { CreateOrganizationDto } from './dto/create-organization.dto';
+import { Organization } from './organization.entity';
+
+@Injectable()
+export class OrganizationsService {
+  constructor(@InjectRepository(Organization) private readonly repo: Repository<Organization>) {}
+
+  async getProfile(orgId: string): Promise<Organization> {
+    const org = await this.repo.findOneBy({ id: orgId, hasProfile: true });
+    if (!org) throw ApiError.notFound('Organization profile');
+    return org;
+  }
+
+  /** Throws NOT_FOUND for an unknown organization; used by the admin API before it attaches anything. */
+  async mustExist(orgId: string): Promise<Organization> {
+    const org = await this.repo.findOneBy({ id: orgId });
+    if (!org) throw ApiError.notFound('Organization');
+    return org;
+  }
+
+  create(dto: CreateOrganizationDto): Promise<Organization> {
+    return this.repo.save(
+      this.repo.create({
+        id: uuidv7(),
+        name: dto.name,
+        hasProfile: dto.profile ?? true,
+        description: dto.description ?? null,
+        contactEmail: dto.contactEmail ?? null,
+        contactPhone: dto.contactPhone ?? null,
+      }),
+    );
+  }
+}

@@ -1,0 +1,22 @@
+import { Injectable } from '@nestjs/common';
+import { OnJob } from '../../infra/queue/on-job.decorator';
+import { JobName } from '../../infra/queue/queue-names';
+import { DomainEventListener, DomainEventMessage } from './domain-event';
+
+/**
+ * Hands each relayed event to every subscribed listener. A listener that throws fails the job, and BullMQ
+ * retries it; listeners are idempotent per event id, so a retry never doubles an effect.
+ */
+@Injectable()
+export class DomainEventFanout {
+  private readonly listeners: DomainEventListener[] = [];
+
+  subscribe(listener: DomainEventListener): void {
+    this.listeners.push(listener);
+  }
+
+  @OnJob({ name: JobName.DomainEvent })
+  async handle(event: DomainEventMessage): Promise<void> {
+    await Promise.all(this.listeners.map((l) => l.onDomainEvent(event)));
+  }
+}

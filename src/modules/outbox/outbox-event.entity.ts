@@ -1,0 +1,18 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+/**
+ * A domain event written in the same transaction as the change it describes, then relayed to the queue by
+ * the worker role. Nothing is lost between commit and enqueue: an unrelayed row is simply relayed later.
+ */
+@Entity('outbox_events')
+@Index('ix_outbox_unrelayed', ['id'], { where: 'relayed_at IS NULL' })
+export class OutboxEvent {
+  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' }) id: string;
+  /** Public, stable id of the event: the webhook `X-Webhook-Id` is derived from it. */
+  @Index({ unique: true }) @Column('uuid') eventId: string;
+  @Column('uuid') organizationId: string;
+  @Column('text') type: string;
+  @Column('jsonb') data: Record<string, unknown>;
+  @Column({ type: 'timestamptz', precision: 3 }) occurredAt: Date;
+  @Index() @Column({ type: 'timestamptz', precision: 3, nullable: true }) relayedAt: Date | null;
+}

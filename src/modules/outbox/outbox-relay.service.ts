@@ -1,0 +1,120 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Client } from 'pg';
+import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
+import { DATABASE_URL } from '../../infra/database/database.tokens';
+import { JobQueue } from '../../infra/queue/job-queue.service';
+import { JobName } from '../../infra/queue/queue-names';
+import { DomainEventMessage } from './domain-event';
+import { OUTBOX_CHANNEL } from './outbox.service';
+
+const BATCH = 500;
+const POLL_MS = 1000;
+
+interface OutboxRow {
+  id: string;
+  event_id: string;
+  organization_id: string;
+  type: DomainEventMessage['type'];
+  data: Record<string, unknown>;
+  occurred_at: Date;
+}
+
+/**
+ * Moves committed outbox rows onto the domain-events queue (worker role). Rows are claimed with
+ * `FOR UPDATE SKIP LOCKED`, so any number of relays share the work; each is enqueued with its event id as
+ * the job id, so a relay that dies after enqueueing but before marking re-enqueues a duplicate that the queue
+ * ignores. Requests never wait for it: they only insert a row.
+ */
+@Injectable()
+export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(OutboxRelay.name);
+  private listener?: Client;
+  private timer?: NodeJS.Timeout;
+  private draining?: Promise<void>;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly jobs: JobQueue,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(DATABASE_URL) private readonly databaseUrl: string,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.roles.has('worker')) return;
+    this.listener = new Client({ connectionString: this.databaseUrl, application_name: 'outbox-relay' });
+    this.listener.on('notification', () => this.kick());
+    // A lost LISTEN connection only slows the relay down to the poll interval; it never loses events.
+    this.listener.on('error', (err) => this.logger.warn(`LISTEN connection lost: ${err.message}`));
+    await this.listener.connect();
+    await this.listener.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    this.timer = setInterval(() => this.kick(), POLL_MS);
+    this.kick();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.draining;
+    await this.listener?.end().catch(() => undefined);
+  }
+
+  /** Starts a drain, or asks the running one to go round again, so bursts coalesce into few transactions. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.draining) {
+      this.again = true;
+      return;
+    }
+    this.draining = this.drain().finally(() => {
+      this.draining = undefined;
+      if (this.again) {
+        this.again = false;
+        this.kick();
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (!this.stopped && (await this.relayBatch()) === BATCH);
+    } catch (err) {
+      this.logger.warn(`Relay failed, will retry: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * Relays one batch and returns how many rows it moved. `afterEnqueue` runs between enqueue and commit; tests
+   * use it to kill the relay at the worst moment.
+   */
+  async relayBatch(afterEnqueue?: () => void): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows: OutboxRow[] = await manager.query(
+        `SELECT id, event_id, organization_id, type, data, occurred_at FROM outbox_events
+          WHERE relayed_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [BATCH],
+      );
+      if (!rows.length) return 0;
+      await this.jobs.addBulk<DomainEventMessage>(
+        JobName.DomainEvent,
+        rows.map((row) => ({
+          data: {
+            eventId: row.event_id,
+            organizationId: row.organization_id,
+            type: row.type,
+            occurredAt: row.occurred_at.toISOString(),
+            data: row.data,
+          },
+          opts: { jobId: row.event_id, attempts: 10, backoff: { type: 'exponential', delay: 1000 } },
+        })),
+      );
+      afterEnqueue?.();
+      await manager.query('UPDATE outbox_events SET relayed_at = now() WHERE id = ANY($1::bigint[])', [
+        rows.map((r) => r.id),
+      ]);
+      return rows.length;
+    });
+  }
+}

@@ -1,0 +1,16 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DomainEventFanout } from './domain-event-fanout.service';
+import { OutboxEvent } from './outbox-event.entity';
+import { OutboxPruner } from './outbox-pruner.service';
+import { OutboxRelay } from './outbox-relay.service';
+import { OutboxService } from './outbox.service';
+
+/** Global: any module that changes state records its events through OutboxService. */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([OutboxEvent])],
+  providers: [OutboxService, OutboxRelay, OutboxPruner, DomainEventFanout],
+  exports: [OutboxService, DomainEventFanout],
+})
+export class OutboxModule {}

@@ -1,0 +1,16 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { CreatedAt } from '../../common/entities/timestamps';
+
+/** A number assigned to an organization; one of them is the caller ID (`from`) of every call. */
+@Entity('phone_numbers')
+@Index(['organizationId', 'number'], { unique: true })
+export class PhoneNumber {
+  @PrimaryColumn('uuid') id: string;
+  @Column('uuid') organizationId: string;
+  /** E.164. A number belongs to at most one organization. */
+  @Index({ unique: true }) @Column('text') number: string;
+  @Column('text', { default: '' }) label: string;
+  /** The voice platform's id for the number (Vapi `phoneNumberId`). */
+  @Column('text', { nullable: true }) providerId: string | null;
+  @CreatedAt() createdAt: Date;
+}

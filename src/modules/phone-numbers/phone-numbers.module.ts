@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { OrganizationsModule } from '../organizations/organizations.module';
+import { AdminPhoneNumbersController } from './admin-phone-numbers.controller';
+import { PhoneNumber } from './phone-number.entity';
+import { PhoneNumbersController } from './phone-numbers.controller';
+import { PhoneNumbersService } from './phone-numbers.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([PhoneNumber]), OrganizationsModule],
+  controllers: [PhoneNumbersController, AdminPhoneNumbersController],
+  providers: [PhoneNumbersService],
+  exports: [PhoneNumbersService],
+})
+export class PhoneNumbersModule {}

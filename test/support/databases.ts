@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+
+/** The PostgreSQL server the tests use (the machine's own by default); its `postgres` database is the admin entry. */
+export const TEST_SERVER_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const TEMPLATE_DB = 'vc_test_template';
+
+export function databaseUrl(name: string): string {
+  const url = new URL(TEST_SERVER_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function withAdminClient<T>(fn: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: TEST_SERVER_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh database cloned from the migrated template: every test file gets its own, in ~100 ms. */
+export async function createTestDatabase(): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
+  const name = `vc_t_${randomBytes(6).toString('hex')}`;
+  await withAdminClient((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`));
+  return {
+    name,
+    url: databaseUrl(name),
+    drop: () => withAdminClient((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
+}

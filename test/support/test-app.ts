@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Pool } from 'pg';
+import { createApp } from '../../src/bootstrap/create-app';
+import { prepareInfrastructure } from '../../src/bootstrap/prepare-infrastructure';
+import { parseConfig } from '../../src/infra/config/app-config';
+import { TEST_REDIS_URL, createTestDatabase } from './databases';
+import { HttpClient } from './http';
+
+export const ADMIN_TOKEN = 'test-admin-token';
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  baseUrl: string;
+  databaseUrl: string;
+  queuePrefix: string;
+  /** For assertions on what was written; tests never write through it. */
+  db: Pool;
+  admin: HttpClient;
+  anonymous: HttpClient;
+  /** Starts another process-like instance on the same database and queues (scale-out and role tests). */
+  startPeer(env?: Record<string, string>): Promise<{ app: NestFastifyApplication; baseUrl: string }>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  /** Run the queues on BullMQ's PostgreSQL backend instead of Redis. */
+  postgresQueues?: boolean;
+}
+
+/**
+ * Boots the real application, listening on a random local port, against its own fresh database cloned from
+ * the migrated template and its own queue prefix on the real Redis (or PostgreSQL queues).
+ */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const queuePrefix = `t${randomBytes(5).toString('hex')}`;
+  const baseEnv: Record<string, string> = {
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    QUEUE_PREFIX: queuePrefix,
+    ADMIN_TOKEN,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    SIMULATOR_RING_MS: '50',
+    SIMULATOR_CALL_MS: '300',
+    ...(options.postgresQueues ? {} : { REDIS_URL: TEST_REDIS_URL }),
+    ...options.env,
+  };
+  const apps: NestFastifyApplication[] = [];
+  const boot = async (env: Record<string, string>) => {
+    const config = parseConfig(env);
+    const infra = await prepareInfrastructure(config);
+    const app = await createApp({ config, databaseUrl: infra.databaseUrl, queue: infra.queue });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    apps.push(app);
+    const address = app.getHttpServer().address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    return { app, baseUrl: `http://127.0.0.1:${port}` };
+  };
+  const main = await boot(baseEnv);
+  const db = new Pool({ connectionString: database.url, max: 4 });
+  return {
+    app: main.app,
+    baseUrl: main.baseUrl,
+    databaseUrl: database.url,
+    queuePrefix,
+    db,
+    admin: new HttpClient(main.baseUrl, { authorization: `Bearer ${ADMIN_TOKEN}` }),
+    anonymous: new HttpClient(main.baseUrl),
+    startPeer: (env = {}) => boot({ ...baseEnv, ...env }),
+    close: async () => {
+      for (const app of apps.reverse()) await app.close();
+      await db.end();
+      await database.drop();
+    },
+  };
+}
