@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 
 /** The PostgreSQL server the tests use (the machine's own by default); its `postgres` database is the admin entry. */
 export const TEST_SERVER_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-export const TEMPLATE_DB = 'vc_test_template';
+/** One template per checkout, so several working copies can run their suites side by side. */
+export const TEMPLATE_DB = `vc_tpl_${createHash('sha1').update(process.cwd()).digest('hex').slice(0, 10)}`;
 
 export function databaseUrl(name: string): string {
   const url = new URL(TEST_SERVER_URL);

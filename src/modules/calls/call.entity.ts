@@ -1,0 +1,58 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { CreatedAt, UpdatedAt } from '../../common/entities/timestamps';
+
+/** Public statuses plus the internal claim state `lock-processing` (never shown; reads as not yet dispatched). */
+export const CALL_STATUSES = ['new', 'scheduled', 'lock-processing', 'processing', 'ended', 'cancelled', 'error'] as const;
+export type CallStatus = (typeof CALL_STATUSES)[number];
+export const PUBLIC_CALL_STATUSES = ['new', 'scheduled', 'processing', 'ended', 'cancelled', 'error'] as const;
+/** Statuses in which a call still waits for dispatch: they block deleting its case or assistant. */
+export const QUEUED_CALL_STATUSES: readonly CallStatus[] = ['new', 'scheduled', 'lock-processing'];
+
+export const API_CALL_STATUSES = ['queued', 'ringing', 'in-progress', 'ended', 'forwarding'] as const;
+export type ApiCallStatus = (typeof API_CALL_STATUSES)[number];
+
+export interface TranscriptMessage {
+  role: 'assistant' | 'user' | 'system';
+  content: string;
+  timestamp: number | null;
+}
+
+/** An outbound or inbound call, with what was resolved at creation and what the voice platform reported. */
+@Entity('calls')
+@Index('ix_calls_org_created', ['organizationId', 'createdAt', 'id'])
+@Index('ix_calls_due', ['status', 'scheduledAt'], { where: `status IN ('new', 'scheduled')` })
+@Index('ix_calls_case_queued', ['caseId'], { where: `status IN ('new', 'scheduled', 'lock-processing')` })
+@Index('ix_calls_assistant_queued', ['assistantConfigId'], {
+  where: `status IN ('new', 'scheduled', 'lock-processing')`,
+})
+@Index('ix_calls_contact', ['organizationId', 'contactId'])
+@Index('ux_calls_api_call_id', ['apiCallId'], { unique: true, where: 'api_call_id IS NOT NULL' })
+export class Call {
+  @PrimaryColumn('uuid') id: string;
+  @Column('uuid') organizationId: string;
+  @Column('text') status: CallStatus;
+  @Column('text') direction: 'outbound' | 'inbound';
+  @Column('text') callFrom: string;
+  @Column('text') callTo: string;
+  /** No foreign keys on purpose: deleting a contact never deletes its calls (the id stays as history). */
+  @Column('uuid', { nullable: true }) caseId: string | null;
+  @Column('uuid', { nullable: true }) contactId: string | null;
+  @Column('uuid', { nullable: true }) assistantConfigId: string | null;
+  @Column('text', { nullable: true }) firstMessage: string | null;
+  /** The resolved system prompt injected into the call (not part of the public representation). */
+  @Column('text', { nullable: true }) systemPrompt: string | null;
+  @Column('text', { array: true, default: () => "'{}'" }) toolIds: string[];
+  @Column('jsonb', { nullable: true }) variableValues: Record<string, string> | null;
+  @Column({ type: 'timestamptz', precision: 3, nullable: true }) scheduledAt: Date | null;
+  @Column('text', { nullable: true }) apiCallId: string | null;
+  @Column('text', { nullable: true }) apiCallStatus: ApiCallStatus | null;
+  @Column('text', { nullable: true }) endedReason: string | null;
+  @Column('text', { nullable: true }) resultStatus: string | null;
+  @Column('text', { nullable: true }) recordingUrl: string | null;
+  @Column('double precision', { nullable: true }) durationSeconds: number | null;
+  @Column('jsonb', { default: () => "'[]'" }) transcript: TranscriptMessage[];
+  @Column({ type: 'timestamptz', precision: 3, nullable: true }) dispatchedAt: Date | null;
+  @Column({ type: 'timestamptz', precision: 3, nullable: true }) endedAt: Date | null;
+  @CreatedAt() createdAt: Date;
+  @UpdatedAt() updatedAt: Date;
+}

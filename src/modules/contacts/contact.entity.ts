@@ -1,0 +1,20 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { CreatedAt, UpdatedAt } from '../../common/entities/timestamps';
+
+/** A person the organization calls or messages. Phone is unique per organization (enforced by the database). */
+@Entity('contacts')
+@Index('ux_contacts_org_phone', ['organizationId', 'phone'], { unique: true })
+@Index('ix_contacts_org_created', ['organizationId', 'createdAt', 'id'])
+export class Contact {
+  @PrimaryColumn('uuid') id: string;
+  @Column('uuid') organizationId: string;
+  @Column('text') title: string;
+  /** E.164. */
+  @Column('text') phone: string;
+  @Column('text', { nullable: true }) email: string | null;
+  @Column('text', { nullable: true }) notes: string | null;
+  @Column('text', { array: true, default: () => "'{}'" }) tags: string[];
+  @Column('jsonb', { default: () => "'{}'" }) customFields: Record<string, unknown>;
+  @CreatedAt() createdAt: Date;
+  @UpdatedAt() updatedAt: Date;
+}
