@@ -7,6 +7,8 @@ export enum QueueName {
   DomainEvents = 'domain-events',
   /** Periodic housekeeping ticks (cluster-wide cron). */
   Maintenance = 'maintenance',
+  /** Chat messaging: the simulator's delivery-status reports. */
+  Messaging = 'messaging',
 }
 
 export enum JobName {
@@ -14,16 +16,20 @@ export enum JobName {
   DomainEvent = 'domain-event',
   PruneIdempotencyKeys = 'prune-idempotency-keys',
   PruneOutbox = 'prune-outbox',
+  /** One simulated delivery-status report of an outbound message; data: SimulatedStatusJobData. */
+  SimulateMessageStatus = 'simulate-message-status',
 }
 
 export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.DomainEvent]: QueueName.DomainEvents,
   [JobName.PruneIdempotencyKeys]: QueueName.Maintenance,
   [JobName.PruneOutbox]: QueueName.Maintenance,
+  [JobName.SimulateMessageStatus]: QueueName.Messaging,
 };
 
 /** How many jobs of a queue one worker process runs at once. */
 export const QUEUE_CONCURRENCY: Record<QueueName, number> = {
   [QueueName.DomainEvents]: 20,
   [QueueName.Maintenance]: 1,
+  [QueueName.Messaging]: 10,
 };
