@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
+import { Contact } from '../contacts/contact.entity';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { AdminMessagingController } from './admin-messaging.controller';
 import { Conversation } from './conversation.entity';
@@ -21,7 +22,11 @@ import { WhatsAppWebhookController } from './whatsapp/whatsapp-webhook.controlle
 import { WhatsAppWebhookService } from './whatsapp/whatsapp-webhook.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([MessagingAccount, MessagingTemplate, Conversation, Message]), OrganizationsModule],
+  imports: [
+    // Contact: inbound messages link or create the contact by phone (see RecordInboundMessageCommand).
+    TypeOrmModule.forFeature([MessagingAccount, MessagingTemplate, Conversation, Message, Contact]),
+    OrganizationsModule,
+  ],
   controllers: [MessagingController, AdminMessagingController, WhatsAppWebhookController],
   providers: [
     MessagingAccountsService,
