@@ -40,13 +40,16 @@ export class SimulatorMessagingProvider extends MessagingProvider {
     return this.accept();
   }
 
-  /** Plays the provider's asynchronous delivery reports: sent, then delivered, then read. */
+  /**
+   * Plays the provider's asynchronous delivery reports: sent, then delivered, then read, one step apart. All three
+   * are scheduled at once; the status path ignores a report that would move the message backwards.
+   */
   override async afterStored(message: StoredMessageRef): Promise<void> {
-    await this.jobs.add<SimulatedStatusJobData>(
-      JobName.SimulateMessageStatus,
-      { ...message, statuses: ['sent', 'delivered', 'read'] },
-      { delay: SIMULATED_STATUS_STEP_MS },
-    );
+    const steps = (['sent', 'delivered', 'read'] as const).map((status, i) => ({
+      data: { ...message, status },
+      opts: { delay: (i + 1) * SIMULATED_STATUS_STEP_MS },
+    }));
+    await this.jobs.addBulk<SimulatedStatusJobData>(JobName.SimulateMessageStatus, steps);
   }
 
   private unreachable(to: string): SendResult | undefined {
