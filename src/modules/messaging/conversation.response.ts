@@ -7,7 +7,8 @@ export class ConversationResponse {
   @ApiProperty({ enum: CONVERSATION_STATUSES }) status: ConversationStatus;
   @ApiProperty({ description: 'E.164', example: '+14155550123' }) waUserPhone: string;
   @ApiProperty({ example: 'Ann Lee' }) waUserName: string;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'Linked contact' }) contactId: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'Linked contact' })
+  contactId: string | null;
   @ApiProperty({ format: 'uuid', description: 'Messaging account ID' }) integrationId: string;
   @ApiProperty() lastMessagePreview: string;
   @ApiProperty({ type: String, enum: ['inbound', 'outbound'], nullable: true }) lastMessageDirection: string | null;

@@ -24,7 +24,9 @@ export class ConversationsService {
 
   /** Most recent activity first. */
   list(organizationId: string, query: ListConversationsQueryDto): Promise<Page<ConversationResponse>> {
-    const qb = this.conversations.createQueryBuilder('c').where('c.organizationId = :organizationId', { organizationId });
+    const qb = this.conversations
+      .createQueryBuilder('c')
+      .where('c.organizationId = :organizationId', { organizationId });
     if (query.status) qb.andWhere('c.status = :status', { status: query.status });
     return keysetPaginate(qb, {
       alias: 'c',

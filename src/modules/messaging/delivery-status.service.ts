@@ -27,8 +27,9 @@ export class DeliveryStatusService {
     if (status === 'failed') {
       qb.andWhere("(delivery_status IS NULL OR delivery_status NOT IN ('read', 'failed'))");
     } else {
+      const rank = (expression: string) => `array_position(CAST(:progress AS text[]), ${expression})`;
       qb.andWhere(
-        "(delivery_status IS NULL OR (delivery_status <> 'failed' AND array_position(CAST(:progress AS text[]), delivery_status) < array_position(CAST(:progress AS text[]), CAST(:status AS text))))",
+        `(delivery_status IS NULL OR (delivery_status <> 'failed' AND ${rank('delivery_status')} < ${rank('CAST(:status AS text)')}))`,
         { progress: PROGRESS, status },
       );
     }

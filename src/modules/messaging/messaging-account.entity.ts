@@ -8,7 +8,10 @@ export type MessagingAccountStatus = (typeof MESSAGING_ACCOUNT_STATUSES)[number]
 @Entity('messaging_accounts')
 @Index('ix_messaging_accounts_org_created', ['organizationId', 'createdAt', 'id'])
 // The provider's webhook names the receiving number by its phone-number id only, so it must identify one account.
-@Index('ux_messaging_accounts_phone_number_id', ['phoneNumberId'], { unique: true, where: 'phone_number_id IS NOT NULL' })
+@Index('ux_messaging_accounts_phone_number_id', ['phoneNumberId'], {
+  unique: true,
+  where: 'phone_number_id IS NOT NULL',
+})
 export class MessagingAccount {
   @PrimaryColumn('uuid') id: string;
   @Column('uuid') organizationId: string;

@@ -38,7 +38,10 @@ export class MessagingController {
   @ApiOperation({ operationId: 'listConversations', summary: 'Conversations, most recent activity first' })
   @ApiPageResponse(ConversationResponse)
   @ApiErrors('VALIDATION_ERROR', 'INVALID_CURSOR')
-  listConversations(@OrgId() orgId: string, @Query() query: ListConversationsQueryDto): Promise<Page<ConversationResponse>> {
+  listConversations(
+    @OrgId() orgId: string,
+    @Query() query: ListConversationsQueryDto,
+  ): Promise<Page<ConversationResponse>> {
     return this.conversations.list(orgId, query);
   }
 

@@ -31,7 +31,8 @@ export interface InboundResult {
   duplicate: boolean;
 }
 
-export const previewOf = (text: string) => (text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH - 1)}…` : text);
+export const previewOf = (text: string) =>
+  text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH - 1)}…` : text;
 
 /**
  * A user's message arrives (provider webhook or simulator): in one transaction, find or create the conversation

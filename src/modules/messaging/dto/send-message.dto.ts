@@ -16,7 +16,8 @@ function IsVariables(): PropertyDecorator {
         Object.keys(value).length <= MAX_VARIABLES &&
         Object.values(value).every((v) => typeof v === 'string' && v.length <= MAX_VARIABLE_LENGTH),
       defaultMessage: () =>
-        `variables must be an object of at most ${MAX_VARIABLES} placeholder names to strings of at most ${MAX_VARIABLE_LENGTH} characters`,
+        `variables must be an object of at most ${MAX_VARIABLES} placeholder names to strings ` +
+        `of at most ${MAX_VARIABLE_LENGTH} characters`,
     },
   });
 }

@@ -34,7 +34,8 @@ export class SimulatorMessagingProvider extends MessagingProvider {
       const wanted = templatePlaceholders(input.template.body);
       return rejected(
         'MESSAGING_API_ERROR',
-        `Template parameter mismatch: ${input.template.name} expects ${wanted.length ? wanted.join(', ') : 'no variables'}`,
+        `Template parameter mismatch: ${input.template.name} expects ` +
+          (wanted.length ? wanted.join(', ') : 'no variables'),
       );
     }
     return this.accept();

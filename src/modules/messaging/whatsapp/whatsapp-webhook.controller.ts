@@ -50,7 +50,8 @@ export class WhatsAppWebhookController {
   async receive(@Req() request: RawBodyRequest<FastifyRequest>): Promise<{ received: true }> {
     const header = request.headers['x-hub-signature-256'];
     const secret = this.settings.appSecret;
-    if (!secret || !request.rawBody || !isValidHubSignature(request.rawBody, typeof header === 'string' ? header : undefined, secret)) {
+    const signature = typeof header === 'string' ? header : undefined;
+    if (!secret || !request.rawBody || !isValidHubSignature(request.rawBody, signature, secret)) {
       throw new ApiError('UNAUTHORIZED', 'Invalid X-Hub-Signature-256');
     }
     await this.webhook.handle((request.body ?? {}) as WhatsAppWebhookPayload);

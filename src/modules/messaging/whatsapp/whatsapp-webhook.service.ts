@@ -37,7 +37,8 @@ export class WhatsAppWebhookService {
         for (const status of value.statuses ?? []) {
           if (!status.id || !status.status || !REPORTED_STATUSES.includes(status.status)) continue;
           const error = status.errors?.[0];
-          const reason = error ? `${error.code ?? ''} ${error.error_data?.details ?? error.message ?? error.title ?? ''}`.trim() : undefined;
+          const detail = error?.error_data?.details ?? error?.message ?? error?.title ?? '';
+          const reason = error ? `${error.code ?? ''} ${detail}`.trim() : undefined;
           await this.statuses.apply(account.id, status.id, status.status as DeliveryStatus, reason);
         }
       }
