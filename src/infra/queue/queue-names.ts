@@ -14,12 +14,15 @@ export enum JobName {
   DomainEvent = 'domain-event',
   PruneIdempotencyKeys = 'prune-idempotency-keys',
   PruneOutbox = 'prune-outbox',
+  /** Minute ledger period boundaries: subscription renewals and trial expiries (cluster-wide tick). */
+  RenewSubscriptions = 'renew-subscriptions',
 }
 
 export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.DomainEvent]: QueueName.DomainEvents,
   [JobName.PruneIdempotencyKeys]: QueueName.Maintenance,
   [JobName.PruneOutbox]: QueueName.Maintenance,
+  [JobName.RenewSubscriptions]: QueueName.Maintenance,
 };
 
 /** How many jobs of a queue one worker process runs at once. */
