@@ -1,4 +1,4 @@
-import fc from "fast-check";
+import fc from 'fast-check';
 import {
   GrantState,
   applyReservation,
@@ -9,30 +9,30 @@ import {
   planReservation,
   planSettlement,
   startedMinutes,
-} from "./allocation";
+} from './allocation';
 
 /**
  * Property: after any random sequence of grants, reservations, settlements and renewals, the engine built on
  * allocation.ts agrees with an independent counter model, the ledger rows chain, and nothing goes negative.
  */
 type Op =
-  | { kind: "topup"; mins: number }
-  | { kind: "renew"; mins: number }
-  | { kind: "reserve" }
-  | { kind: "settle"; pick: number; seconds: number };
+  | { kind: 'topup'; mins: number }
+  | { kind: 'renew'; mins: number }
+  | { kind: 'reserve' }
+  | { kind: 'settle'; pick: number; seconds: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({
-    kind: fc.constant<"topup">("topup"),
+    kind: fc.constant<'topup'>('topup'),
     mins: fc.integer({ min: 1, max: 5 }),
   }),
   fc.record({
-    kind: fc.constant<"renew">("renew"),
+    kind: fc.constant<'renew'>('renew'),
     mins: fc.integer({ min: 0, max: 6 }),
   }),
-  fc.record({ kind: fc.constant<"reserve">("reserve") }),
+  fc.record({ kind: fc.constant<'reserve'>('reserve') }),
   fc.record({
-    kind: fc.constant<"settle">("settle"),
+    kind: fc.constant<'settle'>('settle'),
     pick: fc.nat(),
     seconds: fc.integer({ min: 0, max: 400 }),
   }),
@@ -47,22 +47,17 @@ interface Row {
 class Engine {
   grants: GrantState[] = [];
   rows: Row[] = [];
-  reservations = new Map<
-    number,
-    { allocations: { grantId: string; mins: number }[]; reservedAt: number }
-  >();
+  reservations = new Map<number, { allocations: { grantId: string; mins: number }[]; reservedAt: number }>();
   private seq = 0;
 
   private append(amount: number) {
-    const before = this.rows.length
-      ? this.rows[this.rows.length - 1].balanceAfter
-      : 0;
+    const before = this.rows.length ? this.rows[this.rows.length - 1].balanceAfter : 0;
     this.rows.push({ amount, balanceAfter: before + amount });
   }
   topup(t: number, mins: number) {
     this.grants.push({
       id: `g${this.seq++}`,
-      kind: "topup",
+      kind: 'topup',
       remainingMins: mins,
       reservedMins: 0,
       expiresAt: null,
@@ -74,7 +69,7 @@ class Engine {
   renew(t: number, mins: number) {
     let expired = 0;
     this.grants = this.grants.map((g) => {
-      if (g.kind !== "included" || g.closed) return g;
+      if (g.kind !== 'included' || g.closed) return g;
       const c = planClose(g);
       expired += c.expiredMins;
       return c.after;
@@ -82,7 +77,7 @@ class Engine {
     if (expired) this.append(-expired);
     this.grants.push({
       id: `g${this.seq++}`,
-      kind: "included",
+      kind: 'included',
       remainingMins: mins,
       reservedMins: 0,
       expiresAt: 1e12,
@@ -121,10 +116,7 @@ class Model {
   includedFree = 0;
   includedGrantedAt = -1;
   topups: { grantedAt: number; free: number }[] = [];
-  calls = new Map<
-    number,
-    { pool: "included" | number; period: number; reservedAt: number }
-  >();
+  calls = new Map<number, { pool: 'included' | number; period: number; reservedAt: number }>();
   balance = 0;
 
   free() {
@@ -145,7 +137,7 @@ class Model {
     if (this.includedFree > 0) {
       this.includedFree--;
       this.calls.set(call, {
-        pool: "included",
+        pool: 'included',
         period: this.period,
         reservedAt: t,
       });
@@ -162,21 +154,17 @@ class Model {
     this.calls.delete(call);
     let need = seconds > 0 ? Math.ceil(seconds / 60) : 0;
     let charged = 0;
-    const sameIncluded = c.pool === "included" && c.period === this.period;
+    const sameIncluded = c.pool === 'included' && c.period === this.period;
     if (need > 0) {
       charged++;
       need--;
-    } else if (c.pool === "included") {
+    } else if (c.pool === 'included') {
       if (sameIncluded) this.includedFree++;
     } else {
       this.topups[c.pool].free++;
     }
     // More minutes only from what existed at reservation: the same period's included minutes, older top-ups.
-    if (
-      need > 0 &&
-      c.period === this.period &&
-      this.includedGrantedAt <= c.reservedAt
-    ) {
+    if (need > 0 && c.period === this.period && this.includedGrantedAt <= c.reservedAt) {
       const take = Math.min(need, this.includedFree);
       this.includedFree -= take;
       charged += take;
@@ -192,14 +180,13 @@ class Model {
     }
     this.balance -= charged;
     // A held minute of an ended period that the call did not use expires now.
-    if (seconds <= 0 && c.pool === "included" && !sameIncluded)
-      this.balance -= 1;
+    if (seconds <= 0 && c.pool === 'included' && !sameIncluded) this.balance -= 1;
     return { charged, excess: need };
   }
 }
 
-describe("ledger property: engine vs independent model", () => {
-  it("balance = sum of rows = model balance; rows chain; nothing negative; K free minutes admit K reservations", () => {
+describe('ledger property: engine vs independent model', () => {
+  it('balance = sum of rows = model balance; rows chain; nothing negative; K free minutes admit K reservations', () => {
     fc.assert(
       fc.property(fc.array(opArb, { minLength: 1, maxLength: 80 }), (ops) => {
         const engine = new Engine();
@@ -208,13 +195,13 @@ describe("ledger property: engine vs independent model", () => {
         let nextCall = 0;
         for (const op of ops) {
           t++;
-          if (op.kind === "topup") {
+          if (op.kind === 'topup') {
             engine.topup(t, op.mins);
             model.topup(t, op.mins);
-          } else if (op.kind === "renew") {
+          } else if (op.kind === 'renew') {
             engine.renew(t, op.mins);
             model.renew(t, op.mins);
-          } else if (op.kind === "reserve") {
+          } else if (op.kind === 'reserve') {
             const call = nextCall++;
             expect(engine.reserve(t, call)).toBe(model.reserve(t, call));
           } else {

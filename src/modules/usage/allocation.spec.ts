@@ -11,11 +11,11 @@ import {
   planSettlement,
   startedMinutes,
   talkMinutes,
-} from "./allocation";
+} from './allocation';
 
 const NOW = 1_000_000;
-const g = (over: Partial<GrantState> & Pick<GrantState, "id">): GrantState => ({
-  kind: "included",
+const g = (over: Partial<GrantState> & Pick<GrantState, 'id'>): GrantState => ({
+  kind: 'included',
   remainingMins: 10,
   reservedMins: 0,
   expiresAt: NOW + 1000,
@@ -24,7 +24,7 @@ const g = (over: Partial<GrantState> & Pick<GrantState, "id">): GrantState => ({
   ...over,
 });
 
-describe("per-started-minute billing (CONTRACTS §3)", () => {
+describe('per-started-minute billing (CONTRACTS §3)', () => {
   it.each([
     [null, 0, 0],
     [0, 0, 0],
@@ -33,92 +33,64 @@ describe("per-started-minute billing (CONTRACTS §3)", () => {
     [60, 1, 1],
     [61, 2, 1.02],
     [150, 3, 2.5],
-  ])(
-    "%p seconds -> %p started minutes, %p talk minutes",
-    (seconds, started, talk) => {
-      expect(startedMinutes(seconds)).toBe(started);
-      expect(talkMinutes(seconds)).toBe(talk);
-    },
-  );
+  ])('%p seconds -> %p started minutes, %p talk minutes', (seconds, started, talk) => {
+    expect(startedMinutes(seconds)).toBe(started);
+    expect(talkMinutes(seconds)).toBe(talk);
+  });
 });
 
-describe("consumption order: earliest-expiring included minutes first, then top-ups", () => {
+describe('consumption order: earliest-expiring included minutes first, then top-ups', () => {
   it.each<[string, GrantState[], string[]]>([
     [
-      "two included grants by expiry",
-      [
-        g({ id: "late", expiresAt: NOW + 900 }),
-        g({ id: "early", expiresAt: NOW + 100 }),
-      ],
-      ["early", "late"],
+      'two included grants by expiry',
+      [g({ id: 'late', expiresAt: NOW + 900 }), g({ id: 'early', expiresAt: NOW + 100 })],
+      ['early', 'late'],
     ],
     [
-      "top-ups after every included grant, oldest top-up first",
+      'top-ups after every included grant, oldest top-up first',
       [
-        g({ id: "top2", kind: "topup", expiresAt: null, grantedAt: 5 }),
-        g({ id: "top1", kind: "topup", expiresAt: null, grantedAt: 1 }),
-        g({ id: "inc", expiresAt: NOW + 5000 }),
+        g({ id: 'top2', kind: 'topup', expiresAt: null, grantedAt: 5 }),
+        g({ id: 'top1', kind: 'topup', expiresAt: null, grantedAt: 1 }),
+        g({ id: 'inc', expiresAt: NOW + 5000 }),
       ],
-      ["inc", "top1", "top2"],
+      ['inc', 'top1', 'top2'],
     ],
     [
-      "trial minutes expire, so they go before top-ups",
-      [
-        g({ id: "top", kind: "topup", expiresAt: null }),
-        g({ id: "trial", kind: "trial" }),
-      ],
-      ["trial", "top"],
+      'trial minutes expire, so they go before top-ups',
+      [g({ id: 'top', kind: 'topup', expiresAt: null }), g({ id: 'trial', kind: 'trial' })],
+      ['trial', 'top'],
     ],
     [
-      "open-ended included minutes after expiring ones, before top-ups",
-      [
-        g({ id: "top", kind: "topup", expiresAt: null }),
-        g({ id: "open", expiresAt: null }),
-        g({ id: "inc" }),
-      ],
-      ["inc", "open", "top"],
+      'open-ended included minutes after expiring ones, before top-ups',
+      [g({ id: 'top', kind: 'topup', expiresAt: null }), g({ id: 'open', expiresAt: null }), g({ id: 'inc' })],
+      ['inc', 'open', 'top'],
     ],
-  ])("%s", (_name, grants, order) => {
+  ])('%s', (_name, grants, order) => {
     expect(consumptionOrder(grants).map((x) => x.id)).toEqual(order);
   });
 });
 
-describe("reservations: one billable minute per dispatch", () => {
+describe('reservations: one billable minute per dispatch', () => {
   it.each<[string, GrantState[], string | null]>([
+    ['from the included grant first', [g({ id: 'top', kind: 'topup', expiresAt: null }), g({ id: 'inc' })], 'inc'],
     [
-      "from the included grant first",
-      [g({ id: "top", kind: "topup", expiresAt: null }), g({ id: "inc" })],
-      "inc",
+      'from a top-up when included minutes are all held',
+      [g({ id: 'inc', remainingMins: 2, reservedMins: 2 }), g({ id: 'top', kind: 'topup', expiresAt: null })],
+      'top',
     ],
-    [
-      "from a top-up when included minutes are all held",
-      [
-        g({ id: "inc", remainingMins: 2, reservedMins: 2 }),
-        g({ id: "top", kind: "topup", expiresAt: null }),
-      ],
-      "top",
-    ],
-    [
-      "never from an expired grant",
-      [g({ id: "old", expiresAt: NOW - 1 })],
-      null,
-    ],
-    ["never from a closed grant", [g({ id: "closed", closed: true })], null],
-    [
-      "nothing when every minute is held",
-      [g({ id: "inc", remainingMins: 3, reservedMins: 3 })],
-      null,
-    ],
-  ])("%s", (_name, grants, from) => {
+    ['never from an expired grant', [g({ id: 'old', expiresAt: NOW - 1 })], null],
+    ['never from a closed grant', [g({ id: 'closed', closed: true })], null],
+    ['nothing when every minute is held', [g({ id: 'inc', remainingMins: 3, reservedMins: 3 })], null],
+  ])('%s', (_name, grants, from) => {
     const plan = planReservation(grants, NOW, 1);
     expect(plan === null ? null : plan[0].grantId).toBe(from);
     if (plan) expect(plan).toEqual([{ grantId: from, mins: 1 }]);
   });
 
-  it("K free minutes admit exactly K reservations", () => {
+  it('K free minutes admit exactly K reservations', () => {
     let grants = [
-      g({ id: "inc", remainingMins: 3 }),
-      g({ id: "top", kind: "topup", expiresAt: null, remainingMins: 2 }),
+      g({ id: 'inc', remainingMins: 3 }),
+      g({ id: 'top', kind: 'topup', expiresAt: null, remainingMins: 2 }),
     ];
     let admitted = 0;
     for (let i = 0; i < 20; i++) {
@@ -132,7 +104,7 @@ describe("reservations: one billable minute per dispatch", () => {
   });
 });
 
-describe("settlement replaces the reservation with the started minutes", () => {
+describe('settlement replaces the reservation with the started minutes', () => {
   const reservedOn = (grants: GrantState[], id: string) => ({
     grants: applyReservation(grants, [{ grantId: id, mins: 1 }]),
     reservation: {
@@ -155,34 +127,31 @@ describe("settlement replaces the reservation with the started minutes", () => {
     ]
   >([
     [
-      "a 3-minute call uses its reserved minute and 2 more",
-      [g({ id: "inc" })],
+      'a 3-minute call uses its reserved minute and 2 more',
+      [g({ id: 'inc' })],
       3,
       { charged: 3, excess: 0, expired: 0, remaining: { inc: 7 } },
     ],
     [
-      "an unanswered call releases the reservation",
-      [g({ id: "inc" })],
+      'an unanswered call releases the reservation',
+      [g({ id: 'inc' })],
       0,
       { charged: 0, excess: 0, expired: 0, remaining: { inc: 10 } },
     ],
     [
-      "spills from included minutes into top-ups",
-      [
-        g({ id: "inc", remainingMins: 2 }),
-        g({ id: "top", kind: "topup", expiresAt: null, remainingMins: 5 }),
-      ],
+      'spills from included minutes into top-ups',
+      [g({ id: 'inc', remainingMins: 2 }), g({ id: 'top', kind: 'topup', expiresAt: null, remainingMins: 5 })],
       4,
       { charged: 4, excess: 0, expired: 0, remaining: { inc: 0, top: 3 } },
     ],
     [
-      "finishing past the allowance records excess, never a debt",
-      [g({ id: "inc", remainingMins: 2 })],
+      'finishing past the allowance records excess, never a debt',
+      [g({ id: 'inc', remainingMins: 2 })],
       5,
       { charged: 2, excess: 3, expired: 0, remaining: { inc: 0 } },
     ],
-  ])("%s", (_name, initial, started, expected) => {
-    const { grants, reservation } = reservedOn(initial, "inc");
+  ])('%s', (_name, initial, started, expected) => {
+    const { grants, reservation } = reservedOn(initial, 'inc');
     const plan = planSettlement({
       grants,
       reservation,
@@ -200,27 +169,17 @@ describe("settlement replaces the reservation with the started minutes", () => {
       excess: expected.excess,
       expired: expected.expired,
     });
-    expect(
-      Object.fromEntries(after.map((x) => [x.id, x.remainingMins])),
-    ).toEqual(expected.remaining);
+    expect(Object.fromEntries(after.map((x) => [x.id, x.remainingMins]))).toEqual(expected.remaining);
     expect(after.every((x) => x.reservedMins === 0)).toBe(true);
   });
 
-  it("a late completion is attributed to its original allocation, not the next period", () => {
+  it('a late completion is attributed to its original allocation, not the next period', () => {
     // Reserved in period 1; the renewal closed period 1 (keeping the held minute) and granted period 2.
-    const old = planClose(
-      applyReservation(
-        [g({ id: "p1", remainingMins: 4 })],
-        [{ grantId: "p1", mins: 1 }],
-      )[0],
-    );
+    const old = planClose(applyReservation([g({ id: 'p1', remainingMins: 4 })], [{ grantId: 'p1', mins: 1 }])[0]);
     expect(old.expiredMins).toBe(3);
-    const grants = [
-      old.after,
-      g({ id: "p2", remainingMins: 300, grantedAt: NOW - 5 }),
-    ];
+    const grants = [old.after, g({ id: 'p2', remainingMins: 300, grantedAt: NOW - 5 })];
     const reservation = {
-      allocations: [{ grantId: "p1", mins: 1 }],
+      allocations: [{ grantId: 'p1', mins: 1 }],
       reservedAt: NOW - 10,
     };
     const plan = planSettlement({
@@ -235,21 +194,18 @@ describe("settlement replaces the reservation with the started minutes", () => {
       excessMins: 3,
       expiredMins: 0,
     });
-    expect(
-      applySettlement(grants, reservation, plan).find((x) => x.id === "p2")
-        ?.remainingMins,
-    ).toBe(300);
+    expect(applySettlement(grants, reservation, plan).find((x) => x.id === 'p2')?.remainingMins).toBe(300);
   });
 
-  it("a late call that never connected lets its held minute of a closed period expire", () => {
+  it('a late call that never connected lets its held minute of a closed period expire', () => {
     const closed = g({
-      id: "p1",
+      id: 'p1',
       remainingMins: 1,
       reservedMins: 1,
       closed: true,
     });
     const reservation = {
-      allocations: [{ grantId: "p1", mins: 1 }],
+      allocations: [{ grantId: 'p1', mins: 1 }],
       reservedAt: NOW - 10,
     };
     const plan = planSettlement({
@@ -270,16 +226,13 @@ describe("settlement replaces the reservation with the started minutes", () => {
     });
   });
 
-  it("a top-up bought after the call was reserved is not drawn by that call", () => {
+  it('a top-up bought after the call was reserved is not drawn by that call', () => {
     const grants = applyReservation(
-      [
-        g({ id: "inc", remainingMins: 1 }),
-        g({ id: "top", kind: "topup", expiresAt: null, grantedAt: NOW - 1 }),
-      ],
-      [{ grantId: "inc", mins: 1 }],
+      [g({ id: 'inc', remainingMins: 1 }), g({ id: 'top', kind: 'topup', expiresAt: null, grantedAt: NOW - 1 })],
+      [{ grantId: 'inc', mins: 1 }],
     );
     const reservation = {
-      allocations: [{ grantId: "inc", mins: 1 }],
+      allocations: [{ grantId: 'inc', mins: 1 }],
       reservedAt: NOW - 10,
     };
     const plan = planSettlement({
@@ -293,15 +246,10 @@ describe("settlement replaces the reservation with the started minutes", () => {
   });
 
   it.each([
-    ["receptionist covers an inbound call", null],
-    [
-      "complimentary covers an outbound call",
-      { allocations: [{ grantId: "inc", mins: 1 }], reservedAt: NOW - 10 },
-    ],
-  ])("%s: nothing charged, the reservation released", (_name, reservation) => {
-    const grants = reservation
-      ? applyReservation([g({ id: "inc" })], reservation.allocations)
-      : [g({ id: "inc" })];
+    ['receptionist covers an inbound call', null],
+    ['complimentary covers an outbound call', { allocations: [{ grantId: 'inc', mins: 1 }], reservedAt: NOW - 10 }],
+  ])('%s: nothing charged, the reservation released', (_name, reservation) => {
+    const grants = reservation ? applyReservation([g({ id: 'inc' })], reservation.allocations) : [g({ id: 'inc' })];
     const plan = planSettlement({
       grants,
       reservation,
@@ -320,9 +268,9 @@ describe("settlement replaces the reservation with the started minutes", () => {
     });
   });
 
-  it("an inbound call without reservation draws straight from the balance", () => {
+  it('an inbound call without reservation draws straight from the balance', () => {
     const plan = planSettlement({
-      grants: [g({ id: "inc", remainingMins: 2 })],
+      grants: [g({ id: 'inc', remainingMins: 2 })],
       reservation: null,
       startedMins: 3,
       covered: false,
@@ -332,15 +280,13 @@ describe("settlement replaces the reservation with the started minutes", () => {
   });
 });
 
-describe("renewal", () => {
+describe('renewal', () => {
   it.each([
-    ["expires every unspent minute", 40, 0, 40],
-    ["keeps the minutes held by calls in flight", 40, 3, 37],
-    ["expires nothing when everything was spent", 0, 0, 0],
-  ])("%s", (_name, remaining, reserved, expired) => {
-    const closed = planClose(
-      g({ id: "p1", remainingMins: remaining, reservedMins: reserved }),
-    );
+    ['expires every unspent minute', 40, 0, 40],
+    ['keeps the minutes held by calls in flight', 40, 3, 37],
+    ['expires nothing when everything was spent', 0, 0, 0],
+  ])('%s', (_name, remaining, reserved, expired) => {
+    const closed = planClose(g({ id: 'p1', remainingMins: remaining, reservedMins: reserved }));
     expect(closed.expiredMins).toBe(expired);
     expect(closed.after).toMatchObject({
       closed: true,
@@ -350,11 +296,11 @@ describe("renewal", () => {
   });
 
   it.each([
-    ["2026-01-15T00:00:00.000Z", "2026-02-15T00:00:00.000Z"],
-    ["2026-01-31T10:00:00.000Z", "2026-02-28T10:00:00.000Z"],
-    ["2028-01-31T00:00:00.000Z", "2028-02-29T00:00:00.000Z"],
-    ["2026-12-31T00:00:00.000Z", "2027-01-31T00:00:00.000Z"],
-  ])("a period from %s ends %s", (start, end) => {
+    ['2026-01-15T00:00:00.000Z', '2026-02-15T00:00:00.000Z'],
+    ['2026-01-31T10:00:00.000Z', '2026-02-28T10:00:00.000Z'],
+    ['2028-01-31T00:00:00.000Z', '2028-02-29T00:00:00.000Z'],
+    ['2026-12-31T00:00:00.000Z', '2027-01-31T00:00:00.000Z'],
+  ])('a period from %s ends %s', (start, end) => {
     expect(addMonths(new Date(start), 1).toISOString()).toBe(end);
   });
 
@@ -364,12 +310,7 @@ describe("renewal", () => {
     [NOW + 1, 1],
     [NOW + 86_400_000, 1],
     [NOW + 86_400_001, 2],
-  ])(
-    "days remaining until %p is %p (rounded up, floored at 0)",
-    (end, days) => {
-      expect(daysRemaining(end === null ? null : new Date(end), NOW)).toBe(
-        days,
-      );
-    },
-  );
+  ])('days remaining until %p is %p (rounded up, floored at 0)', (end, days) => {
+    expect(daysRemaining(end === null ? null : new Date(end), NOW)).toBe(days);
+  });
 });

@@ -10,7 +10,7 @@ export const TIER_MINUTES: Record<1 | 2 | 3, number> = {
   3: 800,
 };
 
-export type GrantKind = "included" | "trial" | "topup";
+export type GrantKind = 'included' | 'trial' | 'topup';
 
 export interface GrantState {
   id: string;
@@ -53,8 +53,7 @@ export function isLive(grant: GrantState, now: number): boolean {
  * next, top-ups last because they carry forward; ties by grant time, then id, so the order is total.
  */
 export function consumptionOrder(grants: readonly GrantState[]): GrantState[] {
-  const rank = (g: GrantState) =>
-    g.kind === "topup" ? 2 : g.expiresAt === null ? 1 : 0;
+  const rank = (g: GrantState) => (g.kind === 'topup' ? 2 : g.expiresAt === null ? 1 : 0);
   return [...grants].sort(
     (a, b) =>
       rank(a) - rank(b) ||
@@ -69,13 +68,8 @@ export function freeMins(grant: GrantState): number {
 }
 
 /** Minutes available for a new call: live, unreserved. */
-export function availableMins(
-  grants: readonly GrantState[],
-  now: number,
-): number {
-  return grants
-    .filter((g) => isLive(g, now))
-    .reduce((sum, g) => sum + freeMins(g), 0);
+export function availableMins(grants: readonly GrantState[], now: number): number {
+  return grants.filter((g) => isLive(g, now)).reduce((sum, g) => sum + freeMins(g), 0);
 }
 
 /** The balance: every unspent minute not yet expired by a ledger row (reservations included). */
@@ -84,22 +78,12 @@ export function balanceMins(grants: readonly GrantState[]): number {
 }
 
 /** Takes `mins` free minutes in consumption order from the live grants; null when not enough are free. */
-export function planReservation(
-  grants: readonly GrantState[],
-  now: number,
-  mins = 1,
-): Allocation[] | null {
-  const taken = draw(
-    consumptionOrder(grants.filter((g) => isLive(g, now))),
-    mins,
-  );
+export function planReservation(grants: readonly GrantState[], now: number, mins = 1): Allocation[] | null {
+  const taken = draw(consumptionOrder(grants.filter((g) => isLive(g, now))), mins);
   return taken.short > 0 ? null : taken.allocations;
 }
 
-function draw(
-  ordered: readonly GrantState[],
-  mins: number,
-): { allocations: Allocation[]; short: number } {
+function draw(ordered: readonly GrantState[], mins: number): { allocations: Allocation[]; short: number } {
   const allocations: Allocation[] = [];
   let need = mins;
   for (const g of ordered) {
@@ -165,8 +149,7 @@ export function planSettlement(input: SettlementInput): SettlementPlan {
     const unused = held.mins - use;
     if (unused > 0) {
       plan.releases.push({ grantId: grant.id, mins: unused });
-      if (!isLive(grant, input.now))
-        plan.expirations.push({ grantId: grant.id, mins: unused });
+      if (!isLive(grant, input.now)) plan.expirations.push({ grantId: grant.id, mins: unused });
     }
   }
   if (need > 0) {
@@ -183,8 +166,7 @@ export function planSettlement(input: SettlementInput): SettlementPlan {
         remainingMins: g.remainingMins - (charges.get(g.id) ?? 0),
       }));
     const taken = draw(consumptionOrder(eligible), need);
-    for (const a of taken.allocations)
-      charges.set(a.grantId, (charges.get(a.grantId) ?? 0) + a.mins);
+    for (const a of taken.allocations) charges.set(a.grantId, (charges.get(a.grantId) ?? 0) + a.mins);
     need = taken.short;
   }
   plan.charges = [...charges].map(([grantId, mins]) => ({ grantId, mins }));
@@ -194,13 +176,8 @@ export function planSettlement(input: SettlementInput): SettlementPlan {
   return plan;
 }
 
-function reservedBy(
-  reservation: SettlementInput["reservation"],
-  grantId: string,
-): number {
-  return (reservation?.allocations ?? [])
-    .filter((a) => a.grantId === grantId)
-    .reduce((s, a) => s + a.mins, 0);
+function reservedBy(reservation: SettlementInput['reservation'], grantId: string): number {
+  return (reservation?.allocations ?? []).filter((a) => a.grantId === grantId).reduce((s, a) => s + a.mins, 0);
 }
 
 /**
@@ -209,16 +186,12 @@ function reservedBy(
  */
 export function applySettlement(
   grants: readonly GrantState[],
-  reservation: SettlementInput["reservation"],
+  reservation: SettlementInput['reservation'],
   plan: SettlementPlan,
 ): GrantState[] {
   return grants.map((g) => {
-    const charged = plan.charges
-      .filter((a) => a.grantId === g.id)
-      .reduce((s, a) => s + a.mins, 0);
-    const expired = plan.expirations
-      .filter((a) => a.grantId === g.id)
-      .reduce((s, a) => s + a.mins, 0);
+    const charged = plan.charges.filter((a) => a.grantId === g.id).reduce((s, a) => s + a.mins, 0);
+    const expired = plan.expirations.filter((a) => a.grantId === g.id).reduce((s, a) => s + a.mins, 0);
     const held = reservedBy(reservation, g.id);
     if (!charged && !expired && !held) return g;
     return {
@@ -229,14 +202,9 @@ export function applySettlement(
   });
 }
 
-export function applyReservation(
-  grants: readonly GrantState[],
-  allocations: readonly Allocation[],
-): GrantState[] {
+export function applyReservation(grants: readonly GrantState[], allocations: readonly Allocation[]): GrantState[] {
   return grants.map((g) => {
-    const held = allocations
-      .filter((a) => a.grantId === g.id)
-      .reduce((s, a) => s + a.mins, 0);
+    const held = allocations.filter((a) => a.grantId === g.id).reduce((s, a) => s + a.mins, 0);
     return held ? { ...g, reservedMins: g.reservedMins + held } : g;
   });
 }
@@ -266,9 +234,7 @@ export function addMonths(at: Date, months: number): Date {
   const day = d.getUTCDate();
   d.setUTCDate(1);
   d.setUTCMonth(d.getUTCMonth() + months);
-  const last = new Date(
-    Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0),
-  ).getUTCDate();
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
   d.setUTCDate(Math.min(day, last));
   return d;
 }
@@ -282,14 +248,9 @@ export function daysRemaining(end: Date | null, now: number): number | null {
 }
 
 /** Removes `allocations` minutes from the grants' remaining minutes (an admin's negative adjustment). */
-export function applyDeduction(
-  grants: readonly GrantState[],
-  allocations: readonly Allocation[],
-): GrantState[] {
+export function applyDeduction(grants: readonly GrantState[], allocations: readonly Allocation[]): GrantState[] {
   return grants.map((g) => {
-    const mins = allocations
-      .filter((a) => a.grantId === g.id)
-      .reduce((s, a) => s + a.mins, 0);
+    const mins = allocations.filter((a) => a.grantId === g.id).reduce((s, a) => s + a.mins, 0);
     return mins ? { ...g, remainingMins: g.remainingMins - mins } : g;
   });
 }

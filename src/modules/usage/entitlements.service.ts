@@ -1,8 +1,8 @@
-import { Injectable } from "@nestjs/common";
-import { EntityManager } from "typeorm";
-import { OutboundBlockedReason } from "./call-billing.port";
-import { Subscription } from "./entities/subscription.entity";
-import { Trial } from "./entities/trial.entity";
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { OutboundBlockedReason } from './call-billing.port';
+import { Subscription } from './entities/subscription.entity';
+import { Trial } from './entities/trial.entity';
 
 /** What an organization is entitled to right now: its live subscriptions and trial. */
 export interface Entitlements {
@@ -12,11 +12,11 @@ export interface Entitlements {
 }
 
 export function activeSubscriptions(e: Entitlements): Subscription[] {
-  return e.subscriptions.filter((s) => s.status === "active");
+  return e.subscriptions.filter((s) => s.status === 'active');
 }
 
 export function trialIsActive(trial: Trial | null, now: number): boolean {
-  return !!trial && trial.status === "active" && trial.endsAt.getTime() > now;
+  return !!trial && trial.status === 'active' && trial.endsAt.getTime() > now;
 }
 
 export function isComplimentary(e: Entitlements): boolean {
@@ -25,41 +25,31 @@ export function isComplimentary(e: Entitlements): boolean {
 
 /** The paid outreach items whose allowance is reported (and enforced) in the `outreach` breakdown. */
 export function outreachItems(e: Entitlements): Subscription[] {
-  return activeSubscriptions(e).filter(
-    (s) => s.productType === "outreach" && !s.complimentary,
-  );
+  return activeSubscriptions(e).filter((s) => s.productType === 'outreach' && !s.complimentary);
 }
 
 /** Enforcement is on when an outreach item says so and its scheduled boundary (if any) has passed. */
 export function isEnforced(e: Entitlements): boolean {
   return outreachItems(e).some(
-    (s) =>
-      s.enforced &&
-      (!s.enforcementStartsAt || s.enforcementStartsAt.getTime() <= e.now),
+    (s) => s.enforced && (!s.enforcementStartsAt || s.enforcementStartsAt.getTime() <= e.now),
   );
 }
 
 /** A plan that allows outbound calls: an outreach item, any complimentary item, or a running trial. */
 export function hasOutboundPlan(e: Entitlements): boolean {
   return (
-    activeSubscriptions(e).some(
-      (s) => s.productType === "outreach" || s.complimentary,
-    ) || trialIsActive(e.trial, e.now)
+    activeSubscriptions(e).some((s) => s.productType === 'outreach' || s.complimentary) || trialIsActive(e.trial, e.now)
   );
 }
 
 /** Complimentary items cover every call; receptionist items cover inbound calls. */
 export function coversCall(
   e: Entitlements,
-  direction: "inbound" | "outbound",
-): "complimentary" | "receptionist" | null {
+  direction: 'inbound' | 'outbound',
+): 'complimentary' | 'receptionist' | null {
   const active = activeSubscriptions(e);
-  if (active.some((s) => s.complimentary)) return "complimentary";
-  if (
-    direction === "inbound" &&
-    active.some((s) => s.productType === "receptionist")
-  )
-    return "receptionist";
+  if (active.some((s) => s.complimentary)) return 'complimentary';
+  if (direction === 'inbound' && active.some((s) => s.productType === 'receptionist')) return 'receptionist';
   return null;
 }
 
@@ -73,26 +63,19 @@ export function blockedReason(
   e: Entitlements,
   minutes: { balanceMins: number; availableMins: number },
 ): OutboundBlockedReason | null {
-  if (!hasOutboundPlan(e)) return "OUTBOUND_PLAN_REQUIRED";
+  if (!hasOutboundPlan(e)) return 'OUTBOUND_PLAN_REQUIRED';
   if (isComplimentary(e)) return null;
-  const enough =
-    isEnforced(e) || trialIsActive(e.trial, e.now)
-      ? minutes.availableMins >= 1
-      : minutes.balanceMins > 0;
-  return enough ? null : "OUTBOUND_MINUTES_EXHAUSTED";
+  const enough = isEnforced(e) || trialIsActive(e.trial, e.now) ? minutes.availableMins >= 1 : minutes.balanceMins > 0;
+  return enough ? null : 'OUTBOUND_MINUTES_EXHAUSTED';
 }
 
 @Injectable()
 export class EntitlementsService {
-  async load(
-    manager: EntityManager,
-    organizationId: string,
-    now: Date,
-  ): Promise<Entitlements> {
+  async load(manager: EntityManager, organizationId: string, now: Date): Promise<Entitlements> {
     // Sequential: inside a transaction both queries share one connection.
     const subscriptions = await manager.find(Subscription, {
       where: { organizationId },
-      order: { createdAt: "DESC", id: "DESC" },
+      order: { createdAt: 'DESC', id: 'DESC' },
     });
     const trial = await manager.findOneBy(Trial, { organizationId });
     return { subscriptions, trial, now: now.getTime() };

@@ -1,13 +1,10 @@
-import { Injectable } from "@nestjs/common";
-import { EntityManager } from "typeorm";
-import { uuidv7 } from "../../common/ids/uuid-v7";
-import { GrantState } from "./allocation";
-import { UsageBalance } from "./entities/usage-balance.entity";
-import { MinuteGrant } from "./entities/minute-grant.entity";
-import {
-  LedgerType,
-  MinuteLedgerEntry,
-} from "./entities/minute-ledger-entry.entity";
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { uuidv7 } from '../../common/ids/uuid-v7';
+import { GrantState } from './allocation';
+import { UsageBalance } from './entities/usage-balance.entity';
+import { MinuteGrant } from './entities/minute-grant.entity';
+import { LedgerType, MinuteLedgerEntry } from './entities/minute-ledger-entry.entity';
 
 /** The locked balance of one organization, with the database clock read under the lock. */
 export interface LockedBalance {
@@ -33,10 +30,7 @@ export interface EntryInput {
  */
 @Injectable()
 export class MinuteBook {
-  async lock(
-    manager: EntityManager,
-    organizationId: string,
-  ): Promise<LockedBalance> {
+  async lock(manager: EntityManager, organizationId: string): Promise<LockedBalance> {
     await manager.query(
       `INSERT INTO usage_balances (organization_id) VALUES ($1) ON CONFLICT (organization_id) DO NOTHING`,
       [organizationId],
@@ -56,14 +50,11 @@ export class MinuteBook {
   }
 
   /** Grants that still hold minutes or may be drawn on (closed grants with calls in flight included). */
-  openGrants(
-    manager: EntityManager,
-    organizationId: string,
-  ): Promise<MinuteGrant[]> {
+  openGrants(manager: EntityManager, organizationId: string): Promise<MinuteGrant[]> {
     return manager
-      .createQueryBuilder(MinuteGrant, "g")
-      .where("g.organizationId = :organizationId", { organizationId })
-      .andWhere("(g.closed = false OR g.reservedMins > 0)")
+      .createQueryBuilder(MinuteGrant, 'g')
+      .where('g.organizationId = :organizationId', { organizationId })
+      .andWhere('(g.closed = false OR g.reservedMins > 0)')
       .getMany();
   }
 
@@ -80,20 +71,12 @@ export class MinuteBook {
   }
 
   /** Writes back the grants whose state changed. */
-  async saveStates(
-    manager: EntityManager,
-    grants: MinuteGrant[],
-    states: GrantState[],
-  ): Promise<void> {
+  async saveStates(manager: EntityManager, grants: MinuteGrant[], states: GrantState[]): Promise<void> {
     const byId = new Map(states.map((s) => [s.id, s]));
     for (const grant of grants) {
       const s = byId.get(grant.id);
       if (!s) continue;
-      if (
-        s.remainingMins === grant.remainingMins &&
-        s.reservedMins === grant.reservedMins &&
-        s.closed === grant.closed
-      )
+      if (s.remainingMins === grant.remainingMins && s.reservedMins === grant.reservedMins && s.closed === grant.closed)
         continue;
       await manager.update(
         MinuteGrant,
@@ -116,19 +99,12 @@ export class MinuteBook {
    * Appends one ledger row and moves the balance by its amount. Rows are stamped strictly after the previous
    * one, so `balanceAfterMins` chains in (createdAt, id) order even when two rows fall in the same millisecond.
    */
-  async append(
-    manager: EntityManager,
-    locked: LockedBalance,
-    input: EntryInput,
-  ): Promise<MinuteLedgerEntry> {
+  async append(manager: EntityManager, locked: LockedBalance, input: EntryInput): Promise<MinuteLedgerEntry> {
     const { balance } = locked;
     const previous = balance.lastEntryAt?.getTime() ?? 0;
     const createdAt = new Date(Math.max(locked.now.getTime(), previous + 1));
     const balanceAfter = balance.balanceMins + input.amountMins;
-    if (balanceAfter < 0)
-      throw new Error(
-        `ledger invariant: balance of ${balance.organizationId} would go negative`,
-      );
+    if (balanceAfter < 0) throw new Error(`ledger invariant: balance of ${balance.organizationId} would go negative`);
     const entry = manager.create(MinuteLedgerEntry, {
       id: uuidv7(createdAt.getTime()),
       organizationId: balance.organizationId,
@@ -151,19 +127,12 @@ export class MinuteBook {
     return entry;
   }
 
-  async adjustReserved(
-    manager: EntityManager,
-    locked: LockedBalance,
-    delta: number,
-  ): Promise<void> {
+  async adjustReserved(manager: EntityManager, locked: LockedBalance, delta: number): Promise<void> {
     locked.balance.reservedMins += delta;
     await this.saveBalance(manager, locked.balance);
   }
 
-  private async saveBalance(
-    manager: EntityManager,
-    balance: UsageBalance,
-  ): Promise<void> {
+  private async saveBalance(manager: EntityManager, balance: UsageBalance): Promise<void> {
     await manager.update(
       UsageBalance,
       { organizationId: balance.organizationId },
@@ -179,10 +148,7 @@ export class MinuteBook {
   async grant(
     manager: EntityManager,
     locked: LockedBalance,
-    grant: Pick<
-      MinuteGrant,
-      "kind" | "grantedMins" | "subscriptionId" | "periodStart" | "expiresAt"
-    >,
+    grant: Pick<MinuteGrant, 'kind' | 'grantedMins' | 'subscriptionId' | 'periodStart' | 'expiresAt'>,
     entry: EntryInput,
   ): Promise<MinuteGrant> {
     const row = manager.create(MinuteGrant, {
@@ -196,8 +162,7 @@ export class MinuteBook {
       grantedAt: locked.now,
     });
     await manager.insert(MinuteGrant, row);
-    if (grant.grantedMins !== 0 || entry.amountMins !== 0)
-      await this.append(manager, locked, entry);
+    if (grant.grantedMins !== 0 || entry.amountMins !== 0) await this.append(manager, locked, entry);
     return row;
   }
 }

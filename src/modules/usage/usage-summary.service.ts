@@ -1,10 +1,10 @@
-import { Injectable } from "@nestjs/common";
-import { DataSource } from "typeorm";
-import { GrantState, availableMins, daysRemaining, isLive } from "./allocation";
-import { CALL_LEDGER_TYPES } from "./entities/minute-ledger-entry.entity";
-import { MinuteGrant } from "./entities/minute-grant.entity";
-import { Subscription } from "./entities/subscription.entity";
-import { UsageBalance } from "./entities/usage-balance.entity";
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { GrantState, availableMins, daysRemaining, isLive } from './allocation';
+import { CALL_LEDGER_TYPES } from './entities/minute-ledger-entry.entity';
+import { MinuteGrant } from './entities/minute-grant.entity';
+import { Subscription } from './entities/subscription.entity';
+import { UsageBalance } from './entities/usage-balance.entity';
 import {
   Entitlements,
   EntitlementsService,
@@ -15,13 +15,9 @@ import {
   isEnforced,
   outreachItems,
   trialIsActive,
-} from "./entitlements.service";
-import { MinuteBook } from "./minute-book.service";
-import {
-  includedMinutes,
-  planId,
-  planName,
-} from "./subscription-lifecycle.service";
+} from './entitlements.service';
+import { MinuteBook } from './minute-book.service';
+import { includedMinutes, planId, planName } from './subscription-lifecycle.service';
 import {
   CurrentPeriodUsageResponse,
   OutreachUsageResponse,
@@ -29,7 +25,7 @@ import {
   UsagePlanResponse,
   UsageSummaryResponse,
   UsageTrialResponse,
-} from "./usage-summary.response";
+} from './usage-summary.response';
 
 /** Usage rule 7: beyond this many billing rows in one period the totals cover the most recent ones only. */
 export const USAGE_ROW_CAP = 10_000;
@@ -60,14 +56,8 @@ export class UsageSummaryService {
     const available = availableMins(states, now);
     const plan = this.plan(e);
     const period = this.period(e);
-    const usage = await this.periodUsage(
-      organizationId,
-      new Date(period.start),
-    );
-    const lowThreshold = Math.max(
-      10,
-      Math.ceil((plan?.includedMins ?? 0) * 0.1),
-    );
+    const usage = await this.periodUsage(organizationId, new Date(period.start));
+    const lowThreshold = Math.max(10, Math.ceil((plan?.includedMins ?? 0) * 0.1));
     return {
       plan,
       balanceMins,
@@ -98,7 +88,7 @@ export class UsageSummaryService {
   private plan(e: Entitlements): UsagePlanResponse | null {
     const active = activeSubscriptions(e);
     const primary =
-      active.find((s) => s.productType === "outreach" && !s.complimentary) ??
+      active.find((s) => s.productType === 'outreach' && !s.complimentary) ??
       active.find((s) => s.complimentary) ??
       active[0];
     const features = {
@@ -122,10 +112,10 @@ export class UsageSummaryService {
     }
     if (e.trial && trialIsActive(e.trial, e.now)) {
       return {
-        id: "trial",
-        name: "Free trial",
-        productType: "outreach",
-        status: "trialing",
+        id: 'trial',
+        name: 'Free trial',
+        productType: 'outreach',
+        status: 'trialing',
         includedMins: e.trial.grantedMins,
         isTrial: true,
         isComplimentary: false,
@@ -139,18 +129,14 @@ export class UsageSummaryService {
 
   /** Rules 1-4: a live subscription period, else a running trial window, else the last 30 days. */
   private period(e: Entitlements): UsagePeriodResponse {
-    const live = activeSubscriptions(e).filter(
-      (s) => !s.currentPeriodEnd || s.currentPeriodEnd.getTime() > e.now,
-    );
-    const sub =
-      live.find((s) => s.productType === "outreach" && !s.complimentary) ??
-      live[0];
+    const live = activeSubscriptions(e).filter((s) => !s.currentPeriodEnd || s.currentPeriodEnd.getTime() > e.now);
+    const sub = live.find((s) => s.productType === 'outreach' && !s.complimentary) ?? live[0];
     if (sub) {
       return {
         start: sub.currentPeriodStart.toISOString(),
         end: iso(sub.currentPeriodEnd),
         daysRemaining: daysRemaining(sub.currentPeriodEnd, e.now),
-        source: "subscription",
+        source: 'subscription',
       };
     }
     if (e.trial && trialIsActive(e.trial, e.now)) {
@@ -158,14 +144,14 @@ export class UsageSummaryService {
         start: e.trial.startedAt.toISOString(),
         end: e.trial.endsAt.toISOString(),
         daysRemaining: daysRemaining(e.trial.endsAt, e.now),
-        source: "trial",
+        source: 'trial',
       };
     }
     return {
       start: new Date(e.now - ROLLING_WINDOW_MS).toISOString(),
       end: null,
       daysRemaining: null,
-      source: "rolling_30d",
+      source: 'rolling_30d',
     };
   }
 
@@ -203,17 +189,12 @@ export class UsageSummaryService {
     reservedMins: number,
   ): OutreachUsageResponse | null {
     const items = outreachItems(e);
-    if (!items.length || isComplimentary(e) || trialIsActive(e.trial, e.now))
-      return null;
+    if (!items.length || isComplimentary(e) || trialIsActive(e.trial, e.now)) return null;
     const live = states.filter((s) => isLive(s, e.now));
-    const sum = (list: GrantState[], f: (s: GrantState) => number) =>
-      list.reduce((n, s) => n + f(s), 0);
+    const sum = (list: GrantState[], f: (s: GrantState) => number) => list.reduce((n, s) => n + f(s), 0);
     const periods = items.map((s) => {
       const current = grants.filter(
-        (g) =>
-          g.subscriptionId === s.id &&
-          !g.closed &&
-          g.periodStart?.getTime() === s.currentPeriodStart.getTime(),
+        (g) => g.subscriptionId === s.id && !g.closed && g.periodStart?.getTime() === s.currentPeriodStart.getTime(),
       );
       return {
         itemKey: `${s.id}:${s.productType}:tier${s.tier}`,
@@ -222,23 +203,21 @@ export class UsageSummaryService {
         allowanceMins: includedMinutes(s),
         usedMins: current.reduce((n, g) => n + g.usedMins, 0),
         reservedMins: current.reduce((n, g) => n + g.reservedMins, 0),
-        currency: "usd",
+        currency: 'usd',
         periodStart: s.currentPeriodStart.getTime(),
         periodEnd: s.currentPeriodEnd ? s.currentPeriodEnd.getTime() : null,
       };
     });
-    const starts = items
-      .map((s) => s.enforcementStartsAt?.getTime())
-      .filter((t): t is number => t !== undefined);
+    const starts = items.map((s) => s.enforcementStartsAt?.getTime()).filter((t): t is number => t !== undefined);
     return {
       allowanceMins: periods.reduce((n, p) => n + p.allowanceMins, 0),
       usedMins: periods.reduce((n, p) => n + p.usedMins, 0),
       includedRemainingMins: sum(
-        live.filter((s) => s.kind !== "topup"),
+        live.filter((s) => s.kind !== 'topup'),
         (s) => s.remainingMins,
       ),
       topUpRemainingMins: sum(
-        live.filter((s) => s.kind === "topup"),
+        live.filter((s) => s.kind === 'topup'),
         (s) => s.remainingMins,
       ),
       reservedMins,
@@ -253,10 +232,7 @@ export class UsageSummaryService {
    * Call rows of the window, newest first, capped at USAGE_ROW_CAP (rule 7); one extra row tells whether the cap
    * cut anything. The partial index on call rows keeps this a bounded index range scan.
    */
-  private async periodUsage(
-    organizationId: string,
-    start: Date,
-  ): Promise<CurrentPeriodUsageResponse> {
+  private async periodUsage(organizationId: string, start: Date): Promise<CurrentPeriodUsageResponse> {
     const [row] = await this.dataSource.query(
       `SELECT count(*) FILTER (WHERE rn <= $3)::int AS calls,
               count(*) FILTER (WHERE rn <= $3 AND type = 'inbound_call')::int AS inbound_calls,
@@ -289,6 +265,6 @@ export class UsageSummaryService {
 
 /** When the plan actually ends: its period end once cancelled at period end, the cancellation time once ended. */
 function cancelAt(s: Subscription): string | null {
-  if (s.status === "canceled") return iso(s.canceledAt);
+  if (s.status === 'canceled') return iso(s.canceledAt);
   return s.cancelAtPeriodEnd ? iso(s.currentPeriodEnd) : null;
 }

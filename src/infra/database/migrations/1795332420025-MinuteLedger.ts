@@ -1,15 +1,13 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class MinuteLedger1795332420025 implements MigrationInterface {
-  name = "MinuteLedger1795332420025";
+  name = 'MinuteLedger1795332420025';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
       `CREATE TABLE "call_reservations" ("id" uuid NOT NULL, "organization_id" uuid NOT NULL, "call_id" uuid NOT NULL, "allocations" jsonb NOT NULL DEFAULT '[]', "covered" boolean NOT NULL DEFAULT false, "status" text NOT NULL, "created_at" TIMESTAMP(3) WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_a00d4f98e12f55da0de4c3f5d3d" PRIMARY KEY ("id"))`,
     );
-    await queryRunner.query(
-      `CREATE UNIQUE INDEX "ux_call_reservations_call" ON "call_reservations"  ("call_id") `,
-    );
+    await queryRunner.query(`CREATE UNIQUE INDEX "ux_call_reservations_call" ON "call_reservations"  ("call_id") `);
     await queryRunner.query(
       `CREATE INDEX "ix_call_reservations_open" ON "call_reservations"  ("organization_id") WHERE status = 'reserved'`,
     );
@@ -43,12 +41,8 @@ export class MinuteLedger1795332420025 implements MigrationInterface {
     await queryRunner.query(
       `CREATE TABLE "trials" ("id" uuid NOT NULL, "organization_id" uuid NOT NULL, "started_at" TIMESTAMP(3) WITH TIME ZONE NOT NULL, "ends_at" TIMESTAMP(3) WITH TIME ZONE NOT NULL, "granted_mins" integer NOT NULL, "status" text NOT NULL, "created_at" TIMESTAMP(3) WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_afe5dc86ce7253d239c3dfea2d3" PRIMARY KEY ("id"))`,
     );
-    await queryRunner.query(
-      `CREATE UNIQUE INDEX "ux_trials_org" ON "trials"  ("organization_id") `,
-    );
-    await queryRunner.query(
-      `CREATE INDEX "ix_trials_due" ON "trials"  ("ends_at") WHERE status = 'active'`,
-    );
+    await queryRunner.query(`CREATE UNIQUE INDEX "ux_trials_org" ON "trials"  ("organization_id") `);
+    await queryRunner.query(`CREATE INDEX "ix_trials_due" ON "trials"  ("ends_at") WHERE status = 'active'`);
     await queryRunner.query(
       `CREATE TABLE "usage_balances" ("organization_id" uuid NOT NULL, "balance_mins" integer NOT NULL DEFAULT '0', "reserved_mins" integer NOT NULL DEFAULT '0', "last_entry_at" TIMESTAMP(3) WITH TIME ZONE, "updated_at" TIMESTAMP(3) WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_b011787c4e040b0118dd0f17775" PRIMARY KEY ("organization_id"))`,
     );
@@ -62,9 +56,7 @@ export class MinuteLedger1795332420025 implements MigrationInterface {
     await queryRunner.query(`DROP INDEX "public"."ix_subscriptions_org"`);
     await queryRunner.query(`DROP INDEX "public"."ix_subscriptions_due"`);
     await queryRunner.query(`DROP TABLE "subscriptions"`);
-    await queryRunner.query(
-      `DROP INDEX "public"."ix_minute_ledger_org_created"`,
-    );
+    await queryRunner.query(`DROP INDEX "public"."ix_minute_ledger_org_created"`);
     await queryRunner.query(`DROP INDEX "public"."ix_minute_ledger_org_calls"`);
     await queryRunner.query(`DROP INDEX "public"."ux_minute_ledger_call"`);
     await queryRunner.query(`DROP TABLE "minute_ledger"`);

@@ -1,4 +1,4 @@
-import { IsBoolean, IsOptional } from "class-validator";
+import { IsBoolean, IsOptional } from 'class-validator';
 
 export class CancelSubscriptionDto {
   /** true: keep it until the period ends; false (default): end it now. */

@@ -1,19 +1,6 @@
-import {
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  NotEquals,
-} from "class-validator";
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, NotEquals } from 'class-validator';
 
-export const GRANT_TYPES = [
-  "addon_purchase",
-  "coupon_redemption",
-  "admin_adjustment",
-] as const;
+export const GRANT_TYPES = ['addon_purchase', 'coupon_redemption', 'admin_adjustment'] as const;
 export type GrantType = (typeof GRANT_TYPES)[number];
 
 export class MinuteGrantDto {

@@ -1,5 +1,5 @@
-import { Type } from "class-transformer";
-import { IsDate, IsInt, IsOptional, Max, Min } from "class-validator";
+import { Type } from 'class-transformer';
+import { IsDate, IsInt, IsOptional, Max, Min } from 'class-validator';
 
 export class StartTrialDto {
   @IsInt() @Min(1) @Max(365) days: number;

@@ -1,11 +1,8 @@
-import { ApiPropertyOptional } from "@nestjs/swagger";
-import { Type } from "class-transformer";
-import { IsDate, IsIn, IsOptional } from "class-validator";
-import { PageQueryDto } from "../../../common/pagination/pagination.dto";
-import {
-  LEDGER_TYPES,
-  LedgerType,
-} from "../entities/minute-ledger-entry.entity";
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsDate, IsIn, IsOptional } from 'class-validator';
+import { PageQueryDto } from '../../../common/pagination/pagination.dto';
+import { LEDGER_TYPES, LedgerType } from '../entities/minute-ledger-entry.entity';
 
 export class UsageHistoryQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: LEDGER_TYPES })
@@ -14,8 +11,8 @@ export class UsageHistoryQueryDto extends PageQueryDto {
   type?: LedgerType;
 
   @ApiPropertyOptional({
-    format: "date-time",
-    description: "Rows created at or after",
+    format: 'date-time',
+    description: 'Rows created at or after',
   })
   @IsOptional()
   @Type(() => Date)
@@ -23,8 +20,8 @@ export class UsageHistoryQueryDto extends PageQueryDto {
   from?: Date;
 
   @ApiPropertyOptional({
-    format: "date-time",
-    description: "Rows created at or before",
+    format: 'date-time',
+    description: 'Rows created at or before',
   })
   @IsOptional()
   @Type(() => Date)
