@@ -415,25 +415,46 @@ describe('GET /api/v1/usage', () => {
     });
   });
 
-  it('rule 7: more than 10,000 billing rows in the period set truncated; totals cover the newest 10,000', async () => {
-    const org = await createOrg(t);
-    await admin(t, `/admin/v1/organizations/${org.id}/subscriptions`, {
-      productType: 'outreach',
-      complimentary: true,
-      periodStart: new Date(Date.now() - DAY).toISOString(),
-    });
-    // Fixture written directly: 10,001 settled calls through the API would take minutes. Rows mimic settlements.
-    await t.db.query(
-      `INSERT INTO minute_ledger (id, organization_id, type, amount_mins, balance_after_mins, duration_mins, included_in_plan, description, product_type, created_at)
-       SELECT gen_random_uuid(), $1, 'outbound_call', 0, 0, 1, true, 'fixture', 'outreach', now() - (n || ' ms')::interval
-         FROM generate_series(1, 10001) n`,
-      [org.id],
-    );
-    const data = await usage(org.api);
-    expect(data.currentPeriodUsage).toMatchObject({
-      truncated: true,
-      totalCalls: 10000,
-      totalMins: 10000,
-    });
-  });
+  it.each([
+    [10_001, true],
+    [10_000, false],
+  ])(
+    'rule 7: %p billing rows over several days -> truncated %p; totals cover exactly the newest 10,000',
+    async (count, truncated) => {
+      const org = await createOrg(t);
+      await admin(t, `/admin/v1/organizations/${org.id}/subscriptions`, {
+        productType: 'outreach',
+        tier: 1,
+        periodStart: new Date(Date.now() - 4 * DAY).toISOString(),
+      });
+      // Fixture written directly (10,000 settlements through the port would take minutes): call rows n = 1 (newest)
+      // .. count, 25 s apart so they span three UTC days, talk time n minutes, every third one inbound; plus the
+      // daily rollups that settlement maintains alongside them.
+      await t.db.query(
+        `INSERT INTO minute_ledger (id, organization_id, type, amount_mins, balance_after_mins, duration_mins,
+                                  included_in_plan, description, product_type, created_at)
+       SELECT gen_random_uuid(), $1, CASE WHEN n % 3 = 0 THEN 'inbound_call' ELSE 'outbound_call' END, -1, 0, n,
+              false, 'fixture', 'outreach', now() - interval '1 minute' - n * interval '25 seconds'
+         FROM generate_series(1, $2::int) n`,
+        [org.id, count],
+      );
+      await t.db.query(
+        `INSERT INTO usage_daily_totals (organization_id, day, calls, inbound_calls, talk_mins, inbound_mins, deducted_mins)
+       SELECT organization_id, (created_at AT TIME ZONE 'UTC')::date, count(*), count(*) FILTER (WHERE type = 'inbound_call'),
+              sum(duration_mins), coalesce(sum(duration_mins) FILTER (WHERE type = 'inbound_call'), 0), -sum(amount_mins)
+         FROM minute_ledger WHERE organization_id = $1 AND description = 'fixture' GROUP BY 1, 2`,
+        [org.id],
+      );
+      const data = await usage(org.api);
+      // Newest 10,000: n = 1..10000; inbound n = 3, 6, .., 9999.
+      expect(data.currentPeriodUsage).toEqual({
+        truncated,
+        totalCalls: 10_000,
+        totalMins: 50_005_000,
+        deductedMins: 10_000,
+        inbound: { calls: 3333, mins: 16_668_333 },
+        outbound: { calls: 6667, mins: 50_005_000 - 16_668_333 },
+      });
+    },
+  );
 });

@@ -72,12 +72,12 @@ export function blockedReason(
 @Injectable()
 export class EntitlementsService {
   async load(manager: EntityManager, organizationId: string, now: Date): Promise<Entitlements> {
-    // Sequential: inside a transaction both queries share one connection.
-    const subscriptions = await manager.find(Subscription, {
-      where: { organizationId },
-      order: { createdAt: 'DESC', id: 'DESC' },
-    });
-    const trial = await manager.findOneBy(Trial, { organizationId });
-    return { subscriptions, trial, now: now.getTime() };
+    const subscriptions = () =>
+      manager.find(Subscription, { where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    const trial = () => manager.findOneBy(Trial, { organizationId });
+    // Inside a transaction both queries share one connection, so they run in turn; outside, side by side.
+    if (manager.queryRunner) return { subscriptions: await subscriptions(), trial: await trial(), now: now.getTime() };
+    const [subs, t] = await Promise.all([subscriptions(), trial()]);
+    return { subscriptions: subs, trial: t, now: now.getTime() };
   }
 }

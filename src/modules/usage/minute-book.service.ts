@@ -4,7 +4,7 @@ import { uuidv7 } from '../../common/ids/uuid-v7';
 import { GrantState } from './allocation';
 import { UsageBalance } from './entities/usage-balance.entity';
 import { MinuteGrant } from './entities/minute-grant.entity';
-import { LedgerType, MinuteLedgerEntry } from './entities/minute-ledger-entry.entity';
+import { CALL_LEDGER_TYPES, LedgerType, MinuteLedgerEntry } from './entities/minute-ledger-entry.entity';
 
 /** The locked balance of one organization, with the database clock read under the lock. */
 export interface LockedBalance {
@@ -121,10 +121,25 @@ export class MinuteBook {
       createdAt,
     });
     await manager.insert(MinuteLedgerEntry, entry);
+    if (CALL_LEDGER_TYPES.includes(entry.type)) await this.addToDailyTotals(manager, entry);
     balance.balanceMins = balanceAfter;
     balance.lastEntryAt = createdAt;
     await this.saveBalance(manager, balance);
     return entry;
+  }
+
+  private async addToDailyTotals(manager: EntityManager, e: MinuteLedgerEntry): Promise<void> {
+    const inbound = e.type === 'inbound_call' ? 1 : 0;
+    const mins = e.durationMins ?? 0;
+    await manager.query(
+      `INSERT INTO usage_daily_totals AS d
+              (organization_id, day, calls, inbound_calls, talk_mins, inbound_mins, deducted_mins)
+       VALUES ($1, ($2::timestamptz AT TIME ZONE 'UTC')::date, 1, $3, $4, $5, $6)
+       ON CONFLICT (organization_id, day) DO UPDATE SET
+         calls = d.calls + 1, inbound_calls = d.inbound_calls + $3, talk_mins = d.talk_mins + $4,
+         inbound_mins = d.inbound_mins + $5, deducted_mins = d.deducted_mins + $6`,
+      [e.organizationId, e.createdAt, inbound, mins, inbound * mins, -e.amountMins],
+    );
   }
 
   async adjustReserved(manager: EntityManager, locked: LockedBalance, delta: number): Promise<void> {

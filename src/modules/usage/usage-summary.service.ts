@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { GrantState, availableMins, daysRemaining, isLive } from './allocation';
-import { CALL_LEDGER_TYPES } from './entities/minute-ledger-entry.entity';
 import { MinuteGrant } from './entities/minute-grant.entity';
 import { Subscription } from './entities/subscription.entity';
 import { UsageBalance } from './entities/usage-balance.entity';
@@ -17,9 +16,9 @@ import {
   trialIsActive,
 } from './entitlements.service';
 import { MinuteBook } from './minute-book.service';
+import { PeriodUsageService } from './period-usage.service';
 import { includedMinutes, planId, planName } from './subscription-lifecycle.service';
 import {
-  CurrentPeriodUsageResponse,
   OutreachUsageResponse,
   UsagePeriodResponse,
   UsagePlanResponse,
@@ -27,8 +26,6 @@ import {
   UsageTrialResponse,
 } from './usage-summary.response';
 
-/** Usage rule 7: beyond this many billing rows in one period the totals cover the most recent ones only. */
-export const USAGE_ROW_CAP = 10_000;
 const ROLLING_WINDOW_MS = 30 * 86_400_000;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -40,6 +37,7 @@ export class UsageSummaryService {
     private readonly dataSource: DataSource,
     private readonly entitlements: EntitlementsService,
     private readonly book: MinuteBook,
+    private readonly periodUsage: PeriodUsageService,
   ) {}
 
   async summarize(organizationId: string): Promise<UsageSummaryResponse> {
@@ -56,7 +54,7 @@ export class UsageSummaryService {
     const available = availableMins(states, now);
     const plan = this.plan(e);
     const period = this.period(e);
-    const usage = await this.periodUsage(organizationId, new Date(period.start));
+    const usage = await this.periodUsage.totals(organizationId, new Date(period.start));
     const lowThreshold = Math.max(10, Math.ceil((plan?.includedMins ?? 0) * 0.1));
     return {
       plan,
@@ -225,40 +223,6 @@ export class UsageSummaryService {
       enforced: isEnforced(e),
       enforcementStartsAt: starts.length ? Math.min(...starts) : null,
       periods,
-    };
-  }
-
-  /**
-   * Call rows of the window, newest first, capped at USAGE_ROW_CAP (rule 7); one extra row tells whether the cap
-   * cut anything. The partial index on call rows keeps this a bounded index range scan.
-   */
-  private async periodUsage(organizationId: string, start: Date): Promise<CurrentPeriodUsageResponse> {
-    const [row] = await this.dataSource.query(
-      `SELECT count(*) FILTER (WHERE rn <= $3)::int AS calls,
-              count(*) FILTER (WHERE rn <= $3 AND type = 'inbound_call')::int AS inbound_calls,
-              coalesce(sum(duration_mins) FILTER (WHERE rn <= $3), 0)::float8 AS total_mins,
-              coalesce(sum(duration_mins) FILTER (WHERE rn <= $3 AND type = 'inbound_call'), 0)::float8 AS inbound_mins,
-              coalesce(-sum(amount_mins) FILTER (WHERE rn <= $3), 0)::int AS deducted_mins,
-              bool_or(rn > $3) AS truncated
-         FROM (SELECT type, duration_mins, amount_mins, row_number() OVER (ORDER BY created_at DESC, id DESC) AS rn
-                 FROM (SELECT type, duration_mins, amount_mins, created_at, id FROM minute_ledger
-                        WHERE organization_id = $1 AND type = ANY($4) AND created_at >= $2
-                        ORDER BY created_at DESC, id DESC LIMIT $3 + 1) capped) numbered`,
-      [organizationId, start, USAGE_ROW_CAP, CALL_LEDGER_TYPES],
-    );
-    const round = (n: number) => Math.round(n * 100) / 100;
-    const calls = Number(row.calls);
-    const inboundCalls = Number(row.inbound_calls);
-    return {
-      totalMins: round(Number(row.total_mins)),
-      deductedMins: Number(row.deducted_mins),
-      totalCalls: calls,
-      inbound: { calls: inboundCalls, mins: round(Number(row.inbound_mins)) },
-      outbound: {
-        calls: calls - inboundCalls,
-        mins: round(Number(row.total_mins) - Number(row.inbound_mins)),
-      },
-      truncated: row.truncated === true,
     };
   }
 }

@@ -10,8 +10,10 @@ import { MinuteLedgerEntry } from './entities/minute-ledger-entry.entity';
 import { Subscription } from './entities/subscription.entity';
 import { Trial } from './entities/trial.entity';
 import { UsageBalance } from './entities/usage-balance.entity';
+import { UsageDailyTotal } from './entities/usage-daily-total.entity';
 import { EntitlementsService } from './entitlements.service';
 import { MinuteBook } from './minute-book.service';
+import { PeriodUsageService } from './period-usage.service';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
 import { UsageAdminService } from './usage-admin.service';
 import { UsageController } from './usage.controller';
@@ -21,7 +23,15 @@ import { UsageSummaryService } from './usage-summary.service';
 /** The minute ledger: plans, trials, grants, reservations, settlements, usage summary and history. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([UsageBalance, Subscription, Trial, MinuteGrant, CallReservation, MinuteLedgerEntry]),
+    TypeOrmModule.forFeature([
+      UsageBalance,
+      Subscription,
+      Trial,
+      MinuteGrant,
+      CallReservation,
+      MinuteLedgerEntry,
+      UsageDailyTotal,
+    ]),
     OrganizationsModule,
   ],
   controllers: [UsageController, AdminUsageController],
@@ -34,6 +44,7 @@ import { UsageSummaryService } from './usage-summary.service';
     UsageAdminService,
     UsageSummaryService,
     UsageHistoryService,
+    PeriodUsageService,
   ],
   exports: [CallBilling, UsageAdminService],
 })

@@ -1,9 +1,15 @@
 import { Foundation1795331202983 } from './1795331202983-Foundation';
 import { CoreDomainTables1795332022647 } from './1795332022647-CoreDomainTables';
 import { MinuteLedger1795332420025 } from './1795332420025-MinuteLedger';
+import { UsageDailyTotals1795333161728 } from './1795333161728-UsageDailyTotals';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
  * `npm run db:check` fails when the entities and these migrations drift apart.
  */
-export const MIGRATIONS: Function[] = [Foundation1795331202983, CoreDomainTables1795332022647, MinuteLedger1795332420025];
+export const MIGRATIONS: Function[] = [
+  Foundation1795331202983,
+  CoreDomainTables1795332022647,
+  MinuteLedger1795332420025,
+  UsageDailyTotals1795333161728,
+];
