@@ -376,6 +376,42 @@ describe('GET /api/v1/usage', () => {
     expect((await t.admin.post(`/admin/v1/subscriptions/${sub.id}/renew`)).status).toBe(422);
   });
 
+  it('a late completion lands on its original allocation: the renewed period is untouched', async () => {
+    const org = await createOrg(t);
+    const sub = await admin(t, `/admin/v1/organizations/${org.id}/subscriptions`, {
+      productType: 'outreach',
+      tier: 1,
+      enforced: true,
+    });
+    const b = billing(t);
+    const callId = randomUUID();
+    expect(await b.reserve(org.id, callId)).toEqual({ reserved: true });
+    await admin(t, `/admin/v1/subscriptions/${sub.id}/renew`);
+    await b.port.settleCall({
+      organizationId: org.id,
+      callId,
+      direction: 'outbound',
+      durationSeconds: 170,
+      providerCallId: 'late-1',
+    });
+    const rows = (await org.api.get('/api/v1/usage/history')).body.data;
+    expect(rows.map((r: any) => [r.type, r.amountMins, r.balanceAfterMins])).toEqual([
+      ['outbound_call', -1, 100],
+      ['monthly_renewal', 100, 101],
+      ['monthly_renewal', -99, 1],
+      ['monthly_renewal', 100, 100],
+    ]);
+    expect(rows[0].description).toContain('2 beyond the allowance');
+    const data = await usage(org.api);
+    expect(data.balanceMins).toBe(100);
+    expect(data.outreach).toMatchObject({
+      usedMins: 0,
+      includedRemainingMins: 100,
+      reservedMins: 0,
+      availableMins: 100,
+    });
+  });
+
   it('trial expiry: trial_expiration, hasEnded, expiredWithoutPlan', async () => {
     const org = await createOrg(t);
     await admin(t, `/admin/v1/organizations/${org.id}/trial`, {
