@@ -12,6 +12,9 @@ import { LoggingModule } from './infra/logging/logging.module';
 import { QueueConnection } from './infra/queue/queue-connection';
 import { QueueModule } from './infra/queue/queue.module';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
+import { AssistantsModule } from './modules/assistants/assistants.module';
+import { AutomationsModule } from './modules/automations/automations.module';
+import { CasesModule } from './modules/cases/cases.module';
 import { ContactGroupsModule } from './modules/contact-groups/contact-groups.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { OutboxModule } from './modules/outbox/outbox.module';
@@ -42,6 +45,9 @@ export class AppModule {
         ApiKeysModule,
         PhoneNumbersModule,
         ContactGroupsModule,
+        AutomationsModule,
+        CasesModule,
+        AssistantsModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AccessGuard },
