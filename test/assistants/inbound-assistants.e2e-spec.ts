@@ -77,7 +77,9 @@ describe('inbound assistants', () => {
   it('leaves everything alone for an empty body or a GET body sent back', async () => {
     const a = await createInbound('Stable');
     expect((await org.api.patch(`${path}/${a.id}`, {})).body.data).toEqual(a);
-    expect((await org.api.patch(`${path}/${a.id}`, { ...a, id: '00000000-0000-4000-8000-000000000000' })).body.data).toEqual(a);
+    expect(
+      (await org.api.patch(`${path}/${a.id}`, { ...a, id: '00000000-0000-4000-8000-000000000000' })).body.data,
+    ).toEqual(a);
   });
 
   it("is 404 when patching another organization's assistant, which stays unchanged", async () => {

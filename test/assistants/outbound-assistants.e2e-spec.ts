@@ -49,7 +49,15 @@ describe('outbound assistants', () => {
       const body = {
         name: 'Full',
         description: 'Calm voice',
-        voice: { provider: '11labs', voiceId: 'v', model: 'eleven_turbo_v2', language: 'de', stability: 0.5, similarityBoost: 0.75, speed: 1.1 },
+        voice: {
+          provider: '11labs',
+          voiceId: 'v',
+          model: 'eleven_turbo_v2',
+          language: 'de',
+          stability: 0.5,
+          similarityBoost: 0.75,
+          speed: 1.1,
+        },
         model: { provider: 'anthropic', model: 'claude', temperature: 0 },
         transcriber: { provider: 'assemblyai', model: 'best', language: 'de' },
         firstMessage: 'Hallo',
@@ -191,8 +199,17 @@ describe('outbound assistants', () => {
 
     it('clears nullable texts with null', async () => {
       const created = (await create({ ...minimal, description: 'd', firstMessage: 'f', systemPrompt: 's' })).body.data;
-      const res = await org.api.patch(`${path}/${created.id}`, { description: null, firstMessage: null, systemPrompt: null });
-      expect(res.body.data).toMatchObject({ description: null, firstMessage: null, systemPrompt: null, name: created.name });
+      const res = await org.api.patch(`${path}/${created.id}`, {
+        description: null,
+        firstMessage: null,
+        systemPrompt: null,
+      });
+      expect(res.body.data).toMatchObject({
+        description: null,
+        firstMessage: null,
+        systemPrompt: null,
+        name: created.name,
+      });
     });
 
     it('validates like create and is 404 across organizations', async () => {

@@ -1,8 +1,4 @@
-import {
-  createFollowUpCampaign,
-  createRecurringSchedule,
-  insertQueuedCall,
-} from '../support/blocker-fixtures';
+import { createFollowUpCampaign, createRecurringSchedule, insertQueuedCall } from '../support/blocker-fixtures';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 
@@ -41,17 +37,20 @@ describe('case delete and its blockers', () => {
     expect((await del('00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });
 
-  it.each(['new', 'scheduled', 'lock-processing'] as const)('is blocked by a queued call in status %s', async (status) => {
-    const id = await newCase();
-    await insertQueuedCall(t, org.id, { caseId: id }, status);
-    const res = await del(id);
-    expect(res.status).toBe(409);
-    expect(res.body.error).toEqual({
-      code: 'CONFLICT',
-      message: 'Case is in use: 1 queued call, 0 recurring schedules, 0 follow-up campaigns',
-    });
-    expect(await exists(id)).toBe(true);
-  });
+  it.each(['new', 'scheduled', 'lock-processing'] as const)(
+    'is blocked by a queued call in status %s',
+    async (status) => {
+      const id = await newCase();
+      await insertQueuedCall(t, org.id, { caseId: id }, status);
+      const res = await del(id);
+      expect(res.status).toBe(409);
+      expect(res.body.error).toEqual({
+        code: 'CONFLICT',
+        message: 'Case is in use: 1 queued call, 0 recurring schedules, 0 follow-up campaigns',
+      });
+      expect(await exists(id)).toBe(true);
+    },
+  );
 
   it('is not blocked by calls that were dispatched or finished', async () => {
     const id = await newCase();
@@ -129,7 +128,9 @@ describe('case delete and its blockers', () => {
       await creator.query('COMMIT');
       const res = await pending;
       expect(res.status).toBe(409);
-      expect(res.body.error.message).toBe('Case is in use: 1 queued call, 0 recurring schedules, 0 follow-up campaigns');
+      expect(res.body.error.message).toBe(
+        'Case is in use: 1 queued call, 0 recurring schedules, 0 follow-up campaigns',
+      );
     } finally {
       creator.release();
     }

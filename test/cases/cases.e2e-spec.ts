@@ -61,7 +61,12 @@ describe('cases', () => {
     });
 
     it('ignores read-only fields sent on create', async () => {
-      const res = await create({ ...minimal, id: '00000000-0000-4000-8000-000000000000', toolIds: ['t1'], systemPromptId: '00000000-0000-4000-8000-000000000000' });
+      const res = await create({
+        ...minimal,
+        id: '00000000-0000-4000-8000-000000000000',
+        toolIds: ['t1'],
+        systemPromptId: '00000000-0000-4000-8000-000000000000',
+      });
       expect(res.status).toBe(201);
       expect(res.body.data.id).not.toBe('00000000-0000-4000-8000-000000000000');
       expect(res.body.data.toolIds).toEqual([]);
@@ -74,7 +79,11 @@ describe('cases', () => {
       ['firstMessage', { firstMessage: x(1000) }, { firstMessage: x(1001) }],
       ['description', { description: x(2000) }, { description: x(2001) }],
       ['keyterms', { keyterms: x(5000) }, { keyterms: x(5001) }],
-      ['tags', { tags: Array.from({ length: 20 }, (_, i) => `t${i}`) }, { tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }],
+      [
+        'tags',
+        { tags: Array.from({ length: 20 }, (_, i) => `t${i}`) },
+        { tags: Array.from({ length: 21 }, (_, i) => `t${i}`) },
+      ],
       ['tags', { tags: [x(50)] }, { tags: [x(51)] }],
       [
         'variables',
@@ -162,8 +171,12 @@ describe('cases', () => {
     it('pages with a cursor', async () => {
       const first = await listOrg.api.get('/api/v1/cases', { query: { limit: 2 } });
       expect(first.body.pagination).toMatchObject({ hasMore: true, pageSize: 2 });
-      const second = await listOrg.api.get('/api/v1/cases', { query: { limit: 2, cursor: first.body.pagination.cursor } });
-      const third = await listOrg.api.get('/api/v1/cases', { query: { limit: 2, cursor: second.body.pagination.cursor } });
+      const second = await listOrg.api.get('/api/v1/cases', {
+        query: { limit: 2, cursor: first.body.pagination.cursor },
+      });
+      const third = await listOrg.api.get('/api/v1/cases', {
+        query: { limit: 2, cursor: second.body.pagination.cursor },
+      });
       const all = [...first.body.data, ...second.body.data, ...third.body.data].map((c: { id: string }) => c.id);
       expect(all).toEqual([...ids].reverse());
       expect(third.body.pagination).toEqual({ cursor: null, hasMore: false, pageSize: 2 });
@@ -278,7 +291,9 @@ describe('cases', () => {
 
     it('replaces variables as a whole and validates them like create', async () => {
       const created = (await create(full)).body.data;
-      const res = await org.api.patch(`/api/v1/cases/${created.id}`, { variables: [variable('b', { required: true })] });
+      const res = await org.api.patch(`/api/v1/cases/${created.id}`, {
+        variables: [variable('b', { required: true })],
+      });
       expect(res.body.data.variables).toEqual([{ name: 'b', source: 'custom', required: true }]);
       const dup = await org.api.patch(`/api/v1/cases/${created.id}`, { variables: [variable('b'), variable('b')] });
       expect(dup.status).toBe(400);
@@ -316,7 +331,9 @@ describe('cases', () => {
 
       // The GET body of a linked case still goes back unchanged, and other fields still change.
       expect((await org.api.patch(`/api/v1/cases/${created.id}`, after)).status).toBe(200);
-      expect((await org.api.patch(`/api/v1/cases/${created.id}`, { title: 'Renamed' })).body.data.title).toBe('Renamed');
+      expect((await org.api.patch(`/api/v1/cases/${created.id}`, { title: 'Renamed' })).body.data.title).toBe(
+        'Renamed',
+      );
 
       const unlink = await t.admin.post(`/admin/v1/cases/${created.id}/system-prompt`, { systemPromptId: null });
       expect(unlink.body.data.systemPromptId).toBeNull();
@@ -341,7 +358,9 @@ describe('cases', () => {
     it('getForCall is 404 for a case of another organization', async () => {
       const other = await createOrg(t);
       const created = (await create(minimal)).body.data;
-      await expect(t.app.get(CasesService).getForCall(other.id, created.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(t.app.get(CasesService).getForCall(other.id, created.id)).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+      });
     });
   });
 });

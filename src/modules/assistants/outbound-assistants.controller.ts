@@ -17,7 +17,10 @@ export class OutboundAssistantsController {
 
   @Get()
   @RequireScope('assistants:read')
-  @ApiOperation({ operationId: 'listOutboundAssistants', summary: 'Outbound assistants, summary representation (not paginated)' })
+  @ApiOperation({
+    operationId: 'listOutboundAssistants',
+    summary: 'Outbound assistants, summary representation (not paginated)',
+  })
   @ApiDataResponse(OutboundAssistantSummaryResponse, { isArray: true })
   async list(@OrgId() orgId: string): Promise<{ data: OutboundAssistantSummaryResponse[] }> {
     return { data: (await this.assistants.list(orgId)).map(OutboundAssistantSummaryResponse.from) };
@@ -28,7 +31,10 @@ export class OutboundAssistantsController {
   @ApiOperation({ operationId: 'getOutboundAssistant', summary: 'Get an outbound assistant (full object)' })
   @ApiDataResponse(OutboundAssistantResponse)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
-  async get(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<{ data: OutboundAssistantResponse }> {
+  async get(
+    @OrgId() orgId: string,
+    @Param('id', IdParamPipe) id: string,
+  ): Promise<{ data: OutboundAssistantResponse }> {
     return { data: OutboundAssistantResponse.from(await this.assistants.get(orgId, id)) };
   }
 
@@ -38,7 +44,10 @@ export class OutboundAssistantsController {
   @ApiOperation({ operationId: 'createOutboundAssistant', summary: 'Create an outbound assistant' })
   @ApiDataResponse(OutboundAssistantResponse, { status: 201 })
   @ApiErrors('VALIDATION_ERROR')
-  async create(@OrgId() orgId: string, @Body() dto: CreateOutboundAssistantDto): Promise<{ data: OutboundAssistantResponse }> {
+  async create(
+    @OrgId() orgId: string,
+    @Body() dto: CreateOutboundAssistantDto,
+  ): Promise<{ data: OutboundAssistantResponse }> {
     return { data: OutboundAssistantResponse.from(await this.assistants.create(orgId, dto)) };
   }
 

@@ -117,7 +117,9 @@ export class OutboundAssistantsService {
    * changes (so the partial unique index never rejects one), then the previous default is unset.
    */
   private async takeDefault(m: EntityManager, organizationId: string, id: string): Promise<void> {
-    await m.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`outbound-assistant-default:${organizationId}`]);
+    await m.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `outbound-assistant-default:${organizationId}`,
+    ]);
     await m.update(OutboundAssistant, { organizationId, isDefault: true, id: Not(id) }, { isDefault: false });
   }
 

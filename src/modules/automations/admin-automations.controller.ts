@@ -38,7 +38,12 @@ export class AdminAutomationsController {
     await this.organizations.mustExist(orgId);
     const c = await this.automations.createFollowUpCampaign(orgId, dto);
     return {
-      data: { id: c.id, caseId: c.caseId, assistantConfigId: c.assistantConfigId, createdAt: c.createdAt.toISOString() },
+      data: {
+        id: c.id,
+        caseId: c.caseId,
+        assistantConfigId: c.assistantConfigId,
+        createdAt: c.createdAt.toISOString(),
+      },
     };
   }
 }

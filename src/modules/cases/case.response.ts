@@ -14,8 +14,7 @@ export class CaseResponse {
   @ApiProperty({ example: 'Appointment reminder' }) title: string;
   @ApiProperty({ type: String, nullable: true }) description: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'Hi {{name}}, this is Acme Dental.' }) firstMessage:
-    | string
-    | null;
+    string | null;
   @ApiProperty({ description: 'System prompt; supports {{variables}}' }) prompt: string;
   @ApiProperty({
     type: String,

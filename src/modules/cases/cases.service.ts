@@ -105,7 +105,9 @@ export class CasesService {
         if (value != null && !isDeepStrictEqual(value, current[key])) patch[key] = value;
       }
       if (patch.prompt !== undefined && current.systemPromptId) {
-        throw ApiError.conflict('prompt: this case draws its prompt from the prompt library; it cannot be changed here');
+        throw ApiError.conflict(
+          'prompt: this case draws its prompt from the prompt library; it cannot be changed here',
+        );
       }
       if (!Object.keys(patch).length) return current;
       await m.update(Case, { id, organizationId }, patch as Partial<Case>);
@@ -131,7 +133,9 @@ export class CasesService {
     const found = manager
       ? await this.lockCase(manager, organizationId, caseId, 'pessimistic_read')
       : await this.get(organizationId, caseId);
-    const library = found.systemPromptId ? await this.prompts.find(organizationId, found.systemPromptId, manager) : null;
+    const library = found.systemPromptId
+      ? await this.prompts.find(organizationId, found.systemPromptId, manager)
+      : null;
     return { case: found, prompt: library?.content ?? found.prompt };
   }
 

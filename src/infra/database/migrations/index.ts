@@ -6,4 +6,8 @@ import { Automations1795332186369 } from './1795332186369-Automations';
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
  * `npm run db:check` fails when the entities and these migrations drift apart.
  */
-export const MIGRATIONS: Function[] = [Foundation1795331202983, CoreDomainTables1795332022647, Automations1795332186369];
+export const MIGRATIONS: Function[] = [
+  Foundation1795331202983,
+  CoreDomainTables1795332022647,
+  Automations1795332186369,
+];
