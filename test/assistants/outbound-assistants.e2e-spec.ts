@@ -194,7 +194,8 @@ describe('outbound assistants', () => {
         createdAt: '2000-01-01T00:00:00.000Z',
       });
       expect(res.status).toBe(200);
-      expect(res.body.data).toEqual({ ...created, updatedAt: expect.any(String) });
+      expect(res.body.data).toEqual(created);
+      expect((await org.api.get(`${path}/${created.id}`)).body.data).toEqual(created);
     });
 
     it('clears nullable texts with null', async () => {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import { isDeepStrictEqual } from 'node:util';
 import { DataSource, EntityManager, Not, Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
@@ -89,6 +90,10 @@ export class OutboundAssistantsService {
       if (dto.description !== undefined) patch.description = dto.description;
       if (dto.firstMessage !== undefined) patch.firstMessage = dto.firstMessage;
       if (dto.systemPrompt !== undefined) patch.systemPrompt = dto.systemPrompt;
+      // Values equal to the stored ones are no change: a GET body sent back leaves `updatedAt` as it was.
+      for (const key of Object.keys(patch) as Array<keyof OutboundAssistant>) {
+        if (isDeepStrictEqual(patch[key], current[key])) delete patch[key];
+      }
       if (!Object.keys(patch).length) return current;
       await m.update(OutboundAssistant, { id, organizationId }, patch);
       return m.findOneByOrFail(OutboundAssistant, { id, organizationId });
