@@ -73,7 +73,9 @@ export class WebhookReceiver {
         this.held.push(res);
         return;
       }
-      res.writeHead(answer, { 'content-type': 'text/plain' });
+      // A redirect points at a path of this receiver, so a client that followed it would be seen here.
+      const location = answer >= 300 && answer < 400 ? { location: `${this.url}/elsewhere` } : {};
+      res.writeHead(answer, { 'content-type': 'text/plain', ...location });
       res.end(answer >= 300 && answer < 400 ? '' : `status ${answer}`);
     });
   }
