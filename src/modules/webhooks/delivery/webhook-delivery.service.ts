@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { uuidv7 } from '../../../common/ids/uuid-v7';
 import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
@@ -19,6 +19,7 @@ interface EndpointForSend {
   secret: string;
   events: string[];
   is_active: boolean;
+  consecutive_failures: number;
 }
 
 /**
@@ -28,8 +29,12 @@ interface EndpointForSend {
  * failed attempt counts one failed delivery against the endpoint.
  */
 @Injectable()
-export class WebhookDeliveryService implements OnModuleDestroy {
+export class WebhookDeliveryService {
   private readonly logger = new Logger(WebhookDeliveryService.name);
+  /**
+   * Never destroyed on shutdown: the workers finish in-flight deliveries after module destroy hooks run, and
+   * idle keep-alive sockets are unref'd by Node, so they do not hold the process open.
+   */
   private readonly http = new WebhookHttpClient();
 
   constructor(
@@ -38,14 +43,10 @@ export class WebhookDeliveryService implements OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  onModuleDestroy(): void {
-    this.http.close();
-  }
-
   @OnJob({ name: JobName.DeliverWebhook })
   async deliver(job: WebhookDeliveryJob): Promise<void> {
     const [endpoint]: EndpointForSend[] = await this.dataSource.query(
-      `SELECT url, secret, events, is_active FROM webhook_endpoints WHERE id = $1 AND organization_id = $2`,
+      `SELECT url, secret, events, is_active, consecutive_failures FROM webhook_endpoints WHERE id = $1 AND organization_id = $2`,
       [job.endpointId, job.organizationId],
     );
     // Deleted, disabled or unsubscribed since the event: the delivery is cancelled.
@@ -56,6 +57,9 @@ export class WebhookDeliveryService implements OnModuleDestroy {
     await this.record(job, id, result);
 
     if (!result.error) {
+      // Most endpoints are healthy: skip the write when there is nothing to reset (a concurrent failure that
+      // lands after our read is reset by the next success).
+      if (endpoint.consecutive_failures === 0) return;
       await this.dataSource.query(
         `UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id = $1 AND consecutive_failures <> 0`,
         [job.endpointId],

@@ -109,10 +109,4 @@ export class WebhookHttpClient {
     res.on('end', done);
     res.on('error', done);
   }
-
-  close(): void {
-    this.safeHttps.destroy();
-    this.insecureHttps.destroy();
-    this.insecureHttp.destroy();
-  }
 }
