@@ -16,6 +16,7 @@ import { ContactGroupsModule } from './modules/contact-groups/contact-groups.mod
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { OutboxModule } from './modules/outbox/outbox.module';
 import { PhoneNumbersModule } from './modules/phone-numbers/phone-numbers.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -42,6 +43,7 @@ export class AppModule {
         ApiKeysModule,
         PhoneNumbersModule,
         ContactGroupsModule,
+        WebhooksModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AccessGuard },
