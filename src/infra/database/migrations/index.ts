@@ -1,6 +1,7 @@
 import { Foundation1795331202983 } from './1795331202983-Foundation';
 import { CoreDomainTables1795332022647 } from './1795332022647-CoreDomainTables';
 import { Automations1795332186369 } from './1795332186369-Automations';
+import { Webhooks1795332239808 } from './1795332239808-Webhooks';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -10,4 +11,5 @@ export const MIGRATIONS: Function[] = [
   Foundation1795331202983,
   CoreDomainTables1795332022647,
   Automations1795332186369,
+  Webhooks1795332239808,
 ];
