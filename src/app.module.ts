@@ -13,6 +13,7 @@ import { QueueConnection } from './infra/queue/queue-connection';
 import { QueueModule } from './infra/queue/queue.module';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
 import { ContactGroupsModule } from './modules/contact-groups/contact-groups.module';
+import { ContactsModule } from './modules/contacts/contacts.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { OutboxModule } from './modules/outbox/outbox.module';
 import { PhoneNumbersModule } from './modules/phone-numbers/phone-numbers.module';
@@ -42,6 +43,7 @@ export class AppModule {
         ApiKeysModule,
         PhoneNumbersModule,
         ContactGroupsModule,
+        ContactsModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AccessGuard },
