@@ -21,6 +21,7 @@ import { UpdateContactDto } from './dto/update-contact.dto';
 
 const PHONE_UNIQUE = 'ux_contacts_org_phone';
 const MEMBER_GROUP_FK = 'fk_contact_group_members_group';
+const phoneTaken = () => ApiError.conflict('A contact with this phone already exists in the organization');
 
 @Injectable()
 export class ContactsService {
@@ -82,8 +83,17 @@ export class ContactsService {
           tags: dto.tags ?? [],
           customFields: dto.customFields ?? {},
         });
-        // Typed loosely only because jsonb `customFields` is not a DeepPartial-able shape; the row is the entity itself.
-        await m.insert(Contact, contact as QueryDeepPartialEntity<Contact>);
+        // ON CONFLICT DO NOTHING: a concurrent create of the same phone waits for the first to commit, then inserts
+        // nothing and gets its 409 without an aborted statement. (The cast: jsonb `customFields` is not a
+        // DeepPartial-able shape; the row is the entity itself.)
+        const inserted = await m
+          .createQueryBuilder()
+          .insert()
+          .into(Contact)
+          .values(contact as QueryDeepPartialEntity<Contact>)
+          .orIgnore()
+          .execute();
+        if (!inserted.raw.length) throw phoneTaken();
         await this.setMemberships(m, contact.id, dto.groupIds ?? []);
         await this.recordEvent(m, 'contact.created', contact);
         return contact;
@@ -101,7 +111,11 @@ export class ContactsService {
         });
         if (!contact) throw ApiError.notFound('Contact');
         if (dto.title !== undefined) contact.title = dto.title;
-        if (dto.phone !== undefined) contact.phone = dto.phone;
+        if (dto.phone !== undefined && dto.phone !== contact.phone) {
+          // The common case answered without a failed statement; the unique index still decides races.
+          if (await m.existsBy(Contact, { organizationId, phone: dto.phone })) throw phoneTaken();
+          contact.phone = dto.phone;
+        }
         if (dto.email !== undefined) contact.email = dto.email;
         if (dto.notes !== undefined) contact.notes = dto.notes;
         if (dto.tags !== undefined) contact.tags = dto.tags;
@@ -166,7 +180,7 @@ export class ContactsService {
     } catch (error) {
       const driver = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : {};
       if (driver.code === '23505' && driver.constraint === PHONE_UNIQUE) {
-        throw ApiError.conflict('A contact with this phone already exists');
+        throw phoneTaken();
       }
       if (driver.code === '23503' && driver.constraint === MEMBER_GROUP_FK) {
         throw ApiError.validation('groupIds', 'a contact group no longer exists');
