@@ -213,6 +213,12 @@ describe('contacts: list filters, pagination and search', () => {
         expect(text).toContain('ix_contacts_phone_digits_trgm');
         expect(text).toContain('ix_contacts_tags');
         expect(text).not.toContain('Seq Scan');
+        const prefix = await client.query(
+          `EXPLAIN SELECT id FROM contacts c WHERE c.organization_id = $1 AND ${NAME_SQL('c')} COLLATE "C" LIKE 'ali%'
+             ORDER BY ${NAME_SQL('c')} COLLATE "C" LIMIT 10`,
+          [org.id],
+        );
+        expect(prefix.rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('ix_contacts_org_title_prefix');
       } finally {
         await client.query('ROLLBACK');
         client.release();

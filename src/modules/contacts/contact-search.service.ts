@@ -4,16 +4,18 @@ import { DataSource } from 'typeorm';
 import { ContactSearchItemResponse } from './contact.response';
 import { NAME_SQL, PHONE_DIGITS_SQL, escapeLike, phoneDigitsOf } from './contact-text-match';
 
+type Row = { id: string; title: string; phone: string; email: string | null };
+
 /**
- * `GET /contacts/search`: ranked matches over names and phone digits.
+ * `GET /contacts/search`: ranked matches over names and phone digits, best first:
+ *   1. exact name or exact phone digits, then name prefix or phone-digits prefix (by name);
+ *   2. prefix of a later word of the name ("smi" in "Alice Smith"), then substring anywhere (by name);
+ *   3. typo-tolerant matches (pg_trgm word similarity, closest first).
  *
- * Rank (best first): 0 exact name or exact phone digits; 1 name prefix or phone-digits prefix; 2 prefix of a later
- * word of the name ("smi" in "Alice Smith"); 3 substring anywhere or typo-tolerant (pg_trgm word similarity).
- * Within a rank, closer trigram word-similarity first, then name, then id (stable order).
- *
- * Every candidate condition is an indexable pg_trgm operator (LIKE / `%>`) on the GIN-indexed expressions, so
- * PostgreSQL combines bitmap index scans instead of scanning the organization's contacts. Two-character queries
- * have no complete trigram for a `%xy%` pattern, so they match prefixes (of the name, a word, or the digits) only.
+ * Tiers run in order and stop once `limit` results are found, so a common prefix ("ali" among thousands of
+ * Alices) is answered from an ordered btree range scan instead of ranking every match. Tier 1 uses the byte-order
+ * btree indexes, tiers 2-3 the pg_trgm GIN indexes; none scans the organization's contacts. Two-character queries
+ * have no complete trigram for `%xy%`, so in tier 2 they match word prefixes only.
  */
 @Injectable()
 export class ContactSearchService {
@@ -21,33 +23,56 @@ export class ContactSearchService {
 
   async search(organizationId: string, q: string, limit: number): Promise<ContactSearchItemResponse[]> {
     const text = q.trim().toLowerCase();
-    const like = escapeLike(text);
     const digits = phoneDigitsOf(text);
-    const name = NAME_SQL('c');
-    const phoneDigits = PHONE_DIGITS_SQL('c');
-    const params: unknown[] = [organizationId, text, `${like}%`, `% ${like}%`, limit];
-    const param = (value: unknown) => `$${params.push(value)}`;
-
-    const candidates = [`${name} LIKE $3`, `${name} LIKE $4`, `${name} %> $2`];
-    if (text.length >= 3) candidates.push(`${name} LIKE ${param(`%${like}%`)}`);
-    const rankCases = [`WHEN ${name} = $2 THEN 0`, `WHEN ${name} LIKE $3 THEN 1`];
-    if (digits) {
-      const exact = param(digits);
-      const prefix = param(`${digits}%`);
-      candidates.push(`${phoneDigits} LIKE ${digits.length >= 3 ? param(`%${digits}%`) : prefix}`);
-      rankCases.splice(1, 0, `WHEN ${phoneDigits} = ${exact} THEN 0`);
-      rankCases.push(`WHEN ${phoneDigits} LIKE ${prefix} THEN 1`);
+    const found = new Map<string, Row>();
+    for (const tier of [this.prefixTier, this.wordTier, this.fuzzyTier]) {
+      for (const row of await tier.call(this, organizationId, text, digits, limit)) {
+        if (!found.has(row.id)) found.set(row.id, row);
+      }
+      if (found.size >= limit) break;
     }
-    rankCases.push(`WHEN ${name} LIKE $4 THEN 2`);
+    return [...found.values()].slice(0, limit).map(ContactSearchItemResponse.from);
+  }
 
-    const rows: Array<{ id: string; title: string; phone: string; email: string | null }> = await this.dataSource.query(
-      `SELECT c.id, c.title, c.phone, c.email
-         FROM contacts c
-        WHERE c.organization_id = $1 AND (${candidates.join(' OR ')})
-        ORDER BY CASE ${rankCases.join(' ')} ELSE 3 END, word_similarity($2, ${name}) DESC, c.title, c.id
-        LIMIT $5`,
+  private prefixTier(organizationId: string, text: string, digits: string | null, limit: number): Promise<Row[]> {
+    const name = `${NAME_SQL('c')} COLLATE "C"`;
+    const phone = `${PHONE_DIGITS_SQL('c')} COLLATE "C"`;
+    const byPhone = digits
+      ? `UNION ALL (SELECT c.id, c.title, c.phone, c.email, ${phone} = $5 AS exact FROM contacts c
+           WHERE c.organization_id = $1 AND ${phone} LIKE $6 ORDER BY ${phone}, c.id LIMIT $4)`
+      : '';
+    return this.dataSource.query(
+      `SELECT id, title, phone, email FROM (
+         (SELECT c.id, c.title, c.phone, c.email, ${name} = $2 AS exact FROM contacts c
+           WHERE c.organization_id = $1 AND ${name} LIKE $3 ORDER BY ${name}, c.id LIMIT $4)
+         ${byPhone}
+       ) m ORDER BY exact DESC, lower(title), title, id LIMIT $4`,
+      [organizationId, text, `${escapeLike(text)}%`, limit, ...(digits ? [digits, `${digits}%`] : [])],
+    );
+  }
+
+  private wordTier(organizationId: string, text: string, digits: string | null, limit: number): Promise<Row[]> {
+    const name = NAME_SQL('c');
+    const like = escapeLike(text);
+    const params: unknown[] = [organizationId, `% ${like}%`, limit];
+    const conditions = [`${name} LIKE $2`];
+    if (text.length >= 3) conditions.push(`${name} LIKE $${params.push(`%${like}%`)}`);
+    if (digits && digits.length >= 3) conditions.push(`${PHONE_DIGITS_SQL('c')} LIKE $${params.push(`%${digits}%`)}`);
+    return this.dataSource.query(
+      `SELECT c.id, c.title, c.phone, c.email FROM contacts c
+        WHERE c.organization_id = $1 AND (${conditions.join(' OR ')})
+        ORDER BY ${name} LIKE $2 DESC, lower(c.title), c.title, c.id LIMIT $3`,
       params,
     );
-    return rows.map(ContactSearchItemResponse.from);
+  }
+
+  private fuzzyTier(organizationId: string, text: string, _digits: string | null, limit: number): Promise<Row[]> {
+    const name = NAME_SQL('c');
+    return this.dataSource.query(
+      `SELECT c.id, c.title, c.phone, c.email FROM contacts c
+        WHERE c.organization_id = $1 AND ${name} %> $2
+        ORDER BY word_similarity($2, ${name}) DESC, lower(c.title), c.id LIMIT $3`,
+      [organizationId, text, limit],
+    );
   }
 }

@@ -18,6 +18,14 @@ export class ContactsSearch1795332194012 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX "ix_contacts_phone_digits_trgm" ON "contacts" USING gin (regexp_replace("phone", '\\D', '', 'g') gin_trgm_ops)`,
     );
+    // Ordered prefix scans (byte order, so LIKE 'abc%' can use them whatever the database collation): the search's
+    // first tier reads the first N name or phone-digit prefix matches straight from these, however many match.
+    await queryRunner.query(
+      `CREATE INDEX "ix_contacts_org_title_prefix" ON "contacts" ("organization_id", (lower("title") COLLATE "C"))`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX "ix_contacts_org_phone_digits_prefix" ON "contacts" ("organization_id", (regexp_replace("phone", '\\D', '', 'g') COLLATE "C"))`,
+    );
     await queryRunner.query(`CREATE INDEX "ix_contacts_tags" ON "contacts" USING gin ("tags")`);
     // Memberships written before this migration may point at nothing; drop those so the constraints can be added.
     await queryRunner.query(
@@ -36,6 +44,8 @@ export class ContactsSearch1795332194012 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "contact_group_members" DROP CONSTRAINT "fk_contact_group_members_contact"`);
     await queryRunner.query(`ALTER TABLE "contact_group_members" DROP CONSTRAINT "fk_contact_group_members_group"`);
     await queryRunner.query(`DROP INDEX "public"."ix_contacts_tags"`);
+    await queryRunner.query(`DROP INDEX "public"."ix_contacts_org_phone_digits_prefix"`);
+    await queryRunner.query(`DROP INDEX "public"."ix_contacts_org_title_prefix"`);
     await queryRunner.query(`DROP INDEX "public"."ix_contacts_phone_digits_trgm"`);
     await queryRunner.query(`DROP INDEX "public"."ix_contacts_title_trgm"`);
   }
