@@ -13,17 +13,115 @@ import { startTestApp } from '../test/support/test-app';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 60);
-const QUERIES = ['ali', 'Alice Sm', 'alice smith', 'smi', 'garcia', 'jo', 'mar', 'alicee', '4155', '+1 415 55', '+14155550123', 'zzqx'];
+const QUERIES = [
+  'ali',
+  'Alice Sm',
+  'alice smith',
+  'smi',
+  'garcia',
+  'jo',
+  'mar',
+  'alicee',
+  '4155',
+  '+1 415 55',
+  '+14155550123',
+  'zzqx',
+];
 
-const FIRST = ['Alice', 'Bob', 'Carol', 'David', 'Emma', 'Frank', 'Grace', 'Henry', 'Isabel', 'Jack', 'Karen', 'Liam', 'Maria',
-  'Noah', 'Olivia', 'Peter', 'Quinn', 'Rosa', 'Sam', 'Tina', 'Umar', 'Vera', 'Will', 'Xena', 'Yusuf', 'Zoe', 'Natalie',
-  'Jose', 'Mohammed', 'Aiko', 'Chen', 'Priya', 'Lucas', 'Sofia', 'Mateo', 'Amara', 'Ivan', 'Leila', 'Omar', 'Hana'];
-const LAST = ['Smith', 'Johnson', 'Garcia', 'Brown', 'Jones', 'Miller', 'Davis', 'Martinez', 'Lopez', 'Wilson', 'Anderson',
-  'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin', 'Lee', 'Perez', 'Thompson', 'White', 'Harris', 'Sanchez', 'Clark',
-  'Ramirez', 'Lewis', 'Robinson', 'Walker', 'Young', 'Allen', 'King', 'Wright', 'Scott', 'Torres', 'Nguyen', 'Hill',
-  'Flores', 'Green', 'Adams', 'Nelson', 'Baker', 'Okafor', 'Kowalski', 'Tanaka', 'Haddad', 'Novak', 'Rossi', 'Alison'];
+const FIRST = [
+  'Alice',
+  'Bob',
+  'Carol',
+  'David',
+  'Emma',
+  'Frank',
+  'Grace',
+  'Henry',
+  'Isabel',
+  'Jack',
+  'Karen',
+  'Liam',
+  'Maria',
+  'Noah',
+  'Olivia',
+  'Peter',
+  'Quinn',
+  'Rosa',
+  'Sam',
+  'Tina',
+  'Umar',
+  'Vera',
+  'Will',
+  'Xena',
+  'Yusuf',
+  'Zoe',
+  'Natalie',
+  'Jose',
+  'Mohammed',
+  'Aiko',
+  'Chen',
+  'Priya',
+  'Lucas',
+  'Sofia',
+  'Mateo',
+  'Amara',
+  'Ivan',
+  'Leila',
+  'Omar',
+  'Hana',
+];
+const LAST = [
+  'Smith',
+  'Johnson',
+  'Garcia',
+  'Brown',
+  'Jones',
+  'Miller',
+  'Davis',
+  'Martinez',
+  'Lopez',
+  'Wilson',
+  'Anderson',
+  'Thomas',
+  'Taylor',
+  'Moore',
+  'Jackson',
+  'Martin',
+  'Lee',
+  'Perez',
+  'Thompson',
+  'White',
+  'Harris',
+  'Sanchez',
+  'Clark',
+  'Ramirez',
+  'Lewis',
+  'Robinson',
+  'Walker',
+  'Young',
+  'Allen',
+  'King',
+  'Wright',
+  'Scott',
+  'Torres',
+  'Nguyen',
+  'Hill',
+  'Flores',
+  'Green',
+  'Adams',
+  'Nelson',
+  'Baker',
+  'Okafor',
+  'Kowalski',
+  'Tanaka',
+  'Haddad',
+  'Novak',
+  'Rossi',
+  'Alison',
+];
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 
 async function main(): Promise<void> {
@@ -69,10 +167,14 @@ async function main(): Promise<void> {
     }
     all.sort((a, b) => a - b);
     console.log(`GET /contacts/search, ${all.length} sequential requests over HTTP, ${CONTACTS} contacts in the org`);
-    console.log(`  p50 ${fmt(percentile(all, 50))}  p95 ${fmt(percentile(all, 95))}  p99 ${fmt(percentile(all, 99))}  max ${fmt(all[all.length - 1])}`);
+    console.log(
+      `  p50 ${fmt(percentile(all, 50))}  p95 ${fmt(percentile(all, 95))}  p99 ${fmt(percentile(all, 99))}  max ${fmt(all[all.length - 1])}`,
+    );
     for (const [q, times] of perQuery) {
       times.sort((a, b) => a - b);
-      console.log(`  ${JSON.stringify(q).padEnd(16)} p50 ${fmt(percentile(times, 50))}  p95 ${fmt(percentile(times, 95))}`);
+      console.log(
+        `  ${JSON.stringify(q).padEnd(16)} p50 ${fmt(percentile(times, 50))}  p95 ${fmt(percentile(times, 95))}`,
+      );
     }
     const p95 = percentile(all, 95);
     console.log(`target p95 <= 20 ms: ${p95 <= 20 ? 'met' : 'NOT met'}`);

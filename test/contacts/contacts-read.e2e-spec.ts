@@ -37,7 +37,14 @@ describe('contacts: list filters, pagination and search', () => {
     it('lists newest first with the list subset of fields', async () => {
       const res = await org.api.get('/api/v1/contacts');
       expect(res.status).toBe(200);
-      expect(titles(res)).toEqual(['Dave Brown', 'Carol 100% Real_Name', 'Natalie Wood', 'Bob Alison', 'Ali', 'Alice Smith']);
+      expect(titles(res)).toEqual([
+        'Dave Brown',
+        'Carol 100% Real_Name',
+        'Natalie Wood',
+        'Bob Alison',
+        'Ali',
+        'Alice Smith',
+      ]);
       expect(res.body.data[5]).toEqual({
         id: ids['Alice Smith'],
         title: 'Alice Smith',
@@ -67,23 +74,42 @@ describe('contacts: list filters, pagination and search', () => {
     });
 
     it('search treats % and _ literally', async () => {
-      expect(titles(await org.api.get('/api/v1/contacts', { query: { search: '100%' } }))).toEqual(['Carol 100% Real_Name']);
-      expect(titles(await org.api.get('/api/v1/contacts', { query: { search: 'l_n' } }))).toEqual(['Carol 100% Real_Name']);
+      expect(titles(await org.api.get('/api/v1/contacts', { query: { search: '100%' } }))).toEqual([
+        'Carol 100% Real_Name',
+      ]);
+      expect(titles(await org.api.get('/api/v1/contacts', { query: { search: 'l_n' } }))).toEqual([
+        'Carol 100% Real_Name',
+      ]);
       // As a wildcard "a_e" would match "Dave" and "name"; taken literally it matches nothing.
       expect(titles(await org.api.get('/api/v1/contacts', { query: { search: 'a_e' } }))).toEqual([]);
     });
 
     it('groupId keeps members of the group only; an unknown group gives an empty list', async () => {
-      expect(titles(await org.api.get('/api/v1/contacts', { query: { groupId: vip } }))).toEqual(['Bob Alison', 'Alice Smith']);
-      const none = await org.api.get('/api/v1/contacts', { query: { groupId: '01900000-0000-7000-8000-000000000000' } });
+      expect(titles(await org.api.get('/api/v1/contacts', { query: { groupId: vip } }))).toEqual([
+        'Bob Alison',
+        'Alice Smith',
+      ]);
+      const none = await org.api.get('/api/v1/contacts', {
+        query: { groupId: '01900000-0000-7000-8000-000000000000' },
+      });
       expect([none.status, none.body.data]).toEqual([200, []]);
       const bad = await org.api.get('/api/v1/contacts', { query: { groupId: 'nope' } });
-      expect([bad.status, bad.body.error.code, bad.body.error.message]).toEqual([400, 'VALIDATION_ERROR', expect.stringContaining('groupId')]);
+      expect([bad.status, bad.body.error.code, bad.body.error.message]).toEqual([
+        400,
+        'VALIDATION_ERROR',
+        expect.stringContaining('groupId'),
+      ]);
     });
 
     it('tags is comma-separated and matches contacts having ANY of them', async () => {
-      expect(titles(await org.api.get('/api/v1/contacts', { query: { tags: 'gold' } }))).toEqual(['Natalie Wood', 'Bob Alison']);
-      expect(titles(await org.api.get('/api/v1/contacts', { query: { tags: 'uk, sf' } }))).toEqual(['Ali', 'Alice Smith']);
+      expect(titles(await org.api.get('/api/v1/contacts', { query: { tags: 'gold' } }))).toEqual([
+        'Natalie Wood',
+        'Bob Alison',
+      ]);
+      expect(titles(await org.api.get('/api/v1/contacts', { query: { tags: 'uk, sf' } }))).toEqual([
+        'Ali',
+        'Alice Smith',
+      ]);
       expect(titles(await org.api.get('/api/v1/contacts', { query: { tags: 'nothing' } }))).toEqual([]);
     });
 
@@ -132,7 +158,11 @@ describe('contacts: list filters, pagination and search', () => {
         [{ search: 's'.repeat(201) }, 'search'],
       ] as const) {
         const res = await org.api.get('/api/v1/contacts', { query });
-        expect([res.status, res.body.error.code, res.body.error.message]).toEqual([400, 'VALIDATION_ERROR', expect.stringContaining(field)]);
+        expect([res.status, res.body.error.code, res.body.error.message]).toEqual([
+          400,
+          'VALIDATION_ERROR',
+          expect.stringContaining(field),
+        ]);
       }
     });
 
@@ -189,7 +219,11 @@ describe('contacts: list filters, pagination and search', () => {
     it('q is required and at least 2 characters', async () => {
       for (const query of [{}, { q: 'a' }, { q: '  a  ' }, { q: 'x'.repeat(101) }]) {
         const res = await org.api.get('/api/v1/contacts/search', { query });
-        expect([res.status, res.body.error.code, res.body.error.message]).toEqual([400, 'VALIDATION_ERROR', expect.stringContaining('q')]);
+        expect([res.status, res.body.error.code, res.body.error.message]).toEqual([
+          400,
+          'VALIDATION_ERROR',
+          expect.stringContaining('q'),
+        ]);
       }
     });
 

@@ -147,7 +147,10 @@ describe('contacts: create, update, delete', () => {
       phone,
     ]);
     expect(rows.rows[0].n).toBe(1);
-    const events = await t.db.query(`SELECT count(*)::int AS n FROM outbox_events WHERE type = 'contact.created' AND data->>'phone' = $1`, [phone]);
+    const events = await t.db.query(
+      `SELECT count(*)::int AS n FROM outbox_events WHERE type = 'contact.created' AND data->>'phone' = $1`,
+      [phone],
+    );
     expect(events.rows[0].n).toBe(1);
   });
 
@@ -173,7 +176,12 @@ describe('contacts: create, update, delete', () => {
       customFields: { x: 1, y: 2 },
     });
     const id = created.body.data.id;
-    const res = await org.api.patch(`/api/v1/contacts/${id}`, { title: 'After', email: null, tags: ['c'], customFields: { z: 3 } });
+    const res = await org.api.patch(`/api/v1/contacts/${id}`, {
+      title: 'After',
+      email: null,
+      tags: ['c'],
+      customFields: { z: 3 },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
       ...created.body.data,
@@ -186,7 +194,8 @@ describe('contacts: create, update, delete', () => {
   });
 
   it('records contact.created, contact.updated and contact.deleted with the full Contact in the outbox', async () => {
-    const created = (await org.api.post('/api/v1/contacts', { title: 'Evented', phone: nextPhone(), notes: 'n1' })).body.data;
+    const created = (await org.api.post('/api/v1/contacts', { title: 'Evented', phone: nextPhone(), notes: 'n1' })).body
+      .data;
     const [createdRow] = await outboxRows('contact.created', created.id);
     expect(createdRow).toEqual({ organization_id: org.id, data: created });
 
@@ -204,13 +213,16 @@ describe('contacts: create, update, delete', () => {
     const phone = nextPhone();
     await org.api.post('/api/v1/contacts', { title: 'Once', phone });
     await org.api.post('/api/v1/contacts', { title: 'Twice', phone });
-    const events = await t.db.query(`SELECT data->>'title' AS title FROM outbox_events WHERE data->>'phone' = $1`, [phone]);
+    const events = await t.db.query(`SELECT data->>'title' AS title FROM outbox_events WHERE data->>'phone' = $1`, [
+      phone,
+    ]);
     expect(events.rows).toEqual([{ title: 'Once' }]);
   });
 
   it('delete is 204, then 404; memberships go with the contact, calls that reference it stay', async () => {
     const g = await group(org, 'Deletable members');
-    const id = (await org.api.post('/api/v1/contacts', { title: 'Gone', phone: nextPhone(), groupIds: [g] })).body.data.id;
+    const id = (await org.api.post('/api/v1/contacts', { title: 'Gone', phone: nextPhone(), groupIds: [g] })).body.data
+      .id;
     // Fixture the API cannot make yet (calls are another module): a call that references the contact.
     const callId = randomUUID();
     await t.db.query(
@@ -221,7 +233,9 @@ describe('contacts: create, update, delete', () => {
     expect((await org.api.delete(`/api/v1/contacts/${id}`)).status).toBe(204);
     expect((await org.api.get(`/api/v1/contacts/${id}`)).status).toBe(404);
     expect((await org.api.delete(`/api/v1/contacts/${id}`)).status).toBe(404);
-    const members = await t.db.query('SELECT count(*)::int AS n FROM contact_group_members WHERE contact_id = $1', [id]);
+    const members = await t.db.query('SELECT count(*)::int AS n FROM contact_group_members WHERE contact_id = $1', [
+      id,
+    ]);
     expect(members.rows[0].n).toBe(0);
     const call = await t.db.query('SELECT contact_id FROM calls WHERE id = $1', [callId]);
     expect(call.rows).toEqual([{ contact_id: id }]);
@@ -236,7 +250,8 @@ describe('contacts: create, update, delete', () => {
           (g) => [g.id, g.contactCount],
         ),
       );
-    const a = (await o.api.post('/api/v1/contacts', { title: 'A', phone: nextPhone(), groupIds: [g1, g2, g1] })).body.data.id;
+    const a = (await o.api.post('/api/v1/contacts', { title: 'A', phone: nextPhone(), groupIds: [g1, g2, g1] })).body
+      .data.id;
     const b = (await o.api.post('/api/v1/contacts', { title: 'B', phone: nextPhone(), groupIds: [g1] })).body.data.id;
     expect(await count()).toEqual({ [g1]: 2, [g2]: 1 });
     expect((await o.api.patch(`/api/v1/contacts/${a}`, { groupIds: [g2] })).status).toBe(200);

@@ -142,7 +142,12 @@ export class ContactsService {
    * The contact of the organization with this phone, created (with `name` as its title, and a `contact.created`
    * event) when there is none. Runs in the caller's transaction; safe against concurrent callers for one phone.
    */
-  async findOrCreateByPhone(manager: EntityManager, organizationId: string, phone: string, name: string): Promise<Contact> {
+  async findOrCreateByPhone(
+    manager: EntityManager,
+    organizationId: string,
+    phone: string,
+    name: string,
+  ): Promise<Contact> {
     const e164 = toE164(phone);
     if (!e164) throw new Error(`findOrCreateByPhone: ${phone} is not an E.164 phone number`);
     const inserted: unknown[] = await manager.query(
@@ -161,7 +166,11 @@ export class ContactsService {
 
   private async setMemberships(m: EntityManager, contactId: string, groupIds: readonly string[]): Promise<void> {
     await m.delete(ContactGroupMember, { contactId });
-    if (groupIds.length) await m.insert(ContactGroupMember, groupIds.map((groupId) => ({ groupId, contactId })));
+    if (groupIds.length)
+      await m.insert(
+        ContactGroupMember,
+        groupIds.map((groupId) => ({ groupId, contactId })),
+      );
   }
 
   private async assertGroups(organizationId: string, groupIds: readonly string[] | undefined): Promise<void> {
@@ -178,7 +187,8 @@ export class ContactsService {
     try {
       return await write();
     } catch (error) {
-      const driver = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : {};
+      const driver =
+        error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : {};
       if (driver.code === '23505' && driver.constraint === PHONE_UNIQUE) {
         throw phoneTaken();
       }

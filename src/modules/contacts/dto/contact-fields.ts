@@ -36,7 +36,12 @@ const dedupe = Transform(({ value }) => (Array.isArray(value) ? [...new Set(valu
 
 export const TitleField = (kind: Presence) =>
   applyDecorators(
-    ApiProperty({ required: kind === 'required', minLength: 1, maxLength: CONTACT_LIMITS.title, example: 'Alice Smith' }),
+    ApiProperty({
+      required: kind === 'required',
+      minLength: 1,
+      maxLength: CONTACT_LIMITS.title,
+      example: 'Alice Smith',
+    }),
     ...presence(kind, 'title'),
     IsString(),
     Length(1, CONTACT_LIMITS.title),

@@ -7,7 +7,14 @@ import { CONTACT_LIMITS } from './contact-fields';
 /** "vip, gold,,vip" -> ["gold", "vip"]: trimmed, empty parts dropped, de-duplicated and sorted (a stable filter). */
 const splitTags = Transform(({ value }) =>
   typeof value === 'string'
-    ? [...new Set(value.split(',').map((t) => t.trim()).filter(Boolean))].sort()
+    ? [
+        ...new Set(
+          value
+            .split(',')
+            .map((t) => t.trim())
+            .filter(Boolean),
+        ),
+      ].sort()
     : value,
 );
 
