@@ -12,11 +12,15 @@ import { LoggingModule } from './infra/logging/logging.module';
 import { QueueConnection } from './infra/queue/queue-connection';
 import { QueueModule } from './infra/queue/queue.module';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
+import { AssistantsModule } from './modules/assistants/assistants.module';
+import { AutomationsModule } from './modules/automations/automations.module';
+import { CasesModule } from './modules/cases/cases.module';
 import { ContactGroupsModule } from './modules/contact-groups/contact-groups.module';
 import { ContactsModule } from './modules/contacts/contacts.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { OutboxModule } from './modules/outbox/outbox.module';
 import { PhoneNumbersModule } from './modules/phone-numbers/phone-numbers.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -44,6 +48,10 @@ export class AppModule {
         PhoneNumbersModule,
         ContactGroupsModule,
         ContactsModule,
+        AutomationsModule,
+        CasesModule,
+        AssistantsModule,
+        WebhooksModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AccessGuard },
