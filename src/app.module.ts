@@ -16,6 +16,7 @@ import { AssistantsModule } from './modules/assistants/assistants.module';
 import { AutomationsModule } from './modules/automations/automations.module';
 import { CasesModule } from './modules/cases/cases.module';
 import { ContactGroupsModule } from './modules/contact-groups/contact-groups.module';
+import { ContactsModule } from './modules/contacts/contacts.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { OutboxModule } from './modules/outbox/outbox.module';
 import { PhoneNumbersModule } from './modules/phone-numbers/phone-numbers.module';
@@ -46,6 +47,7 @@ export class AppModule {
         ApiKeysModule,
         PhoneNumbersModule,
         ContactGroupsModule,
+        ContactsModule,
         AutomationsModule,
         CasesModule,
         AssistantsModule,

@@ -1,6 +1,7 @@
 import { Foundation1795331202983 } from './1795331202983-Foundation';
 import { CoreDomainTables1795332022647 } from './1795332022647-CoreDomainTables';
 import { Automations1795332186369 } from './1795332186369-Automations';
+import { ContactsSearch1795332194012 } from './1795332194012-ContactsSearch';
 import { Webhooks1795332239808 } from './1795332239808-Webhooks';
 
 /**
@@ -11,5 +12,6 @@ export const MIGRATIONS: Function[] = [
   Foundation1795331202983,
   CoreDomainTables1795332022647,
   Automations1795332186369,
+  ContactsSearch1795332194012,
   Webhooks1795332239808,
 ];
