@@ -7,6 +7,8 @@ export enum QueueName {
   DomainEvents = 'domain-events',
   /** Periodic housekeeping ticks (cluster-wide cron). */
   Maintenance = 'maintenance',
+  /** One HTTP attempt of one event to one webhook endpoint. */
+  WebhookDeliveries = 'webhook-deliveries',
 }
 
 export enum JobName {
@@ -14,6 +16,9 @@ export enum JobName {
   DomainEvent = 'domain-event',
   PruneIdempotencyKeys = 'prune-idempotency-keys',
   PruneOutbox = 'prune-outbox',
+  /** data: WebhookDeliveryJob. */
+  DeliverWebhook = 'deliver-webhook',
+  PruneWebhookDeliveries = 'prune-webhook-deliveries',
   /** Minute ledger period boundaries: subscription renewals and trial expiries (cluster-wide tick). */
   RenewSubscriptions = 'renew-subscriptions',
 }
@@ -22,6 +27,8 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.DomainEvent]: QueueName.DomainEvents,
   [JobName.PruneIdempotencyKeys]: QueueName.Maintenance,
   [JobName.PruneOutbox]: QueueName.Maintenance,
+  [JobName.DeliverWebhook]: QueueName.WebhookDeliveries,
+  [JobName.PruneWebhookDeliveries]: QueueName.Maintenance,
   [JobName.RenewSubscriptions]: QueueName.Maintenance,
 };
 
@@ -29,4 +36,7 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
 export const QUEUE_CONCURRENCY: Record<QueueName, number> = {
   [QueueName.DomainEvents]: 20,
   [QueueName.Maintenance]: 1,
+  // Deliveries mostly wait on the network; many run at once so one slow receiver (bounded by the timeout)
+  // holds only its own slots.
+  [QueueName.WebhookDeliveries]: 50,
 };
