@@ -1,12 +1,11 @@
-import { EntityManager } from "typeorm";
+import { EntityManager } from 'typeorm';
 
-export type OutboundBlockedReason =
-  "OUTBOUND_MINUTES_EXHAUSTED" | "OUTBOUND_PLAN_REQUIRED";
+export type OutboundBlockedReason = 'OUTBOUND_MINUTES_EXHAUSTED' | 'OUTBOUND_PLAN_REQUIRED';
 
 export interface CallSettlement {
   organizationId: string;
   callId: string;
-  direction: "outbound" | "inbound";
+  direction: 'outbound' | 'inbound';
   /** Exact talk time; null or 0 when the call never connected (the reservation is then released). */
   durationSeconds: number | null;
   /** The voice platform's call id (`apiCallId`), shown as `providerCallId` in usage history. */
@@ -19,9 +18,7 @@ export interface CallSettlement {
  */
 export abstract class CallBilling {
   /** Null when the organization may place an outbound call now; otherwise why not (drives 402/403 on POST /calls). */
-  abstract outboundBlockedReason(
-    organizationId: string,
-  ): Promise<OutboundBlockedReason | null>;
+  abstract outboundBlockedReason(organizationId: string): Promise<OutboundBlockedReason | null>;
 
   /**
    * Atomically reserves one billable minute for dispatching this call, inside the caller's transaction, so N
@@ -31,9 +28,7 @@ export abstract class CallBilling {
     manager: EntityManager,
     organizationId: string,
     callId: string,
-  ): Promise<
-    { reserved: true } | { reserved: false; reason: OutboundBlockedReason }
-  >;
+  ): Promise<{ reserved: true } | { reserved: false; reason: OutboundBlockedReason }>;
 
   /** Replaces the call's reservation with its started minutes (per-minute billing). Idempotent per call. */
   abstract settleCall(settlement: CallSettlement): Promise<void>;
