@@ -12,6 +12,7 @@ import { LoggingModule } from './infra/logging/logging.module';
 import { QueueConnection } from './infra/queue/queue-connection';
 import { QueueModule } from './infra/queue/queue.module';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
+import { CallsModule } from './modules/calls/calls.module';
 import { ContactGroupsModule } from './modules/contact-groups/contact-groups.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { OutboxModule } from './modules/outbox/outbox.module';
@@ -42,6 +43,7 @@ export class AppModule {
         ApiKeysModule,
         PhoneNumbersModule,
         ContactGroupsModule,
+        CallsModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AccessGuard },
