@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp } from '../support/test-app';
 
-/** The organization's caller ID in these tests. */
-export const FROM = '+14155550100';
+let numbers = 0;
+/** Numbers are unique across organizations: each test org gets its own caller ID. */
+const nextNumber = () => `+1415556${String(process.pid % 100).padStart(2, '0')}${String(numbers++ % 100).padStart(2, '0')}`;
 
 export interface CallsOrg extends TestOrg {
   from: string;
@@ -12,10 +13,11 @@ export interface CallsOrg extends TestOrg {
 /** An organization with a phone number and outbound minutes (a trial through the admin API, CONTRACTS §6). */
 export async function callingOrg(t: TestApp, mins = 1000): Promise<CallsOrg> {
   const org = await createOrg(t);
-  const number = await t.admin.post(`/admin/v1/organizations/${org.id}/phone-numbers`, { number: FROM, label: 'Main' });
+  const from = nextNumber();
+  const number = await t.admin.post(`/admin/v1/organizations/${org.id}/phone-numbers`, { number: from, label: 'Main' });
   if (number.status !== 201) throw new Error(`phone number: ${number.status} ${number.text}`);
   await grantTrial(t, org.id, mins);
-  return { ...org, from: FROM };
+  return { ...org, from };
 }
 
 export async function grantTrial(t: TestApp, orgId: string, mins: number): Promise<void> {
