@@ -17,6 +17,7 @@ import { ContactGroupsModule } from './modules/contact-groups/contact-groups.mod
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { OutboxModule } from './modules/outbox/outbox.module';
 import { PhoneNumbersModule } from './modules/phone-numbers/phone-numbers.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -44,6 +45,7 @@ export class AppModule {
         PhoneNumbersModule,
         ContactGroupsModule,
         CallsModule,
+        WebhooksModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AccessGuard },

@@ -11,6 +11,8 @@ export enum QueueName {
   CallDispatch = 'call-dispatch',
   /** Voice-platform events (status, transcript, end-of-call report) to apply to calls; the simulator's timeline. */
   VoiceEvents = 'voice-events',
+  /** One HTTP attempt of one event to one webhook endpoint. */
+  WebhookDeliveries = 'webhook-deliveries',
 }
 
 export enum JobName {
@@ -24,6 +26,9 @@ export enum JobName {
   SweepCalls = 'sweep-calls',
   /** Apply one voice-platform event to its call; data: PlatformEvent. */
   ApplyVoiceEvent = 'apply-voice-event',
+  /** data: WebhookDeliveryJob. */
+  DeliverWebhook = 'deliver-webhook',
+  PruneWebhookDeliveries = 'prune-webhook-deliveries',
 }
 
 export const JOB_QUEUE: Record<JobName, QueueName> = {
@@ -33,6 +38,8 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.DispatchCall]: QueueName.CallDispatch,
   [JobName.SweepCalls]: QueueName.CallDispatch,
   [JobName.ApplyVoiceEvent]: QueueName.VoiceEvents,
+  [JobName.DeliverWebhook]: QueueName.WebhookDeliveries,
+  [JobName.PruneWebhookDeliveries]: QueueName.Maintenance,
 };
 
 /** How many jobs of a queue one worker process runs at once. */
@@ -41,4 +48,7 @@ export const QUEUE_CONCURRENCY: Record<QueueName, number> = {
   [QueueName.Maintenance]: 1,
   [QueueName.CallDispatch]: 50,
   [QueueName.VoiceEvents]: 50,
+  // Deliveries mostly wait on the network; many run at once so one slow receiver (bounded by the timeout)
+  // holds only its own slots.
+  [QueueName.WebhookDeliveries]: 50,
 };
