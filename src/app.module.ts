@@ -14,6 +14,7 @@ import { QueueModule } from './infra/queue/queue.module';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
 import { AssistantsModule } from './modules/assistants/assistants.module';
 import { AutomationsModule } from './modules/automations/automations.module';
+import { CallsModule } from './modules/calls/calls.module';
 import { CasesModule } from './modules/cases/cases.module';
 import { ContactGroupsModule } from './modules/contact-groups/contact-groups.module';
 import { ContactsModule } from './modules/contacts/contacts.module';
@@ -52,6 +53,7 @@ export class AppModule {
         AutomationsModule,
         CasesModule,
         AssistantsModule,
+        CallsModule,
         WebhooksModule,
         UsageModule,
       ],
