@@ -12,11 +12,18 @@ import { LoggingModule } from './infra/logging/logging.module';
 import { QueueConnection } from './infra/queue/queue-connection';
 import { QueueModule } from './infra/queue/queue.module';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
+import { AssistantsModule } from './modules/assistants/assistants.module';
+import { AutomationsModule } from './modules/automations/automations.module';
+import { CallsModule } from './modules/calls/calls.module';
+import { CasesModule } from './modules/cases/cases.module';
 import { ContactGroupsModule } from './modules/contact-groups/contact-groups.module';
+import { ContactsModule } from './modules/contacts/contacts.module';
 import { MessagingModule } from './modules/messaging/messaging.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { OutboxModule } from './modules/outbox/outbox.module';
 import { PhoneNumbersModule } from './modules/phone-numbers/phone-numbers.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
+import { UsageModule } from './modules/usage/usage.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -43,6 +50,13 @@ export class AppModule {
         ApiKeysModule,
         PhoneNumbersModule,
         ContactGroupsModule,
+        ContactsModule,
+        AutomationsModule,
+        CasesModule,
+        AssistantsModule,
+        CallsModule,
+        WebhooksModule,
+        UsageModule,
         MessagingModule,
       ],
       providers: [

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import IORedis from 'ioredis';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -42,12 +43,27 @@ async function checkPostgres(url: string): Promise<void> {
   }
 }
 
+/**
+ * BullMQ keeps jobs in Redis; a Redis that evicts keys under memory pressure silently loses them. We warn rather
+ * than refuse, since managed Redis services do not always let the policy be read.
+ */
+async function warnUnlessNoEviction(redis: IORedis): Promise<void> {
+  const reply = (await redis.config('GET', 'maxmemory-policy').catch(() => [])) as string[];
+  const policy = reply[1];
+  if (policy && policy !== 'noeviction') {
+    new Logger('Startup').warn(
+      `Redis maxmemory-policy is "${policy}"; set it to "noeviction" or queued jobs may be evicted under memory pressure.`,
+    );
+  }
+}
+
 async function checkRedis(url: string): Promise<void> {
   const redis = new IORedis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 3000, retryStrategy: () => null });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
     await redis.ping();
+    await warnUnlessNoEviction(redis);
   } catch (error) {
     throw new StartupError(
       `Cannot reach Redis at ${redact(url)} (${(error as Error).message}). Start Redis or fix REDIS_URL; ` +

@@ -2,6 +2,9 @@ import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 import { HOUR_MS, ago, createAccount, userWrites } from './messaging-fixtures';
 
+// Booting and closing an app (own database, queues) and the 55-message test can be slow on a loaded machine.
+jest.setTimeout(60_000);
+
 describe('messaging: accounts, inbound messages and conversations', () => {
   let t: TestApp;
   let org: TestOrg;
@@ -10,12 +13,13 @@ describe('messaging: accounts, inbound messages and conversations', () => {
   beforeAll(async () => {
     t = await startTestApp();
     org = await createOrg(t);
-    accountId = (await createAccount(t, org.id, { wabaId: 'waba-1', phoneNumberId: 'pn-conv-1', qualityRating: 'GREEN' }))
-      .id;
+    accountId = (
+      await createAccount(t, org.id, { wabaId: 'waba-1', phoneNumberId: 'pn-conv-1', qualityRating: 'GREEN' })
+    ).id;
   });
   afterAll(() => t?.close());
 
-  it('lists the organization\'s accounts with their counters, not paginated', async () => {
+  it("lists the organization's accounts with their counters, not paginated", async () => {
     const res = await org.api.get('/api/v1/messaging/accounts');
     expect(res.status).toBe(200);
     expect(res.body.pagination).toBeUndefined();
@@ -70,10 +74,10 @@ describe('messaging: accounts, inbound messages and conversations', () => {
         timestamp: at,
       }),
     ]);
-    const contact = await t.db.query('SELECT id, title, phone FROM contacts WHERE organization_id = $1 AND phone = $2', [
-      org.id,
-      '+14155550101',
-    ]);
+    const contact = await t.db.query(
+      'SELECT id, title, phone FROM contacts WHERE organization_id = $1 AND phone = $2',
+      [org.id, '+14155550101'],
+    );
     expect(contact.rows).toEqual([{ id: c.contactId, title: 'Ann Lee', phone: '+14155550101' }]);
     const account = (await org.api.get('/api/v1/messaging/accounts')).body.data[0];
     expect(account).toMatchObject({ messagesReceived: 1, lastMessageAt: at });
@@ -86,10 +90,10 @@ describe('messaging: accounts, inbound messages and conversations', () => {
     const c = (await org.api.get(`/api/v1/messaging/conversations/${first}`)).body.data;
     expect(c).toMatchObject({ messageCount: 2, lastMessagePreview: 'two' });
     expect(c.messages.map((m: { text: string }) => m.text)).toEqual(['one', 'two']);
-    const contacts = await t.db.query('SELECT count(*)::int AS n FROM contacts WHERE organization_id = $1 AND phone = $2', [
-      org.id,
-      '+14155550102',
-    ]);
+    const contacts = await t.db.query(
+      'SELECT count(*)::int AS n FROM contacts WHERE organization_id = $1 AND phone = $2',
+      [org.id, '+14155550102'],
+    );
     expect(contacts.rows[0].n).toBe(1);
   });
 
@@ -122,7 +126,9 @@ describe('messaging: accounts, inbound messages and conversations', () => {
     const base = Date.now() - 2 * HOUR_MS;
     let id = '';
     for (let i = 1; i <= 55; i++) {
-      id = await userWrites(t, accountId, '+14155550105', `m${i}`, { timestamp: new Date(base + i * 1000).toISOString() });
+      id = await userWrites(t, accountId, '+14155550105', `m${i}`, {
+        timestamp: new Date(base + i * 1000).toISOString(),
+      });
     }
     const c = (await org.api.get(`/api/v1/messaging/conversations/${id}`)).body.data;
     expect(c.messageCount).toBe(55);

@@ -4,6 +4,9 @@ import { HOUR_MS, ago, createAccount, createTemplate, eventually, userWrites } f
 
 const WINDOW_MS = 24 * HOUR_MS;
 
+// Booting and closing an app (own database, queues) and the 55-message test can be slow on a loaded machine.
+jest.setTimeout(60_000);
+
 describe('messaging: sending text and templates (simulator)', () => {
   let t: TestApp;
   let org: TestOrg;
@@ -15,7 +18,11 @@ describe('messaging: sending text and templates (simulator)', () => {
     accountId = (await createAccount(t, org.id)).id;
     await createTemplate(t, accountId, { name: 'reminder', language: 'en_US', body: 'Hi {{1}}, see you {{2}}.' });
     await createTemplate(t, accountId, { name: 'reminder', language: 'es_ES', body: 'Hola {{1}}.' });
-    await createTemplate(t, accountId, { name: 'named', language: 'en_US', body: 'Hi {{first_name}}, order {{order}}.' });
+    await createTemplate(t, accountId, {
+      name: 'named',
+      language: 'en_US',
+      body: 'Hi {{first_name}}, order {{order}}.',
+    });
     await createTemplate(t, accountId, { name: 'plain', language: 'en_US', body: 'We are open again.' });
     await createTemplate(t, accountId, { name: 'pending', language: 'en_US', body: 'x', status: 'PENDING' });
     await createTemplate(t, accountId, { name: 'rejected', language: 'en_US', body: 'x', status: 'REJECTED' });
@@ -32,7 +39,11 @@ describe('messaging: sending text and templates (simulator)', () => {
       expect(res.status).toBe(201);
       expect(res.body.data).toEqual({ messageId: expect.any(String), type: 'text' });
       const c = await detail(id);
-      expect(c).toMatchObject({ messageCount: 2, lastMessagePreview: 'Hello from the clinic', lastMessageDirection: 'outbound' });
+      expect(c).toMatchObject({
+        messageCount: 2,
+        lastMessagePreview: 'Hello from the clinic',
+        lastMessageDirection: 'outbound',
+      });
       expect(c.messages[1]).toMatchObject({
         id: res.body.data.messageId,
         direction: 'outbound',
@@ -122,7 +133,11 @@ describe('messaging: sending text and templates (simulator)', () => {
         template: { name: 'reminder', language: 'en_US' },
       });
       const last = (await detail(id)).messages.at(-1);
-      expect(last).toMatchObject({ messageType: 'template', text: 'Hi Ann, see you on Tuesday.', direction: 'outbound' });
+      expect(last).toMatchObject({
+        messageType: 'template',
+        text: 'Hi Ann, see you on Tuesday.',
+        direction: 'outbound',
+      });
     });
 
     it('named placeholders', async () => {
@@ -140,7 +155,12 @@ describe('messaging: sending text and templates (simulator)', () => {
 
     it('a template without placeholders needs no variables', async () => {
       const id = await userWrites(t, accountId, '+14155552003', 'hi');
-      const res = await send({ type: 'template', conversationId: id, templateName: 'plain', templateLanguage: 'en_US' });
+      const res = await send({
+        type: 'template',
+        conversationId: id,
+        templateName: 'plain',
+        templateLanguage: 'en_US',
+      });
       expect(res.status).toBe(201);
     });
 
@@ -173,7 +193,12 @@ describe('messaging: sending text and templates (simulator)', () => {
       const other = await createAccount(t, org.id);
       await createTemplate(t, other.id, { name: 'only_there', language: 'en_US', body: 'x' });
       const id = await userWrites(t, accountId, '+14155552006', 'hi');
-      const res = await send({ type: 'template', conversationId: id, templateName: 'only_there', templateLanguage: 'en_US' });
+      const res = await send({
+        type: 'template',
+        conversationId: id,
+        templateName: 'only_there',
+        templateLanguage: 'en_US',
+      });
       expect(res.body.error.code).toBe('TEMPLATE_NOT_FOUND');
     });
 
@@ -185,7 +210,13 @@ describe('messaging: sending text and templates (simulator)', () => {
     ])('the simulator rejects %s: 502 MESSAGING_API_ERROR', async (_what, variables) => {
       const id = await userWrites(t, accountId, '+14155552007', 'hi');
       const before = (await detail(id)).messageCount;
-      const res = await send({ type: 'template', conversationId: id, templateName: 'reminder', templateLanguage: 'en_US', variables });
+      const res = await send({
+        type: 'template',
+        conversationId: id,
+        templateName: 'reminder',
+        templateLanguage: 'en_US',
+        variables,
+      });
       expect(res.status).toBe(502);
       expect(res.body.error.code).toBe('MESSAGING_API_ERROR');
       expect((await detail(id)).messageCount).toBe(before);
@@ -194,7 +225,13 @@ describe('messaging: sending text and templates (simulator)', () => {
     it('variables must be an object of strings', async () => {
       const id = await userWrites(t, accountId, '+14155552008', 'hi');
       for (const variables of [['Ann'], { '1': 5 }, 'Ann']) {
-        const res = await send({ type: 'template', conversationId: id, templateName: 'reminder', templateLanguage: 'en_US', variables });
+        const res = await send({
+          type: 'template',
+          conversationId: id,
+          templateName: 'reminder',
+          templateLanguage: 'en_US',
+          variables,
+        });
         expect(res.status).toBe(400);
         expect(res.body.error.message).toContain('variables');
       }
@@ -212,7 +249,10 @@ describe('messaging: sending text and templates (simulator)', () => {
   describe('shared rules', () => {
     it('an unknown or missing type is 400 naming type', async () => {
       const id = await userWrites(t, accountId, '+14155553001', 'hi');
-      for (const body of [{ type: 'image', conversationId: id }, { conversationId: id, text: 'x' }]) {
+      for (const body of [
+        { type: 'image', conversationId: id },
+        { conversationId: id, text: 'x' },
+      ]) {
         const res = await send(body);
         expect(res.status).toBe(400);
         expect(res.body.error.code).toBe('VALIDATION_ERROR');
@@ -222,7 +262,7 @@ describe('messaging: sending text and templates (simulator)', () => {
       expect(notObject.status).toBe(400);
     });
 
-    it('a missing conversation, or another organization\'s, is 404 NOT_FOUND', async () => {
+    it("a missing conversation, or another organization's, is 404 NOT_FOUND", async () => {
       const unknown = await send({ type: 'text', conversationId: '0190d1a4-0000-7000-8000-000000000000', text: 'x' });
       expect(unknown.status).toBe(404);
       expect(unknown.body.error.code).toBe('NOT_FOUND');
@@ -245,7 +285,12 @@ describe('messaging: sending text and templates (simulator)', () => {
         const text = await send({ type: 'text', conversationId: id, text: 'x' });
         expect(text.status).toBe(404);
         expect(text.body.error.code).toBe('NOT_FOUND');
-        const template = await send({ type: 'template', conversationId: id, templateName: 'plain', templateLanguage: 'en_US' });
+        const template = await send({
+          type: 'template',
+          conversationId: id,
+          templateName: 'plain',
+          templateLanguage: 'en_US',
+        });
         expect(template.status).toBe(404);
         expect(template.body.error.code).toBe('NOT_FOUND');
       },

@@ -31,7 +31,13 @@ function webhook(value: Record<string, unknown>, phoneNumberId = PHONE_NUMBER_ID
   };
 }
 
-const userMessage = (from: string, id: string, body: string, seconds = Math.floor(Date.now() / 1000), name = 'Ann Lee') =>
+const userMessage = (
+  from: string,
+  id: string,
+  body: string,
+  seconds = Math.floor(Date.now() / 1000),
+  name = 'Ann Lee',
+) =>
   webhook({
     contacts: [{ profile: { name }, wa_id: from }],
     messages: [{ from, id, timestamp: String(seconds), type: 'text', text: { body } }],
@@ -49,6 +55,9 @@ const statusUpdate = (id: string, status: string, recipient: string, errors?: un
       },
     ],
   });
+
+// Booting and closing an app (own database, queues) and the 55-message test can be slow on a loaded machine.
+jest.setTimeout(60_000);
 
 describe('messaging: WhatsApp Cloud API adapter (against a local fake Graph API)', () => {
   let t: TestApp;
@@ -71,7 +80,11 @@ describe('messaging: WhatsApp Cloud API adapter (against a local fake Graph API)
     org = await createOrg(t);
     accountId = (await createAccount(t, org.id, { phoneNumberId: PHONE_NUMBER_ID, wabaId: '102290129340398' })).id;
     await createTemplate(t, accountId, { name: 'reminder', language: 'en_US', body: 'Hi {{1}}, see you {{2}}.' });
-    await createTemplate(t, accountId, { name: 'order_ready', language: 'en', body: 'Hi {{first_name}}, order {{order}}.' });
+    await createTemplate(t, accountId, {
+      name: 'order_ready',
+      language: 'en',
+      body: 'Hi {{first_name}}, order {{order}}.',
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -82,16 +95,24 @@ describe('messaging: WhatsApp Cloud API adapter (against a local fake Graph API)
   const deliver = (payload: unknown, options: { signature?: string; raw?: string } = {}) => {
     const raw = options.raw ?? JSON.stringify(payload);
     return t.anonymous.post('/platform/whatsapp/webhook', raw, {
-      headers: { 'content-type': 'application/json', 'x-hub-signature-256': options.signature ?? hubSignature(raw, APP_SECRET) },
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature-256': options.signature ?? hubSignature(raw, APP_SECRET),
+      },
     });
   };
-  const conversations = async () => (await org.api.get('/api/v1/messaging/conversations', { query: { limit: 100 } })).body.data;
+  const conversations = async () =>
+    (await org.api.get('/api/v1/messaging/conversations', { query: { limit: 100 } })).body.data;
   const findConversation = async (phone: string) =>
     (await conversations()).find((c: { waUserPhone: string }) => c.waUserPhone === phone);
   const detail = async (id: string) => (await org.api.get(`/api/v1/messaging/conversations/${id}`)).body.data;
   const send = (body: Record<string, unknown>) => org.api.post('/api/v1/messaging/messages', body);
   const countRows = async () =>
-    (await t.db.query('SELECT (SELECT count(*) FROM messages)::int AS m, (SELECT count(*) FROM conversations)::int AS c')).rows[0];
+    (
+      await t.db.query(
+        'SELECT (SELECT count(*) FROM messages)::int AS m, (SELECT count(*) FROM conversations)::int AS c',
+      )
+    ).rows[0];
 
   describe('verify-token handshake', () => {
     it('echoes hub.challenge as text/plain for the right token', async () => {
@@ -115,7 +136,7 @@ describe('messaging: WhatsApp Cloud API adapter (against a local fake Graph API)
   });
 
   describe('inbound webhook', () => {
-    it('a signed user message creates the conversation with the provider\'s name and time', async () => {
+    it("a signed user message creates the conversation with the provider's name and time", async () => {
       const seconds = Math.floor(Date.now() / 1000) - 60;
       const res = await deliver(userMessage('14155554001', 'wamid.in-1', 'Is Tuesday free?', seconds, 'Ann Lee'));
       expect(res.status).toBe(200);
@@ -196,7 +217,10 @@ describe('messaging: WhatsApp Cloud API adapter (against a local fake Graph API)
       const stored = await t.db.query('SELECT provider_message_id, delivery_status FROM messages WHERE id = $1', [
         res.body.data.messageId,
       ]);
-      expect(stored.rows[0]).toEqual({ provider_message_id: expect.stringMatching(/^wamid\./), delivery_status: 'accepted' });
+      expect(stored.rows[0]).toEqual({
+        provider_message_id: expect.stringMatching(/^wamid\./),
+        delivery_status: 'accepted',
+      });
     });
 
     it('template with positional placeholders: body parameters in order, unnamed', async () => {
@@ -317,7 +341,12 @@ describe('messaging: WhatsApp Cloud API adapter (against a local fake Graph API)
       await deliver(statusUpdate(wamid, 'sent', '14155556001'));
       await deliver(
         statusUpdate(wamid, 'failed', '14155556001', [
-          { code: 131047, title: 'Re-engagement message', message: 'Re-engagement message', error_data: { details: 'More than 24 hours' } },
+          {
+            code: 131047,
+            title: 'Re-engagement message',
+            message: 'Re-engagement message',
+            error_data: { details: 'More than 24 hours' },
+          },
         ]),
       );
       expect(await statusOf(messageId)).toBe('failed');

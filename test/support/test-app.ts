@@ -71,6 +71,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     startPeer: (env = {}) => boot({ ...baseEnv, ...env }),
     close: async () => {
       for (const app of apps.reverse()) await app.close();
+      // Give connections the apps closed a moment to go, so the forced drop below interrupts nobody.
+      for (let i = 0; i < 40; i++) {
+        const { rows } = await db.query(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+        );
+        if (rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await db.end();
       await database.drop();
     },

@@ -4,7 +4,7 @@ import { DiscoveryService, MetadataScanner, ModuleRef } from '@nestjs/core';
 import { Job, Queue, Worker } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ON_JOB_KEY, OnJobOptions } from './on-job.decorator';
-import { JOB_QUEUE, JobName, QUEUE_CONCURRENCY, QueueName } from './queue-names';
+import { JOB_QUEUE, JobName, QUEUE_CONCURRENCY } from './queue-names';
 import { QUEUE_CONNECTION } from './queue.tokens';
 import { QueueConnection } from './queue-connection';
 

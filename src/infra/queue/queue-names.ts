@@ -7,6 +7,12 @@ export enum QueueName {
   DomainEvents = 'domain-events',
   /** Periodic housekeeping ticks (cluster-wide cron). */
   Maintenance = 'maintenance',
+  /** Outbound calls due for dispatch (job id = call id), and the sweeper that re-enqueues lost ones. */
+  CallDispatch = 'call-dispatch',
+  /** Voice-platform events (status, transcript, end-of-call report) to apply to calls; the simulator's timeline. */
+  VoiceEvents = 'voice-events',
+  /** One HTTP attempt of one event to one webhook endpoint. */
+  WebhookDeliveries = 'webhook-deliveries',
   /** Chat messaging: the simulator's delivery-status reports. */
   Messaging = 'messaging',
 }
@@ -16,6 +22,17 @@ export enum JobName {
   DomainEvent = 'domain-event',
   PruneIdempotencyKeys = 'prune-idempotency-keys',
   PruneOutbox = 'prune-outbox',
+  /** Claim and dispatch one call; data: { callId }. */
+  DispatchCall = 'dispatch-call',
+  /** Re-enqueue due calls whose job is missing; unstick stale claims. */
+  SweepCalls = 'sweep-calls',
+  /** Apply one voice-platform event to its call; data: PlatformEvent. */
+  ApplyVoiceEvent = 'apply-voice-event',
+  /** data: WebhookDeliveryJob. */
+  DeliverWebhook = 'deliver-webhook',
+  PruneWebhookDeliveries = 'prune-webhook-deliveries',
+  /** Minute ledger period boundaries: subscription renewals and trial expiries (cluster-wide tick). */
+  RenewSubscriptions = 'renew-subscriptions',
   /** One simulated delivery-status report of an outbound message; data: SimulatedStatusJobData. */
   SimulateMessageStatus = 'simulate-message-status',
 }
@@ -24,6 +41,12 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.DomainEvent]: QueueName.DomainEvents,
   [JobName.PruneIdempotencyKeys]: QueueName.Maintenance,
   [JobName.PruneOutbox]: QueueName.Maintenance,
+  [JobName.DispatchCall]: QueueName.CallDispatch,
+  [JobName.SweepCalls]: QueueName.CallDispatch,
+  [JobName.ApplyVoiceEvent]: QueueName.VoiceEvents,
+  [JobName.DeliverWebhook]: QueueName.WebhookDeliveries,
+  [JobName.PruneWebhookDeliveries]: QueueName.Maintenance,
+  [JobName.RenewSubscriptions]: QueueName.Maintenance,
   [JobName.SimulateMessageStatus]: QueueName.Messaging,
 };
 
@@ -31,5 +54,10 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
 export const QUEUE_CONCURRENCY: Record<QueueName, number> = {
   [QueueName.DomainEvents]: 20,
   [QueueName.Maintenance]: 1,
+  [QueueName.CallDispatch]: 50,
+  [QueueName.VoiceEvents]: 50,
+  // Deliveries mostly wait on the network; many run at once so one slow receiver (bounded by the timeout)
+  // holds only its own slots.
+  [QueueName.WebhookDeliveries]: 50,
   [QueueName.Messaging]: 10,
 };

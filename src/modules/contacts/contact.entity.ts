@@ -5,6 +5,13 @@ import { CreatedAt, UpdatedAt } from '../../common/entities/timestamps';
 @Entity('contacts')
 @Index('ux_contacts_org_phone', ['organizationId', 'phone'], { unique: true })
 @Index('ix_contacts_org_created', ['organizationId', 'createdAt', 'id'])
+// Search indexes on expressions (pg_trgm GIN) live in migration ContactsSearch; TypeORM cannot describe them, so
+// they are declared here only to keep the schema builder (and `npm run db:check`) from dropping them.
+@Index('ix_contacts_title_trgm', { synchronize: false })
+@Index('ix_contacts_phone_digits_trgm', { synchronize: false })
+@Index('ix_contacts_org_title_prefix', { synchronize: false })
+@Index('ix_contacts_org_phone_digits_prefix', { synchronize: false })
+@Index('ix_contacts_tags', { synchronize: false })
 export class Contact {
   @PrimaryColumn('uuid') id: string;
   @Column('uuid') organizationId: string;

@@ -1,6 +1,5 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { CreatedAt, UpdatedAt } from '../../common/entities/timestamps';
-import { Contact } from '../contacts/contact.entity';
 
 export const CONVERSATION_STATUSES = ['active', 'handed_off', 'closed'] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
@@ -20,11 +19,8 @@ export class Conversation {
   /** E.164. */
   @Column('text') waUserPhone: string;
   @Column('text', { default: '' }) waUserName: string;
+  /** No foreign key, as for calls: deleting a contact leaves the thread and its contact id as history. */
   @Column('uuid', { nullable: true }) contactId: string | null;
-  // A deleted contact leaves the thread in place, unlinked.
-  @ManyToOne(() => Contact, { onDelete: 'SET NULL', nullable: true })
-  @JoinColumn({ name: 'contact_id' })
-  contact?: Contact | null;
   @Column('text', { default: '' }) lastMessagePreview: string;
   @Column('text', { nullable: true }) lastMessageDirection: MessageDirection | null;
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) lastUserMessageAt: Date | null;

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
-import { Contact } from '../contacts/contact.entity';
+import { ContactsModule } from '../contacts/contacts.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { AdminMessagingController } from './admin-messaging.controller';
 import { Conversation } from './conversation.entity';
@@ -23,9 +23,10 @@ import { WhatsAppWebhookService } from './whatsapp/whatsapp-webhook.service';
 
 @Module({
   imports: [
-    // Contact: inbound messages link or create the contact by phone (see RecordInboundMessageCommand).
-    TypeOrmModule.forFeature([MessagingAccount, MessagingTemplate, Conversation, Message, Contact]),
+    TypeOrmModule.forFeature([MessagingAccount, MessagingTemplate, Conversation, Message]),
     OrganizationsModule,
+    // Inbound messages link or create the contact by phone.
+    ContactsModule,
   ],
   controllers: [MessagingController, AdminMessagingController, WhatsAppWebhookController],
   providers: [

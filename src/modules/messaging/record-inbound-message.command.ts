@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { uuidv7 } from '../../common/ids/uuid-v7';
-import { Contact } from '../contacts/contact.entity';
+import { ContactsService } from '../contacts/contacts.service';
 import { Conversation } from './conversation.entity';
 import { Message } from './message.entity';
 import { MessagingAccount } from './messaging-account.entity';
@@ -41,12 +41,16 @@ export const previewOf = (text: string) =>
  */
 @Injectable()
 export class RecordInboundMessageCommand {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly contacts: ContactsService,
+  ) {}
 
   execute(input: InboundMessage): Promise<InboundResult> {
     return this.dataSource.transaction(async (m) => {
       const { account } = input;
-      const contactId = await this.findOrCreateContact(m, account.organizationId, input.from, input.name);
+      const contact = await this.contacts.findOrCreateByPhone(m, account.organizationId, input.from, input.name ?? '');
+      const contactId = contact.id;
       const conversation = await this.findOrCreateConversation(m, input, contactId);
 
       const messageId = uuidv7();
@@ -112,22 +116,6 @@ export class RecordInboundMessageCommand {
         .execute();
       return { conversationId: conversation.id, messageId, duplicate: false };
     });
-  }
-
-  /**
-   * Contacts are unique per (organization, phone). ContactsService.findOrCreateByPhone is not on main yet, so this
-   * is the minimal insert through the shared Contact entity, inside our transaction.
-   */
-  private async findOrCreateContact(m: EntityManager, organizationId: string, phone: string, name?: string) {
-    await m
-      .createQueryBuilder()
-      .insert()
-      .into(Contact)
-      .values({ id: uuidv7(), organizationId, phone, title: name?.trim() || phone })
-      .orIgnore()
-      .execute();
-    const contact = await m.findOneByOrFail(Contact, { organizationId, phone });
-    return contact.id;
   }
 
   /** Insert-if-absent then lock: two first messages from one user at once still make one conversation. */

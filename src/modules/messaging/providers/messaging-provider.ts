@@ -5,8 +5,7 @@ import { MessagingTemplate } from '../messaging-template.entity';
 export type ProviderRejectionCode = 'SESSION_EXPIRED' | 'TEMPLATE_NOT_FOUND' | 'MESSAGING_API_ERROR';
 
 export type SendResult =
-  | { ok: true; providerMessageId: string }
-  | { ok: false; code: ProviderRejectionCode; message: string };
+  { ok: true; providerMessageId: string } | { ok: false; code: ProviderRejectionCode; message: string };
 
 export interface SendTextInput {
   account: MessagingAccount;

@@ -47,7 +47,12 @@ export class WhatsAppWebhookService {
 
   private async inbound(account: MessagingAccount, value: WhatsAppChangeValue, message: WhatsAppInboundMessage) {
     if (!message.id || !message.from) return;
-    const from = toE164(`+${message.from.replace(/^\+/, '')}`) ?? `+${message.from.replace(/^\+/, '')}`;
+    // The Cloud API sends the user's number as digits with the country code, without `+`.
+    const from = toE164(`+${message.from.replace(/^\+/, '')}`);
+    if (!from) {
+      this.logger.warn({ from: message.from }, 'WhatsApp message from a number that is not E.164; skipped');
+      return;
+    }
     const type = message.type ?? 'text';
     const media = MEDIA_TYPES.includes(type) ? (message[type] as { caption?: string } | undefined) : undefined;
     const text =

@@ -1,0 +1,36 @@
+import { INestApplication } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ApiKeysService } from '../modules/api-keys/api-keys.service';
+import { Organization } from '../modules/organizations/organization.entity';
+import { OrganizationsService } from '../modules/organizations/organizations.service';
+import { PhoneNumbersService } from '../modules/phone-numbers/phone-numbers.service';
+import { UsageAdminService } from '../modules/usage/usage-admin.service';
+
+const DEMO_ORG = 'Demo organization';
+const DEMO_NUMBER = '+14155550100';
+
+/**
+ * The demo organization (with a trial's minutes), created on first run and reused afterwards; every run issues a fresh full-access key
+ * (keys are only ever shown once, so an old one cannot be printed again).
+ */
+export async function seedDemo(app: INestApplication): Promise<{ apiKey: string; phoneNumber: string }> {
+  const organizations = app.get(OrganizationsService);
+  const numbers = app.get(PhoneNumbersService);
+  const existing = await app.get(DataSource).getRepository(Organization).findOneBy({ name: DEMO_ORG });
+  const org =
+    existing ??
+    (await organizations.create({
+      name: DEMO_ORG,
+      description: 'Seeded by npm run demo',
+      contactEmail: 'demo@example.com',
+    }));
+  if (!(await numbers.findOwned(org.id, DEMO_NUMBER))) {
+    await numbers.create(org.id, { number: DEMO_NUMBER, label: 'Demo line', providerId: 'demo-number' });
+  }
+  if (!existing) {
+    // A 30-day trial with 100 minutes, so outbound calls work straight away against the simulator.
+    await app.get(UsageAdminService).startTrial(org.id, { days: 30, mins: 100 });
+  }
+  const { key } = await app.get(ApiKeysService).create(org.id, { scopes: ['*'], name: 'demo', environment: 'test' });
+  return { apiKey: key, phoneNumber: DEMO_NUMBER };
+}

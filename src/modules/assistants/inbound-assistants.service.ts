@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { ApiError } from '../../common/errors/api-error';
+import { uuidv7 } from '../../common/ids/uuid-v7';
+import { PromptsService } from '../cases/prompts.service';
+import { UpdateInboundAssistantDto } from './dto/update-inbound-assistant.dto';
+import { InboundAssistant } from './inbound-assistant.entity';
+
+@Injectable()
+export class InboundAssistantsService {
+  constructor(
+    @InjectRepository(InboundAssistant) private readonly assistants: Repository<InboundAssistant>,
+    private readonly prompts: PromptsService,
+  ) {}
+
+  /** Not paginated (the spec shows `data` only); newest first. */
+  list(organizationId: string): Promise<InboundAssistant[]> {
+    return this.assistants.find({ where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  async get(organizationId: string, id: string): Promise<InboundAssistant> {
+    const found = await this.assistants.findOneBy({ id, organizationId });
+    if (!found) throw ApiError.notFound('Inbound assistant');
+    return found;
+  }
+
+  async create(organizationId: string, name: string, systemPromptId: string): Promise<InboundAssistant> {
+    await this.prompts.mustExist(organizationId, systemPromptId);
+    return this.assistants.save(this.assistants.create({ id: uuidv7(), organizationId, name, systemPromptId }));
+  }
+
+  /** Null or omitted fields stay; a `systemPromptId` outside the organization's library is 404 NOT_FOUND. */
+  async update(organizationId: string, id: string, dto: UpdateInboundAssistantDto): Promise<InboundAssistant> {
+    const current = await this.get(organizationId, id);
+    if (dto.systemPromptId != null) await this.prompts.mustExist(organizationId, dto.systemPromptId);
+    const patch: Partial<InboundAssistant> = {};
+    if (dto.name != null) patch.name = dto.name;
+    if (dto.systemPromptId != null) patch.systemPromptId = dto.systemPromptId;
+    if (!Object.keys(patch).length) return current;
+    await this.assistants.update({ id, organizationId }, patch);
+    return this.get(organizationId, id);
+  }
+}

@@ -1,0 +1,145 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { isDeepStrictEqual } from 'node:util';
+import { DataSource, EntityManager, Not, Repository } from 'typeorm';
+import { ApiError } from '../../common/errors/api-error';
+import { uuidv7 } from '../../common/ids/uuid-v7';
+import { DeleteBlockersService } from '../automations/delete-blockers.service';
+import {
+  DEFAULT_TEMPERATURE,
+  DEFAULT_TRANSCRIBER,
+  ModelConfigDto,
+  TranscriberConfigDto,
+  VoiceConfigDto,
+} from './dto/assistant-configs.dto';
+import { CreateOutboundAssistantDto } from './dto/create-outbound-assistant.dto';
+import { UpdateOutboundAssistantDto } from './dto/update-outbound-assistant.dto';
+import { ModelConfig, OutboundAssistant, TranscriberConfig, VoiceConfig } from './outbound-assistant.entity';
+
+/** Plain JSON without absent keys: stored exactly as the API will show it. */
+const voiceConfig = (v: VoiceConfigDto): VoiceConfig => JSON.parse(JSON.stringify({ ...v })) as VoiceConfig;
+const modelConfig = (m: ModelConfigDto): ModelConfig => ({
+  provider: m.provider,
+  model: m.model,
+  temperature: m.temperature ?? DEFAULT_TEMPERATURE,
+});
+const transcriberConfig = (t: TranscriberConfigDto): TranscriberConfig => ({
+  provider: t.provider,
+  model: t.model,
+  language: t.language ?? DEFAULT_TRANSCRIBER.language,
+});
+
+@Injectable()
+export class OutboundAssistantsService {
+  constructor(
+    @InjectRepository(OutboundAssistant) private readonly assistants: Repository<OutboundAssistant>,
+    private readonly dataSource: DataSource,
+    private readonly blockers: DeleteBlockersService,
+  ) {}
+
+  /** Not paginated (the spec shows `data` only); newest first. */
+  list(organizationId: string): Promise<OutboundAssistant[]> {
+    return this.assistants.find({ where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  async get(organizationId: string, id: string): Promise<OutboundAssistant> {
+    const found = await this.assistants.findOneBy({ id, organizationId });
+    if (!found) throw ApiError.notFound('Outbound assistant');
+    return found;
+  }
+
+  create(organizationId: string, dto: CreateOutboundAssistantDto): Promise<OutboundAssistant> {
+    return this.dataSource.transaction(async (m) => {
+      const id = uuidv7();
+      if (dto.isDefault) await this.takeDefault(m, organizationId, id);
+      return m.save(
+        m.create(OutboundAssistant, {
+          id,
+          organizationId,
+          name: dto.name,
+          description: dto.description ?? null,
+          isDefault: dto.isDefault ?? false,
+          voice: voiceConfig(dto.voice),
+          model: modelConfig(dto.model),
+          transcriber: transcriberConfig(dto.transcriber ?? DEFAULT_TRANSCRIBER),
+          firstMessage: dto.firstMessage ?? null,
+          systemPrompt: dto.systemPrompt ?? null,
+          dialKeypadFunctionEnabled: dto.dialKeypadFunctionEnabled ?? false,
+          backchannelingEnabled: dto.backchannelingEnabled ?? true,
+          backgroundDenoisingEnabled: dto.backgroundDenoisingEnabled ?? true,
+        }),
+      );
+    });
+  }
+
+  update(organizationId: string, id: string, dto: UpdateOutboundAssistantDto): Promise<OutboundAssistant> {
+    return this.dataSource.transaction(async (m) => {
+      // The advisory lock before the row lock, in the same order as create, so two requests cannot deadlock.
+      if (dto.isDefault) await this.takeDefault(m, organizationId, id);
+      const current = await this.lock(m, organizationId, id, 'pessimistic_write');
+      const patch: Partial<OutboundAssistant> = {};
+      if (dto.name != null) patch.name = dto.name;
+      if (dto.voice != null) patch.voice = voiceConfig(dto.voice);
+      if (dto.model != null) patch.model = modelConfig(dto.model);
+      if (dto.transcriber != null) patch.transcriber = transcriberConfig(dto.transcriber);
+      if (dto.isDefault != null) patch.isDefault = dto.isDefault;
+      if (dto.dialKeypadFunctionEnabled != null) patch.dialKeypadFunctionEnabled = dto.dialKeypadFunctionEnabled;
+      if (dto.backchannelingEnabled != null) patch.backchannelingEnabled = dto.backchannelingEnabled;
+      if (dto.backgroundDenoisingEnabled != null) patch.backgroundDenoisingEnabled = dto.backgroundDenoisingEnabled;
+      // The nullable texts: null clears them.
+      if (dto.description !== undefined) patch.description = dto.description;
+      if (dto.firstMessage !== undefined) patch.firstMessage = dto.firstMessage;
+      if (dto.systemPrompt !== undefined) patch.systemPrompt = dto.systemPrompt;
+      // Values equal to the stored ones are no change: a GET body sent back leaves `updatedAt` as it was.
+      for (const key of Object.keys(patch) as Array<keyof OutboundAssistant>) {
+        if (isDeepStrictEqual(patch[key], current[key])) delete patch[key];
+      }
+      if (!Object.keys(patch).length) return current;
+      await m.update(OutboundAssistant, { id, organizationId }, patch);
+      return m.findOneByOrFail(OutboundAssistant, { id, organizationId });
+    });
+  }
+
+  /** Check and delete in one transaction holding the row `FOR UPDATE` (see DeleteBlockersService). */
+  async delete(organizationId: string, id: string): Promise<void> {
+    await this.dataSource.transaction(async (m) => {
+      await this.lock(m, organizationId, id, 'pessimistic_write');
+      await this.blockers.assertNone(m, organizationId, { assistantConfigId: id }, 'Outbound assistant');
+      await m.delete(OutboundAssistant, { id, organizationId });
+    });
+  }
+
+  /**
+   * For the calls module: the assistant or 404 NOT_FOUND('Outbound assistant'). Pass the manager of the
+   * transaction that inserts the call so the row is locked `FOR SHARE` and a concurrent delete waits for it.
+   */
+  getForCall(organizationId: string, id: string, manager?: EntityManager): Promise<OutboundAssistant> {
+    return manager ? this.lock(manager, organizationId, id, 'pessimistic_read') : this.get(organizationId, id);
+  }
+
+  /**
+   * Makes `id` the only candidate default: a per-organization advisory lock serialises concurrent default
+   * changes (so the partial unique index never rejects one), then the previous default is unset.
+   */
+  private async takeDefault(m: EntityManager, organizationId: string, id: string): Promise<void> {
+    await m.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `outbound-assistant-default:${organizationId}`,
+    ]);
+    await m.update(OutboundAssistant, { organizationId, isDefault: true, id: Not(id) }, { isDefault: false });
+  }
+
+  private async lock(
+    m: EntityManager,
+    organizationId: string,
+    id: string,
+    lock: 'pessimistic_read' | 'pessimistic_write',
+  ): Promise<OutboundAssistant> {
+    const found = await m
+      .createQueryBuilder(OutboundAssistant, 'a')
+      .setLock(lock)
+      .where('a.id = :id AND a.organizationId = :organizationId', { id, organizationId })
+      .getOne();
+    if (!found) throw ApiError.notFound('Outbound assistant');
+    return found;
+  }
+}

@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Call } from '../calls/call.entity';
+import { OrganizationsModule } from '../organizations/organizations.module';
+import { AdminAutomationsController } from './admin-automations.controller';
+import { AutomationsService } from './automations.service';
+import { DeleteBlockersService } from './delete-blockers.service';
+import { FollowUpCampaign } from './follow-up-campaign.entity';
+import { RecurringSchedule } from './recurring-schedule.entity';
+
+/**
+ * Recurring schedules and follow-up campaigns (dashboard records, created through the admin API) and the
+ * delete-blocker check that cases and outbound assistants share. `Call` is registered here only to count
+ * queued calls; the calls module owns it.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([RecurringSchedule, FollowUpCampaign, Call]), OrganizationsModule],
+  controllers: [AdminAutomationsController],
+  providers: [AutomationsService, DeleteBlockersService],
+  exports: [DeleteBlockersService],
+})
+export class AutomationsModule {}

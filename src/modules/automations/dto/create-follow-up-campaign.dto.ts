@@ -1,0 +1,6 @@
+import { IsOptional, IsUUID } from 'class-validator';
+
+export class CreateFollowUpCampaignDto {
+  @IsOptional() @IsUUID() caseId?: string;
+  @IsOptional() @IsUUID() assistantConfigId?: string;
+}

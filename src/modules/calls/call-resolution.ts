@@ -1,0 +1,103 @@
+import type { CaseVariable } from '../cases/case.entity';
+
+/** Used when neither the request, the case nor the assistant supplies an opening line (spec Calls rule 1). */
+export const DEFAULT_FIRST_MESSAGE = 'Hello! This is an automated assistant calling. Do you have a moment to talk?';
+/** Used when neither the case nor the assistant supplies a system prompt (spec Calls rules 1-2). */
+export const DEFAULT_SYSTEM_PROMPT =
+  'You are a friendly, concise phone assistant. Introduce yourself, keep answers short, and end the call politely.';
+
+/** What call creation resolves from; every reference has already been loaded for the caller's organization. */
+export interface ResolutionInput {
+  request: { firstMessage?: string; variableValues?: Record<string, string> };
+  contact?: { title: string; email: string | null; phone: string; notes: string | null } | null;
+  /** `prompt` is the case's effective prompt (its prompt-library entry when linked). */
+  case?: { firstMessage: string | null; prompt: string; toolIds: string[]; variables: CaseVariable[] } | null;
+  assistant?: { firstMessage: string | null; systemPrompt: string | null } | null;
+}
+
+export interface ResolvedCall {
+  firstMessage: string;
+  systemPrompt: string;
+  toolIds: string[];
+  /** Every variable that resolved to a value (what was injected); null when none did. */
+  variableValues: Record<string, string> | null;
+}
+
+export class MissingRequiredVariableError extends Error {
+  constructor(readonly variable: string) {
+    super(`required case variable "${variable}" has no value (variableValues, contact or default)`);
+  }
+}
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
+
+/** Built-in contact variables (rule 3): the placeholder name and the contact field it reads. */
+const CONTACT_VARIABLES = { name: 'title', email: 'email', phone: 'phone', notes: 'notes' } as const;
+
+export function placeholdersOf(template: string): string[] {
+  return [...template.matchAll(PLACEHOLDER)].map((m) => m[1]);
+}
+
+/** Replaces every `{{name}}` with its value; a placeholder nothing resolves becomes empty text (CONTRACTS §3). */
+export function render(template: string, values: Record<string, string>): string {
+  return template.replace(PLACEHOLDER, (_, name: string) => (Object.hasOwn(values, name) ? values[name] : ''));
+}
+
+function present(value: string | null | undefined): value is string {
+  return typeof value === 'string' && value.length > 0;
+}
+
+/** A contact field by name, or undefined when there is no contact or the field is empty. */
+function contactField(contact: ResolutionInput['contact'], field: 'title' | 'email' | 'phone' | 'notes') {
+  const value = contact?.[field];
+  return present(value) ? value : undefined;
+}
+
+/**
+ * The value of one variable, by rule 3's priority: the request's variableValues, then contact data (a case
+ * variable's own `contact.*` source first, then the built-in names), then the case variable's default.
+ */
+function resolveVariable(name: string, input: ResolutionInput, definition?: CaseVariable): string | undefined {
+  const given = input.request.variableValues?.[name];
+  if (typeof given === 'string') return given;
+  if (definition?.source.startsWith('contact.')) {
+    const fromSource = contactField(input.contact, definition.source.slice('contact.'.length) as 'title');
+    if (fromSource !== undefined) return fromSource;
+  }
+  if (Object.hasOwn(CONTACT_VARIABLES, name)) {
+    const fromContact = contactField(input.contact, CONTACT_VARIABLES[name as keyof typeof CONTACT_VARIABLES]);
+    if (fromContact !== undefined) return fromContact;
+  }
+  return present(definition?.defaultValue) ? definition.defaultValue : undefined;
+}
+
+/**
+ * Resolves what a call injects (spec Calls rules 1-3, CONTRACTS §3): first message and system prompt by
+ * request, case, assistant, generic default; tools from the case only; variables by priority; placeholders
+ * rendered in both texts. Pure: the caller loads the references and turns the error into a 400.
+ */
+export function resolveCall(input: ResolutionInput): ResolvedCall {
+  const firstMessageTemplate =
+    input.request.firstMessage ?? input.case?.firstMessage ?? input.assistant?.firstMessage ?? DEFAULT_FIRST_MESSAGE;
+  const promptTemplate = input.case?.prompt ?? input.assistant?.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
+
+  const definitions = new Map((input.case?.variables ?? []).map((v) => [v.name, v]));
+  const names = new Set([
+    ...Object.keys(input.request.variableValues ?? {}),
+    ...definitions.keys(),
+    ...placeholdersOf(firstMessageTemplate),
+    ...placeholdersOf(promptTemplate),
+  ]);
+  const values: Record<string, string> = {};
+  for (const name of names) {
+    const value = resolveVariable(name, input, definitions.get(name));
+    if (value !== undefined) values[name] = value;
+    else if (definitions.get(name)?.required) throw new MissingRequiredVariableError(name);
+  }
+  return {
+    firstMessage: render(firstMessageTemplate, values),
+    systemPrompt: render(promptTemplate, values),
+    toolIds: [...(input.case?.toolIds ?? [])],
+    variableValues: Object.keys(values).length ? values : null,
+  };
+}

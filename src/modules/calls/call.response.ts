@@ -1,0 +1,79 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { API_CALL_STATUSES, Call, PUBLIC_CALL_STATUSES } from './call.entity';
+
+type PublicStatus = (typeof PUBLIC_CALL_STATUSES)[number];
+
+/**
+ * The internal claim state `lock-processing` is not a public status: a claimed call has not been dispatched
+ * yet, so it reads as what it was before the claim (`scheduled` when it had a time, otherwise `new`).
+ */
+export function publicStatus(call: Pick<Call, 'status' | 'scheduledAt'>): PublicStatus {
+  if (call.status !== 'lock-processing') return call.status;
+  return call.scheduledAt ? 'scheduled' : 'new';
+}
+
+export class TranscriptMessageResponse {
+  @ApiProperty({ enum: ['assistant', 'user', 'system'] }) role: 'assistant' | 'user' | 'system';
+  @ApiProperty() content: string;
+  @ApiProperty({ type: Number, nullable: true, description: 'Epoch milliseconds' }) timestamp: number | null;
+}
+
+/** The spec's Call object (also the `data` of call.* events). The resolved system prompt is never exposed. */
+export class CallResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ enum: PUBLIC_CALL_STATUSES }) status: PublicStatus;
+  @ApiProperty({ enum: ['outbound', 'inbound'] }) direction: 'outbound' | 'inbound';
+  @ApiProperty({ example: '+14155550100' }) callFrom: string;
+  @ApiProperty({ example: '+14155550123' }) callTo: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) caseId: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) contactId: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) assistantConfigId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The resolved opening message' }) firstMessage: string | null;
+  @ApiProperty({ type: String, nullable: true }) apiCallId: string | null;
+  @ApiProperty({ type: String, enum: API_CALL_STATUSES, nullable: true }) apiCallStatus: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'customer-ended-call' }) endedReason: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'Answered' }) resultStatus: string | null;
+  @ApiProperty({ type: String, nullable: true }) recordingUrl: string | null;
+  @ApiProperty({ type: Number, nullable: true }) durationSeconds: number | null;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    nullable: true,
+    description: 'The resolved variables injected into the call',
+  })
+  variableValues: Record<string, string> | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+
+  static from(call: Call): CallResponse {
+    return {
+      id: call.id,
+      status: publicStatus(call),
+      direction: call.direction,
+      callFrom: call.callFrom,
+      callTo: call.callTo,
+      caseId: call.caseId,
+      contactId: call.contactId,
+      assistantConfigId: call.assistantConfigId,
+      firstMessage: call.firstMessage,
+      apiCallId: call.apiCallId,
+      apiCallStatus: call.apiCallStatus,
+      endedReason: call.endedReason,
+      resultStatus: call.resultStatus,
+      recordingUrl: call.recordingUrl,
+      durationSeconds: call.durationSeconds,
+      variableValues: call.variableValues,
+      createdAt: call.createdAt.toISOString(),
+      updatedAt: call.updatedAt.toISOString(),
+    };
+  }
+}
+
+/** GET /calls/{id}: the Call plus its transcript. */
+export class CallDetailResponse extends CallResponse {
+  @ApiProperty({ type: [TranscriptMessageResponse] }) transcript: TranscriptMessageResponse[];
+
+  static fromWithTranscript(call: Call): CallDetailResponse {
+    return { ...CallResponse.from(call), transcript: call.transcript ?? [] };
+  }
+}

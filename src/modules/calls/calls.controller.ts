@@ -1,0 +1,57 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequireScope } from '../../common/auth/access.decorators';
+import { OrgId } from '../../common/auth/auth-context';
+import { IdParamPipe } from '../../common/ids/id-param.pipe';
+import { Idempotent } from '../../common/idempotency/idempotent.decorator';
+import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
+import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { Page } from '../../common/pagination/pagination.dto';
+import { CallDetailResponse, CallResponse } from './call.response';
+import { CallsService } from './calls.service';
+import { CreateCallDto } from './dto/create-call.dto';
+import { ListCallsQueryDto } from './dto/list-calls-query.dto';
+
+@ApiTags('Calls')
+@Controller('api/v1/calls')
+export class CallsController {
+  constructor(private readonly calls: CallsService) {}
+
+  @Get()
+  @RequireScope('calls:read')
+  @ApiOperation({ operationId: 'listCalls', summary: 'List calls (outbound and inbound), newest first' })
+  @ApiPageResponse(CallResponse)
+  @ApiErrors('VALIDATION_ERROR', 'INVALID_CURSOR')
+  list(@OrgId() orgId: string, @Query() query: ListCallsQueryDto): Promise<Page<CallResponse>> {
+    return this.calls.list(orgId, query);
+  }
+
+  @Post()
+  @HttpCode(201)
+  @Idempotent()
+  @RequireScope('calls:write')
+  @ApiOperation({ operationId: 'createCall', summary: 'Create an immediate or scheduled outbound call' })
+  @ApiDataResponse(CallResponse, { status: 201 })
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_PHONE', 'OUTBOUND_MINUTES_EXHAUSTED', 'OUTBOUND_PLAN_REQUIRED')
+  async create(@OrgId() orgId: string, @Body() dto: CreateCallDto): Promise<{ data: CallResponse }> {
+    return { data: CallResponse.from(await this.calls.create(orgId, dto)) };
+  }
+
+  @Get(':id')
+  @RequireScope('calls:read')
+  @ApiOperation({ operationId: 'getCall', summary: 'Get one call with its transcript' })
+  @ApiDataResponse(CallDetailResponse)
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
+  async get(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<{ data: CallDetailResponse }> {
+    return { data: CallDetailResponse.fromWithTranscript(await this.calls.get(orgId, id)) };
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequireScope('calls:write')
+  @ApiOperation({ operationId: 'cancelCall', summary: 'Cancel a new or scheduled call' })
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_STATE')
+  async cancel(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<void> {
+    await this.calls.cancel(orgId, id);
+  }
+}

@@ -1,0 +1,90 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { OnJob } from '../../../infra/queue/on-job.decorator';
+import { JobName } from '../../../infra/queue/queue-names';
+import { OutboxService } from '../../outbox/outbox.service';
+import { CallBilling } from '../../usage/call-billing.port';
+import { Call } from '../call.entity';
+import { CallEventsService } from '../call-events.service';
+import { CallResponse } from '../call.response';
+import { callRows } from '../call-rows';
+import { PIPELINE_ERROR_REPORT, VoiceProvider } from '../voice/voice-provider';
+
+/** CONTRACTS §3: the endedReason of a call that reached dispatch without a billable minute or plan. */
+const BLOCKED_REASON = {
+  OUTBOUND_MINUTES_EXHAUSTED: 'outbound-minutes-exhausted',
+  OUTBOUND_PLAN_REQUIRED: 'outbound-plan-required',
+} as const;
+
+/**
+ * Dispatches one call: claim it atomically (`new|scheduled -> lock-processing`, one statement, so any number of
+ * workers dispatch it once), reserve its minute and move it to `processing` in one transaction, then hand it
+ * to the voice platform.
+ */
+@Injectable()
+export class CallDispatcher {
+  private readonly logger = new Logger(CallDispatcher.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+    private readonly billing: CallBilling,
+    private readonly voice: VoiceProvider,
+    private readonly events: CallEventsService,
+  ) {}
+
+  @OnJob({ name: JobName.DispatchCall })
+  async dispatch({ callId }: { callId: string }): Promise<void> {
+    // The 1 s slack absorbs a delayed job firing a hair early; a call not yet due stays for the sweeper.
+    const [claimed] = await callRows(
+      this.dataSource.manager,
+      `UPDATE calls SET status = 'lock-processing', updated_at = now()
+        WHERE id = $1 AND status IN ('new', 'scheduled')
+          AND (scheduled_at IS NULL OR scheduled_at <= now() + interval '1 second')
+        RETURNING *`,
+      [callId],
+    );
+    if (!claimed) return;
+    const call = await this.reserveAndStart(claimed);
+    if (!call) return;
+    let providerCallId: string;
+    try {
+      ({ providerCallId } = await this.voice.placeCall(call));
+    } catch (error) {
+      this.logger.warn({ callId, err: (error as Error).message }, 'Voice platform refused the call');
+      await this.events.finish(callId, null, PIPELINE_ERROR_REPORT);
+      return;
+    }
+    await this.events.started(callId, providerCallId);
+  }
+
+  /**
+   * Reserves the call's minute and moves it to `processing`, or ends it in `error` when none can be reserved.
+   * Both statements require `lock-processing`: if the sweeper released a stale claim meanwhile, the
+   * transaction rolls back (and with it the reservation).
+   */
+  private reserveAndStart(claimed: Call): Promise<Call | null> {
+    return this.dataSource.transaction(async (m) => {
+      const reservation = await this.billing.reserveForDispatch(m, claimed.organizationId, claimed.id);
+      if (!reservation.reserved) {
+        const [failed] = await callRows(
+          m,
+          `UPDATE calls SET status = 'error', ended_reason = $2, ended_at = now(), updated_at = now()
+            WHERE id = $1 AND status = 'lock-processing' RETURNING *`,
+          [claimed.id, BLOCKED_REASON[reservation.reason]],
+        );
+        if (!failed) throw new Error(`Call ${claimed.id} lost its claim`);
+        await this.outbox.record(m, failed.organizationId, 'call.failed', { ...CallResponse.from(failed) });
+        return null;
+      }
+      const [processing] = await callRows(
+        m,
+        `UPDATE calls SET status = 'processing', dispatched_at = now(), updated_at = now()
+          WHERE id = $1 AND status = 'lock-processing' RETURNING *`,
+        [claimed.id],
+      );
+      if (!processing) throw new Error(`Call ${claimed.id} lost its claim`);
+      return processing;
+    });
+  }
+}

@@ -1,0 +1,26 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsISO8601, IsOptional, IsUUID } from 'class-validator';
+import { PageQueryDto } from '../../../common/pagination/pagination.dto';
+import { PUBLIC_CALL_STATUSES } from '../call.entity';
+
+export class ListCallsQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ enum: PUBLIC_CALL_STATUSES })
+  @IsOptional()
+  @IsIn(PUBLIC_CALL_STATUSES)
+  status?: (typeof PUBLIC_CALL_STATUSES)[number];
+
+  @IsOptional() @IsUUID() contactId?: string;
+  @IsOptional() @IsUUID() caseId?: string;
+
+  /** Only calls created at or after this time (ISO 8601). */
+  @ApiPropertyOptional({ format: 'date-time' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  from?: string;
+
+  /** Only calls created before this time (ISO 8601). */
+  @ApiPropertyOptional({ format: 'date-time' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  to?: string;
+}

@@ -1,0 +1,96 @@
+import type { TranscriptMessage } from '../../call.entity';
+import type { EndOfCallReport, PlatformEvent } from '../voice-provider';
+
+export interface TimelineStep {
+  /** Milliseconds after the call was placed. */
+  at: number;
+  event: PlatformEvent;
+}
+
+export interface TimelineInput {
+  callId: string;
+  providerCallId: string;
+  callTo: string;
+  systemPrompt: string;
+  firstMessage: string;
+  placedAt: number;
+  ringMs: number;
+  callMs: number;
+}
+
+type Outcome = 'answered' | 'voicemail' | 'not-answered' | 'error';
+
+/** CONTRACTS §4: the outcome is chosen by the last digit of the number called. */
+export function simulatedOutcome(callTo: string): Outcome {
+  const digit = Number(callTo.slice(-1));
+  if (digit === 7) return 'voicemail';
+  if (digit === 8) return 'not-answered';
+  if (digit === 9) return 'error';
+  return 'answered';
+}
+
+const CONVERSATION: Array<Pick<TranscriptMessage, 'role' | 'content'>> = [
+  { role: 'user', content: 'Hi, yes, this is a good time.' },
+  { role: 'assistant', content: 'Great, thank you. I will keep it brief.' },
+  { role: 'user', content: 'Sounds good, thanks. Bye!' },
+];
+
+/**
+ * The simulated call as a list of timed platform events (CONTRACTS §4). Pure, so each outcome is testable;
+ * the simulator turns each step into a delayed job, so the timeline survives restarts and spans processes.
+ */
+export function simulatorTimeline(input: TimelineInput): TimelineStep[] {
+  const { callId, providerCallId, ringMs, callMs, placedAt } = input;
+  const base = { callId, providerCallId };
+  const status = (at: number, s: 'ringing' | 'in-progress'): TimelineStep => ({ at, event: { ...base, kind: 'status', status: s } });
+  const line = (at: number, m: Pick<TranscriptMessage, 'role' | 'content'>): TranscriptMessage => ({ ...m, timestamp: placedAt + at });
+  const end = (at: number, report: Omit<EndOfCallReport, 'recordingUrl'>, recorded: boolean): TimelineStep => ({
+    at,
+    event: {
+      ...base,
+      kind: 'end-of-call',
+      report: { ...report, recordingUrl: recorded ? `https://recordings.simulator.invalid/${providerCallId}.mp3` : null },
+    },
+  });
+  const opening = [
+    line(ringMs, { role: 'system', content: input.systemPrompt }),
+    line(ringMs, { role: 'assistant', content: input.firstMessage }),
+  ];
+  const conversation = (at: number, messages: TranscriptMessage[]): TimelineStep => ({
+    at,
+    event: { ...base, kind: 'conversation', messages },
+  });
+
+  switch (simulatedOutcome(input.callTo)) {
+    case 'answered': {
+      const turns = CONVERSATION.map((m, i) => line(ringMs + Math.round(((i + 1) * callMs) / (CONVERSATION.length + 1)), m));
+      const growing = turns.map((t, i) => conversation(t.timestamp! - placedAt, [...opening, ...turns.slice(0, i + 1)]));
+      const full = [...opening, ...turns];
+      return [
+        status(0, 'ringing'),
+        status(ringMs, 'in-progress'),
+        conversation(ringMs, opening),
+        ...growing,
+        end(ringMs + callMs, { failed: false, endedReason: 'customer-ended-call', resultStatus: 'Answered', durationSeconds: callMs / 1000, transcript: full }, true),
+      ];
+    }
+    case 'voicemail': {
+      const talk = Math.round(callMs / 4);
+      return [
+        status(0, 'ringing'),
+        status(ringMs, 'in-progress'),
+        conversation(ringMs, opening),
+        end(ringMs + talk, { failed: false, endedReason: 'voicemail-reached', resultStatus: 'Voicemail', durationSeconds: talk / 1000, transcript: opening }, true),
+      ];
+    }
+    case 'not-answered':
+      return [
+        status(0, 'ringing'),
+        end(ringMs, { failed: false, endedReason: 'customer-did-not-answer', resultStatus: 'Not Answered', durationSeconds: 0, transcript: [] }, false),
+      ];
+    case 'error':
+      return [
+        end(ringMs, { failed: true, endedReason: 'pipeline-error', resultStatus: null, durationSeconds: null, transcript: [] }, false),
+      ];
+  }
+}

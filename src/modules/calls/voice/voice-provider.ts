@@ -1,0 +1,38 @@
+import type { ApiCallStatus, Call, TranscriptMessage } from '../call.entity';
+
+/**
+ * What a voice platform reports about a call, in our own terms. Adapters translate their wire format into these
+ * and enqueue them (JobName.ApplyVoiceEvent); CallEventsService applies them idempotently and in any order.
+ * `callId` is ours (passed to the platform as metadata); `providerCallId` is the platform's (`apiCallId`).
+ */
+export type PlatformEvent =
+  | { kind: 'status'; callId: string; providerCallId: string; status: ApiCallStatus }
+  /** The whole conversation so far (never a delta), so a late or repeated update cannot shrink or duplicate it. */
+  | { kind: 'conversation'; callId: string; providerCallId: string; messages: TranscriptMessage[] }
+  | { kind: 'end-of-call'; callId: string; providerCallId: string; report: EndOfCallReport };
+
+export interface EndOfCallReport {
+  /** true: the call ended on a provider or pipeline error (status `error`, event `call.failed`). */
+  failed: boolean;
+  endedReason: string;
+  resultStatus: string | null;
+  durationSeconds: number | null;
+  recordingUrl: string | null;
+  transcript: TranscriptMessage[];
+}
+
+/** How a call ends when the platform cannot be reached or the dispatching worker died. */
+export const PIPELINE_ERROR_REPORT: EndOfCallReport = Object.freeze({
+  failed: true,
+  endedReason: 'pipeline-error',
+  resultStatus: null,
+  durationSeconds: null,
+  recordingUrl: null,
+  transcript: [],
+});
+
+/** A voice platform that places outbound calls. Selected by VOICE_PROVIDER. */
+export abstract class VoiceProvider {
+  /** Asks the platform to place the call; resolves once the platform accepted it (status `queued`). */
+  abstract placeCall(call: Call): Promise<{ providerCallId: string }>;
+}

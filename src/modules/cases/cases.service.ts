@@ -1,0 +1,171 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { isDeepStrictEqual } from 'node:util';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import { ApiError } from '../../common/errors/api-error';
+import { uuidv7 } from '../../common/ids/uuid-v7';
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { keysetPaginate } from '../../common/pagination/keyset-paginate';
+import { Page } from '../../common/pagination/pagination.dto';
+import { DeleteBlockersService } from '../automations/delete-blockers.service';
+import { Case, CaseVariable } from './case.entity';
+import { CaseListItemResponse } from './case.response';
+import { CaseVariableDto } from './dto/case-variable.dto';
+import { CreateCaseDto } from './dto/create-case.dto';
+import { ListCasesQueryDto } from './dto/list-cases-query.dto';
+import { UpdateCaseDto } from './dto/update-case.dto';
+import { PromptsService } from './prompts.service';
+
+/** A case as a call uses it: `prompt` is the effective system prompt (the library entry's when linked). */
+export interface CaseForCall {
+  case: Case;
+  prompt: string;
+}
+
+/** The fields PATCH may change; everything else (ids, tools, prompt link, timestamps) is read-only. */
+const EDITABLE = ['title', 'prompt', 'firstMessage', 'description', 'tags', 'variables', 'keyterms'] as const;
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Plain objects without absent optional keys, so stored JSON is exactly what the API shows. */
+function toVariables(dtos: CaseVariableDto[]): CaseVariable[] {
+  return dtos.map((v) => ({
+    name: v.name,
+    source: v.source,
+    ...(v.defaultValue != null ? { defaultValue: v.defaultValue } : {}),
+    ...(v.required != null ? { required: v.required } : {}),
+  }));
+}
+
+@Injectable()
+export class CasesService {
+  constructor(
+    @InjectRepository(Case) private readonly cases: Repository<Case>,
+    private readonly dataSource: DataSource,
+    private readonly prompts: PromptsService,
+    private readonly blockers: DeleteBlockersService,
+    private readonly codec: CursorCodec,
+  ) {}
+
+  list(organizationId: string, query: ListCasesQueryDto): Promise<Page<CaseListItemResponse>> {
+    const qb = this.cases.createQueryBuilder('c').where('c.organizationId = :organizationId', { organizationId });
+    if (query.search) {
+      qb.andWhere(`c.title ILIKE :pattern ESCAPE '\\'`, { pattern: `%${escapeLike(query.search)}%` });
+    }
+    return keysetPaginate(qb, {
+      alias: 'c',
+      filters: { search: query.search },
+      limit: query.limit,
+      cursor: query.cursor,
+      codec: this.codec,
+      map: CaseListItemResponse.from,
+    });
+  }
+
+  async get(organizationId: string, id: string): Promise<Case> {
+    const found = await this.cases.findOneBy({ id, organizationId });
+    if (!found) throw ApiError.notFound('Case');
+    return found;
+  }
+
+  create(organizationId: string, dto: CreateCaseDto): Promise<Case> {
+    return this.cases.save(
+      this.cases.create({
+        id: uuidv7(),
+        organizationId,
+        title: dto.title,
+        prompt: dto.prompt,
+        firstMessage: dto.firstMessage ?? '',
+        description: dto.description ?? null,
+        tags: dto.tags ?? [],
+        variables: toVariables(dto.variables ?? []),
+        keyterms: dto.keyterms ?? null,
+        systemPromptId: null,
+        toolIds: [],
+        integrationToolIds: [],
+      }),
+    );
+  }
+
+  /**
+   * Only sent, non-null fields change. `prompt` on a case linked to the prompt library is a conflict unless it
+   * is the stored value unchanged (a GET body sent back), which must keep succeeding. Nothing changed: no write,
+   * `updatedAt` stays.
+   */
+  update(organizationId: string, id: string, dto: UpdateCaseDto): Promise<Case> {
+    return this.dataSource.transaction(async (m) => {
+      const current = await this.lockCase(m, organizationId, id, 'pessimistic_write');
+      const next: Partial<Case> = {
+        ...dto,
+        variables: dto.variables != null ? toVariables(dto.variables) : undefined,
+      };
+      const patch: Partial<Record<(typeof EDITABLE)[number], unknown>> = {};
+      for (const key of EDITABLE) {
+        const value = next[key];
+        if (value != null && !isDeepStrictEqual(value, current[key])) patch[key] = value;
+      }
+      if (patch.prompt !== undefined && current.systemPromptId) {
+        throw ApiError.conflict(
+          'prompt: this case draws its prompt from the prompt library; it cannot be changed here',
+        );
+      }
+      if (!Object.keys(patch).length) return current;
+      await m.update(Case, { id, organizationId }, patch as Partial<Case>);
+      return m.findOneByOrFail(Case, { id, organizationId });
+    });
+  }
+
+  /** Check and delete in one transaction holding the row `FOR UPDATE` (see DeleteBlockersService). */
+  async delete(organizationId: string, id: string): Promise<void> {
+    await this.dataSource.transaction(async (m) => {
+      await this.lockCase(m, organizationId, id, 'pessimistic_write');
+      await this.blockers.assertNone(m, organizationId, { caseId: id }, 'Case');
+      await m.delete(Case, { id, organizationId });
+    });
+  }
+
+  /**
+   * For the calls module: the case and its effective prompt, or 404 NOT_FOUND('Case'). Pass the manager of the
+   * transaction that inserts the call: the case row is then locked `FOR SHARE` until that transaction ends, so a
+   * concurrent delete waits and counts the new call instead of leaving it pointing at a deleted case.
+   */
+  async getForCall(organizationId: string, caseId: string, manager?: EntityManager): Promise<CaseForCall> {
+    const found = manager
+      ? await this.lockCase(manager, organizationId, caseId, 'pessimistic_read')
+      : await this.get(organizationId, caseId);
+    const library = found.systemPromptId
+      ? await this.prompts.find(organizationId, found.systemPromptId, manager)
+      : null;
+    return { case: found, prompt: library?.content ?? found.prompt };
+  }
+
+  /** Admin API: link a case (of any organization) to an entry of its organization's library, or unlink it. */
+  linkSystemPrompt(caseId: string, systemPromptId: string | null): Promise<Case> {
+    return this.dataSource.transaction(async (m) => {
+      const found = await m
+        .createQueryBuilder(Case, 'c')
+        .setLock('pessimistic_write')
+        .where('c.id = :caseId', { caseId })
+        .getOne();
+      if (!found) throw ApiError.notFound('Case');
+      if (systemPromptId) await this.prompts.mustExist(found.organizationId, systemPromptId, m);
+      await m.update(Case, { id: caseId }, { systemPromptId });
+      return m.findOneByOrFail(Case, { id: caseId });
+    });
+  }
+
+  private async lockCase(
+    m: EntityManager,
+    organizationId: string,
+    id: string,
+    lock: 'pessimistic_read' | 'pessimistic_write',
+  ): Promise<Case> {
+    const found = await m
+      .createQueryBuilder(Case, 'c')
+      .setLock(lock)
+      .where('c.id = :id AND c.organizationId = :organizationId', { id, organizationId })
+      .getOne();
+    if (!found) throw ApiError.notFound('Case');
+    return found;
+  }
+}

@@ -1,0 +1,104 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequireScope } from '../../common/auth/access.decorators';
+import { OrgId } from '../../common/auth/auth-context';
+import { IdParamPipe } from '../../common/ids/id-param.pipe';
+import { Idempotent } from '../../common/idempotency/idempotent.decorator';
+import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
+import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { Page } from '../../common/pagination/pagination.dto';
+import { ContactListItemResponse, ContactResponse, ContactSearchItemResponse } from './contact.response';
+import { ContactSearchService } from './contact-search.service';
+import { ContactsService } from './contacts.service';
+import { CreateContactDto } from './dto/create-contact.dto';
+import { ListContactsQueryDto } from './dto/list-contacts-query.dto';
+import { SearchContactsQueryDto } from './dto/search-contacts-query.dto';
+import { UpdateContactDto } from './dto/update-contact.dto';
+
+@ApiTags('Contacts')
+@Controller('api/v1/contacts')
+export class ContactsController {
+  constructor(
+    private readonly contacts: ContactsService,
+    private readonly searcher: ContactSearchService,
+  ) {}
+
+  @Get()
+  @RequireScope('contacts:read')
+  @ApiOperation({
+    operationId: 'listContacts',
+    summary: 'List contacts, newest first',
+    description:
+      'Filters combine with AND: `search` (name contains, or phone digits contain), `groupId` (member of the group) ' +
+      'and `tags` (comma-separated; ANY-match: the contact has at least one of them).',
+  })
+  @ApiPageResponse(ContactListItemResponse)
+  @ApiErrors('VALIDATION_ERROR', 'INVALID_CURSOR')
+  list(@OrgId() orgId: string, @Query() query: ListContactsQueryDto): Promise<Page<ContactListItemResponse>> {
+    return this.contacts.list(orgId, query);
+  }
+
+  @Get('search')
+  @RequireScope('contacts:read')
+  @ApiOperation({
+    operationId: 'searchContacts',
+    summary: 'Search contacts by name or phone, best match first',
+    description:
+      'Ranking: exact name or phone, then name or phone prefix, then prefix of a later word of the name, then ' +
+      'substring and typo-tolerant matches. Not paginated.',
+  })
+  @ApiDataResponse(ContactSearchItemResponse, { isArray: true })
+  @ApiErrors('VALIDATION_ERROR')
+  async search(
+    @OrgId() orgId: string,
+    @Query() query: SearchContactsQueryDto,
+  ): Promise<{ data: ContactSearchItemResponse[] }> {
+    return { data: await this.searcher.search(orgId, query.q, query.limit) };
+  }
+
+  @Post()
+  @HttpCode(201)
+  @Idempotent()
+  @RequireScope('contacts:write')
+  @ApiOperation({ operationId: 'createContact', summary: 'Create a contact' })
+  @ApiDataResponse(ContactResponse, { status: 201 })
+  @ApiErrors('VALIDATION_ERROR', 'CONFLICT')
+  async create(@OrgId() orgId: string, @Body() dto: CreateContactDto): Promise<{ data: ContactResponse }> {
+    return { data: ContactResponse.from(await this.contacts.create(orgId, dto)) };
+  }
+
+  @Get(':id')
+  @RequireScope('contacts:read')
+  @ApiOperation({ operationId: 'getContact', summary: 'Get a contact' })
+  @ApiDataResponse(ContactResponse)
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
+  async get(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<{ data: ContactResponse }> {
+    return { data: ContactResponse.from(await this.contacts.get(orgId, id)) };
+  }
+
+  @Patch(':id')
+  @RequireScope('contacts:write')
+  @ApiOperation({ operationId: 'updateContact', summary: 'Update a contact (tags, groupIds, customFields replace)' })
+  @ApiDataResponse(ContactResponse)
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'CONFLICT')
+  async update(
+    @OrgId() orgId: string,
+    @Param('id', IdParamPipe) id: string,
+    @Body() dto: UpdateContactDto,
+  ): Promise<{ data: ContactResponse }> {
+    return { data: ContactResponse.from(await this.contacts.update(orgId, id, dto)) };
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequireScope('contacts:write')
+  @ApiOperation({
+    operationId: 'deleteContact',
+    summary: 'Delete a contact permanently (its group memberships go with it; calls keep their contactId)',
+  })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
+  async delete(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<void> {
+    await this.contacts.delete(orgId, id);
+  }
+}

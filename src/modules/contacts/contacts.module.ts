@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ContactGroupsModule } from '../contact-groups/contact-groups.module';
+import { Contact } from './contact.entity';
+import { ContactSearchService } from './contact-search.service';
+import { ContactsController } from './contacts.controller';
+import { ContactsService } from './contacts.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Contact]), ContactGroupsModule],
+  controllers: [ContactsController],
+  providers: [ContactsService, ContactSearchService],
+  exports: [ContactsService],
+})
+export class ContactsModule {}

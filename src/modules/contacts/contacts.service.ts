@@ -1,0 +1,201 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { Brackets, DataSource, EntityManager, QueryFailedError, Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { ApiError } from '../../common/errors/api-error';
+import { uuidv7 } from '../../common/ids/uuid-v7';
+import { keysetPaginate } from '../../common/pagination/keyset-paginate';
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { Page } from '../../common/pagination/pagination.dto';
+import { toE164 } from '../../common/validation/is-e164.decorator';
+import { ContactGroupMember } from '../contact-groups/contact-group-member.entity';
+import { ContactGroupsService } from '../contact-groups/contact-groups.service';
+import { DomainEventType } from '../outbox/domain-event';
+import { OutboxService } from '../outbox/outbox.service';
+import { Contact } from './contact.entity';
+import { ContactListItemResponse, ContactResponse } from './contact.response';
+import { NAME_SQL, PHONE_DIGITS_SQL, escapeLike, phoneDigitsOf } from './contact-text-match';
+import { CreateContactDto } from './dto/create-contact.dto';
+import { ListContactsQueryDto } from './dto/list-contacts-query.dto';
+import { UpdateContactDto } from './dto/update-contact.dto';
+
+const PHONE_UNIQUE = 'ux_contacts_org_phone';
+const MEMBER_GROUP_FK = 'fk_contact_group_members_group';
+const phoneTaken = () => ApiError.conflict('A contact with this phone already exists in the organization');
+
+@Injectable()
+export class ContactsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(Contact) private readonly contacts: Repository<Contact>,
+    private readonly groups: ContactGroupsService,
+    private readonly outbox: OutboxService,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  async list(organizationId: string, query: ListContactsQueryDto): Promise<Page<ContactListItemResponse>> {
+    const search = query.search?.trim() || undefined;
+    const qb = this.contacts.createQueryBuilder('c').where('c.organizationId = :organizationId', { organizationId });
+    if (search) {
+      const digits = phoneDigitsOf(search);
+      qb.andWhere(
+        new Brackets((w) => {
+          w.where(`${NAME_SQL('c')} LIKE :nameLike`, { nameLike: `%${escapeLike(search.toLowerCase())}%` });
+          if (digits) w.orWhere(`${PHONE_DIGITS_SQL('c')} LIKE :digitsLike`, { digitsLike: `%${digits}%` });
+        }),
+      );
+    }
+    if (query.groupId) {
+      qb.andWhere(
+        `EXISTS (SELECT 1 FROM contact_group_members m WHERE m.contact_id = c.id AND m.group_id = :groupId)`,
+        { groupId: query.groupId },
+      );
+    }
+    // ANY-match: a contact qualifies when it carries at least one of the requested tags (array overlap, GIN-indexed).
+    if (query.tags?.length) qb.andWhere('c.tags && :tags::text[]', { tags: query.tags });
+    return keysetPaginate(qb, {
+      alias: 'c',
+      limit: query.limit,
+      cursor: query.cursor,
+      filters: { search, groupId: query.groupId, tags: query.tags?.length ? query.tags : undefined },
+      codec: this.cursors,
+      map: ContactListItemResponse.from,
+    });
+  }
+
+  async get(organizationId: string, id: string): Promise<Contact> {
+    const contact = await this.contacts.findOneBy({ organizationId, id });
+    if (!contact) throw ApiError.notFound('Contact');
+    return contact;
+  }
+
+  async create(organizationId: string, dto: CreateContactDto): Promise<Contact> {
+    await this.assertGroups(organizationId, dto.groupIds);
+    return this.mappingConstraints(() =>
+      this.dataSource.transaction(async (m) => {
+        const contact = m.create(Contact, {
+          id: uuidv7(),
+          organizationId,
+          title: dto.title,
+          phone: dto.phone,
+          email: dto.email ?? null,
+          notes: dto.notes ?? null,
+          tags: dto.tags ?? [],
+          customFields: dto.customFields ?? {},
+        });
+        // ON CONFLICT DO NOTHING: a concurrent create of the same phone waits for the first to commit, then inserts
+        // nothing and gets its 409 without an aborted statement. (The cast: jsonb `customFields` is not a
+        // DeepPartial-able shape; the row is the entity itself.)
+        const inserted = await m
+          .createQueryBuilder()
+          .insert()
+          .into(Contact)
+          .values(contact as QueryDeepPartialEntity<Contact>)
+          .orIgnore()
+          .execute();
+        if (!inserted.raw.length) throw phoneTaken();
+        await this.setMemberships(m, contact.id, dto.groupIds ?? []);
+        await this.recordEvent(m, 'contact.created', contact);
+        return contact;
+      }),
+    );
+  }
+
+  async update(organizationId: string, id: string, dto: UpdateContactDto): Promise<Contact> {
+    await this.assertGroups(organizationId, dto.groupIds);
+    return this.mappingConstraints(() =>
+      this.dataSource.transaction(async (m) => {
+        const contact = await m.findOne(Contact, {
+          where: { organizationId, id },
+          lock: { mode: 'pessimistic_write' },
+        });
+        if (!contact) throw ApiError.notFound('Contact');
+        if (dto.title !== undefined) contact.title = dto.title;
+        if (dto.phone !== undefined && dto.phone !== contact.phone) {
+          // The common case answered without a failed statement; the unique index still decides races.
+          if (await m.existsBy(Contact, { organizationId, phone: dto.phone })) throw phoneTaken();
+          contact.phone = dto.phone;
+        }
+        if (dto.email !== undefined) contact.email = dto.email;
+        if (dto.notes !== undefined) contact.notes = dto.notes;
+        if (dto.tags !== undefined) contact.tags = dto.tags;
+        if (dto.customFields !== undefined) contact.customFields = dto.customFields;
+        const saved = await m.save(contact);
+        if (dto.groupIds !== undefined) await this.setMemberships(m, id, dto.groupIds);
+        await this.recordEvent(m, 'contact.updated', saved);
+        return saved;
+      }),
+    );
+  }
+
+  /** Deletes the contact and (by cascade) its group memberships; calls and conversations keep their contact id. */
+  async delete(organizationId: string, id: string): Promise<void> {
+    await this.dataSource.transaction(async (m) => {
+      const contact = await m.findOne(Contact, { where: { organizationId, id }, lock: { mode: 'pessimistic_write' } });
+      if (!contact) throw ApiError.notFound('Contact');
+      await m.delete(Contact, { organizationId, id });
+      await this.recordEvent(m, 'contact.deleted', contact);
+    });
+  }
+
+  /**
+   * The contact of the organization with this phone, created (with `name` as its title, and a `contact.created`
+   * event) when there is none. Runs in the caller's transaction; safe against concurrent callers for one phone.
+   */
+  async findOrCreateByPhone(
+    manager: EntityManager,
+    organizationId: string,
+    phone: string,
+    name: string,
+  ): Promise<Contact> {
+    const e164 = toE164(phone);
+    if (!e164) throw new Error(`findOrCreateByPhone: ${phone} is not an E.164 phone number`);
+    const inserted: unknown[] = await manager.query(
+      `INSERT INTO contacts (id, organization_id, title, phone) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (organization_id, phone) DO NOTHING RETURNING id`,
+      [uuidv7(), organizationId, name.trim().slice(0, 200) || e164, e164],
+    );
+    const contact = await manager.findOneByOrFail(Contact, { organizationId, phone: e164 });
+    if (inserted.length) await this.recordEvent(manager, 'contact.created', contact);
+    return contact;
+  }
+
+  private recordEvent(m: EntityManager, type: DomainEventType, contact: Contact): Promise<string> {
+    return this.outbox.record(m, contact.organizationId, type, { ...ContactResponse.from(contact) });
+  }
+
+  private async setMemberships(m: EntityManager, contactId: string, groupIds: readonly string[]): Promise<void> {
+    await m.delete(ContactGroupMember, { contactId });
+    if (groupIds.length)
+      await m.insert(
+        ContactGroupMember,
+        groupIds.map((groupId) => ({ groupId, contactId })),
+      );
+  }
+
+  private async assertGroups(organizationId: string, groupIds: readonly string[] | undefined): Promise<void> {
+    if (!groupIds?.length) return;
+    const found = await this.groups.existingIds(organizationId, groupIds);
+    const missing = groupIds.filter((id) => !found.has(id));
+    if (missing.length) {
+      throw ApiError.validation('groupIds', `not contact groups of this organization: ${missing.join(', ')}`);
+    }
+  }
+
+  /** The database enforces phone uniqueness and membership integrity; its verdicts become the API's errors. */
+  private async mappingConstraints<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      const driver =
+        error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : {};
+      if (driver.code === '23505' && driver.constraint === PHONE_UNIQUE) {
+        throw phoneTaken();
+      }
+      if (driver.code === '23503' && driver.constraint === MEMBER_GROUP_FK) {
+        throw ApiError.validation('groupIds', 'a contact group no longer exists');
+      }
+      throw error;
+    }
+  }
+}

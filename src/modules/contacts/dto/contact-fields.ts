@@ -1,0 +1,121 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsEmail,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
+import { IsE164 } from '../../../common/validation/is-e164.decorator';
+
+export const CONTACT_LIMITS = { title: 200, notes: 5000, tags: 20, tag: 50, groupIds: 20, email: 320 } as const;
+
+/**
+ * The rules of each contact field, written once and shared by create and update. `presence`:
+ * - `required`: must be sent;
+ * - `optional`: may be omitted, but not null (update of a field that cannot be empty);
+ * - `nullable`: may be omitted or null (null stores/clears the value).
+ */
+type Presence = 'required' | 'optional' | 'nullable';
+
+function presence(kind: Presence, property: string): PropertyDecorator[] {
+  if (kind === 'nullable') return [IsOptional()];
+  if (kind === 'optional') return [ValidateIf((o: Record<string, unknown>) => o[property] !== undefined)];
+  return [];
+}
+
+/** Repeated values add nothing to a set (tags, group memberships); the first occurrence's order is kept. */
+const dedupe = Transform(({ value }) => (Array.isArray(value) ? [...new Set(value)] : value));
+
+export const TitleField = (kind: Presence) =>
+  applyDecorators(
+    ApiProperty({
+      required: kind === 'required',
+      minLength: 1,
+      maxLength: CONTACT_LIMITS.title,
+      example: 'Alice Smith',
+    }),
+    ...presence(kind, 'title'),
+    IsString(),
+    Length(1, CONTACT_LIMITS.title),
+  );
+
+export const PhoneField = (kind: Presence) =>
+  applyDecorators(
+    ApiProperty({
+      required: kind === 'required',
+      description: 'E.164, unique in the organization; spaces, dashes and brackets are accepted and removed',
+      example: '+14155550123',
+    }),
+    ...presence(kind, 'phone'),
+    IsE164(),
+  );
+
+export const EmailField = () =>
+  applyDecorators(
+    ApiProperty({ required: false, type: String, nullable: true, format: 'email', maxLength: CONTACT_LIMITS.email }),
+    IsOptional(),
+    IsString(),
+    MaxLength(CONTACT_LIMITS.email),
+    IsEmail(),
+  );
+
+export const NotesField = () =>
+  applyDecorators(
+    ApiProperty({ required: false, type: String, nullable: true, maxLength: CONTACT_LIMITS.notes }),
+    IsOptional(),
+    IsString(),
+    MaxLength(CONTACT_LIMITS.notes),
+  );
+
+export const TagsField = (kind: Presence, description: string) =>
+  applyDecorators(
+    ApiProperty({
+      required: false,
+      type: [String],
+      maxItems: CONTACT_LIMITS.tags,
+      description: `${description}. At most ${CONTACT_LIMITS.tags} tags of 1-${CONTACT_LIMITS.tag} characters; duplicates are dropped`,
+      example: ['vip'],
+    }),
+    ...presence(kind, 'tags'),
+    IsArray(),
+    ArrayMaxSize(CONTACT_LIMITS.tags),
+    IsString({ each: true }),
+    Length(1, CONTACT_LIMITS.tag, { each: true }),
+    dedupe,
+  );
+
+export const GroupIdsField = (kind: Presence, description: string) =>
+  applyDecorators(
+    ApiProperty({
+      required: false,
+      type: [String],
+      maxItems: CONTACT_LIMITS.groupIds,
+      description: `${description}. Each must be a contact group of this organization (otherwise 400 VALIDATION_ERROR naming groupIds)`,
+    }),
+    ...presence(kind, 'groupIds'),
+    IsArray(),
+    ArrayMaxSize(CONTACT_LIMITS.groupIds),
+    IsUUID('all', { each: true }),
+    dedupe,
+  );
+
+export const CustomFieldsField = (kind: Presence, description: string) =>
+  applyDecorators(
+    ApiProperty({
+      required: false,
+      type: Object,
+      additionalProperties: true,
+      description: `${description} (a JSON object of arbitrary key-value pairs)`,
+      example: { plan: 'gold' },
+    }),
+    ...presence(kind, 'customFields'),
+    IsObject(),
+  );

@@ -1,0 +1,19 @@
+import {
+  CustomFieldsField,
+  EmailField,
+  GroupIdsField,
+  NotesField,
+  PhoneField,
+  TagsField,
+  TitleField,
+} from './contact-fields';
+
+export class CreateContactDto {
+  @TitleField('required') title: string;
+  @PhoneField('required') phone: string;
+  @EmailField() email?: string | null;
+  @NotesField() notes?: string | null;
+  @TagsField('optional', 'Tags') tags?: string[];
+  @GroupIdsField('optional', 'Contact groups to put the contact in') groupIds?: string[];
+  @CustomFieldsField('optional', 'Custom fields') customFields?: Record<string, unknown>;
+}

@@ -1,0 +1,188 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { ApiError } from '../../common/errors/api-error';
+import { uuidv7 } from '../../common/ids/uuid-v7';
+import { addMonths, applyDeduction, planReservation } from './allocation';
+import { CancelSubscriptionDto } from './dto/cancel-subscription.dto';
+import { CreateSubscriptionDto } from './dto/create-subscription.dto';
+import { MinuteGrantDto } from './dto/minute-grant.dto';
+import { StartTrialDto } from './dto/start-trial.dto';
+import { MinuteLedgerEntry } from './entities/minute-ledger-entry.entity';
+import { Subscription } from './entities/subscription.entity';
+import { Trial } from './entities/trial.entity';
+import { MinuteBook } from './minute-book.service';
+import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
+
+/** The dashboard's billing actions (CONTRACTS §6); the public API never changes plans or minutes. */
+@Injectable()
+export class UsageAdminService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly book: MinuteBook,
+    private readonly lifecycle: SubscriptionLifecycleService,
+  ) {}
+
+  async createSubscription(organizationId: string, dto: CreateSubscriptionDto): Promise<Subscription> {
+    return this.dataSource.transaction(async (manager) => {
+      const locked = await this.book.lock(manager, organizationId);
+      const start = dto.periodStart ?? locked.now;
+      const end = dto.periodEnd ?? addMonths(start, 1);
+      if (end <= start) throw ApiError.validation('periodEnd', 'must be after periodStart');
+      const sub = manager.create(Subscription, {
+        id: uuidv7(),
+        organizationId,
+        productType: dto.productType,
+        tier: dto.productType === 'outreach' ? (dto.tier ?? null) : null,
+        quantity: dto.quantity ?? 1,
+        complimentary: dto.complimentary ?? false,
+        status: 'active',
+        enforced: dto.enforced ?? false,
+        enforcementStartsAt: dto.enforcementStartsAt ?? null,
+        currentPeriodStart: start,
+        currentPeriodEnd: end,
+        cancelAtPeriodEnd: false,
+        canceledAt: null,
+      });
+      await manager.insert(Subscription, sub);
+      if (sub.productType === 'outreach' || sub.complimentary) await this.lifecycle.convertTrial(manager, locked);
+      await this.lifecycle.grantIncluded(manager, locked, sub);
+      return sub;
+    });
+  }
+
+  async cancelSubscription(id: string, dto: CancelSubscriptionDto): Promise<Subscription> {
+    return this.dataSource.transaction(async (manager) => {
+      const sub = await this.mustFindSubscription(manager, id);
+      if (sub.status !== 'active') throw new ApiError('INVALID_STATE', 'The subscription has already ended');
+      if (dto.atPeriodEnd) {
+        await manager.update(Subscription, { id }, { cancelAtPeriodEnd: true });
+      } else {
+        const locked = await this.book.lock(manager, sub.organizationId);
+        await manager.update(Subscription, { id }, { status: 'canceled', canceledAt: locked.now });
+        await this.lifecycle.closeGrants(
+          manager,
+          locked,
+          { subscriptionId: id },
+          'admin_adjustment',
+          'unspent included minutes expired: subscription cancelled',
+          sub.productType,
+        );
+      }
+      return manager.findOneByOrFail(Subscription, { id });
+    });
+  }
+
+  async renewSubscription(id: string): Promise<Subscription> {
+    return this.dataSource.transaction(async (manager) => {
+      const sub = await this.mustFindSubscription(manager, id);
+      if (!(await this.lifecycle.renew(manager, id, { onlyIfDue: false }))) {
+        throw new ApiError('INVALID_STATE', `The subscription is ${sub.status}`);
+      }
+      return manager.findOneByOrFail(Subscription, { id });
+    });
+  }
+
+  /** Starts an organization's one free trial with its minutes (`trial_activation`); also used by the demo seed. */
+  async startTrial(organizationId: string, dto: StartTrialDto): Promise<Trial> {
+    return this.dataSource.transaction(async (manager) => {
+      const locked = await this.book.lock(manager, organizationId);
+      if (await manager.existsBy(Trial, { organizationId }))
+        throw ApiError.conflict('This organization already had a trial');
+      const startedAt = dto.startedAt ?? locked.now;
+      const trial = manager.create(Trial, {
+        id: uuidv7(),
+        organizationId,
+        startedAt,
+        endsAt: new Date(startedAt.getTime() + dto.days * 86_400_000),
+        grantedMins: dto.mins,
+        status: 'active',
+      });
+      if (trial.endsAt <= locked.now) throw ApiError.validation('days', 'the trial would already have ended');
+      await manager.insert(Trial, trial);
+      await this.book.grant(
+        manager,
+        locked,
+        {
+          kind: 'trial',
+          grantedMins: dto.mins,
+          subscriptionId: null,
+          periodStart: startedAt,
+          expiresAt: trial.endsAt,
+        },
+        {
+          type: 'trial_activation',
+          amountMins: dto.mins,
+          description: `Free trial: ${dto.mins} minutes for ${dto.days} days`,
+          productType: 'outreach',
+        },
+      );
+      return trial;
+    });
+  }
+
+  /** Top-ups carry forward; a negative admin adjustment removes free minutes in consumption order. */
+  async grantMinutes(organizationId: string, dto: MinuteGrantDto): Promise<MinuteLedgerEntry> {
+    if (dto.mins < 0 && dto.type !== 'admin_adjustment') {
+      throw ApiError.validation('mins', 'only admin_adjustment may be negative');
+    }
+    return this.dataSource.transaction(async (manager) => {
+      const locked = await this.book.lock(manager, organizationId);
+      const description = dto.description ?? defaultDescription(dto);
+      if (dto.mins > 0) {
+        await this.book.grant(
+          manager,
+          locked,
+          {
+            kind: 'topup',
+            grantedMins: dto.mins,
+            subscriptionId: null,
+            periodStart: null,
+            expiresAt: null,
+          },
+          {
+            type: dto.type,
+            amountMins: dto.mins,
+            description,
+            productType: 'outreach',
+          },
+        );
+      } else {
+        await this.deduct(manager, organizationId, -dto.mins, locked.now.getTime());
+        await this.book.append(manager, locked, {
+          type: dto.type,
+          amountMins: dto.mins,
+          description,
+          productType: 'outreach',
+        });
+      }
+      return manager.findOneOrFail(MinuteLedgerEntry, {
+        where: { organizationId },
+        order: { createdAt: 'DESC', id: 'DESC' },
+      });
+    });
+  }
+
+  /** Free minutes only: a reserved minute belongs to a call in flight, and the balance never goes negative. */
+  private async deduct(manager: EntityManager, organizationId: string, mins: number, now: number): Promise<void> {
+    const grants = await this.book.openGrants(manager, organizationId);
+    const states = grants.map((g) => this.book.toState(g));
+    const plan = planReservation(states, now, mins);
+    if (!plan) throw ApiError.validation('mins', 'exceeds the minutes available to remove');
+    await this.book.saveStates(manager, grants, applyDeduction(states, plan));
+  }
+
+  private async mustFindSubscription(manager: EntityManager, id: string): Promise<Subscription> {
+    const sub = await manager.findOneBy(Subscription, { id });
+    if (!sub) throw ApiError.notFound('Subscription');
+    return sub;
+  }
+}
+
+function defaultDescription(dto: MinuteGrantDto): string {
+  const what = {
+    addon_purchase: 'Minutes purchased',
+    coupon_redemption: 'Coupon redeemed',
+    admin_adjustment: 'Adjustment',
+  };
+  return `${what[dto.type]}: ${dto.mins > 0 ? '+' : ''}${dto.mins} minutes`;
+}

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { keysetPaginate } from '../../common/pagination/keyset-paginate';
+import { Page } from '../../common/pagination/pagination.dto';
+import { UsageHistoryQueryDto } from './dto/usage-history-query.dto';
+import { MinuteLedgerEntry } from './entities/minute-ledger-entry.entity';
+import { UsageHistoryRowResponse } from './usage-history-row.response';
+
+@Injectable()
+export class UsageHistoryService {
+  constructor(
+    @InjectRepository(MinuteLedgerEntry)
+    private readonly ledger: Repository<MinuteLedgerEntry>,
+    private readonly codec: CursorCodec,
+  ) {}
+
+  list(organizationId: string, query: UsageHistoryQueryDto): Promise<Page<UsageHistoryRowResponse>> {
+    const qb = this.ledger.createQueryBuilder('e').where('e.organizationId = :organizationId', { organizationId });
+    if (query.type) qb.andWhere('e.type = :type', { type: query.type });
+    if (query.from) qb.andWhere('e.createdAt >= :from', { from: query.from });
+    if (query.to) qb.andWhere('e.createdAt <= :to', { to: query.to });
+    return keysetPaginate(qb, {
+      alias: 'e',
+      limit: query.limit,
+      cursor: query.cursor,
+      codec: this.codec,
+      filters: {
+        type: query.type,
+        from: query.from?.toISOString(),
+        to: query.to?.toISOString(),
+      },
+      map: UsageHistoryRowResponse.from,
+    });
+  }
+}

@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+import { DomainEventType } from '../../outbox/domain-event';
+
+/** The data of one DeliverWebhook job: one attempt of one event to one endpoint. */
+export interface WebhookDeliveryJob {
+  eventId: string;
+  organizationId: string;
+  endpointId: string;
+  type: DomainEventType;
+  occurredAt: string;
+  data: Record<string, unknown>;
+  /** 1 for the first try; retry n is attempt n + 1. */
+  attempt: number;
+}
+
+/**
+ * BullMQ job id of an attempt. The first attempt's id is fixed by (event, endpoint), so an event relayed twice
+ * enqueues one delivery; each retry has its own fixed id for the same reason. (BullMQ forbids ':' in ids.)
+ */
+export function deliveryJobId(eventId: string, endpointId: string, attempt: number): string {
+  const base = `${eventId}.${endpointId}`;
+  return attempt === 1 ? base : `${base}.r${attempt - 1}`;
+}
+
+/**
+ * The `X-Webhook-Id`: a UUID derived from (event, endpoint), so every retry and every redelivery after a crash
+ * carries the same value without storing it anywhere first.
+ */
+export function webhookId(eventId: string, endpointId: string): string {
+  const hex = createHash('sha256').update(`${eventId}:${endpointId}`).digest('hex');
+  // Shaped as an RFC 9562 version 8 (custom) UUID.
+  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The spec's retry delays ("about" each value): up to 10 % added at random so retries of a burst spread out. */
+export function retryDelay(delaysMs: readonly number[], retry: number, random = Math.random): number {
+  const base = delaysMs[retry - 1];
+  return Math.round(base + base * 0.1 * random());
+}

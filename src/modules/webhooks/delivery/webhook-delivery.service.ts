@@ -1,0 +1,149 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { uuidv7 } from '../../../common/ids/uuid-v7';
+import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
+import { JobQueue } from '../../../infra/queue/job-queue.service';
+import { OnJob } from '../../../infra/queue/on-job.decorator';
+import { JobName } from '../../../infra/queue/queue-names';
+import { WebhookDelivery } from '../webhook-delivery.entity';
+import { DELIVERY_JOB_OPTIONS } from './webhook-fanout.service';
+import { PostResult, WebhookHttpClient } from './webhook-http.client';
+import { WebhookDeliveryJob, deliveryJobId, retryDelay, webhookId } from './webhook-delivery.job';
+import { signatureHeader } from './webhook-signature';
+
+/** Failed deliveries in a row (each with all its retries spent) that disable an endpoint (spec rule 4). */
+export const DISABLE_AFTER_FAILURES = 10;
+
+interface EndpointForSend {
+  url: string;
+  secret: string;
+  events: string[];
+  is_active: boolean;
+  consecutive_failures: number;
+}
+
+/**
+ * Sends one attempt and decides what follows. The endpoint (URL, secret, state) is read at send time, so a
+ * rotated secret signs pending retries and a deleted or disabled endpoint stops them. A failed attempt with
+ * retries left enqueues the next one as a delayed job with its own fixed id (durable across restarts); the last
+ * failed attempt counts one failed delivery against the endpoint.
+ */
+@Injectable()
+export class WebhookDeliveryService {
+  private readonly logger = new Logger(WebhookDeliveryService.name);
+  /**
+   * Never destroyed on shutdown: the workers finish in-flight deliveries after module destroy hooks run, and
+   * idle keep-alive sockets are unref'd by Node, so they do not hold the process open.
+   */
+  private readonly http = new WebhookHttpClient();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly jobs: JobQueue,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @OnJob({ name: JobName.DeliverWebhook })
+  async deliver(job: WebhookDeliveryJob): Promise<void> {
+    const [endpoint]: EndpointForSend[] = await this.dataSource.query(
+      `SELECT url, secret, events, is_active, consecutive_failures FROM webhook_endpoints WHERE id = $1 AND organization_id = $2`,
+      [job.endpointId, job.organizationId],
+    );
+    // Deleted, disabled or unsubscribed since the event: the delivery is cancelled.
+    if (!endpoint || !endpoint.is_active || !endpoint.events.includes(job.type)) return;
+
+    const id = webhookId(job.eventId, job.endpointId);
+    const result = await this.send(endpoint, job, id);
+    await this.record(job, id, result);
+
+    if (!result.error) {
+      // Most endpoints are healthy: skip the write when there is nothing to reset (a concurrent failure that
+      // lands after our read is reset by the next success).
+      if (endpoint.consecutive_failures === 0) return;
+      await this.dataSource.query(
+        `UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id = $1 AND consecutive_failures <> 0`,
+        [job.endpointId],
+      );
+      return;
+    }
+    const retries = this.config.webhookRetryDelaysMs;
+    if (job.attempt <= retries.length) {
+      const next = job.attempt + 1;
+      await this.jobs.add<WebhookDeliveryJob>(
+        JobName.DeliverWebhook,
+        { ...job, attempt: next },
+        {
+          jobId: deliveryJobId(job.eventId, job.endpointId, next),
+          delay: retryDelay(retries, job.attempt),
+          ...DELIVERY_JOB_OPTIONS,
+        },
+      );
+      return;
+    }
+    await this.countFailedDelivery(job.endpointId);
+  }
+
+  private send(endpoint: EndpointForSend, job: WebhookDeliveryJob, id: string): Promise<PostResult> {
+    const body = JSON.stringify({ event: job.type, timestamp: job.occurredAt, data: payloadData(job) });
+    // Signed now, with the current secret, over exactly these bytes (CONTRACTS §3).
+    const signature = signatureHeader(endpoint.secret, body, Math.floor(Date.now() / 1000));
+    return this.http.post(
+      endpoint.url,
+      body,
+      {
+        'content-type': 'application/json',
+        'user-agent': 'voice-calling-webhooks/1',
+        'x-webhook-id': id,
+        'x-webhook-signature': signature,
+      },
+      { timeoutMs: this.config.webhookTimeoutMs, allowInsecure: this.config.webhookAllowInsecure },
+    );
+  }
+
+  private async record(job: WebhookDeliveryJob, id: string, result: PostResult): Promise<void> {
+    await this.dataSource.getRepository(WebhookDelivery).insert({
+      id: uuidv7(),
+      organizationId: job.organizationId,
+      endpointId: job.endpointId,
+      eventId: job.eventId,
+      eventType: job.type,
+      webhookId: id,
+      attempt: job.attempt,
+      success: !result.error,
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      responseExcerpt: result.responseExcerpt,
+      error: result.error,
+    }).catch((err: Error & { code?: string }) => {
+      // The endpoint was deleted while the request was in flight: nothing to log the attempt against.
+      if (err.code !== '23503') throw err;
+    });
+    if (result.error) {
+      this.logger.debug({ endpointId: job.endpointId, webhookId: id, attempt: job.attempt, error: result.error }, 'Webhook attempt failed');
+    }
+  }
+
+  /** One atomic increment decides the 10th failure, however many workers finish deliveries at once. */
+  private async countFailedDelivery(endpointId: string): Promise<void> {
+    const rows: Array<{ consecutive_failures: number; is_active: boolean }> = await this.dataSource.query(
+      `UPDATE webhook_endpoints
+          SET consecutive_failures = consecutive_failures + 1,
+              is_active = CASE WHEN consecutive_failures + 1 >= $2 THEN false ELSE is_active END,
+              disabled_at = CASE WHEN is_active AND consecutive_failures + 1 >= $2 THEN now() ELSE disabled_at END
+        WHERE id = $1
+        RETURNING consecutive_failures, is_active`,
+      [endpointId, DISABLE_AFTER_FAILURES],
+    );
+    const row = rows[0];
+    if (row && !row.is_active && row.consecutive_failures === DISABLE_AFTER_FAILURES) {
+      this.logger.warn({ endpointId }, `Webhook endpoint disabled after ${DISABLE_AFTER_FAILURES} failed deliveries`);
+    }
+  }
+}
+
+/** Call events carry the Call object without its transcript (spec Events); whatever recorded it, strip it here. */
+function payloadData(job: WebhookDeliveryJob): Record<string, unknown> {
+  if (!job.type.startsWith('call.') || !('transcript' in job.data)) return job.data;
+  const { transcript: _transcript, ...rest } = job.data;
+  return rest;
+}

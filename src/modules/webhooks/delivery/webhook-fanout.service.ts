@@ -1,0 +1,50 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { JobQueue } from '../../../infra/queue/job-queue.service';
+import { JobName } from '../../../infra/queue/queue-names';
+import { DomainEventFanout } from '../../outbox/domain-event-fanout.service';
+import { DomainEventListener, DomainEventMessage } from '../../outbox/domain-event';
+import { WebhookDeliveryJob, deliveryJobId } from './webhook-delivery.job';
+
+/** Infrastructure failures (not receiver failures, which are retried by the schedule) get a few quick retries. */
+export const DELIVERY_JOB_OPTIONS = { attempts: 5, backoff: { type: 'exponential', delay: 1000 } } as const;
+
+/**
+ * Turns each relayed domain event into one delivery job per active endpoint of the organization subscribed to
+ * its type. Job ids are fixed per (event, endpoint), so a re-relayed event or a retried fan-out adds nothing.
+ */
+@Injectable()
+export class WebhookFanout implements OnModuleInit, DomainEventListener {
+  constructor(
+    private readonly fanout: DomainEventFanout,
+    private readonly dataSource: DataSource,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  onModuleInit(): void {
+    this.fanout.subscribe(this);
+  }
+
+  async onDomainEvent(event: DomainEventMessage): Promise<void> {
+    const endpoints: Array<{ id: string }> = await this.dataSource.query(
+      `SELECT id FROM webhook_endpoints WHERE organization_id = $1 AND is_active AND $2 = ANY(events)`,
+      [event.organizationId, event.type],
+    );
+    if (!endpoints.length) return;
+    await this.jobs.addBulk<WebhookDeliveryJob>(
+      JobName.DeliverWebhook,
+      endpoints.map(({ id }) => ({
+        data: {
+          eventId: event.eventId,
+          organizationId: event.organizationId,
+          endpointId: id,
+          type: event.type,
+          occurredAt: event.occurredAt,
+          data: event.data,
+          attempt: 1,
+        },
+        opts: { jobId: deliveryJobId(event.eventId, id, 1), ...DELIVERY_JOB_OPTIONS },
+      })),
+    );
+  }
+}

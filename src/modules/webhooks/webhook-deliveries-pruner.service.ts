@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { OnJob } from '../../infra/queue/on-job.decorator';
+import { JobName } from '../../infra/queue/queue-names';
+
+/** Delivery attempts are kept two weeks: long enough to explain a disabled endpoint. */
+export const DELIVERY_RETENTION_DAYS = 14;
+const BATCH = 10_000;
+
+@Injectable()
+export class WebhookDeliveriesPruner {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Hourly, cluster-wide; deletes in batches so a large backlog never holds one long transaction. */
+  @OnJob({ name: JobName.PruneWebhookDeliveries, schedule: { every: 3600_000 } })
+  async prune(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const result = await this.dataSource.query(
+        `DELETE FROM webhook_deliveries WHERE id IN (
+           SELECT id FROM webhook_deliveries WHERE created_at < now() - make_interval(days => $1) LIMIT $2)`,
+        [DELIVERY_RETENTION_DAYS, BATCH],
+      );
+      const deleted = Number(result?.[1] ?? 0);
+      total += deleted;
+      if (deleted < BATCH) return total;
+    }
+  }
+}

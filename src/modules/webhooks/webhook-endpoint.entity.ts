@@ -1,0 +1,24 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { CreatedAt, UpdatedAt } from '../../common/entities/timestamps';
+
+/**
+ * A receiver of signed event notifications. The signing secret is stored as is: every delivery must compute
+ * an HMAC with it, so it has to be recoverable (a hash would not do), and encrypting it would need a key the
+ * contract does not provide. It is `select: false` so no ordinary query loads it, and it is never logged.
+ */
+@Entity('webhook_endpoints')
+export class WebhookEndpoint {
+  @PrimaryColumn('uuid') id: string;
+  @Index() @Column('uuid') organizationId: string;
+  @Column('text') url: string;
+  @Column('text', { array: true }) events: string[];
+  @Column('text', { select: false }) secret: string;
+  @Column('text', { nullable: true }) description: string | null;
+  @Column('boolean', { default: true }) isActive: boolean;
+  /** Failed deliveries (all retries exhausted) in a row; the 10th disables the endpoint, a success resets it. */
+  @Column('int', { default: 0 }) consecutiveFailures: number;
+  /** When the endpoint was last disabled automatically (null when it never was or was re-enabled). */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true }) disabledAt: Date | null;
+  @CreatedAt() createdAt: Date;
+  @UpdatedAt() updatedAt: Date;
+}

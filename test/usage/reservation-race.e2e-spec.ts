@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { CallBilling } from '../../src/modules/usage/call-billing.port';
+import { createOrg } from '../support/factory';
+import { TestApp, startTestApp } from '../support/test-app';
+import { admin } from './usage-support';
+
+describe('reservation race (real database, real concurrency)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it('200 concurrent dispatch reservations against 10 available minutes: exactly 10 succeed', async () => {
+    const org = await createOrg(t);
+    await admin(t, `/admin/v1/organizations/${org.id}/subscriptions`, {
+      productType: 'outreach',
+      tier: 1,
+      enforced: true,
+    });
+    await admin(t, `/admin/v1/organizations/${org.id}/minute-grants`, { mins: -90, type: 'admin_adjustment' });
+    const billing = t.app.get(CallBilling);
+    const dataSource = t.app.get(DataSource);
+    const results = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        dataSource.transaction((m) => billing.reserveForDispatch(m, org.id, randomUUID())),
+      ),
+    );
+    const reserved = results.filter((r) => r.reserved);
+    expect(reserved).toHaveLength(10);
+    expect(results.filter((r) => !r.reserved && r.reason === 'OUTBOUND_MINUTES_EXHAUSTED')).toHaveLength(190);
+
+    const { rows } = await t.db.query(
+      `SELECT b.balance_mins, b.reserved_mins,
+              (SELECT count(*)::int FROM call_reservations WHERE organization_id = $1) AS reservations,
+              (SELECT sum(reserved_mins)::int FROM minute_grants WHERE organization_id = $1) AS held,
+              (SELECT min(remaining_mins - reserved_mins)::int FROM minute_grants WHERE organization_id = $1) AS min_free
+         FROM usage_balances b WHERE b.organization_id = $1`,
+      [org.id],
+    );
+    expect(rows[0]).toEqual({ balance_mins: 10, reserved_mins: 10, reservations: 10, held: 10, min_free: 0 });
+    const usage = (await org.api.get('/api/v1/usage')).body.data;
+    expect(usage.outreach).toMatchObject({ reservedMins: 10, availableMins: 0 });
+    expect(usage.outboundBlockedReason).toBe('OUTBOUND_MINUTES_EXHAUSTED');
+  });
+
+  it('concurrent settlements of the same call write one ledger row', async () => {
+    const org = await createOrg(t);
+    await admin(t, `/admin/v1/organizations/${org.id}/trial`, { days: 5, mins: 10 });
+    const billing = t.app.get(CallBilling);
+    const callId = randomUUID();
+    await t.app.get(DataSource).transaction((m) => billing.reserveForDispatch(m, org.id, callId));
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        billing.settleCall({
+          organizationId: org.id,
+          callId,
+          direction: 'outbound',
+          durationSeconds: 61,
+          providerCallId: 'x',
+        }),
+      ),
+    );
+    const { rows } = await t.db.query(`SELECT amount_mins FROM minute_ledger WHERE call_id = $1`, [callId]);
+    expect(rows).toEqual([{ amount_mins: -2 }]);
+  });
+});

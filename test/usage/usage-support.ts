@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { CallBilling } from '../../src/modules/usage/call-billing.port';
+import { TestApp } from '../support/test-app';
+
+/** Drives the ledger the way the calls module does: through the CallBilling port, never its tables. */
+export function billing(t: TestApp) {
+  const port = t.app.get(CallBilling);
+  const dataSource = t.app.get(DataSource);
+  return {
+    port,
+    reserve: (orgId: string, callId: string = randomUUID()) =>
+      dataSource.transaction((m) => port.reserveForDispatch(m, orgId, callId)),
+    /** A whole outbound call: reserve at dispatch, settle at the end. */
+    async outbound(orgId: string, seconds: number | null, providerCallId: string | null = `prov-${randomUUID()}`) {
+      const callId = randomUUID();
+      const reserved = await dataSource.transaction((m) => port.reserveForDispatch(m, orgId, callId));
+      await port.settleCall({
+        organizationId: orgId,
+        callId,
+        direction: 'outbound',
+        durationSeconds: seconds,
+        providerCallId,
+      });
+      return { callId, reserved, providerCallId };
+    },
+    async inbound(orgId: string, seconds: number) {
+      const callId = randomUUID();
+      await port.settleCall({
+        organizationId: orgId,
+        callId,
+        direction: 'inbound',
+        durationSeconds: seconds,
+        providerCallId: `in-${callId}`,
+      });
+      return callId;
+    },
+  };
+}
+
+export async function admin(t: TestApp, path: string, body: unknown = {}) {
+  const res = await t.admin.post(path, body);
+  if (res.status >= 300) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}

@@ -1,0 +1,238 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import Stripe from 'stripe';
+import { TestOrg, createOrg } from '../support/factory';
+import { TestApp, startTestApp } from '../support/test-app';
+import { recordEvent } from './support/events';
+import { Answer, Received, WebhookReceiver } from './support/receiver';
+
+const stripe = new Stripe('sk_test_unused');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** An independent check of the scheme, written from the spec's words rather than from our signer. */
+function verifyByHand(raw: string, header: string, secret: string): boolean {
+  const parts = Object.fromEntries(header.split(',').map((p) => p.split('=') as [string, string]));
+  const expected = createHmac('sha256', secret).update(`${parts.t}.${raw}`).digest();
+  const given = Buffer.from(parts.v1 ?? '', 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+describe('webhook delivery engine', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    receiver = await new WebhookReceiver().start();
+    t = await startTestApp({
+      env: { WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_RETRY_DELAYS_MS: '100,200,300', WEBHOOK_TIMEOUT_MS: '1000' },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await receiver?.stop();
+  });
+
+  let n = 0;
+  async function endpoint(org: TestOrg, events: string[], answers: Answer[] = []) {
+    const path = `/hook-${++n}`;
+    receiver.script(path, answers);
+    const res = await org.api.post('/api/v1/webhooks', { url: `${receiver.url}${path}`, events });
+    expect(res.status).toBe(201);
+    return { id: res.body.data.id as string, secret: res.body.data.secret as string, path };
+  }
+  const endpointRow = async (id: string) =>
+    (await t.db.query('SELECT is_active, consecutive_failures, disabled_at FROM webhook_endpoints WHERE id = $1', [id]))
+      .rows[0];
+  const deliveries = async (id: string) =>
+    (
+      await t.db.query(
+        'SELECT attempt, success, status_code, error, webhook_id, duration_ms FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY created_at, attempt',
+        [id],
+      )
+    ).rows;
+  /** The receiver sees a request a moment before the attempt is logged; wait for the log. */
+  const loggedDeliveries = async (id: string, count: number) => {
+    const deadline = Date.now() + 15000;
+    for (;;) {
+      const rows = await deliveries(id);
+      if (rows.length >= count || Date.now() > deadline) return rows;
+      await sleep(50);
+    }
+  };
+  const waitForRow = async (id: string, predicate: (row: any) => boolean) => {
+    const deadline = Date.now() + 15000;
+    while (!predicate(await endpointRow(id))) {
+      if (Date.now() > deadline) throw new Error(`endpoint ${id} never reached the expected state`);
+      await sleep(100);
+    }
+  };
+
+  it('delivers a signed {event, timestamp, data} that Stripe and a hand-written verifier both accept', async () => {
+    const org = await createOrg(t);
+    const hook = await endpoint(org, ['contact.created']);
+    const eventId = await recordEvent(t, org.id, 'contact.created', { id: 'c-1', name: 'Ada' });
+    await receiver.waitFor(() => receiver.on(hook.path).length === 1);
+    const [req] = receiver.on(hook.path);
+    const header = String(req.headers['x-webhook-signature']);
+    expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    const viaStripe = stripe.webhooks.constructEvent(req.rawBody, header, hook.secret) as unknown as Record<string, unknown>;
+    expect(viaStripe).toEqual({ event: 'contact.created', timestamp: expect.any(String), data: { id: 'c-1', name: 'Ada' } });
+    expect(new Date(viaStripe.timestamp as string).toISOString()).toBe(viaStripe.timestamp);
+    expect(verifyByHand(req.rawBody, header, hook.secret)).toBe(true);
+    expect(verifyByHand(req.rawBody.replace('Ada', 'Eve'), header, hook.secret)).toBe(false);
+    expect(() => stripe.webhooks.constructEvent(req.rawBody, header, 'whsec_wrong')).toThrow();
+    expect(req.headers['content-type']).toBe('application/json');
+    expect(req.headers['x-webhook-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const rows = await loggedDeliveries(hook.id, 1);
+    expect(rows).toEqual([
+      expect.objectContaining({ attempt: 1, success: true, status_code: 200, error: null, webhook_id: req.headers['x-webhook-id'] }),
+    ]);
+    const { rows: logged } = await t.db.query('SELECT event_id, event_type FROM webhook_deliveries WHERE endpoint_id = $1', [hook.id]);
+    expect(logged).toEqual([{ event_id: eventId, event_type: 'contact.created' }]);
+  });
+
+  it('delivers only subscribed events, only to active endpoints, and drops the transcript of call events', async () => {
+    const org = await createOrg(t);
+    const created = await endpoint(org, ['contact.created', 'call.ended']);
+    const deletedOnly = await endpoint(org, ['contact.deleted']);
+    const paused = await endpoint(org, ['contact.created', 'contact.deleted']);
+    expect((await org.api.patch(`/api/v1/webhooks/${paused.id}`, { isActive: false })).status).toBe(200);
+    const other = await createOrg(t);
+    const otherOrgs = await endpoint(other, ['contact.created']);
+
+    await recordEvent(t, org.id, 'contact.updated', { id: 'c-2' });
+    await recordEvent(t, org.id, 'contact.created', { id: 'c-2' });
+    await recordEvent(t, org.id, 'call.ended', { id: 'call-1', status: 'ended', transcript: [{ role: 'user', content: 'hi' }] });
+    await recordEvent(t, org.id, 'contact.deleted', { id: 'c-2' });
+    await receiver.waitFor(() => receiver.on(created.path).length === 2 && receiver.on(deletedOnly.path).length === 1);
+    await sleep(500);
+    const events = (path: string) => receiver.on(path).map((r) => JSON.parse(r.rawBody).event).sort();
+    expect(events(created.path)).toEqual(['call.ended', 'contact.created']);
+    expect(events(deletedOnly.path)).toEqual(['contact.deleted']);
+    expect(receiver.on(paused.path)).toHaveLength(0);
+    expect(receiver.on(otherOrgs.path)).toHaveLength(0);
+    const call = receiver.on(created.path).map((r) => JSON.parse(r.rawBody)).find((b) => b.event === 'call.ended');
+    expect(call.data).toEqual({ id: 'call-1', status: 'ended' });
+  });
+
+  it('retries a non-2xx answer with the same X-Webhook-Id and a fresh signature, and logs each attempt', async () => {
+    const org = await createOrg(t);
+    const hook = await endpoint(org, ['contact.updated'], [500, 503, 200]);
+    await recordEvent(t, org.id, 'contact.updated', { id: 'c-3' });
+    await receiver.waitFor(() => receiver.on(hook.path).length === 3);
+    const reqs = receiver.on(hook.path);
+    expect(new Set(reqs.map((r) => r.headers['x-webhook-id'])).size).toBe(1);
+    for (const r of reqs) expect(verifyByHand(r.rawBody, String(r.headers['x-webhook-signature']), hook.secret)).toBe(true);
+    // Delays of about 100 ms then 200 ms between attempts (configured), never less.
+    expect(reqs[1].at - reqs[0].at).toBeGreaterThanOrEqual(95);
+    expect(reqs[2].at - reqs[1].at).toBeGreaterThanOrEqual(195);
+    await sleep(300);
+    expect(receiver.on(hook.path)).toHaveLength(3);
+    const rows = await loggedDeliveries(hook.id, 3);
+    expect(rows.map((r) => [r.attempt, r.success, r.status_code])).toEqual([
+      [1, false, 500],
+      [2, false, 503],
+      [3, true, 200],
+    ]);
+    expect(rows[0].error).toContain('500');
+    expect(await endpointRow(hook.id)).toMatchObject({ is_active: true, consecutive_failures: 0 });
+  });
+
+  it('fails a delivery after 1 + 3 attempts; redirects are not followed and timeouts fail', async () => {
+    const org = await createOrg(t);
+    const redirected = await endpoint(org, ['contact.updated'], [302, 301, 307, 308]);
+    const slow = await endpoint(org, ['contact.updated'], ['hold', 200]);
+    await recordEvent(t, org.id, 'contact.updated', { id: 'c-4' });
+    await waitForRow(redirected.id, (r) => r.consecutive_failures === 1);
+    expect(receiver.on(redirected.path)).toHaveLength(4);
+    expect(receiver.on('/elsewhere')).toHaveLength(0);
+    const rows = await loggedDeliveries(redirected.id, 4);
+    expect(rows.map((r) => r.attempt)).toEqual([1, 2, 3, 4]);
+    expect(rows[0].error).toMatch(/redirect not followed/);
+
+    await receiver.waitFor(() => receiver.on(slow.path).length === 2);
+    const slowRows = await loggedDeliveries(slow.id, 2);
+    expect(slowRows.map((r) => [r.attempt, r.success])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
+    expect(slowRows[0].error).toMatch(/timeout/);
+    expect(slowRows[0].duration_ms).toBeGreaterThanOrEqual(990);
+  });
+
+  it('disables an endpoint at the 10th consecutive failed delivery, not before', async () => {
+    const org = await createOrg(t);
+    const hook = await endpoint(org, ['contact.updated'], new Array(44).fill(500));
+    for (let i = 0; i < 9; i++) await recordEvent(t, org.id, 'contact.updated', { id: `c-${i}` });
+    await waitForRow(hook.id, (r) => r.consecutive_failures === 9);
+    expect(await endpointRow(hook.id)).toMatchObject({ is_active: true, disabled_at: null });
+    expect(receiver.on(hook.path)).toHaveLength(36);
+    await recordEvent(t, org.id, 'contact.updated', { id: 'c-10' });
+    await waitForRow(hook.id, (r) => !r.is_active);
+    const row = await endpointRow(hook.id);
+    expect(row.consecutive_failures).toBe(10);
+    expect(row.disabled_at).toBeInstanceOf(Date);
+    expect(receiver.on(hook.path)).toHaveLength(40);
+    expect((await org.api.get('/api/v1/webhooks')).body.data[0].isActive).toBe(false);
+    // Disabled: new events are not delivered.
+    await recordEvent(t, org.id, 'contact.updated', { id: 'c-11' });
+    await sleep(1000);
+    expect(receiver.on(hook.path)).toHaveLength(40);
+  });
+
+  it('resets the failure count on any success', async () => {
+    const org = await createOrg(t);
+    const hook = await endpoint(org, ['contact.updated'], [500, 500, 500, 500, 200]);
+    await recordEvent(t, org.id, 'contact.updated', { id: 'c-5' });
+    await waitForRow(hook.id, (r) => r.consecutive_failures === 1);
+    await recordEvent(t, org.id, 'contact.updated', { id: 'c-6' });
+    await receiver.waitFor(() => receiver.on(hook.path).length === 5);
+    await waitForRow(hook.id, (r) => r.consecutive_failures === 0);
+  });
+
+  it('signs a pending retry with the rotated secret; the old one no longer verifies', async () => {
+    const org = await createOrg(t);
+    const hook = await endpoint(org, ['contact.created'], ['hold', 200]);
+    await recordEvent(t, org.id, 'contact.created', { id: 'c-7' });
+    await receiver.waitFor(() => receiver.on(hook.path).length === 1);
+    const rotated = await org.api.post(`/api/v1/webhooks/${hook.id}/rotate-secret`);
+    const newSecret = rotated.body.data.secret as string;
+    await receiver.waitFor(() => receiver.on(hook.path).length === 2);
+    const [first, retry] = receiver.on(hook.path);
+    const sig = (r: Received) => String(r.headers['x-webhook-signature']);
+    expect(verifyByHand(first.rawBody, sig(first), hook.secret)).toBe(true);
+    expect(verifyByHand(retry.rawBody, sig(retry), newSecret)).toBe(true);
+    expect(verifyByHand(retry.rawBody, sig(retry), hook.secret)).toBe(false);
+    expect(() => stripe.webhooks.constructEvent(retry.rawBody, sig(retry), hook.secret)).toThrow();
+    expect(stripe.webhooks.constructEvent(retry.rawBody, sig(retry), newSecret)).toBeTruthy();
+    expect(retry.headers['x-webhook-id']).toBe(first.headers['x-webhook-id']);
+  });
+
+  it('stops pending retries when the endpoint is deleted or disabled', async () => {
+    const org = await createOrg(t);
+    const deleted = await endpoint(org, ['contact.created'], ['hold', 500, 500, 500]);
+    const disabled = await endpoint(org, ['contact.created'], ['hold', 500, 500, 500]);
+    await recordEvent(t, org.id, 'contact.created', { id: 'c-8' });
+    await receiver.waitFor(() => receiver.on(deleted.path).length === 1 && receiver.on(disabled.path).length === 1);
+    expect((await org.api.delete(`/api/v1/webhooks/${deleted.id}`)).status).toBe(204);
+    expect((await org.api.patch(`/api/v1/webhooks/${disabled.id}`, { isActive: false })).status).toBe(200);
+    // The held attempts time out after 1 s; retries would follow within ~0.7 s more.
+    await sleep(2500);
+    expect(receiver.on(deleted.path)).toHaveLength(1);
+    expect(receiver.on(disabled.path)).toHaveLength(1);
+    expect(await deliveries(deleted.id)).toEqual([]);
+    // Cancelled retries are not failed deliveries.
+    expect(await endpointRow(disabled.id)).toMatchObject({ is_active: false, consecutive_failures: 0 });
+  });
+
+  it('a slow endpoint does not delay deliveries to others', async () => {
+    const org = await createOrg(t);
+    const slow = await endpoint(org, ['contact.updated'], new Array(20).fill('hold'));
+    const fast = await endpoint(org, ['contact.updated']);
+    const started = Date.now();
+    for (let i = 0; i < 20; i++) await recordEvent(t, org.id, 'contact.updated', { id: `s-${i}` });
+    await receiver.waitFor(() => receiver.on(fast.path).length === 20);
+    // Every fast delivery arrived while the slow ones were still hanging on their 1 s timeout.
+    expect(Math.max(...receiver.on(fast.path).map((r) => r.at)) - started).toBeLessThan(1000);
+    expect(receiver.on(slow.path).length).toBeGreaterThanOrEqual(1);
+  });
+});
