@@ -79,6 +79,11 @@ describe('messaging: accounts, inbound messages and conversations', () => {
       [org.id, '+14155550101'],
     );
     expect(contact.rows).toEqual([{ id: c.contactId, title: 'Ann Lee', phone: '+14155550101' }]);
+    const created = await t.db.query(
+      "SELECT data->>'id' AS id FROM outbox_events WHERE organization_id = $1 AND type = 'contact.created'",
+      [org.id],
+    );
+    expect(created.rows).toEqual([{ id: c.contactId }]);
     const account = (await org.api.get('/api/v1/messaging/accounts')).body.data[0];
     expect(account).toMatchObject({ messagesReceived: 1, lastMessageAt: at });
   });
