@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
-import { OutboundAssistant } from '../assistants/outbound-assistant.entity';
-import { Case } from '../cases/case.entity';
-import { Prompt } from '../cases/prompt.entity';
-import { Contact } from '../contacts/contact.entity';
+import { AssistantsModule } from '../assistants/assistants.module';
+import { CasesModule } from '../cases/cases.module';
+import { ContactsModule } from '../contacts/contacts.module';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
 import { UsageModule } from '../usage/usage.module';
 import { Call } from './call.entity';
@@ -20,7 +19,14 @@ import { VoiceProvider } from './voice/voice-provider';
 
 /** Calls: the public API, the dispatch engine and the voice platform behind it (CallBilling from UsageModule). */
 @Module({
-  imports: [TypeOrmModule.forFeature([Call, Contact, Case, Prompt, OutboundAssistant]), PhoneNumbersModule, UsageModule],
+  imports: [
+    TypeOrmModule.forFeature([Call]),
+    ContactsModule,
+    CasesModule,
+    AssistantsModule,
+    PhoneNumbersModule,
+    UsageModule,
+  ],
   controllers: [CallsController],
   providers: [
     CallsService,
