@@ -3,7 +3,6 @@ import { TestApp, startTestApp } from '../support/test-app';
 import { HOUR_MS, ago, createAccount, userWrites } from './messaging-fixtures';
 
 // Booting and closing an app (own database, queues) and the 55-message test can be slow on a loaded machine.
-jest.setTimeout(60_000);
 
 describe('messaging: accounts, inbound messages and conversations', () => {
   let t: TestApp;

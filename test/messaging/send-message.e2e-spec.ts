@@ -5,7 +5,6 @@ import { HOUR_MS, ago, createAccount, createTemplate, eventually, userWrites } f
 const WINDOW_MS = 24 * HOUR_MS;
 
 // Booting and closing an app (own database, queues) and the 55-message test can be slow on a loaded machine.
-jest.setTimeout(60_000);
 
 describe('messaging: sending text and templates (simulator)', () => {
   let t: TestApp;

@@ -57,7 +57,6 @@ const statusUpdate = (id: string, status: string, recipient: string, errors?: un
   });
 
 // Booting and closing an app (own database, queues) and the 55-message test can be slow on a loaded machine.
-jest.setTimeout(60_000);
 
 describe('messaging: WhatsApp Cloud API adapter (against a local fake Graph API)', () => {
   let t: TestApp;
