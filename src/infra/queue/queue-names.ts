@@ -26,6 +26,8 @@ export enum JobName {
   SweepCalls = 'sweep-calls',
   /** Apply one voice-platform event to its call; data: PlatformEvent. */
   ApplyVoiceEvent = 'apply-voice-event',
+  /** Reconcile calls processing past their maximum duration plus grace with the voice platform. */
+  SuperviseCalls = 'supervise-calls',
   /** data: WebhookDeliveryJob. */
   DeliverWebhook = 'deliver-webhook',
   PruneWebhookDeliveries = 'prune-webhook-deliveries',
@@ -40,6 +42,7 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.DispatchCall]: QueueName.CallDispatch,
   [JobName.SweepCalls]: QueueName.CallDispatch,
   [JobName.ApplyVoiceEvent]: QueueName.VoiceEvents,
+  [JobName.SuperviseCalls]: QueueName.CallDispatch,
   [JobName.DeliverWebhook]: QueueName.WebhookDeliveries,
   [JobName.PruneWebhookDeliveries]: QueueName.Maintenance,
   [JobName.RenewSubscriptions]: QueueName.Maintenance,
