@@ -19,6 +19,6 @@ export function dataSourceOptions(url: string, entities: DataSourceOptions['enti
     migrationsRun: false,
     // Failed queries surface as exceptions, which the error filter and the job logs report once, with context.
     logging: false,
-    extra: { max: 20, connectionTimeoutMillis: 5000, application_name: 'voice-calling-api' },
+    extra: { max: 20, connectionTimeoutMillis: 10000, application_name: 'voice-calling-api' },
   };
 }
