@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { JobName } from '../../infra/queue/queue-names';
 import { OnJob } from '../../infra/queue/on-job.decorator';
 import { OutboxService } from '../outbox/outbox.service';
@@ -79,15 +79,22 @@ export class CallEventsService {
 
   /** The platform accepted the call: record its id and fire call.started (once, whoever gets here first). */
   async started(callId: string, providerCallId: string): Promise<void> {
-    await this.dataSource.transaction(async (m) => {
-      const [call] = await callRows(
-        m,
-        `UPDATE calls SET api_call_id = $2, api_call_status = COALESCE(api_call_status, 'queued'), updated_at = now()
-          WHERE id = $1 AND api_call_id IS NULL RETURNING *`,
-        [callId, providerCallId],
-      );
-      if (call) await this.outbox.record(m, call.organizationId, 'call.started', { ...CallResponse.from(call) });
-    });
+    await this.dataSource.transaction((m) => this.markStarted(m, callId, providerCallId));
+  }
+
+  /**
+   * Records the platform id and fires call.started, once: the row's `api_call_id` is the guard. Both the
+   * dispatcher (after POST /call returns) and the end of the call (whose report may arrive first under load)
+   * come here, so every call the platform accepted fires call.started before its call.ended/call.failed.
+   */
+  private async markStarted(m: EntityManager, callId: string, providerCallId: string): Promise<void> {
+    const [call] = await callRows(
+      m,
+      `UPDATE calls SET api_call_id = $2, api_call_status = COALESCE(api_call_status, 'queued'), updated_at = now()
+        WHERE id = $1 AND api_call_id IS NULL AND status = 'processing' AND direction = 'outbound' RETURNING *`,
+      [callId, providerCallId],
+    );
+    if (call) await this.outbox.record(m, call.organizationId, 'call.started', { ...CallResponse.from(call) });
   }
 
   /**
@@ -106,6 +113,8 @@ export class CallEventsService {
       providerCallId: call.apiCallId ?? providerCallId,
     });
     await this.dataSource.transaction(async (m) => {
+      // The row lock taken here keeps the call in `processing` for the terminal update below.
+      if (providerCallId) await this.markStarted(m, callId, providerCallId);
       const [ended] = await callRows(
         m,
         `UPDATE calls SET status = $2, api_call_status = 'ended', api_call_id = COALESCE(api_call_id, $3),

@@ -50,7 +50,9 @@ export class CallsService {
     }
     const call = await this.dataSource.transaction(async (m) => {
       const refs = await this.references.load(m, organizationId, dto);
-      const blocked = await this.billing.outboundBlockedReason(organizationId);
+      // On the transaction's own connection: a request holding one connection while waiting for a second
+      // deadlocks the pool once as many requests as connections arrive together (seen at 30 concurrent creates).
+      const blocked = await this.billing.outboundBlockedReason(organizationId, m);
       if (blocked) throw new ApiError(blocked, BLOCKED_MESSAGE[blocked]);
       const resolved = this.resolve({ request: dto, ...refs });
       const created = m.create(Call, {

@@ -34,8 +34,10 @@ export class CallBillingService extends CallBilling {
     super();
   }
 
-  async outboundBlockedReason(organizationId: string): Promise<OutboundBlockedReason | null> {
-    const manager = this.dataSource.manager;
+  async outboundBlockedReason(
+    organizationId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<OutboundBlockedReason | null> {
     const now = new Date();
     const [e, grants] = await Promise.all([
       this.entitlements.load(manager, organizationId, now),
