@@ -23,7 +23,16 @@ export function RequireScope(scope: Scope): MethodDecorator & ClassDecorator {
     SetMetadata(ACCESS_KEY, { kind: 'scope', scope } satisfies Access),
     ApiSecurity(API_KEY_SECURITY),
     ApiExtension('x-required-scope', scope),
-    ApiErrors('UNAUTHORIZED', 'KEY_REVOKED', 'KEY_EXPIRED', 'INSUFFICIENT_SCOPE', 'RATE_LIMITED', 'INTERNAL_ERROR'),
+    ApiErrors(
+      'UNAUTHORIZED',
+      'KEY_REVOKED',
+      'KEY_EXPIRED',
+      'INSUFFICIENT_SCOPE',
+      'RATE_LIMITED',
+      'INTERNAL_ERROR',
+      // Any route answers 503 while the database is unreachable (to-error-response.ts).
+      'SERVICE_UNAVAILABLE',
+    ),
   );
 }
 

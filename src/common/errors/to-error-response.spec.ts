@@ -39,4 +39,19 @@ describe('toErrorResponse', () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     expect(toErrorResponse(refused)).toMatchObject({ status: 503, body: { error: { code: 'SERVICE_UNAVAILABLE' } } });
   });
+
+  it('answers 503 when a connection is dropped mid-query or none can be obtained (no code, only a message)', () => {
+    const dropped = Object.assign(new Error('Connection terminated unexpectedly'), { name: 'QueryFailedError' });
+    const poolTimeout = new Error('timeout exceeded when trying to connect');
+    const adminShutdown = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    for (const error of [dropped, poolTimeout, adminShutdown]) {
+      expect(toErrorResponse(error)).toMatchObject({
+        status: 503,
+        body: { error: { code: 'SERVICE_UNAVAILABLE' } },
+        headers: { 'retry-after': '1' },
+      });
+    }
+    // A message that merely mentions a connection is still a 500.
+    expect(toErrorResponse(new Error('Connection string is invalid')).status).toBe(500);
+  });
 });

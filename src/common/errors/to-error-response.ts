@@ -42,6 +42,21 @@ const STATUS_CODES: Partial<Record<number, ErrorCode>> = {
 
 /** Database errors that mean "the database is not reachable right now", not a bug. */
 const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '53300']);
+/**
+ * node-postgres reports a dropped or unobtainable connection without a code, only by message (a connection
+ * cut mid-query, a pool that could not connect in time); TypeORM keeps that message on its QueryFailedError.
+ */
+const UNAVAILABLE_MESSAGES = [
+  /^Connection terminated/,
+  /^timeout exceeded when trying to connect$/,
+  /^Client has encountered a connection error and is not queryable$/,
+];
+
+function isUnavailable(error: unknown, code: string | undefined): boolean {
+  if (code && UNAVAILABLE_ERRNOS.has(code)) return true;
+  const message = (error as { message?: unknown })?.message;
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message));
+}
 
 /**
  * Turns anything thrown anywhere (our ApiError, Nest's HttpExceptions, Fastify's parser errors, driver
@@ -76,7 +91,7 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     const code = STATUS_CODES[statusCode] ?? 'VALIDATION_ERROR';
     return { status: statusCode, body: envelope(code, (error as Error).message), unexpected: false };
   }
-  if (fastifyCode && UNAVAILABLE_ERRNOS.has(fastifyCode)) {
+  if (isUnavailable(error, fastifyCode)) {
     return {
       status: HttpStatus.SERVICE_UNAVAILABLE,
       body: envelope('SERVICE_UNAVAILABLE', 'A backing service is temporarily unavailable; retry shortly'),

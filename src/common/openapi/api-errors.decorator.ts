@@ -16,6 +16,7 @@ const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
   NOT_FOUND: 'Resource not found',
   RATE_LIMITED: 'Rate limit exceeded; retry after the Retry-After header',
   INTERNAL_ERROR: 'Internal server error',
+  SERVICE_UNAVAILABLE: 'A backing service is temporarily unavailable; retry shortly',
 };
 
 /**

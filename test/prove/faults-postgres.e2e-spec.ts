@@ -1,0 +1,60 @@
+import { createOrg } from '../support/factory';
+import { HttpClient } from '../support/http';
+import { TestApp, startTestApp } from '../support/test-app';
+import { TcpProxy } from './support/tcp-proxy';
+
+/**
+ * PostgreSQL briefly unreachable: an API instance whose database connections go through a proxy the test can cut
+ * answers 503 SERVICE_UNAVAILABLE with the error envelope while it is cut, and serves again once it is restored,
+ * without a restart. (The shared PostgreSQL itself is never touched.)
+ */
+describe('faults: PostgreSQL briefly unreachable', () => {
+  let t: TestApp;
+  let proxy: TcpProxy;
+  let api: HttpClient;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const target = new URL(t.databaseUrl);
+    proxy = await new TcpProxy(target.hostname, Number(target.port || 5432)).start();
+    const peer = await t.startPeer({ DATABASE_URL: proxy.url(t.databaseUrl), ROLES: 'api' });
+    const org = await createOrg(t);
+    api = new HttpClient(peer.baseUrl, { 'x-api-key': org.key });
+  });
+  afterAll(async () => {
+    await proxy?.restore().catch(() => undefined);
+    await t?.close();
+    await proxy?.stop();
+  });
+
+  const contact = (n: number) => ({ title: `Outage ${n}`, phone: `+1415558${String(n).padStart(4, '0')}` });
+
+  it('answers 503 with the envelope while the database is cut, then recovers without a restart', async () => {
+    expect((await api.post('/api/v1/contacts', contact(1))).status).toBe(201);
+    expect((await api.get('/api/v1/contacts')).status).toBe(200);
+
+    await proxy.cut();
+    // Both a pooled connection that was dropped and a new one that is refused must read as "unavailable".
+    for (const res of [
+      await api.get('/api/v1/contacts'),
+      await api.post('/api/v1/contacts', contact(2)),
+      await api.get('/api/v1/calls'),
+    ]) {
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.any(String) } });
+      expect(res.headers.get('retry-after')).toBe('1');
+    }
+
+    await proxy.restore();
+    let recovered = await api.get('/api/v1/contacts');
+    for (let i = 0; i < 20 && recovered.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      recovered = await api.get('/api/v1/contacts');
+    }
+    expect(recovered.status).toBe(200);
+    expect((await api.post('/api/v1/contacts', contact(3))).status).toBe(201);
+    const titles = (await api.get('/api/v1/contacts')).body.data.map((c: { title: string }) => c.title).sort();
+    // The write attempted during the outage left nothing behind.
+    expect(titles).toEqual(['Outage 1', 'Outage 3']);
+  }, 60_000);
+});
