@@ -10,6 +10,9 @@ import { QueueConnection } from './queue-connection';
 
 type Handler = (data: unknown, job: Job) => Promise<unknown>;
 
+/** How often the scheduler role checks that its job schedulers still exist (a Redis restarted empty loses them). */
+export const SCHEDULE_CHECK_MS = 5000;
+
 interface Registered {
   options: OnJobOptions;
   handler: Handler;
@@ -26,6 +29,7 @@ export class JobRegistry implements OnApplicationBootstrap, BeforeApplicationShu
   private readonly logger = new Logger(JobRegistry.name);
   private readonly handlers = new Map<JobName, Registered>();
   private readonly workers: Worker[] = [];
+  private scheduleCheck?: NodeJS.Timeout;
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -38,7 +42,12 @@ export class JobRegistry implements OnApplicationBootstrap, BeforeApplicationShu
   async onApplicationBootstrap(): Promise<void> {
     this.discover();
     if (this.config.roles.has('worker')) this.startWorkers();
-    if (this.config.roles.has('scheduler')) await this.registerSchedules();
+    if (this.config.roles.has('scheduler')) {
+      await this.registerSchedules();
+      // The schedules live in the queue store. A Redis that restarts without its data forgets them, and with
+      // them the sweepers that repair everything else; so they are put back as soon as they are found missing.
+      this.scheduleCheck = setInterval(() => void this.restoreMissingSchedules(), SCHEDULE_CHECK_MS);
+    }
   }
 
   /**
@@ -46,6 +55,7 @@ export class JobRegistry implements OnApplicationBootstrap, BeforeApplicationShu
    * deploy never cuts a dispatch or a delivery in half, and no job runs against a closed pool.
    */
   async beforeApplicationShutdown(): Promise<void> {
+    if (this.scheduleCheck) clearInterval(this.scheduleCheck);
     await Promise.all(this.workers.map((w) => w.close()));
   }
 
@@ -91,14 +101,25 @@ export class JobRegistry implements OnApplicationBootstrap, BeforeApplicationShu
     return registered.handler(job.data, job);
   }
 
-  private async registerSchedules(): Promise<void> {
+  private async registerSchedules(onlyMissing = false): Promise<void> {
     for (const [name, { options }] of this.handlers) {
       if (!options.schedule) continue;
       const queue = this.moduleRef.get<Queue>(getQueueToken(JOB_QUEUE[name]), { strict: false });
+      if (onlyMissing && (await queue.getJobScheduler(name))) continue;
+      if (onlyMissing) this.logger.warn({ job: name }, 'Job scheduler missing from the queue store; registered again');
       await queue.upsertJobScheduler(name, options.schedule, {
         name,
         opts: { removeOnComplete: 100, removeOnFail: 100 },
       });
+    }
+  }
+
+  private async restoreMissingSchedules(): Promise<void> {
+    try {
+      await this.registerSchedules(true);
+    } catch (error) {
+      // The queue store is unreachable right now; the next check tries again.
+      this.logger.debug({ err: (error as Error).message }, 'Job scheduler check failed');
     }
   }
 }
