@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   await globalSetup();
   const t = await startTestApp({ env: { SIMULATOR_RING_MS: '200', SIMULATOR_CALL_MS: '2000' } });
   try {
-    const org = await callingOrg(t, 1_000_000);
+    const org = await callingOrg(t, 100_000);
     const to = (i: number) => `+1415555${String(i % 1000).padStart(3, '0')}${i % 7}`;
 
     // 1. Pickup latency at a steady rate.

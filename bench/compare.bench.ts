@@ -1,0 +1,214 @@
+/*
+ * Ours against a baseline (issue "Prove it"): autocannon, 32 connections, BENCH_DURATION (10) seconds per run,
+ * against the real app (src/main.ts, api role, in its own process) and bench/baseline-server.ts (node:http + pg,
+ * the same SQL and key check, in its own process), both on one database created like the test harness does:
+ *   GET /api/v1/calls?limit=25 with 100,000 calls in the organization,
+ *   POST /api/v1/contacts (a new phone each request),
+ *   GET /api/v1/contacts/search?q=... over 100,000 contacts.
+ * Fixtures are bench-only INSERT ... SELECT generate_series straight into the database (the API would take
+ * minutes). Targets: ours >= 0.6 x the baseline's throughput, and our p99 <= 50 ms.
+ * Run: `npm run bench compare`.
+ */
+import autocannon from 'autocannon';
+import { ChildProcess, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { AddressInfo, createServer } from 'node:net';
+import { join } from 'node:path';
+import { Pool } from 'pg';
+import { TEST_REDIS_URL, createTestDatabase } from '../test/support/databases';
+import globalSetup from '../test/support/global-setup';
+import { HttpClient } from '../test/support/http';
+
+const CALLS = Number(process.env.BENCH_CALLS ?? 100_000);
+const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const ADMIN_TOKEN = 'bench-admin-token';
+const ROOT = join(__dirname, '..');
+const QUERIES = ['ali', 'smith', 'garcia', 'mar', 'alice smith', '4155', 'jo', 'alicee'];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function start(script: string, env: Record<string, string>): ChildProcess {
+  return fork(join(ROOT, script), [], {
+    execArgv: ['-r', 'ts-node/register/transpile-only'],
+    env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.spec.json'), ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+}
+
+async function waitUp(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not come up`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function run(base: string, key: string, route: string, tag: string, seconds = DURATION): Promise<Figures> {
+  let n = 0;
+  const request: autocannon.Request =
+    route === 'POST /contacts'
+      ? {
+          method: 'POST',
+          path: '/api/v1/contacts',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          // A new phone per request, distinct per server and run, so every insert is a real 201.
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({ title: `Bench ${n}`, phone: `+1${tag}${String(n++).padStart(7, '0')}` }),
+          }),
+        }
+      : route === 'GET /calls'
+        ? { method: 'GET', path: '/api/v1/calls?limit=25', headers: { 'x-api-key': key } }
+        : {
+            method: 'GET',
+            headers: { 'x-api-key': key },
+            setupRequest: (req) => ({
+              ...req,
+              path: `/api/v1/contacts/search?q=${encodeURIComponent(QUERIES[n++ % QUERIES.length])}`,
+            }),
+          };
+  const result = await autocannon({ url: base, connections: CONNECTIONS, duration: seconds, requests: [request] });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+async function seed(databaseUrl: string, orgId: string): Promise<void> {
+  const db = new Pool({ connectionString: databaseUrl, max: 2 });
+  try {
+    await db.query(
+      `INSERT INTO calls (id, organization_id, status, direction, call_from, call_to, api_call_id, api_call_status,
+                          ended_reason, result_status, duration_seconds, created_at, updated_at)
+       SELECT gen_random_uuid(), $1, 'ended', 'outbound', '+14155550100',
+              '+1' || ((i::bigint * 7919 + 12345) % 9000000000 + 1000000000)::text, 'sim-' || i, 'ended',
+              'customer-ended-call', 'Answered', 30 + i % 300,
+              now() - i * interval '1 second', now() - i * interval '1 second'
+         FROM generate_series(1, $2::int) AS i`,
+      [orgId, CALLS],
+    );
+    const first = ['Alice', 'Bob', 'Carol', 'David', 'Emma', 'Maria', 'Jose', 'Priya', 'Omar', 'Hana', 'Marco', 'Joan'];
+    const last = ['Smith', 'Garcia', 'Johnson', 'Martinez', 'Lee', 'Nguyen', 'Okafor', 'Tanaka', 'Rossi', 'Alison'];
+    await db.query(
+      `INSERT INTO contacts (id, organization_id, title, phone, tags, created_at, updated_at)
+       SELECT gen_random_uuid(), $1,
+              ($2::text[])[1 + (i * 7) % cardinality($2::text[])] || ' ' || ($3::text[])[1 + (i * 13) % cardinality($3::text[])],
+              '+1' || ((i::bigint * 7919 + 12345) % 9000000000 + 1000000000)::text, ARRAY['t' || (i % 50)],
+              now() - i * interval '1 second', now()
+         FROM generate_series(1, $4::int) AS i`,
+      [orgId, first, last, CONTACTS],
+    );
+    await db.query('VACUUM ANALYZE calls');
+    await db.query('VACUUM ANALYZE contacts');
+  } finally {
+    await db.end();
+  }
+}
+
+async function main(): Promise<void> {
+  await globalSetup();
+  const database = await createTestDatabase();
+  const children: ChildProcess[] = [];
+  try {
+    const appPort = await freePort();
+    children.push(
+      start('src/main.ts', {
+        NODE_ENV: 'test',
+        DATABASE_URL: database.url,
+        REDIS_URL: TEST_REDIS_URL,
+        QUEUE_PREFIX: `b${randomBytes(5).toString('hex')}`,
+        ADMIN_TOKEN,
+        // HTTP only, as an API node behind a load balancer; workers would run elsewhere.
+        ROLES: 'api',
+        MIGRATE_ON_START: 'false',
+        LOG_LEVEL: 'silent',
+        PORT: String(appPort),
+        HOST: '127.0.0.1',
+      }),
+    );
+    const ours = `http://127.0.0.1:${appPort}`;
+    await waitUp(`${ours}/health`);
+    const admin = new HttpClient(ours, { authorization: `Bearer ${ADMIN_TOKEN}` });
+    const org = await admin.post('/admin/v1/organizations', { name: 'Bench', profile: true });
+    const keyRes = await admin.post(`/admin/v1/organizations/${org.body.data.id}/api-keys`, { scopes: ['*'], name: 'bench' });
+    const key: string = keyRes.body.data.key;
+    const started = Date.now();
+    await seed(database.url, org.body.data.id);
+    console.log(`seeded ${CALLS} calls and ${CONTACTS} contacts in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    const baselineProcess = start('bench/baseline-server.ts', { DATABASE_URL: database.url, PORT: '0' });
+    children.push(baselineProcess);
+    const baselinePort = await new Promise<number>((resolve) =>
+      baselineProcess.once('message', (m: { port: number }) => resolve(m.port)),
+    );
+    const baseline = `http://127.0.0.1:${baselinePort}`;
+
+    console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION} s per run; load before: ${loadavg()}`);
+    const rows: string[] = [];
+    let tag = 200;
+    for (const route of ['GET /calls', 'POST /contacts', 'GET /contacts/search']) {
+      // Warm-up of both (JIT, pool connections, plan cache), not measured.
+      await run(ours, key, route, String(tag++), 2);
+      await run(baseline, key, route, String(tag++), 2);
+      const a = await run(ours, key, route, String(tag++));
+      const b = await run(baseline, key, route, String(tag++));
+      const ratio = a.rps / b.rps;
+      const met = ratio >= 0.6 && a.p99 <= 50;
+      rows.push(
+        `| ${route} | ${a.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ${ratio.toFixed(2)} | ${a.p50} / ${a.p99} | ${b.p50} / ${b.p99} | ${(a.p99 / Math.max(b.p99, 1)).toFixed(2)} | ${a.non2xx + a.errors} / ${b.non2xx + b.errors} | ${met ? 'met' : 'NOT met'} |`,
+      );
+      console.log(rows[rows.length - 1]);
+    }
+    console.log(`load after: ${loadavg()}`);
+    console.log('\n| route | ours req/s | baseline req/s | ratio | ours p50/p99 ms | baseline p50/p99 ms | p99 ratio | non-2xx+errors ours/baseline | target |');
+    console.log('|---|---|---|---|---|---|---|---|---|');
+    for (const row of rows) console.log(row);
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1000));
+    await database.drop();
+  }
+}
+
+function loadavg(): string {
+  return require('node:os')
+    .loadavg()
+    .map((n: number) => n.toFixed(2))
+    .join(' ');
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
