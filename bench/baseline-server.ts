@@ -95,7 +95,7 @@ async function createContact(key: Key, body: any): Promise<[number, unknown]> {
       'INSERT INTO outbox_events (event_id, organization_id, type, data, occurred_at) VALUES ($1, $2, $3, $4, $5)',
       [randomUUID(), key.organizationId, 'contact.created', contact, new Date()],
     );
-    await client.query(`SELECT pg_notify('outbox_events', '')`);
+    await client.query(`SELECT pg_notify('vc_outbox', '')`);
     await client.query('COMMIT');
     return [201, { data: contact }];
   } catch (error) {
