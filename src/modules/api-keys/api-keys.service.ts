@@ -20,16 +20,25 @@ export class ApiKeysService implements KeyAuthenticator {
   async authenticate(key: string | undefined): Promise<AuthContext> {
     if (!key || !isWellFormedKey(key)) throw new ApiError('UNAUTHORIZED', 'Missing or invalid X-API-Key');
     const hash = hashApiKey(key);
-    const row = await this.repo.findOne({
-      where: { keyHash: hash },
-      select: { id: true, organizationId: true, keyHash: true, scopes: true, expiresAt: true, revokedAt: true },
-    });
-    if (!row || !hashesEqual(row.keyHash, hash)) throw new ApiError('UNAUTHORIZED', 'Missing or invalid X-API-Key');
-    if (row.revokedAt) throw new ApiError('KEY_REVOKED', 'The API key was revoked');
-    if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) {
+    // Plain SQL: this runs on every request, and building it through the query builder each time was a tenth
+    // of the CPU of a simple route under load (compare.bench.ts profile, BENCHMARKS.md).
+    const [row]: Array<{
+      id: string;
+      organization_id: string;
+      key_hash: Buffer;
+      scopes: string[];
+      expires_at: Date | null;
+      revoked_at: Date | null;
+    }> = await this.repo.query(
+      'SELECT id, organization_id, key_hash, scopes, expires_at, revoked_at FROM api_keys WHERE key_hash = $1 LIMIT 1',
+      [hash],
+    );
+    if (!row || !hashesEqual(row.key_hash, hash)) throw new ApiError('UNAUTHORIZED', 'Missing or invalid X-API-Key');
+    if (row.revoked_at) throw new ApiError('KEY_REVOKED', 'The API key was revoked');
+    if (row.expires_at && row.expires_at.getTime() <= Date.now()) {
       throw new ApiError('KEY_EXPIRED', 'The API key expired');
     }
-    return { organizationId: row.organizationId, apiKeyId: row.id, scopes: row.scopes };
+    return { organizationId: row.organization_id, apiKeyId: row.id, scopes: row.scopes };
   }
 
   async create(organizationId: string, dto: CreateApiKeyDto): Promise<{ entity: ApiKey; key: string }> {

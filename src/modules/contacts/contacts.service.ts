@@ -94,7 +94,8 @@ export class ContactsService {
           .orIgnore()
           .execute();
         if (!inserted.raw.length) throw phoneTaken();
-        await this.setMemberships(m, contact.id, dto.groupIds ?? []);
+        // A new contact has no memberships to replace: only insert (saves a DELETE round trip per create).
+        if (dto.groupIds?.length) await this.setMemberships(m, contact.id, dto.groupIds);
         await this.recordEvent(m, 'contact.created', contact);
         return contact;
       }),
