@@ -49,6 +49,8 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toBool) @IsBoolean() WEBHOOK_ALLOW_INSECURE?: boolean;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_PER_MINUTE?: number;
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) METRICS_PORT?: number;
+  @IsOptional() @Transform(toList) @IsString({ each: true }) CORS_ORIGINS?: string[];
 }
 
 export interface AppConfig {
@@ -74,6 +76,10 @@ export interface AppConfig {
   webhookAllowInsecure: boolean;
   rateLimitPerMinute: number;
   logLevel: string;
+  /** Unset: no metrics endpoint. Set: Prometheus `/metrics` on this separate port, in every role (0 = any free port). */
+  metricsPort?: number;
+  /** Origins allowed cross-origin requests; empty (the default) = CORS off. */
+  corsOrigins: string[];
   /** The raw environment, for provider adapters that read their own variables (CONTRACTS §5). */
   raw: Readonly<Record<string, string | undefined>>;
 }
@@ -124,6 +130,8 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     webhookAllowInsecure: parsed.WEBHOOK_ALLOW_INSECURE ?? false,
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE ?? 600,
     logLevel: parsed.LOG_LEVEL ?? 'info',
+    metricsPort: parsed.METRICS_PORT,
+    corsOrigins: parsed.CORS_ORIGINS ?? [],
     raw: Object.freeze({ ...env }),
   };
 }
