@@ -1,4 +1,5 @@
-import type { INestApplicationContext } from '@nestjs/common';
+import type { INestApplication } from '@nestjs/common';
+import type { Server } from 'node:http';
 
 /**
  * Graceful shutdown on SIGTERM/SIGINT: app.close() stops accepting connections, lets in-flight requests finish
@@ -6,7 +7,7 @@ import type { INestApplicationContext } from '@nestjs/common';
  * queues, Redis clients, the metrics server and the database pool; finally the embedded PostgreSQL (demo mode)
  * stops. The process then exits 0, or 1 when something failed to close. A second signal forces exit at once.
  */
-export function closeOnSignals(app: INestApplicationContext, stopInfrastructure: () => Promise<void>): void {
+export function closeOnSignals(app: INestApplication, stopInfrastructure: () => Promise<void>): void {
   let closing = false;
   const shutdown = (signal: NodeJS.Signals) => {
     if (closing) {
@@ -15,8 +16,15 @@ export function closeOnSignals(app: INestApplicationContext, stopInfrastructure:
     }
     closing = true;
     console.log(`${signal} received: finishing in-flight requests and jobs, then exiting`);
+    // Server.close() drops the connections idle at that moment only; a keep-alive connection whose request was in
+    // flight would then linger until its keep-alive timeout. Dropping idle ones as they appear closes each right
+    // after its last response.
+    const server = app.getHttpServer() as Server;
+    const reaper = setInterval(() => server.closeIdleConnections(), 100);
+    reaper.unref();
     app
       .close()
+      .finally(() => clearInterval(reaper))
       .then(() => stopInfrastructure())
       .then(
         () => process.exit(0),
