@@ -12,6 +12,8 @@ const tsJest = [
 module.exports = {
   testEnvironment: 'node',
   maxWorkers: 2,
+  // A global option (projects do not take it): end-to-end hooks boot and stop whole applications.
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',
@@ -27,7 +29,6 @@ module.exports = {
       transform: { '^.+\\.ts$': tsJest },
       testEnvironment: 'node',
       globalSetup: '<rootDir>/test/support/global-setup.ts',
-      testTimeout: 60000,
       slowTestThreshold: 20,
     },
   ],

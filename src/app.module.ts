@@ -21,6 +21,7 @@ import { CallsModule } from './modules/calls/calls.module';
 import { CasesModule } from './modules/cases/cases.module';
 import { ContactGroupsModule } from './modules/contact-groups/contact-groups.module';
 import { ContactsModule } from './modules/contacts/contacts.module';
+import { MessagingModule } from './modules/messaging/messaging.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { OutboxModule } from './modules/outbox/outbox.module';
 import { PhoneNumbersModule } from './modules/phone-numbers/phone-numbers.module';
@@ -61,6 +62,7 @@ export class AppModule {
         CallsModule,
         WebhooksModule,
         UsageModule,
+        MessagingModule,
       ],
       providers: [
         // Order matters: global guards run in registration order, and the rate limit needs the authenticated key.

@@ -46,6 +46,9 @@ export async function createApp(options: {
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
     bufferLogs: true,
     abortOnError: false,
+    // Keep each JSON body's raw bytes on `request.rawBody` (the same buffer the parser reads, no copy): provider
+    // callbacks verify signatures over the exact bytes sent (X-Hub-Signature-256), which re-serialising cannot give.
+    rawBody: true,
   });
   app.useLogger(app.get(Logger));
   app.useGlobalPipes(createValidationPipe());

@@ -31,6 +31,11 @@ async function main(): Promise<void> {
     'Try it:',
     `  curl -s -H 'X-API-Key: ${seeded.apiKey}' ${base}/api/v1/organization`,
     '',
+    'Place a simulated call (numbers ending 0-6 answer, 7 voicemail, 8 no answer, 9 error):',
+    `  curl -s -X POST -H 'X-API-Key: ${seeded.apiKey}' -H 'Content-Type: application/json' \\`,
+    `    -d '{"to": "+14155550123", "from": "${seeded.phoneNumber}", "firstMessage": "Hi, this is a demo call"}' \\`,
+    `    ${base}/api/v1/calls`,
+    '',
   ];
   console.log(lines.join('\n'));
 }

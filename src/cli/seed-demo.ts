@@ -4,12 +4,13 @@ import { ApiKeysService } from '../modules/api-keys/api-keys.service';
 import { Organization } from '../modules/organizations/organization.entity';
 import { OrganizationsService } from '../modules/organizations/organizations.service';
 import { PhoneNumbersService } from '../modules/phone-numbers/phone-numbers.service';
+import { UsageAdminService } from '../modules/usage/usage-admin.service';
 
 const DEMO_ORG = 'Demo organization';
 const DEMO_NUMBER = '+14155550100';
 
 /**
- * The demo organization, created on first run and reused afterwards; every run issues a fresh full-access key
+ * The demo organization (with a trial's minutes), created on first run and reused afterwards; every run issues a fresh full-access key
  * (keys are only ever shown once, so an old one cannot be printed again).
  */
 export async function seedDemo(app: INestApplication): Promise<{ apiKey: string; phoneNumber: string }> {
@@ -25,6 +26,10 @@ export async function seedDemo(app: INestApplication): Promise<{ apiKey: string;
     }));
   if (!(await numbers.findOwned(org.id, DEMO_NUMBER))) {
     await numbers.create(org.id, { number: DEMO_NUMBER, label: 'Demo line', providerId: 'demo-number' });
+  }
+  if (!existing) {
+    // A 30-day trial with 100 minutes, so outbound calls work straight away against the simulator.
+    await app.get(UsageAdminService).startTrial(org.id, { days: 30, mins: 100 });
   }
   const { key } = await app.get(ApiKeysService).create(org.id, { scopes: ['*'], name: 'demo', environment: 'test' });
   return { apiKey: key, phoneNumber: DEMO_NUMBER };

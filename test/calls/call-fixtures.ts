@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp } from '../support/test-app';
 
@@ -25,27 +24,24 @@ export async function grantTrial(t: TestApp, orgId: string, mins: number): Promi
   if (trial.status !== 201 && trial.status !== 200) throw new Error(`trial: ${trial.status} ${trial.text}`);
 }
 
-/*
- * Contacts, cases, prompt-library entries and outbound assistants are written straight into the database: their
- * APIs live in other modules, and a case's toolIds and prompt-library link cannot be set through the public API
- * at all (dashboard-only fields).
- */
+/** The body of a 2xx answer, or an error naming the step (fixtures must not fail silently). */
+function created(step: string, res: { status: number; body: any; text: string }): any {
+  if (res.status < 200 || res.status > 299) throw new Error(`${step}: ${res.status} ${res.text}`);
+  return res.body.data;
+}
+
+/* Fixtures go through the public and admin APIs, like the dashboard and a customer would. */
 export async function insertContact(
-  t: TestApp,
-  orgId: string,
+  org: TestOrg,
   c: { title: string; phone: string; email?: string | null; notes?: string | null },
 ): Promise<string> {
-  const id = randomUUID();
-  await t.db.query(
-    `INSERT INTO contacts (id, organization_id, title, phone, email, notes) VALUES ($1, $2, $3, $4, $5, $6)`,
-    [id, orgId, c.title, c.phone, c.email ?? null, c.notes ?? null],
-  );
-  return id;
+  const body = { title: c.title, phone: c.phone, ...(c.email ? { email: c.email } : {}), ...(c.notes ? { notes: c.notes } : {}) };
+  return created('contact', await org.api.post('/api/v1/contacts', body)).id;
 }
 
 export async function insertCase(
   t: TestApp,
-  orgId: string,
+  org: TestOrg,
   c: {
     firstMessage?: string | null;
     prompt: string;
@@ -54,41 +50,44 @@ export async function insertCase(
     systemPromptId?: string | null;
   },
 ): Promise<string> {
-  const id = randomUUID();
-  await t.db.query(
-    `INSERT INTO cases (id, organization_id, title, first_message, prompt, tool_ids, variables, system_prompt_id)
-     VALUES ($1, $2, 'Case', $3, $4, $5, $6, $7)`,
-    [id, orgId, c.firstMessage ?? null, c.prompt, c.toolIds ?? [], JSON.stringify(c.variables ?? []), c.systemPromptId ?? null],
-  );
+  const body = {
+    title: 'Case',
+    prompt: c.prompt,
+    ...(c.firstMessage ? { firstMessage: c.firstMessage } : {}),
+    ...(c.variables ? { variables: c.variables } : {}),
+  };
+  const id: string = created('case', await org.api.post('/api/v1/cases', body)).id;
+  if (c.systemPromptId) {
+    created('prompt link', await t.admin.post(`/admin/v1/cases/${id}/system-prompt`, { systemPromptId: c.systemPromptId }));
+  }
+  if (c.toolIds?.length) {
+    // A case's toolIds are dashboard-only with no admin route (CONTRACTS §6), hence the one direct write.
+    await t.db.query('UPDATE cases SET tool_ids = $2 WHERE id = $1', [id, c.toolIds]);
+  }
   return id;
 }
 
 export async function insertPrompt(t: TestApp, orgId: string, content: string): Promise<string> {
-  const id = randomUUID();
-  await t.db.query(`INSERT INTO prompts (id, organization_id, content) VALUES ($1, $2, $3)`, [id, orgId, content]);
-  return id;
+  return created('prompt', await t.admin.post(`/admin/v1/organizations/${orgId}/prompts`, { content })).id;
 }
 
+export const TEST_VOICE = { provider: '11labs', voiceId: 'v1' };
+export const TEST_MODEL = { provider: 'openai', model: 'gpt-4o-mini', temperature: 0.7 };
+
 export async function insertAssistant(
-  t: TestApp,
-  orgId: string,
-  a: { firstMessage?: string | null; systemPrompt?: string | null },
+  org: TestOrg,
+  a: { firstMessage?: string | null; systemPrompt?: string | null; [field: string]: unknown },
 ): Promise<string> {
-  const id = randomUUID();
-  await t.db.query(
-    `INSERT INTO outbound_assistants (id, organization_id, name, voice, model, transcriber, first_message, system_prompt)
-     VALUES ($1, $2, 'Voice', $3, $4, $5, $6, $7)`,
-    [
-      id,
-      orgId,
-      JSON.stringify({ provider: '11labs', voiceId: 'v1' }),
-      JSON.stringify({ provider: 'openai', model: 'gpt-4o-mini', temperature: 0.7 }),
-      JSON.stringify({ provider: 'deepgram', model: 'nova-2', language: 'en' }),
-      a.firstMessage ?? null,
-      a.systemPrompt ?? null,
-    ],
-  );
-  return id;
+  const { firstMessage, systemPrompt, ...rest } = a;
+  const body = {
+    name: 'Voice',
+    voice: TEST_VOICE,
+    model: TEST_MODEL,
+    ...(firstMessage ? { firstMessage } : {}),
+    ...(systemPrompt ? { systemPrompt } : {}),
+    ...rest,
+  };
+  return created('assistant', await org.api.post('/api/v1/assistants/outbound', body)).id;
 }
 
 /** Polls GET /calls/{id} until `done` holds (or fails after `timeoutMs`). */

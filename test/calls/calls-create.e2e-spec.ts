@@ -26,14 +26,14 @@ describe('calls: creation, resolution and errors', () => {
   beforeAll(async () => {
     t = await startTestApp();
     org = await callingOrg(t);
-    caseId = await insertCase(t, org.id, {
+    caseId = await insertCase(t, org, {
       firstMessage: 'Hi {{name}}, calling about {{topic}}',
       prompt: 'Case prompt for {{name}} <{{email}}> topic {{topic}} notes {{notes}}',
       toolIds: ['tool-a', 'tool-b'],
       variables: [{ name: 'topic', source: 'custom', defaultValue: 'your order' }],
     });
-    assistantId = await insertAssistant(t, org.id, { firstMessage: 'Assistant opening', systemPrompt: 'Assistant prompt' });
-    contactId = await insertContact(t, org.id, { title: 'Ada Lovelace', phone: '+14155550111', email: 'ada@example.com' });
+    assistantId = await insertAssistant(org, { firstMessage: 'Assistant opening', systemPrompt: 'Assistant prompt' });
+    contactId = await insertContact(org, { title: 'Ada Lovelace', phone: '+14155550111', email: 'ada@example.com' });
   });
   afterAll(() => t?.close());
 
@@ -89,21 +89,21 @@ describe('calls: creation, resolution and errors', () => {
       const res = await create({ assistantConfigId: assistantId });
       expect(res.body.data.firstMessage).toBe('Assistant opening');
       expect(await spoken(res.body.data.id)).toMatchObject({ system: 'Assistant prompt', assistant: 'Assistant opening' });
-      const noOpening = await insertCase(t, org.id, { firstMessage: null, prompt: 'Case only prompt' });
+      const noOpening = await insertCase(t, org, { firstMessage: null, prompt: 'Case only prompt' });
       const mixed = await create({ assistantConfigId: assistantId, caseId: noOpening });
       expect(await spoken(mixed.body.data.id)).toMatchObject({ system: 'Case only prompt', assistant: 'Assistant opening' });
     });
 
     it('a case linked to a prompt-library entry uses the library version', async () => {
       const promptId = await insertPrompt(t, org.id, 'Library prompt for {{name}}');
-      const linked = await insertCase(t, org.id, { prompt: 'fallback', systemPromptId: promptId });
+      const linked = await insertCase(t, org, { prompt: 'fallback', systemPromptId: promptId });
       const res = await create({ caseId: linked, variableValues: { name: 'Zoe' } });
       expect((await spoken(res.body.data.id)).system).toBe('Library prompt for Zoe');
     });
 
     it('a case variable with a contact.* source resolves from that field; unresolved placeholders are empty', async () => {
-      const notesContact = await insertContact(t, org.id, { title: 'Cy', phone: '+14155550112', notes: 'VIP' });
-      const sourced = await insertCase(t, org.id, {
+      const notesContact = await insertContact(org, { title: 'Cy', phone: '+14155550112', notes: 'VIP' });
+      const sourced = await insertCase(t, org, {
         firstMessage: 'Note: {{memo}}; missing: [{{nothing}}]',
         prompt: 'p',
         variables: [{ name: 'memo', source: 'contact.notes' }],
@@ -114,7 +114,7 @@ describe('calls: creation, resolution and errors', () => {
     });
 
     it('a required case variable that nothing resolves is 400 naming it', async () => {
-      const strict = await insertCase(t, org.id, { prompt: 'Account {{account}}', variables: [{ name: 'account', source: 'custom', required: true }] });
+      const strict = await insertCase(t, org, { prompt: 'Account {{account}}', variables: [{ name: 'account', source: 'custom', required: true }] });
       const res = await create({ caseId: strict });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
@@ -166,9 +166,9 @@ describe('calls: creation, resolution and errors', () => {
   it.each(['contactId', 'caseId', 'assistantConfigId'])('an unknown or foreign %s is 404', async (field) => {
     const other = await callingOrg(t);
     const foreign = {
-      contactId: await insertContact(t, other.id, { title: 'X', phone: '+14155550113' }),
-      caseId: await insertCase(t, other.id, { prompt: 'x' }),
-      assistantConfigId: await insertAssistant(t, other.id, {}),
+      contactId: await insertContact(other, { title: 'X', phone: '+14155550113' }),
+      caseId: await insertCase(t, other, { prompt: 'x' }),
+      assistantConfigId: await insertAssistant(other, {}),
     }[field as 'caseId'];
     for (const id of [randomUUID(), foreign]) {
       const res = await create({ [field]: id });

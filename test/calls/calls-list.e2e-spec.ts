@@ -10,8 +10,8 @@ describe('calls: list filters and pagination', () => {
   beforeAll(async () => {
     t = await startTestApp();
     org = await callingOrg(t);
-    contactId = await insertContact(t, org.id, { title: 'Ada', phone: '+14155550111' });
-    caseId = await insertCase(t, org.id, { prompt: 'p' });
+    contactId = await insertContact(org, { title: 'Ada', phone: '+14155550111' });
+    caseId = await insertCase(t, org, { prompt: 'p' });
     const later = new Date(Date.now() + 3_600_000).toISOString();
     const post = async (body: Record<string, unknown>) =>
       (await org.api.post('/api/v1/calls', { to: '+14155550123', from: org.from, ...body })).body.data.id as string;

@@ -47,6 +47,27 @@ describe('event outbox', () => {
     );
   });
 
+  it('loses nothing and duplicates nothing when the relay dies between enqueue and commit', async () => {
+    const relay = t.app.get(OutboxRelay);
+    const eventId = await record('contact.updated', { id: 'c2' });
+    await expect(
+      relay.relayBatch(() => {
+        throw new Error('killed after enqueue');
+      }),
+    ).rejects.toThrow('killed after enqueue');
+    // Enqueued but not marked (the transaction rolled back): the row stays pending and is relayed again.
+    // (This runs before any worker process exists, so only this test's relay calls touch the outbox.)
+    expect(await queue().getJob(eventId)).toBeDefined();
+    await until(async () => {
+      await relay.relayBatch();
+      const r = await t.db.query('SELECT relayed_at FROM outbox_events WHERE event_id = $1', [eventId]);
+      return r.rows[0].relayed_at !== null;
+    });
+    // The re-enqueue used the same job id, so the queue holds the event once.
+    const jobs = await queue().getJobs(['waiting', 'active', 'completed', 'delayed', 'failed']);
+    expect(jobs.filter((j) => j.data.eventId === eventId)).toHaveLength(1);
+  });
+
   it('delivers an event committed while no relay ran, exactly as recorded, once a worker starts', async () => {
     const eventId = await record('contact.created', { id: 'c1', title: 'Alice', tags: ['a'] });
     await new Promise((r) => setTimeout(r, 300));
@@ -67,25 +88,5 @@ describe('event outbox', () => {
       const { rows } = await t.db.query('SELECT relayed_at FROM outbox_events WHERE event_id = $1', [eventId]);
       return rows[0].relayed_at !== null;
     });
-  });
-
-  it('loses nothing and duplicates nothing when the relay dies between enqueue and commit', async () => {
-    const relay = t.app.get(OutboxRelay);
-    const eventId = await record('contact.updated', { id: 'c2' });
-    await expect(
-      relay.relayBatch(() => {
-        throw new Error('killed after enqueue');
-      }),
-    ).rejects.toThrow('killed after enqueue');
-    // Enqueued but not marked (the transaction rolled back): the row stays pending and is relayed again.
-    expect(await queue().getJob(eventId)).toBeDefined();
-    await until(async () => {
-      await relay.relayBatch();
-      const r = await t.db.query('SELECT relayed_at FROM outbox_events WHERE event_id = $1', [eventId]);
-      return r.rows[0].relayed_at !== null;
-    });
-    // The re-enqueue used the same job id, so the queue holds the event once.
-    const jobs = await queue().getJobs(['waiting', 'active', 'completed', 'delayed', 'failed']);
-    expect(jobs.filter((j) => j.data.eventId === eventId)).toHaveLength(1);
   });
 });

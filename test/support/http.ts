@@ -1,4 +1,10 @@
-/** A tiny JSON client over fetch: what a real integrator's code does, nothing more. */
+import { ContractViolation, openApiContract } from './openapi-contract';
+
+/**
+ * A tiny JSON client over fetch: what a real integrator's code does. Every response to a documented operation
+ * is checked against the committed OpenAPI document (status, body schema, error code) and a mismatch throws, so
+ * every end-to-end test is also a contract test.
+ */
 export interface HttpResponse<T = any> {
   status: number;
   body: T;
@@ -42,6 +48,8 @@ export class HttpClient {
         parsed = text;
       }
     }
+    const problems = openApiContract().check(method, url.pathname, response.status, parsed, response.headers.get('content-type'));
+    if (problems.length > 0) throw new ContractViolation(problems, parsed);
     return { status: response.status, body: parsed as T, headers: response.headers, text };
   }
 

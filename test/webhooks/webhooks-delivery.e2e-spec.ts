@@ -23,7 +23,7 @@ describe('webhook delivery engine', () => {
   beforeAll(async () => {
     receiver = await new WebhookReceiver().start();
     t = await startTestApp({
-      env: { WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_RETRY_DELAYS_MS: '100,200,300', WEBHOOK_TIMEOUT_MS: '1000' },
+      env: { WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_RETRY_DELAYS_MS: '100,200,300', WEBHOOK_TIMEOUT_MS: '3000' },
     });
   });
   afterAll(async () => {
@@ -215,8 +215,8 @@ describe('webhook delivery engine', () => {
     await receiver.waitFor(() => receiver.on(deleted.path).length === 1 && receiver.on(disabled.path).length === 1);
     expect((await org.api.delete(`/api/v1/webhooks/${deleted.id}`)).status).toBe(204);
     expect((await org.api.patch(`/api/v1/webhooks/${disabled.id}`, { isActive: false })).status).toBe(200);
-    // The held attempts time out after 1 s; retries would follow within ~0.7 s more.
-    await sleep(2500);
+    // The held attempts time out after 3 s; retries would follow within ~0.7 s more.
+    await sleep(4500);
     expect(receiver.on(deleted.path)).toHaveLength(1);
     expect(receiver.on(disabled.path)).toHaveLength(1);
     expect(await deliveries(deleted.id)).toEqual([]);
@@ -228,11 +228,11 @@ describe('webhook delivery engine', () => {
     const org = await createOrg(t);
     const slow = await endpoint(org, ['contact.updated'], new Array(20).fill('hold'));
     const fast = await endpoint(org, ['contact.updated']);
-    const started = Date.now();
     for (let i = 0; i < 20; i++) await recordEvent(t, org.id, 'contact.updated', { id: `s-${i}` });
     await receiver.waitFor(() => receiver.on(fast.path).length === 20);
-    // Every fast delivery arrived while the slow ones were still hanging on their 1 s timeout.
-    expect(Math.max(...receiver.on(fast.path).map((r) => r.at)) - started).toBeLessThan(1000);
+    // Every fast delivery completed while the slow endpoint's requests were still hanging (not one of them has
+    // timed out and been logged yet): the slow endpoint held no one up.
     expect(receiver.on(slow.path).length).toBeGreaterThanOrEqual(1);
+    expect(await deliveries(slow.id)).toEqual([]);
   });
 });

@@ -21,6 +21,13 @@ describe('parseConfig', () => {
     expect(c.redisUrl).toBeUndefined();
   });
 
+  it('reads the Vapi adapter and supervision settings (CONTRACTS §5)', () => {
+    const c = parseConfig({ VOICE_PROVIDER: 'vapi', VAPI_API_KEY: 'k', VAPI_WEBHOOK_SECRET: 's', VAPI_BASE_URL: 'http://x/' });
+    expect(c.vapi).toEqual({ apiKey: 'k', baseUrl: 'http://x', webhookSecret: 's', timeoutMs: 10000, maxRetries: 3, retryBaseMs: 500 });
+    expect(parseConfig({}).vapi.baseUrl).toBe('https://api.vapi.ai');
+    expect(parseConfig({}).callSupervision).toEqual({ maxDurationMs: 3_600_000, graceMs: 120_000 });
+  });
+
   it('parses roles, lists and booleans', () => {
     const c = parseConfig({ ROLES: 'worker, scheduler', WEBHOOK_RETRY_DELAYS_MS: '100,200', WEBHOOK_ALLOW_INSECURE: 'true', MIGRATE_ON_START: 'false' });
     expect([...c.roles]).toEqual(['worker', 'scheduler']);
@@ -36,6 +43,10 @@ describe('parseConfig', () => {
     [{ WEBHOOK_RETRY_DELAYS_MS: '10,soon' }, 'WEBHOOK_RETRY_DELAYS_MS'],
     [{ NODE_ENV: 'production' }, 'DATABASE_URL'],
     [{ NODE_ENV: 'production', DATABASE_URL: 'postgres://x' }, 'CURSOR_SECRET'],
+    [{ VOICE_PROVIDER: 'vapi', VAPI_WEBHOOK_SECRET: 's' }, 'VAPI_API_KEY'],
+    [{ VOICE_PROVIDER: 'vapi', VAPI_API_KEY: 'k' }, 'VAPI_WEBHOOK_SECRET'],
+    [{ CALL_MAX_DURATION_MS: '0' }, 'CALL_MAX_DURATION_MS'],
+    [{ VAPI_MAX_RETRIES: '50' }, 'VAPI_MAX_RETRIES'],
   ])('rejects %j naming %s', (env, name) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     expect(() => parseConfig(env)).toThrow(name);

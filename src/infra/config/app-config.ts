@@ -51,6 +51,14 @@ class EnvironmentVariables {
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) METRICS_PORT?: number;
   @IsOptional() @Transform(toList) @IsString({ each: true }) CORS_ORIGINS?: string[];
+  @IsOptional() @IsString() VAPI_API_KEY?: string;
+  @IsOptional() @IsString() VAPI_BASE_URL?: string;
+  @IsOptional() @IsString() VAPI_WEBHOOK_SECRET?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) VAPI_TIMEOUT_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(10) VAPI_MAX_RETRIES?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) VAPI_RETRY_BASE_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) CALL_MAX_DURATION_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) CALL_SUPERVISION_GRACE_MS?: number;
 }
 
 export interface AppConfig {
@@ -80,6 +88,18 @@ export interface AppConfig {
   metricsPort?: number;
   /** Origins allowed cross-origin requests; empty (the default) = CORS off. */
   corsOrigins: string[];
+  /** VOICE_PROVIDER=vapi (CONTRACTS §5); key and secret are required then. */
+  vapi: {
+    apiKey?: string;
+    baseUrl: string;
+    webhookSecret?: string;
+    timeoutMs: number;
+    /** Further attempts after a 5xx, 429 or network failure (exponential backoff from retryBaseMs). */
+    maxRetries: number;
+    retryBaseMs: number;
+  };
+  /** Supervision: a processing call gets maxDurationMs plus graceMs before the platform is asked about it. */
+  callSupervision: { maxDurationMs: number; graceMs: number };
   /** The raw environment, for provider adapters that read their own variables (CONTRACTS §5). */
   raw: Readonly<Record<string, string | undefined>>;
 }
@@ -109,6 +129,10 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
   if (retryDelays.some((d) => !Number.isInteger(d) || d < 0)) {
     throw new ConfigError('Invalid environment: WEBHOOK_RETRY_DELAYS_MS must be comma-separated non-negative integers');
   }
+  const voiceProvider = (parsed.VOICE_PROVIDER ?? 'simulator') as AppConfig['voiceProvider'];
+  if (voiceProvider === 'vapi' && (!parsed.VAPI_API_KEY || !parsed.VAPI_WEBHOOK_SECRET)) {
+    throw new ConfigError('Invalid environment: VAPI_API_KEY and VAPI_WEBHOOK_SECRET are required when VOICE_PROVIDER=vapi');
+  }
   return {
     env: nodeEnv,
     port: parsed.PORT ?? 3000,
@@ -121,7 +145,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     adminToken: parsed.ADMIN_TOKEN,
     cursorSecret: parsed.CURSOR_SECRET ?? DEV_CURSOR_SECRET,
     migrateOnStart: parsed.MIGRATE_ON_START ?? true,
-    voiceProvider: (parsed.VOICE_PROVIDER ?? 'simulator') as AppConfig['voiceProvider'],
+    voiceProvider,
     messagingProvider: (parsed.MESSAGING_PROVIDER ?? 'simulator') as AppConfig['messagingProvider'],
     simulatorRingMs: parsed.SIMULATOR_RING_MS ?? 2000,
     simulatorCallMs: parsed.SIMULATOR_CALL_MS ?? 20000,
@@ -132,6 +156,18 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     logLevel: parsed.LOG_LEVEL ?? 'info',
     metricsPort: parsed.METRICS_PORT,
     corsOrigins: parsed.CORS_ORIGINS ?? [],
+    vapi: {
+      apiKey: parsed.VAPI_API_KEY,
+      baseUrl: (parsed.VAPI_BASE_URL ?? 'https://api.vapi.ai').replace(/\/+$/, ''),
+      webhookSecret: parsed.VAPI_WEBHOOK_SECRET,
+      timeoutMs: parsed.VAPI_TIMEOUT_MS ?? 10000,
+      maxRetries: parsed.VAPI_MAX_RETRIES ?? 3,
+      retryBaseMs: parsed.VAPI_RETRY_BASE_MS ?? 500,
+    },
+    callSupervision: {
+      maxDurationMs: parsed.CALL_MAX_DURATION_MS ?? 3_600_000,
+      graceMs: parsed.CALL_SUPERVISION_GRACE_MS ?? 120_000,
+    },
     raw: Object.freeze({ ...env }),
   };
 }

@@ -17,7 +17,8 @@ export function dataSourceOptions(url: string, entities: DataSourceOptions['enti
     namingStrategy: new SnakeNamingStrategy(),
     synchronize: false,
     migrationsRun: false,
-    logging: ['error'],
-    extra: { max: 20, connectionTimeoutMillis: 5000, application_name: 'voice-calling-api' },
+    // Failed queries surface as exceptions, which the error filter and the job logs report once, with context.
+    logging: false,
+    extra: { max: 20, connectionTimeoutMillis: 10000, application_name: 'voice-calling-api' },
   };
 }

@@ -1,5 +1,5 @@
 import { getQueueToken } from '@nestjs/bullmq';
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, ModuleRef } from '@nestjs/core';
 import { Job, Queue, Worker } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -23,7 +23,7 @@ interface Registered {
  * cluster-wide job schedulers (BullMQ keeps one schedule per id however many processes upsert it).
  */
 @Injectable()
-export class JobRegistry implements OnApplicationBootstrap, OnApplicationShutdown {
+export class JobRegistry implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(JobRegistry.name);
   private readonly handlers = new Map<JobName, Registered>();
   private readonly workers: Worker[] = [];
@@ -43,8 +43,11 @@ export class JobRegistry implements OnApplicationBootstrap, OnApplicationShutdow
     if (this.config.roles.has('scheduler')) await this.registerSchedules();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    // close() waits for jobs in progress, so a deploy never cuts a dispatch or a delivery in half.
+  /**
+   * Before any module shuts down (the database pool in particular): close() waits for jobs in progress, so a
+   * deploy never cuts a dispatch or a delivery in half, and no job runs against a closed pool.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.close()));
   }
 

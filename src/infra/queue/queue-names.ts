@@ -13,6 +13,8 @@ export enum QueueName {
   VoiceEvents = 'voice-events',
   /** One HTTP attempt of one event to one webhook endpoint. */
   WebhookDeliveries = 'webhook-deliveries',
+  /** Chat messaging: the simulator's delivery-status reports. */
+  Messaging = 'messaging',
 }
 
 export enum JobName {
@@ -26,11 +28,15 @@ export enum JobName {
   SweepCalls = 'sweep-calls',
   /** Apply one voice-platform event to its call; data: PlatformEvent. */
   ApplyVoiceEvent = 'apply-voice-event',
+  /** Reconcile calls processing past their maximum duration plus grace with the voice platform. */
+  SuperviseCalls = 'supervise-calls',
   /** data: WebhookDeliveryJob. */
   DeliverWebhook = 'deliver-webhook',
   PruneWebhookDeliveries = 'prune-webhook-deliveries',
   /** Minute ledger period boundaries: subscription renewals and trial expiries (cluster-wide tick). */
   RenewSubscriptions = 'renew-subscriptions',
+  /** One simulated delivery-status report of an outbound message; data: SimulatedStatusJobData. */
+  SimulateMessageStatus = 'simulate-message-status',
 }
 
 export const JOB_QUEUE: Record<JobName, QueueName> = {
@@ -40,9 +46,11 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.DispatchCall]: QueueName.CallDispatch,
   [JobName.SweepCalls]: QueueName.CallDispatch,
   [JobName.ApplyVoiceEvent]: QueueName.VoiceEvents,
+  [JobName.SuperviseCalls]: QueueName.CallDispatch,
   [JobName.DeliverWebhook]: QueueName.WebhookDeliveries,
   [JobName.PruneWebhookDeliveries]: QueueName.Maintenance,
   [JobName.RenewSubscriptions]: QueueName.Maintenance,
+  [JobName.SimulateMessageStatus]: QueueName.Messaging,
 };
 
 /** How many jobs of a queue one worker process runs at once. */
@@ -54,4 +62,5 @@ export const QUEUE_CONCURRENCY: Record<QueueName, number> = {
   // Deliveries mostly wait on the network; many run at once so one slow receiver (bounded by the timeout)
   // holds only its own slots.
   [QueueName.WebhookDeliveries]: 50,
+  [QueueName.Messaging]: 10,
 };

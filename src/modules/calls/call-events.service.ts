@@ -9,6 +9,8 @@ import { CallResponse } from './call.response';
 import { callRows } from './call-rows';
 import { EndOfCallReport, PlatformEvent } from './voice/voice-provider';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The order platform statuses move in; a status at or below the current one is a late or repeated event. */
 const STATUS_ORDER = `ARRAY['queued','ringing','in-progress','forwarding','ended']`;
 const rank = (expr: string) => `COALESCE(array_position(${STATUS_ORDER}, ${expr}), 0)`;
@@ -46,10 +48,33 @@ export class CallEventsService {
           [event.callId, JSON.stringify(event.messages)],
         );
         return;
+      case 'utterance':
+        // Appended unless an equal line is already there (a redelivery, or a conversation update carried it).
+        await this.dataSource.query(
+          `UPDATE calls SET transcript = transcript || jsonb_build_array($2::jsonb), updated_at = now()
+            WHERE id = $1 AND status = 'processing' AND NOT transcript @> jsonb_build_array($2::jsonb)`,
+          [event.callId, JSON.stringify(event.message)],
+        );
+        return;
       case 'end-of-call':
         await this.finish(event.callId, event.providerCallId, event.report);
         return;
     }
+  }
+
+  /**
+   * The call a platform message is about: by the platform's id (recorded once POST /call returned), else by
+   * our id carried in the message's metadata (a message may overtake that response).
+   */
+  async findCallId(providerCallId: string | null, callId: string | null): Promise<string | null> {
+    const ourId = callId && UUID.test(callId) ? callId : null;
+    if (!providerCallId && !ourId) return null;
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `SELECT id FROM calls WHERE ($1::text IS NOT NULL AND api_call_id = $1) OR id = $2::uuid
+        ORDER BY (api_call_id = $1) DESC NULLS LAST LIMIT 1`,
+      [providerCallId, ourId],
+    );
+    return rows[0]?.id ?? null;
   }
 
   /** The platform accepted the call: record its id and fire call.started (once, whoever gets here first). */

@@ -43,8 +43,8 @@ describe('resolveCall', () => {
       expect(r).toMatchObject({ firstMessage: 'Mine', systemPrompt: 'Case prompt', toolIds: ['tool-1'] });
     });
 
-    it('falls back to the assistant when the case has no first message', () => {
-      const r = resolveCall({ request: {}, case: kase({ firstMessage: null }), assistant });
+    it.each([null, ''])('falls back to the assistant when the case first message is %p', (firstMessage) => {
+      const r = resolveCall({ request: {}, case: kase({ firstMessage }), assistant });
       expect(r).toMatchObject({ firstMessage: 'Assistant hello', systemPrompt: 'Case prompt' });
     });
 

@@ -77,8 +77,10 @@ function resolveVariable(name: string, input: ResolutionInput, definition?: Case
  * rendered in both texts. Pure: the caller loads the references and turns the error into a 400.
  */
 export function resolveCall(input: ResolutionInput): ResolvedCall {
+  // A case's firstMessage defaults to empty text (spec Cases): empty means the case supplies none.
+  const caseFirstMessage = present(input.case?.firstMessage) ? input.case.firstMessage : undefined;
   const firstMessageTemplate =
-    input.request.firstMessage ?? input.case?.firstMessage ?? input.assistant?.firstMessage ?? DEFAULT_FIRST_MESSAGE;
+    input.request.firstMessage ?? caseFirstMessage ?? input.assistant?.firstMessage ?? DEFAULT_FIRST_MESSAGE;
   const promptTemplate = input.case?.prompt ?? input.assistant?.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
 
   const definitions = new Map((input.case?.variables ?? []).map((v) => [v.name, v]));

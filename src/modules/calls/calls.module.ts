@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
-import { OutboundAssistant } from '../assistants/outbound-assistant.entity';
-import { Case } from '../cases/case.entity';
-import { Prompt } from '../cases/prompt.entity';
-import { Contact } from '../contacts/contact.entity';
+import { AssistantsModule } from '../assistants/assistants.module';
+import { CasesModule } from '../cases/cases.module';
+import { ContactsModule } from '../contacts/contacts.module';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
 import { UsageModule } from '../usage/usage.module';
 import { Call } from './call.entity';
@@ -15,13 +14,26 @@ import { CallsService } from './calls.service';
 import { CallDispatchQueue } from './dispatch/call-dispatch-queue';
 import { CallDispatcher } from './dispatch/call-dispatcher.service';
 import { CallSweeper } from './dispatch/call-sweeper.service';
+import { AdminSimulatorController } from './inbound/admin-simulator.controller';
+import { InboundCallsService } from './inbound/inbound-calls.service';
+import { CallSupervisor } from './supervision/call-supervisor.service';
 import { VoiceSimulator } from './voice/simulator/voice-simulator';
+import { VapiClient } from './voice/vapi/vapi-client';
+import { VapiEventsController } from './voice/vapi/vapi-events.controller';
+import { VapiVoiceProvider } from './voice/vapi/vapi-voice-provider';
 import { VoiceProvider } from './voice/voice-provider';
 
 /** Calls: the public API, the dispatch engine and the voice platform behind it (CallBilling from UsageModule). */
 @Module({
-  imports: [TypeOrmModule.forFeature([Call, Contact, Case, Prompt, OutboundAssistant]), PhoneNumbersModule, UsageModule],
-  controllers: [CallsController],
+  imports: [
+    TypeOrmModule.forFeature([Call]),
+    ContactsModule,
+    CasesModule,
+    AssistantsModule,
+    PhoneNumbersModule,
+    UsageModule,
+  ],
+  controllers: [CallsController, VapiEventsController, AdminSimulatorController],
   providers: [
     CallsService,
     CallReferences,
@@ -29,17 +41,17 @@ import { VoiceProvider } from './voice/voice-provider';
     CallDispatchQueue,
     CallDispatcher,
     CallSweeper,
+    CallSupervisor,
+    InboundCallsService,
     VoiceSimulator,
+    VapiClient,
+    VapiVoiceProvider,
     {
       provide: VoiceProvider,
-      inject: [APP_CONFIG, VoiceSimulator],
-      useFactory: (config: AppConfig, simulator: VoiceSimulator) => {
-        // Only the simulator ships with this module; the Vapi adapter (CONTRACTS §5) plugs in here.
-        if (config.voiceProvider !== 'simulator') {
-          throw new Error(`VOICE_PROVIDER=${config.voiceProvider} has no adapter in this build; use VOICE_PROVIDER=simulator`);
-        }
-        return simulator;
-      },
+      inject: [APP_CONFIG, VoiceSimulator, VapiVoiceProvider],
+      // The simulator stays available either way: the admin simulator row plays inbound calls on it.
+      useFactory: (config: AppConfig, simulator: VoiceSimulator, vapi: VapiVoiceProvider) =>
+        config.voiceProvider === 'vapi' ? vapi : simulator,
     },
   ],
   exports: [CallsService, CallEventsService],

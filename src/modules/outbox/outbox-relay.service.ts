@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Client } from 'pg';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
@@ -27,7 +27,7 @@ interface OutboxRow {
  * ignores. Requests never wait for it: they only insert a row.
  */
 @Injectable()
-export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
   private listener?: Client;
   private timer?: NodeJS.Timeout;
@@ -54,7 +54,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.kick();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Stops relaying before the database pool closes. */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await this.draining;

@@ -5,6 +5,7 @@ import { ContactsSearch1795332194012 } from './1795332194012-ContactsSearch';
 import { Webhooks1795332239808 } from './1795332239808-Webhooks';
 import { MinuteLedger1795332420025 } from './1795332420025-MinuteLedger';
 import { UsageDailyTotals1795333161728 } from './1795333161728-UsageDailyTotals';
+import { Messaging1795334038316 } from './1795334038316-Messaging';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -18,4 +19,5 @@ export const MIGRATIONS: Function[] = [
   Webhooks1795332239808,
   MinuteLedger1795332420025,
   UsageDailyTotals1795333161728,
+  Messaging1795334038316,
 ];

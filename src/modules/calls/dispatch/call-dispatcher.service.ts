@@ -9,7 +9,7 @@ import { Call } from '../call.entity';
 import { CallEventsService } from '../call-events.service';
 import { CallResponse } from '../call.response';
 import { callRows } from '../call-rows';
-import { PIPELINE_ERROR_REPORT, VoiceProvider } from '../voice/voice-provider';
+import { PIPELINE_ERROR_REPORT, VoiceCallRejected, VoiceProvider } from '../voice/voice-provider';
 
 /** CONTRACTS §3: the endedReason of a call that reached dispatch without a billable minute or plan. */
 const BLOCKED_REASON = {
@@ -60,7 +60,8 @@ export class CallDispatcher {
       ({ providerCallId } = await this.voice.placeCall(call));
     } catch (error) {
       this.logger.warn({ callId, err: (error as Error).message }, 'Voice platform refused the call');
-      await this.events.finish(callId, null, PIPELINE_ERROR_REPORT);
+      const endedReason = error instanceof VoiceCallRejected ? error.endedReason : PIPELINE_ERROR_REPORT.endedReason;
+      await this.events.finish(callId, null, { ...PIPELINE_ERROR_REPORT, endedReason });
       return;
     }
     await this.events.started(callId, providerCallId);

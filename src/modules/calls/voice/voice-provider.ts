@@ -9,6 +9,8 @@ export type PlatformEvent =
   | { kind: 'status'; callId: string; providerCallId: string; status: ApiCallStatus }
   /** The whole conversation so far (never a delta), so a late or repeated update cannot shrink or duplicate it. */
   | { kind: 'conversation'; callId: string; providerCallId: string; messages: TranscriptMessage[] }
+  /** One finished utterance (a live transcript line); appended once, however often it is delivered. */
+  | { kind: 'utterance'; callId: string; providerCallId: string; message: TranscriptMessage }
   | { kind: 'end-of-call'; callId: string; providerCallId: string; report: EndOfCallReport };
 
 export interface EndOfCallReport {
@@ -31,8 +33,27 @@ export const PIPELINE_ERROR_REPORT: EndOfCallReport = Object.freeze({
   transcript: [],
 });
 
+/** What the platform says about a call when asked (supervision): its status, and its report once ended. */
+export interface ProviderCallState {
+  status: ApiCallStatus;
+  report: EndOfCallReport | null;
+}
+
+/** The platform refused or could not take a call; the call ends in `error` with this endedReason. */
+export class VoiceCallRejected extends Error {
+  constructor(readonly endedReason: string) {
+    super(endedReason);
+  }
+}
+
 /** A voice platform that places outbound calls. Selected by VOICE_PROVIDER. */
 export abstract class VoiceProvider {
-  /** Asks the platform to place the call; resolves once the platform accepted it (status `queued`). */
+  /**
+   * Asks the platform to place the call; resolves once the platform accepted it (status `queued`). Throws
+   * VoiceCallRejected when the platform refused it for good.
+   */
   abstract placeCall(call: Call): Promise<{ providerCallId: string }>;
+
+  /** The platform's view of a call, or null when it cannot say (unknown call, platform unreachable). */
+  abstract getCall(call: Call): Promise<ProviderCallState | null>;
 }

@@ -4,7 +4,6 @@ import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
-  IsEmail,
   IsObject,
   IsOptional,
   IsString,
@@ -14,6 +13,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
+import { IsSafeEmail } from '../../../common/validation/is-safe-email.decorator';
 
 export const CONTACT_LIMITS = { title: 200, notes: 5000, tags: 20, tag: 50, groupIds: 20, email: 320 } as const;
 
@@ -64,7 +64,7 @@ export const EmailField = () =>
     IsOptional(),
     IsString(),
     MaxLength(CONTACT_LIMITS.email),
-    IsEmail(),
+    IsSafeEmail(),
   );
 
 export const NotesField = () =>

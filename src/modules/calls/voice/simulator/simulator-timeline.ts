@@ -16,9 +16,11 @@ export interface TimelineInput {
   placedAt: number;
   ringMs: number;
   callMs: number;
+  /** Forces the outcome (inbound simulated calls are always answered); by default the number decides. */
+  outcome?: Outcome;
 }
 
-type Outcome = 'answered' | 'voicemail' | 'not-answered' | 'error';
+export type Outcome = 'answered' | 'voicemail' | 'not-answered' | 'error';
 
 /** CONTRACTS §4: the outcome is chosen by the last digit of the number called. */
 export function simulatedOutcome(callTo: string): Outcome {
@@ -61,7 +63,7 @@ export function simulatorTimeline(input: TimelineInput): TimelineStep[] {
     event: { ...base, kind: 'conversation', messages },
   });
 
-  switch (simulatedOutcome(input.callTo)) {
+  switch (input.outcome ?? simulatedOutcome(input.callTo)) {
     case 'answered': {
       const turns = CONVERSATION.map((m, i) => line(ringMs + Math.round(((i + 1) * callMs) / (CONVERSATION.length + 1)), m));
       const growing = turns.map((t, i) => conversation(t.timestamp! - placedAt, [...opening, ...turns.slice(0, i + 1)]));

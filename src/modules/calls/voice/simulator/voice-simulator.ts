@@ -2,13 +2,17 @@ import { Inject, Injectable } from '@nestjs/common';
 import { uuidv7 } from '../../../../common/ids/uuid-v7';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 import { JobQueue } from '../../../../infra/queue/job-queue.service';
-import { JobName } from '../../../../infra/queue/queue-names';
+import { JOB_QUEUE, JobName } from '../../../../infra/queue/queue-names';
 import type { Call } from '../../call.entity';
-import { VoiceProvider } from '../voice-provider';
-import { simulatorTimeline } from './simulator-timeline';
+import { ProviderCallState, VoiceProvider } from '../voice-provider';
+import { Outcome, simulatorTimeline } from './simulator-timeline';
 
 /** Delayed platform events are retried like any webhook a real platform would resend. */
 export const VOICE_EVENT_JOB_OPTIONS = { attempts: 5, backoff: { type: 'exponential', delay: 200 } } as const;
+
+/** More than the longest timeline has steps; getCall looks for any of them still pending. */
+const MAX_STEPS = 12;
+const PENDING_STATES = new Set(['waiting', 'delayed', 'active', 'prioritized']);
 
 /**
  * The built-in voice platform (VOICE_PROVIDER=simulator, CONTRACTS §4). Placing a call schedules its whole
@@ -24,7 +28,37 @@ export class VoiceSimulator extends VoiceProvider {
   }
 
   async placeCall(call: Call): Promise<{ providerCallId: string }> {
-    const providerCallId = `sim-${uuidv7()}`;
+    const providerCallId = VoiceSimulator.newCallId();
+    await this.schedule(call, providerCallId);
+    return { providerCallId };
+  }
+
+  /** Plays an inbound call already recorded with its simulator id (`apiCallId`); always answered (§4). */
+  async answerInbound(call: Call & { apiCallId: string }): Promise<void> {
+    await this.schedule(call, call.apiCallId, 'answered');
+  }
+
+  static newCallId(): string {
+    return `sim-${uuidv7()}`;
+  }
+
+  /**
+   * The simulator's own state: while a step of the call's timeline is still pending the call is live;
+   * otherwise it cannot say (its timeline is gone, e.g. the queue store was lost).
+   */
+  async getCall(call: Call): Promise<ProviderCallState | null> {
+    if (!call.apiCallId) return null;
+    const queue = this.jobs.queue(JOB_QUEUE[JobName.ApplyVoiceEvent]);
+    for (let i = 0; i < MAX_STEPS; i++) {
+      const job = await queue.getJob(`${call.apiCallId}-${i}`);
+      if (job && PENDING_STATES.has(await job.getState())) {
+        return { status: call.apiCallStatus ?? 'queued', report: null };
+      }
+    }
+    return null;
+  }
+
+  private async schedule(call: Call, providerCallId: string, outcome?: Outcome): Promise<void> {
     const steps = simulatorTimeline({
       callId: call.id,
       providerCallId,
@@ -34,6 +68,7 @@ export class VoiceSimulator extends VoiceProvider {
       placedAt: Date.now(),
       ringMs: this.config.simulatorRingMs,
       callMs: this.config.simulatorCallMs,
+      outcome,
     });
     await this.jobs.addBulk(
       JobName.ApplyVoiceEvent,
@@ -42,6 +77,5 @@ export class VoiceSimulator extends VoiceProvider {
         opts: { ...VOICE_EVENT_JOB_OPTIONS, jobId: `${providerCallId}-${i}`, delay: step.at },
       })),
     );
-    return { providerCallId };
   }
 }

@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, QueryFailedError } from 'typeorm';
+import { uuidv7 } from '../../../common/ids/uuid-v7';
+import { InboundAssistantsService } from '../../assistants/inbound-assistants.service';
+import { PromptsService } from '../../cases/prompts.service';
+import { PhoneNumbersService } from '../../phone-numbers/phone-numbers.service';
+import { Call } from '../call.entity';
+import { DEFAULT_SYSTEM_PROMPT } from '../call-resolution';
+
+/** The opening line of inbound calls (inbound assistants carry a prompt only). */
+export const INBOUND_FIRST_MESSAGE = 'Hello! Thank you for calling. How can I help you today?';
+
+export interface InboundCallInput {
+  /** The number called: one of an organization's numbers. */
+  to: string;
+  /** The caller. */
+  from: string;
+  /** The voice platform's id for the call; repeated requests for one platform call record it once. */
+  providerCallId: string;
+}
+
+/**
+ * Records a call arriving at an organization's number, answered by the organization's inbound assistant
+ * (its first one, by creation; its prompt from the prompt library). CONTRACTS §3: `callFrom` is our number,
+ * `callTo` the caller. The call starts in `processing` with no reservation (inbound minutes are settled at
+ * the end, covered by a receptionist plan) and never fires call.started.
+ */
+@Injectable()
+export class InboundCallsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly numbers: PhoneNumbersService,
+    private readonly inboundAssistants: InboundAssistantsService,
+    private readonly prompts: PromptsService,
+  ) {}
+
+  /** The recorded call, or null when the number called belongs to no organization. */
+  async start(input: InboundCallInput): Promise<Call | null> {
+    const number = await this.numbers.findByNumber(input.to);
+    if (!number) return null;
+    const repo = this.dataSource.getRepository(Call);
+    const existing = await repo.findOneBy({ apiCallId: input.providerCallId });
+    if (existing) return existing;
+    const call = repo.create({
+      id: uuidv7(),
+      organizationId: number.organizationId,
+      status: 'processing',
+      direction: 'inbound',
+      callFrom: number.number,
+      callTo: input.from,
+      firstMessage: INBOUND_FIRST_MESSAGE,
+      systemPrompt: await this.systemPrompt(number.organizationId),
+      toolIds: [],
+      variableValues: null,
+      apiCallId: input.providerCallId,
+      apiCallStatus: 'ringing',
+      dispatchedAt: new Date(),
+    });
+    try {
+      await repo.insert(call);
+    } catch (error) {
+      // A concurrent repeat of the same platform request inserted it first (unique apiCallId).
+      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505') {
+        return repo.findOneByOrFail({ apiCallId: input.providerCallId });
+      }
+      throw error;
+    }
+    return repo.findOneByOrFail({ id: call.id });
+  }
+
+  private async systemPrompt(organizationId: string): Promise<string> {
+    const assistants = await this.inboundAssistants.list(organizationId);
+    const first = assistants[assistants.length - 1];
+    if (!first) return DEFAULT_SYSTEM_PROMPT;
+    return (await this.prompts.find(organizationId, first.systemPromptId))?.content ?? DEFAULT_SYSTEM_PROMPT;
+  }
+}

@@ -1,0 +1,71 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
+import { OnJob } from '../../../infra/queue/on-job.decorator';
+import { JobName } from '../../../infra/queue/queue-names';
+import { CallEventsService } from '../call-events.service';
+import { callRows } from '../call-rows';
+import { EndOfCallReport, VoiceProvider } from '../voice/voice-provider';
+
+export const SUPERVISE_EVERY_MS = 5000;
+const BATCH = 200;
+
+/** How a call ends when the platform, asked after the deadline, cannot say how it went. */
+export const SUPERVISION_TIMEOUT_REPORT: EndOfCallReport = Object.freeze({
+  failed: true,
+  endedReason: 'supervision-timeout',
+  resultStatus: null,
+  durationSeconds: null,
+  recordingUrl: null,
+  transcript: [],
+});
+
+/**
+ * Nothing stays `processing` forever: a call with no terminal event by its maximum duration plus a grace
+ * period is reconciled with the platform (GET the call). An ended call is finished with the platform's
+ * report; a call the platform still reports live gets one more grace period; otherwise it ends in `error`
+ * (`supervision-timeout`), its reservation released and call.failed fired, through the same idempotent
+ * finish as every platform event.
+ */
+@Injectable()
+export class CallSupervisor {
+  private readonly logger = new Logger(CallSupervisor.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly voice: VoiceProvider,
+    private readonly events: CallEventsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @OnJob({ name: JobName.SuperviseCalls, schedule: { every: SUPERVISE_EVERY_MS } })
+  async supervise(): Promise<{ reconciled: number; timedOut: number }> {
+    const { maxDurationMs, graceMs } = this.config.callSupervision;
+    const overdue = await callRows(
+      this.dataSource.manager,
+      `SELECT * FROM calls
+        WHERE status = 'processing' AND COALESCE(dispatched_at, created_at) < now() - make_interval(secs => $1::double precision / 1000)
+        ORDER BY dispatched_at LIMIT ${BATCH}`,
+      [maxDurationMs + graceMs],
+    );
+    let reconciled = 0;
+    let timedOut = 0;
+    for (const call of overdue) {
+      const state = await this.voice.getCall(call);
+      if (state?.report) {
+        await this.events.finish(call.id, call.apiCallId, state.report);
+        reconciled++;
+        continue;
+      }
+      const age = Date.now() - (call.dispatchedAt ?? call.createdAt).getTime();
+      if (state && age < maxDurationMs + 2 * graceMs) {
+        await this.events.apply({ kind: 'status', callId: call.id, providerCallId: call.apiCallId ?? '', status: state.status });
+        continue;
+      }
+      await this.events.finish(call.id, call.apiCallId, SUPERVISION_TIMEOUT_REPORT);
+      timedOut++;
+    }
+    if (reconciled || timedOut) this.logger.warn({ reconciled, timedOut }, 'Call supervision ended overdue calls');
+    return { reconciled, timedOut };
+  }
+}

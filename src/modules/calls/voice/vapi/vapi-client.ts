@@ -1,0 +1,91 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
+import { VoiceCallRejected } from '../voice-provider';
+import type { VapiCreateCallBody } from './vapi-assistant';
+import type { VapiCall } from './vapi-messages';
+
+/** A Vapi answer that retrying cannot change (4xx other than 429). */
+export class VapiRequestRejected extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+  ) {
+    super(`${status} ${detail}`);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Vapi's error bodies carry `message` as a string or a list of validation messages. */
+function detailOf(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { message?: unknown; error?: unknown };
+    const message = Array.isArray(parsed.message) ? parsed.message.join('; ') : (parsed.message ?? parsed.error);
+    if (typeof message === 'string' && message) return message.slice(0, 300);
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  return body.slice(0, 300) || 'no detail';
+}
+
+/**
+ * Vapi's REST API (bearer auth). Every request has a timeout; 5xx, 429 and network failures are retried a
+ * bounded number of times with exponential backoff (honouring Retry-After on 429); other 4xx are final.
+ */
+@Injectable()
+export class VapiClient {
+  private readonly logger = new Logger(VapiClient.name);
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  /** POST /call. A 4xx, or failures past the retries, become VoiceCallRejected with a readable endedReason. */
+  async createCall(body: VapiCreateCallBody): Promise<VapiCall> {
+    try {
+      return await this.request<VapiCall>('POST', '/call', body);
+    } catch (error) {
+      if (error instanceof VapiRequestRejected) {
+        throw new VoiceCallRejected(`vapi-rejected: ${error.status} ${error.detail}`);
+      }
+      throw new VoiceCallRejected(`vapi-unavailable: ${(error as Error).message}`.slice(0, 300));
+    }
+  }
+
+  /** GET /call/{id}; null when Vapi does not know the call. */
+  async getCall(id: string): Promise<VapiCall | null> {
+    try {
+      return await this.request<VapiCall>('GET', `/call/${encodeURIComponent(id)}`);
+    } catch (error) {
+      if (error instanceof VapiRequestRejected && error.status === 404) return null;
+      throw error;
+    }
+  }
+
+  private async request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const { baseUrl, apiKey, timeoutMs, maxRetries, retryBaseMs } = this.config.vapi;
+    for (let attempt = 0; ; attempt++) {
+      let retryAfterMs: number | null = null;
+      let failure: Error;
+      try {
+        const response = await fetch(`${baseUrl}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+          body: body ? JSON.stringify(body) : undefined,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        const text = await response.text();
+        if (response.ok) return JSON.parse(text) as T;
+        if (response.status !== 429 && response.status < 500) throw new VapiRequestRejected(response.status, detailOf(text));
+        failure = new Error(`${response.status} ${detailOf(text)}`);
+        const retryAfter = Number(response.headers.get('retry-after'));
+        if (response.status === 429 && Number.isFinite(retryAfter) && retryAfter > 0) retryAfterMs = retryAfter * 1000;
+      } catch (error) {
+        if (error instanceof VapiRequestRejected) throw error;
+        failure = error as Error;
+      }
+      if (attempt >= maxRetries) throw failure;
+      const backoff = Math.min(retryAfterMs ?? retryBaseMs * 2 ** attempt, 30_000);
+      this.logger.warn({ method, path, attempt: attempt + 1, err: failure.message, backoff }, 'Vapi request failed; retrying');
+      await sleep(backoff);
+    }
+  }
+}

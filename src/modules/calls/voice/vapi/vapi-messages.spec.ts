@@ -1,0 +1,34 @@
+import { resultStatusOf, toPlatformEvents, toReport } from './vapi-messages';
+
+describe('Vapi server messages', () => {
+  it.each([
+    ['voicemail', true, 'Voicemail'],
+    ['customer-did-not-answer', false, 'Not Answered'],
+    ['customer-busy', false, 'Not Answered'],
+    ['customer-ended-call', true, 'Answered'],
+    ['assistant-ended-call', false, 'Not Answered'],
+    ['pipeline-error-openai-llm-failed', true, null],
+  ])('resultStatus of %s (connected %p) is %p', (reason, connected, expected) => {
+    expect(resultStatusOf(reason, connected)).toBe(expected);
+  });
+
+  it('prefers the analysis structured resultStatus', () => {
+    expect(resultStatusOf('customer-ended-call', true, { structuredData: { resultStatus: 'Callback requested' } })).toBe('Callback requested');
+  });
+
+  it('a failed call that never connected has no duration; the recording falls back to the mono url', () => {
+    const report = toReport({ type: 'end-of-call-report', endedReason: 'twilio-failed-to-connect-call', artifact: { recording: { mono: { combinedUrl: 'u' } } } });
+    expect(report).toEqual({ failed: true, endedReason: 'twilio-failed-to-connect-call', resultStatus: null, durationSeconds: null, recordingUrl: 'u', transcript: [] });
+  });
+
+  it('computes the duration from startedAt/endedAt when durationSeconds is absent', () => {
+    expect(toReport({ id: 'c', endedReason: 'customer-ended-call', startedAt: '2025-01-01T00:00:00Z', endedAt: '2025-01-01T00:00:42.5Z' }).durationSeconds).toBe(42.5);
+  });
+
+  it('ignores partial transcripts and unknown message types', () => {
+    const call = { id: 'v' };
+    expect(toPlatformEvents({ type: 'transcript', call, role: 'user', transcriptType: 'partial', transcript: 'h' }, 'x')).toEqual([]);
+    expect(toPlatformEvents({ type: 'speech-update', call }, 'x')).toEqual([]);
+    expect(toPlatformEvents({ type: 'status-update', call, status: 'paused' }, 'x')).toEqual([]);
+  });
+});

@@ -1,0 +1,147 @@
+import { API_CALL_STATUSES, ApiCallStatus, TranscriptMessage } from '../../call.entity';
+import type { EndOfCallReport, PlatformEvent } from '../voice-provider';
+
+/** A conversation line as Vapi reports it (`artifact.messages`, `conversation-update.messages`). */
+export interface VapiMessage {
+  role: string;
+  message?: string;
+  time?: number;
+  secondsFromStart?: number;
+}
+
+/** The parts of Vapi's Call object this platform reads (server messages' `call`, GET /call/{id}). */
+export interface VapiCall {
+  id: string;
+  type?: string;
+  status?: string;
+  endedReason?: string;
+  startedAt?: string;
+  endedAt?: string;
+  phoneNumberId?: string;
+  customer?: { number?: string };
+  assistant?: { metadata?: Record<string, unknown> };
+  metadata?: Record<string, unknown>;
+  artifact?: VapiArtifact;
+  analysis?: VapiAnalysis;
+  messages?: VapiMessage[];
+  recordingUrl?: string;
+}
+
+export interface VapiArtifact {
+  messages?: VapiMessage[];
+  transcript?: string;
+  recordingUrl?: string;
+  recording?: { mono?: { combinedUrl?: string }; stereoUrl?: string };
+}
+
+export interface VapiAnalysis {
+  summary?: string;
+  structuredData?: Record<string, unknown>;
+  successEvaluation?: unknown;
+}
+
+/** The body of every server message: `{ message: { type, call, ... } }`. */
+export interface VapiServerMessage {
+  type: string;
+  call?: VapiCall;
+  timestamp?: number;
+  status?: string;
+  endedReason?: string;
+  messages?: VapiMessage[];
+  role?: string;
+  transcriptType?: string;
+  transcript?: string;
+  artifact?: VapiArtifact;
+  analysis?: VapiAnalysis;
+  durationSeconds?: number;
+  startedAt?: string;
+  endedAt?: string;
+  recordingUrl?: string;
+  phoneNumber?: { id?: string; number?: string };
+  customer?: { number?: string };
+  assistant?: { metadata?: Record<string, unknown> };
+}
+
+const ROLES: Record<string, TranscriptMessage['role']> = { bot: 'assistant', assistant: 'assistant', user: 'user', system: 'system' };
+
+/** Vapi's conversation lines in our transcript shape; tool calls and their results are not part of it. */
+export function toTranscript(messages: VapiMessage[] | undefined): TranscriptMessage[] {
+  return (messages ?? [])
+    .filter((m) => ROLES[m.role] && typeof m.message === 'string')
+    .map((m) => ({ role: ROLES[m.role], content: m.message!, timestamp: typeof m.time === 'number' ? m.time : null }));
+}
+
+/** Our call id as carried by a message: the inline assistant's metadata (set at POST /call). */
+export function callIdOf(message: VapiServerMessage): string | null {
+  const candidates = [message.call?.assistant?.metadata?.callId, message.assistant?.metadata?.callId, message.call?.metadata?.callId];
+  const found = candidates.find((c) => typeof c === 'string');
+  return (found as string | undefined) ?? null;
+}
+
+const isFailure = (endedReason: string) => /error|failed|fault/i.test(endedReason);
+
+/**
+ * resultStatus: the analysis's structured `resultStatus` when the assistant produced one; otherwise from the
+ * ended reason (voicemail, no answer), else Answered when the call connected.
+ */
+export function resultStatusOf(endedReason: string, connected: boolean, analysis?: VapiAnalysis): string | null {
+  const fromAnalysis = analysis?.structuredData?.resultStatus;
+  if (typeof fromAnalysis === 'string' && fromAnalysis) return fromAnalysis;
+  if (isFailure(endedReason)) return null;
+  if (/voicemail/i.test(endedReason)) return 'Voicemail';
+  if (/did-not-answer|no-answer|customer-busy/i.test(endedReason)) return 'Not Answered';
+  return connected ? 'Answered' : 'Not Answered';
+}
+
+function secondsBetween(startedAt?: string, endedAt?: string): number | null {
+  if (!startedAt || !endedAt) return null;
+  const ms = Date.parse(endedAt) - Date.parse(startedAt);
+  return Number.isFinite(ms) && ms >= 0 ? ms / 1000 : null;
+}
+
+/** A final report from an end-of-call-report message or an ended Call object (GET /call/{id}). */
+export function toReport(source: VapiServerMessage | VapiCall): EndOfCallReport {
+  const endedReason = source.endedReason ?? 'unknown';
+  const transcript = toTranscript(source.artifact?.messages ?? source.messages);
+  const duration =
+    ('durationSeconds' in source && typeof source.durationSeconds === 'number' ? source.durationSeconds : null) ??
+    secondsBetween(source.startedAt, source.endedAt);
+  const connected = (duration ?? 0) > 0 || transcript.some((m) => m.role === 'user');
+  const failed = isFailure(endedReason);
+  return {
+    failed,
+    endedReason,
+    resultStatus: resultStatusOf(endedReason, connected, source.analysis),
+    durationSeconds: failed && !connected ? null : (duration ?? 0),
+    recordingUrl:
+      source.artifact?.recordingUrl ?? source.artifact?.recording?.mono?.combinedUrl ?? source.recordingUrl ?? null,
+    transcript,
+  };
+}
+
+export const isApiCallStatus = (s: unknown): s is ApiCallStatus => API_CALL_STATUSES.includes(s as ApiCallStatus);
+
+/**
+ * The platform events one server message carries for a known call. A status-update `ended` only moves
+ * apiCallStatus: the end-of-call-report (or supervision) finishes the call with its figures.
+ */
+export function toPlatformEvents(message: VapiServerMessage, callId: string): PlatformEvent[] {
+  const providerCallId = message.call?.id ?? '';
+  const base = { callId, providerCallId };
+  switch (message.type) {
+    case 'status-update':
+      return isApiCallStatus(message.status) ? [{ ...base, kind: 'status', status: message.status }] : [];
+    case 'conversation-update':
+      return [{ ...base, kind: 'conversation', messages: toTranscript(message.messages) }];
+    case 'transcript': {
+      const role = ROLES[message.role ?? ''];
+      if (message.transcriptType !== 'final' || !role || !message.transcript) return [];
+      const line = { role, content: message.transcript, timestamp: message.timestamp ?? null };
+      return [{ ...base, kind: 'utterance', message: line }];
+    }
+    case 'end-of-call-report':
+      return [{ ...base, kind: 'end-of-call', report: toReport(message) }];
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,35 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { CreatedAt, UpdatedAt } from '../../common/entities/timestamps';
+
+export const CONVERSATION_STATUSES = ['active', 'handed_off', 'closed'] as const;
+export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
+export type MessageDirection = 'inbound' | 'outbound';
+
+/** One thread between a messaging account and one user phone. */
+@Entity('conversations')
+@Index('ux_conversations_account_user_phone', ['integrationId', 'waUserPhone'], { unique: true })
+@Index('ix_conversations_org_activity', ['organizationId', 'lastActivityAt', 'id'])
+@Index('ix_conversations_org_status_activity', ['organizationId', 'status', 'lastActivityAt', 'id'])
+export class Conversation {
+  @PrimaryColumn('uuid') id: string;
+  @Column('uuid') organizationId: string;
+  /** The messaging account (`integrationId` in the public API). */
+  @Column('uuid') integrationId: string;
+  @Column('text') status: ConversationStatus;
+  /** E.164. */
+  @Column('text') waUserPhone: string;
+  @Column('text', { default: '' }) waUserName: string;
+  /** No foreign key, as for calls: deleting a contact leaves the thread and its contact id as history. */
+  @Column('uuid', { nullable: true }) contactId: string | null;
+  @Column('text', { default: '' }) lastMessagePreview: string;
+  @Column('text', { nullable: true }) lastMessageDirection: MessageDirection | null;
+  @Column({ type: 'timestamptz', precision: 3, nullable: true }) lastUserMessageAt: Date | null;
+  /** lastUserMessageAt + 24 h: free-form text may be sent until then. */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true }) sessionExpiresAt: Date | null;
+  @Column('integer', { default: 0 }) messageCount: number;
+  @Column('text', { nullable: true }) aiSummary: string | null;
+  /** The time of the latest message either way; the list's sort key. */
+  @Column({ type: 'timestamptz', precision: 3 }) lastActivityAt: Date;
+  @CreatedAt() createdAt: Date;
+  @UpdatedAt() updatedAt: Date;
+}

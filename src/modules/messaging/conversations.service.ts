@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { ApiError } from '../../common/errors/api-error';
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { keysetPaginate } from '../../common/pagination/keyset-paginate';
+import { Page } from '../../common/pagination/pagination.dto';
+import { Conversation } from './conversation.entity';
+import { ConversationDetailResponse, ConversationResponse } from './conversation.response';
+import { ListConversationsQueryDto } from './dto/list-conversations.dto';
+import { Message } from './message.entity';
+import { MessageResponse } from './message.response';
+
+/** Spec: a conversation shows at most its 50 most recent messages. */
+export const CONVERSATION_MESSAGE_LIMIT = 50;
+
+@Injectable()
+export class ConversationsService {
+  constructor(
+    @InjectRepository(Conversation) private readonly conversations: Repository<Conversation>,
+    @InjectRepository(Message) private readonly messages: Repository<Message>,
+    private readonly codec: CursorCodec,
+  ) {}
+
+  /** Most recent activity first. */
+  list(organizationId: string, query: ListConversationsQueryDto): Promise<Page<ConversationResponse>> {
+    const qb = this.conversations
+      .createQueryBuilder('c')
+      .where('c.organizationId = :organizationId', { organizationId });
+    if (query.status) qb.andWhere('c.status = :status', { status: query.status });
+    return keysetPaginate(qb, {
+      alias: 'c',
+      sortProperty: 'lastActivityAt',
+      filters: { status: query.status },
+      limit: query.limit,
+      cursor: query.cursor,
+      codec: this.codec,
+      map: ConversationResponse.from,
+    });
+  }
+
+  async get(organizationId: string, id: string): Promise<ConversationDetailResponse> {
+    const conversation = await this.conversations.findOneBy({ id, organizationId });
+    if (!conversation) throw ApiError.notFound('Conversation');
+    const recent = await this.messages.find({
+      where: { conversationId: id, organizationId },
+      order: { timestamp: 'DESC', id: 'DESC' },
+      take: CONVERSATION_MESSAGE_LIMIT,
+    });
+    return { ...ConversationResponse.from(conversation), messages: recent.reverse().map(MessageResponse.from) };
+  }
+}

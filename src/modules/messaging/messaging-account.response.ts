@@ -1,0 +1,34 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { MESSAGING_ACCOUNT_STATUSES, MessagingAccount, MessagingAccountStatus } from './messaging-account.entity';
+
+export class MessagingAccountResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ enum: MESSAGING_ACCOUNT_STATUSES }) status: MessagingAccountStatus;
+  @ApiProperty({ type: String, nullable: true }) statusMessage: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '102290129340398' }) wabaId: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '106540352242922' }) phoneNumberId: string | null;
+  @ApiProperty({ example: '+1 555-010-0100' }) displayPhoneNumber: string;
+  @ApiProperty({ example: 'Acme Dental' }) verifiedName: string;
+  @ApiProperty({ example: 'GREEN' }) qualityRating: string;
+  @ApiProperty() messagesSent: number;
+  @ApiProperty() messagesReceived: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastMessageAt: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+
+  static from(a: MessagingAccount): MessagingAccountResponse {
+    return {
+      id: a.id,
+      status: a.status,
+      statusMessage: a.statusMessage,
+      wabaId: a.wabaId,
+      phoneNumberId: a.phoneNumberId,
+      displayPhoneNumber: a.displayPhoneNumber,
+      verifiedName: a.verifiedName,
+      qualityRating: a.qualityRating,
+      messagesSent: a.messagesSent,
+      messagesReceived: a.messagesReceived,
+      lastMessageAt: a.lastMessageAt?.toISOString() ?? null,
+      createdAt: a.createdAt.toISOString(),
+    };
+  }
+}

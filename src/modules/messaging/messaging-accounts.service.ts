@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { QueryFailedError, Repository } from 'typeorm';
+import { ApiError } from '../../common/errors/api-error';
+import { uuidv7 } from '../../common/ids/uuid-v7';
+import { CreateMessagingAccountDto } from './dto/create-messaging-account.dto';
+import { CreateMessagingTemplateDto } from './dto/create-messaging-template.dto';
+import { MessagingAccount } from './messaging-account.entity';
+import { MessagingTemplate } from './messaging-template.entity';
+
+const isUniqueViolation = (error: unknown) =>
+  error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505';
+
+@Injectable()
+export class MessagingAccountsService {
+  constructor(
+    @InjectRepository(MessagingAccount) private readonly accounts: Repository<MessagingAccount>,
+    @InjectRepository(MessagingTemplate) private readonly templates: Repository<MessagingTemplate>,
+  ) {}
+
+  list(organizationId: string): Promise<MessagingAccount[]> {
+    return this.accounts.find({ where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  /** Any organization's account: the admin API and provider callbacks are not bound to one organization. */
+  async mustExist(id: string): Promise<MessagingAccount> {
+    const account = await this.accounts.findOneBy({ id });
+    if (!account) throw ApiError.notFound('Messaging account');
+    return account;
+  }
+
+  /** The account a provider webhook is addressed to. */
+  findByPhoneNumberId(phoneNumberId: string): Promise<MessagingAccount | null> {
+    return this.accounts.findOneBy({ phoneNumberId });
+  }
+
+  async create(organizationId: string, dto: CreateMessagingAccountDto): Promise<MessagingAccount> {
+    try {
+      return await this.accounts.save(
+        this.accounts.create({
+          id: uuidv7(),
+          organizationId,
+          status: dto.status ?? 'active',
+          statusMessage: dto.statusMessage ?? null,
+          wabaId: dto.wabaId ?? null,
+          phoneNumberId: dto.phoneNumberId ?? null,
+          displayPhoneNumber: dto.displayPhoneNumber,
+          verifiedName: dto.verifiedName,
+          qualityRating: dto.qualityRating ?? 'UNKNOWN',
+        }),
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) throw ApiError.conflict('This phoneNumberId is already connected');
+      throw error;
+    }
+  }
+
+  async createTemplate(accountId: string, dto: CreateMessagingTemplateDto): Promise<MessagingTemplate> {
+    await this.mustExist(accountId);
+    try {
+      return await this.templates.save(
+        this.templates.create({
+          id: uuidv7(),
+          accountId,
+          name: dto.name,
+          language: dto.language,
+          status: dto.status ?? 'APPROVED',
+          body: dto.body,
+        }),
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) throw ApiError.conflict('This template already exists in this language');
+      throw error;
+    }
+  }
+}

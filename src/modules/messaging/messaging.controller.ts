@@ -1,0 +1,85 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiExtraModels, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { RequireScope } from '../../common/auth/access.decorators';
+import { OrgId } from '../../common/auth/auth-context';
+import { IdParamPipe } from '../../common/ids/id-param.pipe';
+import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
+import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { Page } from '../../common/pagination/pagination.dto';
+import { ConversationDetailResponse, ConversationResponse } from './conversation.response';
+import { ConversationsService } from './conversations.service';
+import { ListConversationsQueryDto } from './dto/list-conversations.dto';
+import { SendMessageBodyPipe } from './dto/send-message-body.pipe';
+import { SendMessageDto, SendTemplateMessageDto, SendTextMessageDto } from './dto/send-message.dto';
+import { MessagingAccountResponse } from './messaging-account.response';
+import { MessagingAccountsService } from './messaging-accounts.service';
+import { SendMessageCommand } from './send-message.command';
+import { SendMessageResponse } from './send-message.response';
+
+@ApiTags('Messaging')
+@Controller('api/v1/messaging')
+export class MessagingController {
+  constructor(
+    private readonly accounts: MessagingAccountsService,
+    private readonly conversations: ConversationsService,
+    private readonly sendMessage: SendMessageCommand,
+  ) {}
+
+  @Get('accounts')
+  @RequireScope('messaging:read')
+  @ApiOperation({ operationId: 'listMessagingAccounts', summary: 'Connected messaging accounts (not paginated)' })
+  @ApiDataResponse(MessagingAccountResponse, { isArray: true })
+  async listAccounts(@OrgId() orgId: string): Promise<{ data: MessagingAccountResponse[] }> {
+    return { data: (await this.accounts.list(orgId)).map(MessagingAccountResponse.from) };
+  }
+
+  @Get('conversations')
+  @RequireScope('messaging:read')
+  @ApiOperation({ operationId: 'listConversations', summary: 'Conversations, most recent activity first' })
+  @ApiPageResponse(ConversationResponse)
+  @ApiErrors('VALIDATION_ERROR', 'INVALID_CURSOR')
+  listConversations(
+    @OrgId() orgId: string,
+    @Query() query: ListConversationsQueryDto,
+  ): Promise<Page<ConversationResponse>> {
+    return this.conversations.list(orgId, query);
+  }
+
+  @Get('conversations/:id')
+  @RequireScope('messaging:read')
+  @ApiOperation({ operationId: 'getConversation', summary: 'One conversation with its 50 most recent messages' })
+  @ApiDataResponse(ConversationDetailResponse)
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
+  async getConversation(
+    @OrgId() orgId: string,
+    @Param('id', IdParamPipe) id: string,
+  ): Promise<{ data: ConversationDetailResponse }> {
+    return { data: await this.conversations.get(orgId, id) };
+  }
+
+  @Post('messages')
+  @HttpCode(201)
+  @RequireScope('messaging:write')
+  @ApiOperation({
+    operationId: 'sendMessage',
+    summary: 'Send a text (inside the 24-hour window) or an approved template (any time)',
+  })
+  @ApiExtraModels(SendTextMessageDto, SendTemplateMessageDto)
+  @ApiBody({
+    schema: {
+      oneOf: [{ $ref: getSchemaPath(SendTextMessageDto) }, { $ref: getSchemaPath(SendTemplateMessageDto) }],
+      discriminator: {
+        propertyName: 'type',
+        mapping: { text: getSchemaPath(SendTextMessageDto), template: getSchemaPath(SendTemplateMessageDto) },
+      },
+    },
+  })
+  @ApiDataResponse(SendMessageResponse, { status: 201 })
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'TEMPLATE_NOT_FOUND', 'SESSION_EXPIRED', 'MESSAGING_API_ERROR')
+  async send(
+    @OrgId() orgId: string,
+    @Body(SendMessageBodyPipe) body: SendMessageDto,
+  ): Promise<{ data: SendMessageResponse }> {
+    return { data: await this.sendMessage.execute(orgId, body) };
+  }
+}

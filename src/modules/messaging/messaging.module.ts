@@ -1,0 +1,51 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
+import { ContactsModule } from '../contacts/contacts.module';
+import { OrganizationsModule } from '../organizations/organizations.module';
+import { AdminMessagingController } from './admin-messaging.controller';
+import { Conversation } from './conversation.entity';
+import { ConversationsService } from './conversations.service';
+import { DeliveryStatusService } from './delivery-status.service';
+import { Message } from './message.entity';
+import { MessagingAccount } from './messaging-account.entity';
+import { MessagingAccountsService } from './messaging-accounts.service';
+import { MessagingTemplate } from './messaging-template.entity';
+import { MessagingController } from './messaging.controller';
+import { MessagingProvider } from './providers/messaging-provider';
+import { SimulatedStatusJob } from './providers/simulated-status.job';
+import { SimulatorMessagingProvider } from './providers/simulator-messaging.provider';
+import { RecordInboundMessageCommand } from './record-inbound-message.command';
+import { SendMessageCommand } from './send-message.command';
+import { WhatsAppCloudProvider } from './whatsapp/whatsapp-cloud.provider';
+import { WhatsAppWebhookController } from './whatsapp/whatsapp-webhook.controller';
+import { WhatsAppWebhookService } from './whatsapp/whatsapp-webhook.service';
+
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([MessagingAccount, MessagingTemplate, Conversation, Message]),
+    OrganizationsModule,
+    // Inbound messages link or create the contact by phone.
+    ContactsModule,
+  ],
+  controllers: [MessagingController, AdminMessagingController, WhatsAppWebhookController],
+  providers: [
+    MessagingAccountsService,
+    ConversationsService,
+    DeliveryStatusService,
+    RecordInboundMessageCommand,
+    SendMessageCommand,
+    WhatsAppWebhookService,
+    SimulatedStatusJob,
+    SimulatorMessagingProvider,
+    WhatsAppCloudProvider,
+    {
+      // MESSAGING_PROVIDER picks who carries messages; the rules above the seam never know which.
+      provide: MessagingProvider,
+      inject: [APP_CONFIG, SimulatorMessagingProvider, WhatsAppCloudProvider],
+      useFactory: (config: AppConfig, simulator: SimulatorMessagingProvider, whatsapp: WhatsAppCloudProvider) =>
+        config.messagingProvider === 'whatsapp' ? whatsapp : simulator,
+    },
+  ],
+})
+export class MessagingModule {}

@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { OnJob } from '../../../infra/queue/on-job.decorator';
+import { JobName } from '../../../infra/queue/queue-names';
+import { DeliveryStatusService } from '../delivery-status.service';
+import { DeliveryStatus } from '../message.entity';
+
+/** Time between two simulated status reports. */
+export const SIMULATED_STATUS_STEP_MS = 200;
+
+export interface SimulatedStatusJobData {
+  accountId: string;
+  providerMessageId: string;
+  status: DeliveryStatus;
+}
+
+/**
+ * One simulated status report: a delayed job, so reports survive a restart, applied through the same status
+ * path as the real provider's webhook. Registered whatever the provider, as every job name needs a handler.
+ */
+@Injectable()
+export class SimulatedStatusJob {
+  constructor(private readonly statuses: DeliveryStatusService) {}
+
+  @OnJob({ name: JobName.SimulateMessageStatus })
+  async report(data: SimulatedStatusJobData): Promise<void> {
+    await this.statuses.apply(data.accountId, data.providerMessageId, data.status);
+  }
+}

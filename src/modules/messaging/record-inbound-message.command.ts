@@ -1,0 +1,146 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { uuidv7 } from '../../common/ids/uuid-v7';
+import { ContactsService } from '../contacts/contacts.service';
+import { Conversation } from './conversation.entity';
+import { Message } from './message.entity';
+import { MessagingAccount } from './messaging-account.entity';
+
+/** The free-form window the provider allows after a user's message. */
+export const SESSION_WINDOW_MS = 24 * 60 * 60 * 1000;
+const PREVIEW_LENGTH = 200;
+
+export interface InboundMessage {
+  account: MessagingAccount;
+  /** The user's phone, E.164. */
+  from: string;
+  /** The user's profile name, when the provider tells it. */
+  name?: string;
+  providerMessageId: string;
+  messageType: string;
+  text: string;
+  mediaUrl?: string | null;
+  mediaCaption?: string | null;
+  timestamp: Date;
+}
+
+export interface InboundResult {
+  conversationId: string;
+  messageId: string;
+  /** The provider had already delivered this message; nothing changed. */
+  duplicate: boolean;
+}
+
+export const previewOf = (text: string) =>
+  text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH - 1)}…` : text;
+
+/**
+ * A user's message arrives (provider webhook or simulator): in one transaction, find or create the conversation
+ * for (account, user phone), link or create the contact by phone, store the message once per provider id, and
+ * move the conversation's window and the account's counters.
+ */
+@Injectable()
+export class RecordInboundMessageCommand {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly contacts: ContactsService,
+  ) {}
+
+  execute(input: InboundMessage): Promise<InboundResult> {
+    return this.dataSource.transaction(async (m) => {
+      const { account } = input;
+      const contact = await this.contacts.findOrCreateByPhone(m, account.organizationId, input.from, input.name ?? '');
+      const contactId = contact.id;
+      const conversation = await this.findOrCreateConversation(m, input, contactId);
+
+      const messageId = uuidv7();
+      const inserted = await m
+        .createQueryBuilder()
+        .insert()
+        .into(Message)
+        .values({
+          id: messageId,
+          organizationId: account.organizationId,
+          conversationId: conversation.id,
+          accountId: account.id,
+          direction: 'inbound',
+          senderType: 'user',
+          messageType: input.messageType,
+          text: input.text,
+          mediaUrl: input.mediaUrl ?? null,
+          mediaCaption: input.mediaCaption ?? null,
+          deliveryStatus: null,
+          providerMessageId: input.providerMessageId,
+          timestamp: input.timestamp,
+        })
+        .orIgnore()
+        .execute();
+      if (!inserted.raw.length) {
+        const existing = await m.findOneByOrFail(Message, {
+          accountId: account.id,
+          providerMessageId: input.providerMessageId,
+        });
+        return { conversationId: existing.conversationId, messageId: existing.id, duplicate: true };
+      }
+
+      // A late (out-of-order) message still extends the window if it is the user's latest, but only the latest
+      // message of all sets the preview.
+      await m
+        .createQueryBuilder()
+        .update(Conversation)
+        .set({
+          messageCount: () => 'message_count + 1',
+          lastUserMessageAt: () => 'GREATEST(COALESCE(last_user_message_at, :ts), :ts)',
+          sessionExpiresAt: () => "GREATEST(COALESCE(last_user_message_at, :ts), :ts) + interval '24 hours'",
+          lastMessagePreview: () => 'CASE WHEN :ts >= last_activity_at THEN :preview ELSE last_message_preview END',
+          lastMessageDirection: () =>
+            "CASE WHEN :ts >= last_activity_at THEN 'inbound' ELSE last_message_direction END",
+          lastActivityAt: () => 'GREATEST(last_activity_at, :ts)',
+          contactId: () => 'COALESCE(contact_id, :contactId)',
+          // A user writing again re-opens a closed thread; a hand-off to a human stays as it is.
+          status: () => "CASE WHEN status = 'closed' THEN 'active' ELSE status END",
+          ...(input.name ? { waUserName: input.name } : {}),
+        })
+        .where('id = :id', { id: conversation.id })
+        .setParameters({ ts: input.timestamp, preview: previewOf(input.text), contactId })
+        .execute();
+      await m
+        .createQueryBuilder()
+        .update(MessagingAccount)
+        .set({
+          messagesReceived: () => 'messages_received + 1',
+          lastMessageAt: () => 'GREATEST(COALESCE(last_message_at, :ts), :ts)',
+        })
+        .where('id = :id', { id: account.id })
+        .setParameters({ ts: input.timestamp })
+        .execute();
+      return { conversationId: conversation.id, messageId, duplicate: false };
+    });
+  }
+
+  /** Insert-if-absent then lock: two first messages from one user at once still make one conversation. */
+  private async findOrCreateConversation(m: EntityManager, input: InboundMessage, contactId: string) {
+    const { account } = input;
+    await m
+      .createQueryBuilder()
+      .insert()
+      .into(Conversation)
+      .values({
+        id: uuidv7(),
+        organizationId: account.organizationId,
+        integrationId: account.id,
+        status: 'active',
+        waUserPhone: input.from,
+        waUserName: input.name ?? '',
+        contactId,
+        lastActivityAt: input.timestamp,
+      })
+      .orIgnore()
+      .execute();
+    return m
+      .createQueryBuilder(Conversation, 'c')
+      .setLock('pessimistic_write')
+      .where('c.integrationId = :accountId AND c.waUserPhone = :phone', { accountId: account.id, phone: input.from })
+      .getOneOrFail();
+  }
+}

@@ -1,0 +1,190 @@
+import { TestApp, startTestApp } from '../support/test-app';
+import { eventsOf, finished, insertAssistant, insertCase, insertContact, waitForCall } from '../calls/call-fixtures';
+import { FakeVapi } from './fake-vapi';
+import { VoiceOrg, ledgerRowsOf, serverMessage, vapiCall, vapiEnv, voiceOrg } from './voice-fixtures';
+
+describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
+  let fake: FakeVapi;
+  let t: TestApp;
+  let org: VoiceOrg;
+  beforeAll(async () => {
+    fake = await FakeVapi.start();
+    t = await startTestApp({ env: vapiEnv(fake.url) });
+    org = await voiceOrg(t);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await fake?.close();
+  });
+
+  const placed = async (body: Record<string, unknown> = {}) => {
+    const res = await org.api.post('/api/v1/calls', { to: '+14155550123', from: org.from, ...body });
+    expect(res.status).toBe(201);
+    const id: string = res.body.data.id;
+    const { request, vapiCallId } = await fake.createCallFor(id);
+    await waitForCall(org, id, (c) => c.apiCallId === vapiCallId);
+    return { id, request, vapiCallId };
+  };
+
+  const endOfCallReport = (vapiCallId: string, callId: string, over: Record<string, unknown> = {}) => ({
+    type: 'end-of-call-report',
+    endedReason: 'customer-ended-call',
+    call: vapiCall(vapiCallId, callId),
+    startedAt: '2025-01-01T10:00:00.000Z',
+    endedAt: '2025-01-01T10:01:30.000Z',
+    durationSeconds: 90,
+    artifact: {
+      recordingUrl: `https://storage.vapi.ai/${vapiCallId}-mono.wav`,
+      transcript: 'AI: Hello Ada\nUser: Hi',
+      messages: [
+        { role: 'system', message: 'resolved prompt', time: 1735725600000, secondsFromStart: 0 },
+        { role: 'bot', message: 'Hello Ada', time: 1735725601000, secondsFromStart: 1 },
+        { role: 'tool_calls', time: 1735725601500, secondsFromStart: 1.5 },
+        { role: 'user', message: 'Hi', time: 1735725602000, secondsFromStart: 2 },
+      ],
+    },
+    analysis: { summary: 'Short call' },
+    ...over,
+  });
+
+  it('places the call with the exact Vapi request body, follows its messages, and ends it', async () => {
+    const assistantId = await insertAssistant(org, {
+      voice: { provider: '11labs', voiceId: 'burt', stability: 0.5 },
+      model: { provider: 'openai', model: 'gpt-4o', temperature: 0.3 },
+      transcriber: { provider: 'deepgram', model: 'nova-3', language: 'de' },
+      dialKeypadFunctionEnabled: true,
+      backchannelingEnabled: false,
+    });
+    const caseId = await insertCase(t, org, {
+      firstMessage: 'Hi {{name}}, about {{topic}}',
+      prompt: 'Call {{name}} about {{topic}}',
+      variables: [{ name: 'topic', source: 'custom', defaultValue: 'your order' }],
+    });
+    const contactId = await insertContact(org, { title: 'Ada', phone: '+14155550111' });
+    const { id, request, vapiCallId } = await placed({ caseId, contactId, assistantConfigId: assistantId });
+
+    expect(request.headers.authorization).toBe('Bearer test-vapi-key');
+    expect(request.headers['content-type']).toBe('application/json');
+    expect(request.body).toEqual({
+      phoneNumberId: org.phoneNumberId,
+      customer: { number: '+14155550123' },
+      assistant: {
+        firstMessage: 'Hi Ada, about your order',
+        model: {
+          provider: 'openai',
+          model: 'gpt-4o',
+          temperature: 0.3,
+          messages: [{ role: 'system', content: 'Call Ada about your order' }],
+          tools: [{ type: 'dtmf' }],
+        },
+        voice: { provider: '11labs', voiceId: 'burt', stability: 0.5 },
+        transcriber: { provider: 'deepgram', model: 'nova-3', language: 'de' },
+        backgroundDenoisingEnabled: true,
+        backchannelingEnabled: false,
+        maxDurationSeconds: 3600,
+        metadata: { callId: id },
+      },
+      assistantOverrides: { variableValues: { name: 'Ada', topic: 'your order' } },
+    });
+
+    const call = vapiCall(vapiCallId, id);
+    for (const status of ['ringing', 'in-progress']) {
+      expect((await serverMessage(t, { type: 'status-update', status, call })).status).toBe(200);
+    }
+    await serverMessage(t, {
+      type: 'conversation-update',
+      call,
+      messages: [{ role: 'bot', message: 'Hello Ada', time: 1735725601000, secondsFromStart: 1 }],
+      messagesOpenAIFormatted: [{ role: 'assistant', content: 'Hello Ada' }],
+    });
+    await serverMessage(t, { type: 'transcript', call, role: 'user', transcriptType: 'partial', transcript: 'H', timestamp: 1735725601900 });
+    await serverMessage(t, { type: 'transcript', call, role: 'user', transcriptType: 'final', transcript: 'Hi', timestamp: 1735725602000 });
+    const live = (await org.api.get(`/api/v1/calls/${id}`)).body.data;
+    expect(live).toMatchObject({ status: 'processing', apiCallStatus: 'in-progress' });
+    expect(live.transcript).toEqual([
+      { role: 'assistant', content: 'Hello Ada', timestamp: 1735725601000 },
+      { role: 'user', content: 'Hi', timestamp: 1735725602000 },
+    ]);
+
+    expect((await serverMessage(t, endOfCallReport(vapiCallId, id))).status).toBe(200);
+    const ended = await waitForCall(org, id, finished);
+    expect(ended).toMatchObject({
+      status: 'ended',
+      apiCallStatus: 'ended',
+      apiCallId: vapiCallId,
+      endedReason: 'customer-ended-call',
+      resultStatus: 'Answered',
+      durationSeconds: 90,
+      recordingUrl: `https://storage.vapi.ai/${vapiCallId}-mono.wav`,
+    });
+    expect(ended.transcript.map((m: any) => m.role)).toEqual(['system', 'assistant', 'user']);
+    expect((await eventsOf(t, id)).map((e) => e.type)).toEqual(['call.started', 'call.ended']);
+    expect(await ledgerRowsOf(t, id)).toEqual([{ type: 'outbound_call', amount_mins: -2, duration_mins: 1.5 }]);
+  });
+
+  it('out-of-order and repeated messages: one terminal event, one settlement, nothing regresses', async () => {
+    const { id, vapiCallId } = await placed();
+    const report = endOfCallReport(vapiCallId, id, { endedReason: 'voicemail', durationSeconds: 30 });
+    const first = await Promise.all([serverMessage(t, report), serverMessage(t, report)]);
+    expect(first.map((r) => r.status)).toEqual([200, 200]);
+    await serverMessage(t, { type: 'status-update', status: 'in-progress', call: vapiCall(vapiCallId, id) });
+    await serverMessage(t, { type: 'conversation-update', call: vapiCall(vapiCallId, id), messages: [] });
+    await serverMessage(t, report);
+    const call = (await org.api.get(`/api/v1/calls/${id}`)).body.data;
+    expect(call).toMatchObject({ status: 'ended', apiCallStatus: 'ended', endedReason: 'voicemail', resultStatus: 'Voicemail', durationSeconds: 30 });
+    expect(call.transcript).toHaveLength(3);
+    expect((await eventsOf(t, id)).map((e) => e.type)).toEqual(['call.started', 'call.ended']);
+    expect(await ledgerRowsOf(t, id)).toHaveLength(1);
+  });
+
+  it('a message that overtakes the POST /call answer finds the call by its metadata', async () => {
+    const { id } = await placed();
+    // A second platform id for the same call: only the metadata can match it, and the recorded id wins.
+    const res = await serverMessage(t, { type: 'status-update', status: 'ringing', call: vapiCall('not-yet-known', id) });
+    expect(res.status).toBe(200);
+    expect((await org.api.get(`/api/v1/calls/${id}`)).body.data.apiCallStatus).toBe('ringing');
+  });
+
+  it.each([
+    ['a wrong secret', 'nope'],
+    ['no secret', ''],
+  ])('%s is 401 and changes nothing', async (_, secret) => {
+    const { id, vapiCallId } = await placed();
+    const res = await serverMessage(t, endOfCallReport(vapiCallId, id), secret);
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('UNAUTHORIZED');
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await org.api.get(`/api/v1/calls/${id}`)).body.data).toMatchObject({ status: 'processing', apiCallStatus: 'queued', endedReason: null });
+    expect((await eventsOf(t, id)).map((e) => e.type)).toEqual(['call.started']);
+  });
+
+  it('a malformed message is 400', async () => {
+    const res = await t.anonymous.post('/platform/vapi/events', { nothing: true }, { headers: { 'x-vapi-secret': 'test-vapi-secret' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('5xx and 429 from Vapi are retried with backoff until it accepts', async () => {
+    fake.failNext({ status: 503, message: 'Service Unavailable' }, { status: 429, message: 'Too Many Requests' });
+    const before = fake.createCalls().length;
+    const { id } = await placed();
+    expect(fake.createCalls().length - before).toBe(3);
+    expect((await org.api.get(`/api/v1/calls/${id}`)).body.data.status).toBe('processing');
+  });
+
+  it('a 4xx from Vapi ends the call in error with the reason, fires call.failed and releases the minute', async () => {
+    fake.failNext({ status: 400, message: 'customer.number must be a valid phone number in the E.164 format' });
+    const before = fake.createCalls().length;
+    const res = await org.api.post('/api/v1/calls', { to: '+14155550124', from: org.from });
+    const call = await waitForCall(org, res.body.data.id, finished);
+    expect(call).toMatchObject({
+      status: 'error',
+      endedReason: 'vapi-rejected: 400 customer.number must be a valid phone number in the E.164 format',
+      apiCallId: null,
+    });
+    expect(fake.createCalls().length - before).toBe(1);
+    expect((await eventsOf(t, call.id)).map((e) => e.type)).toEqual(['call.failed']);
+    const { rows } = await t.db.query('SELECT status FROM call_reservations WHERE call_id = $1', [call.id]);
+    expect(rows.map((r) => r.status)).not.toContain('reserved');
+  });
+});
