@@ -69,8 +69,9 @@ describe('Prometheus metrics', () => {
     expect(after).not.toContain('12345');
   });
 
-  it('reports queue depth for every queue, read on scrape', async () => {
+  it('reports queue depth for every queue, read on scrape, and the process metrics', async () => {
     const text = await scrape();
+    expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     for (const queue of Object.values(QueueName)) {
       expect(sample(text, `vc_queue_jobs{queue="${queue}",state="waiting"}`)).toBeGreaterThanOrEqual(0);
       expect(sample(text, `vc_queue_jobs{queue="${queue}",state="failed"}`)).toBeGreaterThanOrEqual(0);

@@ -31,8 +31,8 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
         response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
         return;
       }
-      this.metrics.registry.metrics().then(
-        (body) => response.writeHead(200, { 'content-type': this.metrics.registry.contentType }).end(body),
+      this.metrics.exposition().then(
+        (body) => response.writeHead(200, { 'content-type': this.metrics.contentType }).end(body),
         (error: Error) => {
           this.logger.warn({ err: error.message }, 'Metrics collection failed');
           response.writeHead(500, { 'content-type': 'text/plain' }).end('Metrics collection failed\n');

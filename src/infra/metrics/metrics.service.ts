@@ -10,11 +10,25 @@ export type WebhookDeliveryOutcome = 'delivered' | 'retry_scheduled' | 'failed' 
 export type LedgerReservationResult = 'reserved' | 'outbound_minutes_exhausted' | 'outbound_plan_required';
 
 /**
+ * Process metrics (memory, CPU, event-loop lag, GC) describe the process, not an application instance: collected
+ * once per process, whatever the number of instances in it (their observers can never be stopped).
+ */
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/**
  * Every Prometheus metric the service exports, on a registry of its own (not prom-client's global one), so
  * several application instances in one process (the tests' peers) never share or collide on metrics.
  */
 @Injectable()
 export class Metrics {
+  /** This instance's own metrics; `exposition()` adds the process metrics. */
   readonly registry = new Registry();
 
   /** By route template (`/api/v1/contacts/:id`), never the raw URL, so ids do not explode the label set. */
@@ -56,7 +70,6 @@ export class Metrics {
   });
 
   constructor(jobs: JobQueue) {
-    collectDefaultMetrics({ register: this.registry });
     // Read on scrape rather than tracked: the queue store is the truth, and every process sees the same counts.
     new Gauge({
       name: 'vc_queue_jobs',
@@ -73,6 +86,15 @@ export class Metrics {
         );
       },
     });
+  }
+
+  /** The Prometheus text exposition: this instance's metrics and the process's. */
+  exposition(): Promise<string> {
+    return Registry.merge([processMetrics(), this.registry]).metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
   }
 
   webhookDelivery(outcome: WebhookDeliveryOutcome): void {
