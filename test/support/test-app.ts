@@ -44,6 +44,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     SIMULATOR_RING_MS: '50',
     SIMULATOR_CALL_MS: '300',
+    // Suites and benchmarks send thousands of requests with one key; the limit itself is tested in test/operate.
+    RATE_LIMIT_PER_MINUTE: '1000000',
     ...(options.postgresQueues ? {} : { REDIS_URL: TEST_REDIS_URL }),
     ...options.env,
   };
