@@ -9,6 +9,9 @@ import { AppConfig, appConfigNamespace } from './infra/config/app-config';
 import { DatabaseModule } from './infra/database/database.module';
 import { HealthModule } from './infra/health/health.module';
 import { LoggingModule } from './infra/logging/logging.module';
+import { MetricsModule } from './infra/metrics/metrics.module';
+import { RateLimitGuard } from './infra/rate-limit/rate-limit.guard';
+import { RateLimitModule } from './infra/rate-limit/rate-limit.module';
 import { QueueConnection } from './infra/queue/queue-connection';
 import { QueueModule } from './infra/queue/queue.module';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
@@ -43,6 +46,8 @@ export class AppModule {
         DatabaseModule.forRoot(databaseUrl),
         ScheduleModule.forRoot(),
         QueueModule.forRoot(queue),
+        MetricsModule,
+        RateLimitModule,
         CommonModule,
         HealthModule,
         OutboxModule,
@@ -60,7 +65,9 @@ export class AppModule {
         MessagingModule,
       ],
       providers: [
+        // Order matters: global guards run in registration order, and the rate limit needs the authenticated key.
         { provide: APP_GUARD, useClass: AccessGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
     };

@@ -1,13 +1,14 @@
 import { ConfigError, parseConfig } from './infra/config/app-config';
 import { StartupError, prepareInfrastructure } from './bootstrap/prepare-infrastructure';
 import { createApp } from './bootstrap/create-app';
+import { closeOnSignals } from './bootstrap/shutdown';
 
 /** `node dist/main.js`: validate configuration, prepare the database and queues, then run this process's roles. */
 async function main(): Promise<void> {
   const config = parseConfig(process.env);
   const infra = await prepareInfrastructure(config);
   const app = await createApp({ config, databaseUrl: infra.databaseUrl, queue: infra.queue });
-  process.once('beforeExit', () => void infra.stop());
+  closeOnSignals(app, infra.stop);
   if (config.roles.has('api')) {
     await app.listen({ port: config.port, host: config.host });
   }

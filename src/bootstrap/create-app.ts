@@ -8,6 +8,11 @@ import { toErrorResponse } from '../common/errors/to-error-response';
 import { AppConfig } from '../infra/config/app-config';
 import { requestIdFor } from '../infra/logging/request-id';
 import { QueueConnection } from '../infra/queue/queue-connection';
+import { JobQueue } from '../infra/queue/job-queue.service';
+import { mountQueueDashboard } from '../infra/queue/queue-dashboard';
+import { installHttpMetrics } from '../infra/metrics/http-metrics';
+import { Metrics } from '../infra/metrics/metrics.service';
+import { applySecurityHeaders } from './security-headers';
 import { assertEveryRouteDeclaresAccess } from '../common/auth/assert-route-access';
 import { setupOpenApi } from '../common/openapi/openapi-document';
 
@@ -47,7 +52,10 @@ export async function createApp(options: {
   });
   app.useLogger(app.get(Logger));
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks();
+  // No enableShutdownHooks(): the entry points own the signals (see shutdown.ts) so the process exits 0 after close.
+  await applySecurityHeaders(app, options.config);
+  installHttpMetrics(fastify, app.get(Metrics));
+  await mountQueueDashboard(fastify, app.get(JobQueue), options.config.adminToken);
   setupOpenApi(app);
   await app.init();
   assertEveryRouteDeclaresAccess(app);

@@ -1,6 +1,7 @@
 import { ConfigError, parseConfig } from '../infra/config/app-config';
 import { StartupError, prepareInfrastructure } from '../bootstrap/prepare-infrastructure';
 import { createApp } from '../bootstrap/create-app';
+import { closeOnSignals } from '../bootstrap/shutdown';
 import { seedDemo } from './seed-demo';
 
 /**
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
   const config = parseConfig(env);
   const infra = await prepareInfrastructure(config);
   const app = await createApp({ config, databaseUrl: infra.databaseUrl, queue: infra.queue });
+  closeOnSignals(app, infra.stop);
   const seeded = await seedDemo(app);
   await app.listen({ port: config.port, host: config.host });
   const base = `http://localhost:${config.port}`;

@@ -9,6 +9,7 @@ import { TestOrg, createOrg } from '../support/factory';
 import { HttpClient, HttpResponse } from '../support/http';
 import { ContractOperation, openApiContract } from '../support/openapi-contract';
 import { TestApp, startTestApp } from '../support/test-app';
+import { createAccount, userWrites } from '../messaging/messaging-fixtures';
 
 /**
  * Every documented operation (from openapi/openapi.yaml, so new routes join automatically) against every way
@@ -25,19 +26,38 @@ const created = (what: string) => (res: HttpResponse) => {
   return res.body.data.id as string;
 };
 const MAKERS: Record<string, Maker> = {
-  '/api/v1/contacts': async (_t, o) => created('contact')(await o.api.post('/api/v1/contacts', { title: 'Victim', phone: '+14155550177' })),
-  '/api/v1/cases': async (_t, o) => created('case')(await o.api.post('/api/v1/cases', { title: 'Victim', prompt: 'Secret prompt' })),
+  '/api/v1/contacts': async (_t, o) =>
+    created('contact')(await o.api.post('/api/v1/contacts', { title: 'Victim', phone: '+14155550177' })),
+  '/api/v1/cases': async (_t, o) =>
+    created('case')(await o.api.post('/api/v1/cases', { title: 'Victim', prompt: 'Secret prompt' })),
   '/api/v1/calls': async (_t, o) =>
-    created('call')(await o.api.post('/api/v1/calls', { to: '+14155550123', from: o.from, scheduledAt: new Date(Date.now() + 3_600_000).toISOString() })),
+    created('call')(
+      await o.api.post('/api/v1/calls', {
+        to: '+14155550123',
+        from: o.from,
+        scheduledAt: new Date(Date.now() + 3_600_000).toISOString(),
+      }),
+    ),
   '/api/v1/assistants/outbound': async (_t, o) =>
     created('outbound assistant')(
-      await o.api.post('/api/v1/assistants/outbound', { name: 'Victim', voice: { provider: '11labs', voiceId: 'rachel' }, model: { provider: 'openai', model: 'gpt-4o-mini' } }),
+      await o.api.post('/api/v1/assistants/outbound', {
+        name: 'Victim',
+        voice: { provider: '11labs', voiceId: 'rachel' },
+        model: { provider: 'openai', model: 'gpt-4o-mini' },
+      }),
     ),
   '/api/v1/assistants/inbound': async (t, o) =>
     created('inbound assistant')(
-      await t.admin.post(`/admin/v1/organizations/${o.id}/inbound-assistants`, { name: 'Victim', systemPromptId: await createPrompt(t, o.id, 'Secret') }),
+      await t.admin.post(`/admin/v1/organizations/${o.id}/inbound-assistants`, {
+        name: 'Victim',
+        systemPromptId: await createPrompt(t, o.id, 'Secret'),
+      }),
     ),
-  '/api/v1/webhooks': async (_t, o) => created('webhook')(await o.api.post('/api/v1/webhooks', { url: 'https://hooks.example.com/victim', events: ['call.ended'] })),
+  '/api/v1/messaging/conversations': async (t, o) => userWrites(t, (await createAccount(t, o.id)).id, '+14155550178'),
+  '/api/v1/webhooks': async (_t, o) =>
+    created('webhook')(
+      await o.api.post('/api/v1/webhooks', { url: 'https://hooks.example.com/victim', events: ['call.ended'] }),
+    ),
 };
 const collectionOf = (path: string) => path.slice(0, path.indexOf('/{'));
 
@@ -79,18 +99,31 @@ describe('prove: security matrix', () => {
     expect(operations.length).toBeGreaterThan(20);
   });
 
-  it.each(operations.map((op) => [`${op.method} ${op.path}`, op] as const))('%s: no key -> 401 UNAUTHORIZED', async (_n, op) => {
-    expectError(await send(t.anonymous, op), 401, 'UNAUTHORIZED');
-    expectError(await send(t.anonymous.withHeaders({ 'x-api-key': 'vc_live_not-a-real-key' }), op), 401, 'UNAUTHORIZED');
-  });
+  it.each(operations.map((op) => [`${op.method} ${op.path}`, op] as const))(
+    '%s: no key -> 401 UNAUTHORIZED',
+    async (_n, op) => {
+      expectError(await send(t.anonymous, op), 401, 'UNAUTHORIZED');
+      expectError(
+        await send(t.anonymous.withHeaders({ 'x-api-key': 'vc_live_not-a-real-key' }), op),
+        401,
+        'UNAUTHORIZED',
+      );
+    },
+  );
 
-  it.each(operations.map((op) => [`${op.method} ${op.path}`, op] as const))('%s: revoked key -> 401 KEY_REVOKED', async (_n, op) => {
-    expectError(await send(revoked, op), 401, 'KEY_REVOKED');
-  });
+  it.each(operations.map((op) => [`${op.method} ${op.path}`, op] as const))(
+    '%s: revoked key -> 401 KEY_REVOKED',
+    async (_n, op) => {
+      expectError(await send(revoked, op), 401, 'KEY_REVOKED');
+    },
+  );
 
-  it.each(operations.map((op) => [`${op.method} ${op.path}`, op] as const))('%s: expired key -> 401 KEY_EXPIRED', async (_n, op) => {
-    expectError(await send(expired, op), 401, 'KEY_EXPIRED');
-  });
+  it.each(operations.map((op) => [`${op.method} ${op.path}`, op] as const))(
+    '%s: expired key -> 401 KEY_EXPIRED',
+    async (_n, op) => {
+      expectError(await send(expired, op), 401, 'KEY_EXPIRED');
+    },
+  );
 
   it.each(operations.map((op) => [`${op.method} ${op.path}`, op] as const))(
     '%s: every scope but its own -> 403 INSUFFICIENT_SCOPE naming it',
@@ -124,12 +157,19 @@ describe('prove: security matrix', () => {
         t.anonymous.withHeaders({ 'x-api-key': owner.key }),
       ]) {
         expectError(await client.post('/admin/v1/organizations', { name: 'Sneaky' }), 401, 'UNAUTHORIZED');
-        expectError(await client.post(`/admin/v1/organizations/${owner.id}/api-keys`, { scopes: ['*'], name: 'Sneaky' }), 401, 'UNAUTHORIZED');
+        expectError(
+          await client.post(`/admin/v1/organizations/${owner.id}/api-keys`, { scopes: ['*'], name: 'Sneaky' }),
+          401,
+          'UNAUTHORIZED',
+        );
         expectError(await client.post(`/admin/v1/api-keys/${owner.keyId}/revoke`), 401, 'UNAUTHORIZED');
       }
       const orgs = await t.db.query(`SELECT count(*)::int AS n FROM organizations WHERE name = 'Sneaky'`);
       expect(orgs.rows[0].n).toBe(0);
-      const keys = await t.db.query(`SELECT count(*)::int AS n FROM api_keys WHERE name = 'Sneaky' OR revoked_at IS NOT NULL AND id = $1`, [owner.keyId]);
+      const keys = await t.db.query(
+        `SELECT count(*)::int AS n FROM api_keys WHERE name = 'Sneaky' OR revoked_at IS NOT NULL AND id = $1`,
+        [owner.keyId],
+      );
       expect(keys.rows[0].n).toBe(0);
     });
   });
@@ -155,7 +195,12 @@ describe('prove: security matrix', () => {
       const port = (server.address() as AddressInfo).port;
       const secrets = [owner.key, 'admin-secret-token', 'vapi-secret-xyz', 'sha256=deadbeef'];
       await fetch(`http://127.0.0.1:${port}/api/v1/calls?x=1`, {
-        headers: { 'x-api-key': secrets[0], authorization: `Bearer ${secrets[1]}`, 'x-vapi-secret': secrets[2], 'x-hub-signature-256': secrets[3] },
+        headers: {
+          'x-api-key': secrets[0],
+          authorization: `Bearer ${secrets[1]}`,
+          'x-vapi-secret': secrets[2],
+          'x-hub-signature-256': secrets[3],
+        },
       });
       await new Promise<void>((r) => server.close(() => r()));
       await new Promise((r) => setTimeout(r, 50));

@@ -1,14 +1,12 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { ApiError } from '../errors/api-error';
 import { ACCESS_KEY, Access } from './access.decorators';
+import { AdminTokenCheck } from './admin-token';
 import { KeyAuthenticator } from './key-authenticator';
 import { hasScope } from './scopes';
-
-const sha256 = (value: string) => createHash('sha256').update(value).digest();
 
 /**
  * The one global guard. Default-deny: a route must declare `@RequireScope`, `@Public`, `@AdminOnly` or
@@ -16,14 +14,14 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest();
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
-  private readonly adminTokenHash?: Buffer;
+  private readonly admin: AdminTokenCheck;
 
   constructor(
     private readonly reflector: Reflector,
     private readonly keys: KeyAuthenticator,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.adminTokenHash = config.adminToken ? sha256(config.adminToken) : undefined;
+    this.admin = new AdminTokenCheck(config.adminToken);
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -37,7 +35,7 @@ export class AccessGuard implements CanActivate {
       case 'provider':
         return true;
       case 'admin':
-        this.checkAdmin(request);
+        this.admin.verify(request.headers.authorization);
         return true;
       case 'scope': {
         const header = request.headers['x-api-key'];
@@ -49,16 +47,6 @@ export class AccessGuard implements CanActivate {
       }
       default:
         throw new ApiError('INSUFFICIENT_SCOPE', 'This route declares no access rule');
-    }
-  }
-
-  private checkAdmin(request: FastifyRequest): void {
-    // With no ADMIN_TOKEN the admin API does not exist: answer like an unknown route.
-    if (!this.adminTokenHash) throw new ApiError('NOT_FOUND', 'Route not found');
-    const header = request.headers.authorization ?? '';
-    const token = header.startsWith('Bearer ') ? header.slice(7) : '';
-    if (!token || !timingSafeEqual(sha256(token), this.adminTokenHash)) {
-      throw new ApiError('UNAUTHORIZED', 'Missing or invalid admin token');
     }
   }
 }

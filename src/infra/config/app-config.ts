@@ -49,6 +49,8 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toBool) @IsBoolean() WEBHOOK_ALLOW_INSECURE?: boolean;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_PER_MINUTE?: number;
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) METRICS_PORT?: number;
+  @IsOptional() @Transform(toList) @IsString({ each: true }) CORS_ORIGINS?: string[];
   @IsOptional() @IsString() VAPI_API_KEY?: string;
   @IsOptional() @IsString() VAPI_BASE_URL?: string;
   @IsOptional() @IsString() VAPI_WEBHOOK_SECRET?: string;
@@ -82,6 +84,10 @@ export interface AppConfig {
   webhookAllowInsecure: boolean;
   rateLimitPerMinute: number;
   logLevel: string;
+  /** Unset: no metrics endpoint. Set: Prometheus `/metrics` on this separate port, in every role (0 = any free port). */
+  metricsPort?: number;
+  /** Origins allowed cross-origin requests; empty (the default) = CORS off. */
+  corsOrigins: string[];
   /** VOICE_PROVIDER=vapi (CONTRACTS §5); key and secret are required then. */
   vapi: {
     apiKey?: string;
@@ -148,6 +154,8 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     webhookAllowInsecure: parsed.WEBHOOK_ALLOW_INSECURE ?? false,
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE ?? 600,
     logLevel: parsed.LOG_LEVEL ?? 'info',
+    metricsPort: parsed.METRICS_PORT,
+    corsOrigins: parsed.CORS_ORIGINS ?? [],
     vapi: {
       apiKey: parsed.VAPI_API_KEY,
       baseUrl: (parsed.VAPI_BASE_URL ?? 'https://api.vapi.ai').replace(/\/+$/, ''),

@@ -3,6 +3,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { DiscoveryService, MetadataScanner, ModuleRef } from '@nestjs/core';
 import { Job, Queue, Worker } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { Metrics } from '../metrics/metrics.service';
 import { ON_JOB_KEY, OnJobOptions } from './on-job.decorator';
 import { JOB_QUEUE, JobName, QUEUE_CONCURRENCY } from './queue-names';
 import { QUEUE_CONNECTION } from './queue.tokens';
@@ -37,6 +38,7 @@ export class JobRegistry implements OnApplicationBootstrap, BeforeApplicationShu
     private readonly moduleRef: ModuleRef,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(QUEUE_CONNECTION) private readonly connection: QueueConnection,
+    private readonly metrics: Metrics,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -98,7 +100,15 @@ export class JobRegistry implements OnApplicationBootstrap, BeforeApplicationShu
   private async run(job: Job): Promise<unknown> {
     const registered = this.handlers.get(job.name as JobName);
     if (!registered) throw new Error(`No handler for job ${job.name}`);
-    return registered.handler(job.data, job);
+    const done = this.metrics.jobDuration.startTimer({ queue: job.queueName, job: job.name });
+    try {
+      const result = await registered.handler(job.data, job);
+      done({ outcome: 'completed' });
+      return result;
+    } catch (error) {
+      done({ outcome: 'failed' });
+      throw error;
+    }
   }
 
   private async registerSchedules(onlyMissing = false): Promise<void> {

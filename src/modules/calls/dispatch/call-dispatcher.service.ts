@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { LedgerReservationResult, Metrics } from '../../../infra/metrics/metrics.service';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { OutboxService } from '../../outbox/outbox.service';
@@ -16,6 +17,11 @@ const BLOCKED_REASON = {
   OUTBOUND_PLAN_REQUIRED: 'outbound-plan-required',
 } as const;
 
+const RESERVATION_RESULT = {
+  OUTBOUND_MINUTES_EXHAUSTED: 'outbound_minutes_exhausted',
+  OUTBOUND_PLAN_REQUIRED: 'outbound_plan_required',
+} as const satisfies Record<keyof typeof BLOCKED_REASON, LedgerReservationResult>;
+
 /**
  * Dispatches one call: claim it atomically (`new|scheduled -> lock-processing`, one statement, so any number of
  * workers dispatch it once), reserve its minute and move it to `processing` in one transaction, then hand it
@@ -31,6 +37,7 @@ export class CallDispatcher {
     private readonly billing: CallBilling,
     private readonly voice: VoiceProvider,
     private readonly events: CallEventsService,
+    private readonly metrics: Metrics,
   ) {}
 
   @OnJob({ name: JobName.DispatchCall })
@@ -47,6 +54,7 @@ export class CallDispatcher {
     if (!claimed) return;
     const call = await this.reserveAndStart(claimed);
     if (!call) return;
+    this.observeDispatchLatency(call);
     let providerCallId: string;
     try {
       ({ providerCallId } = await this.voice.placeCall(call));
@@ -64,9 +72,11 @@ export class CallDispatcher {
    * Both statements require `lock-processing`: if the sweeper released a stale claim meanwhile, the
    * transaction rolls back (and with it the reservation).
    */
-  private reserveAndStart(claimed: Call): Promise<Call | null> {
-    return this.dataSource.transaction(async (m) => {
+  private async reserveAndStart(claimed: Call): Promise<Call | null> {
+    let result: LedgerReservationResult | undefined;
+    const call = await this.dataSource.transaction(async (m) => {
       const reservation = await this.billing.reserveForDispatch(m, claimed.organizationId, claimed.id);
+      result = reservation.reserved ? 'reserved' : RESERVATION_RESULT[reservation.reason];
       if (!reservation.reserved) {
         const [failed] = await callRows(
           m,
@@ -87,5 +97,15 @@ export class CallDispatcher {
       if (!processing) throw new Error(`Call ${claimed.id} lost its claim`);
       return processing;
     });
+    // Counted once committed: a rolled-back attempt (lost claim) reserved nothing.
+    if (result) this.metrics.ledgerReservation(result);
+    return call;
+  }
+
+  /** How long a due call waited for a worker: from when it was due (scheduledAt, else createdAt) to processing. */
+  private observeDispatchLatency(call: Call): void {
+    const due = (call.scheduledAt ?? call.createdAt).getTime();
+    const dispatched = (call.dispatchedAt ?? new Date()).getTime();
+    this.metrics.dispatchLatency.observe(Math.max(0, dispatched - due) / 1000);
   }
 }

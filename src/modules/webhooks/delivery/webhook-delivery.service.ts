@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { uuidv7 } from '../../../common/ids/uuid-v7';
 import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
+import { Metrics } from '../../../infra/metrics/metrics.service';
 import { JobQueue } from '../../../infra/queue/job-queue.service';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
@@ -41,6 +42,7 @@ export class WebhookDeliveryService {
     private readonly dataSource: DataSource,
     private readonly jobs: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   @OnJob({ name: JobName.DeliverWebhook })
@@ -50,13 +52,17 @@ export class WebhookDeliveryService {
       [job.endpointId, job.organizationId],
     );
     // Deleted, disabled or unsubscribed since the event: the delivery is cancelled.
-    if (!endpoint || !endpoint.is_active || !endpoint.events.includes(job.type)) return;
+    if (!endpoint || !endpoint.is_active || !endpoint.events.includes(job.type)) {
+      this.metrics.webhookDelivery('cancelled');
+      return;
+    }
 
     const id = webhookId(job.eventId, job.endpointId);
     const result = await this.send(endpoint, job, id);
     await this.record(job, id, result);
 
     if (!result.error) {
+      this.metrics.webhookDelivery('delivered');
       // Most endpoints are healthy: skip the write when there is nothing to reset (a concurrent failure that
       // lands after our read is reset by the next success).
       if (endpoint.consecutive_failures === 0) return;
@@ -78,8 +84,10 @@ export class WebhookDeliveryService {
           ...DELIVERY_JOB_OPTIONS,
         },
       );
+      this.metrics.webhookDelivery('retry_scheduled');
       return;
     }
+    this.metrics.webhookDelivery('failed');
     await this.countFailedDelivery(job.endpointId);
   }
 

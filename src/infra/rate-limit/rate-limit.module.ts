@@ -1,0 +1,42 @@
+import { Module } from '@nestjs/common';
+import { ThrottlerModule, ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { RedisThrottlerStorage } from './redis-throttler.storage';
+
+export const RATE_LIMIT_WINDOW_MS = 60_000;
+const RATE_LIMIT_STORAGE = Symbol('RATE_LIMIT_STORAGE');
+
+/**
+ * Where the counters live: Redis when REDIS_URL is set (one limit across every instance); otherwise each process
+ * counts in memory, so N API instances without Redis allow N times the limit (documented in docs/operations.md).
+ */
+@Module({
+  providers: [
+    {
+      provide: RATE_LIMIT_STORAGE,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig): ThrottlerStorage =>
+        config.redisUrl
+          ? new RedisThrottlerStorage(config.redisUrl, config.queuePrefix)
+          : new ThrottlerStorageService(),
+    },
+  ],
+  exports: [RATE_LIMIT_STORAGE],
+})
+class RateLimitStorageModule {}
+
+/** @nestjs/throttler configured for RATE_LIMIT_PER_MINUTE per key; the guard itself is registered in AppModule. */
+@Module({
+  imports: [
+    ThrottlerModule.forRootAsync({
+      imports: [RateLimitStorageModule],
+      inject: [APP_CONFIG, RATE_LIMIT_STORAGE],
+      useFactory: (config: AppConfig, storage: ThrottlerStorage) => ({
+        throttlers: [{ name: 'default', ttl: RATE_LIMIT_WINDOW_MS, limit: config.rateLimitPerMinute }],
+        storage,
+      }),
+    }),
+  ],
+  exports: [ThrottlerModule],
+})
+export class RateLimitModule {}
