@@ -4,7 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger } from 'nestjs-pino';
 import { AppModule } from '../app.module';
 import { createValidationPipe } from '../common/validation/validation.pipe';
-import { toErrorResponse } from '../common/errors/to-error-response';
+import { envelope } from '../common/errors/error-envelope';
 import { AppConfig } from '../infra/config/app-config';
 import { requestIdFor } from '../infra/logging/request-id';
 import { QueueConnection } from '../infra/queue/queue-connection';
@@ -31,16 +31,28 @@ export async function createApp(options: {
     requestIdHeader: false,
     trustProxy: true,
     logger: false,
+    // Requests Node's HTTP parser rejects (headers or URL over 16 KB, malformed request line) never reach Fastify's
+    // routing; answer them in the same envelope instead of Fastify's default body.
+    clientErrorHandler: (error: Error & { code?: string }, socket) => {
+      const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+      const status = tooLarge ? 431 : 400;
+      const body = JSON.stringify(
+        envelope('VALIDATION_ERROR', tooLarge ? 'request: URL or headers exceed 16 KB' : 'request: malformed HTTP request'),
+      );
+      if (socket.writable) {
+        socket.end(
+          `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+            `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+            `Connection: close\r\n\r\n${body}`,
+        );
+      } else {
+        socket.destroy(error);
+      }
+    },
   });
   const fastify = adapter.getInstance();
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
-  });
-  // Errors raised by Fastify itself (body parser, size limit) before Nest routing: same envelope as ours.
-  fastify.setErrorHandler((error, _request, reply) => {
-    const response = toErrorResponse(error);
-    if (response.headers) void reply.headers(response.headers);
-    void reply.status(response.status).send(response.body);
   });
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {

@@ -38,6 +38,12 @@ describe('error envelope', () => {
     expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
+  it('answers a URL beyond the HTTP parser limit in the envelope, not with a bare parser error', async () => {
+    const res = await fetch(`${t.baseUrl}/api/v1/contacts?search=${'a'.repeat(20_000)}`);
+    expect(res.status).toBe(431);
+    expect(await res.json()).toEqual({ error: { code: 'VALIDATION_ERROR', message: expect.stringContaining('16 KB') } });
+  });
+
   it('answers validation failures with 400 VALIDATION_ERROR naming each field', async () => {
     const res = await t.admin.post('/admin/v1/organizations', { name: '', contactEmail: 'not-an-email' });
     expect(res.status).toBe(400);
