@@ -67,7 +67,8 @@ async function listCalls(key: Key, url: URL): Promise<[number, unknown]> {
 }
 
 async function createContact(key: Key, body: any): Promise<[number, unknown]> {
-  if (typeof body?.title !== 'string' || typeof body?.phone !== 'string') return [400, { error: { code: 'VALIDATION_ERROR' } }];
+  if (typeof body?.title !== 'string' || typeof body?.phone !== 'string')
+    return [400, { error: { code: 'VALIDATION_ERROR' } }];
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -75,7 +76,16 @@ async function createContact(key: Key, body: any): Promise<[number, unknown]> {
     const inserted = await client.query(
       `INSERT INTO contacts (id, organization_id, title, phone, email, notes, tags, custom_fields)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING created_at, updated_at`,
-      [id, key.organizationId, body.title, body.phone, body.email ?? null, body.notes ?? null, body.tags ?? [], body.customFields ?? {}],
+      [
+        id,
+        key.organizationId,
+        body.title,
+        body.phone,
+        body.email ?? null,
+        body.notes ?? null,
+        body.tags ?? [],
+        body.customFields ?? {},
+      ],
     );
     if (!inserted.rows.length) {
       await client.query('ROLLBACK');

@@ -160,7 +160,10 @@ async function main(): Promise<void> {
     await waitUp(`${ours}/health`);
     const admin = new HttpClient(ours, { authorization: `Bearer ${ADMIN_TOKEN}` });
     const org = await admin.post('/admin/v1/organizations', { name: 'Bench', profile: true });
-    const keyRes = await admin.post(`/admin/v1/organizations/${org.body.data.id}/api-keys`, { scopes: ['*'], name: 'bench' });
+    const keyRes = await admin.post(`/admin/v1/organizations/${org.body.data.id}/api-keys`, {
+      scopes: ['*'],
+      name: 'bench',
+    });
     const key: string = keyRes.body.data.key;
     const started = Date.now();
     await seed(database.url, org.body.data.id);
@@ -190,7 +193,9 @@ async function main(): Promise<void> {
       console.log(rows[rows.length - 1]);
     }
     console.log(`load after: ${loadavg()}`);
-    console.log('\n| route | ours req/s | baseline req/s | ratio | ours p50/p99 ms | baseline p50/p99 ms | p99 ratio | non-2xx+errors ours/baseline | target |');
+    console.log(
+      '\n| route | ours req/s | baseline req/s | ratio | ours p50/p99 ms | baseline p50/p99 ms | p99 ratio | non-2xx+errors ours/baseline | target |',
+    );
     console.log('|---|---|---|---|---|---|---|---|---|');
     for (const row of rows) console.log(row);
   } finally {

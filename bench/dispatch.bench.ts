@@ -13,7 +13,8 @@ const LATENCY_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const BURST = Number(process.env.BENCH_BURST ?? 1000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 async function main(): Promise<void> {
   await globalSetup();
@@ -81,7 +82,10 @@ async function main(): Promise<void> {
 async function waitDispatched(db: import('pg').Pool, ids: string[], timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const { rows } = await db.query('SELECT count(*)::int AS n FROM calls WHERE id = ANY($1) AND dispatched_at IS NOT NULL', [ids]);
+    const { rows } = await db.query(
+      'SELECT count(*)::int AS n FROM calls WHERE id = ANY($1) AND dispatched_at IS NOT NULL',
+      [ids],
+    );
     if (rows[0].n === ids.length) return;
     await sleep(100);
   }

@@ -22,7 +22,8 @@ const BURST_EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
 const STEADY_EVENTS_PER_S = 40;
 const STEADY_SECONDS = 5;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function main(): Promise<void> {
   const arrivals: Array<{ at: number; timestamp: string; id: string }> = [];
@@ -71,7 +72,9 @@ async function main(): Promise<void> {
   const expected = BURST_EVENTS * ENDPOINTS_PER_ORG;
   const started = Date.now();
   for (let i = 0; i < BURST_EVENTS; i += 50) {
-    await Promise.all(Array.from({ length: Math.min(50, BURST_EVENTS - i) }, (_, k) => record(orgs[(i + k) % ORGS].id, i + k)));
+    await Promise.all(
+      Array.from({ length: Math.min(50, BURST_EVENTS - i) }, (_, k) => record(orgs[(i + k) % ORGS].id, i + k)),
+    );
   }
   const recordedMs = Date.now() - started;
   await waitForArrivals(expected);

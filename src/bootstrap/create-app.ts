@@ -37,7 +37,10 @@ export async function createApp(options: {
       const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
       const status = tooLarge ? 431 : 400;
       const body = JSON.stringify(
-        envelope('VALIDATION_ERROR', tooLarge ? 'request: URL or headers exceed 16 KB' : 'request: malformed HTTP request'),
+        envelope(
+          'VALIDATION_ERROR',
+          tooLarge ? 'request: URL or headers exceed 16 KB' : 'request: malformed HTTP request',
+        ),
       );
       if (socket.writable) {
         socket.end(

@@ -58,7 +58,12 @@ async function warnUnlessNoEviction(redis: IORedis): Promise<void> {
 }
 
 async function checkRedis(url: string): Promise<void> {
-  const redis = new IORedis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 3000, retryStrategy: () => null });
+  const redis = new IORedis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 3000,
+    retryStrategy: () => null,
+  });
   redis.on('error', () => undefined);
   try {
     await redis.connect();

@@ -29,7 +29,14 @@ export async function applySecurityHeaders(app: NestFastifyApplication, config: 
   if (config.corsOrigins.length) {
     app.enableCors({
       origin: config.corsOrigins,
-      exposedHeaders: ['x-request-id', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'idempotent-replayed'],
+      exposedHeaders: [
+        'x-request-id',
+        'retry-after',
+        'ratelimit-limit',
+        'ratelimit-remaining',
+        'ratelimit-reset',
+        'idempotent-replayed',
+      ],
     });
   }
 }

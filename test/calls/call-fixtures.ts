@@ -3,7 +3,8 @@ import { TestApp } from '../support/test-app';
 
 let numbers = 0;
 /** Numbers are unique across organizations: each test org gets its own caller ID. */
-const nextNumber = () => `+1415556${String(process.pid % 100).padStart(2, '0')}${String(numbers++ % 100).padStart(2, '0')}`;
+const nextNumber = () =>
+  `+1415556${String(process.pid % 100).padStart(2, '0')}${String(numbers++ % 100).padStart(2, '0')}`;
 
 export interface CallsOrg extends TestOrg {
   from: string;
@@ -35,7 +36,12 @@ export async function insertContact(
   org: TestOrg,
   c: { title: string; phone: string; email?: string | null; notes?: string | null },
 ): Promise<string> {
-  const body = { title: c.title, phone: c.phone, ...(c.email ? { email: c.email } : {}), ...(c.notes ? { notes: c.notes } : {}) };
+  const body = {
+    title: c.title,
+    phone: c.phone,
+    ...(c.email ? { email: c.email } : {}),
+    ...(c.notes ? { notes: c.notes } : {}),
+  };
   return created('contact', await org.api.post('/api/v1/contacts', body)).id;
 }
 
@@ -58,7 +64,10 @@ export async function insertCase(
   };
   const id: string = created('case', await org.api.post('/api/v1/cases', body)).id;
   if (c.systemPromptId) {
-    created('prompt link', await t.admin.post(`/admin/v1/cases/${id}/system-prompt`, { systemPromptId: c.systemPromptId }));
+    created(
+      'prompt link',
+      await t.admin.post(`/admin/v1/cases/${id}/system-prompt`, { systemPromptId: c.systemPromptId }),
+    );
   }
   if (c.toolIds?.length) {
     // A case's toolIds are dashboard-only with no admin route (CONTRACTS §6), hence the one direct write.

@@ -27,10 +27,7 @@ describe('calls: minute checks at creation and at dispatch (CONTRACTS §3)', () 
     const a = await org.api.post('/api/v1/calls', { to: '+14155550120', from: org.from, scheduledAt });
     const b = await org.api.post('/api/v1/calls', { to: '+14155550121', from: org.from, scheduledAt });
     expect([a.status, b.status]).toEqual([201, 201]);
-    const calls = [
-      await waitForCall(org, a.body.data.id, finished),
-      await waitForCall(org, b.body.data.id, finished),
-    ];
+    const calls = [await waitForCall(org, a.body.data.id, finished), await waitForCall(org, b.body.data.id, finished)];
     const ran = calls.filter((c) => c.status === 'ended');
     const blocked = calls.filter((c) => c.status === 'error');
     expect(ran).toHaveLength(1);

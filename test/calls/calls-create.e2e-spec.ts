@@ -53,7 +53,13 @@ describe('calls: creation, resolution and errors', () => {
     it('neither case nor first message: generic defaults, no tools', async () => {
       const res = await create({});
       expect(res.status).toBe(201);
-      expect(res.body.data).toMatchObject({ status: 'new', direction: 'outbound', callFrom: org.from, callTo: '+14155550123', firstMessage: DEFAULT_FIRST });
+      expect(res.body.data).toMatchObject({
+        status: 'new',
+        direction: 'outbound',
+        callFrom: org.from,
+        callTo: '+14155550123',
+        firstMessage: DEFAULT_FIRST,
+      });
       expect(res.body.data).not.toHaveProperty('systemPrompt');
       expect(await storedCall(res.body.data.id)).toEqual({ system_prompt: DEFAULT_PROMPT, tool_ids: [] });
       expect(await spoken(res.body.data.id)).toMatchObject({ system: DEFAULT_PROMPT, assistant: DEFAULT_FIRST });
@@ -63,7 +69,11 @@ describe('calls: creation, resolution and errors', () => {
       const res = await create({ caseId, contactId });
       expect(res.status).toBe(201);
       expect(res.body.data.firstMessage).toBe('Hi Ada Lovelace, calling about your order');
-      expect(res.body.data.variableValues).toEqual({ name: 'Ada Lovelace', email: 'ada@example.com', topic: 'your order' });
+      expect(res.body.data.variableValues).toEqual({
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        topic: 'your order',
+      });
       expect(await storedCall(res.body.data.id)).toMatchObject({ tool_ids: ['tool-a', 'tool-b'] });
       const s = await spoken(res.body.data.id);
       expect(s.system).toBe('Case prompt for Ada Lovelace <ada@example.com> topic your order notes ');
@@ -77,9 +87,20 @@ describe('calls: creation, resolution and errors', () => {
     });
 
     it('both: request first message, case prompt and tools; variableValues beat contact data', async () => {
-      const res = await create({ caseId, contactId, assistantConfigId: assistantId, firstMessage: 'Yo {{name}}', variableValues: { name: 'Bob', topic: 'billing' } });
+      const res = await create({
+        caseId,
+        contactId,
+        assistantConfigId: assistantId,
+        firstMessage: 'Yo {{name}}',
+        variableValues: { name: 'Bob', topic: 'billing' },
+      });
       expect(res.status).toBe(201);
-      expect(res.body.data).toMatchObject({ firstMessage: 'Yo Bob', caseId, contactId, assistantConfigId: assistantId });
+      expect(res.body.data).toMatchObject({
+        firstMessage: 'Yo Bob',
+        caseId,
+        contactId,
+        assistantConfigId: assistantId,
+      });
       const s = await spoken(res.body.data.id);
       expect(s.system).toBe('Case prompt for Bob <ada@example.com> topic billing notes ');
       expect(s.assistant).toBe('Yo Bob');
@@ -88,10 +109,16 @@ describe('calls: creation, resolution and errors', () => {
     it('assistant texts apply when neither request nor case supplies them', async () => {
       const res = await create({ assistantConfigId: assistantId });
       expect(res.body.data.firstMessage).toBe('Assistant opening');
-      expect(await spoken(res.body.data.id)).toMatchObject({ system: 'Assistant prompt', assistant: 'Assistant opening' });
+      expect(await spoken(res.body.data.id)).toMatchObject({
+        system: 'Assistant prompt',
+        assistant: 'Assistant opening',
+      });
       const noOpening = await insertCase(t, org, { firstMessage: null, prompt: 'Case only prompt' });
       const mixed = await create({ assistantConfigId: assistantId, caseId: noOpening });
-      expect(await spoken(mixed.body.data.id)).toMatchObject({ system: 'Case only prompt', assistant: 'Assistant opening' });
+      expect(await spoken(mixed.body.data.id)).toMatchObject({
+        system: 'Case only prompt',
+        assistant: 'Assistant opening',
+      });
     });
 
     it('a case linked to a prompt-library entry uses the library version', async () => {
@@ -114,7 +141,10 @@ describe('calls: creation, resolution and errors', () => {
     });
 
     it('a required case variable that nothing resolves is 400 naming it', async () => {
-      const strict = await insertCase(t, org, { prompt: 'Account {{account}}', variables: [{ name: 'account', source: 'custom', required: true }] });
+      const strict = await insertCase(t, org, {
+        prompt: 'Account {{account}}',
+        variables: [{ name: 'account', source: 'custom', required: true }],
+      });
       const res = await create({ caseId: strict });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
@@ -177,7 +207,7 @@ describe('calls: creation, resolution and errors', () => {
     }
   });
 
-  it('GET and DELETE of another organization\'s call are 404; a malformed id is 400', async () => {
+  it("GET and DELETE of another organization's call are 404; a malformed id is 400", async () => {
     const mine = (await create({ scheduledAt: new Date(Date.now() + 60_000).toISOString() })).body.data;
     const other = await createOrg(t);
     expect((await other.api.get(`/api/v1/calls/${mine.id}`)).status).toBe(404);

@@ -15,7 +15,13 @@ describe('calls: dispatch and the simulator lifecycle', () => {
   afterAll(() => t?.close());
 
   const place = async (to: string, extra: Record<string, unknown> = {}) => {
-    const res = await org.api.post('/api/v1/calls', { to, from: org.from, firstMessage: 'Hello {{name}}', variableValues: { name: 'Ada' }, ...extra });
+    const res = await org.api.post('/api/v1/calls', {
+      to,
+      from: org.from,
+      firstMessage: 'Hello {{name}}',
+      variableValues: { name: 'Ada' },
+      ...extra,
+    });
     expect(res.status).toBe(201);
     return res.body.data;
   };
@@ -115,7 +121,11 @@ describe('calls: dispatch and the simulator lifecycle', () => {
     const firedAt = new Date(rows[0].dispatched_at).getTime();
     expect(Math.abs(firedAt - at)).toBeLessThan(1000);
     await waitForCall(org, created.id, finished);
-    expect((await eventsOf(t, created.id)).map((e) => e.type)).toEqual(['call.scheduled', 'call.started', 'call.ended']);
+    expect((await eventsOf(t, created.id)).map((e) => e.type)).toEqual([
+      'call.scheduled',
+      'call.started',
+      'call.ended',
+    ]);
   });
 
   it('cancelling a scheduled call makes it cancelled, removes its job and fires call.cancelled', async () => {
@@ -172,7 +182,14 @@ describe('calls: dispatch and the simulator lifecycle', () => {
         kind: 'end-of-call',
         callId: row.id,
         providerCallId: row.api_call_id,
-        report: { failed: true, endedReason: 'late', resultStatus: null, durationSeconds: 1, recordingUrl: null, transcript: [] },
+        report: {
+          failed: true,
+          endedReason: 'late',
+          resultStatus: null,
+          durationSeconds: 1,
+          recordingUrl: null,
+          transcript: [],
+        },
       });
     }
     for (const id of ids) {

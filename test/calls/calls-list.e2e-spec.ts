@@ -81,7 +81,9 @@ describe('calls: list filters and pagination', () => {
     const second = await list({ limit: 3, cursor: first.pagination.cursor });
     expect(idsOf(second)).toEqual([ids.ended]);
     expect(second.pagination).toEqual({ cursor: null, hasMore: false, pageSize: 3 });
-    const reused = await org.api.get('/api/v1/calls', { query: { limit: 3, cursor: first.pagination.cursor, status: 'ended' } });
+    const reused = await org.api.get('/api/v1/calls', {
+      query: { limit: 3, cursor: first.pagination.cursor, status: 'ended' },
+    });
     expect(reused.status).toBe(400);
     expect(reused.body.error.code).toBe('INVALID_CURSOR');
   });
@@ -97,7 +99,7 @@ describe('calls: list filters and pagination', () => {
     expect(res.body.error.message).toContain(field);
   });
 
-  it('never lists another organization\'s calls', async () => {
+  it("never lists another organization's calls", async () => {
     const other = await callingOrg(t);
     expect((await other.api.get('/api/v1/calls')).body.data).toEqual([]);
   });

@@ -41,7 +41,10 @@ describe('calls: two app instances on one database and Redis', () => {
     expect(new Set(rows.map((r) => r.api_call_id)).size).toBe(PER_INSTANCE * 2);
     // Each placeCall schedules one simulator timeline under a fresh platform id: a second dispatch of any call
     // would leave jobs under a second id for it.
-    const jobs = await t.app.get(JobQueue).queue(QueueName.VoiceEvents).getJobs(['completed', 'failed', 'delayed', 'waiting', 'active']);
+    const jobs = await t.app
+      .get(JobQueue)
+      .queue(QueueName.VoiceEvents)
+      .getJobs(['completed', 'failed', 'delayed', 'waiting', 'active']);
     const platformIds = new Map<string, Set<string>>();
     for (const job of jobs) {
       const { callId, providerCallId } = job.data as { callId: string; providerCallId: string };

@@ -120,13 +120,19 @@ describe('API keys and scopes', () => {
       const none = await t.anonymous.post('/admin/v1/organizations', { name: 'x' });
       expect(none.status).toBe(401);
       expect(none.body.error.code).toBe('UNAUTHORIZED');
-      const wrong = await t.anonymous.post('/admin/v1/organizations', { name: 'x' }, { headers: { authorization: 'Bearer nope' } });
+      const wrong = await t.anonymous.post(
+        '/admin/v1/organizations',
+        { name: 'x' },
+        { headers: { authorization: 'Bearer nope' } },
+      );
       expect(wrong.status).toBe(401);
     });
 
     it('does not exist at all when ADMIN_TOKEN is unset', async () => {
       const peer = await t.startPeer({ ADMIN_TOKEN: '' });
-      const res = await new HttpClient(peer.baseUrl, { authorization: 'Bearer ' }).post('/admin/v1/organizations', { name: 'x' });
+      const res = await new HttpClient(peer.baseUrl, { authorization: 'Bearer ' }).post('/admin/v1/organizations', {
+        name: 'x',
+      });
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
     });

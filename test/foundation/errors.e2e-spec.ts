@@ -41,7 +41,9 @@ describe('error envelope', () => {
   it('answers a URL beyond the HTTP parser limit in the envelope, not with a bare parser error', async () => {
     const res = await fetch(`${t.baseUrl}/api/v1/contacts?search=${'a'.repeat(20_000)}`);
     expect(res.status).toBe(431);
-    expect(await res.json()).toEqual({ error: { code: 'VALIDATION_ERROR', message: expect.stringContaining('16 KB') } });
+    expect(await res.json()).toEqual({
+      error: { code: 'VALIDATION_ERROR', message: expect.stringContaining('16 KB') },
+    });
   });
 
   it('answers validation failures with 400 VALIDATION_ERROR naming each field', async () => {
@@ -77,7 +79,9 @@ describe('error envelope', () => {
   });
 
   it('never leaks stack traces or SQL', async () => {
-    const res = await t.admin.post('/admin/v1/organizations/00000000-0000-7000-8000-000000000000/api-keys', { scopes: ['*'] });
+    const res = await t.admin.post('/admin/v1/organizations/00000000-0000-7000-8000-000000000000/api-keys', {
+      scopes: ['*'],
+    });
     expect(res.status).toBe(404);
     expect(res.text).not.toMatch(/at \w+ \(|SELECT|INSERT|node_modules/);
   });

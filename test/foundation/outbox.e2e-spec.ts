@@ -42,9 +42,9 @@ describe('event outbox', () => {
   });
 
   it('refuses to record outside a transaction', async () => {
-    await expect(t.app.get(OutboxService).record(t.app.get(DataSource).manager, ORG, 'contact.created', {})).rejects.toThrow(
-      /inside a transaction/,
-    );
+    await expect(
+      t.app.get(OutboxService).record(t.app.get(DataSource).manager, ORG, 'contact.created', {}),
+    ).rejects.toThrow(/inside a transaction/);
   });
 
   it('loses nothing and duplicates nothing when the relay dies between enqueue and commit', async () => {

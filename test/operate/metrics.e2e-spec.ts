@@ -100,7 +100,10 @@ describe('Prometheus metrics', () => {
     receiver.script('/ok', [200]);
     receiver.script('/down', [500, 500]);
     for (const path of ['/ok', '/down']) {
-      const res = await org.api.post('/api/v1/webhooks', { url: `${receiver.url}${path}`, events: ['contact.created'] });
+      const res = await org.api.post('/api/v1/webhooks', {
+        url: `${receiver.url}${path}`,
+        events: ['contact.created'],
+      });
       expect(res.status).toBe(201);
     }
     const series = (outcome: string) => `vc_webhook_deliveries_total{outcome="${outcome}"}`;

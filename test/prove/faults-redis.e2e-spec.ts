@@ -23,7 +23,11 @@ describe('faults: Redis restarted empty while calls are scheduled and webhooks p
     redis = await new PrivateRedis().start();
     receiver = await new WebhookReceiver().start();
     t = await startTestApp({
-      env: { REDIS_URL: redis.url, WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_RETRY_DELAYS_MS: '3000,3000,3000,3000,3000' },
+      env: {
+        REDIS_URL: redis.url,
+        WEBHOOK_ALLOW_INSECURE: 'true',
+        WEBHOOK_RETRY_DELAYS_MS: '3000,3000,3000,3000,3000',
+      },
     });
   });
   afterAll(async () => {
@@ -43,12 +47,19 @@ describe('faults: Redis restarted empty while calls are scheduled and webhooks p
     const scheduledAt = new Date(Date.now() + 6000).toISOString();
     const calls: string[] = [];
     for (let i = 0; i < CALLS; i++) {
-      const res = await org.api.post('/api/v1/calls', { to: `+14155559${String(i).padStart(2, '0')}0`, from: org.from, scheduledAt });
+      const res = await org.api.post('/api/v1/calls', {
+        to: `+14155559${String(i).padStart(2, '0')}0`,
+        from: org.from,
+        scheduledAt,
+      });
       expect(res.status).toBe(201);
       calls.push(res.body.data.id);
     }
     for (let i = 0; i < CONTACTS; i++) {
-      const res = await org.api.post('/api/v1/contacts', { title: `Pending ${i}`, phone: `+14155559${String(i).padStart(2, '0')}1` });
+      const res = await org.api.post('/api/v1/contacts', {
+        title: `Pending ${i}`,
+        phone: `+14155559${String(i).padStart(2, '0')}1`,
+      });
       expect(res.status).toBe(201);
     }
     await receiver.waitFor((all) => all.length >= CALLS + CONTACTS, 20_000, 'first attempts');
@@ -78,7 +89,10 @@ describe('faults: Redis restarted empty while calls are scheduled and webhooks p
       'SELECT event_id, type FROM outbox_events WHERE organization_id = $1 AND type = ANY($2) AND occurred_at >= $3',
       [org.id, EVENTS, new Date(restartedAt)],
     );
-    expect(events.map((e) => e.type).sort()).toEqual([...calls.map(() => 'call.ended'), ...calls.map(() => 'call.started')]);
+    expect(events.map((e) => e.type).sort()).toEqual([
+      ...calls.map(() => 'call.ended'),
+      ...calls.map(() => 'call.started'),
+    ]);
     const delivered = () => new Set(receiver.on('/hooks').map((r) => r.headers['x-webhook-id'] as string));
     const expected = events.map((e) => webhookId(e.event_id, endpointId));
     await receiver.waitFor(() => expected.every((id) => delivered().has(id)), 30_000, 'events after the restart');

@@ -27,7 +27,15 @@ const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme', maxLength: 50 }),
   fc.string({ unit: fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c)), maxLength: 30 }),
-  fc.constantFrom('\u0000', '\ud800', '\u202e\u0041', '😀'.repeat(1000), "'; DROP TABLE contacts; --", '{{name}}', '../../etc/passwd'),
+  fc.constantFrom(
+    '\u0000',
+    '\ud800',
+    '\u202e\u0041',
+    '😀'.repeat(1000),
+    "'; DROP TABLE contacts; --",
+    '{{name}}',
+    '../../etc/passwd',
+  ),
   fc.integer({ min: 1_000, max: 100_000 }).map((n) => 'x'.repeat(n)),
   fc.array(fc.string(), { maxLength: 5 }),
   fc.dictionary(fc.string({ maxLength: 10 }), fc.string({ maxLength: 10 }), { maxKeys: 3 }),
@@ -44,13 +52,24 @@ function bodyText(fields: string[]): fc.Arbitrary<string> {
     )
     .map(([chosen, values, extras]) => {
       const parts = chosen.map((f, i) => `${JSON.stringify(f)}:${JSON.stringify(values[i]) ?? 'null'}`);
-      for (const extra of extras) parts.push(`${JSON.stringify(extra)}:${extra === '__proto__' || extra === 'constructor' ? '{"prototype":{"polluted":true},"polluted":true}' : '"0190f0c0-0000-7000-8000-000000000000"'}`);
+      for (const extra of extras)
+        parts.push(
+          `${JSON.stringify(extra)}:${extra === '__proto__' || extra === 'constructor' ? '{"prototype":{"polluted":true},"polluted":true}' : '"0190f0c0-0000-7000-8000-000000000000"'}`,
+        );
       return `{${parts.join(',')}}`;
     });
   return fc.oneof(
     { weight: 6, arbitrary: objectBody },
-    { weight: 1, arbitrary: fc.constantFrom(deepJson(1200), deepObject(1200), 'null', '[]', '"string"', '42', '{', '{"a":1,}', '') },
-    { weight: 1, arbitrary: fields.length ? fc.constantFrom(...fields).map((f) => `{${JSON.stringify(f)}:${deepObject(1500)}}`) : fc.constant('{}') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(deepJson(1200), deepObject(1200), 'null', '[]', '"string"', '42', '{', '{"a":1,}', ''),
+    },
+    {
+      weight: 1,
+      arbitrary: fields.length
+        ? fc.constantFrom(...fields).map((f) => `{${JSON.stringify(f)}:${deepObject(1500)}}`)
+        : fc.constant('{}'),
+    },
   );
 }
 
@@ -60,7 +79,7 @@ function queryOf(names: string[]): fc.Arbitrary<Record<string, string>> {
       fc.subarray(names),
       fc.array(
         fc.oneof(
-          hostileValue.map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? 'null')),
+          hostileValue.map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? 'null'))),
           fc.constantFrom('-1', '0', '101', '1e9', 'NaN', 'true', '2026-13-45', 'not-a-uuid', '%00', 'a,b,c'),
         ),
         { minLength: names.length, maxLength: names.length },
@@ -74,7 +93,8 @@ function queryOf(names: string[]): fc.Arbitrary<Record<string, string>> {
  * before the application sees the request. Measured encoded, since one emoji is 12 bytes in a URL.
  */
 function fitUrl(query: Record<string, string>): Record<string, string> {
-  const encodedLength = () => Object.values(query).reduce((sum, v) => sum + new URLSearchParams({ v }).toString().length, 0);
+  const encodedLength = () =>
+    Object.values(query).reduce((sum, v) => sum + new URLSearchParams({ v }).toString().length, 0);
   while (encodedLength() > 12_000) {
     const longest = Object.keys(query).reduce((a, b) => (query[a].length >= query[b].length ? a : b));
     query[longest] = [...query[longest]].slice(0, Math.floor([...query[longest]].length / 2)).join('');
@@ -112,7 +132,10 @@ describe('prove: hostile input', () => {
       ['PATCH', '/api/v1/contacts/0190f0c0-0000-7000-8000-000000000000'],
       ['POST', '/api/v1/contacts'],
     ]) {
-      const res = await org.api.request(method, path, { body: '{"title":"\\ud800","phone":"+14155550100","email":"\\ud800"}', headers: { 'content-type': 'application/json' } });
+      const res = await org.api.request(method, path, {
+        body: '{"title":"\\ud800","phone":"+14155550100","email":"\\ud800"}',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(res.status).toBeLessThan(500);
     }
@@ -125,25 +148,35 @@ describe('prove: hostile input', () => {
   it.each(fuzzable.map((op) => [`${op.method} ${op.path}`, op] as const))(
     '%s: never a 5xx, a documented 4xx envelope, no row written on rejection',
     async (_name, op: ContractOperation) => {
-      const fields = Object.keys(resolve(op.operation.requestBody?.content?.['application/json']?.schema)?.properties ?? {});
-      const queryNames = (op.operation.parameters ?? []).filter((p: any) => p.in === 'query').map((p: any) => p.name as string);
+      const fields = Object.keys(
+        resolve(op.operation.requestBody?.content?.['application/json']?.schema)?.properties ?? {},
+      );
+      const queryNames = (op.operation.parameters ?? [])
+        .filter((p: any) => p.in === 'query')
+        .map((p: any) => p.name as string);
       const path = op.path.replace('{id}', '0190f0c0-0000-7000-8000-000000000000');
       await fc.assert(
-        fc.asyncProperty(op.operation.requestBody ? bodyText(fields) : fc.constant(undefined), queryOf(queryNames), async (body, query) => {
-          const before = await rowCount();
-          const res: HttpResponse = await org.api.request(op.method, path, {
-            body,
-            query,
-            headers: body === undefined ? {} : { 'content-type': 'application/json' },
-          });
-          expect(res.status).toBeLessThan(500);
-          if (res.status >= 400) {
-            expect(res.body.error).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String) }));
-            expect(await rowCount()).toBe(before);
-          }
-          // Prototype pollution would show up on every object in this process's app.
-          expect(({} as any).polluted).toBeUndefined();
-        }),
+        fc.asyncProperty(
+          op.operation.requestBody ? bodyText(fields) : fc.constant(undefined),
+          queryOf(queryNames),
+          async (body, query) => {
+            const before = await rowCount();
+            const res: HttpResponse = await org.api.request(op.method, path, {
+              body,
+              query,
+              headers: body === undefined ? {} : { 'content-type': 'application/json' },
+            });
+            expect(res.status).toBeLessThan(500);
+            if (res.status >= 400) {
+              expect(res.body.error).toEqual(
+                expect.objectContaining({ code: expect.any(String), message: expect.any(String) }),
+              );
+              expect(await rowCount()).toBe(before);
+            }
+            // Prototype pollution would show up on every object in this process's app.
+            expect(({} as any).polluted).toBeUndefined();
+          },
+        ),
         { numRuns: RUNS },
       );
     },

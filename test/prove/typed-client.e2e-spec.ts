@@ -25,7 +25,13 @@ describe('prove: generated typed client', () => {
       async onResponse({ request, response }) {
         const text = await response.clone().text();
         const body = text ? JSON.parse(text) : undefined;
-        const problems = contract.check(request.method, new URL(request.url).pathname, response.status, body, response.headers.get('content-type'));
+        const problems = contract.check(
+          request.method,
+          new URL(request.url).pathname,
+          response.status,
+          body,
+          response.headers.get('content-type'),
+        );
         if (problems.length) throw new Error(problems.join('\n'));
         return response;
       },
@@ -49,7 +55,9 @@ describe('prove: generated typed client', () => {
     expect(created.response.status).toBe(201);
     const caseId = created.data!.data.id;
 
-    const call = await client.POST('/api/v1/calls', { body: { to: '+14155550199', from: org.from, contactId, caseId } });
+    const call = await client.POST('/api/v1/calls', {
+      body: { to: '+14155550199', from: org.from, contactId, caseId },
+    });
     expect(call.response.status).toBe(201);
     expect(call.data!.data.firstMessage).toBe('Hi Ada Lovelace!');
 
@@ -58,7 +66,9 @@ describe('prove: generated typed client', () => {
     const transcript: { role: string; content: string }[] = fetched.data!.data.transcript;
     expect(Array.isArray(transcript)).toBe(true);
 
-    const missing = await client.GET('/api/v1/calls/{id}', { params: { path: { id: '00000000-0000-7000-8000-000000000000' } } });
+    const missing = await client.GET('/api/v1/calls/{id}', {
+      params: { path: { id: '00000000-0000-7000-8000-000000000000' } },
+    });
     expect(missing.response.status).toBe(404);
     expect(missing.error!.error.code).toBe('NOT_FOUND');
   });

@@ -22,7 +22,10 @@ export async function createOrg(
   options: { scopes?: string[]; name?: string; profile?: boolean } = {},
 ): Promise<TestOrg> {
   const org = expectCreated<{ id: string }>(
-    await t.admin.post('/admin/v1/organizations', { name: options.name ?? 'Test org', profile: options.profile ?? true }),
+    await t.admin.post('/admin/v1/organizations', {
+      name: options.name ?? 'Test org',
+      profile: options.profile ?? true,
+    }),
     'create organization',
   );
   const keyWith = async (scopes: string[], extra: Record<string, unknown> = {}) => {

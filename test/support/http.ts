@@ -48,7 +48,13 @@ export class HttpClient {
         parsed = text;
       }
     }
-    const problems = openApiContract().check(method, url.pathname, response.status, parsed, response.headers.get('content-type'));
+    const problems = openApiContract().check(
+      method,
+      url.pathname,
+      response.status,
+      parsed,
+      response.headers.get('content-type'),
+    );
     if (problems.length > 0) throw new ContractViolation(problems, parsed);
     return { status: response.status, body: parsed as T, headers: response.headers, text };
   }

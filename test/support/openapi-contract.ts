@@ -38,7 +38,8 @@ function toJsonSchema(schema: unknown): unknown {
   const out: Json = {};
   for (const [key, value] of Object.entries(schema as Json)) {
     if (key === '$ref' && typeof value === 'string' && value.startsWith(REF_PREFIX)) out.$ref = `doc${value}`;
-    else if (key === 'properties') out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJsonSchema(v)]));
+    else if (key === 'properties')
+      out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJsonSchema(v)]));
     else if (key === 'example' || key === 'examples') continue;
     else out[key] = toJsonSchema(value);
   }
@@ -108,11 +109,14 @@ export class OpenApiContract {
     const problems: string[] = [];
     const validate = this.validator(`${op.method} ${op.path} ${status}`, media.schema ?? {});
     if (!validate(body)) {
-      for (const e of validate.errors ?? []) problems.push(`${where}: body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
+      for (const e of validate.errors ?? [])
+        problems.push(`${where}: body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
     }
     const code = (body as Json | undefined)?.error?.code;
     if (status >= 400 && media.examples && code && !(code in media.examples)) {
-      problems.push(`${where}: error code ${code} not documented for this status (documented: ${Object.keys(media.examples).join(', ')})`);
+      problems.push(
+        `${where}: error code ${code} not documented for this status (documented: ${Object.keys(media.examples).join(', ')})`,
+      );
     }
     return problems;
   }
@@ -135,6 +139,8 @@ export function openApiContract(): OpenApiContract {
 
 export class ContractViolation extends Error {
   constructor(problems: string[], body: unknown) {
-    super(`Response does not match openapi/openapi.yaml:\n  ${problems.join('\n  ')}\nbody: ${JSON.stringify(body)?.slice(0, 2000)}`);
+    super(
+      `Response does not match openapi/openapi.yaml:\n  ${problems.join('\n  ')}\nbody: ${JSON.stringify(body)?.slice(0, 2000)}`,
+    );
   }
 }

@@ -72,11 +72,16 @@ export class FakeVapi {
       res.end(JSON.stringify(body));
     };
     if (req.headers.authorization !== 'Bearer test-vapi-key') {
-      return send(401, { statusCode: 401, message: 'Invalid Key. Hot tip, you may be using the private key instead of the public key, or vice versa.', error: 'Unauthorized' });
+      return send(401, {
+        statusCode: 401,
+        message: 'Invalid Key. Hot tip, you may be using the private key instead of the public key, or vice versa.',
+        error: 'Unauthorized',
+      });
     }
     if (record.method === 'POST' && record.path === '/call') {
       const failure = this.failures.shift();
-      if (failure) return send(failure.status, { statusCode: failure.status, message: failure.message, error: 'Error' });
+      if (failure)
+        return send(failure.status, { statusCode: failure.status, message: failure.message, error: 'Error' });
       const now = new Date().toISOString();
       const call = {
         id: randomUUID(),

@@ -9,7 +9,10 @@ describe('voice simulator: inbound calls from the admin row (CONTRACTS §4, §6)
     t = await startTestApp();
     org = await voiceOrg(t, 0);
     const promptId = await insertPrompt(t, org.id, 'Reception prompt');
-    await t.admin.post(`/admin/v1/organizations/${org.id}/inbound-assistants`, { name: 'Desk', systemPromptId: promptId });
+    await t.admin.post(`/admin/v1/organizations/${org.id}/inbound-assistants`, {
+      name: 'Desk',
+      systemPromptId: promptId,
+    });
   });
   afterAll(() => t?.close());
 
@@ -32,7 +35,10 @@ describe('voice simulator: inbound calls from the admin row (CONTRACTS §4, §6)
   });
 
   it('a number of no organization is 422 INVALID_PHONE; a bad number is 400', async () => {
-    const unknown = await t.admin.post('/admin/v1/simulator/inbound-calls', { to: '+14155550000', from: '+14155550199' });
+    const unknown = await t.admin.post('/admin/v1/simulator/inbound-calls', {
+      to: '+14155550000',
+      from: '+14155550199',
+    });
     expect(unknown.status).toBe(422);
     expect(unknown.body.error.code).toBe('INVALID_PHONE');
     const bad = await t.admin.post('/admin/v1/simulator/inbound-calls', { to: 'x', from: '+14155550199' });
@@ -41,6 +47,8 @@ describe('voice simulator: inbound calls from the admin row (CONTRACTS §4, §6)
   });
 
   it('is admin-only', async () => {
-    expect((await t.anonymous.post('/admin/v1/simulator/inbound-calls', { to: org.from, from: '+14155550199' })).status).toBe(401);
+    expect(
+      (await t.anonymous.post('/admin/v1/simulator/inbound-calls', { to: org.from, from: '+14155550199' })).status,
+    ).toBe(401);
   });
 });

@@ -11,11 +11,18 @@ describe('voice platform: inbound calls through Vapi assistant-request', () => {
     fake = await FakeVapi.start();
     t = await startTestApp({ env: vapiEnv(fake.url) });
     org = await voiceOrg(t, 0);
-    const sub = await t.admin.post(`/admin/v1/organizations/${org.id}/subscriptions`, { productType: 'receptionist', tier: 1, quantity: 1 });
+    const sub = await t.admin.post(`/admin/v1/organizations/${org.id}/subscriptions`, {
+      productType: 'receptionist',
+      tier: 1,
+      quantity: 1,
+    });
     expect(sub.status).toBe(201);
     const older = await insertPrompt(t, org.id, 'You are the front desk of Acme.');
     const newer = await insertPrompt(t, org.id, 'Not this one.');
-    for (const [name, systemPromptId] of [['Front desk', older], ['Later', newer]]) {
+    for (const [name, systemPromptId] of [
+      ['Front desk', older],
+      ['Later', newer],
+    ]) {
       const res = await t.admin.post(`/admin/v1/organizations/${org.id}/inbound-assistants`, { name, systemPromptId });
       expect(res.status).toBe(201);
     }
@@ -25,7 +32,12 @@ describe('voice platform: inbound calls through Vapi assistant-request', () => {
     await fake?.close();
   });
 
-  const inboundCall = (vapiCallId: string) => ({ id: vapiCallId, type: 'inboundPhoneCall', phoneNumberId: org.phoneNumberId, customer: { number: '+14155550177' } });
+  const inboundCall = (vapiCallId: string) => ({
+    id: vapiCallId,
+    type: 'inboundPhoneCall',
+    phoneNumberId: org.phoneNumberId,
+    customer: { number: '+14155550177' },
+  });
 
   it('answers with the inbound assistant, records the call inbound, bills it as inbound_call and fires call.ended', async () => {
     const vapiCallId = 'vapi-inbound-1';
@@ -39,13 +51,23 @@ describe('voice platform: inbound calls through Vapi assistant-request', () => {
     expect(answer.status).toBe(200);
     const { assistant } = answer.body;
     expect(assistant.model.messages).toEqual([{ role: 'system', content: 'You are the front desk of Acme.' }]);
-    expect(assistant).toMatchObject({ firstMessage: expect.any(String), voice: expect.any(Object), transcriber: expect.any(Object) });
+    expect(assistant).toMatchObject({
+      firstMessage: expect.any(String),
+      voice: expect.any(Object),
+      transcriber: expect.any(Object),
+    });
     const callId: string = assistant.metadata.callId;
 
     // Vapi may repeat the request: still one call.
     expect((await serverMessage(t, request)).body.assistant.metadata.callId).toBe(callId);
     const recorded = (await org.api.get(`/api/v1/calls/${callId}`)).body.data;
-    expect(recorded).toMatchObject({ direction: 'inbound', status: 'processing', callFrom: org.from, callTo: '+14155550177', apiCallId: vapiCallId });
+    expect(recorded).toMatchObject({
+      direction: 'inbound',
+      status: 'processing',
+      callFrom: org.from,
+      callTo: '+14155550177',
+      apiCallId: vapiCallId,
+    });
     expect((await org.api.get('/api/v1/calls', { query: { status: 'processing' } })).body.data).toHaveLength(1);
 
     await serverMessage(t, { type: 'status-update', status: 'in-progress', call: inboundCall(vapiCallId) });
@@ -54,16 +76,32 @@ describe('voice platform: inbound calls through Vapi assistant-request', () => {
       call: inboundCall(vapiCallId),
       endedReason: 'customer-ended-call',
       durationSeconds: 125,
-      artifact: { messages: [{ role: 'bot', message: 'Acme, hello', time: 1 }, { role: 'user', message: 'Hi', time: 2 }] },
+      artifact: {
+        messages: [
+          { role: 'bot', message: 'Acme, hello', time: 1 },
+          { role: 'user', message: 'Hi', time: 2 },
+        ],
+      },
     });
     const ended = await waitForCall(org, callId, finished);
-    expect(ended).toMatchObject({ status: 'ended', direction: 'inbound', resultStatus: 'Answered', durationSeconds: 125 });
+    expect(ended).toMatchObject({
+      status: 'ended',
+      direction: 'inbound',
+      resultStatus: 'Answered',
+      durationSeconds: 125,
+    });
     expect((await eventsOf(t, callId)).map((e) => e.type)).toEqual(['call.ended']);
 
     const history = await org.api.get('/api/v1/usage/history');
     expect(history.status).toBe(200);
     const row = history.body.data.find((r: any) => r.providerCallId === vapiCallId);
-    expect(row).toMatchObject({ type: 'inbound_call', durationMins: 2.08, includedInPlan: true, amountMins: 0, productType: 'receptionist' });
+    expect(row).toMatchObject({
+      type: 'inbound_call',
+      durationMins: 2.08,
+      includedInPlan: true,
+      amountMins: 0,
+      productType: 'receptionist',
+    });
   });
 
   it('a call to a number of no organization is refused and records nothing', async () => {
@@ -80,10 +118,23 @@ describe('voice platform: inbound calls through Vapi assistant-request', () => {
 
   it('an inbound call that fails fires call.failed, never call.started', async () => {
     const vapiCallId = 'vapi-inbound-2';
-    const answer = await serverMessage(t, { type: 'assistant-request', call: inboundCall(vapiCallId), phoneNumber: { number: org.from }, customer: { number: '+14155550178' } });
+    const answer = await serverMessage(t, {
+      type: 'assistant-request',
+      call: inboundCall(vapiCallId),
+      phoneNumber: { number: org.from },
+      customer: { number: '+14155550178' },
+    });
     const callId = answer.body.assistant.metadata.callId;
-    await serverMessage(t, { type: 'end-of-call-report', call: inboundCall(vapiCallId), endedReason: 'pipeline-error-openai-llm-failed' });
-    expect(await waitForCall(org, callId, finished)).toMatchObject({ status: 'error', endedReason: 'pipeline-error-openai-llm-failed', resultStatus: null });
+    await serverMessage(t, {
+      type: 'end-of-call-report',
+      call: inboundCall(vapiCallId),
+      endedReason: 'pipeline-error-openai-llm-failed',
+    });
+    expect(await waitForCall(org, callId, finished)).toMatchObject({
+      status: 'error',
+      endedReason: 'pipeline-error-openai-llm-failed',
+      resultStatus: null,
+    });
     expect((await eventsOf(t, callId)).map((e) => e.type)).toEqual(['call.failed']);
   });
 });

@@ -97,8 +97,22 @@ describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
       messages: [{ role: 'bot', message: 'Hello Ada', time: 1735725601000, secondsFromStart: 1 }],
       messagesOpenAIFormatted: [{ role: 'assistant', content: 'Hello Ada' }],
     });
-    await serverMessage(t, { type: 'transcript', call, role: 'user', transcriptType: 'partial', transcript: 'H', timestamp: 1735725601900 });
-    await serverMessage(t, { type: 'transcript', call, role: 'user', transcriptType: 'final', transcript: 'Hi', timestamp: 1735725602000 });
+    await serverMessage(t, {
+      type: 'transcript',
+      call,
+      role: 'user',
+      transcriptType: 'partial',
+      transcript: 'H',
+      timestamp: 1735725601900,
+    });
+    await serverMessage(t, {
+      type: 'transcript',
+      call,
+      role: 'user',
+      transcriptType: 'final',
+      transcript: 'Hi',
+      timestamp: 1735725602000,
+    });
     const live = (await org.api.get(`/api/v1/calls/${id}`)).body.data;
     expect(live).toMatchObject({ status: 'processing', apiCallStatus: 'in-progress' });
     expect(live.transcript).toEqual([
@@ -131,7 +145,13 @@ describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
     await serverMessage(t, { type: 'conversation-update', call: vapiCall(vapiCallId, id), messages: [] });
     await serverMessage(t, report);
     const call = (await org.api.get(`/api/v1/calls/${id}`)).body.data;
-    expect(call).toMatchObject({ status: 'ended', apiCallStatus: 'ended', endedReason: 'voicemail', resultStatus: 'Voicemail', durationSeconds: 30 });
+    expect(call).toMatchObject({
+      status: 'ended',
+      apiCallStatus: 'ended',
+      endedReason: 'voicemail',
+      resultStatus: 'Voicemail',
+      durationSeconds: 30,
+    });
     expect(call.transcript).toHaveLength(3);
     expect((await eventsOf(t, id)).map((e) => e.type)).toEqual(['call.started', 'call.ended']);
     expect(await ledgerRowsOf(t, id)).toHaveLength(1);
@@ -140,7 +160,11 @@ describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
   it('a message that overtakes the POST /call answer finds the call by its metadata', async () => {
     const { id } = await placed();
     // A second platform id for the same call: only the metadata can match it, and the recorded id wins.
-    const res = await serverMessage(t, { type: 'status-update', status: 'ringing', call: vapiCall('not-yet-known', id) });
+    const res = await serverMessage(t, {
+      type: 'status-update',
+      status: 'ringing',
+      call: vapiCall('not-yet-known', id),
+    });
     expect(res.status).toBe(200);
     expect((await org.api.get(`/api/v1/calls/${id}`)).body.data.apiCallStatus).toBe('ringing');
   });
@@ -154,12 +178,20 @@ describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('UNAUTHORIZED');
     await new Promise((r) => setTimeout(r, 200));
-    expect((await org.api.get(`/api/v1/calls/${id}`)).body.data).toMatchObject({ status: 'processing', apiCallStatus: 'queued', endedReason: null });
+    expect((await org.api.get(`/api/v1/calls/${id}`)).body.data).toMatchObject({
+      status: 'processing',
+      apiCallStatus: 'queued',
+      endedReason: null,
+    });
     expect((await eventsOf(t, id)).map((e) => e.type)).toEqual(['call.started']);
   });
 
   it('a malformed message is 400', async () => {
-    const res = await t.anonymous.post('/platform/vapi/events', { nothing: true }, { headers: { 'x-vapi-secret': 'test-vapi-secret' } });
+    const res = await t.anonymous.post(
+      '/platform/vapi/events',
+      { nothing: true },
+      { headers: { 'x-vapi-secret': 'test-vapi-secret' } },
+    );
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
   });

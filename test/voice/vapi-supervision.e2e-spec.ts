@@ -12,7 +12,9 @@ describe('call supervision: calls whose platform goes silent are reconciled', ()
   let org: VoiceOrg;
   beforeAll(async () => {
     fake = await FakeVapi.start();
-    t = await startTestApp({ env: vapiEnv(fake.url, { CALL_MAX_DURATION_MS: '1000', CALL_SUPERVISION_GRACE_MS: '500' }) });
+    t = await startTestApp({
+      env: vapiEnv(fake.url, { CALL_MAX_DURATION_MS: '1000', CALL_SUPERVISION_GRACE_MS: '500' }),
+    });
     org = await voiceOrg(t);
   });
   afterAll(async () => {
@@ -31,7 +33,11 @@ describe('call supervision: calls whose platform goes silent are reconciled', ()
     const known = await place('+14155550131');
     const unknown = await place('+14155550132');
     // The platform never sends an end-of-call-report for either; it ended one call and forgot the other.
-    await serverMessage(t, { type: 'status-update', status: 'in-progress', call: vapiCall(known.vapiCallId, known.id) });
+    await serverMessage(t, {
+      type: 'status-update',
+      status: 'in-progress',
+      call: vapiCall(known.vapiCallId, known.id),
+    });
     fake.calls.set(known.vapiCallId, {
       ...fake.calls.get(known.vapiCallId),
       status: 'ended',
@@ -43,7 +49,12 @@ describe('call supervision: calls whose platform goes silent are reconciled', ()
     fake.calls.delete(unknown.vapiCallId);
 
     const reconciled = await waitForCall(org, known.id, finished, RECONCILED_WITHIN_MS);
-    expect(reconciled).toMatchObject({ status: 'ended', endedReason: 'customer-did-not-answer', resultStatus: 'Not Answered', durationSeconds: 0 });
+    expect(reconciled).toMatchObject({
+      status: 'ended',
+      endedReason: 'customer-did-not-answer',
+      resultStatus: 'Not Answered',
+      durationSeconds: 0,
+    });
     expect(fake.requests.some((r) => r.method === 'GET' && r.path === `/call/${known.vapiCallId}`)).toBe(true);
     expect((await eventsOf(t, known.id)).map((e) => e.type)).toEqual(['call.started', 'call.ended']);
 

@@ -5,7 +5,8 @@ import { grantTrial } from '../calls/call-fixtures';
 export const VAPI_SECRET = 'test-vapi-secret';
 
 let numbers = 0;
-const nextNumber = () => `+1415557${String(process.pid % 100).padStart(2, '0')}${String(numbers++ % 100).padStart(2, '0')}`;
+const nextNumber = () =>
+  `+1415557${String(process.pid % 100).padStart(2, '0')}${String(numbers++ % 100).padStart(2, '0')}`;
 
 export interface VoiceOrg extends TestOrg {
   from: string;
@@ -17,7 +18,11 @@ export async function voiceOrg(t: TestApp, mins = 1000): Promise<VoiceOrg> {
   const org = await createOrg(t);
   const from = nextNumber();
   const phoneNumberId = `pn-${from.slice(1)}`;
-  const res = await t.admin.post(`/admin/v1/organizations/${org.id}/phone-numbers`, { number: from, label: 'Main', providerId: phoneNumberId });
+  const res = await t.admin.post(`/admin/v1/organizations/${org.id}/phone-numbers`, {
+    number: from,
+    label: 'Main',
+    providerId: phoneNumberId,
+  });
   if (res.status !== 201) throw new Error(`phone number: ${res.status} ${res.text}`);
   await grantTrial(t, org.id, mins);
   return { ...org, from, phoneNumberId };
@@ -47,5 +52,6 @@ export const vapiEnv = (baseUrl: string, extra: Record<string, string> = {}) => 
 
 /** The ledger rows of one call (a settlement writes exactly one). */
 export async function ledgerRowsOf(t: TestApp, callId: string) {
-  return (await t.db.query('SELECT type, amount_mins, duration_mins FROM minute_ledger WHERE call_id = $1', [callId])).rows;
+  return (await t.db.query('SELECT type, amount_mins, duration_mins FROM minute_ledger WHERE call_id = $1', [callId]))
+    .rows;
 }

@@ -20,7 +20,12 @@ describe('webhook endpoints API', () => {
     const org = await createOrg(t);
     const created = await org.api.post('/api/v1/webhooks', { ...valid, description: 'CRM' });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ url: valid.url, events: ['call.ended'], isActive: true, description: 'CRM' });
+    expect(created.body.data).toMatchObject({
+      url: valid.url,
+      events: ['call.ended'],
+      isActive: true,
+      description: 'CRM',
+    });
     expect(created.body.data.secret).toMatch(/^whsec_[0-9a-f]{64}$/);
     expect(Object.keys(created.body.data).sort()).toEqual(
       ['createdAt', 'description', 'events', 'id', 'isActive', 'secret', 'url'].sort(),
@@ -54,8 +59,14 @@ describe('webhook endpoints API', () => {
   it('accepts every known event (8; duplicates are refused, so 10 is never reached) and a 500-character description', async () => {
     const org = await createOrg(t);
     const events = [
-      'call.started', 'call.ended', 'call.failed', 'call.scheduled',
-      'call.cancelled', 'contact.created', 'contact.updated', 'contact.deleted',
+      'call.started',
+      'call.ended',
+      'call.failed',
+      'call.scheduled',
+      'call.cancelled',
+      'contact.created',
+      'contact.updated',
+      'contact.deleted',
     ];
     const res = await org.api.post('/api/v1/webhooks', { ...valid, events, description: 'd'.repeat(500) });
     expect(res.status).toBe(201);
@@ -76,14 +87,21 @@ describe('webhook endpoints API', () => {
       'https://localhost:8443/x',
     ]) {
       const res = await strict(org).post('/api/v1/webhooks', { ...valid, url });
-      expect({ url, status: res.status, code: res.body.error?.code }).toEqual({ url, status: 400, code: 'VALIDATION_ERROR' });
+      expect({ url, status: res.status, code: res.body.error?.code }).toEqual({
+        url,
+        status: 400,
+        code: 'VALIDATION_ERROR',
+      });
       expect(res.body.error.message).toMatch(/^url/);
     }
     expect((await strict(org).post('/api/v1/webhooks', { ...valid, url: 'https://8.8.8.8/x' })).status).toBe(201);
     expect((await strict(org).post('/api/v1/webhooks', valid)).status).toBe(201);
-    const patched = await strict(org).patch(`/api/v1/webhooks/${(await org.api.get('/api/v1/webhooks')).body.data[0].id}`, {
-      url: 'https://192.168.0.1/x',
-    });
+    const patched = await strict(org).patch(
+      `/api/v1/webhooks/${(await org.api.get('/api/v1/webhooks')).body.data[0].id}`,
+      {
+        url: 'https://192.168.0.1/x',
+      },
+    );
     expect(patched.status).toBe(400);
   });
 
@@ -102,7 +120,9 @@ describe('webhook endpoints API', () => {
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(2);
     expect(statuses.filter((s) => s === 422)).toHaveLength(8);
-    const { rows } = await t.db.query('SELECT count(*)::int AS n FROM webhook_endpoints WHERE organization_id = $1', [org.id]);
+    const { rows } = await t.db.query('SELECT count(*)::int AS n FROM webhook_endpoints WHERE organization_id = $1', [
+      org.id,
+    ]);
     expect(rows[0].n).toBe(5);
   });
 
@@ -119,7 +139,9 @@ describe('webhook endpoints API', () => {
     await t.db.query('UPDATE webhook_endpoints SET consecutive_failures = 7 WHERE id = $1', [id]);
     const enabled = await org.api.patch(`/api/v1/webhooks/${id}`, { isActive: true });
     expect(enabled.body.data.isActive).toBe(true);
-    const { rows } = await t.db.query('SELECT consecutive_failures, disabled_at FROM webhook_endpoints WHERE id = $1', [id]);
+    const { rows } = await t.db.query('SELECT consecutive_failures, disabled_at FROM webhook_endpoints WHERE id = $1', [
+      id,
+    ]);
     expect(rows[0]).toEqual({ consecutive_failures: 0, disabled_at: null });
     expect((await org.api.patch(`/api/v1/webhooks/${id}`, { events: [] })).status).toBe(400);
     expect((await org.api.patch(`/api/v1/webhooks/${id}`, { isActive: 'yes' })).status).toBe(400);

@@ -74,19 +74,37 @@ describe('webhook delivery engine', () => {
     const [req] = receiver.on(hook.path);
     const header = String(req.headers['x-webhook-signature']);
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
-    const viaStripe = stripe.webhooks.constructEvent(req.rawBody, header, hook.secret) as unknown as Record<string, unknown>;
-    expect(viaStripe).toEqual({ event: 'contact.created', timestamp: expect.any(String), data: { id: 'c-1', name: 'Ada' } });
+    const viaStripe = stripe.webhooks.constructEvent(req.rawBody, header, hook.secret) as unknown as Record<
+      string,
+      unknown
+    >;
+    expect(viaStripe).toEqual({
+      event: 'contact.created',
+      timestamp: expect.any(String),
+      data: { id: 'c-1', name: 'Ada' },
+    });
     expect(new Date(viaStripe.timestamp as string).toISOString()).toBe(viaStripe.timestamp);
     expect(verifyByHand(req.rawBody, header, hook.secret)).toBe(true);
     expect(verifyByHand(req.rawBody.replace('Ada', 'Eve'), header, hook.secret)).toBe(false);
     expect(() => stripe.webhooks.constructEvent(req.rawBody, header, 'whsec_wrong')).toThrow();
     expect(req.headers['content-type']).toBe('application/json');
-    expect(req.headers['x-webhook-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(req.headers['x-webhook-id']).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     const rows = await loggedDeliveries(hook.id, 1);
     expect(rows).toEqual([
-      expect.objectContaining({ attempt: 1, success: true, status_code: 200, error: null, webhook_id: req.headers['x-webhook-id'] }),
+      expect.objectContaining({
+        attempt: 1,
+        success: true,
+        status_code: 200,
+        error: null,
+        webhook_id: req.headers['x-webhook-id'],
+      }),
     ]);
-    const { rows: logged } = await t.db.query('SELECT event_id, event_type FROM webhook_deliveries WHERE endpoint_id = $1', [hook.id]);
+    const { rows: logged } = await t.db.query(
+      'SELECT event_id, event_type FROM webhook_deliveries WHERE endpoint_id = $1',
+      [hook.id],
+    );
     expect(logged).toEqual([{ event_id: eventId, event_type: 'contact.created' }]);
   });
 
@@ -101,16 +119,27 @@ describe('webhook delivery engine', () => {
 
     await recordEvent(t, org.id, 'contact.updated', { id: 'c-2' });
     await recordEvent(t, org.id, 'contact.created', { id: 'c-2' });
-    await recordEvent(t, org.id, 'call.ended', { id: 'call-1', status: 'ended', transcript: [{ role: 'user', content: 'hi' }] });
+    await recordEvent(t, org.id, 'call.ended', {
+      id: 'call-1',
+      status: 'ended',
+      transcript: [{ role: 'user', content: 'hi' }],
+    });
     await recordEvent(t, org.id, 'contact.deleted', { id: 'c-2' });
     await receiver.waitFor(() => receiver.on(created.path).length === 2 && receiver.on(deletedOnly.path).length === 1);
     await sleep(500);
-    const events = (path: string) => receiver.on(path).map((r) => JSON.parse(r.rawBody).event).sort();
+    const events = (path: string) =>
+      receiver
+        .on(path)
+        .map((r) => JSON.parse(r.rawBody).event)
+        .sort();
     expect(events(created.path)).toEqual(['call.ended', 'contact.created']);
     expect(events(deletedOnly.path)).toEqual(['contact.deleted']);
     expect(receiver.on(paused.path)).toHaveLength(0);
     expect(receiver.on(otherOrgs.path)).toHaveLength(0);
-    const call = receiver.on(created.path).map((r) => JSON.parse(r.rawBody)).find((b) => b.event === 'call.ended');
+    const call = receiver
+      .on(created.path)
+      .map((r) => JSON.parse(r.rawBody))
+      .find((b) => b.event === 'call.ended');
     expect(call.data).toEqual({ id: 'call-1', status: 'ended' });
   });
 
@@ -121,7 +150,8 @@ describe('webhook delivery engine', () => {
     await receiver.waitFor(() => receiver.on(hook.path).length === 3);
     const reqs = receiver.on(hook.path);
     expect(new Set(reqs.map((r) => r.headers['x-webhook-id'])).size).toBe(1);
-    for (const r of reqs) expect(verifyByHand(r.rawBody, String(r.headers['x-webhook-signature']), hook.secret)).toBe(true);
+    for (const r of reqs)
+      expect(verifyByHand(r.rawBody, String(r.headers['x-webhook-signature']), hook.secret)).toBe(true);
     // Delays of about 100 ms then 200 ms between attempts (configured), never less.
     expect(reqs[1].at - reqs[0].at).toBeGreaterThanOrEqual(95);
     expect(reqs[2].at - reqs[1].at).toBeGreaterThanOrEqual(195);

@@ -58,8 +58,8 @@ describe('webhook delivery survives a worker killed mid-delivery', () => {
     worker = await forkWorker(t);
     const org = await createOrg(t);
     receiver.script('/crash', ['hold', 200]);
-    const hook = (await org.api.post('/api/v1/webhooks', { url: `${receiver.url}/crash`, events: ['contact.created'] })).body
-      .data;
+    const hook = (await org.api.post('/api/v1/webhooks', { url: `${receiver.url}/crash`, events: ['contact.created'] }))
+      .body.data;
     await recordEvent(t, org.id, 'contact.created', { id: 'c-crash' });
     await receiver.waitFor(() => receiver.on('/crash').length === 1, 30000, 'first attempt');
 
@@ -76,7 +76,8 @@ describe('webhook delivery survives a worker killed mid-delivery', () => {
     const deadline = Date.now() + 10000;
     let rows: Array<{ attempt: number; success: boolean }> = [];
     while (Date.now() < deadline) {
-      rows = (await t.db.query('SELECT attempt, success FROM webhook_deliveries WHERE endpoint_id = $1', [hook.id])).rows;
+      rows = (await t.db.query('SELECT attempt, success FROM webhook_deliveries WHERE endpoint_id = $1', [hook.id]))
+        .rows;
       if (rows.length) break;
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -19,7 +19,12 @@ describe('API key secrets', () => {
   });
 
   it('rejects malformed keys before any lookup', () => {
-    for (const bad of ['', 'vc_prod_abcdefghijklmnopqrstuvwxyz', 'vc_live_short', 'vc-live-abcdefghijklmnopqrstuvwxyz']) {
+    for (const bad of [
+      '',
+      'vc_prod_abcdefghijklmnopqrstuvwxyz',
+      'vc_live_short',
+      'vc-live-abcdefghijklmnopqrstuvwxyz',
+    ]) {
       expect(isWellFormedKey(bad)).toBe(false);
     }
   });

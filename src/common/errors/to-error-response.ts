@@ -72,7 +72,7 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     };
   }
   // Nest wraps errors raised inside Fastify (body parsing, limits) in an HttpException whose cause keeps the code.
-  const fastifyCode = (error as { code?: string })?.code ?? ((error as { cause?: { code?: string } })?.cause?.code);
+  const fastifyCode = (error as { code?: string })?.code ?? (error as { cause?: { code?: string } })?.cause?.code;
   if (fastifyCode && FASTIFY_CODES[fastifyCode]) {
     const mapped = FASTIFY_CODES[fastifyCode];
     return { status: ERROR_STATUS[mapped.code], body: envelope(mapped.code, mapped.message), unexpected: false };

@@ -3,7 +3,10 @@ import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { PaginationDto } from '../pagination/pagination.dto';
 
 /** `{"data": <Model>}` (or `{"data": [<Model>]}` with `isArray`) with the given success status. */
-export function ApiDataResponse(model: Type<unknown>, options: { status?: number; isArray?: boolean; description?: string } = {}) {
+export function ApiDataResponse(
+  model: Type<unknown>,
+  options: { status?: number; isArray?: boolean; description?: string } = {},
+) {
   const data = options.isArray
     ? { type: 'array', items: { $ref: getSchemaPath(model) } }
     : { $ref: getSchemaPath(model) };

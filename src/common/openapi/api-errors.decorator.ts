@@ -41,7 +41,9 @@ export function ApiErrors(...codes: ErrorCode[]): MethodDecorator & ClassDecorat
             examples: Object.fromEntries(
               statusCodes.map((code) => [
                 code,
-                { value: { error: { code, message: DEFAULT_MESSAGES[code] ?? code.toLowerCase().replace(/_/g, ' ') } } },
+                {
+                  value: { error: { code, message: DEFAULT_MESSAGES[code] ?? code.toLowerCase().replace(/_/g, ' ') } },
+                },
               ]),
             ),
           },

@@ -3,7 +3,11 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 export class PaginationDto {
-  @ApiProperty({ type: String, nullable: true, description: 'Opaque cursor for the next page; null when hasMore is false' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Opaque cursor for the next page; null when hasMore is false',
+  })
   cursor: string | null;
   @ApiProperty() hasMore: boolean;
   @ApiProperty({ description: 'The effective limit of this request', example: 25 }) pageSize: number;

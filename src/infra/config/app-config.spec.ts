@@ -22,14 +22,31 @@ describe('parseConfig', () => {
   });
 
   it('reads the Vapi adapter and supervision settings (CONTRACTS §5)', () => {
-    const c = parseConfig({ VOICE_PROVIDER: 'vapi', VAPI_API_KEY: 'k', VAPI_WEBHOOK_SECRET: 's', VAPI_BASE_URL: 'http://x/' });
-    expect(c.vapi).toEqual({ apiKey: 'k', baseUrl: 'http://x', webhookSecret: 's', timeoutMs: 10000, maxRetries: 3, retryBaseMs: 500 });
+    const c = parseConfig({
+      VOICE_PROVIDER: 'vapi',
+      VAPI_API_KEY: 'k',
+      VAPI_WEBHOOK_SECRET: 's',
+      VAPI_BASE_URL: 'http://x/',
+    });
+    expect(c.vapi).toEqual({
+      apiKey: 'k',
+      baseUrl: 'http://x',
+      webhookSecret: 's',
+      timeoutMs: 10000,
+      maxRetries: 3,
+      retryBaseMs: 500,
+    });
     expect(parseConfig({}).vapi.baseUrl).toBe('https://api.vapi.ai');
     expect(parseConfig({}).callSupervision).toEqual({ maxDurationMs: 3_600_000, graceMs: 120_000 });
   });
 
   it('parses roles, lists and booleans', () => {
-    const c = parseConfig({ ROLES: 'worker, scheduler', WEBHOOK_RETRY_DELAYS_MS: '100,200', WEBHOOK_ALLOW_INSECURE: 'true', MIGRATE_ON_START: 'false' });
+    const c = parseConfig({
+      ROLES: 'worker, scheduler',
+      WEBHOOK_RETRY_DELAYS_MS: '100,200',
+      WEBHOOK_ALLOW_INSECURE: 'true',
+      MIGRATE_ON_START: 'false',
+    });
     expect([...c.roles]).toEqual(['worker', 'scheduler']);
     expect(c.webhookRetryDelaysMs).toEqual([100, 200]);
     expect(c.webhookAllowInsecure).toBe(true);

@@ -1,19 +1,9 @@
 import { registerAs } from '@nestjs/config';
 import { Transform, plainToInstance } from 'class-transformer';
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Max,
-  Min,
-  validateSync,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, validateSync } from 'class-validator';
 import { ROLES, Role } from './roles';
 
-const toInt = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : Number(value);
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const toBool = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : String(value).toLowerCase() === 'true';
 const toList = ({ value }: { value: unknown }) =>
@@ -131,7 +121,9 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
   }
   const voiceProvider = (parsed.VOICE_PROVIDER ?? 'simulator') as AppConfig['voiceProvider'];
   if (voiceProvider === 'vapi' && (!parsed.VAPI_API_KEY || !parsed.VAPI_WEBHOOK_SECRET)) {
-    throw new ConfigError('Invalid environment: VAPI_API_KEY and VAPI_WEBHOOK_SECRET are required when VOICE_PROVIDER=vapi');
+    throw new ConfigError(
+      'Invalid environment: VAPI_API_KEY and VAPI_WEBHOOK_SECRET are required when VOICE_PROVIDER=vapi',
+    );
   }
   return {
     env: nodeEnv,

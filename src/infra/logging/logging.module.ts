@@ -26,7 +26,11 @@ export class LoggingModule {
             },
             autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') },
             serializers: {
-              req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+              req: (req: { id: string; method: string; url: string }) => ({
+                id: req.id,
+                method: req.method,
+                url: req.url,
+              }),
             },
           },
         }),

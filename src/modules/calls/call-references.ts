@@ -26,7 +26,11 @@ export class CallReferences {
     private readonly assistants: OutboundAssistantsService,
   ) {}
 
-  async load(manager: EntityManager, organizationId: string, ids: CallReferenceIds): Promise<Omit<ResolutionInput, 'request'>> {
+  async load(
+    manager: EntityManager,
+    organizationId: string,
+    ids: CallReferenceIds,
+  ): Promise<Omit<ResolutionInput, 'request'>> {
     const contact = ids.contactId ? await this.contacts.get(organizationId, ids.contactId) : null;
     const kase = ids.caseId ? await this.cases.getForCall(organizationId, ids.caseId, manager) : null;
     const assistant = ids.assistantConfigId

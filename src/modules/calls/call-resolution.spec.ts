@@ -107,13 +107,20 @@ describe('resolveCall', () => {
       const r = resolveCall({
         request: {},
         contact,
-        case: kase({ firstMessage: '{{n}}', variables: [{ name: 'n', source: 'contact.notes', defaultValue: 'none' }] }),
+        case: kase({
+          firstMessage: '{{n}}',
+          variables: [{ name: 'n', source: 'contact.notes', defaultValue: 'none' }],
+        }),
       });
       expect(r.firstMessage).toBe('none');
     });
 
     it('rejects a required variable that nothing resolves, naming it', () => {
-      const input = { request: {}, contact, case: kase({ variables: [{ name: 'account', source: 'custom' as const, required: true }] }) };
+      const input = {
+        request: {},
+        contact,
+        case: kase({ variables: [{ name: 'account', source: 'custom' as const, required: true }] }),
+      };
       expect(() => resolveCall(input)).toThrow(MissingRequiredVariableError);
       expect(() => resolveCall(input)).toThrow(/account/);
     });

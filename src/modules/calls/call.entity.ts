@@ -2,7 +2,15 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { CreatedAt, UpdatedAt } from '../../common/entities/timestamps';
 
 /** Public statuses plus the internal claim state `lock-processing` (never shown; reads as not yet dispatched). */
-export const CALL_STATUSES = ['new', 'scheduled', 'lock-processing', 'processing', 'ended', 'cancelled', 'error'] as const;
+export const CALL_STATUSES = [
+  'new',
+  'scheduled',
+  'lock-processing',
+  'processing',
+  'ended',
+  'cancelled',
+  'error',
+] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
 export const PUBLIC_CALL_STATUSES = ['new', 'scheduled', 'processing', 'ended', 'cancelled', 'error'] as const;
 /** Statuses in which a call still waits for dispatch: they block deleting its case or assistant. */

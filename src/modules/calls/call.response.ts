@@ -28,7 +28,8 @@ export class CallResponse {
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) caseId: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) contactId: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) assistantConfigId: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'The resolved opening message' }) firstMessage: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The resolved opening message' }) firstMessage:
+    string | null;
   @ApiProperty({ type: String, nullable: true }) apiCallId: string | null;
   @ApiProperty({ type: String, enum: API_CALL_STATUSES, nullable: true }) apiCallStatus: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'customer-ended-call' }) endedReason: string | null;

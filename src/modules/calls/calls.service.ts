@@ -92,7 +92,8 @@ export class CallsService {
     const qb = this.calls.createQueryBuilder('c').where('c.organizationId = :organizationId', { organizationId });
     if (query.status) {
       // lock-processing reads as new/scheduled (see publicStatus), so the filters follow the same rule.
-      if (query.status === 'new') qb.andWhere(`(c.status = 'new' OR (c.status = 'lock-processing' AND c.scheduledAt IS NULL))`);
+      if (query.status === 'new')
+        qb.andWhere(`(c.status = 'new' OR (c.status = 'lock-processing' AND c.scheduledAt IS NULL))`);
       else if (query.status === 'scheduled') {
         qb.andWhere(`(c.status = 'scheduled' OR (c.status = 'lock-processing' AND c.scheduledAt IS NOT NULL))`);
       } else qb.andWhere('c.status = :status', { status: query.status });
@@ -106,7 +107,13 @@ export class CallsService {
       limit: query.limit,
       cursor: query.cursor,
       codec: this.cursors,
-      filters: { status: query.status, contactId: query.contactId, caseId: query.caseId, from: query.from, to: query.to },
+      filters: {
+        status: query.status,
+        contactId: query.contactId,
+        caseId: query.caseId,
+        from: query.from,
+        to: query.to,
+      },
       map: CallResponse.from,
     });
   }
@@ -135,7 +142,10 @@ export class CallsService {
     });
     if (!cancelled) {
       const current = await this.get(organizationId, id);
-      throw new ApiError('INVALID_STATE', `Only new or scheduled calls can be cancelled; this call is ${current.status === 'lock-processing' ? 'being dispatched' : current.status}`);
+      throw new ApiError(
+        'INVALID_STATE',
+        `Only new or scheduled calls can be cancelled; this call is ${current.status === 'lock-processing' ? 'being dispatched' : current.status}`,
+      );
     }
     await this.dispatchQueue.remove(id);
   }

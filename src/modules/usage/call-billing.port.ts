@@ -21,7 +21,10 @@ export abstract class CallBilling {
    * Null when the organization may place an outbound call now; otherwise why not (drives 402/403 on POST /calls).
    * Pass the caller's transaction manager when inside one, so the check does not take a second pool connection.
    */
-  abstract outboundBlockedReason(organizationId: string, manager?: EntityManager): Promise<OutboundBlockedReason | null>;
+  abstract outboundBlockedReason(
+    organizationId: string,
+    manager?: EntityManager,
+  ): Promise<OutboundBlockedReason | null>;
 
   /**
    * Atomically reserves one billable minute for dispatching this call, inside the caller's transaction, so N

@@ -29,6 +29,9 @@ export class CreatedWebhookEndpointResponse extends WebhookEndpointResponse {
 }
 
 export class WebhookSecretResponse {
-  @ApiProperty({ description: 'The new signing secret; the previous one stops working at once', example: 'whsec_3f9a...' })
+  @ApiProperty({
+    description: 'The new signing secret; the previous one stops working at once',
+    example: 'whsec_3f9a...',
+  })
   secret: string;
 }

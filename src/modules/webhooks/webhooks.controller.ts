@@ -63,7 +63,10 @@ export class WebhooksController {
   @Delete(':id')
   @HttpCode(204)
   @RequireScope('webhooks:write')
-  @ApiOperation({ operationId: 'deleteWebhook', summary: 'Delete a webhook endpoint; pending deliveries are cancelled' })
+  @ApiOperation({
+    operationId: 'deleteWebhook',
+    summary: 'Delete a webhook endpoint; pending deliveries are cancelled',
+  })
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
   async remove(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<void> {
     await this.webhooks.remove(orgId, id);

@@ -42,7 +42,10 @@ export class WebhooksService {
       await m.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [ENDPOINT_LIMIT_LOCK, organizationId]);
       const count = await m.count(WebhookEndpoint, { where: { organizationId } });
       if (count >= MAX_ENDPOINTS_PER_ORG) {
-        throw new ApiError('MAX_ENDPOINTS', `An organization can have at most ${MAX_ENDPOINTS_PER_ORG} webhook endpoints`);
+        throw new ApiError(
+          'MAX_ENDPOINTS',
+          `An organization can have at most ${MAX_ENDPOINTS_PER_ORG} webhook endpoints`,
+        );
       }
       const row = m.create(WebhookEndpoint, {
         id: uuidv7(),

@@ -15,9 +15,13 @@ export class PrivateRedis {
 
   async start(): Promise<this> {
     if (!this.port) this.port = await freePort();
-    this.process = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: 'ignore',
-    });
+    this.process = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: 'ignore',
+      },
+    );
     await waitForPort(this.port, 5000);
     return this;
   }

@@ -4,4553 +4,4630 @@
  */
 
 export interface paths {
-    "/api/v1/assistants/inbound": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Inbound assistants (not paginated) */
-        get: operations["listInboundAssistants"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+  '/api/v1/assistants/inbound': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/assistants/inbound/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Get an inbound assistant */
-        get: operations["getInboundAssistant"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** Update name and/or systemPromptId (a prompt-library entry of the organization) */
-        patch: operations["updateInboundAssistant"];
-        trace?: never;
+    /** Inbound assistants (not paginated) */
+    get: operations['listInboundAssistants'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/assistants/inbound/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/assistants/outbound": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Outbound assistants, summary representation (not paginated) */
-        get: operations["listOutboundAssistants"];
-        put?: never;
-        /** Create an outbound assistant */
-        post: operations["createOutboundAssistant"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** Get an inbound assistant */
+    get: operations['getInboundAssistant'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Update name and/or systemPromptId (a prompt-library entry of the organization) */
+    patch: operations['updateInboundAssistant'];
+    trace?: never;
+  };
+  '/api/v1/assistants/outbound': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/assistants/outbound/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Get an outbound assistant (full object) */
-        get: operations["getOutboundAssistant"];
-        put?: never;
-        post?: never;
-        /** Delete an outbound assistant; 409 while queued calls, recurring schedules or follow-up campaigns use it */
-        delete: operations["deleteOutboundAssistant"];
-        options?: never;
-        head?: never;
-        /** Update an outbound assistant; omitted fields stay, voice/model/transcriber are replaced whole */
-        patch: operations["updateOutboundAssistant"];
-        trace?: never;
+    /** Outbound assistants, summary representation (not paginated) */
+    get: operations['listOutboundAssistants'];
+    put?: never;
+    /** Create an outbound assistant */
+    post: operations['createOutboundAssistant'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/assistants/outbound/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/calls": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List calls (outbound and inbound), newest first */
-        get: operations["listCalls"];
-        put?: never;
-        /** Create an immediate or scheduled outbound call */
-        post: operations["createCall"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** Get an outbound assistant (full object) */
+    get: operations['getOutboundAssistant'];
+    put?: never;
+    post?: never;
+    /** Delete an outbound assistant; 409 while queued calls, recurring schedules or follow-up campaigns use it */
+    delete: operations['deleteOutboundAssistant'];
+    options?: never;
+    head?: never;
+    /** Update an outbound assistant; omitted fields stay, voice/model/transcriber are replaced whole */
+    patch: operations['updateOutboundAssistant'];
+    trace?: never;
+  };
+  '/api/v1/calls': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/calls/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Get one call with its transcript */
-        get: operations["getCall"];
-        put?: never;
-        post?: never;
-        /** Cancel a new or scheduled call */
-        delete: operations["cancelCall"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** List calls (outbound and inbound), newest first */
+    get: operations['listCalls'];
+    put?: never;
+    /** Create an immediate or scheduled outbound call */
+    post: operations['createCall'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/calls/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/cases": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List cases (list representation), newest first */
-        get: operations["listCases"];
-        put?: never;
-        /** Create a case */
-        post: operations["createCase"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** Get one call with its transcript */
+    get: operations['getCall'];
+    put?: never;
+    post?: never;
+    /** Cancel a new or scheduled call */
+    delete: operations['cancelCall'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/cases': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/cases/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Get a case */
-        get: operations["getCase"];
-        put?: never;
-        post?: never;
-        /** Delete a case; 409 while queued calls, recurring schedules or follow-up campaigns reference it */
-        delete: operations["deleteCase"];
-        options?: never;
-        head?: never;
-        /** Update a case: only sent fields change, null means leave unset (a GET body can be sent back) */
-        patch: operations["updateCase"];
-        trace?: never;
+    /** List cases (list representation), newest first */
+    get: operations['listCases'];
+    put?: never;
+    /** Create a case */
+    post: operations['createCase'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/cases/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/contact-groups": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Contact groups with member counts (not paginated) */
-        get: operations["listContactGroups"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** Get a case */
+    get: operations['getCase'];
+    put?: never;
+    post?: never;
+    /** Delete a case; 409 while queued calls, recurring schedules or follow-up campaigns reference it */
+    delete: operations['deleteCase'];
+    options?: never;
+    head?: never;
+    /** Update a case: only sent fields change, null means leave unset (a GET body can be sent back) */
+    patch: operations['updateCase'];
+    trace?: never;
+  };
+  '/api/v1/contact-groups': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/contacts": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List contacts, newest first
-         * @description Filters combine with AND: `search` (name contains, or phone digits contain), `groupId` (member of the group) and `tags` (comma-separated; ANY-match: the contact has at least one of them).
-         */
-        get: operations["listContacts"];
-        put?: never;
-        /** Create a contact */
-        post: operations["createContact"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** Contact groups with member counts (not paginated) */
+    get: operations['listContactGroups'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/contacts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/contacts/search": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Search contacts by name or phone, best match first
-         * @description Ranking: exact name or phone, then name or phone prefix, then prefix of a later word of the name, then substring and typo-tolerant matches. Not paginated.
-         */
-        get: operations["searchContacts"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * List contacts, newest first
+     * @description Filters combine with AND: `search` (name contains, or phone digits contain), `groupId` (member of the group) and `tags` (comma-separated; ANY-match: the contact has at least one of them).
+     */
+    get: operations['listContacts'];
+    put?: never;
+    /** Create a contact */
+    post: operations['createContact'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/contacts/search': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/contacts/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Get a contact */
-        get: operations["getContact"];
-        put?: never;
-        post?: never;
-        /** Delete a contact permanently (its group memberships go with it; calls keep their contactId) */
-        delete: operations["deleteContact"];
-        options?: never;
-        head?: never;
-        /** Update a contact (tags, groupIds, customFields replace) */
-        patch: operations["updateContact"];
-        trace?: never;
+    /**
+     * Search contacts by name or phone, best match first
+     * @description Ranking: exact name or phone, then name or phone prefix, then prefix of a later word of the name, then substring and typo-tolerant matches. Not paginated.
+     */
+    get: operations['searchContacts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/contacts/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/messaging/accounts": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Connected messaging accounts (not paginated) */
-        get: operations["listMessagingAccounts"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** Get a contact */
+    get: operations['getContact'];
+    put?: never;
+    post?: never;
+    /** Delete a contact permanently (its group memberships go with it; calls keep their contactId) */
+    delete: operations['deleteContact'];
+    options?: never;
+    head?: never;
+    /** Update a contact (tags, groupIds, customFields replace) */
+    patch: operations['updateContact'];
+    trace?: never;
+  };
+  '/api/v1/messaging/accounts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/messaging/conversations": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Conversations, most recent activity first */
-        get: operations["listConversations"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** Connected messaging accounts (not paginated) */
+    get: operations['listMessagingAccounts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/messaging/conversations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/messaging/conversations/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One conversation with its 50 most recent messages */
-        get: operations["getConversation"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** Conversations, most recent activity first */
+    get: operations['listConversations'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/messaging/conversations/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/messaging/messages": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Send a text (inside the 24-hour window) or an approved template (any time) */
-        post: operations["sendMessage"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** One conversation with its 50 most recent messages */
+    get: operations['getConversation'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/messaging/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/organization": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The organization bound to the API key */
-        get: operations["getOrganization"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    get?: never;
+    put?: never;
+    /** Send a text (inside the 24-hour window) or an approved template (any time) */
+    post: operations['sendMessage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/organization': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/phone-numbers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The organization's phone numbers (not paginated) */
-        get: operations["listPhoneNumbers"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** The organization bound to the API key */
+    get: operations['getOrganization'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/phone-numbers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/usage": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Plan, minute balance, current-period usage and allowance */
-        get: operations["getUsage"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** The organization's phone numbers (not paginated) */
+    get: operations['listPhoneNumbers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/usage/history": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Balance movements, newest first */
-        get: operations["listUsageHistory"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** Plan, minute balance, current-period usage and allowance */
+    get: operations['getUsage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/usage/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/webhooks": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Webhook endpoints, newest first (not paginated; no secrets) */
-        get: operations["listWebhooks"];
-        put?: never;
-        /** Create a webhook endpoint; the response carries its secret */
-        post: operations["createWebhook"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** Balance movements, newest first */
+    get: operations['listUsageHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/webhooks/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Delete a webhook endpoint; pending deliveries are cancelled */
-        delete: operations["deleteWebhook"];
-        options?: never;
-        head?: never;
-        /** Update a webhook endpoint; `events` replaces the list, `isActive: true` re-enables it */
-        patch: operations["updateWebhook"];
-        trace?: never;
+    /** Webhook endpoints, newest first (not paginated; no secrets) */
+    get: operations['listWebhooks'];
+    put?: never;
+    /** Create a webhook endpoint; the response carries its secret */
+    post: operations['createWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/webhooks/{id}/rotate-secret": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** New signing secret; the old one is invalid at once */
-        post: operations["rotateWebhookSecret"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete a webhook endpoint; pending deliveries are cancelled */
+    delete: operations['deleteWebhook'];
+    options?: never;
+    head?: never;
+    /** Update a webhook endpoint; `events` replaces the list, `isActive: true` re-enables it */
+    patch: operations['updateWebhook'];
+    trace?: never;
+  };
+  '/api/v1/webhooks/{id}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
+    get?: never;
+    put?: never;
+    /** New signing secret; the old one is invalid at once */
+    post: operations['rotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: {
-        CallDetailResponse: {
-            apiCallId: string | null;
-            /** @enum {string|null} */
-            apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
-            /** Format: uuid */
-            assistantConfigId: string | null;
-            /** @example +14155550100 */
-            callFrom: string;
-            /** @example +14155550123 */
-            callTo: string;
-            /** Format: uuid */
-            caseId: string | null;
-            /** Format: uuid */
-            contactId: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** @enum {string} */
-            direction: "outbound" | "inbound";
-            durationSeconds: number | null;
-            /** @example customer-ended-call */
-            endedReason: string | null;
-            /** @description The resolved opening message */
-            firstMessage: string | null;
-            /** Format: uuid */
-            id: string;
-            recordingUrl: string | null;
-            /** @example Answered */
-            resultStatus: string | null;
-            /** @enum {string} */
-            status: "new" | "scheduled" | "processing" | "ended" | "cancelled" | "error";
-            transcript: components["schemas"]["TranscriptMessageResponse"][];
-            /** Format: date-time */
-            updatedAt: string;
-            /** @description The resolved variables injected into the call */
-            variableValues: {
-                [key: string]: string;
-            } | null;
-        };
-        CallResponse: {
-            apiCallId: string | null;
-            /** @enum {string|null} */
-            apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
-            /** Format: uuid */
-            assistantConfigId: string | null;
-            /** @example +14155550100 */
-            callFrom: string;
-            /** @example +14155550123 */
-            callTo: string;
-            /** Format: uuid */
-            caseId: string | null;
-            /** Format: uuid */
-            contactId: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** @enum {string} */
-            direction: "outbound" | "inbound";
-            durationSeconds: number | null;
-            /** @example customer-ended-call */
-            endedReason: string | null;
-            /** @description The resolved opening message */
-            firstMessage: string | null;
-            /** Format: uuid */
-            id: string;
-            recordingUrl: string | null;
-            /** @example Answered */
-            resultStatus: string | null;
-            /** @enum {string} */
-            status: "new" | "scheduled" | "processing" | "ended" | "cancelled" | "error";
-            /** Format: date-time */
-            updatedAt: string;
-            /** @description The resolved variables injected into the call */
-            variableValues: {
-                [key: string]: string;
-            } | null;
-        };
-        CaseListItemResponse: {
-            /** Format: date-time */
-            createdAt: string;
-            description: string | null;
-            firstMessage: string | null;
-            /** Format: uuid */
-            id: string;
-            title: string;
-            /** Format: date-time */
-            updatedAt: string;
-            /**
-             * @description Variable names
-             * @example [
-             *       "name",
-             *       "appointment_date"
-             *     ]
-             */
-            variables: string[];
-        };
-        CaseResponse: {
-            /** Format: date-time */
-            createdAt: string;
-            description: string | null;
-            /** @example Hi {{name}}, this is Acme Dental. */
-            firstMessage: string | null;
-            /** Format: uuid */
-            id: string;
-            /** @description Attached in the dashboard only */
-            integrationToolIds: string[];
-            /** @description Newline-separated */
-            keyterms: string | null;
-            /** @description System prompt; supports {{variables}} */
-            prompt: string;
-            /**
-             * Format: uuid
-             * @description When set, calls use this prompt-library entry and `prompt` is only a fallback
-             */
-            systemPromptId: string | null;
-            tags: string[];
-            /** @example Appointment reminder */
-            title: string;
-            /** @description Attached in the dashboard only */
-            toolIds: string[];
-            /** Format: date-time */
-            updatedAt: string;
-            variables: components["schemas"]["CaseVariableResponse"][];
-        };
-        CaseVariableDto: {
-            /** @description Used when the source resolves to nothing */
-            defaultValue?: string;
-            /** @example appointment_date */
-            name: string;
-            /** @description Whether a call must supply this value */
-            required?: boolean;
-            /** @enum {string} */
-            source: "contact.title" | "contact.email" | "contact.notes" | "contact.phone" | "custom";
-        };
-        CaseVariableResponse: {
-            defaultValue?: string;
-            /** @example appointment_date */
-            name: string;
-            required?: boolean;
-            /** @enum {string} */
-            source: "contact.title" | "contact.email" | "contact.notes" | "contact.phone" | "custom";
-        };
-        ContactGroupResponse: {
-            /**
-             * @description Number of contacts in the group
-             * @example 12
-             */
-            contactCount: number;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: uuid */
-            id: string;
-            /** @example VIP patients */
-            name: string;
-        };
-        ContactListItemResponse: {
-            /** Format: date-time */
-            createdAt: string;
-            /** @example alice@example.com */
-            email: string | null;
-            /** Format: uuid */
-            id: string;
-            /** @example +14155550123 */
-            phone: string;
-            /**
-             * @example [
-             *       "vip"
-             *     ]
-             */
-            tags: string[];
-            /** @example Alice Smith */
-            title: string;
-        };
-        ContactResponse: {
-            /** Format: date-time */
-            createdAt: string;
-            /**
-             * @example {
-             *       "plan": "gold"
-             *     }
-             */
-            customFields: {
-                [key: string]: unknown;
-            };
-            /** @example alice@example.com */
-            email: string | null;
-            /** Format: uuid */
-            id: string;
-            /** @example Prefers afternoon calls */
-            notes: string | null;
-            /** @example +14155550123 */
-            phone: string;
-            /**
-             * @example [
-             *       "vip"
-             *     ]
-             */
-            tags: string[];
-            /** @example Alice Smith */
-            title: string;
-        };
-        ContactSearchItemResponse: {
-            /** @example alice@example.com */
-            email: string | null;
-            /** Format: uuid */
-            id: string;
-            /** @example +14155550123 */
-            phone: string;
-            /** @example Alice Smith */
-            title: string;
-        };
-        ConversationDetailResponse: {
-            aiSummary: string | null;
-            /**
-             * Format: uuid
-             * @description Linked contact
-             */
-            contactId: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: uuid */
-            id: string;
-            /**
-             * Format: uuid
-             * @description Messaging account ID
-             */
-            integrationId: string;
-            /** @enum {string|null} */
-            lastMessageDirection: "inbound" | "outbound" | null;
-            lastMessagePreview: string;
-            /** Format: date-time */
-            lastUserMessageAt: string | null;
-            messageCount: number;
-            /** @description Up to the 50 most recent messages, oldest first */
-            messages: components["schemas"]["MessageResponse"][];
-            /**
-             * Format: date-time
-             * @description When the 24-hour free-form window closes
-             */
-            sessionExpiresAt: string | null;
-            /** @enum {string} */
-            status: "active" | "handed_off" | "closed";
-            /** Format: date-time */
-            updatedAt: string;
-            /** @example Ann Lee */
-            waUserName: string;
-            /**
-             * @description E.164
-             * @example +14155550123
-             */
-            waUserPhone: string;
-        };
-        ConversationResponse: {
-            aiSummary: string | null;
-            /**
-             * Format: uuid
-             * @description Linked contact
-             */
-            contactId: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: uuid */
-            id: string;
-            /**
-             * Format: uuid
-             * @description Messaging account ID
-             */
-            integrationId: string;
-            /** @enum {string|null} */
-            lastMessageDirection: "inbound" | "outbound" | null;
-            lastMessagePreview: string;
-            /** Format: date-time */
-            lastUserMessageAt: string | null;
-            messageCount: number;
-            /**
-             * Format: date-time
-             * @description When the 24-hour free-form window closes
-             */
-            sessionExpiresAt: string | null;
-            /** @enum {string} */
-            status: "active" | "handed_off" | "closed";
-            /** Format: date-time */
-            updatedAt: string;
-            /** @example Ann Lee */
-            waUserName: string;
-            /**
-             * @description E.164
-             * @example +14155550123
-             */
-            waUserPhone: string;
-        };
-        CreateCallDto: {
-            /**
-             * Format: uuid
-             * @description Outbound assistant; omitted: platform defaults (not the assistant flagged `isDefault`).
-             */
-            assistantConfigId?: string;
-            /** Format: uuid */
-            caseId?: string;
-            /** Format: uuid */
-            contactId?: string;
-            /** @description Overrides the case's first message; supports `{{variables}}`. */
-            firstMessage?: string;
-            /** @description Caller ID: one of the organization's phone numbers, E.164. */
-            from: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601, in the future; omitted means immediate.
-             */
-            scheduledAt?: string;
-            /** @description Destination, E.164. */
-            to: string;
-            /**
-             * @example {
-             *       "name": "Ada"
-             *     }
-             */
-            variableValues?: {
-                [key: string]: string;
-            };
-        };
-        CreateCaseDto: {
-            description?: string;
-            /** @description Opening line; supports `{{variables}}`. Defaults to empty text. */
-            firstMessage?: string;
-            /** @description Newline-separated terms biasing speech recognition. */
-            keyterms?: string;
-            /** @description System prompt; supports `{{variables}}`. */
-            prompt: string;
-            /** @description Each 1-50 characters */
-            tags?: string[];
-            title: string;
-            /** @description Names must be unique */
-            variables?: components["schemas"]["CaseVariableDto"][];
-        };
-        CreateContactDto: {
-            /**
-             * @description Custom fields (a JSON object of arbitrary key-value pairs)
-             * @example {
-             *       "plan": "gold"
-             *     }
-             */
-            customFields?: {
-                [key: string]: unknown;
-            };
-            /** Format: email */
-            email?: string | null;
-            /** @description Contact groups to put the contact in. Each must be a contact group of this organization (otherwise 400 VALIDATION_ERROR naming groupIds) */
-            groupIds?: string[];
-            notes?: string | null;
-            /**
-             * @description E.164, unique in the organization; spaces, dashes and brackets are accepted and removed
-             * @example +14155550123
-             */
-            phone: string;
-            /**
-             * @description Tags. At most 20 tags of 1-50 characters; duplicates are dropped
-             * @example [
-             *       "vip"
-             *     ]
-             */
-            tags?: string[];
-            /** @example Alice Smith */
-            title: string;
-        };
-        CreateOutboundAssistantDto: {
-            /** @default true */
-            backchannelingEnabled: boolean;
-            /** @default true */
-            backgroundDenoisingEnabled: boolean;
-            description?: string;
-            /** @default false */
-            dialKeypadFunctionEnabled: boolean;
-            /** @description Used only when neither the call request nor its case supplies one. */
-            firstMessage?: string;
-            /** @description Setting true unsets the organization's previous default. */
-            isDefault?: boolean;
-            model: components["schemas"]["ModelConfigDto"];
-            name: string;
-            /** @description Used only when neither the call request nor its case supplies one. */
-            systemPrompt?: string;
-            /** @description Default: {"provider":"deepgram","model":"nova-2","language":"en"} */
-            transcriber?: components["schemas"]["TranscriberConfigDto"];
-            voice: components["schemas"]["VoiceConfigDto"];
-        };
-        CreateWebhookDto: {
-            /** @example CRM sync */
-            description?: string;
-            /**
-             * @example [
-             *       "call.ended"
-             *     ]
-             */
-            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted")[];
-            /**
-             * @description HTTPS URL
-             * @example https://example.com/hooks/voice
-             */
-            url: string;
-        };
-        CreatedWebhookEndpointResponse: {
-            /** Format: date-time */
-            createdAt: string;
-            /** @example CRM sync */
-            description: string | null;
-            /**
-             * @example [
-             *       "call.ended",
-             *       "call.failed"
-             *     ]
-             */
-            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted")[];
-            /** Format: uuid */
-            id: string;
-            isActive: boolean;
-            /**
-             * @description Signing secret; returned only on creation and on rotation
-             * @example whsec_3f9a...
-             */
-            secret: string;
-            /** @example https://example.com/hooks/voice */
-            url: string;
-        };
-        CurrentPeriodUsageResponse: {
-            /** @description Part that reduced the balance */
-            deductedMins: number;
-            inbound: components["schemas"]["DirectionUsageResponse"];
-            outbound: components["schemas"]["DirectionUsageResponse"];
-            totalCalls: number;
-            /** @description Talk time, whether or not deducted */
-            totalMins: number;
-            /** @description More than 10,000 billing rows in the period: totals are a floor */
-            truncated: boolean;
-        };
-        DirectionUsageResponse: {
-            calls: number;
-            mins: number;
-        };
-        ErrorBodyDto: {
-            /** @example NOT_FOUND */
-            code: components["schemas"]["ErrorCode"];
-            /** @description Per-field validation failures */
-            details?: components["schemas"]["ErrorDetailDto"][];
-            /** @example Contact not found */
-            message: string;
-        };
-        /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "KEY_REVOKED" | "KEY_EXPIRED" | "OUTBOUND_MINUTES_EXHAUSTED" | "INSUFFICIENT_SCOPE" | "OUTBOUND_PLAN_REQUIRED" | "NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "CONFLICT" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "INVALID_PHONE" | "INVALID_STATE" | "SESSION_EXPIRED" | "MAX_ENDPOINTS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MESSAGING_API_ERROR" | "SERVICE_UNAVAILABLE";
-        ErrorDetailDto: {
-            /** @example title */
-            field: string;
-            /** @example title must be shorter than or equal to 200 characters */
-            message: string;
-        };
-        ErrorEnvelopeDto: {
-            error: components["schemas"]["ErrorBodyDto"];
-        };
-        InboundAssistantResponse: {
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: uuid */
-            id: string;
-            /** @example Front desk */
-            name: string;
-            /**
-             * Format: uuid
-             * @description Prompt-library entry the assistant answers with
-             */
-            systemPromptId: string;
-        };
-        MessageResponse: {
-            /** Format: date-time */
-            createdAt: string;
-            /**
-             * @description Outbound: accepted, sent, delivered, read or failed; inbound: null
-             * @example read
-             */
-            deliveryStatus: string | null;
-            /** @enum {string} */
-            direction: "inbound" | "outbound";
-            /** Format: uuid */
-            id: string;
-            mediaCaption: string | null;
-            mediaUrl: string | null;
-            /**
-             * @description `text`, `template`, or an inbound media type
-             * @example text
-             */
-            messageType: string;
-            /**
-             * @description `user` (inbound) or `bot`
-             * @example user
-             */
-            senderType: string;
-            text: string;
-            /** Format: date-time */
-            timestamp: string;
-        };
-        MessagingAccountResponse: {
-            /** Format: date-time */
-            createdAt: string;
-            /** @example +1 555-010-0100 */
-            displayPhoneNumber: string;
-            /** Format: uuid */
-            id: string;
-            /** Format: date-time */
-            lastMessageAt: string | null;
-            messagesReceived: number;
-            messagesSent: number;
-            /** @example 106540352242922 */
-            phoneNumberId: string | null;
-            /** @example GREEN */
-            qualityRating: string;
-            /** @enum {string} */
-            status: "active" | "disconnected" | "error" | "pending_setup";
-            statusMessage: string | null;
-            /** @example Acme Dental */
-            verifiedName: string;
-            /** @example 102290129340398 */
-            wabaId: string | null;
-        };
-        ModelConfigDto: {
-            model: string;
-            provider: string;
-            /** @default 0.7 */
-            temperature: number;
-        };
-        ModelConfigResponse: {
-            /** @example gpt-4o-mini */
-            model: string;
-            /** @example openai */
-            provider: string;
-            /** @example 0.7 */
-            temperature: number;
-        };
-        ModelSummaryResponse: {
-            model: string;
-            provider: string;
-        };
-        OrganizationResponse: {
-            /** @example ops@acme.example */
-            contactEmail: string | null;
-            /** @example +14155550100 */
-            contactPhone: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            description: string | null;
-            /** Format: uuid */
-            id: string;
-            /**
-             * @description Profile display name
-             * @example Acme Dental
-             */
-            name: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        OutboundAssistantResponse: {
-            backchannelingEnabled: boolean;
-            backgroundDenoisingEnabled: boolean;
-            /** Format: date-time */
-            createdAt: string;
-            description: string | null;
-            dialKeypadFunctionEnabled: boolean;
-            firstMessage: string | null;
-            /** Format: uuid */
-            id: string;
-            /** @description The dashboard's preferred assistant; not consulted by call creation */
-            isDefault: boolean;
-            model: components["schemas"]["ModelConfigResponse"];
-            /** @example Friendly reminder voice */
-            name: string;
-            systemPrompt: string | null;
-            transcriber: components["schemas"]["TranscriberConfigResponse"];
-            /** Format: date-time */
-            updatedAt: string;
-            voice: components["schemas"]["VoiceConfigResponse"];
-        };
-        OutboundAssistantSummaryResponse: {
-            /** Format: date-time */
-            createdAt: string;
-            description: string | null;
-            /** Format: uuid */
-            id: string;
-            isDefault: boolean;
-            model: components["schemas"]["ModelSummaryResponse"];
-            name: string;
-            /** Format: date-time */
-            updatedAt: string;
-            voice: components["schemas"]["VoiceSummaryResponse"];
-        };
-        OutreachPeriodResponse: {
-            allowanceMins: number;
-            /** @example usd */
-            currency: string;
-            /** @description The subscription item */
-            itemKey: string;
-            /** @description Unix milliseconds */
-            periodEnd: number | null;
-            /** @description Unix milliseconds */
-            periodStart: number;
-            planId: string;
-            reservedMins: number;
-            subscriptionId: string;
-            usedMins: number;
-        };
-        OutreachUsageResponse: {
-            allowanceMins: number;
-            availableMins: number;
-            enforced: boolean;
-            /** @description Unix milliseconds */
-            enforcementStartsAt: number | null;
-            includedRemainingMins: number;
-            periods: components["schemas"]["OutreachPeriodResponse"][];
-            reservedMins: number;
-            topUpRemainingMins: number;
-            /** @description May exceed allowanceMins when an active call finished past it */
-            usedMins: number;
-        };
-        PaginationDto: {
-            /** @description Opaque cursor for the next page; null when hasMore is false */
-            cursor: string | null;
-            hasMore: boolean;
-            /**
-             * @description The effective limit of this request
-             * @example 25
-             */
-            pageSize: number;
-        };
-        PhoneNumberResponse: {
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: uuid */
-            id: string;
-            /** @example Main line */
-            label: string;
-            /**
-             * @description E.164
-             * @example +14155550100
-             */
-            number: string;
-        };
-        PlanFeaturesResponse: {
-            allowInbound: boolean;
-            allowMessaging: boolean;
-            allowOutbound: boolean;
-        };
-        SendMessageResponse: {
-            /** Format: uuid */
-            messageId: string;
-            /** @description Template variant only */
-            template?: components["schemas"]["SentTemplateRef"];
-            /** @enum {string} */
-            type: "text" | "template";
-        };
-        SendTemplateMessageDto: {
-            /** Format: uuid */
-            conversationId: string;
-            /**
-             * @description Language code of the template
-             * @example en_US
-             */
-            templateLanguage: string;
-            /**
-             * @description Exact registered template name
-             * @example appointment_reminder
-             */
-            templateName: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "template";
-            /**
-             * @description Placeholder name to value; for positional placeholders use keys `1`, `2`, ...
-             * @example {
-             *       "1": "Ann",
-             *       "2": "Tuesday 10:00"
-             *     }
-             */
-            variables?: {
-                [key: string]: string;
-            };
-        };
-        SendTextMessageDto: {
-            /** Format: uuid */
-            conversationId: string;
-            /** @example Your appointment is confirmed. */
-            text: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "text";
-        };
-        SentTemplateRef: {
-            /** @example en_US */
-            language: string;
-            /** @example appointment_reminder */
-            name: string;
-        };
-        TranscriberConfigDto: {
-            /** @default en */
-            language: string;
-            model: string;
-            provider: string;
-        };
-        TranscriberConfigResponse: {
-            /** @example en */
-            language: string;
-            /** @example nova-2 */
-            model: string;
-            /** @example deepgram */
-            provider: string;
-        };
-        TranscriptMessageResponse: {
-            content: string;
-            /** @enum {string} */
-            role: "assistant" | "user" | "system";
-            /** @description Epoch milliseconds */
-            timestamp: number | null;
-        };
-        UpdateCaseDto: {
-            description?: string;
-            /** @description Opening line; supports `{{variables}}`. Defaults to empty text. */
-            firstMessage?: string;
-            /** @description Newline-separated terms biasing speech recognition. */
-            keyterms?: string;
-            /** @description System prompt; supports `{{variables}}`. */
-            prompt?: string;
-            /** @description Each 1-50 characters */
-            tags?: string[];
-            title?: string;
-            /** @description Names must be unique */
-            variables?: components["schemas"]["CaseVariableDto"][];
-        };
-        UpdateContactDto: {
-            /**
-             * @description Replaces all custom fields (a JSON object of arbitrary key-value pairs)
-             * @example {
-             *       "plan": "gold"
-             *     }
-             */
-            customFields?: {
-                [key: string]: unknown;
-            };
-            /** Format: email */
-            email?: string | null;
-            /** @description Replaces all group memberships. Each must be a contact group of this organization (otherwise 400 VALIDATION_ERROR naming groupIds) */
-            groupIds?: string[];
-            notes?: string | null;
-            /**
-             * @description E.164, unique in the organization; spaces, dashes and brackets are accepted and removed
-             * @example +14155550123
-             */
-            phone?: string;
-            /**
-             * @description Replaces all tags. At most 20 tags of 1-50 characters; duplicates are dropped
-             * @example [
-             *       "vip"
-             *     ]
-             */
-            tags?: string[];
-            /** @example Alice Smith */
-            title?: string;
-        };
-        UpdateInboundAssistantDto: {
-            name?: string;
-            /**
-             * Format: uuid
-             * @description A prompt-library entry of the organization (404 NOT_FOUND otherwise).
-             */
-            systemPromptId?: string;
-        };
-        UpdateOutboundAssistantDto: {
-            /** @default true */
-            backchannelingEnabled: boolean;
-            /** @default true */
-            backgroundDenoisingEnabled: boolean;
-            description?: string;
-            /** @default false */
-            dialKeypadFunctionEnabled: boolean;
-            /** @description Used only when neither the call request nor its case supplies one. */
-            firstMessage?: string;
-            /** @description Setting true unsets the organization's previous default. */
-            isDefault?: boolean;
-            model?: components["schemas"]["ModelConfigDto"];
-            name?: string;
-            /** @description Used only when neither the call request nor its case supplies one. */
-            systemPrompt?: string;
-            /** @description Default: {"provider":"deepgram","model":"nova-2","language":"en"} */
-            transcriber?: components["schemas"]["TranscriberConfigDto"];
-            voice?: components["schemas"]["VoiceConfigDto"];
-        };
-        UpdateWebhookDto: {
-            description?: string;
-            events?: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted")[];
-            isActive?: boolean;
-            url?: string;
-        };
-        UsageHistoryRowResponse: {
-            /**
-             * @description Signed: negative consumed, positive granted
-             * @example -3
-             */
-            amountMins: number;
-            /** @description Balance immediately after the movement */
-            balanceAfterMins: number;
-            /** Format: date-time */
-            createdAt: string;
-            description: string;
-            /**
-             * @description Talk time for call rows
-             * @example 2.5
-             */
-            durationMins: number | null;
-            /** Format: uuid */
-            id: string;
-            /** @description The plan covered the call (amountMins 0 while durationMins is not) */
-            includedInPlan: boolean;
-            /** @example outreach */
-            productType: string;
-            /** @description Equals the call's apiCallId; null on non-call rows */
-            providerCallId: string | null;
-            /** @enum {string} */
-            type: "inbound_call" | "outbound_call" | "monthly_renewal" | "addon_purchase" | "admin_adjustment" | "coupon_redemption" | "trial_activation" | "trial_conversion" | "trial_expiration";
-        };
-        UsagePeriodResponse: {
-            daysRemaining: number | null;
-            /** Format: date-time */
-            end: string | null;
-            /** @enum {string} */
-            source: "subscription" | "trial" | "rolling_30d";
-            /** Format: date-time */
-            start: string;
-        };
-        UsagePlanResponse: {
-            /**
-             * Format: date-time
-             * @description When the plan actually ends
-             */
-            cancelAt: string | null;
-            cancelAtPeriodEnd: boolean;
-            features: components["schemas"]["PlanFeaturesResponse"];
-            /** @example outreach_tier2 */
-            id: string;
-            /** @description Minutes granted each renewal, not a live balance */
-            includedMins: number;
-            isComplimentary: boolean;
-            isTrial: boolean;
-            /** @example Outreach Tier 2 */
-            name: string;
-            /** @enum {string} */
-            productType: "outreach" | "receptionist";
-            /** @enum {string} */
-            status: "active" | "canceled" | "trialing";
-        };
-        UsageSubscriptionResponse: {
-            /** Format: date-time */
-            cancelAt: string | null;
-            cancelAtPeriodEnd: boolean;
-            /** Format: date-time */
-            currentPeriodEnd: string | null;
-            /** Format: date-time */
-            currentPeriodStart: string;
-            /** Format: uuid */
-            id: string;
-            planId: string;
-            planName: string;
-            /** @enum {string} */
-            productType: "outreach" | "receptionist";
-            /** @enum {string} */
-            status: "active" | "canceled";
-        };
-        UsageSummaryResponse: {
-            /** @description Included minutes plus top-ups, before active reservations */
-            balanceMins: number;
-            currentPeriodUsage: components["schemas"]["CurrentPeriodUsageResponse"];
-            isLowBalance: boolean;
-            /** @enum {string|null} */
-            outboundBlockedReason: "OUTBOUND_MINUTES_EXHAUSTED" | "OUTBOUND_PLAN_REQUIRED" | null;
-            outreach: components["schemas"]["OutreachUsageResponse"] | null;
-            period: components["schemas"]["UsagePeriodResponse"];
-            plan: components["schemas"]["UsagePlanResponse"] | null;
-            subscriptions: components["schemas"]["UsageSubscriptionResponse"][];
-            trial: components["schemas"]["UsageTrialResponse"];
-        };
-        UsageTrialResponse: {
-            daysRemaining: number | null;
-            /** Format: date-time */
-            endsAt: string | null;
-            expiredWithoutPlan: boolean;
-            grantedMins: number;
-            hasEnded: boolean;
-            isActive: boolean;
-            /** Format: date-time */
-            startedAt: string | null;
-        };
-        VoiceConfigDto: {
-            language?: string;
-            model?: string;
-            provider: string;
-            similarityBoost?: number;
-            speed?: number;
-            stability?: number;
-            voiceId: string;
-        };
-        VoiceConfigResponse: {
-            language?: string;
-            model?: string;
-            /** @example 11labs */
-            provider: string;
-            similarityBoost?: number;
-            speed?: number;
-            stability?: number;
-            /** @example rachel */
-            voiceId: string;
-        };
-        VoiceSummaryResponse: {
-            provider: string;
-            voiceId: string;
-        };
-        WebhookEndpointResponse: {
-            /** Format: date-time */
-            createdAt: string;
-            /** @example CRM sync */
-            description: string | null;
-            /**
-             * @example [
-             *       "call.ended",
-             *       "call.failed"
-             *     ]
-             */
-            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted")[];
-            /** Format: uuid */
-            id: string;
-            isActive: boolean;
-            /** @example https://example.com/hooks/voice */
-            url: string;
-        };
-        WebhookSecretResponse: {
-            /**
-             * @description The new signing secret; the previous one stops working at once
-             * @example whsec_3f9a...
-             */
-            secret: string;
-        };
+  schemas: {
+    CallDetailResponse: {
+      apiCallId: string | null;
+      /** @enum {string|null} */
+      apiCallStatus: 'queued' | 'ringing' | 'in-progress' | 'ended' | 'forwarding' | null;
+      /** Format: uuid */
+      assistantConfigId: string | null;
+      /** @example +14155550100 */
+      callFrom: string;
+      /** @example +14155550123 */
+      callTo: string;
+      /** Format: uuid */
+      caseId: string | null;
+      /** Format: uuid */
+      contactId: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** @enum {string} */
+      direction: 'outbound' | 'inbound';
+      durationSeconds: number | null;
+      /** @example customer-ended-call */
+      endedReason: string | null;
+      /** @description The resolved opening message */
+      firstMessage: string | null;
+      /** Format: uuid */
+      id: string;
+      recordingUrl: string | null;
+      /** @example Answered */
+      resultStatus: string | null;
+      /** @enum {string} */
+      status: 'new' | 'scheduled' | 'processing' | 'ended' | 'cancelled' | 'error';
+      transcript: components['schemas']['TranscriptMessageResponse'][];
+      /** Format: date-time */
+      updatedAt: string;
+      /** @description The resolved variables injected into the call */
+      variableValues: {
+        [key: string]: string;
+      } | null;
     };
-    responses: never;
-    parameters: never;
-    requestBodies: never;
-    headers: never;
-    pathItems: never;
+    CallResponse: {
+      apiCallId: string | null;
+      /** @enum {string|null} */
+      apiCallStatus: 'queued' | 'ringing' | 'in-progress' | 'ended' | 'forwarding' | null;
+      /** Format: uuid */
+      assistantConfigId: string | null;
+      /** @example +14155550100 */
+      callFrom: string;
+      /** @example +14155550123 */
+      callTo: string;
+      /** Format: uuid */
+      caseId: string | null;
+      /** Format: uuid */
+      contactId: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** @enum {string} */
+      direction: 'outbound' | 'inbound';
+      durationSeconds: number | null;
+      /** @example customer-ended-call */
+      endedReason: string | null;
+      /** @description The resolved opening message */
+      firstMessage: string | null;
+      /** Format: uuid */
+      id: string;
+      recordingUrl: string | null;
+      /** @example Answered */
+      resultStatus: string | null;
+      /** @enum {string} */
+      status: 'new' | 'scheduled' | 'processing' | 'ended' | 'cancelled' | 'error';
+      /** Format: date-time */
+      updatedAt: string;
+      /** @description The resolved variables injected into the call */
+      variableValues: {
+        [key: string]: string;
+      } | null;
+    };
+    CaseListItemResponse: {
+      /** Format: date-time */
+      createdAt: string;
+      description: string | null;
+      firstMessage: string | null;
+      /** Format: uuid */
+      id: string;
+      title: string;
+      /** Format: date-time */
+      updatedAt: string;
+      /**
+       * @description Variable names
+       * @example [
+       *       "name",
+       *       "appointment_date"
+       *     ]
+       */
+      variables: string[];
+    };
+    CaseResponse: {
+      /** Format: date-time */
+      createdAt: string;
+      description: string | null;
+      /** @example Hi {{name}}, this is Acme Dental. */
+      firstMessage: string | null;
+      /** Format: uuid */
+      id: string;
+      /** @description Attached in the dashboard only */
+      integrationToolIds: string[];
+      /** @description Newline-separated */
+      keyterms: string | null;
+      /** @description System prompt; supports {{variables}} */
+      prompt: string;
+      /**
+       * Format: uuid
+       * @description When set, calls use this prompt-library entry and `prompt` is only a fallback
+       */
+      systemPromptId: string | null;
+      tags: string[];
+      /** @example Appointment reminder */
+      title: string;
+      /** @description Attached in the dashboard only */
+      toolIds: string[];
+      /** Format: date-time */
+      updatedAt: string;
+      variables: components['schemas']['CaseVariableResponse'][];
+    };
+    CaseVariableDto: {
+      /** @description Used when the source resolves to nothing */
+      defaultValue?: string;
+      /** @example appointment_date */
+      name: string;
+      /** @description Whether a call must supply this value */
+      required?: boolean;
+      /** @enum {string} */
+      source: 'contact.title' | 'contact.email' | 'contact.notes' | 'contact.phone' | 'custom';
+    };
+    CaseVariableResponse: {
+      defaultValue?: string;
+      /** @example appointment_date */
+      name: string;
+      required?: boolean;
+      /** @enum {string} */
+      source: 'contact.title' | 'contact.email' | 'contact.notes' | 'contact.phone' | 'custom';
+    };
+    ContactGroupResponse: {
+      /**
+       * @description Number of contacts in the group
+       * @example 12
+       */
+      contactCount: number;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: uuid */
+      id: string;
+      /** @example VIP patients */
+      name: string;
+    };
+    ContactListItemResponse: {
+      /** Format: date-time */
+      createdAt: string;
+      /** @example alice@example.com */
+      email: string | null;
+      /** Format: uuid */
+      id: string;
+      /** @example +14155550123 */
+      phone: string;
+      /**
+       * @example [
+       *       "vip"
+       *     ]
+       */
+      tags: string[];
+      /** @example Alice Smith */
+      title: string;
+    };
+    ContactResponse: {
+      /** Format: date-time */
+      createdAt: string;
+      /**
+       * @example {
+       *       "plan": "gold"
+       *     }
+       */
+      customFields: {
+        [key: string]: unknown;
+      };
+      /** @example alice@example.com */
+      email: string | null;
+      /** Format: uuid */
+      id: string;
+      /** @example Prefers afternoon calls */
+      notes: string | null;
+      /** @example +14155550123 */
+      phone: string;
+      /**
+       * @example [
+       *       "vip"
+       *     ]
+       */
+      tags: string[];
+      /** @example Alice Smith */
+      title: string;
+    };
+    ContactSearchItemResponse: {
+      /** @example alice@example.com */
+      email: string | null;
+      /** Format: uuid */
+      id: string;
+      /** @example +14155550123 */
+      phone: string;
+      /** @example Alice Smith */
+      title: string;
+    };
+    ConversationDetailResponse: {
+      aiSummary: string | null;
+      /**
+       * Format: uuid
+       * @description Linked contact
+       */
+      contactId: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: uuid */
+      id: string;
+      /**
+       * Format: uuid
+       * @description Messaging account ID
+       */
+      integrationId: string;
+      /** @enum {string|null} */
+      lastMessageDirection: 'inbound' | 'outbound' | null;
+      lastMessagePreview: string;
+      /** Format: date-time */
+      lastUserMessageAt: string | null;
+      messageCount: number;
+      /** @description Up to the 50 most recent messages, oldest first */
+      messages: components['schemas']['MessageResponse'][];
+      /**
+       * Format: date-time
+       * @description When the 24-hour free-form window closes
+       */
+      sessionExpiresAt: string | null;
+      /** @enum {string} */
+      status: 'active' | 'handed_off' | 'closed';
+      /** Format: date-time */
+      updatedAt: string;
+      /** @example Ann Lee */
+      waUserName: string;
+      /**
+       * @description E.164
+       * @example +14155550123
+       */
+      waUserPhone: string;
+    };
+    ConversationResponse: {
+      aiSummary: string | null;
+      /**
+       * Format: uuid
+       * @description Linked contact
+       */
+      contactId: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: uuid */
+      id: string;
+      /**
+       * Format: uuid
+       * @description Messaging account ID
+       */
+      integrationId: string;
+      /** @enum {string|null} */
+      lastMessageDirection: 'inbound' | 'outbound' | null;
+      lastMessagePreview: string;
+      /** Format: date-time */
+      lastUserMessageAt: string | null;
+      messageCount: number;
+      /**
+       * Format: date-time
+       * @description When the 24-hour free-form window closes
+       */
+      sessionExpiresAt: string | null;
+      /** @enum {string} */
+      status: 'active' | 'handed_off' | 'closed';
+      /** Format: date-time */
+      updatedAt: string;
+      /** @example Ann Lee */
+      waUserName: string;
+      /**
+       * @description E.164
+       * @example +14155550123
+       */
+      waUserPhone: string;
+    };
+    CreateCallDto: {
+      /**
+       * Format: uuid
+       * @description Outbound assistant; omitted: platform defaults (not the assistant flagged `isDefault`).
+       */
+      assistantConfigId?: string;
+      /** Format: uuid */
+      caseId?: string;
+      /** Format: uuid */
+      contactId?: string;
+      /** @description Overrides the case's first message; supports `{{variables}}`. */
+      firstMessage?: string;
+      /** @description Caller ID: one of the organization's phone numbers, E.164. */
+      from: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601, in the future; omitted means immediate.
+       */
+      scheduledAt?: string;
+      /** @description Destination, E.164. */
+      to: string;
+      /**
+       * @example {
+       *       "name": "Ada"
+       *     }
+       */
+      variableValues?: {
+        [key: string]: string;
+      };
+    };
+    CreateCaseDto: {
+      description?: string;
+      /** @description Opening line; supports `{{variables}}`. Defaults to empty text. */
+      firstMessage?: string;
+      /** @description Newline-separated terms biasing speech recognition. */
+      keyterms?: string;
+      /** @description System prompt; supports `{{variables}}`. */
+      prompt: string;
+      /** @description Each 1-50 characters */
+      tags?: string[];
+      title: string;
+      /** @description Names must be unique */
+      variables?: components['schemas']['CaseVariableDto'][];
+    };
+    CreateContactDto: {
+      /**
+       * @description Custom fields (a JSON object of arbitrary key-value pairs)
+       * @example {
+       *       "plan": "gold"
+       *     }
+       */
+      customFields?: {
+        [key: string]: unknown;
+      };
+      /** Format: email */
+      email?: string | null;
+      /** @description Contact groups to put the contact in. Each must be a contact group of this organization (otherwise 400 VALIDATION_ERROR naming groupIds) */
+      groupIds?: string[];
+      notes?: string | null;
+      /**
+       * @description E.164, unique in the organization; spaces, dashes and brackets are accepted and removed
+       * @example +14155550123
+       */
+      phone: string;
+      /**
+       * @description Tags. At most 20 tags of 1-50 characters; duplicates are dropped
+       * @example [
+       *       "vip"
+       *     ]
+       */
+      tags?: string[];
+      /** @example Alice Smith */
+      title: string;
+    };
+    CreateOutboundAssistantDto: {
+      /** @default true */
+      backchannelingEnabled: boolean;
+      /** @default true */
+      backgroundDenoisingEnabled: boolean;
+      description?: string;
+      /** @default false */
+      dialKeypadFunctionEnabled: boolean;
+      /** @description Used only when neither the call request nor its case supplies one. */
+      firstMessage?: string;
+      /** @description Setting true unsets the organization's previous default. */
+      isDefault?: boolean;
+      model: components['schemas']['ModelConfigDto'];
+      name: string;
+      /** @description Used only when neither the call request nor its case supplies one. */
+      systemPrompt?: string;
+      /** @description Default: {"provider":"deepgram","model":"nova-2","language":"en"} */
+      transcriber?: components['schemas']['TranscriberConfigDto'];
+      voice: components['schemas']['VoiceConfigDto'];
+    };
+    CreateWebhookDto: {
+      /** @example CRM sync */
+      description?: string;
+      /**
+       * @example [
+       *       "call.ended"
+       *     ]
+       */
+      events: (
+        | 'call.started'
+        | 'call.ended'
+        | 'call.failed'
+        | 'call.scheduled'
+        | 'call.cancelled'
+        | 'contact.created'
+        | 'contact.updated'
+        | 'contact.deleted'
+      )[];
+      /**
+       * @description HTTPS URL
+       * @example https://example.com/hooks/voice
+       */
+      url: string;
+    };
+    CreatedWebhookEndpointResponse: {
+      /** Format: date-time */
+      createdAt: string;
+      /** @example CRM sync */
+      description: string | null;
+      /**
+       * @example [
+       *       "call.ended",
+       *       "call.failed"
+       *     ]
+       */
+      events: (
+        | 'call.started'
+        | 'call.ended'
+        | 'call.failed'
+        | 'call.scheduled'
+        | 'call.cancelled'
+        | 'contact.created'
+        | 'contact.updated'
+        | 'contact.deleted'
+      )[];
+      /** Format: uuid */
+      id: string;
+      isActive: boolean;
+      /**
+       * @description Signing secret; returned only on creation and on rotation
+       * @example whsec_3f9a...
+       */
+      secret: string;
+      /** @example https://example.com/hooks/voice */
+      url: string;
+    };
+    CurrentPeriodUsageResponse: {
+      /** @description Part that reduced the balance */
+      deductedMins: number;
+      inbound: components['schemas']['DirectionUsageResponse'];
+      outbound: components['schemas']['DirectionUsageResponse'];
+      totalCalls: number;
+      /** @description Talk time, whether or not deducted */
+      totalMins: number;
+      /** @description More than 10,000 billing rows in the period: totals are a floor */
+      truncated: boolean;
+    };
+    DirectionUsageResponse: {
+      calls: number;
+      mins: number;
+    };
+    ErrorBodyDto: {
+      /** @example NOT_FOUND */
+      code: components['schemas']['ErrorCode'];
+      /** @description Per-field validation failures */
+      details?: components['schemas']['ErrorDetailDto'][];
+      /** @example Contact not found */
+      message: string;
+    };
+    /** @enum {string} */
+    ErrorCode:
+      | 'VALIDATION_ERROR'
+      | 'INVALID_CURSOR'
+      | 'UNAUTHORIZED'
+      | 'KEY_REVOKED'
+      | 'KEY_EXPIRED'
+      | 'OUTBOUND_MINUTES_EXHAUSTED'
+      | 'INSUFFICIENT_SCOPE'
+      | 'OUTBOUND_PLAN_REQUIRED'
+      | 'NOT_FOUND'
+      | 'TEMPLATE_NOT_FOUND'
+      | 'CONFLICT'
+      | 'IDEMPOTENCY_CONFLICT'
+      | 'PAYLOAD_TOO_LARGE'
+      | 'INVALID_PHONE'
+      | 'INVALID_STATE'
+      | 'SESSION_EXPIRED'
+      | 'MAX_ENDPOINTS'
+      | 'IDEMPOTENCY_KEY_REUSED'
+      | 'RATE_LIMITED'
+      | 'INTERNAL_ERROR'
+      | 'MESSAGING_API_ERROR'
+      | 'SERVICE_UNAVAILABLE';
+    ErrorDetailDto: {
+      /** @example title */
+      field: string;
+      /** @example title must be shorter than or equal to 200 characters */
+      message: string;
+    };
+    ErrorEnvelopeDto: {
+      error: components['schemas']['ErrorBodyDto'];
+    };
+    InboundAssistantResponse: {
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: uuid */
+      id: string;
+      /** @example Front desk */
+      name: string;
+      /**
+       * Format: uuid
+       * @description Prompt-library entry the assistant answers with
+       */
+      systemPromptId: string;
+    };
+    MessageResponse: {
+      /** Format: date-time */
+      createdAt: string;
+      /**
+       * @description Outbound: accepted, sent, delivered, read or failed; inbound: null
+       * @example read
+       */
+      deliveryStatus: string | null;
+      /** @enum {string} */
+      direction: 'inbound' | 'outbound';
+      /** Format: uuid */
+      id: string;
+      mediaCaption: string | null;
+      mediaUrl: string | null;
+      /**
+       * @description `text`, `template`, or an inbound media type
+       * @example text
+       */
+      messageType: string;
+      /**
+       * @description `user` (inbound) or `bot`
+       * @example user
+       */
+      senderType: string;
+      text: string;
+      /** Format: date-time */
+      timestamp: string;
+    };
+    MessagingAccountResponse: {
+      /** Format: date-time */
+      createdAt: string;
+      /** @example +1 555-010-0100 */
+      displayPhoneNumber: string;
+      /** Format: uuid */
+      id: string;
+      /** Format: date-time */
+      lastMessageAt: string | null;
+      messagesReceived: number;
+      messagesSent: number;
+      /** @example 106540352242922 */
+      phoneNumberId: string | null;
+      /** @example GREEN */
+      qualityRating: string;
+      /** @enum {string} */
+      status: 'active' | 'disconnected' | 'error' | 'pending_setup';
+      statusMessage: string | null;
+      /** @example Acme Dental */
+      verifiedName: string;
+      /** @example 102290129340398 */
+      wabaId: string | null;
+    };
+    ModelConfigDto: {
+      model: string;
+      provider: string;
+      /** @default 0.7 */
+      temperature: number;
+    };
+    ModelConfigResponse: {
+      /** @example gpt-4o-mini */
+      model: string;
+      /** @example openai */
+      provider: string;
+      /** @example 0.7 */
+      temperature: number;
+    };
+    ModelSummaryResponse: {
+      model: string;
+      provider: string;
+    };
+    OrganizationResponse: {
+      /** @example ops@acme.example */
+      contactEmail: string | null;
+      /** @example +14155550100 */
+      contactPhone: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      description: string | null;
+      /** Format: uuid */
+      id: string;
+      /**
+       * @description Profile display name
+       * @example Acme Dental
+       */
+      name: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    OutboundAssistantResponse: {
+      backchannelingEnabled: boolean;
+      backgroundDenoisingEnabled: boolean;
+      /** Format: date-time */
+      createdAt: string;
+      description: string | null;
+      dialKeypadFunctionEnabled: boolean;
+      firstMessage: string | null;
+      /** Format: uuid */
+      id: string;
+      /** @description The dashboard's preferred assistant; not consulted by call creation */
+      isDefault: boolean;
+      model: components['schemas']['ModelConfigResponse'];
+      /** @example Friendly reminder voice */
+      name: string;
+      systemPrompt: string | null;
+      transcriber: components['schemas']['TranscriberConfigResponse'];
+      /** Format: date-time */
+      updatedAt: string;
+      voice: components['schemas']['VoiceConfigResponse'];
+    };
+    OutboundAssistantSummaryResponse: {
+      /** Format: date-time */
+      createdAt: string;
+      description: string | null;
+      /** Format: uuid */
+      id: string;
+      isDefault: boolean;
+      model: components['schemas']['ModelSummaryResponse'];
+      name: string;
+      /** Format: date-time */
+      updatedAt: string;
+      voice: components['schemas']['VoiceSummaryResponse'];
+    };
+    OutreachPeriodResponse: {
+      allowanceMins: number;
+      /** @example usd */
+      currency: string;
+      /** @description The subscription item */
+      itemKey: string;
+      /** @description Unix milliseconds */
+      periodEnd: number | null;
+      /** @description Unix milliseconds */
+      periodStart: number;
+      planId: string;
+      reservedMins: number;
+      subscriptionId: string;
+      usedMins: number;
+    };
+    OutreachUsageResponse: {
+      allowanceMins: number;
+      availableMins: number;
+      enforced: boolean;
+      /** @description Unix milliseconds */
+      enforcementStartsAt: number | null;
+      includedRemainingMins: number;
+      periods: components['schemas']['OutreachPeriodResponse'][];
+      reservedMins: number;
+      topUpRemainingMins: number;
+      /** @description May exceed allowanceMins when an active call finished past it */
+      usedMins: number;
+    };
+    PaginationDto: {
+      /** @description Opaque cursor for the next page; null when hasMore is false */
+      cursor: string | null;
+      hasMore: boolean;
+      /**
+       * @description The effective limit of this request
+       * @example 25
+       */
+      pageSize: number;
+    };
+    PhoneNumberResponse: {
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: uuid */
+      id: string;
+      /** @example Main line */
+      label: string;
+      /**
+       * @description E.164
+       * @example +14155550100
+       */
+      number: string;
+    };
+    PlanFeaturesResponse: {
+      allowInbound: boolean;
+      allowMessaging: boolean;
+      allowOutbound: boolean;
+    };
+    SendMessageResponse: {
+      /** Format: uuid */
+      messageId: string;
+      /** @description Template variant only */
+      template?: components['schemas']['SentTemplateRef'];
+      /** @enum {string} */
+      type: 'text' | 'template';
+    };
+    SendTemplateMessageDto: {
+      /** Format: uuid */
+      conversationId: string;
+      /**
+       * @description Language code of the template
+       * @example en_US
+       */
+      templateLanguage: string;
+      /**
+       * @description Exact registered template name
+       * @example appointment_reminder
+       */
+      templateName: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'template';
+      /**
+       * @description Placeholder name to value; for positional placeholders use keys `1`, `2`, ...
+       * @example {
+       *       "1": "Ann",
+       *       "2": "Tuesday 10:00"
+       *     }
+       */
+      variables?: {
+        [key: string]: string;
+      };
+    };
+    SendTextMessageDto: {
+      /** Format: uuid */
+      conversationId: string;
+      /** @example Your appointment is confirmed. */
+      text: string;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'text';
+    };
+    SentTemplateRef: {
+      /** @example en_US */
+      language: string;
+      /** @example appointment_reminder */
+      name: string;
+    };
+    TranscriberConfigDto: {
+      /** @default en */
+      language: string;
+      model: string;
+      provider: string;
+    };
+    TranscriberConfigResponse: {
+      /** @example en */
+      language: string;
+      /** @example nova-2 */
+      model: string;
+      /** @example deepgram */
+      provider: string;
+    };
+    TranscriptMessageResponse: {
+      content: string;
+      /** @enum {string} */
+      role: 'assistant' | 'user' | 'system';
+      /** @description Epoch milliseconds */
+      timestamp: number | null;
+    };
+    UpdateCaseDto: {
+      description?: string;
+      /** @description Opening line; supports `{{variables}}`. Defaults to empty text. */
+      firstMessage?: string;
+      /** @description Newline-separated terms biasing speech recognition. */
+      keyterms?: string;
+      /** @description System prompt; supports `{{variables}}`. */
+      prompt?: string;
+      /** @description Each 1-50 characters */
+      tags?: string[];
+      title?: string;
+      /** @description Names must be unique */
+      variables?: components['schemas']['CaseVariableDto'][];
+    };
+    UpdateContactDto: {
+      /**
+       * @description Replaces all custom fields (a JSON object of arbitrary key-value pairs)
+       * @example {
+       *       "plan": "gold"
+       *     }
+       */
+      customFields?: {
+        [key: string]: unknown;
+      };
+      /** Format: email */
+      email?: string | null;
+      /** @description Replaces all group memberships. Each must be a contact group of this organization (otherwise 400 VALIDATION_ERROR naming groupIds) */
+      groupIds?: string[];
+      notes?: string | null;
+      /**
+       * @description E.164, unique in the organization; spaces, dashes and brackets are accepted and removed
+       * @example +14155550123
+       */
+      phone?: string;
+      /**
+       * @description Replaces all tags. At most 20 tags of 1-50 characters; duplicates are dropped
+       * @example [
+       *       "vip"
+       *     ]
+       */
+      tags?: string[];
+      /** @example Alice Smith */
+      title?: string;
+    };
+    UpdateInboundAssistantDto: {
+      name?: string;
+      /**
+       * Format: uuid
+       * @description A prompt-library entry of the organization (404 NOT_FOUND otherwise).
+       */
+      systemPromptId?: string;
+    };
+    UpdateOutboundAssistantDto: {
+      /** @default true */
+      backchannelingEnabled: boolean;
+      /** @default true */
+      backgroundDenoisingEnabled: boolean;
+      description?: string;
+      /** @default false */
+      dialKeypadFunctionEnabled: boolean;
+      /** @description Used only when neither the call request nor its case supplies one. */
+      firstMessage?: string;
+      /** @description Setting true unsets the organization's previous default. */
+      isDefault?: boolean;
+      model?: components['schemas']['ModelConfigDto'];
+      name?: string;
+      /** @description Used only when neither the call request nor its case supplies one. */
+      systemPrompt?: string;
+      /** @description Default: {"provider":"deepgram","model":"nova-2","language":"en"} */
+      transcriber?: components['schemas']['TranscriberConfigDto'];
+      voice?: components['schemas']['VoiceConfigDto'];
+    };
+    UpdateWebhookDto: {
+      description?: string;
+      events?: (
+        | 'call.started'
+        | 'call.ended'
+        | 'call.failed'
+        | 'call.scheduled'
+        | 'call.cancelled'
+        | 'contact.created'
+        | 'contact.updated'
+        | 'contact.deleted'
+      )[];
+      isActive?: boolean;
+      url?: string;
+    };
+    UsageHistoryRowResponse: {
+      /**
+       * @description Signed: negative consumed, positive granted
+       * @example -3
+       */
+      amountMins: number;
+      /** @description Balance immediately after the movement */
+      balanceAfterMins: number;
+      /** Format: date-time */
+      createdAt: string;
+      description: string;
+      /**
+       * @description Talk time for call rows
+       * @example 2.5
+       */
+      durationMins: number | null;
+      /** Format: uuid */
+      id: string;
+      /** @description The plan covered the call (amountMins 0 while durationMins is not) */
+      includedInPlan: boolean;
+      /** @example outreach */
+      productType: string;
+      /** @description Equals the call's apiCallId; null on non-call rows */
+      providerCallId: string | null;
+      /** @enum {string} */
+      type:
+        | 'inbound_call'
+        | 'outbound_call'
+        | 'monthly_renewal'
+        | 'addon_purchase'
+        | 'admin_adjustment'
+        | 'coupon_redemption'
+        | 'trial_activation'
+        | 'trial_conversion'
+        | 'trial_expiration';
+    };
+    UsagePeriodResponse: {
+      daysRemaining: number | null;
+      /** Format: date-time */
+      end: string | null;
+      /** @enum {string} */
+      source: 'subscription' | 'trial' | 'rolling_30d';
+      /** Format: date-time */
+      start: string;
+    };
+    UsagePlanResponse: {
+      /**
+       * Format: date-time
+       * @description When the plan actually ends
+       */
+      cancelAt: string | null;
+      cancelAtPeriodEnd: boolean;
+      features: components['schemas']['PlanFeaturesResponse'];
+      /** @example outreach_tier2 */
+      id: string;
+      /** @description Minutes granted each renewal, not a live balance */
+      includedMins: number;
+      isComplimentary: boolean;
+      isTrial: boolean;
+      /** @example Outreach Tier 2 */
+      name: string;
+      /** @enum {string} */
+      productType: 'outreach' | 'receptionist';
+      /** @enum {string} */
+      status: 'active' | 'canceled' | 'trialing';
+    };
+    UsageSubscriptionResponse: {
+      /** Format: date-time */
+      cancelAt: string | null;
+      cancelAtPeriodEnd: boolean;
+      /** Format: date-time */
+      currentPeriodEnd: string | null;
+      /** Format: date-time */
+      currentPeriodStart: string;
+      /** Format: uuid */
+      id: string;
+      planId: string;
+      planName: string;
+      /** @enum {string} */
+      productType: 'outreach' | 'receptionist';
+      /** @enum {string} */
+      status: 'active' | 'canceled';
+    };
+    UsageSummaryResponse: {
+      /** @description Included minutes plus top-ups, before active reservations */
+      balanceMins: number;
+      currentPeriodUsage: components['schemas']['CurrentPeriodUsageResponse'];
+      isLowBalance: boolean;
+      /** @enum {string|null} */
+      outboundBlockedReason: 'OUTBOUND_MINUTES_EXHAUSTED' | 'OUTBOUND_PLAN_REQUIRED' | null;
+      outreach: components['schemas']['OutreachUsageResponse'] | null;
+      period: components['schemas']['UsagePeriodResponse'];
+      plan: components['schemas']['UsagePlanResponse'] | null;
+      subscriptions: components['schemas']['UsageSubscriptionResponse'][];
+      trial: components['schemas']['UsageTrialResponse'];
+    };
+    UsageTrialResponse: {
+      daysRemaining: number | null;
+      /** Format: date-time */
+      endsAt: string | null;
+      expiredWithoutPlan: boolean;
+      grantedMins: number;
+      hasEnded: boolean;
+      isActive: boolean;
+      /** Format: date-time */
+      startedAt: string | null;
+    };
+    VoiceConfigDto: {
+      language?: string;
+      model?: string;
+      provider: string;
+      similarityBoost?: number;
+      speed?: number;
+      stability?: number;
+      voiceId: string;
+    };
+    VoiceConfigResponse: {
+      language?: string;
+      model?: string;
+      /** @example 11labs */
+      provider: string;
+      similarityBoost?: number;
+      speed?: number;
+      stability?: number;
+      /** @example rachel */
+      voiceId: string;
+    };
+    VoiceSummaryResponse: {
+      provider: string;
+      voiceId: string;
+    };
+    WebhookEndpointResponse: {
+      /** Format: date-time */
+      createdAt: string;
+      /** @example CRM sync */
+      description: string | null;
+      /**
+       * @example [
+       *       "call.ended",
+       *       "call.failed"
+       *     ]
+       */
+      events: (
+        | 'call.started'
+        | 'call.ended'
+        | 'call.failed'
+        | 'call.scheduled'
+        | 'call.cancelled'
+        | 'contact.created'
+        | 'contact.updated'
+        | 'contact.deleted'
+      )[];
+      /** Format: uuid */
+      id: string;
+      isActive: boolean;
+      /** @example https://example.com/hooks/voice */
+      url: string;
+    };
+    WebhookSecretResponse: {
+      /**
+       * @description The new signing secret; the previous one stops working at once
+       * @example whsec_3f9a...
+       */
+      secret: string;
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    listInboundAssistants: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["InboundAssistantResponse"][];
-                    };
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
+  listInboundAssistants: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    getInboundAssistant: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["InboundAssistantResponse"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
+        content: {
+          'application/json': {
+            data: components['schemas']['InboundAssistantResponse'][];
+          };
         };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
     };
-    updateInboundAssistant: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateInboundAssistantDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["InboundAssistantResponse"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
+  };
+  getInboundAssistant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
     };
-    listOutboundAssistants: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["OutboundAssistantSummaryResponse"][];
-                    };
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
+        content: {
+          'application/json': {
+            data: components['schemas']['InboundAssistantResponse'];
+          };
         };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
     };
-    createOutboundAssistant: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateOutboundAssistantDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["OutboundAssistantResponse"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
+  };
+  updateInboundAssistant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
     };
-    getOutboundAssistant: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["OutboundAssistantResponse"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateInboundAssistantDto'];
+      };
     };
-    deleteOutboundAssistant: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description CONFLICT */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
+        content: {
+          'application/json': {
+            data: components['schemas']['InboundAssistantResponse'];
+          };
         };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
     };
-    updateOutboundAssistant: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateOutboundAssistantDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["OutboundAssistantResponse"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
+  };
+  listOutboundAssistants: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    listCalls: {
-        parameters: {
-            query?: {
-                limit?: number;
-                /** @description From the previous page of the same query */
-                cursor?: string;
-                status?: "new" | "scheduled" | "processing" | "ended" | "cancelled" | "error";
-                /** @description Only calls created at or after this time (ISO 8601). */
-                from?: string;
-                /** @description Only calls created before this time (ISO 8601). */
-                to?: string;
-                contactId?: string;
-                caseId?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description One page, newest first; follow `pagination.cursor` while `hasMore` is true */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["CallResponse"][];
-                        pagination: components["schemas"]["PaginationDto"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR, INVALID_CURSOR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
+        content: {
+          'application/json': {
+            data: components['schemas']['OutboundAssistantSummaryResponse'][];
+          };
         };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
     };
-    createCall: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes the create safe to retry: for 24 h a repeat with the same key and body replays the first response (header `Idempotent-Replayed: true`); the same key with another body is 422, and a repeat while the first is still running is 409. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateCallDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["CallResponse"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description OUTBOUND_MINUTES_EXHAUSTED */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description OUTBOUND_PLAN_REQUIRED, INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description IDEMPOTENCY_CONFLICT */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INVALID_PHONE, IDEMPOTENCY_KEY_REUSED */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
+  };
+  createOutboundAssistant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    getCall: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["CallDetailResponse"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateOutboundAssistantDto'];
+      };
     };
-    cancelCall: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INVALID_STATE */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
+        content: {
+          'application/json': {
+            data: components['schemas']['OutboundAssistantResponse'];
+          };
         };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
     };
-    listCases: {
-        parameters: {
-            query?: {
-                limit?: number;
-                /** @description From the previous page of the same query */
-                cursor?: string;
-                /** @description Case-insensitive substring of the title, 2-100 characters. */
-                search?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page, newest first; follow `pagination.cursor` while `hasMore` is true */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["CaseListItemResponse"][];
-                        pagination: components["schemas"]["PaginationDto"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR, INVALID_CURSOR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
+  };
+  getOutboundAssistant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
     };
-    createCase: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes the create safe to retry: for 24 h a repeat with the same key and body replays the first response (header `Idempotent-Replayed: true`); the same key with another body is 422, and a repeat while the first is still running is 409. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateCaseDto"];
-            };
+        content: {
+          'application/json': {
+            data: components['schemas']['OutboundAssistantResponse'];
+          };
         };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["CaseResponse"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description IDEMPOTENCY_CONFLICT */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description IDEMPOTENCY_KEY_REUSED */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
         };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
     };
-    getCase: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["CaseResponse"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
+  };
+  deleteOutboundAssistant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
     };
-    deleteCase: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      204: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description CONFLICT */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
+        content?: never;
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
         };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description CONFLICT */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
     };
-    updateCase: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateCaseDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["CaseResponse"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description CONFLICT */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
+  };
+  updateOutboundAssistant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
     };
-    listContactGroups: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["ContactGroupResponse"][];
-                    };
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateOutboundAssistantDto'];
+      };
     };
-    listContacts: {
-        parameters: {
-            query?: {
-                limit?: number;
-                /** @description From the previous page of the same query */
-                cursor?: string;
-                /** @description Contacts whose name contains this text (case-insensitive) or whose phone digits contain its digits */
-                search?: string;
-                /** @description Only members of this contact group */
-                groupId?: string;
-                /** @description Comma-separated tags; a contact matches when it has ANY of them (e.g. `vip,gold` lists contacts tagged vip or gold). Tag matching is exact and case-sensitive. */
-                tags?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description One page, newest first; follow `pagination.cursor` while `hasMore` is true */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["ContactListItemResponse"][];
-                        pagination: components["schemas"]["PaginationDto"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR, INVALID_CURSOR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
+        content: {
+          'application/json': {
+            data: components['schemas']['OutboundAssistantResponse'];
+          };
         };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
     };
-    createContact: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes the create safe to retry: for 24 h a repeat with the same key and body replays the first response (header `Idempotent-Replayed: true`); the same key with another body is 422, and a repeat while the first is still running is 409. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateContactDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["ContactResponse"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description CONFLICT, IDEMPOTENCY_CONFLICT */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description IDEMPOTENCY_KEY_REUSED */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
+  };
+  listCalls: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description From the previous page of the same query */
+        cursor?: string;
+        status?: 'new' | 'scheduled' | 'processing' | 'ended' | 'cancelled' | 'error';
+        /** @description Only calls created at or after this time (ISO 8601). */
+        from?: string;
+        /** @description Only calls created before this time (ISO 8601). */
+        to?: string;
+        contactId?: string;
+        caseId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    searchContacts: {
-        parameters: {
-            query: {
-                /** @description Required, 2-100 characters (surrounding spaces ignored). Matches names (case-insensitive; exact, prefix, word prefix, substring, then typo-tolerant) and, when it looks like a phone number, phone digits ("+1 415 55" and "4155" both find +14155550123). */
-                q: string;
-                limit?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description One page, newest first; follow `pagination.cursor` while `hasMore` is true */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["ContactSearchItemResponse"][];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
+        content: {
+          'application/json': {
+            data: components['schemas']['CallResponse'][];
+            pagination: components['schemas']['PaginationDto'];
+          };
         };
+      };
+      /** @description VALIDATION_ERROR, INVALID_CURSOR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
     };
-    getContact: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["ContactResponse"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
+  };
+  createCall: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the create safe to retry: for 24 h a repeat with the same key and body replays the first response (header `Idempotent-Replayed: true`); the same key with another body is 422, and a repeat while the first is still running is 409. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
     };
-    deleteContact: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateCallDto'];
+      };
     };
-    updateContact: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateContactDto"];
-            };
+        content: {
+          'application/json': {
+            data: components['schemas']['CallResponse'];
+          };
         };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["ContactResponse"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description CONFLICT */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
         };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description OUTBOUND_MINUTES_EXHAUSTED */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description OUTBOUND_PLAN_REQUIRED, INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INVALID_PHONE, IDEMPOTENCY_KEY_REUSED */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
     };
-    listMessagingAccounts: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["MessagingAccountResponse"][];
-                    };
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
+  };
+  getCall: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
     };
-    listConversations: {
-        parameters: {
-            query?: {
-                limit?: number;
-                /** @description From the previous page of the same query */
-                cursor?: string;
-                status?: "active" | "handed_off" | "closed";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description One page, newest first; follow `pagination.cursor` while `hasMore` is true */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["ConversationResponse"][];
-                        pagination: components["schemas"]["PaginationDto"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR, INVALID_CURSOR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
+        content: {
+          'application/json': {
+            data: components['schemas']['CallDetailResponse'];
+          };
         };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
     };
-    getConversation: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["ConversationDetailResponse"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
+  };
+  cancelCall: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
     };
-    sendMessage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      204: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SendTextMessageDto"] | components["schemas"]["SendTemplateMessageDto"];
-            };
+        content?: never;
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
         };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["SendMessageResponse"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description NOT_FOUND, TEMPLATE_NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SESSION_EXPIRED */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description MESSAGING_API_ERROR */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INVALID_STATE */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
     };
-    getOrganization: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["OrganizationResponse"];
-                    };
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
+  };
+  listCases: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description From the previous page of the same query */
+        cursor?: string;
+        /** @description Case-insensitive substring of the title, 2-100 characters. */
+        search?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    listPhoneNumbers: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description One page, newest first; follow `pagination.cursor` while `hasMore` is true */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["PhoneNumberResponse"][];
-                    };
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
+        content: {
+          'application/json': {
+            data: components['schemas']['CaseListItemResponse'][];
+            pagination: components['schemas']['PaginationDto'];
+          };
         };
+      };
+      /** @description VALIDATION_ERROR, INVALID_CURSOR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
     };
-    getUsage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["UsageSummaryResponse"];
-                    };
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
+  };
+  createCase: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the create safe to retry: for 24 h a repeat with the same key and body replays the first response (header `Idempotent-Replayed: true`); the same key with another body is 422, and a repeat while the first is still running is 409. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
     };
-    listUsageHistory: {
-        parameters: {
-            query?: {
-                limit?: number;
-                /** @description From the previous page of the same query */
-                cursor?: string;
-                type?: "inbound_call" | "outbound_call" | "monthly_renewal" | "addon_purchase" | "admin_adjustment" | "coupon_redemption" | "trial_activation" | "trial_conversion" | "trial_expiration";
-                /** @description Rows created at or after */
-                from?: string;
-                /** @description Rows created at or before */
-                to?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page, newest first; follow `pagination.cursor` while `hasMore` is true */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["UsageHistoryRowResponse"][];
-                        pagination: components["schemas"]["PaginationDto"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR, INVALID_CURSOR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateCaseDto'];
+      };
     };
-    listWebhooks: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["WebhookEndpointResponse"][];
-                    };
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
+        content: {
+          'application/json': {
+            data: components['schemas']['CaseResponse'];
+          };
         };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description IDEMPOTENCY_KEY_REUSED */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
     };
-    createWebhook: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes the create safe to retry: for 24 h a repeat with the same key and body replays the first response (header `Idempotent-Replayed: true`); the same key with another body is 422, and a repeat while the first is still running is 409. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateWebhookDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["CreatedWebhookEndpointResponse"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description IDEMPOTENCY_CONFLICT */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description MAX_ENDPOINTS, IDEMPOTENCY_KEY_REUSED */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
+  };
+  getCase: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
     };
-    deleteWebhook: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
+        content: {
+          'application/json': {
+            data: components['schemas']['CaseResponse'];
+          };
         };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
     };
-    updateWebhook: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateWebhookDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["WebhookEndpointResponse"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
+  };
+  deleteCase: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
     };
-    rotateWebhookSecret: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      204: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["WebhookSecretResponse"];
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INSUFFICIENT_SCOPE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
+        content?: never;
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
         };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description CONFLICT */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
     };
+  };
+  updateCase: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateCaseDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['CaseResponse'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description CONFLICT */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  listContactGroups: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ContactGroupResponse'][];
+          };
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  listContacts: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description From the previous page of the same query */
+        cursor?: string;
+        /** @description Contacts whose name contains this text (case-insensitive) or whose phone digits contain its digits */
+        search?: string;
+        /** @description Only members of this contact group */
+        groupId?: string;
+        /** @description Comma-separated tags; a contact matches when it has ANY of them (e.g. `vip,gold` lists contacts tagged vip or gold). Tag matching is exact and case-sensitive. */
+        tags?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page, newest first; follow `pagination.cursor` while `hasMore` is true */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ContactListItemResponse'][];
+            pagination: components['schemas']['PaginationDto'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR, INVALID_CURSOR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  createContact: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the create safe to retry: for 24 h a repeat with the same key and body replays the first response (header `Idempotent-Replayed: true`); the same key with another body is 422, and a repeat while the first is still running is 409. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateContactDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ContactResponse'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description CONFLICT, IDEMPOTENCY_CONFLICT */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description IDEMPOTENCY_KEY_REUSED */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  searchContacts: {
+    parameters: {
+      query: {
+        /** @description Required, 2-100 characters (surrounding spaces ignored). Matches names (case-insensitive; exact, prefix, word prefix, substring, then typo-tolerant) and, when it looks like a phone number, phone digits ("+1 415 55" and "4155" both find +14155550123). */
+        q: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ContactSearchItemResponse'][];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  getContact: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ContactResponse'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  deleteContact: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  updateContact: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateContactDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ContactResponse'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description CONFLICT */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  listMessagingAccounts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['MessagingAccountResponse'][];
+          };
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  listConversations: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description From the previous page of the same query */
+        cursor?: string;
+        status?: 'active' | 'handed_off' | 'closed';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page, newest first; follow `pagination.cursor` while `hasMore` is true */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ConversationResponse'][];
+            pagination: components['schemas']['PaginationDto'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR, INVALID_CURSOR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  getConversation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ConversationDetailResponse'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  sendMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json':
+          components['schemas']['SendTextMessageDto'] | components['schemas']['SendTemplateMessageDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['SendMessageResponse'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description NOT_FOUND, TEMPLATE_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SESSION_EXPIRED */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description MESSAGING_API_ERROR */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  getOrganization: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['OrganizationResponse'];
+          };
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  listPhoneNumbers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['PhoneNumberResponse'][];
+          };
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  getUsage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['UsageSummaryResponse'];
+          };
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  listUsageHistory: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description From the previous page of the same query */
+        cursor?: string;
+        type?:
+          | 'inbound_call'
+          | 'outbound_call'
+          | 'monthly_renewal'
+          | 'addon_purchase'
+          | 'admin_adjustment'
+          | 'coupon_redemption'
+          | 'trial_activation'
+          | 'trial_conversion'
+          | 'trial_expiration';
+        /** @description Rows created at or after */
+        from?: string;
+        /** @description Rows created at or before */
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page, newest first; follow `pagination.cursor` while `hasMore` is true */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['UsageHistoryRowResponse'][];
+            pagination: components['schemas']['PaginationDto'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR, INVALID_CURSOR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  listWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['WebhookEndpointResponse'][];
+          };
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  createWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the create safe to retry: for 24 h a repeat with the same key and body replays the first response (header `Idempotent-Replayed: true`); the same key with another body is 422, and a repeat while the first is still running is 409. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateWebhookDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['CreatedWebhookEndpointResponse'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description MAX_ENDPOINTS, IDEMPOTENCY_KEY_REUSED */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  updateWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateWebhookDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['WebhookEndpointResponse'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['WebhookSecretResponse'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
 }

@@ -66,7 +66,12 @@ export class WebhookReceiver {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const path = req.url ?? '/';
-      this.received.push({ path, headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+      this.received.push({
+        path,
+        headers: req.headers,
+        rawBody: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      });
       this.waiters.splice(0).forEach((wake) => wake());
       const answer = this.scripts.get(path)?.shift() ?? 200;
       if (answer === 'hold') {

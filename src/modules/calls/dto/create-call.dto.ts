@@ -1,5 +1,14 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsISO8601, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateBy, ValidationOptions } from 'class-validator';
+import {
+  IsISO8601,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  ValidateBy,
+  ValidationOptions,
+} from 'class-validator';
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
 
 const MAX_VARIABLES = 100;

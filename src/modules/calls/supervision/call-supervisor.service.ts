@@ -59,7 +59,12 @@ export class CallSupervisor {
       }
       const age = Date.now() - (call.dispatchedAt ?? call.createdAt).getTime();
       if (state && age < maxDurationMs + 2 * graceMs) {
-        await this.events.apply({ kind: 'status', callId: call.id, providerCallId: call.apiCallId ?? '', status: state.status });
+        await this.events.apply({
+          kind: 'status',
+          callId: call.id,
+          providerCallId: call.apiCallId ?? '',
+          status: state.status,
+        });
         continue;
       }
       await this.events.finish(call.id, call.apiCallId, SUPERVISION_TIMEOUT_REPORT);

@@ -109,25 +109,31 @@ export class WebhookDeliveryService {
   }
 
   private async record(job: WebhookDeliveryJob, id: string, result: PostResult): Promise<void> {
-    await this.dataSource.getRepository(WebhookDelivery).insert({
-      id: uuidv7(),
-      organizationId: job.organizationId,
-      endpointId: job.endpointId,
-      eventId: job.eventId,
-      eventType: job.type,
-      webhookId: id,
-      attempt: job.attempt,
-      success: !result.error,
-      statusCode: result.statusCode,
-      durationMs: result.durationMs,
-      responseExcerpt: result.responseExcerpt,
-      error: result.error,
-    }).catch((err: Error & { code?: string }) => {
-      // The endpoint was deleted while the request was in flight: nothing to log the attempt against.
-      if (err.code !== '23503') throw err;
-    });
+    await this.dataSource
+      .getRepository(WebhookDelivery)
+      .insert({
+        id: uuidv7(),
+        organizationId: job.organizationId,
+        endpointId: job.endpointId,
+        eventId: job.eventId,
+        eventType: job.type,
+        webhookId: id,
+        attempt: job.attempt,
+        success: !result.error,
+        statusCode: result.statusCode,
+        durationMs: result.durationMs,
+        responseExcerpt: result.responseExcerpt,
+        error: result.error,
+      })
+      .catch((err: Error & { code?: string }) => {
+        // The endpoint was deleted while the request was in flight: nothing to log the attempt against.
+        if (err.code !== '23503') throw err;
+      });
     if (result.error) {
-      this.logger.debug({ endpointId: job.endpointId, webhookId: id, attempt: job.attempt, error: result.error }, 'Webhook attempt failed');
+      this.logger.debug(
+        { endpointId: job.endpointId, webhookId: id, attempt: job.attempt, error: result.error },
+        'Webhook attempt failed',
+      );
     }
   }
 

@@ -34,7 +34,12 @@ export class WebhookHttpClient {
   post(url: string, body: string, headers: Record<string, string>, options: PostOptions): Promise<PostResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    const fail = (error: string): PostResult => ({ statusCode: null, durationMs: elapsed(), responseExcerpt: null, error });
+    const fail = (error: string): PostResult => ({
+      statusCode: null,
+      durationMs: elapsed(),
+      responseExcerpt: null,
+      error,
+    });
 
     let target: URL;
     try {

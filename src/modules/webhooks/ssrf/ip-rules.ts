@@ -54,7 +54,8 @@ export function parseV6(text: string): number[] | null {
   }
   const halves = input.split('::');
   if (halves.length > 2) return null;
-  const parse = (part: string) => (part ? part.split(':').map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN)) : []);
+  const parse = (part: string) =>
+    part ? part.split(':').map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN)) : [];
   const head = parse(halves[0]);
   const rest = halves.length === 2 ? parse(halves[1]) : [];
   const explicit = head.length + rest.length;

@@ -44,14 +44,23 @@ const CONVERSATION: Array<Pick<TranscriptMessage, 'role' | 'content'>> = [
 export function simulatorTimeline(input: TimelineInput): TimelineStep[] {
   const { callId, providerCallId, ringMs, callMs, placedAt } = input;
   const base = { callId, providerCallId };
-  const status = (at: number, s: 'ringing' | 'in-progress'): TimelineStep => ({ at, event: { ...base, kind: 'status', status: s } });
-  const line = (at: number, m: Pick<TranscriptMessage, 'role' | 'content'>): TranscriptMessage => ({ ...m, timestamp: placedAt + at });
+  const status = (at: number, s: 'ringing' | 'in-progress'): TimelineStep => ({
+    at,
+    event: { ...base, kind: 'status', status: s },
+  });
+  const line = (at: number, m: Pick<TranscriptMessage, 'role' | 'content'>): TranscriptMessage => ({
+    ...m,
+    timestamp: placedAt + at,
+  });
   const end = (at: number, report: Omit<EndOfCallReport, 'recordingUrl'>, recorded: boolean): TimelineStep => ({
     at,
     event: {
       ...base,
       kind: 'end-of-call',
-      report: { ...report, recordingUrl: recorded ? `https://recordings.simulator.invalid/${providerCallId}.mp3` : null },
+      report: {
+        ...report,
+        recordingUrl: recorded ? `https://recordings.simulator.invalid/${providerCallId}.mp3` : null,
+      },
     },
   });
   const opening = [
@@ -65,15 +74,29 @@ export function simulatorTimeline(input: TimelineInput): TimelineStep[] {
 
   switch (input.outcome ?? simulatedOutcome(input.callTo)) {
     case 'answered': {
-      const turns = CONVERSATION.map((m, i) => line(ringMs + Math.round(((i + 1) * callMs) / (CONVERSATION.length + 1)), m));
-      const growing = turns.map((t, i) => conversation(t.timestamp! - placedAt, [...opening, ...turns.slice(0, i + 1)]));
+      const turns = CONVERSATION.map((m, i) =>
+        line(ringMs + Math.round(((i + 1) * callMs) / (CONVERSATION.length + 1)), m),
+      );
+      const growing = turns.map((t, i) =>
+        conversation(t.timestamp! - placedAt, [...opening, ...turns.slice(0, i + 1)]),
+      );
       const full = [...opening, ...turns];
       return [
         status(0, 'ringing'),
         status(ringMs, 'in-progress'),
         conversation(ringMs, opening),
         ...growing,
-        end(ringMs + callMs, { failed: false, endedReason: 'customer-ended-call', resultStatus: 'Answered', durationSeconds: callMs / 1000, transcript: full }, true),
+        end(
+          ringMs + callMs,
+          {
+            failed: false,
+            endedReason: 'customer-ended-call',
+            resultStatus: 'Answered',
+            durationSeconds: callMs / 1000,
+            transcript: full,
+          },
+          true,
+        ),
       ];
     }
     case 'voicemail': {
@@ -82,17 +105,41 @@ export function simulatorTimeline(input: TimelineInput): TimelineStep[] {
         status(0, 'ringing'),
         status(ringMs, 'in-progress'),
         conversation(ringMs, opening),
-        end(ringMs + talk, { failed: false, endedReason: 'voicemail-reached', resultStatus: 'Voicemail', durationSeconds: talk / 1000, transcript: opening }, true),
+        end(
+          ringMs + talk,
+          {
+            failed: false,
+            endedReason: 'voicemail-reached',
+            resultStatus: 'Voicemail',
+            durationSeconds: talk / 1000,
+            transcript: opening,
+          },
+          true,
+        ),
       ];
     }
     case 'not-answered':
       return [
         status(0, 'ringing'),
-        end(ringMs, { failed: false, endedReason: 'customer-did-not-answer', resultStatus: 'Not Answered', durationSeconds: 0, transcript: [] }, false),
+        end(
+          ringMs,
+          {
+            failed: false,
+            endedReason: 'customer-did-not-answer',
+            resultStatus: 'Not Answered',
+            durationSeconds: 0,
+            transcript: [],
+          },
+          false,
+        ),
       ];
     case 'error':
       return [
-        end(ringMs, { failed: true, endedReason: 'pipeline-error', resultStatus: null, durationSeconds: null, transcript: [] }, false),
+        end(
+          ringMs,
+          { failed: true, endedReason: 'pipeline-error', resultStatus: null, durationSeconds: null, transcript: [] },
+          false,
+        ),
       ];
   }
 }

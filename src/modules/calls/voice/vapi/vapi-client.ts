@@ -74,7 +74,8 @@ export class VapiClient {
         });
         const text = await response.text();
         if (response.ok) return JSON.parse(text) as T;
-        if (response.status !== 429 && response.status < 500) throw new VapiRequestRejected(response.status, detailOf(text));
+        if (response.status !== 429 && response.status < 500)
+          throw new VapiRequestRejected(response.status, detailOf(text));
         failure = new Error(`${response.status} ${detailOf(text)}`);
         const retryAfter = Number(response.headers.get('retry-after'));
         if (response.status === 429 && Number.isFinite(retryAfter) && retryAfter > 0) retryAfterMs = retryAfter * 1000;
@@ -84,7 +85,10 @@ export class VapiClient {
       }
       if (attempt >= maxRetries) throw failure;
       const backoff = Math.min(retryAfterMs ?? retryBaseMs * 2 ** attempt, 30_000);
-      this.logger.warn({ method, path, attempt: attempt + 1, err: failure.message, backoff }, 'Vapi request failed; retrying');
+      this.logger.warn(
+        { method, path, attempt: attempt + 1, err: failure.message, backoff },
+        'Vapi request failed; retrying',
+      );
       await sleep(backoff);
     }
   }

@@ -13,21 +13,43 @@ describe('Vapi server messages', () => {
   });
 
   it('prefers the analysis structured resultStatus', () => {
-    expect(resultStatusOf('customer-ended-call', true, { structuredData: { resultStatus: 'Callback requested' } })).toBe('Callback requested');
+    expect(
+      resultStatusOf('customer-ended-call', true, { structuredData: { resultStatus: 'Callback requested' } }),
+    ).toBe('Callback requested');
   });
 
   it('a failed call that never connected has no duration; the recording falls back to the mono url', () => {
-    const report = toReport({ type: 'end-of-call-report', endedReason: 'twilio-failed-to-connect-call', artifact: { recording: { mono: { combinedUrl: 'u' } } } });
-    expect(report).toEqual({ failed: true, endedReason: 'twilio-failed-to-connect-call', resultStatus: null, durationSeconds: null, recordingUrl: 'u', transcript: [] });
+    const report = toReport({
+      type: 'end-of-call-report',
+      endedReason: 'twilio-failed-to-connect-call',
+      artifact: { recording: { mono: { combinedUrl: 'u' } } },
+    });
+    expect(report).toEqual({
+      failed: true,
+      endedReason: 'twilio-failed-to-connect-call',
+      resultStatus: null,
+      durationSeconds: null,
+      recordingUrl: 'u',
+      transcript: [],
+    });
   });
 
   it('computes the duration from startedAt/endedAt when durationSeconds is absent', () => {
-    expect(toReport({ id: 'c', endedReason: 'customer-ended-call', startedAt: '2025-01-01T00:00:00Z', endedAt: '2025-01-01T00:00:42.5Z' }).durationSeconds).toBe(42.5);
+    expect(
+      toReport({
+        id: 'c',
+        endedReason: 'customer-ended-call',
+        startedAt: '2025-01-01T00:00:00Z',
+        endedAt: '2025-01-01T00:00:42.5Z',
+      }).durationSeconds,
+    ).toBe(42.5);
   });
 
   it('ignores partial transcripts and unknown message types', () => {
     const call = { id: 'v' };
-    expect(toPlatformEvents({ type: 'transcript', call, role: 'user', transcriptType: 'partial', transcript: 'h' }, 'x')).toEqual([]);
+    expect(
+      toPlatformEvents({ type: 'transcript', call, role: 'user', transcriptType: 'partial', transcript: 'h' }, 'x'),
+    ).toEqual([]);
     expect(toPlatformEvents({ type: 'speech-update', call }, 'x')).toEqual([]);
     expect(toPlatformEvents({ type: 'status-update', call, status: 'paused' }, 'x')).toEqual([]);
   });

@@ -62,7 +62,12 @@ export interface VapiServerMessage {
   assistant?: { metadata?: Record<string, unknown> };
 }
 
-const ROLES: Record<string, TranscriptMessage['role']> = { bot: 'assistant', assistant: 'assistant', user: 'user', system: 'system' };
+const ROLES: Record<string, TranscriptMessage['role']> = {
+  bot: 'assistant',
+  assistant: 'assistant',
+  user: 'user',
+  system: 'system',
+};
 
 /** Vapi's conversation lines in our transcript shape; tool calls and their results are not part of it. */
 export function toTranscript(messages: VapiMessage[] | undefined): TranscriptMessage[] {
@@ -73,7 +78,11 @@ export function toTranscript(messages: VapiMessage[] | undefined): TranscriptMes
 
 /** Our call id as carried by a message: the inline assistant's metadata (set at POST /call). */
 export function callIdOf(message: VapiServerMessage): string | null {
-  const candidates = [message.call?.assistant?.metadata?.callId, message.assistant?.metadata?.callId, message.call?.metadata?.callId];
+  const candidates = [
+    message.call?.assistant?.metadata?.callId,
+    message.assistant?.metadata?.callId,
+    message.call?.metadata?.callId,
+  ];
   const found = candidates.find((c) => typeof c === 'string');
   return (found as string | undefined) ?? null;
 }
