@@ -12,6 +12,7 @@
 import autocannon from 'autocannon';
 import { ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { loadavg as osLoadavg } from 'node:os';
 import { AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { Pool } from 'pg';
@@ -206,8 +207,7 @@ async function main(): Promise<void> {
 }
 
 function loadavg(): string {
-  return require('node:os')
-    .loadavg()
+  return osLoadavg()
     .map((n: number) => n.toFixed(2))
     .join(' ');
 }
