@@ -36,6 +36,7 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) SIMULATOR_CALL_MS?: number;
   @IsOptional() @Transform(toList) WEBHOOK_RETRY_DELAYS_MS?: string[];
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) WEBHOOK_TIMEOUT_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) WEBHOOK_REDELIVERY_GRACE_MS?: number;
   @IsOptional() @Transform(toBool) @IsBoolean() WEBHOOK_ALLOW_INSECURE?: boolean;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_PER_MINUTE?: number;
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL?: string;
@@ -71,6 +72,8 @@ export interface AppConfig {
   simulatorCallMs: number;
   webhookRetryDelaysMs: number[];
   webhookTimeoutMs: number;
+  /** How overdue a webhook attempt must be before the sweeper assumes its job was lost with the queue store. */
+  webhookRedeliveryGraceMs: number;
   webhookAllowInsecure: boolean;
   rateLimitPerMinute: number;
   logLevel: string;
@@ -143,6 +146,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     simulatorCallMs: parsed.SIMULATOR_CALL_MS ?? 20000,
     webhookRetryDelaysMs: retryDelays,
     webhookTimeoutMs: parsed.WEBHOOK_TIMEOUT_MS ?? 10000,
+    webhookRedeliveryGraceMs: parsed.WEBHOOK_REDELIVERY_GRACE_MS ?? 60000,
     webhookAllowInsecure: parsed.WEBHOOK_ALLOW_INSECURE ?? false,
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE ?? 600,
     logLevel: parsed.LOG_LEVEL ?? 'info',

@@ -33,6 +33,7 @@ export enum JobName {
   /** data: WebhookDeliveryJob. */
   DeliverWebhook = 'deliver-webhook',
   PruneWebhookDeliveries = 'prune-webhook-deliveries',
+  SweepWebhookDeliveries = 'sweep-webhook-deliveries',
   /** Minute ledger period boundaries: subscription renewals and trial expiries (cluster-wide tick). */
   RenewSubscriptions = 'renew-subscriptions',
   /** One simulated delivery-status report of an outbound message; data: SimulatedStatusJobData. */
@@ -49,6 +50,7 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.SuperviseCalls]: QueueName.CallDispatch,
   [JobName.DeliverWebhook]: QueueName.WebhookDeliveries,
   [JobName.PruneWebhookDeliveries]: QueueName.Maintenance,
+  [JobName.SweepWebhookDeliveries]: QueueName.Maintenance,
   [JobName.RenewSubscriptions]: QueueName.Maintenance,
   [JobName.SimulateMessageStatus]: QueueName.Messaging,
 };
