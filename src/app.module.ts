@@ -43,7 +43,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfigNamespace(config)] }),
         LoggingModule.forRoot(config),
-        DatabaseModule.forRoot(databaseUrl),
+        DatabaseModule.forRoot(databaseUrl, config.databasePoolSize),
         ScheduleModule.forRoot(),
         QueueModule.forRoot(queue),
         MetricsModule,

@@ -42,6 +42,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     QUEUE_PREFIX: queuePrefix,
     ADMIN_TOKEN,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // Several apps (peers, parallel files) share one PostgreSQL and its 100 connections.
+    DATABASE_POOL_SIZE: '8',
     SIMULATOR_RING_MS: '50',
     SIMULATOR_CALL_MS: '300',
     // Suites and benchmarks send thousands of requests with one key; the limit itself is tested in test/operate.

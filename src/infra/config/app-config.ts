@@ -23,6 +23,7 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT?: number;
   @IsOptional() @IsString() HOST?: string;
   @IsOptional() @IsString() DATABASE_URL?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(500) DATABASE_POOL_SIZE?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(65535) EMBEDDED_PG_PORT?: number;
   @IsOptional() @IsString() REDIS_URL?: string;
   @IsOptional() @IsString() QUEUE_PREFIX?: string;
@@ -58,6 +59,8 @@ export interface AppConfig {
   host: string;
   /** Unset outside production: an embedded PostgreSQL is started instead. */
   databaseUrl?: string;
+  /** Connections per process in the application's PostgreSQL pool. */
+  databasePoolSize: number;
   embeddedPgPort: number;
   /** Unset: BullMQ runs on its PostgreSQL backend in the main database. */
   redisUrl?: string;
@@ -133,6 +136,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     port: parsed.PORT ?? 3000,
     host: parsed.HOST ?? '0.0.0.0',
     databaseUrl: parsed.DATABASE_URL,
+    databasePoolSize: parsed.DATABASE_POOL_SIZE ?? 20,
     embeddedPgPort: parsed.EMBEDDED_PG_PORT ?? 54329,
     redisUrl: parsed.REDIS_URL,
     queuePrefix: parsed.QUEUE_PREFIX ?? 'vc',

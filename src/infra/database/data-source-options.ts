@@ -6,7 +6,11 @@ import { SnakeNamingStrategy } from './snake-naming.strategy';
  * The one definition of how we talk to PostgreSQL, shared by the app, the TypeORM CLI (ormconfig.ts) and the
  * tests. Schema changes happen only through migrations, never `synchronize`.
  */
-export function dataSourceOptions(url: string, entities: DataSourceOptions['entities'] = []): DataSourceOptions {
+export function dataSourceOptions(
+  url: string,
+  entities: DataSourceOptions['entities'] = [],
+  poolSize = 20,
+): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -19,6 +23,6 @@ export function dataSourceOptions(url: string, entities: DataSourceOptions['enti
     migrationsRun: false,
     // Failed queries surface as exceptions, which the error filter and the job logs report once, with context.
     logging: false,
-    extra: { max: 20, connectionTimeoutMillis: 10000, application_name: 'voice-calling-api' },
+    extra: { max: poolSize, connectionTimeoutMillis: 10000, application_name: 'voice-calling-api' },
   };
 }

@@ -7,10 +7,10 @@ import { DATABASE_URL } from './database.tokens';
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(databaseUrl: string): DynamicModule {
+  static forRoot(databaseUrl: string, poolSize: number): DynamicModule {
     return {
       module: DatabaseModule,
-      imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl), autoLoadEntities: true })],
+      imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, [], poolSize), autoLoadEntities: true })],
       providers: [{ provide: DATABASE_URL, useValue: databaseUrl }],
       exports: [DATABASE_URL],
     };
