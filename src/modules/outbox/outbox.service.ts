@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { DomainEventType } from './domain-event';
-import { OutboxEvent } from './outbox-event.entity';
 
 export const OUTBOX_CHANNEL = 'vc_outbox';
 
@@ -22,8 +21,14 @@ export class OutboxService {
       throw new Error('OutboxService.record must run inside a transaction');
     }
     const eventId = uuidv7();
-    await manager.insert(OutboxEvent, { eventId, organizationId, type, data: data as never, occurredAt: new Date() });
-    await manager.query(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
+    // One round trip for both: the row, and the NOTIFY that PostgreSQL delivers when the transaction commits.
+    await manager.query(
+      `WITH inserted AS (
+         INSERT INTO outbox_events (event_id, organization_id, type, data, occurred_at)
+         VALUES ($1, $2, $3, $4::jsonb, $5) RETURNING id)
+       SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM inserted`,
+      [eventId, organizationId, type, JSON.stringify(data), new Date()],
+    );
     return eventId;
   }
 }
