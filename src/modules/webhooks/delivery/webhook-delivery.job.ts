@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { JobsOptions } from 'bullmq';
 import { DomainEventType } from '../../outbox/domain-event';
 
 /** The data of one DeliverWebhook job: one attempt of one event to one endpoint. */
@@ -20,6 +21,21 @@ export interface WebhookDeliveryJob {
 export function deliveryJobId(eventId: string, endpointId: string, attempt: number): string {
   const base = `${eventId}.${endpointId}`;
   return attempt === 1 ? base : `${base}.r${attempt - 1}`;
+}
+
+/** Infrastructure failures (not receiver failures, which follow the retry schedule) get a few quick retries. */
+const INFRASTRUCTURE_RETRIES = { attempts: 5, backoff: { type: 'exponential', delay: 1000 } } as const;
+
+/** Queue options of one attempt: its fixed job id, quick infrastructure retries, and a delay for scheduled retries. */
+export function deliveryJobOptions(
+  job: Pick<WebhookDeliveryJob, 'eventId' | 'endpointId' | 'attempt'>,
+  delay?: number,
+): JobsOptions {
+  return {
+    jobId: deliveryJobId(job.eventId, job.endpointId, job.attempt),
+    ...(delay ? { delay } : {}),
+    ...INFRASTRUCTURE_RETRIES,
+  };
 }
 
 /**

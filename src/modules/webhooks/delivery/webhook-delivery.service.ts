@@ -7,9 +7,8 @@ import { JobQueue } from '../../../infra/queue/job-queue.service';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { WebhookDelivery } from '../webhook-delivery.entity';
-import { DELIVERY_JOB_OPTIONS } from './webhook-fanout.service';
 import { PostResult, WebhookHttpClient } from './webhook-http.client';
-import { WebhookDeliveryJob, deliveryJobId, retryDelay, webhookId } from './webhook-delivery.job';
+import { WebhookDeliveryJob, deliveryJobOptions, retryDelay, webhookId } from './webhook-delivery.job';
 import { signatureHeader } from './webhook-signature';
 
 /** Failed deliveries in a row (each with all its retries spent) that disable an endpoint (spec rule 4). */
@@ -74,16 +73,8 @@ export class WebhookDeliveryService {
     }
     const retries = this.config.webhookRetryDelaysMs;
     if (job.attempt <= retries.length) {
-      const next = job.attempt + 1;
-      await this.jobs.add<WebhookDeliveryJob>(
-        JobName.DeliverWebhook,
-        { ...job, attempt: next },
-        {
-          jobId: deliveryJobId(job.eventId, job.endpointId, next),
-          delay: retryDelay(retries, job.attempt),
-          ...DELIVERY_JOB_OPTIONS,
-        },
-      );
+      const next: WebhookDeliveryJob = { ...job, attempt: job.attempt + 1 };
+      await this.jobs.add(JobName.DeliverWebhook, next, deliveryJobOptions(next, retryDelay(retries, job.attempt)));
       this.metrics.webhookDelivery('retry_scheduled');
       return;
     }

@@ -4,10 +4,7 @@ import { JobQueue } from '../../../infra/queue/job-queue.service';
 import { JobName } from '../../../infra/queue/queue-names';
 import { DomainEventFanout } from '../../outbox/domain-event-fanout.service';
 import { DomainEventListener, DomainEventMessage } from '../../outbox/domain-event';
-import { WebhookDeliveryJob, deliveryJobId } from './webhook-delivery.job';
-
-/** Infrastructure failures (not receiver failures, which are retried by the schedule) get a few quick retries. */
-export const DELIVERY_JOB_OPTIONS = { attempts: 5, backoff: { type: 'exponential', delay: 1000 } } as const;
+import { WebhookDeliveryJob, deliveryJobOptions } from './webhook-delivery.job';
 
 /**
  * Turns each relayed domain event into one delivery job per active endpoint of the organization subscribed to
@@ -43,7 +40,7 @@ export class WebhookFanout implements OnModuleInit, DomainEventListener {
           data: event.data,
           attempt: 1,
         },
-        opts: { jobId: deliveryJobId(event.eventId, id, 1), ...DELIVERY_JOB_OPTIONS },
+        opts: deliveryJobOptions({ eventId: event.eventId, endpointId: id, attempt: 1 }),
       })),
     );
   }

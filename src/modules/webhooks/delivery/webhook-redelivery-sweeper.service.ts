@@ -5,8 +5,7 @@ import { JobQueue } from '../../../infra/queue/job-queue.service';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { DomainEventType } from '../../outbox/domain-event';
-import { DELIVERY_JOB_OPTIONS } from './webhook-fanout.service';
-import { WebhookDeliveryJob, deliveryJobId } from './webhook-delivery.job';
+import { WebhookDeliveryJob, deliveryJobOptions } from './webhook-delivery.job';
 
 interface OverdueDelivery {
   event_id: string;
@@ -62,20 +61,16 @@ export class WebhookRedeliverySweeper {
       [lookbackSecs, graceSecs, delays, BATCH],
     );
     for (const row of overdue) {
-      const attempt = (row.last_attempt ?? 0) + 1;
-      await this.jobs.add<WebhookDeliveryJob>(
-        JobName.DeliverWebhook,
-        {
-          eventId: row.event_id,
-          organizationId: row.organization_id,
-          endpointId: row.endpoint_id,
-          type: row.type,
-          occurredAt: row.occurred_at.toISOString(),
-          data: row.data,
-          attempt,
-        },
-        { jobId: deliveryJobId(row.event_id, row.endpoint_id, attempt), ...DELIVERY_JOB_OPTIONS },
-      );
+      const job: WebhookDeliveryJob = {
+        eventId: row.event_id,
+        organizationId: row.organization_id,
+        endpointId: row.endpoint_id,
+        type: row.type,
+        occurredAt: row.occurred_at.toISOString(),
+        data: row.data,
+        attempt: (row.last_attempt ?? 0) + 1,
+      };
+      await this.jobs.add(JobName.DeliverWebhook, job, deliveryJobOptions(job));
     }
     return overdue.length;
   }
