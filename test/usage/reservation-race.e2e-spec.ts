@@ -65,4 +65,24 @@ describe('reservation race (real database, real concurrency)', () => {
     const { rows } = await t.db.query(`SELECT amount_mins FROM minute_ledger WHERE call_id = $1`, [callId]);
     expect(rows).toEqual([{ amount_mins: -2 }]);
   });
+
+  it('concurrent settlements of the same inbound call (never reserved) write one ledger row', async () => {
+    const org = await createOrg(t);
+    await admin(t, `/admin/v1/organizations/${org.id}/trial`, { days: 5, mins: 10 });
+    const billing = t.app.get(CallBilling);
+    const callId = randomUUID();
+    const settle = () =>
+      billing.settleCall({
+        organizationId: org.id,
+        callId,
+        direction: 'inbound',
+        durationSeconds: 90,
+        providerCallId: 'in-x',
+      });
+    await Promise.all(Array.from({ length: 20 }, settle));
+    const { rows } = await t.db.query(`SELECT type, amount_mins FROM minute_ledger WHERE call_id = $1`, [callId]);
+    expect(rows).toEqual([{ type: 'inbound_call', amount_mins: -2 }]);
+    const balance = await t.db.query(`SELECT balance_mins FROM usage_balances WHERE organization_id = $1`, [org.id]);
+    expect(balance.rows[0].balance_mins).toBe(8);
+  });
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, QueryFailedError, Repository } from 'typeorm';
+import { Brackets, DataSource, EntityManager, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
@@ -18,6 +18,7 @@ import { NAME_SQL, PHONE_DIGITS_SQL, escapeLike, phoneDigitsOf } from './contact
 import { CreateContactDto } from './dto/create-contact.dto';
 import { ListContactsQueryDto } from './dto/list-contacts-query.dto';
 import { UpdateContactDto } from './dto/update-contact.dto';
+import { isForeignKeyViolation, isUniqueViolation } from '../../infra/database/pg-errors';
 
 const PHONE_UNIQUE = 'ux_contacts_org_phone';
 const MEMBER_GROUP_FK = 'fk_contact_group_members_group';
@@ -188,12 +189,10 @@ export class ContactsService {
     try {
       return await write();
     } catch (error) {
-      const driver =
-        error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : {};
-      if (driver.code === '23505' && driver.constraint === PHONE_UNIQUE) {
+      if (isUniqueViolation(error, PHONE_UNIQUE)) {
         throw phoneTaken();
       }
-      if (driver.code === '23503' && driver.constraint === MEMBER_GROUP_FK) {
+      if (isForeignKeyViolation(error, MEMBER_GROUP_FK)) {
         throw ApiError.validation('groupIds', 'a contact group no longer exists');
       }
       throw error;

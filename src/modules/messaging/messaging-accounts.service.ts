@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { QueryFailedError, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { CreateMessagingAccountDto } from './dto/create-messaging-account.dto';
 import { CreateMessagingTemplateDto } from './dto/create-messaging-template.dto';
 import { MessagingAccount } from './messaging-account.entity';
 import { MessagingTemplate } from './messaging-template.entity';
+import { isUniqueViolation } from '../../infra/database/pg-errors';
 
-const isUniqueViolation = (error: unknown) =>
-  error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505';
 
 @Injectable()
 export class MessagingAccountsService {

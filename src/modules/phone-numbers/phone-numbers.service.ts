@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { QueryFailedError, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { CreatePhoneNumberDto } from './dto/create-phone-number.dto';
 import { PhoneNumber } from './phone-number.entity';
+import { isUniqueViolation } from '../../infra/database/pg-errors';
 
 @Injectable()
 export class PhoneNumbersService {
@@ -36,7 +37,7 @@ export class PhoneNumbersService {
         }),
       );
     } catch (error) {
-      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505') {
+      if (isUniqueViolation(error)) {
         throw ApiError.conflict('This number is already assigned');
       }
       throw error;

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { uuidv7 } from '../../common/ids/uuid-v7';
 import {
+  Allocation,
   GrantState,
-  applyReservation,
+  balanceMins,
   consumptionOrder,
   applySettlement,
   availableMins,
@@ -15,9 +15,11 @@ import {
 } from './allocation';
 import { CallBilling, CallSettlement, OutboundBlockedReason } from './call-billing.port';
 import { CallReservation } from './entities/call-reservation.entity';
-import { MinuteGrant } from './entities/minute-grant.entity';
-import { MinuteLedgerEntry } from './entities/minute-ledger-entry.entity';
-import { EntitlementsService, blockedReason, coversCall, hasOutboundPlan } from './entitlements.service';
+import { queryEntities } from '../../infra/database/entity-rows';
+import { isUniqueViolation } from '../../infra/database/pg-errors';
+import { CALL_LEDGER_ROW_UNIQUE, MinuteLedgerEntry } from './entities/minute-ledger-entry.entity';
+import { blockedReason, coversCall, hasOutboundPlan } from './entitlements';
+import { HoldingsService } from './holdings.service';
 import { MinuteBook } from './minute-book.service';
 
 /**
@@ -29,7 +31,7 @@ export class CallBillingService extends CallBilling {
   constructor(
     private readonly dataSource: DataSource,
     private readonly book: MinuteBook,
-    private readonly entitlements: EntitlementsService,
+    private readonly holdings: HoldingsService,
   ) {
     super();
   }
@@ -39,84 +41,73 @@ export class CallBillingService extends CallBilling {
     manager: EntityManager = this.dataSource.manager,
   ): Promise<OutboundBlockedReason | null> {
     const now = new Date();
-    const [e, grants] = await Promise.all([
-      this.entitlements.load(manager, organizationId, now),
-      this.book.openGrants(manager, organizationId),
-    ]);
+    const { entitlements, grants } = await this.holdings.load(manager, organizationId, now);
     const states = grants.map((g) => this.book.toState(g));
-    const balanceMins = states.reduce((s, g) => s + g.remainingMins, 0);
-    return blockedReason(e, {
-      balanceMins,
+    return blockedReason(entitlements, {
+      balanceMins: balanceMins(states),
       availableMins: availableMins(states, now.getTime()),
     });
   }
 
+  /**
+   * Everything that does not need the organization's lock happens before it: the call's own claim already
+   * serializes its dispatch, so the idempotency check may run unlocked. Under the lock: read the holdings, plan,
+   * write; the caller commits right after, so the lock is held for three round trips.
+   */
   async reserveForDispatch(
     manager: EntityManager,
     organizationId: string,
     callId: string,
   ): Promise<{ reserved: true } | { reserved: false; reason: OutboundBlockedReason }> {
+    if (await manager.existsBy(CallReservation, { callId, organizationId })) return { reserved: true };
     const locked = await this.book.lock(manager, organizationId);
-    const existing = await manager.findOneBy(CallReservation, {
-      callId,
-      organizationId,
-    });
-    if (existing) return { reserved: true };
-    const e = await this.entitlements.load(manager, organizationId, locked.now);
+    const { entitlements: e, grants } = await this.holdings.load(manager, organizationId, locked.now);
     if (!hasOutboundPlan(e)) return { reserved: false, reason: 'OUTBOUND_PLAN_REQUIRED' };
     const covered = coversCall(e, 'outbound') !== null;
-    let allocations: { grantId: string; mins: number }[] = [];
+    let allocations: Allocation[] = [];
     if (!covered) {
-      const grants = await this.book.openGrants(manager, organizationId);
-      const states = grants.map((g) => this.book.toState(g));
-      const plan = planReservation(states, locked.now.getTime(), 1);
+      const plan = planReservation(
+        grants.map((g) => this.book.toState(g)),
+        locked.now.getTime(),
+        1,
+      );
       if (!plan) return { reserved: false, reason: 'OUTBOUND_MINUTES_EXHAUSTED' };
       allocations = plan;
-      await this.book.saveStates(manager, grants, applyReservation(states, plan));
-      await this.book.adjustReserved(manager, locked, 1);
     }
-    await manager.insert(CallReservation, {
-      id: uuidv7(),
-      organizationId,
-      callId,
-      allocations,
-      covered,
-      status: 'reserved',
-      createdAt: locked.now,
-    });
+    await this.book.reserve(manager, locked, { callId, allocations, covered });
     return { reserved: true };
   }
 
   async settleCall(s: CallSettlement): Promise<void> {
-    await this.dataSource.transaction((manager) => this.settleIn(manager, s));
+    try {
+      await this.dataSource.transaction((manager) => this.settle(manager, s));
+    } catch (error) {
+      // A concurrent settlement of the same unreserved call (inbound) wrote its ledger row first: settled once.
+      if (!isUniqueViolation(error, CALL_LEDGER_ROW_UNIQUE)) throw error;
+    }
   }
 
-  /** Settlement inside a given transaction (the renewal and tests reuse it). Idempotent per call. */
-  async settleIn(manager: EntityManager, s: CallSettlement): Promise<void> {
+  /**
+   * Idempotent per call, with everything but the ledger arithmetic done before the organization's lock: claiming
+   * the reservation (its row lock) makes a second settlement of the same call wait, then find nothing to release
+   * and the ledger row written; calls never reserved (inbound) rely on the ledger's unique call row instead.
+   */
+  private async settle(manager: EntityManager, s: CallSettlement): Promise<void> {
+    const [reservation] = await queryEntities(
+      manager,
+      CallReservation,
+      `UPDATE call_reservations SET status = 'settled'
+        WHERE call_id = $1 AND organization_id = $2 AND status = 'reserved' RETURNING *`,
+      [s.callId, s.organizationId],
+    );
+    if (await manager.existsBy(MinuteLedgerEntry, { callId: s.callId, type: `${s.direction}_call` })) return;
     const locked = await this.book.lock(manager, s.organizationId);
-    const done = await manager.existsBy(MinuteLedgerEntry, {
-      callId: s.callId,
-      type: `${s.direction}_call`,
-    });
-    if (done) return;
-    const reservation = await manager.findOneBy(CallReservation, {
-      callId: s.callId,
-      organizationId: s.organizationId,
-    });
-    if (reservation?.status === 'settled') return;
-    const e = await this.entitlements.load(manager, s.organizationId, locked.now);
+    const { entitlements: e, grants } = await this.holdings.load(manager, s.organizationId, locked.now);
     const coverage = coversCall(e, s.direction);
-    const grants = await this.book.openGrants(manager, s.organizationId);
     const states = grants.map((g) => this.book.toState(g));
-    const held =
-      reservation && reservation.allocations.length
-        ? {
-            allocations: reservation.allocations,
-            reservedAt: reservation.createdAt.getTime(),
-          }
-        : reservation
-          ? { allocations: [], reservedAt: reservation.createdAt.getTime() }
-          : null;
+    const held = reservation
+      ? { allocations: reservation.allocations, reservedAt: reservation.createdAt.getTime() }
+      : null;
     const started = startedMinutes(s.durationSeconds);
     const plan = planSettlement({
       grants: states,
@@ -125,21 +116,19 @@ export class CallBillingService extends CallBilling {
       covered: coverage !== null,
       now: locked.now.getTime(),
     });
-    await this.book.saveStates(manager, grants, applySettlement(states, held, plan));
-    const heldMins = held?.allocations.reduce((sum, a) => sum + a.mins, 0) ?? 0;
-    if (heldMins) await this.book.adjustReserved(manager, locked, -heldMins);
-    await this.recordUse(manager, plan, excessAnchor(states, held, locked.now.getTime()));
-    const talk = talkMinutes(s.durationSeconds);
+    const used = usePerGrant(plan, excessAnchor(states, held, locked.now.getTime()));
+    await this.book.saveStates(manager, grants, applySettlement(states, held, plan), used);
     await this.book.append(manager, locked, {
       type: `${s.direction}_call`,
       amountMins: -plan.chargedMins,
-      durationMins: talk,
+      durationMins: talkMinutes(s.durationSeconds),
       includedInPlan: coverage !== null,
       description: describeCall(s.direction, started, plan.excessMins, coverage),
       productType: coverage === 'receptionist' ? 'receptionist' : 'outreach',
       providerCallId: s.providerCallId,
       callId: s.callId,
       excessMins: plan.excessMins,
+      releasedMins: held?.allocations.reduce((sum, a) => sum + a.mins, 0) ?? 0,
     });
     if (plan.expiredMins > 0) {
       await this.book.append(manager, locked, {
@@ -149,18 +138,17 @@ export class CallBillingService extends CallBilling {
         productType: 'outreach',
       });
     }
-    if (reservation) await manager.update(CallReservation, { id: reservation.id }, { status: 'settled' });
   }
+}
 
-  /**
-   * Usage per allocation: charged minutes where they were drawn, excess on the call's original allocation, so
-   * an item's usage may exceed its allowance (an active call finished past it).
-   */
-  private async recordUse(manager: EntityManager, plan: SettlementPlan, anchor: string | undefined): Promise<void> {
-    const uses = new Map(plan.charges.map((c) => [c.grantId, c.mins]));
-    if (plan.excessMins > 0 && anchor) uses.set(anchor, (uses.get(anchor) ?? 0) + plan.excessMins);
-    for (const [grantId, mins] of uses) await manager.increment(MinuteGrant, { id: grantId }, 'usedMins', mins);
-  }
+/**
+ * Usage per allocation: charged minutes where they were drawn, excess on the call's original allocation, so
+ * an item's usage may exceed its allowance (an active call finished past it).
+ */
+function usePerGrant(plan: SettlementPlan, anchor: string | undefined): Map<string, number> {
+  const uses = new Map(plan.charges.map((c) => [c.grantId, c.mins]));
+  if (plan.excessMins > 0 && anchor) uses.set(anchor, (uses.get(anchor) ?? 0) + plan.excessMins);
+  return uses;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { uuidv7 } from '../../common/ids/uuid-v7';
-import { GrantState } from './allocation';
+import { Allocation, GrantState } from './allocation';
 import { UsageBalance } from './entities/usage-balance.entity';
 import { MinuteGrant } from './entities/minute-grant.entity';
 import { CALL_LEDGER_TYPES, LedgerType, MinuteLedgerEntry } from './entities/minute-ledger-entry.entity';
@@ -22,6 +22,8 @@ export interface EntryInput {
   providerCallId?: string | null;
   callId?: string | null;
   excessMins?: number;
+  /** Reserved minutes released with this entry (a settlement hands back what its call held). */
+  releasedMins?: number;
 }
 
 /**
@@ -31,15 +33,21 @@ export interface EntryInput {
 @Injectable()
 export class MinuteBook {
   async lock(manager: EntityManager, organizationId: string): Promise<LockedBalance> {
-    await manager.query(
-      `INSERT INTO usage_balances (organization_id) VALUES ($1) ON CONFLICT (organization_id) DO NOTHING`,
-      [organizationId],
-    );
-    const [row] = await manager.query(
-      `SELECT balance_mins, reserved_mins, last_entry_at, clock_timestamp() AS now
-         FROM usage_balances WHERE organization_id = $1 FOR UPDATE`,
-      [organizationId],
-    );
+    const select = () =>
+      manager.query(
+        `SELECT balance_mins, reserved_mins, last_entry_at, clock_timestamp() AS now
+           FROM usage_balances WHERE organization_id = $1 FOR UPDATE`,
+        [organizationId],
+      );
+    let [row] = await select();
+    if (!row) {
+      // First ledger action of this organization: create its balance row (a racing creator wins harmlessly).
+      await manager.query(
+        `INSERT INTO usage_balances (organization_id) VALUES ($1) ON CONFLICT (organization_id) DO NOTHING`,
+        [organizationId],
+      );
+      [row] = await select();
+    }
     const balance = manager.create(UsageBalance, {
       organizationId,
       balanceMins: Number(row.balance_mins),
@@ -47,15 +55,6 @@ export class MinuteBook {
       lastEntryAt: row.last_entry_at ? new Date(row.last_entry_at) : null,
     });
     return { balance, now: new Date(row.now) };
-  }
-
-  /** Grants that still hold minutes or may be drawn on (closed grants with calls in flight included). */
-  openGrants(manager: EntityManager, organizationId: string): Promise<MinuteGrant[]> {
-    return manager
-      .createQueryBuilder(MinuteGrant, 'g')
-      .where('g.organizationId = :organizationId', { organizationId })
-      .andWhere('(g.closed = false OR g.reservedMins > 0)')
-      .getMany();
   }
 
   toState(grant: MinuteGrant): GrantState {
@@ -70,40 +69,53 @@ export class MinuteBook {
     };
   }
 
-  /** Writes back the grants whose state changed. */
-  async saveStates(manager: EntityManager, grants: MinuteGrant[], states: GrantState[]): Promise<void> {
+  /**
+   * Writes back the grants whose state changed, plus minutes used per grant (`usedMins`), in one statement
+   * whatever the number of grants.
+   */
+  async saveStates(
+    manager: EntityManager,
+    grants: MinuteGrant[],
+    states: GrantState[],
+    used: ReadonlyMap<string, number> = new Map(),
+  ): Promise<void> {
     const byId = new Map(states.map((s) => [s.id, s]));
-    for (const grant of grants) {
-      const s = byId.get(grant.id);
-      if (!s) continue;
-      if (s.remainingMins === grant.remainingMins && s.reservedMins === grant.reservedMins && s.closed === grant.closed)
-        continue;
-      await manager.update(
-        MinuteGrant,
-        { id: grant.id },
-        {
-          remainingMins: s.remainingMins,
-          reservedMins: s.reservedMins,
-          closed: s.closed,
-        },
-      );
+    const changes = grants.flatMap((grant) => {
+      const s = byId.get(grant.id) ?? grant;
+      const usedMins = used.get(grant.id) ?? 0;
+      const same =
+        s.remainingMins === grant.remainingMins && s.reservedMins === grant.reservedMins && s.closed === grant.closed;
+      if (same && !usedMins) return [];
       Object.assign(grant, {
         remainingMins: s.remainingMins,
         reservedMins: s.reservedMins,
         closed: s.closed,
+        usedMins: grant.usedMins + usedMins,
       });
-    }
+      return [{ id: grant.id, remaining: s.remainingMins, reserved: s.reservedMins, closed: s.closed, used: usedMins }];
+    });
+    if (!changes.length) return;
+    await manager.query(
+      `UPDATE minute_grants g
+          SET remaining_mins = c.remaining, reserved_mins = c.reserved, closed = c.closed,
+              used_mins = g.used_mins + c.used
+         FROM jsonb_to_recordset($1::jsonb) AS c(id uuid, remaining int, reserved int, closed boolean, used int)
+        WHERE g.id = c.id`,
+      [JSON.stringify(changes)],
+    );
   }
 
   /**
-   * Appends one ledger row and moves the balance by its amount. Rows are stamped strictly after the previous
-   * one, so `balanceAfterMins` chains in (createdAt, id) order even when two rows fall in the same millisecond.
+   * Appends one ledger row and moves the balance by its amount (releasing `releasedMins` reserved minutes),
+   * rolling call rows into the daily totals, in one statement. Rows are stamped strictly after the previous one,
+   * so `balanceAfterMins` chains in (createdAt, id) order even when two rows fall in the same millisecond.
    */
   async append(manager: EntityManager, locked: LockedBalance, input: EntryInput): Promise<MinuteLedgerEntry> {
     const { balance } = locked;
     const previous = balance.lastEntryAt?.getTime() ?? 0;
     const createdAt = new Date(Math.max(locked.now.getTime(), previous + 1));
     const balanceAfter = balance.balanceMins + input.amountMins;
+    const reservedAfter = balance.reservedMins - (input.releasedMins ?? 0);
     if (balanceAfter < 0) throw new Error(`ledger invariant: balance of ${balance.organizationId} would go negative`);
     const entry = manager.create(MinuteLedgerEntry, {
       id: uuidv7(createdAt.getTime()),
@@ -120,43 +132,81 @@ export class MinuteBook {
       excessMins: input.excessMins ?? 0,
       createdAt,
     });
-    await manager.insert(MinuteLedgerEntry, entry);
-    if (CALL_LEDGER_TYPES.includes(entry.type)) await this.addToDailyTotals(manager, entry);
-    balance.balanceMins = balanceAfter;
-    balance.lastEntryAt = createdAt;
-    await this.saveBalance(manager, balance);
+    await manager.query(
+      `WITH entry AS (
+         INSERT INTO minute_ledger (id, organization_id, type, amount_mins, balance_after_mins, duration_mins,
+                                    included_in_plan, description, product_type, provider_call_id, call_id,
+                                    excess_mins, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+       ), daily AS (
+         INSERT INTO usage_daily_totals AS d
+                (organization_id, day, calls, inbound_calls, talk_mins, inbound_mins, deducted_mins)
+         SELECT $2, ($13::timestamptz AT TIME ZONE 'UTC')::date, 1, i.inbound, coalesce($6, 0),
+                i.inbound * coalesce($6, 0), -$4
+           FROM (SELECT CASE WHEN $3 = 'inbound_call' THEN 1 ELSE 0 END AS inbound) i
+          WHERE $3 = ANY($14::text[])
+         ON CONFLICT (organization_id, day) DO UPDATE SET
+           calls = d.calls + 1, inbound_calls = d.inbound_calls + EXCLUDED.inbound_calls,
+           talk_mins = d.talk_mins + EXCLUDED.talk_mins, inbound_mins = d.inbound_mins + EXCLUDED.inbound_mins,
+           deducted_mins = d.deducted_mins + EXCLUDED.deducted_mins
+       )
+       UPDATE usage_balances
+          SET balance_mins = $5, reserved_mins = $15, last_entry_at = $13, updated_at = now()
+        WHERE organization_id = $2`,
+      [
+        entry.id,
+        entry.organizationId,
+        entry.type,
+        entry.amountMins,
+        balanceAfter,
+        entry.durationMins,
+        entry.includedInPlan,
+        entry.description,
+        entry.productType,
+        entry.providerCallId,
+        entry.callId,
+        entry.excessMins,
+        createdAt,
+        CALL_LEDGER_TYPES,
+        reservedAfter,
+      ],
+    );
+    Object.assign(balance, { balanceMins: balanceAfter, reservedMins: reservedAfter, lastEntryAt: createdAt });
     return entry;
   }
 
-  private async addToDailyTotals(manager: EntityManager, e: MinuteLedgerEntry): Promise<void> {
-    const inbound = e.type === 'inbound_call' ? 1 : 0;
-    const mins = e.durationMins ?? 0;
+  /**
+   * Records a dispatch's reservation: its minutes held on their grants and on the balance, and the reservation
+   * row, in one statement, because it runs under the balance lock.
+   */
+  async reserve(
+    manager: EntityManager,
+    locked: LockedBalance,
+    reservation: { callId: string; allocations: Allocation[]; covered: boolean },
+  ): Promise<void> {
+    const held = reservation.allocations.reduce((sum, a) => sum + a.mins, 0);
     await manager.query(
-      `INSERT INTO usage_daily_totals AS d
-              (organization_id, day, calls, inbound_calls, talk_mins, inbound_mins, deducted_mins)
-       VALUES ($1, ($2::timestamptz AT TIME ZONE 'UTC')::date, 1, $3, $4, $5, $6)
-       ON CONFLICT (organization_id, day) DO UPDATE SET
-         calls = d.calls + 1, inbound_calls = d.inbound_calls + $3, talk_mins = d.talk_mins + $4,
-         inbound_mins = d.inbound_mins + $5, deducted_mins = d.deducted_mins + $6`,
-      [e.organizationId, e.createdAt, inbound, mins, inbound * mins, -e.amountMins],
+      `WITH held AS (
+         UPDATE minute_grants g SET reserved_mins = g.reserved_mins + a.mins
+           FROM jsonb_to_recordset($4::jsonb) AS a("grantId" uuid, mins int)
+          WHERE g.id = a."grantId" AND g.organization_id = $2
+       ), balance AS (
+         UPDATE usage_balances SET reserved_mins = reserved_mins + $5, updated_at = now()
+          WHERE organization_id = $2 AND $5 <> 0
+       )
+       INSERT INTO call_reservations (id, organization_id, call_id, allocations, covered, status, created_at)
+       VALUES ($1, $2, $3, $4::jsonb, $6, 'reserved', $7)`,
+      [
+        uuidv7(),
+        locked.balance.organizationId,
+        reservation.callId,
+        JSON.stringify(reservation.allocations),
+        held,
+        reservation.covered,
+        locked.now,
+      ],
     );
-  }
-
-  async adjustReserved(manager: EntityManager, locked: LockedBalance, delta: number): Promise<void> {
-    locked.balance.reservedMins += delta;
-    await this.saveBalance(manager, locked.balance);
-  }
-
-  private async saveBalance(manager: EntityManager, balance: UsageBalance): Promise<void> {
-    await manager.update(
-      UsageBalance,
-      { organizationId: balance.organizationId },
-      {
-        balanceMins: balance.balanceMins,
-        reservedMins: balance.reservedMins,
-        lastEntryAt: balance.lastEntryAt,
-      },
-    );
+    locked.balance.reservedMins += held;
   }
 
   /** Adds a grant of minutes and its ledger row. */

@@ -10,6 +10,7 @@ import { StartTrialDto } from './dto/start-trial.dto';
 import { MinuteLedgerEntry } from './entities/minute-ledger-entry.entity';
 import { Subscription } from './entities/subscription.entity';
 import { Trial } from './entities/trial.entity';
+import { HoldingsService } from './holdings.service';
 import { MinuteBook } from './minute-book.service';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
 
@@ -19,6 +20,7 @@ export class UsageAdminService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly book: MinuteBook,
+    private readonly holdings: HoldingsService,
     private readonly lifecycle: SubscriptionLifecycleService,
   ) {}
 
@@ -164,7 +166,7 @@ export class UsageAdminService {
 
   /** Free minutes only: a reserved minute belongs to a call in flight, and the balance never goes negative. */
   private async deduct(manager: EntityManager, organizationId: string, mins: number, now: number): Promise<void> {
-    const grants = await this.book.openGrants(manager, organizationId);
+    const { grants } = await this.holdings.load(manager, organizationId, new Date(now));
     const states = grants.map((g) => this.book.toState(g));
     const plan = planReservation(states, now, mins);
     if (!plan) throw ApiError.validation('mins', 'exceeds the minutes available to remove');

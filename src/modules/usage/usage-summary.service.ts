@@ -3,10 +3,8 @@ import { DataSource } from 'typeorm';
 import { GrantState, availableMins, daysRemaining, isLive } from './allocation';
 import { MinuteGrant } from './entities/minute-grant.entity';
 import { Subscription } from './entities/subscription.entity';
-import { UsageBalance } from './entities/usage-balance.entity';
 import {
   Entitlements,
-  EntitlementsService,
   activeSubscriptions,
   blockedReason,
   hasOutboundPlan,
@@ -14,7 +12,8 @@ import {
   isEnforced,
   outreachItems,
   trialIsActive,
-} from './entitlements.service';
+} from './entitlements';
+import { HoldingsService } from './holdings.service';
 import { MinuteBook } from './minute-book.service';
 import { PeriodUsageService } from './period-usage.service';
 import { includedMinutes, planId, planName } from './subscription-lifecycle.service';
@@ -35,7 +34,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export class UsageSummaryService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly entitlements: EntitlementsService,
+    private readonly holdings: HoldingsService,
     private readonly book: MinuteBook,
     private readonly periodUsage: PeriodUsageService,
   ) {}
@@ -44,11 +43,7 @@ export class UsageSummaryService {
     const manager = this.dataSource.manager;
     const nowDate = new Date();
     const now = nowDate.getTime();
-    const [e, grants, balanceRow] = await Promise.all([
-      this.entitlements.load(manager, organizationId, nowDate),
-      this.book.openGrants(manager, organizationId),
-      manager.findOneBy(UsageBalance, { organizationId }),
-    ]);
+    const { entitlements: e, grants, balance: balanceRow } = await this.holdings.load(manager, organizationId, nowDate);
     const states = grants.map((g) => this.book.toState(g));
     const balanceMins = balanceRow?.balanceMins ?? 0;
     const available = availableMins(states, now);

@@ -11,7 +11,7 @@ import { Subscription } from './entities/subscription.entity';
 import { Trial } from './entities/trial.entity';
 import { UsageBalance } from './entities/usage-balance.entity';
 import { UsageDailyTotal } from './entities/usage-daily-total.entity';
-import { EntitlementsService } from './entitlements.service';
+import { HoldingsService } from './holdings.service';
 import { MinuteBook } from './minute-book.service';
 import { PeriodUsageService } from './period-usage.service';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
@@ -37,7 +37,7 @@ import { UsageSummaryService } from './usage-summary.service';
   controllers: [UsageController, AdminUsageController],
   providers: [
     MinuteBook,
-    EntitlementsService,
+    HoldingsService,
     CallBillingService,
     { provide: CallBilling, useExisting: CallBillingService },
     SubscriptionLifecycleService,

@@ -68,26 +68,15 @@ export class CallDispatcher {
   }
 
   /**
-   * Reserves the call's minute and moves it to `processing`, or ends it in `error` when none can be reserved.
-   * Both statements require `lock-processing`: if the sweeper released a stale claim meanwhile, the
-   * transaction rolls back (and with it the reservation).
+   * Moves the call to `processing` and reserves its minute, or ends it in `error` when none can be reserved.
+   * The call's own row goes first: the reservation takes the organization's balance lock, which every other
+   * dispatch and settlement of that organization waits for, so it comes last and is held only until the commit.
+   * Both call updates require the claim: if the sweeper released a stale claim meanwhile, the transaction rolls
+   * back (and with it the reservation).
    */
   private async reserveAndStart(claimed: Call): Promise<Call | null> {
     let result: LedgerReservationResult | undefined;
     const call = await this.dataSource.transaction(async (m) => {
-      const reservation = await this.billing.reserveForDispatch(m, claimed.organizationId, claimed.id);
-      result = reservation.reserved ? 'reserved' : RESERVATION_RESULT[reservation.reason];
-      if (!reservation.reserved) {
-        const [failed] = await callRows(
-          m,
-          `UPDATE calls SET status = 'error', ended_reason = $2, ended_at = now(), updated_at = now()
-            WHERE id = $1 AND status = 'lock-processing' RETURNING *`,
-          [claimed.id, BLOCKED_REASON[reservation.reason]],
-        );
-        if (!failed) throw new Error(`Call ${claimed.id} lost its claim`);
-        await this.outbox.record(m, failed.organizationId, 'call.failed', { ...CallResponse.from(failed) });
-        return null;
-      }
       const [processing] = await callRows(
         m,
         `UPDATE calls SET status = 'processing', dispatched_at = now(), updated_at = now()
@@ -95,7 +84,18 @@ export class CallDispatcher {
         [claimed.id],
       );
       if (!processing) throw new Error(`Call ${claimed.id} lost its claim`);
-      return processing;
+      const reservation = await this.billing.reserveForDispatch(m, claimed.organizationId, claimed.id);
+      result = reservation.reserved ? 'reserved' : RESERVATION_RESULT[reservation.reason];
+      if (reservation.reserved) return processing;
+      const [failed] = await callRows(
+        m,
+        `UPDATE calls SET status = 'error', ended_reason = $2, dispatched_at = NULL, ended_at = now(),
+                updated_at = now()
+          WHERE id = $1 RETURNING *`,
+        [claimed.id, BLOCKED_REASON[reservation.reason]],
+      );
+      await this.outbox.record(m, failed.organizationId, 'call.failed', { ...CallResponse.from(failed) });
+      return null;
     });
     // Counted once committed: a rolled-back attempt (lost claim) reserved nothing.
     if (result) this.metrics.ledgerReservation(result);

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { uuidv7 } from '../../../common/ids/uuid-v7';
 import { InboundAssistantsService } from '../../assistants/inbound-assistants.service';
 import { PromptsService } from '../../cases/prompts.service';
 import { PhoneNumbersService } from '../../phone-numbers/phone-numbers.service';
 import { Call } from '../call.entity';
 import { DEFAULT_SYSTEM_PROMPT } from '../call-resolution';
+import { isUniqueViolation } from '../../../infra/database/pg-errors';
 
 /** The opening line of inbound calls (inbound assistants carry a prompt only). */
 export const INBOUND_FIRST_MESSAGE = 'Hello! Thank you for calling. How can I help you today?';
@@ -60,7 +61,7 @@ export class InboundCallsService {
       await repo.insert(call);
     } catch (error) {
       // A concurrent repeat of the same platform request inserted it first (unique apiCallId).
-      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505') {
+      if (isUniqueViolation(error)) {
         return repo.findOneByOrFail({ apiCallId: input.providerCallId });
       }
       throw error;

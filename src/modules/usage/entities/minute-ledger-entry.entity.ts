@@ -14,6 +14,8 @@ export const LEDGER_TYPES = [
 ] as const;
 export type LedgerType = (typeof LEDGER_TYPES)[number];
 export const CALL_LEDGER_TYPES: readonly LedgerType[] = ['inbound_call', 'outbound_call'];
+/** One call row per call: the backstop that makes settlement idempotent. */
+export const CALL_LEDGER_ROW_UNIQUE = 'ux_minute_ledger_call';
 
 /**
  * Append-only: every balance movement, with the balance right after it, so the balance is always the newest
@@ -24,7 +26,7 @@ export const CALL_LEDGER_TYPES: readonly LedgerType[] = ['inbound_call', 'outbou
 @Index('ix_minute_ledger_org_calls', ['organizationId', 'createdAt', 'id'], {
   where: `type IN ('inbound_call', 'outbound_call')`,
 })
-@Index('ux_minute_ledger_call', ['callId'], {
+@Index(CALL_LEDGER_ROW_UNIQUE, ['callId'], {
   unique: true,
   where: `call_id IS NOT NULL AND type IN ('inbound_call', 'outbound_call')`,
 })

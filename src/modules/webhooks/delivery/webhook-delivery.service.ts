@@ -10,6 +10,7 @@ import { WebhookDelivery } from '../webhook-delivery.entity';
 import { PostResult, WebhookHttpClient } from './webhook-http.client';
 import { WebhookDeliveryJob, deliveryJobOptions, retryDelay, webhookId } from './webhook-delivery.job';
 import { signatureHeader } from './webhook-signature';
+import { isForeignKeyViolation } from '../../../infra/database/pg-errors';
 
 /** Failed deliveries in a row (each with all its retries spent) that disable an endpoint (spec rule 4). */
 export const DISABLE_AFTER_FAILURES = 10;
@@ -116,9 +117,9 @@ export class WebhookDeliveryService {
         responseExcerpt: result.responseExcerpt,
         error: result.error,
       })
-      .catch((err: Error & { code?: string }) => {
+      .catch((err: unknown) => {
         // The endpoint was deleted while the request was in flight: nothing to log the attempt against.
-        if (err.code !== '23503') throw err;
+        if (!isForeignKeyViolation(err)) throw err;
       });
     if (result.error) {
       this.logger.debug(

@@ -1,5 +1,3 @@
-import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { OutboundBlockedReason } from './call-billing.port';
 import { Subscription } from './entities/subscription.entity';
 import { Trial } from './entities/trial.entity';
@@ -67,17 +65,4 @@ export function blockedReason(
   if (isComplimentary(e)) return null;
   const enough = isEnforced(e) || trialIsActive(e.trial, e.now) ? minutes.availableMins >= 1 : minutes.balanceMins > 0;
   return enough ? null : 'OUTBOUND_MINUTES_EXHAUSTED';
-}
-
-@Injectable()
-export class EntitlementsService {
-  async load(manager: EntityManager, organizationId: string, now: Date): Promise<Entitlements> {
-    const subscriptions = () =>
-      manager.find(Subscription, { where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
-    const trial = () => manager.findOneBy(Trial, { organizationId });
-    // Inside a transaction both queries share one connection, so they run in turn; outside, side by side.
-    if (manager.queryRunner) return { subscriptions: await subscriptions(), trial: await trial(), now: now.getTime() };
-    const [subs, t] = await Promise.all([subscriptions(), trial()]);
-    return { subscriptions: subs, trial: t, now: now.getTime() };
-  }
 }
