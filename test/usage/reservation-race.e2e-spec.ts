@@ -12,7 +12,7 @@ describe('reservation race (real database, real concurrency)', () => {
   });
   afterAll(() => t?.close());
 
-  it('200 concurrent dispatch reservations against 10 available minutes: exactly 10 succeed', async () => {
+  it('200 dispatch reservations, 40 concurrent batches of 5, against 10 available minutes: exactly 10 succeed', async () => {
     const org = await createOrg(t);
     await admin(t, `/admin/v1/organizations/${org.id}/subscriptions`, {
       productType: 'outreach',
@@ -22,11 +22,14 @@ describe('reservation race (real database, real concurrency)', () => {
     await admin(t, `/admin/v1/organizations/${org.id}/minute-grants`, { mins: -90, type: 'admin_adjustment' });
     const billing = t.app.get(CallBilling);
     const dataSource = t.app.get(DataSource);
-    const results = await Promise.all(
-      Array.from({ length: 200 }, () =>
-        dataSource.transaction((m) => billing.reserveForDispatch(m, org.id, randomUUID())),
-      ),
+    const batches = await Promise.all(
+      Array.from({ length: 40 }, () => {
+        const callIds = Array.from({ length: 5 }, () => randomUUID());
+        return dataSource.transaction((m) => billing.reserveForDispatch(m, org.id, callIds));
+      }),
     );
+    const results = batches.flatMap((outcomes) => [...outcomes.values()]);
+    expect(results).toHaveLength(200);
     const reserved = results.filter((r) => r.reserved);
     expect(reserved).toHaveLength(10);
     expect(results.filter((r) => !r.reserved && r.reason === 'OUTBOUND_MINUTES_EXHAUSTED')).toHaveLength(190);
@@ -45,12 +48,36 @@ describe('reservation race (real database, real concurrency)', () => {
     expect(usage.outboundBlockedReason).toBe('OUTBOUND_MINUTES_EXHAUSTED');
   });
 
+  it('a batch gives its minutes to the calls in order, and is idempotent per call', async () => {
+    const org = await createOrg(t);
+    await admin(t, `/admin/v1/organizations/${org.id}/trial`, { days: 5, mins: 3 });
+    const billing = t.app.get(CallBilling);
+    const dataSource = t.app.get(DataSource);
+    const first = randomUUID();
+    await dataSource.transaction((m) => billing.reserveForDispatch(m, org.id, [first]));
+    const later = Array.from({ length: 4 }, () => randomUUID());
+    const outcomes = await dataSource.transaction((m) => billing.reserveForDispatch(m, org.id, [first, ...later]));
+    expect([first, ...later].map((id) => outcomes.get(id))).toEqual([
+      { reserved: true },
+      { reserved: true },
+      { reserved: true },
+      { reserved: false, reason: 'OUTBOUND_MINUTES_EXHAUSTED' },
+      { reserved: false, reason: 'OUTBOUND_MINUTES_EXHAUSTED' },
+    ]);
+    const { rows } = await t.db.query(
+      `SELECT (SELECT count(*)::int FROM call_reservations WHERE organization_id = $1) AS reservations,
+              (SELECT reserved_mins FROM usage_balances WHERE organization_id = $1) AS reserved`,
+      [org.id],
+    );
+    expect(rows[0]).toEqual({ reservations: 3, reserved: 3 });
+  });
+
   it('concurrent settlements of the same call write one ledger row', async () => {
     const org = await createOrg(t);
     await admin(t, `/admin/v1/organizations/${org.id}/trial`, { days: 5, mins: 10 });
     const billing = t.app.get(CallBilling);
     const callId = randomUUID();
-    await t.app.get(DataSource).transaction((m) => billing.reserveForDispatch(m, org.id, callId));
+    await t.app.get(DataSource).transaction((m) => billing.reserveForDispatch(m, org.id, [callId]));
     await Promise.all(
       Array.from({ length: 20 }, () =>
         billing.settleCall({

@@ -9,12 +9,12 @@ export function billing(t: TestApp) {
   const dataSource = t.app.get(DataSource);
   return {
     port,
-    reserve: (orgId: string, callId: string = randomUUID()) =>
-      dataSource.transaction((m) => port.reserveForDispatch(m, orgId, callId)),
+    reserve: async (orgId: string, callId: string = randomUUID()) =>
+      (await dataSource.transaction((m) => port.reserveForDispatch(m, orgId, [callId]))).get(callId),
     /** A whole outbound call: reserve at dispatch, settle at the end. */
     async outbound(orgId: string, seconds: number | null, providerCallId: string | null = `prov-${randomUUID()}`) {
       const callId = randomUUID();
-      const reserved = await dataSource.transaction((m) => port.reserveForDispatch(m, orgId, callId));
+      const reserved = (await dataSource.transaction((m) => port.reserveForDispatch(m, orgId, [callId]))).get(callId);
       await port.settleCall({
         organizationId: orgId,
         callId,

@@ -5,6 +5,12 @@ import { DomainEventType } from './domain-event';
 
 export const OUTBOX_CHANNEL = 'vc_outbox';
 
+export interface PendingEvent {
+  organizationId: string;
+  type: DomainEventType;
+  data: Record<string, unknown>;
+}
+
 @Injectable()
 export class OutboxService {
   /**
@@ -17,18 +23,28 @@ export class OutboxService {
     type: DomainEventType,
     data: Record<string, unknown>,
   ): Promise<string> {
+    const [eventId] = await this.recordMany(manager, [{ organizationId, type, data }]);
+    return eventId;
+  }
+
+  /** Records several events in one round trip (a batch of dispatches failing together). */
+  async recordMany(manager: EntityManager, events: readonly PendingEvent[]): Promise<string[]> {
     if (!manager.queryRunner?.isTransactionActive) {
       throw new Error('OutboxService.record must run inside a transaction');
     }
-    const eventId = uuidv7();
-    // One round trip for both: the row, and the NOTIFY that PostgreSQL delivers when the transaction commits.
+    if (!events.length) return [];
+    const occurredAt = new Date();
+    const rows = events.map((e) => ({ event_id: uuidv7(), organization_id: e.organizationId, type: e.type, data: e.data }));
+    // One round trip for all: the rows, and the NOTIFY that PostgreSQL delivers when the transaction commits.
     await manager.query(
       `WITH inserted AS (
          INSERT INTO outbox_events (event_id, organization_id, type, data, occurred_at)
-         VALUES ($1, $2, $3, $4::jsonb, $5) RETURNING id)
-       SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM inserted`,
-      [eventId, organizationId, type, JSON.stringify(data), new Date()],
+         SELECT r.event_id, r.organization_id, r.type, r.data, $2
+           FROM jsonb_to_recordset($1::jsonb) AS r(event_id uuid, organization_id uuid, type text, data jsonb)
+         RETURNING id)
+       SELECT pg_notify('${OUTBOX_CHANNEL}', '') WHERE EXISTS (SELECT 1 FROM inserted)`,
+      [JSON.stringify(rows), occurredAt],
     );
-    return eventId;
+    return rows.map((r) => r.event_id);
   }
 }

@@ -2,6 +2,8 @@ import { EntityManager } from 'typeorm';
 
 export type OutboundBlockedReason = 'OUTBOUND_MINUTES_EXHAUSTED' | 'OUTBOUND_PLAN_REQUIRED';
 
+export type DispatchReservation = { reserved: true } | { reserved: false; reason: OutboundBlockedReason };
+
 export interface CallSettlement {
   organizationId: string;
   callId: string;
@@ -27,14 +29,15 @@ export abstract class CallBilling {
   ): Promise<OutboundBlockedReason | null>;
 
   /**
-   * Atomically reserves one billable minute for dispatching this call, inside the caller's transaction, so N
-   * concurrent dispatches against K available minutes reserve exactly min(N, K). Idempotent per call.
+   * Atomically reserves one billable minute for dispatching each of these calls of one organization, inside the
+   * caller's transaction, so N concurrent dispatches against K available minutes reserve exactly min(N, K);
+   * minutes go to the calls in the order given. Idempotent per call. One outcome per call id.
    */
   abstract reserveForDispatch(
     manager: EntityManager,
     organizationId: string,
-    callId: string,
-  ): Promise<{ reserved: true } | { reserved: false; reason: OutboundBlockedReason }>;
+    callIds: readonly string[],
+  ): Promise<Map<string, DispatchReservation>>;
 
   /** Replaces the call's reservation with its started minutes (per-minute billing). Idempotent per call. */
   abstract settleCall(settlement: CallSettlement): Promise<void>;

@@ -3,6 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import {
   Allocation,
   GrantState,
+  applyReservation,
   balanceMins,
   consumptionOrder,
   applySettlement,
@@ -13,7 +14,7 @@ import {
   startedMinutes,
   talkMinutes,
 } from './allocation';
-import { CallBilling, CallSettlement, OutboundBlockedReason } from './call-billing.port';
+import { CallBilling, CallSettlement, DispatchReservation, OutboundBlockedReason } from './call-billing.port';
 import { CallReservation } from './entities/call-reservation.entity';
 import { queryEntities } from '../../infra/database/entity-rows';
 import { isUniqueViolation } from '../../infra/database/pg-errors';
@@ -50,32 +51,47 @@ export class CallBillingService extends CallBilling {
   }
 
   /**
-   * Everything that does not need the organization's lock happens before it: the call's own claim already
-   * serializes its dispatch, so the idempotency check may run unlocked. Under the lock: read the holdings, plan,
-   * write; the caller commits right after, so the lock is held for three round trips.
+   * Everything that does not need the organization's lock happens before it: the calls' own claims already
+   * serialize their dispatch, so the idempotency check may run unlocked. Under the lock: read the holdings, plan
+   * every call in turn, write once; the caller commits right after, so the lock is held for three round trips
+   * whatever the number of calls.
    */
   async reserveForDispatch(
     manager: EntityManager,
     organizationId: string,
-    callId: string,
-  ): Promise<{ reserved: true } | { reserved: false; reason: OutboundBlockedReason }> {
-    if (await manager.existsBy(CallReservation, { callId, organizationId })) return { reserved: true };
+    callIds: readonly string[],
+  ): Promise<Map<string, DispatchReservation>> {
+    const outcomes = new Map<string, DispatchReservation>();
+    const existing: { call_id: string }[] = callIds.length
+      ? await manager.query(`SELECT call_id FROM call_reservations WHERE call_id = ANY($1) AND organization_id = $2`, [
+          callIds,
+          organizationId,
+        ])
+      : [];
+    for (const row of existing) outcomes.set(row.call_id, { reserved: true });
+    const pending = callIds.filter((id) => !outcomes.has(id));
+    if (!pending.length) return outcomes;
     const locked = await this.book.lock(manager, organizationId);
     const { entitlements: e, grants } = await this.holdings.load(manager, organizationId, locked.now);
-    if (!hasOutboundPlan(e)) return { reserved: false, reason: 'OUTBOUND_PLAN_REQUIRED' };
     const covered = coversCall(e, 'outbound') !== null;
-    let allocations: Allocation[] = [];
-    if (!covered) {
-      const plan = planReservation(
-        grants.map((g) => this.book.toState(g)),
-        locked.now.getTime(),
-        1,
-      );
-      if (!plan) return { reserved: false, reason: 'OUTBOUND_MINUTES_EXHAUSTED' };
-      allocations = plan;
+    let states = grants.map((g) => this.book.toState(g));
+    const reservations: { callId: string; allocations: Allocation[]; covered: boolean }[] = [];
+    for (const callId of pending) {
+      if (!hasOutboundPlan(e)) {
+        outcomes.set(callId, { reserved: false, reason: 'OUTBOUND_PLAN_REQUIRED' });
+        continue;
+      }
+      const allocations = covered ? [] : planReservation(states, locked.now.getTime(), 1);
+      if (!allocations) {
+        outcomes.set(callId, { reserved: false, reason: 'OUTBOUND_MINUTES_EXHAUSTED' });
+        continue;
+      }
+      states = applyReservation(states, allocations);
+      reservations.push({ callId, allocations, covered });
+      outcomes.set(callId, { reserved: true });
     }
-    await this.book.reserve(manager, locked, { callId, allocations, covered });
-    return { reserved: true };
+    await this.book.reserve(manager, locked, reservations);
+    return outcomes;
   }
 
   async settleCall(s: CallSettlement): Promise<void> {

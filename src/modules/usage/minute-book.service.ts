@@ -176,34 +176,38 @@ export class MinuteBook {
   }
 
   /**
-   * Records a dispatch's reservation: its minutes held on their grants and on the balance, and the reservation
-   * row, in one statement, because it runs under the balance lock.
+   * Records dispatch reservations: their minutes held on their grants and on the balance, and one reservation
+   * row each, in one statement, because it runs under the balance lock.
    */
   async reserve(
     manager: EntityManager,
     locked: LockedBalance,
-    reservation: { callId: string; allocations: Allocation[]; covered: boolean },
+    reservations: readonly { callId: string; allocations: Allocation[]; covered: boolean }[],
   ): Promise<void> {
-    const held = reservation.allocations.reduce((sum, a) => sum + a.mins, 0);
+    if (!reservations.length) return;
+    const perGrant = new Map<string, number>();
+    for (const a of reservations.flatMap((r) => r.allocations)) perGrant.set(a.grantId, (perGrant.get(a.grantId) ?? 0) + a.mins);
+    const held = [...perGrant.values()].reduce((sum, mins) => sum + mins, 0);
     await manager.query(
       `WITH held AS (
          UPDATE minute_grants g SET reserved_mins = g.reserved_mins + a.mins
-           FROM jsonb_to_recordset($4::jsonb) AS a("grantId" uuid, mins int)
-          WHERE g.id = a."grantId" AND g.organization_id = $2
+           FROM jsonb_to_recordset($2::jsonb) AS a(id uuid, mins int)
+          WHERE g.id = a.id AND g.organization_id = $1
        ), balance AS (
-         UPDATE usage_balances SET reserved_mins = reserved_mins + $5, updated_at = now()
-          WHERE organization_id = $2 AND $5 <> 0
+         UPDATE usage_balances SET reserved_mins = reserved_mins + $3, updated_at = now()
+          WHERE organization_id = $1 AND $3 <> 0
        )
        INSERT INTO call_reservations (id, organization_id, call_id, allocations, covered, status, created_at)
-       VALUES ($1, $2, $3, $4::jsonb, $6, 'reserved', $7)`,
+       SELECT r.id, $1, r.call_id, r.allocations, r.covered, 'reserved', $4
+         FROM jsonb_to_recordset($5::jsonb) AS r(id uuid, call_id uuid, allocations jsonb, covered boolean)`,
       [
-        uuidv7(),
         locked.balance.organizationId,
-        reservation.callId,
-        JSON.stringify(reservation.allocations),
+        JSON.stringify([...perGrant].map(([id, mins]) => ({ id, mins }))),
         held,
-        reservation.covered,
         locked.now,
+        JSON.stringify(
+          reservations.map((r) => ({ id: uuidv7(), call_id: r.callId, allocations: r.allocations, covered: r.covered })),
+        ),
       ],
     );
     locked.balance.reservedMins += held;

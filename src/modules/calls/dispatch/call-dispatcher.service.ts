@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { KeyedBatcher } from '../../../common/concurrency/keyed-batcher';
 import { LedgerReservationResult, Metrics } from '../../../infra/metrics/metrics.service';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
@@ -22,14 +23,22 @@ const RESERVATION_RESULT = {
   OUTBOUND_PLAN_REQUIRED: 'outbound_plan_required',
 } as const satisfies Record<keyof typeof BLOCKED_REASON, LedgerReservationResult>;
 
+/** Calls of one organization reserved in one transaction at most (bounds the time the balance lock is held). */
+const MAX_DISPATCH_BATCH = 100;
+
 /**
  * Dispatches one call: claim it atomically (`new|scheduled -> lock-processing`, one statement, so any number of
- * workers dispatch it once), reserve its minute and move it to `processing` in one transaction, then hand it
- * to the voice platform.
+ * workers dispatch it once), reserve its minute and move it to `processing` in one transaction (shared with the
+ * organization's other calls being dispatched at that moment), then hand it to the voice platform.
  */
 @Injectable()
 export class CallDispatcher {
   private readonly logger = new Logger(CallDispatcher.name);
+  /** Dispatches of one organization that fall due together share one reservation transaction. */
+  private readonly starts = new KeyedBatcher<Call, Call | null>(
+    (organizationId, calls) => this.reserveAndStart(organizationId, calls),
+    MAX_DISPATCH_BATCH,
+  );
 
   constructor(
     private readonly dataSource: DataSource,
@@ -52,7 +61,7 @@ export class CallDispatcher {
       [callId],
     );
     if (!claimed) return;
-    const call = await this.reserveAndStart(claimed);
+    const call = await this.starts.submit(claimed.organizationId, claimed);
     if (!call) return;
     this.observeDispatchLatency(call);
     let providerCallId: string;
@@ -68,38 +77,50 @@ export class CallDispatcher {
   }
 
   /**
-   * Moves the call to `processing` and reserves its minute, or ends it in `error` when none can be reserved.
-   * The call's own row goes first: the reservation takes the organization's balance lock, which every other
-   * dispatch and settlement of that organization waits for, so it comes last and is held only until the commit.
-   * Both call updates require the claim: if the sweeper released a stale claim meanwhile, the transaction rolls
-   * back (and with it the reservation).
+   * Moves a batch of one organization's claimed calls to `processing` and reserves their minutes, in one
+   * transaction; calls none can be reserved for end in `error`. The calls' own rows go first: the reservation
+   * takes the organization's balance lock, which every other dispatch and settlement of that organization waits
+   * for, so it comes last and is held only until the commit. Both call updates require the claim: a call whose
+   * stale claim the sweeper released meanwhile is left out (another dispatch owns it now).
    */
-  private async reserveAndStart(claimed: Call): Promise<Call | null> {
-    let result: LedgerReservationResult | undefined;
-    const call = await this.dataSource.transaction(async (m) => {
-      const [processing] = await callRows(
+  private async reserveAndStart(organizationId: string, claimed: Call[]): Promise<(Call | null)[]> {
+    const results = new Map<string, LedgerReservationResult>();
+    const started = await this.dataSource.transaction(async (m) => {
+      const processing = await callRows(
         m,
         `UPDATE calls SET status = 'processing', dispatched_at = now(), updated_at = now()
-          WHERE id = $1 AND status = 'lock-processing' RETURNING *`,
-        [claimed.id],
+          WHERE id = ANY($1) AND status = 'lock-processing' RETURNING *`,
+        [claimed.map((c) => c.id)],
       );
-      if (!processing) throw new Error(`Call ${claimed.id} lost its claim`);
-      const reservation = await this.billing.reserveForDispatch(m, claimed.organizationId, claimed.id);
-      result = reservation.reserved ? 'reserved' : RESERVATION_RESULT[reservation.reason];
-      if (reservation.reserved) return processing;
-      const [failed] = await callRows(
+      const reservations = await this.billing.reserveForDispatch(
         m,
-        `UPDATE calls SET status = 'error', ended_reason = $2, dispatched_at = NULL, ended_at = now(),
-                updated_at = now()
-          WHERE id = $1 RETURNING *`,
-        [claimed.id, BLOCKED_REASON[reservation.reason]],
+        organizationId,
+        claimed.map((c) => c.id).filter((id) => processing.some((p) => p.id === id)),
       );
-      await this.outbox.record(m, failed.organizationId, 'call.failed', { ...CallResponse.from(failed) });
-      return null;
+      const blocked: { id: string; reason: string }[] = [];
+      for (const [id, reservation] of reservations) {
+        results.set(id, reservation.reserved ? 'reserved' : RESERVATION_RESULT[reservation.reason]);
+        if (!reservation.reserved) blocked.push({ id, reason: BLOCKED_REASON[reservation.reason] });
+      }
+      if (blocked.length) {
+        const failed = await callRows(
+          m,
+          `UPDATE calls c SET status = 'error', ended_reason = b.reason, dispatched_at = NULL, ended_at = now(),
+                  updated_at = now()
+             FROM jsonb_to_recordset($1::jsonb) AS b(id uuid, reason text)
+            WHERE c.id = b.id RETURNING c.*`,
+          [JSON.stringify(blocked)],
+        );
+        await this.outbox.recordMany(
+          m,
+          failed.map((call) => ({ organizationId, type: 'call.failed', data: { ...CallResponse.from(call) } })),
+        );
+      }
+      return new Map(processing.filter((c) => reservations.get(c.id)?.reserved).map((c) => [c.id, c]));
     });
-    // Counted once committed: a rolled-back attempt (lost claim) reserved nothing.
-    if (result) this.metrics.ledgerReservation(result);
-    return call;
+    // Counted once committed: a rolled-back batch reserved nothing.
+    for (const result of results.values()) this.metrics.ledgerReservation(result);
+    return claimed.map((c) => started.get(c.id) ?? null);
   }
 
   /** How long a due call waited for a worker: from when it was due (scheduledAt, else createdAt) to processing. */
