@@ -7,7 +7,8 @@
  *   GET /api/v1/contacts/search?q=... over 100,000 contacts.
  * Fixtures are bench-only INSERT ... SELECT generate_series straight into the database (the API would take
  * minutes). Targets: ours >= 0.6 x the baseline's throughput, and our p99 <= 50 ms.
- * Run: `npm run bench compare`.
+ * Run: `npm run bench compare`. Knobs: BENCH_ROUTES (comma-separated, e.g. "POST /contacts"), BENCH_CPU_PROFILE_DIR
+ * (our server writes a CPU profile there on exit), BENCH_DURATION, BENCH_CONNECTIONS, BENCH_CALLS, BENCH_CONTACTS.
  */
 import autocannon from 'autocannon';
 import { ChildProcess, fork } from 'node:child_process';
@@ -24,6 +25,11 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 100_000);
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const ROUTES = ['GET /calls', 'POST /contacts', 'GET /contacts/search'].filter(
+  (r) => !process.env.BENCH_ROUTES || process.env.BENCH_ROUTES.split(',').includes(r),
+);
+/** When set, our server writes a V8 CPU profile there on exit (open it in Chrome DevTools). */
+const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
 const ADMIN_TOKEN = 'bench-admin-token';
 const ROOT = join(__dirname, '..');
 const QUERIES = ['ali', 'smith', 'garcia', 'mar', 'alice smith', '4155', 'jo', 'alicee'];
@@ -39,9 +45,13 @@ function freePort(): Promise<number> {
   });
 }
 
-function start(script: string, env: Record<string, string>): ChildProcess {
+function start(script: string, env: Record<string, string>, profileDir?: string): ChildProcess {
   return fork(join(ROOT, script), [], {
-    execArgv: ['-r', 'ts-node/register/transpile-only'],
+    execArgv: [
+      '-r',
+      'ts-node/register/transpile-only',
+      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+    ],
     env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.spec.json'), ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -155,7 +165,7 @@ async function main(): Promise<void> {
         LOG_LEVEL: 'silent',
         PORT: String(appPort),
         HOST: '127.0.0.1',
-      }),
+      }, CPU_PROFILE_DIR),
     );
     const ours = `http://127.0.0.1:${appPort}`;
     await waitUp(`${ours}/health`);
@@ -180,7 +190,7 @@ async function main(): Promise<void> {
     console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION} s per run; load before: ${loadavg()}`);
     const rows: string[] = [];
     let tag = 200;
-    for (const route of ['GET /calls', 'POST /contacts', 'GET /contacts/search']) {
+    for (const route of ROUTES) {
       // Warm-up of both (JIT, pool connections, plan cache), not measured.
       await run(ours, key, route, String(tag++), 2);
       await run(baseline, key, route, String(tag++), 2);

@@ -68,7 +68,7 @@ export async function createApp(options: {
   app.useLogger(app.get(Logger));
   app.useGlobalPipes(createValidationPipe());
   // No enableShutdownHooks(): the entry points own the signals (see shutdown.ts) so the process exits 0 after close.
-  await applySecurityHeaders(app, options.config);
+  applySecurityHeaders(app, options.config);
   installHttpMetrics(fastify, app.get(Metrics));
   await mountQueueDashboard(fastify, app.get(JobQueue), options.config.adminToken);
   setupOpenApi(app);

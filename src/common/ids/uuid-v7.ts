@@ -1,14 +1,13 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
 /**
  * Time-ordered UUIDs (RFC 9562 v7): ids created later sort later, which keeps B-tree inserts local and makes
- * `id` a sensible tie-breaker after `createdAt` in keyset pagination.
+ * `id` a sensible tie-breaker after `createdAt` in keyset pagination. The random bits come from a v4 UUID, whose
+ * variant bits v7 shares: `randomUUID` draws from a cached entropy pool, where `randomBytes` per id was a
+ * syscall-backed fill on every insert (visible in the write path's CPU profile).
  */
 export function uuidv7(now = Date.now()): string {
-  const bytes = randomBytes(16);
-  bytes.writeUIntBE(now, 0, 6);
-  bytes[6] = (bytes[6] & 0x0f) | 0x70;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const time = now.toString(16).padStart(12, '0');
+  // randomUUID(): xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx; keep everything after the version nibble.
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${randomUUID().slice(15)}`;
 }
