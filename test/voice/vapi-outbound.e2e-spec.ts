@@ -196,12 +196,21 @@ describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
   });
 
-  it('5xx and 429 from Vapi are retried with backoff until it accepts', async () => {
+  it('503 and 429 from Vapi (it did not act on the request) are retried with backoff until it accepts', async () => {
     fake.failNext({ status: 503, message: 'Service Unavailable' }, { status: 429, message: 'Too Many Requests' });
     const before = fake.createCalls().length;
     const { id } = await placed();
     expect(fake.createCalls().length - before).toBe(3);
     expect((await org.api.get(`/api/v1/calls/${id}`)).body.data.status).toBe('processing');
+  });
+
+  it('a 500 on POST /call is not retried (Vapi may have placed the call): one attempt, the call ends in error', async () => {
+    fake.failNext({ status: 500, message: 'Internal Server Error' });
+    const before = fake.createCalls().length;
+    const res = await org.api.post('/api/v1/calls', { to: '+14155550125', from: org.from });
+    const call = await waitForCall(org, res.body.data.id, finished);
+    expect(call).toMatchObject({ status: 'error', endedReason: 'vapi-unavailable: 500 Internal Server Error' });
+    expect(fake.createCalls().length - before).toBe(1);
   });
 
   it('a 4xx from Vapi ends the call in error with the reason, fires call.failed and releases the minute', async () => {

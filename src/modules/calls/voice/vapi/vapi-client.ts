@@ -29,8 +29,20 @@ function detailOf(body: string): string {
 }
 
 /**
+ * Failures after which Vapi certainly did not act on a request: it asked us to come back (429, 503) or the
+ * connection never opened. Only these are retried for POST /call, which Vapi cannot deduplicate: a timeout, a
+ * reset connection or another 5xx may follow a call Vapi did place, and a retry would ring the customer twice.
+ */
+function certainlyNotProcessed(failure: { status?: number; error?: Error }): boolean {
+  if (failure.status !== undefined) return failure.status === 429 || failure.status === 503;
+  const code = (failure.error?.cause as { code?: string } | undefined)?.code;
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+}
+
+/**
  * Vapi's REST API (bearer auth). Every request has a timeout; 5xx, 429 and network failures are retried a
- * bounded number of times with exponential backoff (honouring Retry-After on 429); other 4xx are final.
+ * bounded number of times with exponential backoff (honouring Retry-After on 429), except that POST /call is
+ * retried only when Vapi certainly did not act on it; other 4xx are final.
  */
 @Injectable()
 export class VapiClient {
@@ -41,7 +53,7 @@ export class VapiClient {
   /** POST /call. A 4xx, or failures past the retries, become VoiceCallRejected with a readable endedReason. */
   async createCall(body: VapiCreateCallBody): Promise<VapiCall> {
     try {
-      return await this.request<VapiCall>('POST', '/call', body);
+      return await this.request<VapiCall>('POST', '/call', body, { idempotent: false });
     } catch (error) {
       if (error instanceof VapiRequestRejected) {
         throw new VoiceCallRejected(`vapi-rejected: ${error.status} ${error.detail}`);
@@ -53,18 +65,24 @@ export class VapiClient {
   /** GET /call/{id}; null when Vapi does not know the call. */
   async getCall(id: string): Promise<VapiCall | null> {
     try {
-      return await this.request<VapiCall>('GET', `/call/${encodeURIComponent(id)}`);
+      return await this.request<VapiCall>('GET', `/call/${encodeURIComponent(id)}`, undefined, { idempotent: true });
     } catch (error) {
       if (error instanceof VapiRequestRejected && error.status === 404) return null;
       throw error;
     }
   }
 
-  private async request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  private async request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    { idempotent }: { idempotent: boolean },
+  ): Promise<T> {
     const { baseUrl, apiKey, timeoutMs, maxRetries, retryBaseMs } = this.config.vapi;
     for (let attempt = 0; ; attempt++) {
       let retryAfterMs: number | null = null;
       let failure: Error;
+      let status: number | undefined;
       try {
         const response = await fetch(`${baseUrl}${path}`, {
           method,
@@ -77,13 +95,14 @@ export class VapiClient {
         if (response.status !== 429 && response.status < 500)
           throw new VapiRequestRejected(response.status, detailOf(text));
         failure = new Error(`${response.status} ${detailOf(text)}`);
+        status = response.status;
         const retryAfter = Number(response.headers.get('retry-after'));
         if (response.status === 429 && Number.isFinite(retryAfter) && retryAfter > 0) retryAfterMs = retryAfter * 1000;
       } catch (error) {
         if (error instanceof VapiRequestRejected) throw error;
         failure = error as Error;
       }
-      if (attempt >= maxRetries) throw failure;
+      if (attempt >= maxRetries || (!idempotent && !certainlyNotProcessed({ status, error: failure }))) throw failure;
       const backoff = Math.min(retryAfterMs ?? retryBaseMs * 2 ** attempt, 30_000);
       this.logger.warn(
         { method, path, attempt: attempt + 1, err: failure.message, backoff },
