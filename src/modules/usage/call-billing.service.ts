@@ -73,14 +73,14 @@ export class CallBillingService extends CallBilling {
     if (!pending.length) return outcomes;
     const locked = await this.book.lock(manager, organizationId);
     const { entitlements: e, grants } = await this.holdings.load(manager, organizationId, locked.now);
+    if (!hasOutboundPlan(e)) {
+      for (const callId of pending) outcomes.set(callId, { reserved: false, reason: 'OUTBOUND_PLAN_REQUIRED' });
+      return outcomes;
+    }
     const covered = coversCall(e, 'outbound') !== null;
     let states = grants.map((g) => this.book.toState(g));
     const reservations: { callId: string; allocations: Allocation[]; covered: boolean }[] = [];
     for (const callId of pending) {
-      if (!hasOutboundPlan(e)) {
-        outcomes.set(callId, { reserved: false, reason: 'OUTBOUND_PLAN_REQUIRED' });
-        continue;
-      }
       const allocations = covered ? [] : planReservation(states, locked.now.getTime(), 1);
       if (!allocations) {
         outcomes.set(callId, { reserved: false, reason: 'OUTBOUND_MINUTES_EXHAUSTED' });

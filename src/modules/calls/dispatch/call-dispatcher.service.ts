@@ -92,10 +92,12 @@ export class CallDispatcher {
           WHERE id = ANY($1) AND status = 'lock-processing' RETURNING *`,
         [claimed.map((c) => c.id)],
       );
+      // In the claim order, so minutes go to the calls in the order they were submitted.
+      const moved = new Set(processing.map((c) => c.id));
       const reservations = await this.billing.reserveForDispatch(
         m,
         organizationId,
-        claimed.map((c) => c.id).filter((id) => processing.some((p) => p.id === id)),
+        claimed.map((c) => c.id).filter((id) => moved.has(id)),
       );
       const blocked: { id: string; reason: string }[] = [];
       for (const [id, reservation] of reservations) {
