@@ -10,6 +10,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
+# The web console (Vite) is built into dist/console by the same npm run build.
+COPY console ./console
 RUN npm run build
 
 # ---- Runtime stage: production dependencies only, non-root, health-checked.

@@ -1,4 +1,8 @@
-/** Unit specs live beside the code (src/**\/*.spec.ts); end-to-end specs hit the running app over HTTP (test/). */
+/**
+ * Three depths: unit specs live beside the code (src/**\/*.spec.ts); medium specs run one repository or command
+ * against real PostgreSQL without HTTP (test/**\/*.medium-spec.ts); end-to-end specs hit the running app over
+ * HTTP (test/**\/*.e2e-spec.ts). Medium and e2e share the global setup (Jest runs one module once).
+ */
 const tsJest = [
   'ts-jest',
   {
@@ -21,6 +25,14 @@ module.exports = {
       testMatch: ['<rootDir>/src/**/*.spec.ts'],
       transform: { '^.+\\.ts$': tsJest },
       testEnvironment: 'node',
+    },
+    {
+      displayName: 'medium',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/test/**/*.medium-spec.ts'],
+      transform: { '^.+\\.ts$': tsJest },
+      testEnvironment: 'node',
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
     },
     {
       displayName: 'e2e',

@@ -5,7 +5,7 @@
  *
  *   GET  /api/v1/calls?limit=25      first page, newest first (organization_id, created_at DESC, id DESC)
  *   POST /api/v1/contacts            insert ... ON CONFLICT DO NOTHING + outbox row + pg_notify, in one transaction
- *   GET  /api/v1/contacts/search?q=  the app's own ContactSearchService tiers, run over the raw pool
+ *   GET  /api/v1/contacts/search?q=  the app's own ContactSearchService statement, run over the raw pool
  *
  * Run: DATABASE_URL=... PORT=0 node -r ts-node/register/transpile-only bench/baseline-server.ts (prints its port
  * and sends it to a parent process over IPC).
@@ -20,10 +20,8 @@ import { ContactSearchService } from '../src/modules/contacts/contact-search.ser
 import { uuidv7 } from '../src/common/ids/uuid-v7';
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
-// The search tiers only call `query(sql, params)`: give them the raw pool instead of TypeORM.
-const search = new ContactSearchService({
-  query: async (sql: string, params: unknown[]) => (await pool.query(sql, params)).rows,
-} as unknown as DataSource);
+// The search runs its statement on the driver's pg Pool: give it this raw pool instead of TypeORM.
+const search = new ContactSearchService({ driver: { master: pool } } as unknown as DataSource);
 
 type Key = { organizationId: string; scopes: string[] };
 

@@ -21,6 +21,8 @@ async function main(): Promise<void> {
   const t = await startTestApp({ env: { SIMULATOR_RING_MS: '200', SIMULATOR_CALL_MS: '2000' } });
   try {
     const org = await callingOrg(t, 100_000);
+    // Measures dispatch itself, not admission control: the organization may run the whole burst at once.
+    await t.admin.post(`/admin/v1/organizations/${org.id}/limits`, { maxConcurrentCalls: 1000 });
     const to = (i: number) => `+1415555${String(i % 1000).padStart(3, '0')}${i % 7}`;
 
     // 1. Pickup latency at a steady rate.

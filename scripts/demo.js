@@ -1,26 +1,26 @@
 #!/usr/bin/env node
 /* `npm run demo`: build when dist/ is missing or older than the sources, then start the demo. */
-const { spawnSync } = require('node:child_process');
-const { existsSync, readdirSync, statSync } = require('node:fs');
+const { spawn } = require('node:child_process');
 const path = require('node:path');
+const { buildIfStale } = require('./build-if-stale');
 
 const root = path.join(__dirname, '..');
 const entry = path.join(root, 'dist', 'cli', 'demo.js');
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const name of readdirSync(dir)) {
-    const full = path.join(dir, name);
-    const stat = statSync(full);
-    newest = Math.max(newest, stat.isDirectory() ? newestMtime(full) : stat.mtimeMs);
-  }
-  return newest;
-}
+const built = buildIfStale(root);
+if (built !== 0) process.exit(built);
 
-if (!existsSync(entry) || statSync(entry).mtimeMs < newestMtime(path.join(root, 'src'))) {
-  console.log('Building (first run or sources changed)...');
-  const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+// The server runs in a process group of its own, so it hears a signal once, from us: a terminal's Ctrl-C
+// reaches npm and this script (and npm forwards it here again), and a second copy would make the server
+// skip its graceful shutdown. A signal sent to `npm run demo` alone reaches the server the same way.
+const server = spawn(process.execPath, [entry], { cwd: root, stdio: 'inherit', detached: true });
+let lastForwarded = 0;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    // Copies of one keypress arrive together; a deliberate second Ctrl-C (to force an exit) comes later.
+    if (Date.now() - lastForwarded < 1000) return;
+    lastForwarded = Date.now();
+    server.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal);
+  });
 }
-const run = spawnSync(process.execPath, [entry], { cwd: root, stdio: 'inherit' });
-process.exit(run.status ?? 1);
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

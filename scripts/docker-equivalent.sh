@@ -37,6 +37,7 @@ step "build stage: npm ci (all dependencies) and npm run build in $WORK/build"
 mkdir -p "$WORK/build"
 cp "$ROOT/package.json" "$ROOT/package-lock.json" "$ROOT/tsconfig.json" "$ROOT/tsconfig.build.json" "$ROOT/nest-cli.json" "$WORK/build/"
 cp -r "$ROOT/src" "$WORK/build/src"
+cp -r "$ROOT/console" "$WORK/build/console"
 (cd "$WORK/build" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error && npm run build --silent)
 
 step "runtime stage: npm ci --omit=dev --omit=optional --ignore-scripts in $WORK/app, plus dist/"
@@ -61,7 +62,8 @@ fi
   cd "$WORK/app"
   exec env -i PATH="$PATH" HOME=/tmp NODE_ENV=production PORT="$PORT" HOST=127.0.0.1 \
     DATABASE_URL="$DATABASE_URL" REDIS_URL="$REDIS_URL" QUEUE_PREFIX="dockereq$$" \
-    CURSOR_SECRET="docker-equivalent-cursor-secret" ADMIN_TOKEN="docker-equivalent-admin-token" LOG_LEVEL=warn \
+    CURSOR_SECRET="$(node -e "process.stdout.write(require('crypto').randomBytes(32).toString('base64url'))")" \
+    ADMIN_TOKEN="$(node -e "process.stdout.write(require('crypto').randomBytes(32).toString('base64url'))")" LOG_LEVEL=warn \
     "${RUN_AS[@]}" node dist/main.js
 ) >"$WORK/app.log" 2>&1 &
 APP_PID=$!

@@ -1,33 +1,51 @@
 #!/usr/bin/env node
 /*
  * `npm run bench [name...]`: runs bench/*.bench.ts one after another (each starts what it needs on this machine
- * and prints its figures). Benchmarks are measurements, never assertions in the test suite.
+ * and prints its figures). A name is a preset below or a fragment of a file name. Benchmarks are measurements,
+ * never assertions in the test suite.
  */
 const { spawnSync } = require('node:child_process');
 const { readdirSync } = require('node:fs');
 const { loadavg } = require('node:os');
 const path = require('node:path');
 
+/** Named runs of one bench with its knobs set (issue 21's table, one command per row). */
+const PRESETS = {
+  'search-100k': { file: 'compare.bench.ts', env: { BENCH_ROUTES: 'GET /contacts/search' } },
+  'search-1m': {
+    file: 'compare.bench.ts',
+    env: { BENCH_ROUTES: 'GET /contacts/search', BENCH_ORGS: '100', BENCH_CONTACTS: '10000' },
+  },
+  calls: { file: 'compare.bench.ts', env: { BENCH_ROUTES: 'GET /calls' } },
+  'create-contact': { file: 'compare.bench.ts', env: { BENCH_ROUTES: 'POST /contacts' } },
+  // Needs `npm run build` first: the memory of the compiled server, as it runs in production.
+  memory: { file: 'compare.bench.ts', env: { BENCH_ROLES: 'api,worker', BENCH_COMPILED: '1' } },
+};
+
 const dir = path.join(__dirname, '..', 'bench');
 const wanted = process.argv.slice(2);
-const files = readdirSync(dir)
-  .filter((f) => f.endsWith('.bench.ts'))
-  .filter((f) => !wanted.length || wanted.some((w) => f.includes(w)))
-  .sort();
+const runs = [
+  ...wanted.filter((w) => PRESETS[w]).map((w) => ({ file: PRESETS[w].file, env: PRESETS[w].env, name: w })),
+  ...readdirSync(dir)
+    .filter((f) => f.endsWith('.bench.ts'))
+    .filter((f) => !wanted.length || wanted.some((w) => !PRESETS[w] && f.includes(w)))
+    .sort()
+    .map((file) => ({ file, env: {}, name: file })),
+];
 // Each bench leaves the machine busy for a while (autocannon, PostgreSQL autovacuum, the load average): a pause
 // between benches keeps one from measuring the previous one's aftermath.
 const settleSeconds = Number(process.env.BENCH_SETTLE_SECONDS ?? 20);
 let failed = 0;
-for (const [i, file] of files.entries()) {
+for (const [i, { file, env, name }] of runs.entries()) {
   if (i > 0 && settleSeconds > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, settleSeconds * 1000);
   console.log(
-    `\n=== ${file} (load average ${loadavg()
+    `\n=== ${name} ${JSON.stringify(env)} (load average ${loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')})`,
   );
   const run = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(dir, file)], {
     stdio: 'inherit',
-    env: { ...process.env, TS_NODE_PROJECT: path.join(__dirname, '..', 'tsconfig.spec.json') },
+    env: { ...process.env, ...env, TS_NODE_PROJECT: path.join(__dirname, '..', 'tsconfig.spec.json') },
   });
   if (run.status !== 0) failed++;
 }

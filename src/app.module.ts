@@ -18,9 +18,13 @@ import { ApiKeysModule } from './modules/api-keys/api-keys.module';
 import { AssistantsModule } from './modules/assistants/assistants.module';
 import { AutomationsModule } from './modules/automations/automations.module';
 import { CallsModule } from './modules/calls/calls.module';
+import { CampaignsModule } from './modules/campaigns/campaigns.module';
 import { CasesModule } from './modules/cases/cases.module';
 import { ContactGroupsModule } from './modules/contact-groups/contact-groups.module';
+import { ConsoleModule } from './modules/console/console.module';
 import { ContactsModule } from './modules/contacts/contacts.module';
+import { DoNotCallModule } from './modules/do-not-call/do-not-call.module';
+import { LimitsModule } from './modules/limits/limits.module';
 import { MessagingModule } from './modules/messaging/messaging.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { OutboxModule } from './modules/outbox/outbox.module';
@@ -59,10 +63,14 @@ export class AppModule {
         AutomationsModule,
         CasesModule,
         AssistantsModule,
+        LimitsModule,
+        DoNotCallModule,
         CallsModule,
+        CampaignsModule,
         WebhooksModule,
         UsageModule,
         MessagingModule,
+        ConsoleModule,
       ],
       providers: [
         // Order matters: global guards run in registration order, and the rate limit needs the authenticated key.

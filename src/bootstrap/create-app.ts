@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
@@ -7,17 +9,29 @@ import { createValidationPipe } from '../common/validation/validation.pipe';
 import { envelope } from '../common/errors/error-envelope';
 import { AppConfig } from '../infra/config/app-config';
 import { requestIdFor } from '../infra/logging/request-id';
+import { installAccessLog } from '../infra/logging/access-log';
 import { QueueConnection } from '../infra/queue/queue-connection';
 import { JobQueue } from '../infra/queue/job-queue.service';
 import { mountQueueDashboard } from '../infra/queue/queue-dashboard';
+import { mountConsole } from '../modules/console/console-static';
 import { installHttpMetrics } from '../infra/metrics/http-metrics';
 import { Metrics } from '../infra/metrics/metrics.service';
 import { applySecurityHeaders } from './security-headers';
+import { requireJsonContentType } from './require-json-content-type';
 import { assertEveryRouteDeclaresAccess } from '../common/auth/assert-route-access';
 import { setupOpenApi } from '../common/openapi/openapi-document';
+import { useBoundedJsonParser } from './json-body-parser';
 
 /** CONTRACTS §2: bodies over 1 MiB are 413 PAYLOAD_TOO_LARGE. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/**
+ * A client gets 30 s to send a whole request (a half-sent body no longer holds a socket for minutes), an idle
+ * socket is closed after 60 s, and a kept-alive one waits 65 s for the next request: longer than the 60 s idle
+ * timeout of common load balancers, so they close first and never reuse a socket we just closed.
+ */
+export const HTTP_TIMEOUTS = { requestTimeout: 30_000, connectionTimeout: 60_000, keepAliveTimeout: 65_000 } as const;
+/** CONTRACTS §7: a longer path parameter is answered 404 NOT_FOUND by the router, before any handler. */
+export const MAX_PARAM_LENGTH = 100;
 
 /** Builds the Nest application on Fastify with every cross-cutting piece wired; the caller decides whether to listen. */
 export async function createApp(options: {
@@ -29,8 +43,23 @@ export async function createApp(options: {
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: (req: IncomingMessage) => requestIdFor(req),
     requestIdHeader: false,
-    trustProxy: true,
+    trustProxy: options.config.trustProxy,
     logger: false,
+    ...HTTP_TIMEOUTS,
+    // Errors Fastify's router raises before any route or hook runs, answered in the envelope (CONTRACTS §7): a path
+    // parameter over 100 characters can never be a known id, so it is an unknown one.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      void reply
+        .code(tooLong ? 404 : 400)
+        .header('x-request-id', request.id)
+        .send(
+          tooLong
+            ? envelope('NOT_FOUND', `Not found: a path parameter exceeds ${MAX_PARAM_LENGTH} characters`)
+            : envelope('VALIDATION_ERROR', 'request: malformed URL'),
+        );
+    },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Requests Node's HTTP parser rejects (headers or URL over 16 KB, malformed request line) never reach Fastify's
     // routing; answer them in the same envelope instead of Fastify's default body.
     clientErrorHandler: (error: Error & { code?: string }, socket) => {
@@ -57,6 +86,7 @@ export async function createApp(options: {
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  requireJsonContentType(fastify);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
     bufferLogs: true,
@@ -66,11 +96,15 @@ export async function createApp(options: {
     rawBody: true,
   });
   app.useLogger(app.get(Logger));
+  useBoundedJsonParser(app, fastify, BODY_LIMIT_BYTES);
   app.useGlobalPipes(createValidationPipe());
   // No enableShutdownHooks(): the entry points own the signals (see shutdown.ts) so the process exits 0 after close.
   applySecurityHeaders(app, options.config);
   installHttpMetrics(fastify, app.get(Metrics));
+  const accessLog = new NestLogger('access');
+  installAccessLog(fastify, { log: (line, message) => accessLog.log({ ...line, msg: message }) });
   await mountQueueDashboard(fastify, app.get(JobQueue), options.config.adminToken);
+  await mountConsole(fastify);
   setupOpenApi(app);
   await app.init();
   assertEveryRouteDeclaresAccess(app);

@@ -1,47 +1,123 @@
-import { ConfigError, parseConfig } from '../infra/config/app-config';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Server } from 'node:http';
+import { DataSource } from 'typeorm';
+import { AppConfig, ConfigError, parseConfig } from '../infra/config/app-config';
 import { StartupError, prepareInfrastructure } from '../bootstrap/prepare-infrastructure';
 import { createApp } from '../bootstrap/create-app';
 import { closeOnSignals } from '../bootstrap/shutdown';
+import { claimDemo, demoAdminToken, releaseDemo, runningDemo } from './demo-state';
+import { startDemoWebhookReceiver } from './demo-webhook-receiver';
+import { consoleSignInLines } from '../modules/console/console-link';
 import { seedDemo } from './seed-demo';
 
 /**
  * `npm run demo`: the whole product on one machine with nothing but Node. Without DATABASE_URL an embedded
  * PostgreSQL starts under .data/; without REDIS_URL the queues run on PostgreSQL; the simulators stand in for
- * the voice and messaging platforms. Seeds a demo organization and prints a key and a ready-to-paste curl.
+ * the voice and messaging platforms. Seeds a demo organization and prints its key and ready-to-paste curls.
+ * Webhooks may target http:// and local addresses here (WEBHOOK_ALLOW_INSECURE=true, demo only), and a
+ * built-in receiver logs what it gets, so webhooks can be seen working without a tunnel.
  */
 async function main(): Promise<void> {
-  const env = { ADMIN_TOKEN: 'demo-admin-token', ...process.env };
+  const env: NodeJS.ProcessEnv = {
+    WEBHOOK_ALLOW_INSECURE: 'true',
+    ...process.env,
+  };
+  env.ADMIN_TOKEN ??= demoAdminToken();
   const config = parseConfig(env);
-  const infra = await prepareInfrastructure(config);
-  const app = await createApp({ config, databaseUrl: infra.databaseUrl, queue: infra.queue });
-  closeOnSignals(app, infra.stop);
-  const seeded = await seedDemo(app);
-  await app.listen({ port: config.port, host: config.host });
-  const base = `http://localhost:${config.port}`;
-  const lines = [
+  const running = runningDemo();
+  if (running) {
+    console.error(
+      `A demo is already running on this checkout's data: http://localhost:${running.port} (pid ${running.pid}).\n` +
+        `Use that one, or stop it first (Ctrl-C in its terminal, or kill -INT ${running.pid}).`,
+    );
+    process.exit(1);
+  }
+  claimDemo(config.port);
+  const receiverPort = Number(env.DEMO_RECEIVER_PORT ?? config.port + 1);
+  let stopInfrastructure = async (): Promise<void> => undefined;
+  let receiver: Server | undefined;
+  let app: NestFastifyApplication | undefined;
+  const stopAll = async () => {
+    await new Promise((resolve) => (receiver ? receiver.close(resolve) : resolve(undefined)));
+    await stopInfrastructure();
+    releaseDemo();
+  };
+  try {
+    const infra = await prepareInfrastructure(config);
+    stopInfrastructure = infra.stop;
+    app = await createApp({ config, databaseUrl: infra.databaseUrl, queue: infra.queue });
+    const started = app;
+    closeOnSignals(started, async () => {
+      await stopAll();
+      console.log('Demo stopped; its data stays in .data/ for the next run.');
+    });
+    const seeded = await seedDemo(app);
+    receiver = await startDemoWebhookReceiver(receiverPort, (url) => endpointSecrets(started, url));
+    await app.listen({ port: config.port, host: config.host });
+    console.log(banner(config.port, receiverPort, infra, seeded, config));
+  } catch (error) {
+    // The app's connections go before the database they point at.
+    await app?.close().catch(() => undefined);
+    await stopAll().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function endpointSecrets(app: NestFastifyApplication, url: string): Promise<string[]> {
+  const rows: Array<{ secret: string }> = await app
+    .get(DataSource)
+    .query('SELECT secret FROM webhook_endpoints WHERE url = $1', [url]);
+  return rows.map((r) => r.secret);
+}
+
+function banner(
+  port: number,
+  receiverPort: number,
+  infra: { databaseUrl: string; queue: { kind: string } },
+  seeded: { apiKey: string; phoneNumber: string },
+  config: Pick<AppConfig, 'env' | 'adminToken'>,
+): string {
+  const base = `http://localhost:${port}`;
+  const key = `-H 'X-API-Key: ${seeded.apiKey}'`;
+  return [
     '',
     'Voice Calling API demo is running.',
     `  API:          ${base}/api/v1   (Swagger UI: ${base}/docs)`,
     `  Database:     ${infra.databaseUrl.replace(/:[^:@/]+@/, ':***@')}`,
     `  Queues:       ${infra.queue.kind}`,
-    `  API key:      ${seeded.apiKey}`,
+    `  API key:      ${seeded.apiKey}   (kept in .data/demo-api-key, reused on restart)`,
     `  Phone number: ${seeded.phoneNumber}`,
     `  Admin token:  ${config.adminToken}`,
+    ...consoleSignInLines(base, config),
     '',
     'Try it:',
-    `  curl -s -H 'X-API-Key: ${seeded.apiKey}' ${base}/api/v1/organization`,
+    `  curl -s ${key} ${base}/api/v1/organization`,
     '',
     'Place a simulated call (numbers ending 0-6 answer, 7 voicemail, 8 no answer, 9 error):',
-    `  curl -s -X POST -H 'X-API-Key: ${seeded.apiKey}' -H 'Content-Type: application/json' \\`,
+    `  curl -s -X POST ${key} -H 'Content-Type: application/json' \\`,
     `    -d '{"to": "+14155550123", "from": "${seeded.phoneNumber}", "firstMessage": "Hi, this is a demo call"}' \\`,
     `    ${base}/api/v1/calls`,
     '',
-  ];
-  console.log(lines.join('\n'));
+    `Watch webhooks arrive: a receiver on http://127.0.0.1:${receiverPort} logs each delivery here. (The demo lets`,
+    'webhooks target http:// and local addresses, WEBHOOK_ALLOW_INSECURE=true; production allows only public https.)',
+    `  curl -s -X POST ${key} -H 'Content-Type: application/json' \\`,
+    `    -d '{"url": "http://127.0.0.1:${receiverPort}/hooks", "events": ["call.started", "call.ended", "call.failed"]}' \\`,
+    `    ${base}/api/v1/webhooks`,
+    '',
+    'A guided tour: docs/quickstart.md. Stop with Ctrl-C.',
+    '',
+  ].join('\n');
 }
 
-main().catch((error) => {
-  if (error instanceof ConfigError || error instanceof StartupError) console.error(`Demo failed: ${error.message}`);
-  else console.error('Demo failed:', error);
+main().catch((error: unknown) => {
+  const message =
+    error instanceof ConfigError || error instanceof StartupError
+      ? error.message
+      : (error as NodeJS.ErrnoException)?.code === 'EADDRINUSE'
+        ? `a port is already in use (${(error as Error).message}); set PORT (and DEMO_RECEIVER_PORT) to free ones`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+  console.error(`Demo failed: ${message}`);
   process.exit(1);
 });

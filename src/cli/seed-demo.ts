@@ -5,13 +5,14 @@ import { Organization } from '../modules/organizations/organization.entity';
 import { OrganizationsService } from '../modules/organizations/organizations.service';
 import { PhoneNumbersService } from '../modules/phone-numbers/phone-numbers.service';
 import { UsageAdminService } from '../modules/usage/usage-admin.service';
+import { storeDemoKey, storedDemoKey } from './demo-state';
 
 const DEMO_ORG = 'Demo organization';
 const DEMO_NUMBER = '+14155550100';
 
 /**
- * The demo organization (with a trial's minutes), created on first run and reused afterwards; every run issues a fresh full-access key
- * (keys are only ever shown once, so an old one cannot be printed again).
+ * The demo organization (with a trial's minutes), created on first run and reused afterwards. Its full-access
+ * test key is minted once and kept under `.data/`; a restart reuses it while it still authenticates.
  */
 export async function seedDemo(app: INestApplication): Promise<{ apiKey: string; phoneNumber: string }> {
   const organizations = app.get(OrganizationsService);
@@ -31,6 +32,16 @@ export async function seedDemo(app: INestApplication): Promise<{ apiKey: string;
     // A 30-day trial with 100 minutes, so outbound calls work straight away against the simulator.
     await app.get(UsageAdminService).startTrial(org.id, { days: 30, mins: 100 });
   }
-  const { key } = await app.get(ApiKeysService).create(org.id, { scopes: ['*'], name: 'demo', environment: 'test' });
-  return { apiKey: key, phoneNumber: DEMO_NUMBER };
+  return { apiKey: await demoKey(app.get(ApiKeysService), org.id), phoneNumber: DEMO_NUMBER };
+}
+
+async function demoKey(keys: ApiKeysService, organizationId: string): Promise<string> {
+  const stored = storedDemoKey();
+  if (stored) {
+    const auth = await keys.authenticate(stored).catch(() => null);
+    if (auth?.organizationId === organizationId) return stored;
+  }
+  const { key } = await keys.create(organizationId, { scopes: ['*'], name: 'demo', environment: 'live' });
+  storeDemoKey(key);
+  return key;
 }

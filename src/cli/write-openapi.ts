@@ -4,12 +4,15 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { stringify } from 'yaml';
 import { AppModule } from '../app.module';
-import { buildOpenApiDocument } from '../common/openapi/openapi-document';
+import { OpenApiAudience, buildOpenApiDocument } from '../common/openapi/openapi-document';
+import { webhookEventsJsonSchema } from '../common/openapi/webhook-json-schema';
 import { parseConfig } from '../infra/config/app-config';
 
 /**
  * `npm run openapi`: builds the module graph in preview mode (no database, no queue, nothing listens) and
- * writes the sorted document to openapi/openapi.yaml.
+ * writes the sorted documents: the public contract to openapi/openapi.yaml (argument 1), the admin API to
+ * openapi/admin.yaml (argument 2) and the webhook payloads as JSON Schema to openapi/webhook-events.schema.json
+ * (argument 3).
  */
 async function main(): Promise<void> {
   const config = parseConfig({ NODE_ENV: 'development' });
@@ -22,10 +25,21 @@ async function main(): Promise<void> {
     new FastifyAdapter(),
     { preview: true, logger: false },
   );
-  const target = resolve(process.argv[2] ?? 'openapi/openapi.yaml');
-  writeFileSync(target, stringify(buildOpenApiDocument(app), { lineWidth: 0, aliasDuplicateObjects: false }));
+  const targets: Record<OpenApiAudience, string> = {
+    public: resolve(process.argv[2] ?? 'openapi/openapi.yaml'),
+    admin: resolve(process.argv[3] ?? 'openapi/admin.yaml'),
+  };
+  for (const [audience, target] of Object.entries(targets) as Array<[OpenApiAudience, string]>) {
+    writeFileSync(
+      target,
+      stringify(buildOpenApiDocument(app, audience), { lineWidth: 0, aliasDuplicateObjects: false }),
+    );
+    console.log(`OpenAPI document (${audience}) written to ${target}`);
+  }
+  const webhookSchema = resolve(process.argv[4] ?? 'openapi/webhook-events.schema.json');
+  writeFileSync(webhookSchema, `${JSON.stringify(webhookEventsJsonSchema(buildOpenApiDocument(app)), null, 2)}\n`);
+  console.log(`Webhook events JSON Schema written to ${webhookSchema}`);
   await app.close();
-  console.log(`OpenAPI document written to ${target}`);
 }
 
 main().catch((error) => {

@@ -38,8 +38,8 @@ describe('API keys and scopes', () => {
     const org = await createOrg(t);
     const live = await org.keyWith(['*'], { environment: 'live' });
     const test = await org.keyWith(['*'], { environment: 'test' });
-    expect(live.key).toMatch(/^vc_live_[A-Za-z0-9_-]{43}$/);
-    expect(test.key).toMatch(/^vc_test_[A-Za-z0-9_-]{43}$/);
+    expect(live.key).toMatch(/^vc_live_[A-Za-z0-9]{43}$/);
+    expect(test.key).toMatch(/^vc_test_[A-Za-z0-9]{43}$/);
   });
 
   it('stores keys only as SHA-256 hashes, never in plain text', async () => {

@@ -77,13 +77,10 @@ describe('event outbox', () => {
 
     await t.startPeer({ ROLES: 'worker' });
     const job = await until(() => queue().getJob(eventId));
-    expect(job.data).toEqual({
-      eventId,
-      organizationId: ORG,
-      type: 'contact.created',
-      occurredAt: expect.any(String),
-      data: { id: 'c1', title: 'Alice', tags: ['a'] },
-    });
+    // The job is a reference (CONTRACTS §7); the payload stays in the outbox row, exactly as recorded.
+    expect(job.data).toEqual({ eventId, organizationId: ORG, type: 'contact.created', occurredAt: expect.any(String) });
+    const stored = await t.db.query('SELECT data FROM outbox_events WHERE event_id = $1', [eventId]);
+    expect(stored.rows[0].data).toEqual({ id: 'c1', title: 'Alice', tags: ['a'] });
     await until(async () => {
       const { rows } = await t.db.query('SELECT relayed_at FROM outbox_events WHERE event_id = $1', [eventId]);
       return rows[0].relayed_at !== null;

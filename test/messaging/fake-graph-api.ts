@@ -1,17 +1,20 @@
+import type { CreateMessagePayload, WhatsappError } from '@great-detail/whatsapp' with { 'resolution-mode': 'import' };
 import { AddressInfo } from 'node:net';
 import { IncomingHttpHeaders, Server, createServer } from 'node:http';
+import type { GraphSendBody } from '../../src/modules/messaging/whatsapp/whatsapp-graph.types';
 
 export interface RecordedRequest {
   method: string;
   url: string;
   headers: IncomingHttpHeaders;
-  body: any;
+  /** What our adapter sent, typed as the Cloud API's send body. */
+  body: GraphSendBody;
 }
 
-export interface FakeReply {
-  status: number;
-  body: unknown;
-}
+/** A reply in the Cloud API's wire format, typed by the same SDK as the adapter. */
+export type FakeReply =
+  | { status: 200; body: Omit<CreateMessagePayload, 'error'> }
+  | { status: number; body: { error: WhatsappError & { fbtrace_id: string } } };
 
 /**
  * A local stand-in for the WhatsApp Cloud API (Graph API): records every request and answers in the real wire
@@ -66,7 +69,7 @@ export class FakeGraphApi {
     return this.requests[this.requests.length - 1];
   }
 
-  private success(body: { to?: string } | undefined): FakeReply {
+  private success(body: GraphSendBody | undefined): FakeReply {
     this.counter += 1;
     const id = `wamid.HBgL${String(this.counter).padStart(6, '0')}FAKE`;
     return {

@@ -1,7 +1,11 @@
 import { hubSignature } from '../../src/modules/messaging/whatsapp/whatsapp-signature';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
+import { WHATSAPP_SEND, expectCapturedFixture } from '../support/captured-fixture';
 import { FakeGraphApi } from './fake-graph-api';
+import { captured as capturedTemplateNamed } from './fixtures/send-template-named.fixture';
+import { captured as capturedTemplatePositional } from './fixtures/send-template-positional.fixture';
+import { captured as capturedText } from './fixtures/send-text.fixture';
 import { HOUR_MS, createAccount, createTemplate } from './messaging-fixtures';
 
 const APP_SECRET = 'whatsapp-app-secret';
@@ -213,6 +217,7 @@ describe('messaging: WhatsApp Cloud API adapter (against a local fake Graph API)
         type: 'text',
         text: { body: 'Tuesday 10:00 works' },
       });
+      await expectCapturedFixture(`${__dirname}/fixtures/send-text.fixture.ts`, WHATSAPP_SEND, capturedText, req.body);
       const stored = await t.db.query('SELECT provider_message_id, delivery_status FROM messages WHERE id = $1', [
         res.body.data.messageId,
       ]);
@@ -249,7 +254,12 @@ describe('messaging: WhatsApp Cloud API adapter (against a local fake Graph API)
           ],
         },
       });
-      expect(graph.lastRequest().body.template.components[0].parameters[0].parameter_name).toBeUndefined();
+      const { body } = graph.lastRequest();
+      expect(body.type === 'template' && body.template.components[0]?.parameters?.[0]).not.toHaveProperty(
+        'parameter_name',
+      );
+      const fixture = `${__dirname}/fixtures/send-template-positional.fixture.ts`;
+      await expectCapturedFixture(fixture, WHATSAPP_SEND, capturedTemplatePositional, body);
     });
 
     it('template with named placeholders: parameters carry parameter_name', async () => {
@@ -261,7 +271,8 @@ describe('messaging: WhatsApp Cloud API adapter (against a local fake Graph API)
         variables: { first_name: 'Bob', order: '#42' },
       });
       expect(res.status).toBe(201);
-      expect(graph.lastRequest().body.template).toEqual({
+      const { body } = graph.lastRequest();
+      expect(body.type === 'template' && body.template).toEqual({
         name: 'order_ready',
         language: { code: 'en' },
         components: [
@@ -274,6 +285,8 @@ describe('messaging: WhatsApp Cloud API adapter (against a local fake Graph API)
           },
         ],
       });
+      const fixture = `${__dirname}/fixtures/send-template-named.fixture.ts`;
+      await expectCapturedFixture(fixture, WHATSAPP_SEND, capturedTemplateNamed, body);
     });
 
     it.each([

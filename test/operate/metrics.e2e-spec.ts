@@ -91,7 +91,8 @@ describe('Prometheus metrics', () => {
       sample(text, `vc_job_duration_seconds_count{queue="call-dispatch",job="dispatch-call",outcome="completed"}`),
     ).toBeGreaterThanOrEqual(1);
     expect(
-      sample(text, `vc_job_duration_seconds_count{queue="voice-events",job="apply-voice-event",outcome="completed"}`),
+      // The simulator's timeline steps (a real platform's callbacks run as apply-voice-event).
+      sample(text, `vc_job_duration_seconds_count{queue="voice-events",job="play-simulator-step",outcome="completed"}`),
     ).toBeGreaterThanOrEqual(1);
   });
 

@@ -1,18 +1,32 @@
 import fc from 'fast-check';
+import IORedis from 'ioredis';
 import { callingOrg } from '../calls/call-fixtures';
+import { TEST_REDIS_URL } from '../support/databases';
 import { TestOrg } from '../support/factory';
 import { HttpResponse } from '../support/http';
 import { ContractOperation, openApiContract } from '../support/openapi-contract';
+import { queueBytes } from '../support/queue-bytes';
 import { TestApp, startTestApp } from '../support/test-app';
 
 /**
  * Schema-driven fuzzing: for every documented operation taking a JSON body or query parameters (so new routes
  * join automatically), fast-check builds hostile requests from the document's own field names. Whatever the
  * input, the answer is a documented 2xx/4xx (the HttpClient checks it against the document), never a 5xx, and a
- * refused request writes no row anywhere.
+ * refused request writes no row anywhere. Resources are watched too: no answer is much larger than its request
+ * (no amplification), and after the whole run the process's memory and the app's bytes in Redis stay within
+ * budgets that a stored or queued copy of a rendered document per request would break.
  */
 const contract = openApiContract();
 const RUNS = 25;
+/** An answer may echo its request; beyond twice the request (or 64 KB) something was amplified. */
+const responseBudget = (body: string | undefined) => Math.max(64 * 1024, 2 * Buffer.byteLength(body ?? ''));
+/**
+ * Budgets for the whole run (~1,500 requests, bodies up to 1 MiB). Measured 2026-11-23: RSS grew 4 MiB, the
+ * app's queues held 71,624 B of Redis, the largest answer was 1,990 B. A copy of a 1 MiB body kept per request
+ * in memory or in a job would break them; GC noise would not.
+ */
+const RSS_GROWTH_BUDGET = 128 * 1024 * 1024;
+const REDIS_BUDGET = 1024 * 1024;
 
 const deepJson = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
@@ -115,15 +129,23 @@ describe('prove: hostile input', () => {
   let t: TestApp;
   let org: TestOrg & { from: string };
   let countSql: string;
+  let redis: IORedis;
+  let rssBefore: number;
+  let largestResponse = 0;
   beforeAll(async () => {
     t = await startTestApp();
+    redis = new IORedis(TEST_REDIS_URL);
     org = await callingOrg(t);
+    rssBefore = process.memoryUsage().rss;
     const { rows } = await t.db.query(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'migrations'`,
     );
     countSql = `SELECT ${rows.map((r) => `(SELECT count(*) FROM "${r.table_name}")`).join(' + ')} AS n`;
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    redis?.disconnect();
+  });
 
   const rowCount = async () => Number((await t.db.query(countSql)).rows[0].n);
 
@@ -167,6 +189,9 @@ describe('prove: hostile input', () => {
               headers: body === undefined ? {} : { 'content-type': 'application/json' },
             });
             expect(res.status).toBeLessThan(500);
+            const responseBytes = Buffer.byteLength(res.text);
+            largestResponse = Math.max(largestResponse, responseBytes);
+            expect(responseBytes).toBeLessThanOrEqual(responseBudget(body));
             if (res.status >= 400) {
               expect(res.body.error).toEqual(
                 expect.objectContaining({ code: expect.any(String), message: expect.any(String) }),
@@ -182,4 +207,16 @@ describe('prove: hostile input', () => {
     },
     60_000,
   );
+
+  // Runs after every fuzzed operation above (Jest keeps the order of a file's tests).
+  it('after the whole run: memory and the queue store stayed within budget', async () => {
+    const rssGrowth = process.memoryUsage().rss - rssBefore;
+    const redisBytes = await queueBytes(redis, t.queuePrefix);
+    console.log(
+      `hostile input: largest response ${largestResponse} B, RSS growth ${Math.round(rssGrowth / 1048576)} MiB, ` +
+        `Redis ${redisBytes} B for this app's queues`,
+    );
+    expect(rssGrowth).toBeLessThan(RSS_GROWTH_BUDGET);
+    expect(redisBytes).toBeLessThan(REDIS_BUDGET);
+  });
 });

@@ -54,6 +54,14 @@ const MAKERS: Record<string, Maker> = {
       }),
     ),
   '/api/v1/messaging/conversations': async (t, o) => userWrites(t, (await createAccount(t, o.id)).id, '+14155550178'),
+  '/api/v1/campaigns': async (_t, o) =>
+    created('campaign')(
+      await o.api.post('/api/v1/campaigns', {
+        name: 'Victim',
+        from: o.from,
+        audience: { rows: [{ to: '+14155550179' }] },
+      }),
+    ),
   '/api/v1/webhooks': async (_t, o) =>
     created('webhook')(
       await o.api.post('/api/v1/webhooks', { url: 'https://hooks.example.com/victim', events: ['call.ended'] }),

@@ -1,12 +1,12 @@
 import createClient from 'openapi-fetch';
 import { callingOrg } from '../calls/call-fixtures';
-import type { paths } from '../support/generated/api';
+import type { paths } from '../../clients/typescript/src/schema';
 import { openApiContract } from '../support/openapi-contract';
 import { TestApp, startTestApp } from '../support/test-app';
 
 /**
- * An integrator's flow written only with the client generated from openapi/openapi.yaml (`npm run
- * openapi:client`): if the document's types drift from the real responses, this file stops type-checking or the
+ * An integrator's flow written only with the types generated from openapi/openapi.yaml (the SDK's schema,
+ * `npm run sdk`): if the document's types drift from the real responses, this file stops type-checking or the
  * contract check below fails.
  */
 describe('prove: generated typed client', () => {

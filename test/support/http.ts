@@ -1,4 +1,4 @@
-import { ContractViolation, openApiContract } from './openapi-contract';
+import { ContractViolation, adminApiContract, openApiContract } from './openapi-contract';
 
 /**
  * A tiny JSON client over fetch: what a real integrator's code does. Every response to a documented operation
@@ -48,7 +48,8 @@ export class HttpClient {
         parsed = text;
       }
     }
-    const problems = openApiContract().check(
+    const contract = url.pathname.startsWith('/admin/') ? adminApiContract() : openApiContract();
+    const problems = contract.check(
       method,
       url.pathname,
       response.status,

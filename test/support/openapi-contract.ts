@@ -46,6 +46,8 @@ function toJsonSchema(schema: unknown): unknown {
   if (out.properties && out.additionalProperties === undefined) out.additionalProperties = false;
   if (out.nullable === true) {
     delete out.nullable;
+    // As generators read OpenAPI 3.0.3: `nullable` does not extend an `enum`, so null passes only when listed.
+    if (Array.isArray(out.enum)) return { ...out, type: [out.type, 'null'] };
     return { anyOf: [out, { type: 'null' }] };
   }
   delete out.nullable;
@@ -135,6 +137,12 @@ let shared: OpenApiContract | undefined;
 /** One parsed document per test file. */
 export function openApiContract(): OpenApiContract {
   return (shared ??= new OpenApiContract());
+}
+
+let sharedAdmin: OpenApiContract | undefined;
+/** The admin API's document (openapi/admin.yaml): the console's backend is checked like the public API. */
+export function adminApiContract(): OpenApiContract {
+  return (sharedAdmin ??= new OpenApiContract(join(__dirname, '..', '..', 'openapi', 'admin.yaml')));
 }
 
 export class ContractViolation extends Error {

@@ -7,7 +7,8 @@ import { parseConfig } from '../../src/infra/config/app-config';
 import { TEST_REDIS_URL, createTestDatabase } from './databases';
 import { HttpClient } from './http';
 
-export const ADMIN_TOKEN = 'test-admin-token';
+/** Random per run: production start-up (spawned by some suites) refuses a token published in the repository. */
+export const ADMIN_TOKEN = `test-admin-token-${randomBytes(16).toString('hex')}`;
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -48,6 +49,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     SIMULATOR_CALL_MS: '300',
     // Suites and benchmarks send thousands of requests with one key; the limit itself is tested in test/operate.
     RATE_LIMIT_PER_MINUTE: '1000000',
+    // Likewise for refused credentials (security matrices send hundreds); the budget is tested in test/prove.
+    AUTH_FAILURE_LIMIT_PER_MINUTE: '1000000',
     ...(options.postgresQueues ? {} : { REDIS_URL: TEST_REDIS_URL }),
     ...options.env,
   };

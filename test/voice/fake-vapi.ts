@@ -1,3 +1,4 @@
+import type { Vapi } from '@vapi-ai/server-sdk';
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,20 +7,22 @@ export interface RecordedRequest {
   method: string;
   path: string;
   headers: IncomingMessage['headers'];
-  body: any;
+  /** Parsed JSON; for POST /call, the body our adapter sent (typed as what Vapi accepts). */
+  body: Vapi.CreateCallDto | null;
   /** The Vapi call id it was answered with (accepted POST /call only). */
   accepted?: string;
 }
 
 /**
- * A stand-in for Vapi's REST API on 127.0.0.1, speaking its wire format: POST /call answers 201 with a Call
- * object (`id`, `status: queued`, ...), GET /call/{id} serves the call as last set, errors come as
- * `{ statusCode, message, error }`. Tests queue failures and set what GET reports.
+ * A stand-in for Vapi's REST API on 127.0.0.1, speaking its wire format as typed by Vapi's own SDK
+ * (@vapi-ai/server-sdk): POST /call takes a CreateCallDto and answers 201 with a Call (`status: queued`),
+ * GET /call/{id} serves the Call as last set, errors come as `{ statusCode, message, error }`. Tests queue
+ * failures and set what GET reports.
  */
 export class FakeVapi {
   readonly requests: RecordedRequest[] = [];
   /** Calls as GET /call/{id} reports them; a missing id is a 404. */
-  readonly calls = new Map<string, any>();
+  readonly calls = new Map<string, Vapi.Call>();
   private failures: Array<{ status: number; message: string }> = [];
   private server!: Server;
   url = '';
@@ -78,20 +81,21 @@ export class FakeVapi {
         error: 'Unauthorized',
       });
     }
-    if (record.method === 'POST' && record.path === '/call') {
+    if (record.method === 'POST' && record.path === '/call' && record.body) {
       const failure = this.failures.shift();
       if (failure)
         return send(failure.status, { statusCode: failure.status, message: failure.message, error: 'Error' });
       const now = new Date().toISOString();
-      const call = {
+      const { phoneNumberId, customer, assistant, assistantOverrides } = record.body;
+      const call: Vapi.Call = {
         id: randomUUID(),
         orgId: 'fake-org',
         type: 'outboundPhoneCall',
         status: 'queued',
-        phoneNumberId: record.body.phoneNumberId,
-        customer: record.body.customer,
-        assistant: record.body.assistant,
-        assistantOverrides: record.body.assistantOverrides,
+        phoneNumberId,
+        customer,
+        assistant,
+        assistantOverrides,
         createdAt: now,
         updatedAt: now,
       };

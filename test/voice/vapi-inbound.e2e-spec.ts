@@ -1,7 +1,10 @@
+import type { Vapi } from '@vapi-ai/server-sdk';
 import { TestApp, startTestApp } from '../support/test-app';
 import { eventsOf, finished, insertPrompt, waitForCall } from '../calls/call-fixtures';
 import { FakeVapi } from './fake-vapi';
-import { VoiceOrg, serverMessage, vapiEnv, voiceOrg } from './voice-fixtures';
+import { captured as capturedAnswer } from './fixtures/assistant-request-response.fixture';
+import { VAPI, expectCapturedFixture } from '../support/captured-fixture';
+import { VoiceOrg, serverMessage, vapiCall, vapiEnv, vapiLine, voiceOrg } from './voice-fixtures';
 
 describe('voice platform: inbound calls through Vapi assistant-request', () => {
   let fake: FakeVapi;
@@ -32,19 +35,20 @@ describe('voice platform: inbound calls through Vapi assistant-request', () => {
     await fake?.close();
   });
 
-  const inboundCall = (vapiCallId: string) => ({
-    id: vapiCallId,
-    type: 'inboundPhoneCall',
-    phoneNumberId: org.phoneNumberId,
-    customer: { number: '+14155550177' },
-  });
+  const inboundCall = (vapiCallId: string) =>
+    vapiCall(vapiCallId, undefined, {
+      type: 'inboundPhoneCall',
+      phoneNumberId: org.phoneNumberId,
+      customer: { number: '+14155550177' },
+    });
+  const phoneNumber = (number: string) => ({ provider: 'twilio' as const, number, twilioAccountSid: 'AC-fake' });
 
   it('answers with the inbound assistant, records the call inbound, bills it as inbound_call and fires call.ended', async () => {
     const vapiCallId = 'vapi-inbound-1';
-    const request = {
+    const request: Vapi.ServerMessageAssistantRequest = {
       type: 'assistant-request',
       call: inboundCall(vapiCallId),
-      phoneNumber: { id: org.phoneNumberId, number: org.from },
+      phoneNumber: phoneNumber(org.from),
       customer: { number: '+14155550177' },
     };
     const answer = await serverMessage(t, request);
@@ -57,6 +61,14 @@ describe('voice platform: inbound calls through Vapi assistant-request', () => {
       transcriber: expect.any(Object),
     });
     const callId: string = assistant.metadata.callId;
+    // The answer, committed with our call id masked, is what tsc checks against Vapi's response type.
+    const masked = { ...answer.body, assistant: { ...assistant, metadata: {} } };
+    await expectCapturedFixture(
+      `${__dirname}/fixtures/assistant-request-response.fixture.ts`,
+      VAPI('ServerMessageResponseAssistantRequest'),
+      capturedAnswer,
+      masked,
+    );
 
     // Vapi may repeat the request: still one call.
     expect((await serverMessage(t, request)).body.assistant.metadata.callId).toBe(callId);
@@ -75,13 +87,10 @@ describe('voice platform: inbound calls through Vapi assistant-request', () => {
       type: 'end-of-call-report',
       call: inboundCall(vapiCallId),
       endedReason: 'customer-ended-call',
-      durationSeconds: 125,
-      artifact: {
-        messages: [
-          { role: 'bot', message: 'Acme, hello', time: 1 },
-          { role: 'user', message: 'Hi', time: 2 },
-        ],
-      },
+      startedAt: '2025-01-01T10:00:00.000Z',
+      endedAt: '2025-01-01T10:02:05.000Z',
+      artifact: { messages: [vapiLine('bot', 'Acme, hello', 1), vapiLine('user', 'Hi', 2)] },
+      analysis: {},
     });
     const ended = await waitForCall(org, callId, finished);
     expect(ended).toMatchObject({
@@ -107,8 +116,8 @@ describe('voice platform: inbound calls through Vapi assistant-request', () => {
   it('a call to a number of no organization is refused and records nothing', async () => {
     const res = await serverMessage(t, {
       type: 'assistant-request',
-      call: { id: 'vapi-inbound-unknown', type: 'inboundPhoneCall' },
-      phoneNumber: { number: '+14155550000' },
+      call: vapiCall('vapi-inbound-unknown', undefined, { type: 'inboundPhoneCall' }),
+      phoneNumber: phoneNumber('+14155550000'),
       customer: { number: '+14155550177' },
     });
     expect(res.status).toBe(200);
@@ -121,7 +130,7 @@ describe('voice platform: inbound calls through Vapi assistant-request', () => {
     const answer = await serverMessage(t, {
       type: 'assistant-request',
       call: inboundCall(vapiCallId),
-      phoneNumber: { number: org.from },
+      phoneNumber: phoneNumber(org.from),
       customer: { number: '+14155550178' },
     });
     const callId = answer.body.assistant.metadata.callId;
@@ -129,6 +138,8 @@ describe('voice platform: inbound calls through Vapi assistant-request', () => {
       type: 'end-of-call-report',
       call: inboundCall(vapiCallId),
       endedReason: 'pipeline-error-openai-llm-failed',
+      artifact: {},
+      analysis: {},
     });
     expect(await waitForCall(org, callId, finished)).toMatchObject({
       status: 'error',

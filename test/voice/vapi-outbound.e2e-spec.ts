@@ -1,7 +1,10 @@
+import type { Vapi } from '@vapi-ai/server-sdk';
 import { TestApp, startTestApp } from '../support/test-app';
 import { eventsOf, finished, insertAssistant, insertCase, insertContact, waitForCall } from '../calls/call-fixtures';
 import { FakeVapi } from './fake-vapi';
-import { VoiceOrg, ledgerRowsOf, serverMessage, vapiCall, vapiEnv, voiceOrg } from './voice-fixtures';
+import { captured as capturedCreateCall } from './fixtures/create-call.fixture';
+import { VAPI, expectCapturedFixture } from '../support/captured-fixture';
+import { VoiceOrg, ledgerRowsOf, serverMessage, vapiCall, vapiEnv, vapiLine, voiceOrg } from './voice-fixtures';
 
 describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
   let fake: FakeVapi;
@@ -26,21 +29,24 @@ describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
     return { id, request, vapiCallId };
   };
 
-  const endOfCallReport = (vapiCallId: string, callId: string, over: Record<string, unknown> = {}) => ({
+  const endOfCallReport = (
+    vapiCallId: string,
+    callId: string,
+    over: Partial<Vapi.ServerMessageEndOfCallReport> = {},
+  ): Vapi.ServerMessageEndOfCallReport => ({
     type: 'end-of-call-report',
     endedReason: 'customer-ended-call',
     call: vapiCall(vapiCallId, callId),
     startedAt: '2025-01-01T10:00:00.000Z',
     endedAt: '2025-01-01T10:01:30.000Z',
-    durationSeconds: 90,
     artifact: {
       recordingUrl: `https://storage.vapi.ai/${vapiCallId}-mono.wav`,
       transcript: 'AI: Hello Ada\nUser: Hi',
       messages: [
-        { role: 'system', message: 'resolved prompt', time: 1735725600000, secondsFromStart: 0 },
-        { role: 'bot', message: 'Hello Ada', time: 1735725601000, secondsFromStart: 1 },
-        { role: 'tool_calls', time: 1735725601500, secondsFromStart: 1.5 },
-        { role: 'user', message: 'Hi', time: 1735725602000, secondsFromStart: 2 },
+        vapiLine('system', 'resolved prompt', 1735725600000),
+        vapiLine('bot', 'Hello Ada', 1735725601000, 1),
+        { role: 'tool_calls', toolCalls: [], message: '', time: 1735725601500, secondsFromStart: 1.5 },
+        vapiLine('user', 'Hi', 1735725602000, 2),
       ],
     },
     analysis: { summary: 'Short call' },
@@ -79,22 +85,29 @@ describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
         },
         voice: { provider: '11labs', voiceId: 'burt', stability: 0.5 },
         transcriber: { provider: 'deepgram', model: 'nova-3', language: 'de' },
-        backgroundDenoisingEnabled: true,
-        backchannelingEnabled: false,
+        backgroundSpeechDenoisingPlan: { smartDenoisingPlan: { enabled: true } },
         maxDurationSeconds: 3600,
         metadata: { callId: id },
       },
       assistantOverrides: { variableValues: { name: 'Ada', topic: 'your order' } },
     });
+    // The same body, committed with our ids masked, is what tsc checks against Vapi.CreateCallDto.
+    const masked = { ...request.body, phoneNumberId: 'pn-1', assistant: { ...request.body!.assistant, metadata: {} } };
+    await expectCapturedFixture(
+      `${__dirname}/fixtures/create-call.fixture.ts`,
+      VAPI('CreateCallDto'),
+      capturedCreateCall,
+      masked,
+    );
 
     const call = vapiCall(vapiCallId, id);
-    for (const status of ['ringing', 'in-progress']) {
+    for (const status of ['ringing', 'in-progress'] as const) {
       expect((await serverMessage(t, { type: 'status-update', status, call })).status).toBe(200);
     }
     await serverMessage(t, {
       type: 'conversation-update',
       call,
-      messages: [{ role: 'bot', message: 'Hello Ada', time: 1735725601000, secondsFromStart: 1 }],
+      messages: [vapiLine('bot', 'Hello Ada', 1735725601000, 1)],
       messagesOpenAIFormatted: [{ role: 'assistant', content: 'Hello Ada' }],
     });
     await serverMessage(t, {
@@ -138,11 +151,19 @@ describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
 
   it('out-of-order and repeated messages: one terminal event, one settlement, nothing regresses', async () => {
     const { id, vapiCallId } = await placed();
-    const report = endOfCallReport(vapiCallId, id, { endedReason: 'voicemail', durationSeconds: 30 });
+    const report = endOfCallReport(vapiCallId, id, {
+      endedReason: 'voicemail',
+      endedAt: '2025-01-01T10:00:30.000Z',
+    });
     const first = await Promise.all([serverMessage(t, report), serverMessage(t, report)]);
     expect(first.map((r) => r.status)).toEqual([200, 200]);
     await serverMessage(t, { type: 'status-update', status: 'in-progress', call: vapiCall(vapiCallId, id) });
-    await serverMessage(t, { type: 'conversation-update', call: vapiCall(vapiCallId, id), messages: [] });
+    await serverMessage(t, {
+      type: 'conversation-update',
+      call: vapiCall(vapiCallId, id),
+      messages: [],
+      messagesOpenAIFormatted: [],
+    });
     await serverMessage(t, report);
     const call = (await org.api.get(`/api/v1/calls/${id}`)).body.data;
     expect(call).toMatchObject({

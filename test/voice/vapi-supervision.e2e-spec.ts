@@ -39,7 +39,7 @@ describe('call supervision: calls whose platform goes silent are reconciled', ()
       call: vapiCall(known.vapiCallId, known.id),
     });
     fake.calls.set(known.vapiCallId, {
-      ...fake.calls.get(known.vapiCallId),
+      ...fake.calls.get(known.vapiCallId)!,
       status: 'ended',
       endedReason: 'customer-did-not-answer',
       startedAt: '2025-01-01T10:00:00.000Z',

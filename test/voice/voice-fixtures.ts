@@ -1,3 +1,4 @@
+import type { Vapi } from '@vapi-ai/server-sdk';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp } from '../support/test-app';
 import { grantTrial } from '../calls/call-fixtures';
@@ -28,18 +29,31 @@ export async function voiceOrg(t: TestApp, mins = 1000): Promise<VoiceOrg> {
   return { ...org, from, phoneNumberId };
 }
 
-/** Posts one server message to the platform endpoint the way Vapi does (`{ message }`, X-Vapi-Secret). */
-export async function serverMessage(t: TestApp, message: Record<string, unknown>, secret = VAPI_SECRET) {
-  return t.anonymous.post('/platform/vapi/events', { message }, { headers: { 'x-vapi-secret': secret } });
+/**
+ * Posts one server message to the platform endpoint the way Vapi does (`{ message }`, X-Vapi-Secret). Typed by
+ * Vapi's SDK, so every message a test sends is one Vapi could send.
+ */
+export async function serverMessage(t: TestApp, message: Vapi.ServerMessageMessage, secret = VAPI_SECRET) {
+  const body: Vapi.ServerMessage = { message };
+  return t.anonymous.post('/platform/vapi/events', body, { headers: { 'x-vapi-secret': secret } });
 }
 
-/** The call-related parts every Vapi server message carries. */
-export const vapiCall = (vapiCallId: string, callId: string, extra: Record<string, unknown> = {}) => ({
+/** Vapi's Call object as server messages carry it; `callId` is ours, in the transient assistant's metadata. */
+export const vapiCall = (vapiCallId: string, callId?: string, extra: Partial<Vapi.Call> = {}): Vapi.Call => ({
   id: vapiCallId,
+  orgId: 'fake-org',
   type: 'outboundPhoneCall',
-  assistant: { metadata: { callId } },
+  createdAt: '2025-01-01T10:00:00.000Z',
+  updatedAt: '2025-01-01T10:00:00.000Z',
+  ...(callId ? { assistant: { metadata: { callId } } } : {}),
   ...extra,
 });
+
+/** One conversation line as Vapi reports it (BotMessage, UserMessage, SystemMessage), said at epoch ms `time`. */
+export const vapiLine = (role: 'bot' | 'user' | 'system', message: string, time: number, second = 0) =>
+  role === 'system'
+    ? { role, message, time, secondsFromStart: second }
+    : { role, message, time, endTime: time + 500, secondsFromStart: second };
 
 export const vapiEnv = (baseUrl: string, extra: Record<string, string> = {}) => ({
   VOICE_PROVIDER: 'vapi',

@@ -189,6 +189,18 @@ describe('webhook delivery engine', () => {
     expect(slowRows[0].duration_ms).toBeGreaterThanOrEqual(990);
   });
 
+  it('counts a 2xx that arrives after WEBHOOK_TIMEOUT_MS as a failed attempt (a slow success is no success)', async () => {
+    const org = await createOrg(t);
+    const slow = await endpoint(org, ['contact.updated'], [{ status: 200, afterMs: 3500 }, 200]);
+    await recordEvent(t, org.id, 'contact.updated', { id: 'c-slow' });
+    const rows = await loggedDeliveries(slow.id, 2);
+    expect(rows.map((r) => [r.attempt, r.success])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
+    expect(rows[0].error).toMatch(/timeout after 3000 ms/);
+  });
+
   it('disables an endpoint at the 10th consecutive failed delivery, not before', async () => {
     const org = await createOrg(t);
     const hook = await endpoint(org, ['contact.updated'], new Array(44).fill(500));

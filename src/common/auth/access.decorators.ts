@@ -1,5 +1,5 @@
 import { SetMetadata, applyDecorators } from '@nestjs/common';
-import { ApiExtension, ApiHeader, ApiSecurity } from '@nestjs/swagger';
+import { ApiExtension, ApiSecurity } from '@nestjs/swagger';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { Scope } from './scopes';
 
@@ -39,12 +39,11 @@ export function RequireScope(scope: Scope): MethodDecorator & ClassDecorator {
 /** No credentials at all (health, docs). */
 export const Public = () => SetMetadata(ACCESS_KEY, { kind: 'public' } satisfies Access);
 
-/** The dashboard's admin API (CONTRACTS §6): `Authorization: Bearer <ADMIN_TOKEN>`; off when no token is set. */
-export const AdminOnly = () =>
-  applyDecorators(
-    SetMetadata(ACCESS_KEY, { kind: 'admin' } satisfies Access),
-    ApiHeader({ name: 'Authorization', description: 'Bearer <ADMIN_TOKEN>', required: true }),
-  );
+/**
+ * The dashboard's admin API (CONTRACTS §6): `Authorization: Bearer <ADMIN_TOKEN>`, or a console session cookie
+ * (src/modules/console); off when no token is set. openapi/admin.yaml documents both as security schemes.
+ */
+export const AdminOnly = () => SetMetadata(ACCESS_KEY, { kind: 'admin' } satisfies Access);
 
 /** A provider callback; the handler verifies the provider's own signature or secret. */
 export const ProviderCallback = () => SetMetadata(ACCESS_KEY, { kind: 'provider' } satisfies Access);

@@ -3,11 +3,28 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 export const KEY_PREFIX = 'vc';
 export type KeyEnvironment = 'live' | 'test';
 
+// Keys issued before base62 carry base64url (`_` and `-`) in their random part; they keep working.
 const KEY_PATTERN = /^([a-z]{2,10})_(live|test)_([A-Za-z0-9_-]{20,100})$/;
 
-/** A new key `<prefix>_<env>_<random>` with 256 bits of randomness (base64url). */
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** 43 base62 characters carry 256.03 bits (CONTRACTS §7). */
+export const KEY_RANDOM_LENGTH = 43;
+
+/** Uniform base62 characters: bytes of 248 or more are dropped so `byte % 62` favours no character. */
+function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** A new key `<prefix>_<env>_<random>`, the random part base62 so the key splits on `_`. */
 export function generateApiKey(environment: KeyEnvironment): string {
-  return `${KEY_PREFIX}_${environment}_${randomBytes(32).toString('base64url')}`;
+  return `${KEY_PREFIX}_${environment}_${randomBase62(KEY_RANDOM_LENGTH)}`;
 }
 
 /** Keys are stored and looked up only by their SHA-256; the plain key exists once, in the creation response. */

@@ -6,6 +6,8 @@ export interface AuthContext {
   organizationId: string;
   apiKeyId: string;
   scopes: readonly string[];
+  /** false for a `test` key (CONTRACTS §8): its calls and messages go to the simulators and are marked as test. */
+  livemode: boolean;
 }
 
 declare module 'fastify' {
@@ -19,4 +21,11 @@ export const OrgId = createParamDecorator((_: unknown, ctx: ExecutionContext): s
   const auth = ctx.switchToHttp().getRequest<FastifyRequest>().auth;
   if (!auth) throw new Error('OrgId used on a route without API-key authentication');
   return auth.organizationId;
+});
+
+/** Whether the request's key is a `live` key (true) or a `test` key (false). */
+export const Livemode = createParamDecorator((_: unknown, ctx: ExecutionContext): boolean => {
+  const auth = ctx.switchToHttp().getRequest<FastifyRequest>().auth;
+  if (!auth) throw new Error('Livemode used on a route without API-key authentication');
+  return auth.livemode;
 });

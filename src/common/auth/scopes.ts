@@ -17,6 +17,12 @@ export const SCOPES = [
   'webhooks:read',
   'webhooks:write',
   'organization:read',
+  // Extensions beyond the spec (CONTRACTS §8, §9): the dialer.
+  'campaigns:read',
+  'campaigns:write',
+  'do_not_call:read',
+  'do_not_call:write',
+  'limits:read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

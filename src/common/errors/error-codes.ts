@@ -15,8 +15,12 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   INVALID_PHONE: 422,
   INVALID_STATE: 422,
+  /** Extension (CONTRACTS §9): the number is on the organization's do-not-call ledger. */
+  DO_NOT_CALL: 422,
   SESSION_EXPIRED: 422,
   MAX_ENDPOINTS: 422,
+  /** Extension (like MAX_ENDPOINTS): the organization already has the most outbound assistants it may list. */
+  MAX_ASSISTANTS: 422,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,

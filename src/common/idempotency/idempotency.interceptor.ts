@@ -1,11 +1,12 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor, Type } from '@nestjs/common';
+import { ModuleRef, Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { Observable, from, of } from 'rxjs';
 import { catchError, mergeMap } from 'rxjs/operators';
 import { ApiError } from '../errors/api-error';
 import { IdempotencyService } from './idempotency.service';
+import { IDEMPOTENT_SECRET_SOURCE, ReplaySecretSource, restoreSecret, withholdSecret } from './replay-secret';
 import { stableJson } from './stable-json';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -18,6 +19,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly idempotency: IdempotencyService,
     private readonly reflector: Reflector,
+    private readonly moduleRef: ModuleRef,
   ) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
@@ -34,13 +36,21 @@ export class IdempotencyInterceptor implements NestInterceptor {
       .digest('hex');
     const claim = await this.idempotency.claim(organizationId, key, hash);
     const reply = context.switchToHttp().getResponse<FastifyReply>();
+    const secretFrom = this.reflector.get<Type<ReplaySecretSource> | undefined>(
+      IDEMPOTENT_SECRET_SOURCE,
+      context.getHandler(),
+    );
     if (claim.kind === 'replay') {
+      const body = secretFrom
+        ? await restoreSecret(claim.body, organizationId, this.moduleRef.get(secretFrom, { strict: false }))
+        : claim.body;
       void reply.status(claim.status).header('Idempotent-Replayed', 'true');
-      return of(claim.body);
+      return of(body);
     }
     const status = this.reflector.get<number>(HTTP_CODE_METADATA, context.getHandler()) ?? 201;
+    const stored = (body: unknown) => (secretFrom ? withholdSecret(body) : body);
     return next.handle().pipe(
-      mergeMap((body) => from(this.idempotency.complete(organizationId, key, status, body).then(() => body))),
+      mergeMap((body) => from(this.idempotency.complete(organizationId, key, status, stored(body)).then(() => body))),
       catchError((error) => from(this.idempotency.release(organizationId, key).then(() => Promise.reject(error)))),
     );
   }

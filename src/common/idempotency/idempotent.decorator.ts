@@ -1,12 +1,16 @@
-import { UseInterceptors, applyDecorators } from '@nestjs/common';
+import { SetMetadata, Type, UseInterceptors, applyDecorators } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { IDEMPOTENT_SECRET_SOURCE, ReplaySecretSource } from './replay-secret';
 
 /** Accept an `Idempotency-Key` header on a create route (CONTRACTS §3), enforced and documented in one place. */
-export function Idempotent() {
+export function Idempotent(options: { secretFrom?: Type<ReplaySecretSource> } = {}) {
   return applyDecorators(
     UseInterceptors(IdempotencyInterceptor),
+    // A response carrying `data.secret` is stored with the secret's SHA-256 only (CONTRACTS §7); a replay shows
+    // the secret again only while it is still the resource's live one.
+    ...(options.secretFrom ? [SetMetadata(IDEMPOTENT_SECRET_SOURCE, options.secretFrom)] : []),
     ApiHeader({
       name: 'Idempotency-Key',
       required: false,
@@ -16,6 +20,6 @@ export function Idempotent() {
         'is still running is 409.',
       schema: { type: 'string', maxLength: 255 },
     }),
-    ApiErrors('IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED'),
+    ApiErrors('IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED', ...(options.secretFrom ? (['CONFLICT'] as const) : [])),
   );
 }

@@ -14,10 +14,30 @@ const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
   KEY_EXPIRED: 'The API key expired',
   INSUFFICIENT_SCOPE: 'This key lacks the scope calls:write',
   NOT_FOUND: 'Resource not found',
+  PAYLOAD_TOO_LARGE: 'Request body exceeds 1 MiB',
+  DO_NOT_CALL: '+14155550123 is on the do-not-call list',
   RATE_LIMITED: 'Rate limit exceeded; retry after the Retry-After header',
   INTERNAL_ERROR: 'Internal server error',
   SERVICE_UNAVAILABLE: 'A backing service is temporarily unavailable; retry shortly',
 };
+
+/** One status's response: the codes it carries, in the shared error envelope, with an example per code. */
+export function errorResponse(codes: readonly ErrorCode[]) {
+  return {
+    description: codes.join(', '),
+    content: {
+      'application/json': {
+        schema: { $ref: getSchemaPath(ErrorEnvelopeDto) },
+        examples: Object.fromEntries(
+          codes.map((code) => [
+            code,
+            { value: { error: { code, message: DEFAULT_MESSAGES[code] ?? code.toLowerCase().replace(/_/g, ' ') } } },
+          ]),
+        ),
+      },
+    },
+  };
+}
 
 /**
  * Documents the error codes a route can return. Codes accumulate across decorators (the scope decorator adds
@@ -32,25 +52,16 @@ export function ApiErrors(...codes: ErrorCode[]): MethodDecorator & ClassDecorat
     const responses = { ...(Reflect.getMetadata(API_RESPONSE_KEY, holder) ?? {}) };
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of all) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
-    for (const [status, statusCodes] of byStatus) {
-      responses[status] = {
-        description: statusCodes.join(', '),
-        content: {
-          'application/json': {
-            schema: { $ref: getSchemaPath(ErrorEnvelopeDto) },
-            examples: Object.fromEntries(
-              statusCodes.map((code) => [
-                code,
-                {
-                  value: { error: { code, message: DEFAULT_MESSAGES[code] ?? code.toLowerCase().replace(/_/g, ' ') } },
-                },
-              ]),
-            ),
-          },
-        },
-      };
-    }
+    for (const [status, statusCodes] of byStatus) responses[status] = errorResponse(statusCodes);
     Reflect.defineMetadata(API_RESPONSE_KEY, responses, holder);
     return descriptor ?? target;
   }) as MethodDecorator & ClassDecorator;
 }
+
+/**
+ * The errors of an admin route (openapi/admin.yaml) plus its own: 401 for a missing or wrong token or session,
+ * 404 when the admin API is off (no ADMIN_TOKEN) or the organization is unknown, 400 for a malformed id.
+ * Per method, because a method's codes for a status replace the class's codes for it.
+ */
+export const ApiAdminErrors = (...codes: ErrorCode[]) =>
+  ApiErrors('UNAUTHORIZED', 'NOT_FOUND', 'VALIDATION_ERROR', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE', ...codes);

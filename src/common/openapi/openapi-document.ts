@@ -2,11 +2,20 @@ import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { API_KEY_SECURITY } from '../auth/access.decorators';
 import { ErrorEnvelopeDto } from './error-envelope.dto';
+import { applyBodyLimitResponses } from './openapi-body-limit';
+import { applyOperationDocs } from './openapi-operation-docs';
+import { applySchemaConventions } from './openapi-schema-names';
+import { applyWebhooks } from './openapi-webhooks';
 
 const DESCRIPTION = `HTTP JSON API for AI voice calls, contacts, call scripts (cases), assistants, webhooks,
 chat messaging and minute usage. Every request carries an API key in \`X-API-Key\` and acts on the one
 organization bound to that key. Success bodies are \`{"data": ...}\`; errors are \`{"error": {"code", "message"}}\`.
-Every response carries \`X-Request-Id\`.`;
+Every response carries \`X-Request-Id\`.
+
+Limits: a JSON body is at most 1 MiB (413), with at most 2,000 members in total and nesting at most 32 deep (400
+VALIDATION_ERROR, decided before the body is read into objects). A path parameter over 100 characters is an unknown
+id (404 NOT_FOUND). Failed authentications and scope refusals are limited per client address (429 RATE_LIMITED with
+\`Retry-After\`). Field limits are on each schema.`;
 
 function sortDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortDeep);
@@ -20,20 +29,98 @@ function sortDeep(value: unknown): unknown {
   return value;
 }
 
-/** The public contract, generated from the code and sorted so the committed file diffs cleanly. */
-export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
-  const config = new DocumentBuilder()
+const ADMIN_DESCRIPTION = `The admin API: the web console's backend (CONTRACTS §6). Off unless \`ADMIN_TOKEN\` is set.
+Scripts send \`Authorization: Bearer <ADMIN_TOKEN>\`; the console signs in once (POST /admin/v1/session) and then
+sends its HttpOnly session cookie, plus \`X-Console-CSRF\` on unsafe methods. Organization-scoped routes take the
+organization from the path and run the same domain services, rules and errors as the public API.`;
+
+const ADMIN_PREFIX = '/admin/';
+
+export type OpenApiAudience = 'public' | 'admin';
+
+/** Every `#/components/schemas/X` reachable from the paths, so each document carries only its own schemas. */
+function reachableSchemas(document: OpenAPIObject): Set<string> {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, unknown>;
+  const seen = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!value || typeof value !== 'object') return;
+    for (const [key, child] of Object.entries(value)) {
+      if (key === '$ref' && typeof child === 'string' && child.startsWith('#/components/schemas/')) {
+        const name = child.slice('#/components/schemas/'.length);
+        if (!seen.has(name)) {
+          seen.add(name);
+          visit(schemas[name]);
+        }
+      } else {
+        visit(child);
+      }
+    }
+  };
+  visit(document.paths);
+  return seen;
+}
+
+/** Keeps the paths of one audience (admin: under /admin/) and the schemas they use. */
+function forAudience(document: OpenAPIObject, audience: OpenApiAudience): OpenAPIObject {
+  const paths = Object.fromEntries(
+    Object.entries(document.paths).filter(([path]) => path.startsWith(ADMIN_PREFIX) === (audience === 'admin')),
+  );
+  const scoped = { ...document, paths };
+  const keep = reachableSchemas(scoped);
+  if (audience === 'public') keep.add(ErrorEnvelopeDto.name);
+  const schemas = Object.fromEntries(
+    Object.entries(document.components?.schemas ?? {}).filter(([name]) => keep.has(name)),
+  );
+  return { ...scoped, components: { ...document.components, schemas } };
+}
+
+function documentConfig(audience: OpenApiAudience) {
+  const builder = new DocumentBuilder()
+    .setVersion('1.0.0')
+    // Relative: Swagger UI's "Try it out" calls the host and port that served the page, whatever PORT is.
+    .addServer('/', 'This server');
+  if (audience === 'admin') {
+    return builder
+      .setTitle('Voice Calling admin API')
+      .setDescription(ADMIN_DESCRIPTION)
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' }, 'AdminToken')
+      .addCookieAuth(
+        'vc_console_session',
+        { type: 'apiKey', in: 'cookie', name: 'vc_console_session' },
+        'ConsoleSession',
+      )
+      .addSecurityRequirements('AdminToken')
+      .addSecurityRequirements('ConsoleSession')
+      .build();
+  }
+  return builder
     .setTitle('Voice Calling API')
     .setDescription(DESCRIPTION)
-    .setVersion('1.0.0')
-    .addServer('http://localhost:3000', 'Local demo')
+    .setLicense('Proprietary: use governed by your service agreement', 'https://example.com/terms')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, API_KEY_SECURITY)
     .build();
-  const document = SwaggerModule.createDocument(app, config, {
+}
+
+/**
+ * A contract generated from the code and sorted so the committed file diffs cleanly: `public` is
+ * openapi/openapi.yaml (everything outside /admin/), `admin` is openapi/admin.yaml (the console's backend).
+ */
+export function buildOpenApiDocument(app: INestApplication, audience: OpenApiAudience = 'public'): OpenAPIObject {
+  const document = SwaggerModule.createDocument(app, documentConfig(audience), {
     extraModels: [ErrorEnvelopeDto],
     operationIdFactory: (_controller, method) => method,
   });
-  return sortDeep(document) as OpenAPIObject;
+  const scoped = forAudience(document, audience);
+  applyBodyLimitResponses(scoped);
+  // The generator conventions (schema names, operation docs, webhooks) shape the public contract; the admin
+  // document is the console's own and keeps the names its generated client was built from.
+  if (audience === 'public') {
+    applySchemaConventions(scoped);
+    applyOperationDocs(scoped);
+    applyWebhooks(scoped);
+  }
+  return sortDeep(scoped) as OpenAPIObject;
 }
 
 /** Serves the document at /docs-json and Swagger UI at /docs. */

@@ -40,4 +40,28 @@ describe('CursorCodec', () => {
       expect(code(() => codec.decode(garbage, {}))).toBe('INVALID_CURSOR');
     }
   });
+
+  it('rejects a well-signed cursor whose payload is malformed (null, wrong types, not a timestamp or UUID)', () => {
+    // Signed with the codec's own key, as a holder of the secret (or an old build) would.
+    const sign = (payload: unknown) => {
+      const text = Buffer.from(JSON.stringify(payload)).toString('base64url');
+      return `${text}.${(codec as unknown as { sign(p: string): string }).sign(text)}`;
+    };
+    const f = codec.encode(position, {}).split('.')[0];
+    const fingerprint = (JSON.parse(Buffer.from(f, 'base64url').toString()) as { f: string }).f;
+    for (const payload of [
+      null,
+      42,
+      'text',
+      [],
+      { s: 1, i: position.id, f: fingerprint },
+      { s: 'yesterday', i: position.id, f: fingerprint },
+      { s: '2026-13-45T99:99:99.999Z', i: position.id, f: fingerprint },
+      { s: position.sort, i: 'not-a-uuid', f: fingerprint },
+      { s: position.sort, f: fingerprint },
+    ]) {
+      expect(code(() => codec.decode(sign(payload), {}))).toBe('INVALID_CURSOR');
+    }
+    expect(codec.decode(sign({ s: position.sort, i: position.id, f: fingerprint }), {})).toEqual(position);
+  });
 });

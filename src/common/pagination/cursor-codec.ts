@@ -1,5 +1,9 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors/api-error';
+import { isUuid } from '../ids/id-param.pipe';
+
+/** The sort values cursors carry: timestamps as `Date.toISOString()` writes them. */
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** Where the previous page stopped: the sort value and the id that breaks ties. */
 export interface KeysetPosition {
@@ -15,6 +19,12 @@ function fingerprint(filters: Record<string, FilterValue>): string {
     .filter((k) => filters[k] !== undefined && filters[k] !== null && filters[k] !== '')
     .map((k) => [k, filters[k]]);
   return createHash('sha256').update(JSON.stringify(stable)).digest('base64url').slice(0, 16);
+}
+
+function isPosition(value: unknown): value is { s: string; i: string; f: unknown } {
+  if (typeof value !== 'object' || value === null) return false;
+  const { s, i } = value as { s?: unknown; i?: unknown };
+  return typeof s === 'string' && ISO_TIMESTAMP.test(s) && !Number.isNaN(Date.parse(s)) && isUuid(i);
 }
 
 const invalid = (why: string) => new ApiError('INVALID_CURSOR', `cursor: ${why}; restart without a cursor`);
@@ -39,13 +49,15 @@ export class CursorCodec {
     const expected = Buffer.from(this.sign(payload));
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid('not a cursor');
-    let parsed: { s?: unknown; i?: unknown; f?: unknown };
+    let parsed: unknown;
     try {
       parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
     } catch {
       throw invalid('not a cursor');
     }
-    if (typeof parsed.s !== 'string' || typeof parsed.i !== 'string') throw invalid('not a cursor');
+    // A well-signed payload is still checked field by field: it reaches SQL as a timestamp and a UUID, and an
+    // old or leaked secret must not turn a cursor into a 500 (CONTRACTS §7).
+    if (!isPosition(parsed)) throw invalid('not a cursor');
     if (parsed.f !== fingerprint(filters)) throw invalid('the cursor was made for another filter set');
     return { sort: parsed.s, id: parsed.i };
   }

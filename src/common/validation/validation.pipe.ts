@@ -4,6 +4,9 @@ import { ApiError, ErrorDetail } from '../errors/api-error';
 function flatten(errors: ValidationError[], parent = ''): ErrorDetail[] {
   return errors.flatMap((error) => {
     const field = parent ? `${parent}.${error.property}` : error.property;
+    // Absent, not malformed: "title must be a string; title must be shorter than..." would send the caller
+    // looking at a value they never sent.
+    if (error.value === undefined && error.constraints) return [{ field, message: `${field} is required` }];
     const own = Object.values(error.constraints ?? {}).map((message) => ({
       field,
       // class-validator starts messages with the bare property name; name the full path instead.
@@ -23,7 +26,8 @@ export function createValidationPipe(): ValidationPipe {
     whitelist: true,
     forbidUnknownValues: true,
     stopAtFirstError: false,
-    validationError: { target: false, value: false },
+    // `value` is read only to tell a missing field from a malformed one; it is never put in the response.
+    validationError: { target: false, value: true },
     exceptionFactory: (errors) => {
       const details = flatten(errors);
       const message = details.length ? details.map((d) => d.message).join('; ') : 'Invalid request';

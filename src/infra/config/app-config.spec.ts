@@ -1,5 +1,11 @@
 import { ConfigError, parseConfig } from './app-config';
 
+const production = {
+  NODE_ENV: 'production',
+  DATABASE_URL: 'postgres://x',
+  CURSOR_SECRET: 'c'.repeat(32),
+};
+
 describe('parseConfig', () => {
   it('applies the CONTRACTS §1 defaults', () => {
     const c = parseConfig({});
@@ -13,6 +19,8 @@ describe('parseConfig', () => {
       webhookRetryDelaysMs: [10000, 60000, 300000],
       webhookTimeoutMs: 10000,
       webhookAllowInsecure: false,
+      webhookEndpointConcurrency: 4,
+      webhookOrganizationConcurrency: 10,
       migrateOnStart: true,
       logLevel: 'info',
     });
@@ -40,6 +48,13 @@ describe('parseConfig', () => {
     expect(parseConfig({}).callSupervision).toEqual({ maxDurationMs: 3_600_000, graceMs: 120_000 });
   });
 
+  it('logs one pretty line per event in development and JSON elsewhere, unless LOG_FORMAT says otherwise', () => {
+    expect(parseConfig({}).logFormat).toBe('pretty');
+    expect(parseConfig({ NODE_ENV: 'test' }).logFormat).toBe('json');
+    expect(parseConfig({ NODE_ENV: 'development', LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(() => parseConfig({ LOG_FORMAT: 'fancy' })).toThrow('LOG_FORMAT');
+  });
+
   it('parses roles, lists and booleans', () => {
     const c = parseConfig({
       ROLES: 'worker, scheduler',
@@ -58,8 +73,20 @@ describe('parseConfig', () => {
     [{ ROLES: 'api,cook' }, 'ROLES'],
     [{ VOICE_PROVIDER: 'twilio' }, 'VOICE_PROVIDER'],
     [{ WEBHOOK_RETRY_DELAYS_MS: '10,soon' }, 'WEBHOOK_RETRY_DELAYS_MS'],
+    [{ WEBHOOK_ENDPOINT_CONCURRENCY: '0' }, 'WEBHOOK_ENDPOINT_CONCURRENCY'],
+    [{ WEBHOOK_ORGANIZATION_CONCURRENCY: '26' }, 'WEBHOOK_ORGANIZATION_CONCURRENCY'],
     [{ NODE_ENV: 'production' }, 'DATABASE_URL'],
     [{ NODE_ENV: 'production', DATABASE_URL: 'postgres://x' }, 'CURSOR_SECRET'],
+    [{ ...production, CURSOR_SECRET: 'c'.repeat(31) }, 'CURSOR_SECRET must be at least 32 characters'],
+    [{ ...production, ADMIN_TOKEN: 'a'.repeat(31) }, 'ADMIN_TOKEN must be at least 32 characters'],
+    [{ ...production, ADMIN_TOKEN: 'x' }, 'ADMIN_TOKEN'],
+    [
+      { ...production, CURSOR_SECRET: 'dev-only-cursor-secret-change-me-in-production' },
+      'CURSOR_SECRET is a value published',
+    ],
+    [{ ...production, ADMIN_TOKEN: 'change-me-local-only-admin-token' }, 'ADMIN_TOKEN is a value published'],
+    [{ ...production, CURSOR_SECRET: 'change-me-local-only-cursor-secret' }, 'CURSOR_SECRET is a value published'],
+    [{ AUTH_FAILURE_LIMIT_PER_MINUTE: '0' }, 'AUTH_FAILURE_LIMIT_PER_MINUTE'],
     [{ VOICE_PROVIDER: 'vapi', VAPI_WEBHOOK_SECRET: 's' }, 'VAPI_API_KEY'],
     [{ VOICE_PROVIDER: 'vapi', VAPI_API_KEY: 'k' }, 'VAPI_WEBHOOK_SECRET'],
     [{ CALL_MAX_DURATION_MS: '0' }, 'CALL_MAX_DURATION_MS'],
@@ -67,5 +94,19 @@ describe('parseConfig', () => {
   ])('rejects %j naming %s', (env, name) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     expect(() => parseConfig(env)).toThrow(name);
+  });
+
+  it('accepts production secrets of exactly 32 characters that are not published', () => {
+    const c = parseConfig({ ...production, ADMIN_TOKEN: 'b'.repeat(32) });
+    expect(c.cursorSecret).toBe(production.CURSOR_SECRET);
+    expect(c.adminToken).toBe('b'.repeat(32));
+  });
+
+  it('trusts no proxy unless TRUST_PROXY says so (true, or the addresses of the proxies)', () => {
+    expect(parseConfig({}).trustProxy).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(parseConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
+    expect(parseConfig({}).authFailureLimitPerMinute).toBe(100);
   });
 });

@@ -39,8 +39,14 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) WEBHOOK_TIMEOUT_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) WEBHOOK_REDELIVERY_GRACE_MS?: number;
   @IsOptional() @Transform(toBool) @IsBoolean() WEBHOOK_ALLOW_INSECURE?: boolean;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) WEBHOOK_ENDPOINT_CONCURRENCY?: number;
+  // At most half a worker's delivery slots, so at least two organizations always fit beside each other.
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(25) WEBHOOK_ORGANIZATION_CONCURRENCY?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_PER_MINUTE?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) AUTH_FAILURE_LIMIT_PER_MINUTE?: number;
+  @IsOptional() @IsString() TRUST_PROXY?: string;
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL?: string;
+  @IsOptional() @IsIn(['json', 'pretty']) LOG_FORMAT?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) METRICS_PORT?: number;
   @IsOptional() @Transform(toList) @IsString({ each: true }) CORS_ORIGINS?: string[];
   @IsOptional() @IsString() VAPI_API_KEY?: string;
@@ -78,8 +84,24 @@ export interface AppConfig {
   /** How overdue a webhook attempt must be before the sweeper assumes its job was lost with the queue store. */
   webhookRedeliveryGraceMs: number;
   webhookAllowInsecure: boolean;
+  /** Attempts in flight per webhook endpoint, across every worker process (decided in PostgreSQL). */
+  webhookEndpointConcurrency: number;
+  /**
+   * Attempts in flight per organization in one worker process (of its 50 delivery slots), which is also its
+   * number of sockets to any one host: no organization can take a worker's slots or a host's sockets.
+   */
+  webhookOrganizationConcurrency: number;
   rateLimitPerMinute: number;
+  /** Failed authentications and scope refusals allowed per client address and minute (CONTRACTS §7). */
+  authFailureLimitPerMinute: number;
+  /**
+   * Fastify's `trustProxy`: every peer (true) or which addresses and CIDR ranges (a list) may set X-Forwarded-For.
+   * Off by default: the client address is the socket's, which no client can forge.
+   */
+  trustProxy: boolean | string[];
   logLevel: string;
+  /** `pretty`: one coloured line per event (the default in development); `json`: one JSON object per line. */
+  logFormat: 'json' | 'pretty';
   /** Unset: no metrics endpoint. Set: Prometheus `/metrics` on this separate port, in every role (0 = any free port). */
   metricsPort?: number;
   /** Origins allowed cross-origin requests; empty (the default) = CORS off. */
@@ -103,7 +125,48 @@ export interface AppConfig {
 /** Used only outside production, where a fixed secret is harmless and keeps cursors valid across restarts. */
 const DEV_CURSOR_SECRET = 'dev-only-cursor-secret-change-me-in-production';
 
+/** CONTRACTS §7: production secrets are at least this long... */
+const MIN_SECRET_LENGTH = 32;
+/** ...and none of the values written anywhere in this repository (examples, tests, scripts, old defaults). */
+const PUBLISHED_SECRETS = new Set([
+  DEV_CURSOR_SECRET,
+  'change-me-local-only-cursor-secret',
+  'change-me-local-only-admin-token',
+  'docker-equivalent-cursor-secret',
+  'docker-equivalent-admin-token',
+  'demo-admin-token',
+  'bench-admin-token',
+  'test-admin-token',
+]);
+
 export class ConfigError extends Error {}
+
+/** Refuses a weak or published production secret in one line naming the variable (never its value). */
+function assertStrongSecret(name: string, value: string | undefined): void {
+  if (value === undefined) return;
+  if (value.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(
+      `Invalid environment: ${name} must be at least ${MIN_SECRET_LENGTH} characters when NODE_ENV=production ` +
+        `(generate one with: openssl rand -base64 32)`,
+    );
+  }
+  if (PUBLISHED_SECRETS.has(value)) {
+    throw new ConfigError(
+      `Invalid environment: ${name} is a value published in the repository; set a secret of your own when ` +
+        `NODE_ENV=production (generate one with: openssl rand -base64 32)`,
+    );
+  }
+}
+
+function trustProxyOf(value: string | undefined): AppConfig['trustProxy'] {
+  const text = value?.trim().toLowerCase();
+  if (!text || text === 'false') return false;
+  if (text === 'true') return true;
+  return text
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+}
 
 /** Validates an environment and turns it into the typed configuration; throws ConfigError naming each bad variable. */
 export function parseConfig(env: Record<string, string | undefined>): AppConfig {
@@ -120,6 +183,10 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
   }
   if (production && !parsed.CURSOR_SECRET) {
     throw new ConfigError('Invalid environment: CURSOR_SECRET is required when NODE_ENV=production');
+  }
+  if (production) {
+    assertStrongSecret('CURSOR_SECRET', parsed.CURSOR_SECRET);
+    assertStrongSecret('ADMIN_TOKEN', parsed.ADMIN_TOKEN);
   }
   const retryDelays = (parsed.WEBHOOK_RETRY_DELAYS_MS ?? ['10000', '60000', '300000']).map(Number);
   if (retryDelays.some((d) => !Number.isInteger(d) || d < 0)) {
@@ -152,8 +219,13 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     webhookTimeoutMs: parsed.WEBHOOK_TIMEOUT_MS ?? 10000,
     webhookRedeliveryGraceMs: parsed.WEBHOOK_REDELIVERY_GRACE_MS ?? 60000,
     webhookAllowInsecure: parsed.WEBHOOK_ALLOW_INSECURE ?? false,
+    webhookEndpointConcurrency: parsed.WEBHOOK_ENDPOINT_CONCURRENCY ?? 4,
+    webhookOrganizationConcurrency: parsed.WEBHOOK_ORGANIZATION_CONCURRENCY ?? 10,
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE ?? 600,
+    authFailureLimitPerMinute: parsed.AUTH_FAILURE_LIMIT_PER_MINUTE ?? 100,
+    trustProxy: trustProxyOf(parsed.TRUST_PROXY),
     logLevel: parsed.LOG_LEVEL ?? 'info',
+    logFormat: (parsed.LOG_FORMAT ?? (nodeEnv === 'development' ? 'pretty' : 'json')) as AppConfig['logFormat'],
     metricsPort: parsed.METRICS_PORT,
     corsOrigins: parsed.CORS_ORIGINS ?? [],
     vapi: {

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from '../config/app-config';
+import { prettyLogOptions } from './dev-log-format';
 import { requestIdFor } from './request-id';
 
 /** Structured JSON logs (pino) carrying the request id; credentials are redacted before anything is written. */
@@ -13,6 +14,7 @@ export class LoggingModule {
         LoggerModule.forRoot({
           pinoHttp: {
             level: config.logLevel,
+            ...(config.logFormat === 'pretty' ? prettyLogOptions() : {}),
             genReqId: (req) => requestIdFor(req),
             redact: {
               paths: [

@@ -4,7 +4,8 @@ import { JobQueue } from '../queue/job-queue.service';
 import { QueueName } from '../queue/queue-names';
 
 /** Outcomes of one webhook delivery attempt (the job), as counted by `vc_webhook_deliveries_total`. */
-export type WebhookDeliveryOutcome = 'delivered' | 'retry_scheduled' | 'failed' | 'cancelled';
+/** `deferred`: the attempt waits for its organization's or endpoint's slot (it runs later under the same id). */
+export type WebhookDeliveryOutcome = 'delivered' | 'retry_scheduled' | 'failed' | 'cancelled' | 'deferred';
 
 /** Results of reserving a call's minute at dispatch, as counted by `vc_ledger_reservations_total`. */
 export type LedgerReservationResult = 'reserved' | 'outbound_minutes_exhausted' | 'outbound_plan_required';

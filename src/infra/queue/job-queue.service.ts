@@ -24,6 +24,21 @@ export class JobQueue {
     return this.queue(JOB_QUEUE[job]).add(job, data, options);
   }
 
+  /**
+   * Runs a delayed job now. False when there is nothing to promote: the job is gone, already waiting or running
+   * (a deferred job whose move to the delayed set has not landed yet wakes on its own delay instead).
+   */
+  async promote(job: JobName, jobId: string): Promise<boolean> {
+    const found = await this.queue(JOB_QUEUE[job]).getJob(jobId);
+    if (!found) return false;
+    try {
+      await found.promote();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   addBulk<T>(job: JobName, items: Array<{ data: T; opts?: JobsOptions }>) {
     return this.queue(JOB_QUEUE[job]).addBulk(items.map((i) => ({ name: job, data: i.data, opts: i.opts })));
   }

@@ -1,9 +1,10 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, ModuleRef } from '@nestjs/core';
-import { Job, Queue, Worker } from 'bullmq';
+import { DelayedError, Job, Queue, Worker } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Metrics } from '../metrics/metrics.service';
+import { DeferJob } from './defer-job';
 import { ON_JOB_KEY, OnJobOptions } from './on-job.decorator';
 import { JOB_QUEUE, JobName, QUEUE_CONCURRENCY } from './queue-names';
 import { QUEUE_CONNECTION } from './queue.tokens';
@@ -83,7 +84,7 @@ export class JobRegistry implements OnApplicationBootstrap, BeforeApplicationShu
   private startWorkers(): void {
     const queues = new Set(Object.values(JOB_QUEUE));
     for (const queueName of queues) {
-      const worker = new Worker(queueName, (job) => this.run(job), {
+      const worker = new Worker(queueName, (job, token) => this.run(job, token), {
         connection: this.connection.connection,
         prefix: this.connection.prefix,
         concurrency: QUEUE_CONCURRENCY[queueName],
@@ -97,7 +98,7 @@ export class JobRegistry implements OnApplicationBootstrap, BeforeApplicationShu
     this.logger.log(`Workers running for ${[...queues].join(', ')} on ${this.connection.kind}`);
   }
 
-  private async run(job: Job): Promise<unknown> {
+  private async run(job: Job, token?: string): Promise<unknown> {
     const registered = this.handlers.get(job.name as JobName);
     if (!registered) throw new Error(`No handler for job ${job.name}`);
     const done = this.metrics.jobDuration.startTimer({ queue: job.queueName, job: job.name });
@@ -106,6 +107,12 @@ export class JobRegistry implements OnApplicationBootstrap, BeforeApplicationShu
       done({ outcome: 'completed' });
       return result;
     } catch (error) {
+      if (error instanceof DeferJob) {
+        // Back to the delayed set under its own id; DelayedError tells BullMQ the job was moved, not failed.
+        await job.moveToDelayed(Date.now() + error.delayMs, token);
+        done({ outcome: 'deferred' });
+        throw new DelayedError();
+      }
       done({ outcome: 'failed' });
       throw error;
     }

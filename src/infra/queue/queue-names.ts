@@ -15,6 +15,8 @@ export enum QueueName {
   WebhookDeliveries = 'webhook-deliveries',
   /** Chat messaging: the simulator's delivery-status reports. */
   Messaging = 'messaging',
+  /** The dialer (extension): campaign steps and the cluster-wide tick that drives them. */
+  Campaigns = 'campaigns',
 }
 
 export enum JobName {
@@ -24,10 +26,14 @@ export enum JobName {
   PruneOutbox = 'prune-outbox',
   /** Claim and dispatch one call; data: { callId }. */
   DispatchCall = 'dispatch-call',
+  /** A slot of an organization freed: enqueue its oldest calls waiting for admission; data: { organizationId }. */
+  AdmitQueuedCalls = 'admit-queued-calls',
   /** Re-enqueue due calls whose job is missing; unstick stale claims. */
   SweepCalls = 'sweep-calls',
   /** Apply one voice-platform event to its call; data: PlatformEvent. */
   ApplyVoiceEvent = 'apply-voice-event',
+  /** One step of a simulated call's timeline (ids and timings; the event is rebuilt from the call). */
+  PlaySimulatorStep = 'play-simulator-step',
   /** Reconcile calls processing past their maximum duration plus grace with the voice platform. */
   SuperviseCalls = 'supervise-calls',
   /** data: WebhookDeliveryJob. */
@@ -38,6 +44,12 @@ export enum JobName {
   RenewSubscriptions = 'renew-subscriptions',
   /** One simulated delivery-status report of an outbound message; data: SimulatedStatusJobData. */
   SimulateMessageStatus = 'simulate-message-status',
+  /** Steps every campaign with work due (start time, retries, window openings, auto-resume); cluster-wide tick. */
+  CampaignTick = 'campaign-tick',
+  /** One step of one campaign, soon after one of its calls finished or it was started; data: { campaignId }. */
+  AdvanceCampaign = 'advance-campaign',
+  /** Places the campaign of each due occurrence of an active recurring schedule (cluster-wide tick). */
+  RecurringScheduleTick = 'recurring-schedule-tick',
 }
 
 export const JOB_QUEUE: Record<JobName, QueueName> = {
@@ -45,14 +57,19 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.PruneIdempotencyKeys]: QueueName.Maintenance,
   [JobName.PruneOutbox]: QueueName.Maintenance,
   [JobName.DispatchCall]: QueueName.CallDispatch,
+  [JobName.AdmitQueuedCalls]: QueueName.CallDispatch,
   [JobName.SweepCalls]: QueueName.CallDispatch,
   [JobName.ApplyVoiceEvent]: QueueName.VoiceEvents,
+  [JobName.PlaySimulatorStep]: QueueName.VoiceEvents,
   [JobName.SuperviseCalls]: QueueName.CallDispatch,
   [JobName.DeliverWebhook]: QueueName.WebhookDeliveries,
   [JobName.PruneWebhookDeliveries]: QueueName.Maintenance,
   [JobName.SweepWebhookDeliveries]: QueueName.Maintenance,
   [JobName.RenewSubscriptions]: QueueName.Maintenance,
   [JobName.SimulateMessageStatus]: QueueName.Messaging,
+  [JobName.CampaignTick]: QueueName.Campaigns,
+  [JobName.AdvanceCampaign]: QueueName.Campaigns,
+  [JobName.RecurringScheduleTick]: QueueName.Campaigns,
 };
 
 /** How many jobs of a queue one worker process runs at once. */
@@ -65,4 +82,6 @@ export const QUEUE_CONCURRENCY: Record<QueueName, number> = {
   // holds only its own slots.
   [QueueName.WebhookDeliveries]: 50,
   [QueueName.Messaging]: 10,
+  // Steps of one campaign serialise on its row lock; several campaigns step side by side.
+  [QueueName.Campaigns]: 10,
 };

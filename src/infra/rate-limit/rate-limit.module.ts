@@ -3,8 +3,8 @@ import { ThrottlerModule, ThrottlerStorage, ThrottlerStorageService } from '@nes
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
 
-export const RATE_LIMIT_WINDOW_MS = 60_000;
-const RATE_LIMIT_STORAGE = Symbol('RATE_LIMIT_STORAGE');
+import { AuthFailureBudget } from './auth-failure-budget';
+import { RATE_LIMIT_STORAGE, RATE_LIMIT_WINDOW_MS } from './rate-limit-storage';
 
 /**
  * Where the counters live: Redis when REDIS_URL is set (one limit across every instance); otherwise each process
@@ -25,9 +25,13 @@ const RATE_LIMIT_STORAGE = Symbol('RATE_LIMIT_STORAGE');
 })
 class RateLimitStorageModule {}
 
-/** @nestjs/throttler configured for RATE_LIMIT_PER_MINUTE per key; the guard itself is registered in AppModule. */
+/**
+ * @nestjs/throttler configured for RATE_LIMIT_PER_MINUTE per key (the guard itself is registered in AppModule),
+ * and the per-address budget of failed authentications the access guard charges.
+ */
 @Module({
   imports: [
+    RateLimitStorageModule,
     ThrottlerModule.forRootAsync({
       imports: [RateLimitStorageModule],
       inject: [APP_CONFIG, RATE_LIMIT_STORAGE],
@@ -37,6 +41,7 @@ class RateLimitStorageModule {}
       }),
     }),
   ],
-  exports: [ThrottlerModule],
+  providers: [AuthFailureBudget],
+  exports: [ThrottlerModule, AuthFailureBudget],
 })
 export class RateLimitModule {}

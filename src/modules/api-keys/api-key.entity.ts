@@ -18,5 +18,7 @@ export class ApiKey {
   @Column('text', { array: true }) scopes: string[];
   @Column('timestamptz', { nullable: true }) expiresAt: Date | null;
   @Column('timestamptz', { nullable: true }) revokedAt: Date | null;
+  /** Refreshed at most once a minute per key and process (ApiKeysService.touch), so reads stay writes-free. */
+  @Column('timestamptz', { nullable: true }) lastUsedAt: Date | null;
   @CreatedAt() createdAt: Date;
 }

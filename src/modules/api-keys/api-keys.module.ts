@@ -12,6 +12,6 @@ import { ApiKeysService } from './api-keys.service';
   imports: [TypeOrmModule.forFeature([ApiKey]), OrganizationsModule],
   controllers: [AdminApiKeysController],
   providers: [ApiKeysService, { provide: KeyAuthenticator, useExisting: ApiKeysService }],
-  exports: [KeyAuthenticator],
+  exports: [KeyAuthenticator, ApiKeysService],
 })
 export class ApiKeysModule {}

@@ -6,12 +6,21 @@ import { AuthContext } from '../../common/auth/auth-context';
 import { KeyAuthenticator } from '../../common/auth/key-authenticator';
 import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { keysetPaginate } from '../../common/pagination/keyset-paginate';
+import { Page, PageQueryDto } from '../../common/pagination/pagination.dto';
 import { ApiKey } from './api-key.entity';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 
 @Injectable()
 export class ApiKeysService implements KeyAuthenticator {
-  constructor(@InjectRepository(ApiKey) private readonly repo: Repository<ApiKey>) {}
+  /** When this process last wrote each key's lastUsedAt; bounds the writes to one a minute per key. */
+  private readonly touched = new Map<string, number>();
+
+  constructor(
+    @InjectRepository(ApiKey) private readonly repo: Repository<ApiKey>,
+    private readonly codec: CursorCodec,
+  ) {}
 
   /**
    * Looks the key up by its hash on every request (one indexed read), so a revocation takes effect at once in
@@ -29,8 +38,9 @@ export class ApiKeysService implements KeyAuthenticator {
       scopes: string[];
       expires_at: Date | null;
       revoked_at: Date | null;
+      environment: 'live' | 'test';
     }> = await this.repo.query(
-      'SELECT id, organization_id, key_hash, scopes, expires_at, revoked_at FROM api_keys WHERE key_hash = $1 LIMIT 1',
+      'SELECT id, organization_id, key_hash, scopes, expires_at, revoked_at, environment FROM api_keys WHERE key_hash = $1 LIMIT 1',
       [hash],
     );
     if (!row || !hashesEqual(row.key_hash, hash)) throw new ApiError('UNAUTHORIZED', 'Missing or invalid X-API-Key');
@@ -38,7 +48,13 @@ export class ApiKeysService implements KeyAuthenticator {
     if (row.expires_at && row.expires_at.getTime() <= Date.now()) {
       throw new ApiError('KEY_EXPIRED', 'The API key expired');
     }
-    return { organizationId: row.organization_id, apiKeyId: row.id, scopes: row.scopes };
+    this.touch(row.id);
+    return {
+      organizationId: row.organization_id,
+      apiKeyId: row.id,
+      scopes: row.scopes,
+      livemode: row.environment === 'live',
+    };
   }
 
   async create(organizationId: string, dto: CreateApiKeyDto): Promise<{ entity: ApiKey; key: string }> {
@@ -58,6 +74,36 @@ export class ApiKeysService implements KeyAuthenticator {
       }),
     );
     return { entity, key };
+  }
+
+  /** The keys of an organization, newest first (the console's list; never the key itself). */
+  list(organizationId: string, query: PageQueryDto): Promise<Page<ApiKey>> {
+    return keysetPaginate(
+      this.repo.createQueryBuilder('k').where('k.organizationId = :organizationId', { organizationId }),
+      {
+        alias: 'k',
+        limit: query.limit,
+        cursor: query.cursor,
+        codec: this.codec,
+        filters: { organizationId },
+        map: (key) => key,
+      },
+    );
+  }
+
+  /**
+   * Records that a key was used, off the request path and at most once a minute per key in this process: a
+   * write per request would double the database work of every call, and the console needs minutes, not ms.
+   */
+  private touch(keyId: string): void {
+    const now = Date.now();
+    if (now - (this.touched.get(keyId) ?? 0) < 60_000) return;
+    if (this.touched.size > 10_000) this.touched.clear();
+    this.touched.set(keyId, now);
+    this.repo.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [keyId]).catch(() => {
+      // Best effort: a lost "last used" stamp is refreshed by the next request a minute later.
+      this.touched.delete(keyId);
+    });
   }
 
   /** Irreversible. Revoking twice keeps the first revocation time. */

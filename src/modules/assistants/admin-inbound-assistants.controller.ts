@@ -1,8 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
-import { IdParamPipe } from '../../common/ids/id-param.pipe';
-import { OrganizationsService } from '../organizations/organizations.service';
+import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
 import { CreateInboundAssistantDto } from './dto/create-inbound-assistant.dto';
 import { InboundAssistantResponse } from './inbound-assistant.response';
 import { InboundAssistantsService } from './inbound-assistants.service';
@@ -11,15 +10,11 @@ import { InboundAssistantsService } from './inbound-assistants.service';
 @AdminOnly()
 @Controller('admin/v1/organizations/:orgId/inbound-assistants')
 export class AdminInboundAssistantsController {
-  constructor(
-    private readonly assistants: InboundAssistantsService,
-    private readonly organizations: OrganizationsService,
-  ) {}
+  constructor(private readonly assistants: InboundAssistantsService) {}
 
   @Post()
   @HttpCode(201)
-  async create(@Param('orgId', IdParamPipe) orgId: string, @Body() dto: CreateInboundAssistantDto) {
-    await this.organizations.mustExist(orgId);
+  async create(@Param('orgId', ExistingOrganizationPipe) orgId: string, @Body() dto: CreateInboundAssistantDto) {
     return { data: InboundAssistantResponse.from(await this.assistants.create(orgId, dto.name, dto.systemPromptId)) };
   }
 }

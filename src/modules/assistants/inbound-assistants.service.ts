@@ -16,7 +16,12 @@ export class InboundAssistantsService {
 
   /** Not paginated (the spec shows `data` only); newest first. */
   list(organizationId: string): Promise<InboundAssistant[]> {
-    return this.assistants.find({ where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    // The response's columns, named, so a column added later is not read by the list.
+    return this.assistants.find({
+      select: { id: true, name: true, systemPromptId: true, createdAt: true },
+      where: { organizationId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+    });
   }
 
   async get(organizationId: string, id: string): Promise<InboundAssistant> {

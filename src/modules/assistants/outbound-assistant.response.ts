@@ -71,6 +71,12 @@ export class ModelSummaryResponse {
   @ApiProperty() model: string;
 }
 
+/** The columns the list reads. */
+export type OutboundAssistantSummary = Pick<
+  OutboundAssistant,
+  'id' | 'name' | 'description' | 'isDefault' | 'voice' | 'model' | 'createdAt' | 'updatedAt'
+>;
+
 /** The list representation. */
 export class OutboundAssistantSummaryResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -82,7 +88,7 @@ export class OutboundAssistantSummaryResponse {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 
-  static from(a: OutboundAssistant): OutboundAssistantSummaryResponse {
+  static from(a: OutboundAssistantSummary): OutboundAssistantSummaryResponse {
     return {
       id: a.id,
       name: a.name,

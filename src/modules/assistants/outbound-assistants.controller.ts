@@ -8,7 +8,7 @@ import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { CreateOutboundAssistantDto } from './dto/create-outbound-assistant.dto';
 import { UpdateOutboundAssistantDto } from './dto/update-outbound-assistant.dto';
 import { OutboundAssistantResponse, OutboundAssistantSummaryResponse } from './outbound-assistant.response';
-import { OutboundAssistantsService } from './outbound-assistants.service';
+import { MAX_OUTBOUND_ASSISTANTS, OutboundAssistantsService } from './outbound-assistants.service';
 
 @ApiTags('Assistants')
 @Controller('api/v1/assistants/outbound')
@@ -20,6 +20,7 @@ export class OutboundAssistantsController {
   @ApiOperation({
     operationId: 'listOutboundAssistants',
     summary: 'Outbound assistants, summary representation (not paginated)',
+    description: `Every outbound assistant of the organization, newest first: at most ${MAX_OUTBOUND_ASSISTANTS} (the cap on creation).`,
   })
   @ApiDataResponse(OutboundAssistantSummaryResponse, { isArray: true })
   async list(@OrgId() orgId: string): Promise<{ data: OutboundAssistantSummaryResponse[] }> {
@@ -41,9 +42,13 @@ export class OutboundAssistantsController {
   @Post()
   @HttpCode(201)
   @RequireScope('assistants:write')
-  @ApiOperation({ operationId: 'createOutboundAssistant', summary: 'Create an outbound assistant' })
+  @ApiOperation({
+    operationId: 'createOutboundAssistant',
+    summary: 'Create an outbound assistant',
+    description: `An organization has at most ${MAX_OUTBOUND_ASSISTANTS} outbound assistants; one more is 422 MAX_ASSISTANTS.`,
+  })
   @ApiDataResponse(OutboundAssistantResponse, { status: 201 })
-  @ApiErrors('VALIDATION_ERROR')
+  @ApiErrors('VALIDATION_ERROR', 'MAX_ASSISTANTS')
   async create(
     @OrgId() orgId: string,
     @Body() dto: CreateOutboundAssistantDto,

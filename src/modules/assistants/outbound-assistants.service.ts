@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'node:util';
 import { DataSource, EntityManager, Not, Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
+import { OrganizationCap, assertBelowCap } from '../../common/limits/organization-cap';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { DeleteBlockersService } from '../automations/delete-blockers.service';
 import {
@@ -15,6 +16,7 @@ import {
 import { CreateOutboundAssistantDto } from './dto/create-outbound-assistant.dto';
 import { UpdateOutboundAssistantDto } from './dto/update-outbound-assistant.dto';
 import { ModelConfig, OutboundAssistant, TranscriberConfig, VoiceConfig } from './outbound-assistant.entity';
+import { OutboundAssistantSummary } from './outbound-assistant.response';
 
 /** Plain JSON without absent keys: stored exactly as the API will show it. */
 const voiceConfig = (v: VoiceConfigDto): VoiceConfig => JSON.parse(JSON.stringify({ ...v })) as VoiceConfig;
@@ -29,6 +31,16 @@ const transcriberConfig = (t: TranscriberConfigDto): TranscriberConfig => ({
   language: t.language ?? DEFAULT_TRANSCRIBER.language,
 });
 
+/** The list is not paginated, so its length is capped (README limits table, OpenAPI). */
+export const MAX_OUTBOUND_ASSISTANTS = 100;
+const ASSISTANT_CAP: OrganizationCap<OutboundAssistant> = {
+  entity: OutboundAssistant,
+  max: MAX_OUTBOUND_ASSISTANTS,
+  lockSpace: 0x6f617374, // "oast"
+  refusal: () =>
+    new ApiError('MAX_ASSISTANTS', `An organization can have at most ${MAX_OUTBOUND_ASSISTANTS} outbound assistants`),
+};
+
 @Injectable()
 export class OutboundAssistantsService {
   constructor(
@@ -37,9 +49,30 @@ export class OutboundAssistantsService {
     private readonly blockers: DeleteBlockersService,
   ) {}
 
-  /** Not paginated (the spec shows `data` only); newest first. */
-  list(organizationId: string): Promise<OutboundAssistant[]> {
-    return this.assistants.find({ where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  /**
+   * Not paginated (the spec shows `data` only), so capped per organization (MAX_OUTBOUND_ASSISTANTS); newest
+   * first. The summary's columns only: never the system prompt (up to 50,000 characters each).
+   */
+  list(organizationId: string): Promise<OutboundAssistantSummary[]> {
+    return this.assistants.find({
+      select: {
+        id: true,
+        name: true,
+        description: true,
+        isDefault: true,
+        voice: true,
+        model: true,
+        createdAt: true,
+        updatedAt: true,
+      },
+      where: { organizationId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+    });
+  }
+
+  /** The organization's default assistant, whole (at most one: a partial unique index), or null. */
+  getDefault(organizationId: string): Promise<OutboundAssistant | null> {
+    return this.assistants.findOneBy({ organizationId, isDefault: true });
   }
 
   async get(organizationId: string, id: string): Promise<OutboundAssistant> {
@@ -50,6 +83,8 @@ export class OutboundAssistantsService {
 
   create(organizationId: string, dto: CreateOutboundAssistantDto): Promise<OutboundAssistant> {
     return this.dataSource.transaction(async (m) => {
+      // The cap's lock before the default's: update takes only the latter, so the two cannot deadlock.
+      await assertBelowCap(m, ASSISTANT_CAP, organizationId);
       const id = uuidv7();
       if (dto.isDefault) await this.takeDefault(m, organizationId, id);
       return m.save(

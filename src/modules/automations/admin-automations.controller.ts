@@ -1,8 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
-import { IdParamPipe } from '../../common/ids/id-param.pipe';
-import { OrganizationsService } from '../organizations/organizations.service';
+import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
 import { AutomationsService } from './automations.service';
 import { CreateFollowUpCampaignDto } from './dto/create-follow-up-campaign.dto';
 import { CreateRecurringScheduleDto } from './dto/create-recurring-schedule.dto';
@@ -11,15 +10,14 @@ import { CreateRecurringScheduleDto } from './dto/create-recurring-schedule.dto'
 @AdminOnly()
 @Controller('admin/v1/organizations/:orgId')
 export class AdminAutomationsController {
-  constructor(
-    private readonly automations: AutomationsService,
-    private readonly organizations: OrganizationsService,
-  ) {}
+  constructor(private readonly automations: AutomationsService) {}
 
   @Post('recurring-schedules')
   @HttpCode(201)
-  async createRecurringSchedule(@Param('orgId', IdParamPipe) orgId: string, @Body() dto: CreateRecurringScheduleDto) {
-    await this.organizations.mustExist(orgId);
+  async createRecurringSchedule(
+    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+    @Body() dto: CreateRecurringScheduleDto,
+  ) {
     const s = await this.automations.createRecurringSchedule(orgId, dto, dto.status ?? 'active');
     return {
       data: {
@@ -27,6 +25,9 @@ export class AdminAutomationsController {
         caseId: s.caseId,
         assistantConfigId: s.assistantConfigId,
         status: s.status,
+        rrule: s.rrule,
+        timeZone: s.timeZone,
+        nextOccurrenceAt: s.nextOccurrenceAt?.toISOString() ?? null,
         createdAt: s.createdAt.toISOString(),
       },
     };
@@ -34,14 +35,18 @@ export class AdminAutomationsController {
 
   @Post('follow-up-campaigns')
   @HttpCode(201)
-  async createFollowUpCampaign(@Param('orgId', IdParamPipe) orgId: string, @Body() dto: CreateFollowUpCampaignDto) {
-    await this.organizations.mustExist(orgId);
+  async createFollowUpCampaign(
+    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+    @Body() dto: CreateFollowUpCampaignDto,
+  ) {
     const c = await this.automations.createFollowUpCampaign(orgId, dto);
     return {
       data: {
         id: c.id,
         caseId: c.caseId,
         assistantConfigId: c.assistantConfigId,
+        delaySeconds: c.delaySeconds,
+        triggerOn: c.triggerOn,
         createdAt: c.createdAt.toISOString(),
       },
     };

@@ -3,8 +3,11 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Call } from '../calls/call.entity';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { AdminAutomationsController } from './admin-automations.controller';
+import { AdminRecurringSchedulesController } from './admin-recurring-schedules.controller';
 import { AutomationsService } from './automations.service';
 import { DeleteBlockersService } from './delete-blockers.service';
+import { FollowUpCampaignsRepository } from './follow-up-campaigns.repository';
+import { RecurringSchedulesRepository } from './recurring-schedules.repository';
 import { FollowUpCampaign } from './follow-up-campaign.entity';
 import { RecurringSchedule } from './recurring-schedule.entity';
 
@@ -15,8 +18,8 @@ import { RecurringSchedule } from './recurring-schedule.entity';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([RecurringSchedule, FollowUpCampaign, Call]), OrganizationsModule],
-  controllers: [AdminAutomationsController],
-  providers: [AutomationsService, DeleteBlockersService],
-  exports: [DeleteBlockersService],
+  controllers: [AdminAutomationsController, AdminRecurringSchedulesController],
+  providers: [AutomationsService, DeleteBlockersService, RecurringSchedulesRepository, FollowUpCampaignsRepository],
+  exports: [DeleteBlockersService, AutomationsService, RecurringSchedulesRepository, FollowUpCampaignsRepository],
 })
 export class AutomationsModule {}

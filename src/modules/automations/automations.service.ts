@@ -4,6 +4,9 @@ import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { OutboundAssistant } from '../assistants/outbound-assistant.entity';
 import { Case } from '../cases/case.entity';
+import { nextOccurrence, isValidRule } from '../campaigns/dialers/next-occurrence';
+import { CreateFollowUpCampaignDto } from './dto/create-follow-up-campaign.dto';
+import { CreateRecurringScheduleDto } from './dto/create-recurring-schedule.dto';
 import { FollowUpCampaign } from './follow-up-campaign.entity';
 import { RecurringSchedule, RecurringScheduleStatus } from './recurring-schedule.entity';
 
@@ -12,6 +15,9 @@ interface References {
   assistantConfigId?: string;
 }
 
+/** A bound on the console's automation lists; an organization has a handful of these records. */
+export const MAX_LISTED = 200;
+
 /** Dashboard-managed recurring schedules and follow-up campaigns (admin API); they block deletes. */
 @Injectable()
 export class AutomationsService {
@@ -19,35 +25,91 @@ export class AutomationsService {
 
   createRecurringSchedule(
     organizationId: string,
-    refs: References,
+    dto: CreateRecurringScheduleDto,
     status: RecurringScheduleStatus,
   ): Promise<RecurringSchedule> {
+    const dialer = [dto.rrule, dto.from, dto.audience].filter((x) => x !== undefined).length;
+    if (dialer !== 0 && dialer !== 3) throw ApiError.validation('rrule', 'rrule, from and audience go together');
+    const timeZone = dto.timeZone ?? 'UTC';
+    if (dto.rrule && !isValidRule(dto.rrule, timeZone)) {
+      throw ApiError.validation('rrule', 'rrule must be an RFC 5545 rule with occurrences to come');
+    }
     return this.dataSource.transaction(async (m) => {
-      await this.lockReferences(m, organizationId, refs);
+      await this.lockReferences(m, organizationId, dto);
+      const now = new Date();
       return m.save(
         m.create(RecurringSchedule, {
           id: uuidv7(),
           organizationId,
-          caseId: refs.caseId ?? null,
-          assistantConfigId: refs.assistantConfigId ?? null,
+          caseId: dto.caseId ?? null,
+          assistantConfigId: dto.assistantConfigId ?? null,
           status,
+          rrule: dto.rrule ?? null,
+          timeZone,
+          callFrom: dto.from ?? null,
+          audience: dto.audience ? { ...dto.audience } : null,
+          nextOccurrenceAt: dto.rrule ? nextOccurrence(dto.rrule, timeZone, now, now) : null,
         }),
       );
     });
   }
 
-  createFollowUpCampaign(organizationId: string, refs: References): Promise<FollowUpCampaign> {
+  /**
+   * Pauses or resumes a schedule. Occurrences that fell while paused are not made up: a resumed schedule fires
+   * from its next occurrence after now.
+   */
+  async setRecurringScheduleStatus(id: string, status: RecurringScheduleStatus): Promise<RecurringSchedule> {
+    const schedule = await this.dataSource.manager.findOneBy(RecurringSchedule, { id });
+    if (!schedule) throw ApiError.notFound('Recurring schedule');
+    const now = new Date();
+    const next = schedule.rrule ? nextOccurrence(schedule.rrule, schedule.timeZone, schedule.createdAt, now) : null;
+    await this.dataSource.manager.update(RecurringSchedule, { id }, { status, nextOccurrenceAt: next });
+    return this.dataSource.manager.findOneByOrFail(RecurringSchedule, { id });
+  }
+
+  createFollowUpCampaign(organizationId: string, dto: CreateFollowUpCampaignDto): Promise<FollowUpCampaign> {
+    if ((dto.delaySeconds === undefined) !== (dto.from === undefined)) {
+      throw ApiError.validation('delaySeconds', 'delaySeconds and from go together');
+    }
     return this.dataSource.transaction(async (m) => {
-      await this.lockReferences(m, organizationId, refs);
+      await this.lockReferences(m, organizationId, dto);
       return m.save(
         m.create(FollowUpCampaign, {
           id: uuidv7(),
           organizationId,
-          caseId: refs.caseId ?? null,
-          assistantConfigId: refs.assistantConfigId ?? null,
+          caseId: dto.caseId ?? null,
+          assistantConfigId: dto.assistantConfigId ?? null,
+          delaySeconds: dto.delaySeconds ?? null,
+          callFrom: dto.from ?? null,
+          triggerCaseId: dto.triggerCaseId ?? null,
+          ...(dto.triggerOn ? { triggerOn: dto.triggerOn } : {}),
         }),
       );
     });
+  }
+
+  /** An organization's recurring schedules and follow-up campaigns, newest first (a dashboard holds few). */
+  async list(
+    organizationId: string,
+  ): Promise<{ recurringSchedules: RecurringSchedule[]; followUpCampaigns: FollowUpCampaign[] }> {
+    const order = { createdAt: 'DESC', id: 'DESC' } as const;
+    const [recurringSchedules, followUpCampaigns] = await Promise.all([
+      this.dataSource.getRepository(RecurringSchedule).find({ where: { organizationId }, order, take: MAX_LISTED }),
+      this.dataSource.getRepository(FollowUpCampaign).find({ where: { organizationId }, order, take: MAX_LISTED }),
+    ]);
+    return { recurringSchedules, followUpCampaigns };
+  }
+
+  /** Pauses or resumes a recurring schedule of the organization (404 for another organization's). */
+  async setScheduleStatus(
+    organizationId: string,
+    id: string,
+    status: RecurringScheduleStatus,
+  ): Promise<RecurringSchedule> {
+    const repo = this.dataSource.getRepository(RecurringSchedule);
+    const { affected } = await repo.update({ id, organizationId }, { status });
+    if (!affected) throw ApiError.notFound('Recurring schedule');
+    return repo.findOneByOrFail({ id, organizationId });
   }
 
   /**

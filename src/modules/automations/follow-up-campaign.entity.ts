@@ -10,5 +10,13 @@ export class FollowUpCampaign {
   @Index() @Column('uuid') organizationId: string;
   @Column('uuid', { nullable: true }) caseId: string | null;
   @Column('uuid', { nullable: true }) assistantConfigId: string | null;
+  /**
+   * Extension (the dialer): when set with a caller ID, an outbound call of the organization (of `triggerCaseId`
+   * when set) that ends with one of `triggerOn` is followed by another call to the same number after the delay.
+   */
+  @Column('int', { nullable: true }) delaySeconds: number | null;
+  @Column('text', { array: true, default: () => "'{customer-did-not-answer,voicemail-reached}'" }) triggerOn: string[];
+  @Column('uuid', { nullable: true }) triggerCaseId: string | null;
+  @Column('text', { nullable: true }) callFrom: string | null;
   @CreatedAt() createdAt: Date;
 }

@@ -4,6 +4,8 @@ import {
   MissingRequiredVariableError,
   ResolutionInput,
   render,
+  RENDERED_LIMITS,
+  RenderedTooLongError,
   resolveCall,
 } from './call-resolution';
 
@@ -135,7 +137,25 @@ describe('resolveCall', () => {
   });
 
   it('render leaves text without placeholders untouched and never evaluates values as patterns', () => {
-    expect(render('plain', {})).toBe('plain');
-    expect(render('{{a}}', { a: '$& {{b}}' })).toBe('$& {{b}}');
+    expect(render('firstMessage', 'plain', {})).toBe('plain');
+    expect(render('firstMessage', '{{a}}', { a: '$& {{b}}' })).toBe('$& {{b}}');
+  });
+
+  it('a rendered first message of 1,000 characters is accepted, 1,001 refused', () => {
+    const request = (n: number) => ({ request: { firstMessage: 'x{{a}}', variableValues: { a: 'y'.repeat(n - 1) } } });
+    expect(resolveCall(request(RENDERED_LIMITS.firstMessage)).firstMessage).toHaveLength(1000);
+    expect(() => resolveCall(request(RENDERED_LIMITS.firstMessage + 1))).toThrow(RenderedTooLongError);
+  });
+
+  it('a rendered system prompt of 50,000 characters is accepted, 50,001 refused', () => {
+    const prompt = '{{a}}'.repeat(2000);
+    const caseOf = (n: number) => ({
+      request: { variableValues: { a: 'z'.repeat(n) } },
+      case: { firstMessage: null, prompt, toolIds: [], variables: [] },
+    });
+    expect(resolveCall(caseOf(25)).systemPrompt).toHaveLength(50_000);
+    expect(() => resolveCall(caseOf(26))).toThrow(
+      expect.objectContaining({ field: 'systemPrompt' }) as unknown as Error,
+    );
   });
 });

@@ -1,4 +1,8 @@
 import type { CaseVariable } from '../cases/case.entity';
+import { renderWithin } from '../../common/text/render-within';
+
+/** CONTRACTS §7: what a call may inject once its `{{variables}}` are filled in. */
+export const RENDERED_LIMITS = { firstMessage: 1000, systemPrompt: 50_000 } as const;
 
 /** Used when neither the request, the case nor the assistant supplies an opening line (spec Calls rule 1). */
 export const DEFAULT_FIRST_MESSAGE = 'Hello! This is an automated assistant calling. Do you have a moment to talk?';
@@ -29,6 +33,12 @@ export class MissingRequiredVariableError extends Error {
   }
 }
 
+export class RenderedTooLongError extends Error {
+  constructor(readonly field: keyof typeof RENDERED_LIMITS) {
+    super(`exceeds ${RENDERED_LIMITS[field]} characters once its {{variables}} are filled in`);
+  }
+}
+
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
 
 /** Built-in contact variables (rule 3): the placeholder name and the contact field it reads. */
@@ -38,9 +48,19 @@ export function placeholdersOf(template: string): string[] {
   return [...template.matchAll(PLACEHOLDER)].map((m) => m[1]);
 }
 
-/** Replaces every `{{name}}` with its value; a placeholder nothing resolves becomes empty text (CONTRACTS §3). */
-export function render(template: string, values: Record<string, string>): string {
-  return template.replace(PLACEHOLDER, (_, name: string) => (Object.hasOwn(values, name) ? values[name] : ''));
+/**
+ * Replaces every `{{name}}` with its value; a placeholder nothing resolves becomes empty text (CONTRACTS §3).
+ * Stops with RenderedTooLongError as soon as the result passes the field's bound.
+ */
+export function render(field: keyof typeof RENDERED_LIMITS, template: string, values: Record<string, string>): string {
+  const rendered = renderWithin(
+    template,
+    PLACEHOLDER,
+    (name) => (Object.hasOwn(values, name) ? values[name] : ''),
+    RENDERED_LIMITS[field],
+  );
+  if (rendered === null) throw new RenderedTooLongError(field);
+  return rendered;
 }
 
 function present(value: string | null | undefined): value is string {
@@ -97,8 +117,8 @@ export function resolveCall(input: ResolutionInput): ResolvedCall {
     else if (definitions.get(name)?.required) throw new MissingRequiredVariableError(name);
   }
   return {
-    firstMessage: render(firstMessageTemplate, values),
-    systemPrompt: render(promptTemplate, values),
+    firstMessage: render('firstMessage', firstMessageTemplate, values),
+    systemPrompt: render('systemPrompt', promptTemplate, values),
     toolIds: [...(input.case?.toolIds ?? [])],
     variableValues: Object.keys(values).length ? values : null,
   };

@@ -34,6 +34,11 @@ export interface TranscriptMessage {
   where: `status IN ('new', 'scheduled', 'lock-processing')`,
 })
 @Index('ix_calls_contact', ['organizationId', 'contactId'])
+@Index('ix_calls_campaign', ['campaignId'], { where: 'campaign_id IS NOT NULL' })
+/** Admission control counts an organization's live and waiting calls (limits/call-admission.ts). */
+@Index('ix_calls_org_active', ['organizationId', 'status'], {
+  where: `status IN ('new', 'scheduled', 'lock-processing', 'processing')`,
+})
 @Index('ux_calls_api_call_id', ['apiCallId'], { unique: true, where: 'api_call_id IS NOT NULL' })
 export class Call {
   @PrimaryColumn('uuid') id: string;
@@ -46,6 +51,8 @@ export class Call {
   @Column('uuid', { nullable: true }) caseId: string | null;
   @Column('uuid', { nullable: true }) contactId: string | null;
   @Column('uuid', { nullable: true }) assistantConfigId: string | null;
+  /** Extension (CONTRACTS §9): the campaign, recurring schedule or follow-up campaign that placed the call. */
+  @Column('uuid', { nullable: true }) campaignId: string | null;
   @Column('text', { nullable: true }) firstMessage: string | null;
   /** The resolved system prompt injected into the call (not part of the public representation). */
   @Column('text', { nullable: true }) systemPrompt: string | null;
@@ -61,6 +68,8 @@ export class Call {
   @Column('jsonb', { default: () => "'[]'" }) transcript: TranscriptMessage[];
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) dispatchedAt: Date | null;
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) endedAt: Date | null;
+  /** false: placed with a `test` key, so always on the simulator, billed nothing, listed only to test keys. */
+  @Column('boolean', { default: true }) livemode: boolean;
   @CreatedAt() createdAt: Date;
   @UpdatedAt() updatedAt: Date;
 }

@@ -12,6 +12,33 @@ export function publicStatus(call: Pick<Call, 'status' | 'scheduledAt'>): Public
   return call.scheduledAt ? 'scheduled' : 'new';
 }
 
+/**
+ * The columns CallResponse.from reads: lists select only these, never the transcript or the resolved system
+ * prompt (up to 50,000 characters each per row).
+ */
+export const CALL_RESPONSE_COLUMNS = [
+  'id',
+  'status',
+  'scheduledAt',
+  'direction',
+  'callFrom',
+  'callTo',
+  'caseId',
+  'contactId',
+  'assistantConfigId',
+  'campaignId',
+  'firstMessage',
+  'apiCallId',
+  'apiCallStatus',
+  'endedReason',
+  'resultStatus',
+  'recordingUrl',
+  'durationSeconds',
+  'variableValues',
+  'createdAt',
+  'updatedAt',
+] as const satisfies readonly (keyof Call)[];
+
 export class TranscriptMessageResponse {
   @ApiProperty({ enum: ['assistant', 'user', 'system'] }) role: 'assistant' | 'user' | 'system';
   @ApiProperty() content: string;
@@ -28,6 +55,13 @@ export class CallResponse {
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) caseId: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) contactId: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) assistantConfigId: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'Extension (CONTRACTS §9): the campaign that placed this call; null outside campaigns',
+  })
+  campaignId: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'The resolved opening message' }) firstMessage:
     string | null;
   @ApiProperty({ type: String, nullable: true }) apiCallId: string | null;
@@ -46,7 +80,7 @@ export class CallResponse {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 
-  static from(call: Call): CallResponse {
+  static from(call: Pick<Call, (typeof CALL_RESPONSE_COLUMNS)[number]>): CallResponse {
     return {
       id: call.id,
       status: publicStatus(call),
@@ -56,6 +90,7 @@ export class CallResponse {
       caseId: call.caseId,
       contactId: call.contactId,
       assistantConfigId: call.assistantConfigId,
+      campaignId: call.campaignId,
       firstMessage: call.firstMessage,
       apiCallId: call.apiCallId,
       apiCallStatus: call.apiCallStatus,

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../../common/auth/access.decorators';
-import { OrgId } from '../../common/auth/auth-context';
+import { Livemode, OrgId } from '../../common/auth/auth-context';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
@@ -22,8 +22,12 @@ export class CallsController {
   @ApiOperation({ operationId: 'listCalls', summary: 'List calls (outbound and inbound), newest first' })
   @ApiPageResponse(CallResponse)
   @ApiErrors('VALIDATION_ERROR', 'INVALID_CURSOR')
-  list(@OrgId() orgId: string, @Query() query: ListCallsQueryDto): Promise<Page<CallResponse>> {
-    return this.calls.list(orgId, query);
+  list(
+    @OrgId() orgId: string,
+    @Livemode() livemode: boolean,
+    @Query() query: ListCallsQueryDto,
+  ): Promise<Page<CallResponse>> {
+    return this.calls.list(orgId, query, livemode);
   }
 
   @Post()
@@ -32,9 +36,20 @@ export class CallsController {
   @RequireScope('calls:write')
   @ApiOperation({ operationId: 'createCall', summary: 'Create an immediate or scheduled outbound call' })
   @ApiDataResponse(CallResponse, { status: 201 })
-  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_PHONE', 'OUTBOUND_MINUTES_EXHAUSTED', 'OUTBOUND_PLAN_REQUIRED')
-  async create(@OrgId() orgId: string, @Body() dto: CreateCallDto): Promise<{ data: CallResponse }> {
-    return { data: CallResponse.from(await this.calls.create(orgId, dto)) };
+  @ApiErrors(
+    'VALIDATION_ERROR',
+    'NOT_FOUND',
+    'INVALID_PHONE',
+    'OUTBOUND_MINUTES_EXHAUSTED',
+    'OUTBOUND_PLAN_REQUIRED',
+    'DO_NOT_CALL',
+  )
+  async create(
+    @OrgId() orgId: string,
+    @Livemode() livemode: boolean,
+    @Body() dto: CreateCallDto,
+  ): Promise<{ data: CallResponse }> {
+    return { data: CallResponse.from(await this.calls.create(orgId, dto, livemode)) };
   }
 
   @Get(':id')

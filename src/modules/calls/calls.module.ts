@@ -4,13 +4,18 @@ import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { AssistantsModule } from '../assistants/assistants.module';
 import { CasesModule } from '../cases/cases.module';
 import { ContactsModule } from '../contacts/contacts.module';
+import { DoNotCallModule } from '../do-not-call/do-not-call.module';
+import { LimitsModule } from '../limits/limits.module';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
 import { UsageModule } from '../usage/usage.module';
 import { Call } from './call.entity';
 import { CallEventsService } from './call-events.service';
 import { CallReferences } from './call-references';
 import { CallsController } from './calls.controller';
+import { CallsRepository } from './calls.repository';
+import { CallStatsService } from './call-stats.service';
 import { CallsService } from './calls.service';
+import { CallAdmissionQueue } from './dispatch/call-admission-queue.job';
 import { CallDispatchQueue } from './dispatch/call-dispatch-queue';
 import { CallDispatcher } from './dispatch/call-dispatcher.service';
 import { CallSweeper } from './dispatch/call-sweeper.service';
@@ -18,9 +23,11 @@ import { AdminSimulatorController } from './inbound/admin-simulator.controller';
 import { InboundCallsService } from './inbound/inbound-calls.service';
 import { CallSupervisor } from './supervision/call-supervisor.service';
 import { VoiceSimulator } from './voice/simulator/voice-simulator';
+import { SimulatorStepJob } from './voice/simulator/simulator-step.job';
 import { VapiClient } from './voice/vapi/vapi-client';
 import { VapiEventsController } from './voice/vapi/vapi-events.controller';
 import { VapiVoiceProvider } from './voice/vapi/vapi-voice-provider';
+import { ModeRoutedVoiceProvider } from './voice/mode-routed-voice.provider';
 import { VoiceProvider } from './voice/voice-provider';
 
 /** Calls: the public API, the dispatch engine and the voice platform behind it (CallBilling from UsageModule). */
@@ -32,28 +39,35 @@ import { VoiceProvider } from './voice/voice-provider';
     AssistantsModule,
     PhoneNumbersModule,
     UsageModule,
+    LimitsModule,
+    DoNotCallModule,
   ],
   controllers: [CallsController, VapiEventsController, AdminSimulatorController],
   providers: [
+    CallsRepository,
+    CallStatsService,
     CallsService,
     CallReferences,
     CallEventsService,
     CallDispatchQueue,
+    CallAdmissionQueue,
     CallDispatcher,
     CallSweeper,
     CallSupervisor,
     InboundCallsService,
     VoiceSimulator,
+    SimulatorStepJob,
     VapiClient,
     VapiVoiceProvider,
     {
       provide: VoiceProvider,
       inject: [APP_CONFIG, VoiceSimulator, VapiVoiceProvider],
-      // The simulator stays available either way: the admin simulator row plays inbound calls on it.
+      // The simulator stays available either way: the admin simulator row plays inbound calls on it, and
+      // test-mode calls always run on it.
       useFactory: (config: AppConfig, simulator: VoiceSimulator, vapi: VapiVoiceProvider) =>
-        config.voiceProvider === 'vapi' ? vapi : simulator,
+        new ModeRoutedVoiceProvider(config.voiceProvider === 'vapi' ? vapi : simulator, simulator),
     },
   ],
-  exports: [CallsService, CallEventsService],
+  exports: [CallsService, CallEventsService, CallDispatchQueue, CallStatsService],
 })
 export class CallsModule {}

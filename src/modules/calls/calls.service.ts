@@ -1,19 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { keysetPaginate } from '../../common/pagination/keyset-paginate';
 import { Page } from '../../common/pagination/pagination.dto';
+import { DoNotCallService } from '../do-not-call/do-not-call.service';
 import { OutboxService } from '../outbox/outbox.service';
 import { PhoneNumbersService } from '../phone-numbers/phone-numbers.service';
 import { CallBilling } from '../usage/call-billing.port';
 import { Call } from './call.entity';
 import { CallReferences } from './call-references';
-import { MissingRequiredVariableError, resolveCall } from './call-resolution';
-import { CallResponse } from './call.response';
-import { callRows } from './call-rows';
+import { CallsRepository } from './calls.repository';
+import { MissingRequiredVariableError, RenderedTooLongError, resolveCall } from './call-resolution';
+import { selectColumns } from '../../infra/database/select-columns';
+import { CALL_RESPONSE_COLUMNS, CallResponse } from './call.response';
 import { CallDispatchQueue } from './dispatch/call-dispatch-queue';
 import { CreateCallDto } from './dto/create-call.dto';
 import { ListCallsQueryDto } from './dto/list-calls-query.dto';
@@ -27,20 +28,22 @@ const BLOCKED_MESSAGE = {
 export class CallsService {
   constructor(
     private readonly dataSource: DataSource,
-    @InjectRepository(Call) private readonly calls: Repository<Call>,
+    private readonly calls: CallsRepository,
     private readonly numbers: PhoneNumbersService,
     private readonly references: CallReferences,
     private readonly billing: CallBilling,
     private readonly outbox: OutboxService,
     private readonly dispatchQueue: CallDispatchQueue,
     private readonly cursors: CursorCodec,
+    private readonly doNotCall: DoNotCallService,
   ) {}
 
   /**
    * Creates an outbound call with everything resolved (spec Calls rules 1-6), then enqueues its dispatch after
-   * the commit; if that enqueue is lost, the sweeper finds the due call in PostgreSQL.
+   * the commit; if that enqueue is lost, the sweeper finds the due call in PostgreSQL. A test-mode call
+   * (`livemode` false) is free: it needs no plan and no minute, and runs on the simulator.
    */
-  async create(organizationId: string, dto: CreateCallDto): Promise<Call> {
+  async create(organizationId: string, dto: CreateCallDto, livemode: boolean): Promise<Call> {
     const scheduledAt = dto.scheduledAt ? new Date(dto.scheduledAt) : null;
     if (scheduledAt && scheduledAt.getTime() <= Date.now()) {
       throw ApiError.validation('scheduledAt', 'scheduledAt must be in the future');
@@ -52,29 +55,60 @@ export class CallsService {
       const refs = await this.references.load(m, organizationId, dto);
       // On the transaction's own connection: a request holding one connection while waiting for a second
       // deadlocks the pool once as many requests as connections arrive together (seen at 30 concurrent creates).
-      const blocked = await this.billing.outboundBlockedReason(organizationId, m);
+      const blocked = livemode ? await this.billing.outboundBlockedReason(organizationId, m) : null;
       if (blocked) throw new ApiError(blocked, BLOCKED_MESSAGE[blocked]);
-      const resolved = this.resolve({ request: dto, ...refs });
-      const created = m.create(Call, {
-        id: uuidv7(),
-        organizationId,
-        status: scheduledAt ? 'scheduled' : 'new',
-        direction: 'outbound',
-        callFrom: dto.from,
-        callTo: dto.to,
-        contactId: dto.contactId ?? null,
-        caseId: dto.caseId ?? null,
-        assistantConfigId: dto.assistantConfigId ?? null,
-        scheduledAt,
-        ...resolved,
-      });
-      await m.insert(Call, created);
-      const saved = await m.findOneByOrFail(Call, { id: created.id });
+      if ((await this.doNotCall.listedAmong(m, organizationId, [dto.to])).size) {
+        throw new ApiError('DO_NOT_CALL', `${dto.to} is on the do-not-call list`);
+      }
+      const saved = await this.insertResolved(m, organizationId, dto, refs, null, livemode);
       if (scheduledAt) await this.outbox.record(m, organizationId, 'call.scheduled', { ...CallResponse.from(saved) });
       return saved;
     });
     await this.dispatchQueue.enqueue(call.id, scheduledAt);
     return call;
+  }
+
+  /**
+   * A dialer's call (campaigns, schedules, follow-ups; extension): resolved and inserted as `new` in the
+   * dialer's transaction, carrying its campaign. The caller enqueues its dispatch after the commit (or leaves
+   * it to the sweeper); admission, the do-not-call ledger and the minutes are checked at dispatch as for any call.
+   */
+  async insertForDialer(
+    m: EntityManager,
+    organizationId: string,
+    dto: CreateCallDto,
+    campaign: { id: string; livemode: boolean },
+  ): Promise<Call> {
+    const refs = await this.references.load(m, organizationId, dto);
+    // A campaign's calls take its mode: a test key's campaign places test calls (README: test mode).
+    return this.insertResolved(m, organizationId, dto, refs, campaign.id, campaign.livemode);
+  }
+
+  private async insertResolved(
+    m: EntityManager,
+    organizationId: string,
+    dto: CreateCallDto,
+    refs: Awaited<ReturnType<CallReferences['load']>>,
+    campaignId: string | null,
+    livemode: boolean,
+  ): Promise<Call> {
+    const scheduledAt = dto.scheduledAt ? new Date(dto.scheduledAt) : null;
+    const resolved = this.resolve({ request: dto, ...refs });
+    return this.calls.insert(m, {
+      id: uuidv7(),
+      organizationId,
+      status: scheduledAt ? 'scheduled' : 'new',
+      direction: 'outbound',
+      callFrom: dto.from,
+      callTo: dto.to,
+      contactId: dto.contactId ?? null,
+      caseId: dto.caseId ?? null,
+      assistantConfigId: dto.assistantConfigId ?? null,
+      campaignId,
+      scheduledAt,
+      livemode,
+      ...resolved,
+    });
   }
 
   private resolve(input: Parameters<typeof resolveCall>[0]) {
@@ -84,24 +118,19 @@ export class CallsService {
       if (error instanceof MissingRequiredVariableError) {
         throw ApiError.validation(`variableValues.${error.variable}`, error.message);
       }
+      if (error instanceof RenderedTooLongError) throw ApiError.validation(error.field, error.message);
       throw error;
     }
   }
 
-  list(organizationId: string, query: ListCallsQueryDto): Promise<Page<CallResponse>> {
-    const qb = this.calls.createQueryBuilder('c').where('c.organizationId = :organizationId', { organizationId });
-    if (query.status) {
-      // lock-processing reads as new/scheduled (see publicStatus), so the filters follow the same rule.
-      if (query.status === 'new')
-        qb.andWhere(`(c.status = 'new' OR (c.status = 'lock-processing' AND c.scheduledAt IS NULL))`);
-      else if (query.status === 'scheduled') {
-        qb.andWhere(`(c.status = 'scheduled' OR (c.status = 'lock-processing' AND c.scheduledAt IS NOT NULL))`);
-      } else qb.andWhere('c.status = :status', { status: query.status });
-    }
-    if (query.contactId) qb.andWhere('c.contactId = :contactId', { contactId: query.contactId });
-    if (query.caseId) qb.andWhere('c.caseId = :caseId', { caseId: query.caseId });
-    if (query.from) qb.andWhere('c.createdAt >= :from', { from: new Date(query.from) });
-    if (query.to) qb.andWhere('c.createdAt < :to', { to: new Date(query.to) });
+  /**
+   * A live key lists live calls, a test key test calls (CONTRACTS §8: test data kept apart); the operator's
+   * console (`'all'`) sees both.
+   */
+  list(organizationId: string, query: ListCallsQueryDto, livemode: boolean | 'all'): Promise<Page<CallResponse>> {
+    const qb = this.calls
+      .search(organizationId, query, livemode)
+      .select(selectColumns<Call>('c', CALL_RESPONSE_COLUMNS));
     return keysetPaginate(qb, {
       alias: 'c',
       limit: query.limit,
@@ -118,8 +147,13 @@ export class CallsService {
     });
   }
 
+  /** A call's mode, which its public object does not show (README: test mode). */
+  isLive(callId: string): Promise<boolean> {
+    return this.calls.isLive(callId);
+  }
+
   async get(organizationId: string, id: string): Promise<Call> {
-    const call = await this.calls.findOneBy({ id, organizationId });
+    const call = await this.calls.findOwned(organizationId, id);
     if (!call) throw ApiError.notFound('Call');
     return call;
   }
@@ -130,12 +164,7 @@ export class CallsService {
    */
   async cancel(organizationId: string, id: string): Promise<void> {
     const cancelled = await this.dataSource.transaction(async (m) => {
-      const [call] = await callRows(
-        m,
-        `UPDATE calls SET status = 'cancelled', updated_at = now()
-          WHERE id = $1 AND organization_id = $2 AND status IN ('new', 'scheduled') RETURNING *`,
-        [id, organizationId],
-      );
+      const call = await this.calls.cancel(m, organizationId, id);
       if (!call) return null;
       await this.outbox.record(m, organizationId, 'call.cancelled', { ...CallResponse.from(call) });
       return call;

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
-import { OrganizationsService } from '../organizations/organizations.service';
+import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
 import { CaseResponse } from './case.response';
 import { CasesService } from './cases.service';
 import { CreatePromptDto } from './dto/create-prompt.dto';
@@ -18,13 +18,11 @@ export class AdminCasesController {
   constructor(
     private readonly cases: CasesService,
     private readonly prompts: PromptsService,
-    private readonly organizations: OrganizationsService,
   ) {}
 
   @Post('organizations/:orgId/prompts')
   @HttpCode(201)
-  async createPrompt(@Param('orgId', IdParamPipe) orgId: string, @Body() dto: CreatePromptDto) {
-    await this.organizations.mustExist(orgId);
+  async createPrompt(@Param('orgId', ExistingOrganizationPipe) orgId: string, @Body() dto: CreatePromptDto) {
     return { data: PromptResponse.from(await this.prompts.create(orgId, dto.content)) };
   }
 

@@ -1,8 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
-import { IdParamPipe } from '../../common/ids/id-param.pipe';
-import { OrganizationsService } from '../organizations/organizations.service';
+import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
 import { ContactGroupResponse } from './contact-group.response';
 import { ContactGroupsService } from './contact-groups.service';
 import { CreateContactGroupDto } from './dto/create-contact-group.dto';
@@ -11,15 +10,11 @@ import { CreateContactGroupDto } from './dto/create-contact-group.dto';
 @AdminOnly()
 @Controller('admin/v1/organizations/:orgId/contact-groups')
 export class AdminContactGroupsController {
-  constructor(
-    private readonly groups: ContactGroupsService,
-    private readonly organizations: OrganizationsService,
-  ) {}
+  constructor(private readonly groups: ContactGroupsService) {}
 
   @Post()
   @HttpCode(201)
-  async create(@Param('orgId', IdParamPipe) orgId: string, @Body() dto: CreateContactGroupDto) {
-    await this.organizations.mustExist(orgId);
+  async create(@Param('orgId', ExistingOrganizationPipe) orgId: string, @Body() dto: CreateContactGroupDto) {
     return { data: ContactGroupResponse.from(await this.groups.create(orgId, dto.name), 0) };
   }
 }

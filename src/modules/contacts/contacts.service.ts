@@ -19,6 +19,7 @@ import { CreateContactDto } from './dto/create-contact.dto';
 import { ListContactsQueryDto } from './dto/list-contacts-query.dto';
 import { UpdateContactDto } from './dto/update-contact.dto';
 import { isForeignKeyViolation, isUniqueViolation } from '../../infra/database/pg-errors';
+import { selectColumns } from '../../infra/database/select-columns';
 
 const PHONE_UNIQUE = 'ux_contacts_org_phone';
 const MEMBER_GROUP_FK = 'fk_contact_group_members_group';
@@ -36,7 +37,11 @@ export class ContactsService {
 
   async list(organizationId: string, query: ListContactsQueryDto): Promise<Page<ContactListItemResponse>> {
     const search = query.search?.trim() || undefined;
-    const qb = this.contacts.createQueryBuilder('c').where('c.organizationId = :organizationId', { organizationId });
+    const qb = this.contacts
+      .createQueryBuilder('c')
+      // The list shape only: never `customFields` or `notes` (up to 16 KB and 5,000 characters a contact).
+      .select(selectColumns<Contact>('c', ['id', 'title', 'phone', 'email', 'tags', 'createdAt']))
+      .where('c.organizationId = :organizationId', { organizationId });
     if (search) {
       const digits = phoneDigitsOf(search);
       qb.andWhere(

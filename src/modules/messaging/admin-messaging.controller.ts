@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
 import { uuidv7 } from '../../common/ids/uuid-v7';
-import { OrganizationsService } from '../organizations/organizations.service';
+import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
 import { CreateMessagingAccountDto } from './dto/create-messaging-account.dto';
 import { CreateMessagingTemplateDto } from './dto/create-messaging-template.dto';
 import { SimulateInboundMessageDto } from './dto/simulate-inbound-message.dto';
@@ -18,14 +18,12 @@ import { RecordInboundMessageCommand } from './record-inbound-message.command';
 export class AdminMessagingController {
   constructor(
     private readonly accounts: MessagingAccountsService,
-    private readonly organizations: OrganizationsService,
     private readonly recordInbound: RecordInboundMessageCommand,
   ) {}
 
   @Post('organizations/:orgId/messaging-accounts')
   @HttpCode(201)
-  async createAccount(@Param('orgId', IdParamPipe) orgId: string, @Body() dto: CreateMessagingAccountDto) {
-    await this.organizations.mustExist(orgId);
+  async createAccount(@Param('orgId', ExistingOrganizationPipe) orgId: string, @Body() dto: CreateMessagingAccountDto) {
     return { data: MessagingAccountResponse.from(await this.accounts.create(orgId, dto)) };
   }
 

@@ -5,11 +5,31 @@ import { ApiError } from '../../common/errors/api-error';
 import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { keysetPaginate } from '../../common/pagination/keyset-paginate';
 import { Page } from '../../common/pagination/pagination.dto';
+import { selectColumns } from '../../infra/database/select-columns';
 import { Conversation } from './conversation.entity';
 import { ConversationDetailResponse, ConversationResponse } from './conversation.response';
 import { ListConversationsQueryDto } from './dto/list-conversations.dto';
 import { Message } from './message.entity';
 import { MessageResponse } from './message.response';
+
+/** What a listed conversation shows, plus its keyset (`lastActivityAt`, `id`). */
+const LIST_COLUMNS = [
+  'id',
+  'status',
+  'waUserPhone',
+  'waUserName',
+  'contactId',
+  'integrationId',
+  'lastMessagePreview',
+  'lastMessageDirection',
+  'lastUserMessageAt',
+  'sessionExpiresAt',
+  'messageCount',
+  'aiSummary',
+  'lastActivityAt',
+  'createdAt',
+  'updatedAt',
+] as const satisfies ReadonlyArray<keyof Conversation>;
 
 /** Spec: a conversation shows at most its 50 most recent messages. */
 export const CONVERSATION_MESSAGE_LIMIT = 50;
@@ -26,6 +46,7 @@ export class ConversationsService {
   list(organizationId: string, query: ListConversationsQueryDto): Promise<Page<ConversationResponse>> {
     const qb = this.conversations
       .createQueryBuilder('c')
+      .select(selectColumns<Conversation>('c', LIST_COLUMNS))
       .where('c.organizationId = :organizationId', { organizationId });
     if (query.status) qb.andWhere('c.status = :status', { status: query.status });
     return keysetPaginate(qb, {

@@ -31,5 +31,7 @@ export class Message {
   @Column('text', { nullable: true }) templateLanguage: string | null;
   /** When the message was sent (outbound) or written by the user (inbound, as the provider reports it). */
   @Column({ type: 'timestamptz', precision: 3 }) timestamp: Date;
+  /** false: sent with a `test` key, so through the simulator whatever MESSAGING_PROVIDER says. */
+  @Column('boolean', { default: true }) livemode: boolean;
   @CreatedAt() createdAt: Date;
 }

@@ -9,7 +9,6 @@ import { MessagingAccount } from './messaging-account.entity';
 import { MessagingTemplate } from './messaging-template.entity';
 import { isUniqueViolation } from '../../infra/database/pg-errors';
 
-
 @Injectable()
 export class MessagingAccountsService {
   constructor(

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { RequireScope } from '../../common/auth/access.decorators';
-import { OrgId } from '../../common/auth/auth-context';
+import { Livemode, OrgId } from '../../common/auth/auth-context';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
 import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
@@ -78,8 +78,9 @@ export class MessagingController {
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'TEMPLATE_NOT_FOUND', 'SESSION_EXPIRED', 'MESSAGING_API_ERROR')
   async send(
     @OrgId() orgId: string,
+    @Livemode() livemode: boolean,
     @Body(SendMessageBodyPipe) body: SendMessageDto,
   ): Promise<{ data: SendMessageResponse }> {
-    return { data: await this.sendMessage.execute(orgId, body) };
+    return { data: await this.sendMessage.execute(orgId, body, livemode) };
   }
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { ContactsModule } from '../contacts/contacts.module';
+import { DoNotCallModule } from '../do-not-call/do-not-call.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { AdminMessagingController } from './admin-messaging.controller';
 import { Conversation } from './conversation.entity';
@@ -27,6 +28,8 @@ import { WhatsAppWebhookService } from './whatsapp/whatsapp-webhook.service';
     OrganizationsModule,
     // Inbound messages link or create the contact by phone.
     ContactsModule,
+    // A STOP message lists the sender on the do-not-call ledger.
+    DoNotCallModule,
   ],
   controllers: [MessagingController, AdminMessagingController, WhatsAppWebhookController],
   providers: [
@@ -47,5 +50,6 @@ import { WhatsAppWebhookService } from './whatsapp/whatsapp-webhook.service';
         config.messagingProvider === 'whatsapp' ? whatsapp : simulator,
     },
   ],
+  exports: [MessagingAccountsService, ConversationsService],
 })
 export class MessagingModule {}

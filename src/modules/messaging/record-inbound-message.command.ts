@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { ContactsService } from '../contacts/contacts.service';
+import { AddDoNotCallCommand } from '../do-not-call/add-do-not-call.command';
+import { isOptOut } from '../do-not-call/opt-out-keywords';
 import { Conversation } from './conversation.entity';
 import { Message } from './message.entity';
 import { MessagingAccount } from './messaging-account.entity';
@@ -37,13 +39,15 @@ export const previewOf = (text: string) =>
 /**
  * A user's message arrives (provider webhook or simulator): in one transaction, find or create the conversation
  * for (account, user phone), link or create the contact by phone, store the message once per provider id, and
- * move the conversation's window and the account's counters.
+ * move the conversation's window and the account's counters. An opt-out message (STOP and its variants) also
+ * lists the sender on the do-not-call ledger, in the same transaction.
  */
 @Injectable()
 export class RecordInboundMessageCommand {
   constructor(
     private readonly dataSource: DataSource,
     private readonly contacts: ContactsService,
+    private readonly addDoNotCall: AddDoNotCallCommand,
   ) {}
 
   execute(input: InboundMessage): Promise<InboundResult> {
@@ -114,6 +118,13 @@ export class RecordInboundMessageCommand {
         .where('id = :id', { id: account.id })
         .setParameters({ ts: input.timestamp })
         .execute();
+      if (isOptOut(input.text)) {
+        await this.addDoNotCall.execute(m, account.organizationId, {
+          number: input.from,
+          reason: `Chat message: ${input.text.trim()}`,
+          source: 'message',
+        });
+      }
       return { conversationId: conversation.id, messageId, duplicate: false };
     });
   }

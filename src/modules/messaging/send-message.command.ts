@@ -9,8 +9,9 @@ import { Message } from './message.entity';
 import { MessagingAccount } from './messaging-account.entity';
 import { MessagingTemplate } from './messaging-template.entity';
 import { MessagingProvider, SendResult } from './providers/messaging-provider';
+import { SimulatorMessagingProvider } from './providers/simulator-messaging.provider';
 import { previewOf } from './record-inbound-message.command';
-import { renderTemplate } from './template-placeholders';
+import { RENDERED_TEMPLATE_MAX_LENGTH, renderTemplate } from './template-placeholders';
 
 export interface SentMessage {
   messageId: string;
@@ -21,7 +22,8 @@ export interface SentMessage {
 /**
  * Sends one message into a conversation, enforcing the rules in order: the conversation and an active account
  * exist (404), free-form text only inside the 24-hour window (422), a template must be registered and APPROVED in
- * that language (404 TEMPLATE_NOT_FOUND); then the provider decides (502 when it refuses).
+ * that language (404 TEMPLATE_NOT_FOUND); then the provider decides (502 when it refuses). A `test` key's message
+ * goes to the simulator whatever MESSAGING_PROVIDER says, and is stored marked `livemode = false` (CONTRACTS §8).
  */
 @Injectable()
 export class SendMessageCommand {
@@ -30,10 +32,12 @@ export class SendMessageCommand {
     @InjectRepository(Conversation) private readonly conversations: Repository<Conversation>,
     @InjectRepository(MessagingAccount) private readonly accounts: Repository<MessagingAccount>,
     @InjectRepository(MessagingTemplate) private readonly templates: Repository<MessagingTemplate>,
-    private readonly provider: MessagingProvider,
+    private readonly configured: MessagingProvider,
+    private readonly simulator: SimulatorMessagingProvider,
   ) {}
 
-  async execute(organizationId: string, dto: SendMessageDto): Promise<SentMessage> {
+  async execute(organizationId: string, dto: SendMessageDto, livemode: boolean): Promise<SentMessage> {
+    const provider = livemode ? this.configured : this.simulator;
     const conversation = await this.conversations.findOneBy({ id: dto.conversationId, organizationId });
     if (!conversation) throw ApiError.notFound('Conversation');
     const account = await this.accounts.findOneBy({ id: conversation.integrationId, organizationId, status: 'active' });
@@ -48,8 +52,12 @@ export class SendMessageCommand {
           "The 24-hour window after the user's last message has closed; send a template instead",
         );
       }
-      const result = await this.provider.sendText({ account, to, text: dto.text });
-      const messageId = await this.store(conversation, account, result, { messageType: 'text', text: dto.text });
+      const result = await provider.sendText({ account, to, text: dto.text });
+      const messageId = await this.store(provider, conversation, account, result, {
+        messageType: 'text',
+        text: dto.text,
+        livemode,
+      });
       return { messageId, type: 'text' };
     }
 
@@ -66,10 +74,18 @@ export class SendMessageCommand {
       );
     }
     const variables = dto.variables ?? {};
-    const result = await this.provider.sendTemplate({ account, to, template, variables });
-    const messageId = await this.store(conversation, account, result, {
+    const text = renderTemplate(template.body, variables);
+    if (text === null) {
+      throw ApiError.validation(
+        'variables',
+        `the rendered template exceeds ${RENDERED_TEMPLATE_MAX_LENGTH} characters once its placeholders are filled in`,
+      );
+    }
+    const result = await provider.sendTemplate({ account, to, template, variables });
+    const messageId = await this.store(provider, conversation, account, result, {
+      livemode,
       messageType: 'template',
-      text: renderTemplate(template.body, variables),
+      text,
       templateName: template.name,
       templateLanguage: template.language,
     });
@@ -78,10 +94,12 @@ export class SendMessageCommand {
 
   /** Stores an accepted message and moves the conversation and account in one transaction; maps a refusal. */
   private async store(
+    provider: MessagingProvider,
     conversation: Conversation,
     account: MessagingAccount,
     result: SendResult,
-    content: Pick<Message, 'messageType' | 'text'> & Partial<Pick<Message, 'templateName' | 'templateLanguage'>>,
+    content: Pick<Message, 'messageType' | 'text' | 'livemode'> &
+      Partial<Pick<Message, 'templateName' | 'templateLanguage'>>,
   ): Promise<string> {
     if (!result.ok) throw new ApiError(result.code, result.message);
     const id = uuidv7();
@@ -122,7 +140,7 @@ export class SendMessageCommand {
         .setParameters({ now })
         .execute();
     });
-    await this.provider.afterStored({ accountId: account.id, providerMessageId: result.providerMessageId });
+    await provider.afterStored({ accountId: account.id, providerMessageId: result.providerMessageId });
     return id;
   }
 }

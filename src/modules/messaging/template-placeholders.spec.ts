@@ -1,4 +1,9 @@
-import { renderTemplate, templatePlaceholders, variablesMatch } from './template-placeholders';
+import {
+  RENDERED_TEMPLATE_MAX_LENGTH,
+  renderTemplate,
+  templatePlaceholders,
+  variablesMatch,
+} from './template-placeholders';
 
 describe('template placeholders', () => {
   it('lists distinct placeholders in order of first appearance', () => {
@@ -19,5 +24,11 @@ describe('template placeholders', () => {
     expect(renderTemplate('Hi {{1}}, order {{ 2 }}', { '1': 'Ann', '2': '#7' })).toBe('Hi Ann, order #7');
     expect(renderTemplate('Hi {{name}}', { name: 'Bob' })).toBe('Hi Bob');
     expect(renderTemplate('Hi {{name}}!', {})).toBe('Hi !');
+  });
+
+  it('renders up to 4,096 characters and refuses one more', () => {
+    const body = '{{1}}'.repeat(4);
+    expect(renderTemplate(body, { '1': 'x'.repeat(RENDERED_TEMPLATE_MAX_LENGTH / 4) })).toHaveLength(4096);
+    expect(renderTemplate(`${body}!`, { '1': 'x'.repeat(RENDERED_TEMPLATE_MAX_LENGTH / 4) })).toBeNull();
   });
 });

@@ -1,3 +1,5 @@
+import { renderWithin } from '../../common/text/render-within';
+
 /** `{{1}}`, `{{ 2 }}`, `{{first_name}}`: what a template body may contain. */
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
 
@@ -15,9 +17,20 @@ export function variablesMatch(body: string, variables: Record<string, string>):
   return wanted.length === given.length && wanted.every((name) => name in variables);
 }
 
-/** The body with each placeholder replaced by its variable; an unresolved placeholder becomes empty text. */
-export function renderTemplate(body: string, variables: Record<string, string>): string {
-  return body.replace(PLACEHOLDER, (_, name: string) => variables[name] ?? '');
+/** CONTRACTS §7: a rendered template is no longer than a free-form text message may be. */
+export const RENDERED_TEMPLATE_MAX_LENGTH = 4096;
+
+/**
+ * The body with each placeholder replaced by its variable; an unresolved placeholder becomes empty text. Null
+ * when the result would pass RENDERED_TEMPLATE_MAX_LENGTH (rendering stops there).
+ */
+export function renderTemplate(body: string, variables: Record<string, string>): string | null {
+  return renderWithin(
+    body,
+    PLACEHOLDER,
+    (name) => (Object.hasOwn(variables, name) ? variables[name] : ''),
+    RENDERED_TEMPLATE_MAX_LENGTH,
+  );
 }
 
 /** Whether the placeholders are positional (`{{1}}`, `{{2}}`); the provider expects such parameters unnamed. */

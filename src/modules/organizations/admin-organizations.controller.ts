@@ -1,12 +1,14 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
+import { ApiDataResponse } from '../../common/openapi/api-data-response.decorator';
+import { ApiAdminErrors } from '../../common/openapi/api-errors.decorator';
+import { AdminOrganizationResponse } from './admin-organization.response';
 import { CreateOrganizationDto } from './dto/create-organization.dto';
-import { OrganizationResponse } from './organization.response';
 import { OrganizationsService } from './organizations.service';
 
-/** Admin API (CONTRACTS §6): the dashboard creates organizations. */
-@ApiExcludeController()
+/** Admin API (CONTRACTS §6): the dashboard creates organizations. Documented in openapi/admin.yaml. */
+@ApiTags('Organizations')
 @AdminOnly()
 @Controller('admin/v1/organizations')
 export class AdminOrganizationsController {
@@ -14,8 +16,10 @@ export class AdminOrganizationsController {
 
   @Post()
   @HttpCode(201)
-  async create(@Body() dto: CreateOrganizationDto): Promise<{ data: OrganizationResponse & { profile: boolean } }> {
-    const org = await this.organizations.create(dto);
-    return { data: { ...OrganizationResponse.from(org), profile: org.hasProfile } };
+  @ApiOperation({ operationId: 'adminCreateOrganization', summary: 'Create an organization' })
+  @ApiDataResponse(AdminOrganizationResponse, { status: 201 })
+  @ApiAdminErrors('UNAUTHORIZED', 'VALIDATION_ERROR')
+  async create(@Body() dto: CreateOrganizationDto): Promise<{ data: AdminOrganizationResponse }> {
+    return { data: AdminOrganizationResponse.fromOrg(await this.organizations.create(dto)) };
   }
 }

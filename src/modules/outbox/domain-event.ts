@@ -8,17 +8,23 @@ export const DOMAIN_EVENT_TYPES = [
   'contact.created',
   'contact.updated',
   'contact.deleted',
+  // Extensions (CONTRACTS §9): the dialer; data is the Campaign.
+  'campaign.started',
+  'campaign.paused',
+  'campaign.completed',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
 
-/** What travels on the domain-events queue: the outbox row, as recorded. */
+/**
+ * What travels on the domain-events queue: a reference to the outbox row (CONTRACTS §7: queues carry references,
+ * not documents). Whoever needs the payload reads it from `outbox_events` by `eventId` when it uses it.
+ */
 export interface DomainEventMessage {
   eventId: string;
   organizationId: string;
   type: DomainEventType;
   occurredAt: string;
-  data: Record<string, unknown>;
 }
 
 /** Something that reacts to relayed domain events (the webhook fan-out). Must be idempotent per eventId. */

@@ -3,7 +3,8 @@ import { DataSource } from 'typeorm';
 import { OnJob } from '../../infra/queue/on-job.decorator';
 import { JobName } from '../../infra/queue/queue-names';
 
-const RETENTION_DAYS = 7;
+/** Exported: a webhook delivery can be re-sent only while its event is kept. */
+export const RETENTION_DAYS = 7;
 
 /** Relayed events are kept a week for inspection, then deleted (cluster-wide hourly tick). */
 @Injectable()

@@ -16,7 +16,6 @@ interface OutboxRow {
   event_id: string;
   organization_id: string;
   type: DomainEventMessage['type'];
-  data: Record<string, unknown>;
   occurred_at: Date;
 }
 
@@ -93,7 +92,8 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   async relayBatch(afterEnqueue?: () => void): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
       const rows: OutboxRow[] = await manager.query(
-        `SELECT id, event_id, organization_id, type, data, occurred_at FROM outbox_events
+        // Never the payload: a batch is 500 small references whatever the events hold, so its size is bounded too.
+        `SELECT id, event_id, organization_id, type, occurred_at FROM outbox_events
           WHERE relayed_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [BATCH],
       );
@@ -106,7 +106,6 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
             organizationId: row.organization_id,
             type: row.type,
             occurredAt: row.occurred_at.toISOString(),
-            data: row.data,
           },
           opts: { jobId: row.event_id, attempts: 10, backoff: { type: 'exponential', delay: 1000 } },
         })),

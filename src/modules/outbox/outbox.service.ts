@@ -27,6 +27,15 @@ export class OutboxService {
     return eventId;
   }
 
+  /** The payload of a recorded event (queues carry only its id); null once the event has been pruned. */
+  async payloadOf(manager: EntityManager, eventId: string): Promise<Record<string, unknown> | null> {
+    const [row]: Array<{ data: Record<string, unknown> }> = await manager.query(
+      `SELECT data FROM outbox_events WHERE event_id = $1`,
+      [eventId],
+    );
+    return row?.data ?? null;
+  }
+
   /** Records several events in one round trip (a batch of dispatches failing together). */
   async recordMany(manager: EntityManager, events: readonly PendingEvent[]): Promise<string[]> {
     if (!manager.queryRunner?.isTransactionActive) {
@@ -34,7 +43,12 @@ export class OutboxService {
     }
     if (!events.length) return [];
     const occurredAt = new Date();
-    const rows = events.map((e) => ({ event_id: uuidv7(), organization_id: e.organizationId, type: e.type, data: e.data }));
+    const rows = events.map((e) => ({
+      event_id: uuidv7(),
+      organization_id: e.organizationId,
+      type: e.type,
+      data: e.data,
+    }));
     // One round trip for all: the rows, and the NOTIFY that PostgreSQL delivers when the transaction commits.
     await manager.query(
       `WITH inserted AS (

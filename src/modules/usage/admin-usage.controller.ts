@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
-import { OrganizationsService } from '../organizations/organizations.service';
+import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
 import { CancelSubscriptionDto } from './dto/cancel-subscription.dto';
 import { CreateSubscriptionDto } from './dto/create-subscription.dto';
 import { MinuteGrantDto } from './dto/minute-grant.dto';
@@ -37,15 +37,14 @@ function subscriptionView(s: Subscription) {
 @AdminOnly()
 @Controller('admin/v1')
 export class AdminUsageController {
-  constructor(
-    private readonly usage: UsageAdminService,
-    private readonly organizations: OrganizationsService,
-  ) {}
+  constructor(private readonly usage: UsageAdminService) {}
 
   @Post('organizations/:orgId/subscriptions')
   @HttpCode(201)
-  async createSubscription(@Param('orgId', IdParamPipe) orgId: string, @Body() dto: CreateSubscriptionDto) {
-    await this.organizations.mustExist(orgId);
+  async createSubscription(
+    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+    @Body() dto: CreateSubscriptionDto,
+  ) {
     return {
       data: subscriptionView(await this.usage.createSubscription(orgId, dto)),
     };
@@ -67,8 +66,7 @@ export class AdminUsageController {
 
   @Post('organizations/:orgId/trial')
   @HttpCode(201)
-  async startTrial(@Param('orgId', IdParamPipe) orgId: string, @Body() dto: StartTrialDto) {
-    await this.organizations.mustExist(orgId);
+  async startTrial(@Param('orgId', ExistingOrganizationPipe) orgId: string, @Body() dto: StartTrialDto) {
     const trial = await this.usage.startTrial(orgId, dto);
     return {
       data: {
@@ -84,8 +82,7 @@ export class AdminUsageController {
 
   @Post('organizations/:orgId/minute-grants')
   @HttpCode(201)
-  async grant(@Param('orgId', IdParamPipe) orgId: string, @Body() dto: MinuteGrantDto) {
-    await this.organizations.mustExist(orgId);
+  async grant(@Param('orgId', ExistingOrganizationPipe) orgId: string, @Body() dto: MinuteGrantDto) {
     return {
       data: UsageHistoryRowResponse.from(await this.usage.grantMinutes(orgId, dto)),
     };

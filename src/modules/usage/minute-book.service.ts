@@ -186,7 +186,8 @@ export class MinuteBook {
   ): Promise<void> {
     if (!reservations.length) return;
     const perGrant = new Map<string, number>();
-    for (const a of reservations.flatMap((r) => r.allocations)) perGrant.set(a.grantId, (perGrant.get(a.grantId) ?? 0) + a.mins);
+    for (const a of reservations.flatMap((r) => r.allocations))
+      perGrant.set(a.grantId, (perGrant.get(a.grantId) ?? 0) + a.mins);
     const held = [...perGrant.values()].reduce((sum, mins) => sum + mins, 0);
     await manager.query(
       `WITH held AS (
@@ -206,7 +207,12 @@ export class MinuteBook {
         held,
         locked.now,
         JSON.stringify(
-          reservations.map((r) => ({ id: uuidv7(), call_id: r.callId, allocations: r.allocations, covered: r.covered })),
+          reservations.map((r) => ({
+            id: uuidv7(),
+            call_id: r.callId,
+            allocations: r.allocations,
+            covered: r.covered,
+          })),
         ),
       ],
     );

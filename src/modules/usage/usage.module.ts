@@ -1,3 +1,4 @@
+import { UsageDailyService } from './usage-daily.service';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrganizationsModule } from '../organizations/organizations.module';
@@ -36,6 +37,7 @@ import { UsageSummaryService } from './usage-summary.service';
   ],
   controllers: [UsageController, AdminUsageController],
   providers: [
+    UsageDailyService,
     MinuteBook,
     HoldingsService,
     CallBillingService,
@@ -46,6 +48,6 @@ import { UsageSummaryService } from './usage-summary.service';
     UsageHistoryService,
     PeriodUsageService,
   ],
-  exports: [CallBilling, UsageAdminService],
+  exports: [CallBilling, UsageAdminService, UsageDailyService, UsageSummaryService, UsageHistoryService],
 })
 export class UsageModule {}

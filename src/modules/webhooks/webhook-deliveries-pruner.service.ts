@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { OnJob } from '../../infra/queue/on-job.decorator';
 import { JobName } from '../../infra/queue/queue-names';
+import { WebhookDeliveryLeaseRepository } from './delivery/webhook-delivery-lease.repository';
 
 /** Delivery attempts are kept two weeks: long enough to explain a disabled endpoint. */
 export const DELIVERY_RETENTION_DAYS = 14;
@@ -9,11 +10,16 @@ const BATCH = 10_000;
 
 @Injectable()
 export class WebhookDeliveriesPruner {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly leases: WebhookDeliveryLeaseRepository,
+  ) {}
 
   /** Hourly, cluster-wide; deletes in batches so a large backlog never holds one long transaction. */
   @OnJob({ name: JobName.PruneWebhookDeliveries, schedule: { every: 3600_000 } })
   async prune(): Promise<number> {
+    // Slot leases of crashed workers and waits of jobs lost with the queue store (a day is far past any use).
+    await this.leases.prune(24);
     let total = 0;
     for (;;) {
       const result = await this.dataSource.query(

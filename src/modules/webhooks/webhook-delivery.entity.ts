@@ -4,10 +4,11 @@ import { WebhookEndpoint } from './webhook-endpoint.entity';
 
 /**
  * One delivery attempt, kept so an operator can see why an endpoint was disabled. Rows go with their endpoint
- * and are pruned after a retention period.
+ * and are pruned after a retention period. A delivery (the API's unit) is the attempts sharing one `webhookId`.
  */
 @Entity('webhook_deliveries')
 @Index('ix_webhook_deliveries_endpoint_created', ['endpointId', 'createdAt'])
+@Index('ix_webhook_deliveries_webhook_id', ['webhookId', 'id'])
 export class WebhookDelivery {
   @PrimaryColumn('uuid') id: string;
   @Column('uuid') organizationId: string;

@@ -19,6 +19,8 @@ export class WebhookEndpoint {
   @Column('int', { default: 0 }) consecutiveFailures: number;
   /** When the endpoint was last disabled automatically (null when it never was or was re-enabled). */
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) disabledAt: Date | null;
+  /** The last POST /recover, so re-sending a backlog runs at most once a minute per endpoint in every process. */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true }) lastRecoveryAt: Date | null;
   @CreatedAt() createdAt: Date;
   @UpdatedAt() updatedAt: Date;
 }

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DOMAIN_EVENT_TYPES } from '../outbox/domain-event';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
+import { displayedWebhookUrl } from './webhook-url';
 
 export class WebhookEndpointResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -13,7 +14,7 @@ export class WebhookEndpointResponse {
   static from(endpoint: WebhookEndpoint): WebhookEndpointResponse {
     return {
       id: endpoint.id,
-      url: endpoint.url,
+      url: displayedWebhookUrl(endpoint.url),
       events: endpoint.events,
       isActive: endpoint.isActive,
       description: endpoint.description,

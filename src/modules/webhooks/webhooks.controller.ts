@@ -31,7 +31,7 @@ export class WebhooksController {
 
   @Post()
   @HttpCode(201)
-  @Idempotent()
+  @Idempotent({ secretFrom: WebhooksService })
   @RequireScope('webhooks:write')
   @ApiOperation({ operationId: 'createWebhook', summary: 'Create a webhook endpoint; the response carries its secret' })
   @ApiDataResponse(CreatedWebhookEndpointResponse, { status: 201 })

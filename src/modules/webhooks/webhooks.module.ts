@@ -2,23 +2,34 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
 import { WebhookFanout } from './delivery/webhook-fanout.service';
+import { WebhookDeliveryLease } from './delivery/webhook-delivery-lease.entity';
+import { WebhookDeliveryLeaseRepository } from './delivery/webhook-delivery-lease.repository';
+import { WebhookDeliverySlots } from './delivery/webhook-delivery-slots';
 import { WebhookDeliveriesPruner } from './webhook-deliveries-pruner.service';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 import { WebhookRedeliverySweeper } from './delivery/webhook-redelivery-sweeper.service';
+import { WebhookDeliveryRepository } from './operations/webhook-delivery.repository';
+import { WebhookOperationsController } from './operations/webhook-operations.controller';
+import { WebhookOperationsService } from './operations/webhook-operations.service';
 
 /** Webhook endpoints (API) and the delivery engine (worker role: fan-out of domain events, signed retried POSTs). */
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookEndpoint, WebhookDelivery])],
-  controllers: [WebhooksController],
+  imports: [TypeOrmModule.forFeature([WebhookEndpoint, WebhookDelivery, WebhookDeliveryLease])],
+  controllers: [WebhooksController, WebhookOperationsController],
   providers: [
     WebhooksService,
     WebhookFanout,
     WebhookDeliveryService,
+    WebhookDeliveryLeaseRepository,
+    WebhookDeliverySlots,
     WebhookDeliveriesPruner,
     WebhookRedeliverySweeper,
+    WebhookDeliveryRepository,
+    WebhookOperationsService,
   ],
+  exports: [WebhooksService, WebhookOperationsService],
 })
 export class WebhooksModule {}

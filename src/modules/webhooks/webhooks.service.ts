@@ -3,6 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
+import { OrganizationCap, assertBelowCap } from '../../common/limits/organization-cap';
+import { ReplaySecretSource } from '../../common/idempotency/replay-secret';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
@@ -11,8 +13,15 @@ import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { assertWebhookUrl } from './webhook-url';
 
 export const MAX_ENDPOINTS_PER_ORG = 5;
-/** First key of the two-key advisory lock, so this lock never collides with another feature's per-org lock. */
-const ENDPOINT_LIMIT_LOCK = 0x77656268; // "webh"
+
+/** Spec: more than 5 endpoints in the organization is 422 MAX_ENDPOINTS. */
+const ENDPOINT_CAP: OrganizationCap<WebhookEndpoint> = {
+  entity: WebhookEndpoint,
+  max: MAX_ENDPOINTS_PER_ORG,
+  lockSpace: 0x77656268, // "webh"
+  refusal: () =>
+    new ApiError('MAX_ENDPOINTS', `An organization can have at most ${MAX_ENDPOINTS_PER_ORG} webhook endpoints`),
+};
 
 /** 256 random bits; the prefix makes a leaked secret recognisable to secret scanners. */
 export function newSecret(): string {
@@ -20,33 +29,31 @@ export function newSecret(): string {
 }
 
 @Injectable()
-export class WebhooksService {
+export class WebhooksService implements ReplaySecretSource {
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(WebhookEndpoint) private readonly endpoints: Repository<WebhookEndpoint>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** For an idempotent replay of the create: the endpoint's live secret, null once it is deleted. */
+  async currentSecret(organizationId: string, id: string): Promise<string | null> {
+    const endpoint = await this.endpoints.findOne({
+      where: { id, organizationId },
+      select: { id: true, secret: true },
+    });
+    return endpoint?.secret ?? null;
+  }
+
   list(organizationId: string): Promise<WebhookEndpoint[]> {
     return this.endpoints.find({ where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
   }
 
-  /**
-   * Counting and inserting under a per-organization transaction lock makes the limit hold under concurrent
-   * creates: the second transaction counts only after the first has committed.
-   */
   async create(organizationId: string, dto: CreateWebhookDto): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
-    assertWebhookUrl(dto.url, this.config.webhookAllowInsecure);
+    await assertWebhookUrl(dto.url, this.config.webhookAllowInsecure);
     const secret = newSecret();
     const endpoint = await this.dataSource.transaction(async (m) => {
-      await m.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [ENDPOINT_LIMIT_LOCK, organizationId]);
-      const count = await m.count(WebhookEndpoint, { where: { organizationId } });
-      if (count >= MAX_ENDPOINTS_PER_ORG) {
-        throw new ApiError(
-          'MAX_ENDPOINTS',
-          `An organization can have at most ${MAX_ENDPOINTS_PER_ORG} webhook endpoints`,
-        );
-      }
+      await assertBelowCap(m, ENDPOINT_CAP, organizationId);
       const row = m.create(WebhookEndpoint, {
         id: uuidv7(),
         organizationId,
@@ -64,7 +71,7 @@ export class WebhooksService {
     await this.get(organizationId, id);
     const changes: Partial<WebhookEndpoint> = {};
     if (dto.url !== undefined) {
-      assertWebhookUrl(dto.url, this.config.webhookAllowInsecure);
+      await assertWebhookUrl(dto.url, this.config.webhookAllowInsecure);
       changes.url = dto.url;
     }
     if (dto.events !== undefined) changes.events = dto.events;
@@ -93,7 +100,7 @@ export class WebhooksService {
     return secret;
   }
 
-  private async get(organizationId: string, id: string): Promise<WebhookEndpoint> {
+  async get(organizationId: string, id: string): Promise<WebhookEndpoint> {
     const endpoint = await this.endpoints.findOne({ where: { id, organizationId } });
     if (!endpoint) throw ApiError.notFound('Webhook endpoint');
     return endpoint;

@@ -8,8 +8,11 @@ export interface Received {
   at: number;
 }
 
-/** How the receiver answers a request: a status, or `hold` to keep the request open until the test ends. */
-export type Answer = number | 'hold';
+/**
+ * How the receiver answers a request: a status, `hold` to keep the request open until the test ends, or a status
+ * sent only after a while (a slow receiver).
+ */
+export type Answer = number | 'hold' | { status: number; afterMs: number };
 
 /**
  * A real local HTTP receiver on 127.0.0.1. Each path (one per endpoint under test) has its own script of
@@ -18,6 +21,10 @@ export type Answer = number | 'hold';
 export class WebhookReceiver {
   readonly received: Received[] = [];
   private readonly scripts = new Map<string, Answer[]>();
+  private readonly defaults = new Map<string, Answer>();
+  private readonly open = new Map<string, number>();
+  /** The most requests each path ever had open at once (a receiver's view of per-endpoint concurrency). */
+  readonly maxOpen = new Map<string, number>();
   private readonly held: ServerResponse[] = [];
   private readonly waiters: Array<() => void> = [];
   private server?: Server;
@@ -34,6 +41,11 @@ export class WebhookReceiver {
   /** Answers for the next requests to `path`, in order; after the script runs out, 200. */
   script(path: string, answers: Answer[]): void {
     this.scripts.set(path, [...answers]);
+  }
+
+  /** How `path` answers once its script has run out (200 unless set). */
+  answerAlways(path: string, answer: Answer): void {
+    this.defaults.set(path, answer);
   }
 
   on(path: string): Received[] {
@@ -62,6 +74,12 @@ export class WebhookReceiver {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
+    const opened = req.url ?? '/';
+    const now = (this.open.get(opened) ?? 0) + 1;
+    this.open.set(opened, now);
+    this.maxOpen.set(opened, Math.max(now, this.maxOpen.get(opened) ?? 0));
+    // Counted until the exchange ends either way: answered, or given up by the client (a timeout).
+    res.on('close', () => this.open.set(opened, (this.open.get(opened) ?? 1) - 1));
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -73,15 +91,25 @@ export class WebhookReceiver {
         at: Date.now(),
       });
       this.waiters.splice(0).forEach((wake) => wake());
-      const answer = this.scripts.get(path)?.shift() ?? 200;
+      const answer = this.scripts.get(path)?.shift() ?? this.defaults.get(path) ?? 200;
       if (answer === 'hold') {
         this.held.push(res);
         return;
       }
-      // A redirect points at a path of this receiver, so a client that followed it would be seen here.
-      const location = answer >= 300 && answer < 400 ? { location: `${this.url}/elsewhere` } : {};
-      res.writeHead(answer, { 'content-type': 'text/plain', ...location });
-      res.end(answer >= 300 && answer < 400 ? '' : `status ${answer}`);
+      if (typeof answer === 'object') {
+        this.held.push(res);
+        setTimeout(() => this.answer(res, answer.status), answer.afterMs).unref();
+        return;
+      }
+      this.answer(res, answer);
     });
+  }
+
+  private answer(res: ServerResponse, answer: number): void {
+    if (res.destroyed) return;
+    // A redirect points at a path of this receiver, so a client that followed it would be seen here.
+    const location = answer >= 300 && answer < 400 ? { location: `${this.url}/elsewhere` } : {};
+    res.writeHead(answer, { 'content-type': 'text/plain', ...location });
+    res.end(answer >= 300 && answer < 400 ? '' : `status ${answer}`);
   }
 }

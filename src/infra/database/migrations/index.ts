@@ -6,6 +6,16 @@ import { Webhooks1795332239808 } from './1795332239808-Webhooks';
 import { MinuteLedger1795332420025 } from './1795332420025-MinuteLedger';
 import { UsageDailyTotals1795333161728 } from './1795333161728-UsageDailyTotals';
 import { Messaging1795334038316 } from './1795334038316-Messaging';
+import { WebhookOperations1795426088729 } from './1795426088729-WebhookOperations';
+import { AdmissionLimits1795426088791 } from './1795426088791-AdmissionLimits';
+import { ConsoleSessions1795426328719 } from './1795426328719-ConsoleSessions';
+import { DoNotCall1795426352153 } from './1795426352153-DoNotCall';
+import { ContactsSearchByOrganization1795426403804 } from './1795426403804-ContactsSearchByOrganization';
+import { TestMode1795426980734 } from './1795426980734-TestMode';
+import { Campaigns1795427926324 } from './1795427926324-Campaigns';
+import { DialerAutomations1795429336312 } from './1795429336312-DialerAutomations';
+import { CampaignLivemode1795430000000 } from './1795430000000-CampaignLivemode';
+import { WebhookDeliveryLeases1795437199546 } from './1795437199546-WebhookDeliveryLeases';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -20,4 +30,14 @@ export const MIGRATIONS: Function[] = [
   MinuteLedger1795332420025,
   UsageDailyTotals1795333161728,
   Messaging1795334038316,
+  WebhookOperations1795426088729,
+  AdmissionLimits1795426088791,
+  ConsoleSessions1795426328719,
+  DoNotCall1795426352153,
+  ContactsSearchByOrganization1795426403804,
+  TestMode1795426980734,
+  Campaigns1795427926324,
+  DialerAutomations1795429336312,
+  CampaignLivemode1795430000000,
+  WebhookDeliveryLeases1795437199546,
 ];

@@ -32,8 +32,8 @@ export class CreateOutboundAssistantDto {
   /** Used only when neither the call request nor its case supplies one. */
   @IsOptional() @IsString() @MaxLength(1000) firstMessage?: string;
 
-  /** Used only when neither the call request nor its case supplies one. */
-  @IsOptional() @IsString() systemPrompt?: string;
+  /** Used only when neither the call request nor its case supplies one; supports `{{variables}}`. */
+  @IsOptional() @IsString() @MaxLength(50_000) systemPrompt?: string;
 
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() dialKeypadFunctionEnabled?: boolean;
   @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() backchannelingEnabled?: boolean;

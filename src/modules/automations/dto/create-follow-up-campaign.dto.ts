@@ -1,6 +1,24 @@
-import { IsOptional, IsUUID } from 'class-validator';
+import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { IsE164 } from '../../../common/validation/is-e164.decorator';
+import { CAMPAIGN_BOUNDS, RETRYABLE_REASONS } from '../../campaigns/dto/create-campaign.dto';
 
 export class CreateFollowUpCampaignDto {
   @IsOptional() @IsUUID() caseId?: string;
   @IsOptional() @IsUUID() assistantConfigId?: string;
+
+  /* The dialer (extension): delaySeconds and from together make the follow-up call; without them, a record. */
+
+  @IsOptional() @IsInt() @Min(0) @Max(CAMPAIGN_BOUNDS.retryDelaySeconds) delaySeconds?: number;
+  @IsOptional() @IsE164() from?: string;
+
+  /** endedReasons that trigger the follow-up; default customer-did-not-answer and voicemail-reached. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayUnique()
+  @IsIn(RETRYABLE_REASONS, { each: true })
+  triggerOn?: string[];
+
+  /** Only calls of this case trigger it; omitted: any outbound call that is not itself a follow-up. */
+  @IsOptional() @IsUUID() triggerCaseId?: string;
 }

@@ -1,15 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { KeyedBatcher } from '../../../common/concurrency/keyed-batcher';
 import { LedgerReservationResult, Metrics } from '../../../infra/metrics/metrics.service';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { OutboxService } from '../../outbox/outbox.service';
+import { DoNotCallService } from '../../do-not-call/do-not-call.service';
+import { CallAdmission } from '../../limits/call-admission';
 import { CallBilling } from '../../usage/call-billing.port';
 import { Call } from '../call.entity';
 import { CallEventsService } from '../call-events.service';
 import { CallResponse } from '../call.response';
-import { callRows } from '../call-rows';
+import { CallsRepository, DispatchFailure } from '../calls.repository';
 import { PIPELINE_ERROR_REPORT, VoiceCallRejected, VoiceProvider } from '../voice/voice-provider';
 
 /** CONTRACTS §3: the endedReason of a call that reached dispatch without a billable minute or plan. */
@@ -22,6 +24,9 @@ const RESERVATION_RESULT = {
   OUTBOUND_MINUTES_EXHAUSTED: 'outbound_minutes_exhausted',
   OUTBOUND_PLAN_REQUIRED: 'outbound_plan_required',
 } as const satisfies Record<keyof typeof BLOCKED_REASON, LedgerReservationResult>;
+
+/** Extension (CONTRACTS §9): the endedReason of a queued call whose number was put on the do-not-call list. */
+export const DO_NOT_CALL_REASON = 'do-not-call';
 
 /** Calls of one organization reserved in one transaction at most (bounds the time the balance lock is held). */
 const MAX_DISPATCH_BATCH = 100;
@@ -42,24 +47,19 @@ export class CallDispatcher {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly calls: CallsRepository,
     private readonly outbox: OutboxService,
     private readonly billing: CallBilling,
     private readonly voice: VoiceProvider,
     private readonly events: CallEventsService,
     private readonly metrics: Metrics,
+    private readonly admission: CallAdmission,
+    private readonly doNotCall: DoNotCallService,
   ) {}
 
   @OnJob({ name: JobName.DispatchCall })
   async dispatch({ callId }: { callId: string }): Promise<void> {
-    // The 1 s slack absorbs a delayed job firing a hair early; a call not yet due stays for the sweeper.
-    const [claimed] = await callRows(
-      this.dataSource.manager,
-      `UPDATE calls SET status = 'lock-processing', updated_at = now()
-        WHERE id = $1 AND status IN ('new', 'scheduled')
-          AND (scheduled_at IS NULL OR scheduled_at <= now() + interval '1 second')
-        RETURNING *`,
-      [callId],
-    );
+    const claimed = await this.calls.claim(callId);
     if (!claimed) return;
     const call = await this.starts.submit(claimed.organizationId, claimed);
     if (!call) return;
@@ -86,43 +86,66 @@ export class CallDispatcher {
   private async reserveAndStart(organizationId: string, claimed: Call[]): Promise<(Call | null)[]> {
     const results = new Map<string, LedgerReservationResult>();
     const started = await this.dataSource.transaction(async (m) => {
-      const processing = await callRows(
+      const { admitted, refused } = await this.admit(m, organizationId, claimed);
+      const processing = await this.calls.start(
         m,
-        `UPDATE calls SET status = 'processing', dispatched_at = now(), updated_at = now()
-          WHERE id = ANY($1) AND status = 'lock-processing' RETURNING *`,
-        [claimed.map((c) => c.id)],
+        admitted.map((c) => c.id),
       );
-      // In the claim order, so minutes go to the calls in the order they were submitted.
-      const moved = new Set(processing.map((c) => c.id));
+      // In the claim order, so minutes go to the calls in the order they were submitted. Test-mode calls are
+      // free (CONTRACTS §8): they reserve nothing and are never blocked.
+      const moved = new Map(processing.map((c) => [c.id, c]));
       const reservations = await this.billing.reserveForDispatch(
         m,
         organizationId,
-        claimed.map((c) => c.id).filter((id) => moved.has(id)),
+        admitted.map((c) => c.id).filter((id) => moved.get(id)?.livemode),
       );
-      const blocked: { id: string; reason: string }[] = [];
+      const blocked: DispatchFailure[] = refused.map((c) => ({ id: c.id, endedReason: DO_NOT_CALL_REASON }));
       for (const [id, reservation] of reservations) {
         results.set(id, reservation.reserved ? 'reserved' : RESERVATION_RESULT[reservation.reason]);
-        if (!reservation.reserved) blocked.push({ id, reason: BLOCKED_REASON[reservation.reason] });
+        if (!reservation.reserved) blocked.push({ id, endedReason: BLOCKED_REASON[reservation.reason] });
       }
       if (blocked.length) {
-        const failed = await callRows(
-          m,
-          `UPDATE calls c SET status = 'error', ended_reason = b.reason, dispatched_at = NULL, ended_at = now(),
-                  updated_at = now()
-             FROM jsonb_to_recordset($1::jsonb) AS b(id uuid, reason text)
-            WHERE c.id = b.id RETURNING c.*`,
-          [JSON.stringify(blocked)],
-        );
+        const failed = await this.calls.failDispatch(m, blocked);
         await this.outbox.recordMany(
           m,
           failed.map((call) => ({ organizationId, type: 'call.failed', data: { ...CallResponse.from(call) } })),
         );
       }
-      return new Map(processing.filter((c) => reservations.get(c.id)?.reserved).map((c) => [c.id, c]));
+      const started = processing.filter((c) => !c.livemode || reservations.get(c.id)?.reserved);
+      return new Map(started.map((c) => [c.id, c]));
     });
     // Counted once committed: a rolled-back batch reserved nothing.
     for (const result of results.values()) this.metrics.ledgerReservation(result);
     return claimed.map((c) => started.get(c.id) ?? null);
+  }
+
+  /**
+   * Admission control (limits/call-admission.ts): under the organization's admission lock, calls to a number on
+   * the do-not-call ledger are refused (the lock makes a listing committed before this point visible here); of
+   * the others, the oldest up to the free slots go on, and the rest return to waiting, untouched otherwise
+   * (their minutes are not reserved), to be enqueued again when a live call ends.
+   */
+  private async admit(
+    m: EntityManager,
+    organizationId: string,
+    claimed: Call[],
+  ): Promise<{ admitted: Call[]; refused: Call[] }> {
+    const free = await this.admission.lockFreeOutboundSlots(m, organizationId);
+    const listed = await this.doNotCall.listedAmong(
+      m,
+      organizationId,
+      claimed.map((c) => c.callTo),
+    );
+    const due = (c: Call) => (c.scheduledAt ?? c.createdAt).getTime();
+    const oldestFirst = claimed.filter((c) => !listed.has(c.callTo)).sort((a, b) => due(a) - due(b));
+    const waiting = oldestFirst.slice(free);
+    if (waiting.length) {
+      await this.calls.requeue(
+        m,
+        waiting.map((c) => c.id),
+      );
+    }
+    return { admitted: oldestFirst.slice(0, free), refused: claimed.filter((c) => listed.has(c.callTo)) };
   }
 
   /** How long a due call waited for a worker: from when it was due (scheduledAt, else createdAt) to processing. */

@@ -1,37 +1,16 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  IsISO8601,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUUID,
-  MaxLength,
-  ValidateBy,
-  ValidationOptions,
-} from 'class-validator';
+import { IsISO8601, IsObject, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
+import { FlatRecordLimits, IsFlatRecord } from '../../../common/validation/is-flat-record.decorator';
 
-const MAX_VARIABLES = 100;
-
-/** An object whose values are all strings (at most 100 keys): the `{{placeholder}}` values of a call. */
-function IsStringRecord(options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy(
-    {
-      name: 'isStringRecord',
-      validator: {
-        validate: (value: unknown) =>
-          typeof value === 'object' &&
-          value !== null &&
-          !Array.isArray(value) &&
-          Object.keys(value).length <= MAX_VARIABLES &&
-          Object.values(value).every((v) => typeof v === 'string' && v.length <= 10_000),
-        defaultMessage: (args) =>
-          `${args?.property} must be an object of at most ${MAX_VARIABLES} string values (each up to 10000 characters)`,
-      },
-    },
-    options,
-  );
-}
+/** CONTRACTS §7: the `{{placeholder}}` values of a call; their rendered results are bounded too (call-resolution). */
+export const VARIABLE_VALUES_LIMITS: FlatRecordLimits = {
+  maxKeys: 100,
+  // As long as a case variable's name may be.
+  maxKeyLength: 100,
+  maxStringLength: 1000,
+  scalars: false,
+};
 
 export class CreateCallDto {
   /** Destination, E.164. */
@@ -61,9 +40,18 @@ export class CreateCallDto {
   @IsISO8601({ strict: true })
   scheduledAt?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, example: { name: 'Ada' } })
+  @ApiPropertyOptional({
+    type: 'object',
+    maxProperties: VARIABLE_VALUES_LIMITS.maxKeys,
+    additionalProperties: { type: 'string', maxLength: VARIABLE_VALUES_LIMITS.maxStringLength },
+    description:
+      `At most ${VARIABLE_VALUES_LIMITS.maxKeys} keys of 1-${VARIABLE_VALUES_LIMITS.maxKeyLength} characters, string ` +
+      `values of at most ${VARIABLE_VALUES_LIMITS.maxStringLength} characters. The rendered first message may not ` +
+      `exceed 1000 characters nor the rendered system prompt 50000 (400 VALIDATION_ERROR naming the field)`,
+    example: { name: 'Ada' },
+  })
   @IsOptional()
   @IsObject()
-  @IsStringRecord()
+  @IsFlatRecord(VARIABLE_VALUES_LIMITS)
   variableValues?: Record<string, string>;
 }

@@ -5,6 +5,7 @@ import { InboundAssistantsService } from '../../assistants/inbound-assistants.se
 import { PromptsService } from '../../cases/prompts.service';
 import { PhoneNumbersService } from '../../phone-numbers/phone-numbers.service';
 import { Call } from '../call.entity';
+import { CallsRepository } from '../calls.repository';
 import { DEFAULT_SYSTEM_PROMPT } from '../call-resolution';
 import { isUniqueViolation } from '../../../infra/database/pg-errors';
 
@@ -30,6 +31,7 @@ export interface InboundCallInput {
 export class InboundCallsService {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly calls: CallsRepository,
     private readonly numbers: PhoneNumbersService,
     private readonly inboundAssistants: InboundAssistantsService,
     private readonly prompts: PromptsService,
@@ -39,34 +41,31 @@ export class InboundCallsService {
   async start(input: InboundCallInput): Promise<Call | null> {
     const number = await this.numbers.findByNumber(input.to);
     if (!number) return null;
-    const repo = this.dataSource.getRepository(Call);
-    const existing = await repo.findOneBy({ apiCallId: input.providerCallId });
+    const existing = await this.calls.findByProviderCallId(input.providerCallId);
     if (existing) return existing;
-    const call = repo.create({
-      id: uuidv7(),
-      organizationId: number.organizationId,
-      status: 'processing',
-      direction: 'inbound',
-      callFrom: number.number,
-      callTo: input.from,
-      firstMessage: INBOUND_FIRST_MESSAGE,
-      systemPrompt: await this.systemPrompt(number.organizationId),
-      toolIds: [],
-      variableValues: null,
-      apiCallId: input.providerCallId,
-      apiCallStatus: 'ringing',
-      dispatchedAt: new Date(),
-    });
+    const systemPrompt = await this.systemPrompt(number.organizationId);
     try {
-      await repo.insert(call);
+      return await this.calls.insert(this.dataSource.manager, {
+        id: uuidv7(),
+        organizationId: number.organizationId,
+        status: 'processing',
+        direction: 'inbound',
+        callFrom: number.number,
+        callTo: input.from,
+        firstMessage: INBOUND_FIRST_MESSAGE,
+        systemPrompt,
+        toolIds: [],
+        variableValues: null,
+        apiCallId: input.providerCallId,
+        apiCallStatus: 'ringing',
+        dispatchedAt: new Date(),
+      });
     } catch (error) {
       // A concurrent repeat of the same platform request inserted it first (unique apiCallId).
-      if (isUniqueViolation(error)) {
-        return repo.findOneByOrFail({ apiCallId: input.providerCallId });
-      }
+      const first = isUniqueViolation(error) ? await this.calls.findByProviderCallId(input.providerCallId) : null;
+      if (first) return first;
       throw error;
     }
-    return repo.findOneByOrFail({ id: call.id });
   }
 
   private async systemPrompt(organizationId: string): Promise<string> {

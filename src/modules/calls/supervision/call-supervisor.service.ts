@@ -1,10 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { CallEventsService } from '../call-events.service';
-import { callRows } from '../call-rows';
+import { CallsRepository } from '../calls.repository';
 import { EndOfCallReport, VoiceProvider } from '../voice/voice-provider';
 
 export const SUPERVISE_EVERY_MS = 5000;
@@ -32,7 +31,7 @@ export class CallSupervisor {
   private readonly logger = new Logger(CallSupervisor.name);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly calls: CallsRepository,
     private readonly voice: VoiceProvider,
     private readonly events: CallEventsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -41,13 +40,7 @@ export class CallSupervisor {
   @OnJob({ name: JobName.SuperviseCalls, schedule: { every: SUPERVISE_EVERY_MS } })
   async supervise(): Promise<{ reconciled: number; timedOut: number }> {
     const { maxDurationMs, graceMs } = this.config.callSupervision;
-    const overdue = await callRows(
-      this.dataSource.manager,
-      `SELECT * FROM calls
-        WHERE status = 'processing' AND COALESCE(dispatched_at, created_at) < now() - make_interval(secs => $1::double precision / 1000)
-        ORDER BY dispatched_at LIMIT ${BATCH}`,
-      [maxDurationMs + graceMs],
-    );
+    const overdue = await this.calls.findOverdue(maxDurationMs + graceMs, BATCH);
     let reconciled = 0;
     let timedOut = 0;
     for (const call of overdue) {

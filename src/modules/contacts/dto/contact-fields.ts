@@ -13,9 +13,19 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
+import { FlatRecordLimits, IsFlatRecord } from '../../../common/validation/is-flat-record.decorator';
 import { IsSafeEmail } from '../../../common/validation/is-safe-email.decorator';
 
 export const CONTACT_LIMITS = { title: 200, notes: 5000, tags: 20, tag: 50, groupIds: 20, email: 320 } as const;
+
+/** CONTRACTS §7: custom fields are a small flat document, so no contact can amplify into events and queues. */
+export const CUSTOM_FIELDS_LIMITS: FlatRecordLimits = {
+  maxKeys: 100,
+  maxKeyLength: 64,
+  maxStringLength: 1000,
+  scalars: true,
+  maxBytes: 16 * 1024,
+};
 
 /**
  * The rules of each contact field, written once and shared by create and update. `presence`:
@@ -112,10 +122,22 @@ export const CustomFieldsField = (kind: Presence, description: string) =>
     ApiProperty({
       required: false,
       type: Object,
-      additionalProperties: true,
-      description: `${description} (a JSON object of arbitrary key-value pairs)`,
+      maxProperties: CUSTOM_FIELDS_LIMITS.maxKeys,
+      additionalProperties: {
+        oneOf: [
+          { type: 'string', maxLength: CUSTOM_FIELDS_LIMITS.maxStringLength, nullable: true },
+          { type: 'number' },
+          { type: 'boolean' },
+        ],
+      },
+      description:
+        `${description}: a flat JSON object of at most ${CUSTOM_FIELDS_LIMITS.maxKeys} keys of ` +
+        `1-${CUSTOM_FIELDS_LIMITS.maxKeyLength} characters; each value a string (at most ` +
+        `${CUSTOM_FIELDS_LIMITS.maxStringLength} characters), number, boolean or null (no nested objects or arrays); ` +
+        `at most 16 KB serialised. Otherwise 400 VALIDATION_ERROR naming customFields`,
       example: { plan: 'gold' },
     }),
     ...presence(kind, 'customFields'),
     IsObject(),
+    IsFlatRecord(CUSTOM_FIELDS_LIMITS),
   );

@@ -9,7 +9,7 @@ import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
 import { WhatsAppConfig, whatsAppConfig } from './whatsapp-config';
 import { isValidHubSignature } from './whatsapp-signature';
 import { WhatsAppWebhookService } from './whatsapp-webhook.service';
-import { WhatsAppWebhookPayload } from './whatsapp-webhook.types';
+import { WhatsAppWebhookPayload } from './whatsapp-graph.types';
 
 const sameText = (a: string, b: string) => {
   const x = Buffer.from(a);

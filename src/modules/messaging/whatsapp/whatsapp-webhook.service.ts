@@ -5,10 +5,11 @@ import { DELIVERY_STATUSES, DeliveryStatus } from '../message.entity';
 import { MessagingAccount } from '../messaging-account.entity';
 import { MessagingAccountsService } from '../messaging-accounts.service';
 import { RecordInboundMessageCommand } from '../record-inbound-message.command';
-import { WhatsAppChangeValue, WhatsAppInboundMessage, WhatsAppWebhookPayload } from './whatsapp-webhook.types';
+import { WhatsAppChangeValue, WhatsAppInboundMessage, WhatsAppWebhookPayload } from './whatsapp-graph.types';
 
 const REPORTED_STATUSES: readonly string[] = DELIVERY_STATUSES.filter((s) => s !== 'accepted');
-const MEDIA_TYPES = ['image', 'video', 'document', 'audio', 'sticker'];
+/** Media that may carry a caption (audio and stickers never do). */
+const CAPTIONED = ['image', 'video', 'document'] as const;
 
 /** Applies a verified WhatsApp webhook: user messages become inbound messages, statuses move deliveryStatus. */
 @Injectable()
@@ -54,7 +55,8 @@ export class WhatsAppWebhookService {
       return;
     }
     const type = message.type ?? 'text';
-    const media = MEDIA_TYPES.includes(type) ? (message[type] as { caption?: string } | undefined) : undefined;
+    const captioned = CAPTIONED.find((t) => t === type);
+    const media = captioned ? message[captioned] : undefined;
     const text =
       message.text?.body ??
       message.button?.text ??

@@ -2,14 +2,19 @@ import { createHash } from 'node:crypto';
 import type { JobsOptions } from 'bullmq';
 import { DomainEventType } from '../../outbox/domain-event';
 
-/** The data of one DeliverWebhook job: one attempt of one event to one endpoint. */
+/** The test ping's event (POST /webhooks/{id}/test): sent to one endpoint, once, never retried. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+
+/**
+ * The data of one DeliverWebhook job: one attempt of one event to one endpoint. References only (about 200
+ * bytes): the event's payload is read from the outbox when the attempt is sent, so a large contact costs the
+ * queue store nothing per endpoint and retry (CONTRACTS §7).
+ */
 export interface WebhookDeliveryJob {
   eventId: string;
   organizationId: string;
   endpointId: string;
-  type: DomainEventType;
-  occurredAt: string;
-  data: Record<string, unknown>;
+  type: DomainEventType | typeof WEBHOOK_TEST_EVENT;
   /** 1 for the first try; retry n is attempt n + 1. */
   attempt: number;
 }

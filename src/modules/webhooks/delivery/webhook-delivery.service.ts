@@ -10,10 +10,22 @@ import { WebhookDelivery } from '../webhook-delivery.entity';
 import { PostResult, WebhookHttpClient } from './webhook-http.client';
 import { WebhookDeliveryJob, deliveryJobOptions, retryDelay, webhookId } from './webhook-delivery.job';
 import { signatureHeader } from './webhook-signature';
+import { WebhookDeliverySlots } from './webhook-delivery-slots';
 import { isForeignKeyViolation } from '../../../infra/database/pg-errors';
 
 /** Failed deliveries in a row (each with all its retries spent) that disable an endpoint (spec rule 4). */
 export const DISABLE_AFTER_FAILURES = 10;
+
+export interface EventForSend {
+  data: Record<string, unknown>;
+  occurred_at: Date;
+}
+
+interface SentAttempt {
+  endpoint: EndpointForSend;
+  id: string;
+  result: PostResult;
+}
 
 interface EndpointForSend {
   url: string;
@@ -36,29 +48,34 @@ export class WebhookDeliveryService {
    * Never destroyed on shutdown: the workers finish in-flight deliveries after module destroy hooks run, and
    * idle keep-alive sockets are unref'd by Node, so they do not hold the process open.
    */
-  private readonly http = new WebhookHttpClient();
+  private readonly http: WebhookHttpClient;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly jobs: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: Metrics,
-  ) {}
+    private readonly slots: WebhookDeliverySlots,
+  ) {
+    // An organization's sockets to one host never exceed its attempts in flight in this worker.
+    this.http = new WebhookHttpClient(config.webhookOrganizationConcurrency);
+  }
 
   @OnJob({ name: JobName.DeliverWebhook })
   async deliver(job: WebhookDeliveryJob): Promise<void> {
-    const [endpoint]: EndpointForSend[] = await this.dataSource.query(
-      `SELECT url, secret, events, is_active, consecutive_failures FROM webhook_endpoints WHERE id = $1 AND organization_id = $2`,
-      [job.endpointId, job.organizationId],
-    );
-    // Deleted, disabled or unsubscribed since the event: the delivery is cancelled.
-    if (!endpoint || !endpoint.is_active || !endpoint.events.includes(job.type)) {
+    // This worker's share for the organization first: a tenant over it is deferred before any I/O is spent on it.
+    const releaseOrganization = this.slots.takeOrganization(job);
+    let sent: SentAttempt | null;
+    try {
+      sent = await this.attempt(job);
+    } finally {
+      releaseOrganization();
+    }
+    if (!sent) {
       this.metrics.webhookDelivery('cancelled');
       return;
     }
-
-    const id = webhookId(job.eventId, job.endpointId);
-    const result = await this.send(endpoint, job, id);
+    const { endpoint, id, result } = sent;
     await this.record(job, id, result);
 
     if (!result.error) {
@@ -83,8 +100,59 @@ export class WebhookDeliveryService {
     await this.countFailedDelivery(job.endpointId);
   }
 
-  private send(endpoint: EndpointForSend, job: WebhookDeliveryJob, id: string): Promise<PostResult> {
-    const body = JSON.stringify({ event: job.type, timestamp: job.occurredAt, data: payloadData(job) });
+  /** Sends the attempt under its endpoint's slot; null when the delivery is cancelled. */
+  private async attempt(job: WebhookDeliveryJob): Promise<SentAttempt | null> {
+    const endpoint = await this.endpoint(job);
+    // Deleted, disabled or unsubscribed since the event: the delivery is cancelled.
+    if (!endpoint || !endpoint.is_active || !endpoint.events.includes(job.type)) return null;
+
+    // The payload is read now, not carried by the job (CONTRACTS §7); call events go out without their transcript
+    // (spec Events). An event pruned from the outbox (kept 7 days, far past the retry schedule) is not sent.
+    const [event]: EventForSend[] = await this.dataSource.query(
+      `SELECT CASE WHEN type LIKE 'call.%' THEN data - 'transcript' ELSE data END AS data, occurred_at
+         FROM outbox_events WHERE event_id = $1`,
+      [job.eventId],
+    );
+    if (!event) return null;
+    const releaseEndpoint = await this.slots.claimEndpoint(job);
+    if (!releaseEndpoint) return null;
+    const id = webhookId(job.eventId, job.endpointId);
+    try {
+      return { endpoint, id, result: await this.send(endpoint, job, event, id) };
+    } finally {
+      await releaseEndpoint();
+    }
+  }
+
+  /**
+   * One attempt now, outside the queue and its retry schedule (the test ping, whose event lives in no outbox):
+   * the same signing, client and delivery log as queued attempts, whatever the endpoint's state. Null when the
+   * endpoint is gone.
+   */
+  async sendNow(job: WebhookDeliveryJob, event: EventForSend): Promise<PostResult | null> {
+    const endpoint = await this.endpoint(job);
+    if (!endpoint) return null;
+    const id = webhookId(job.eventId, job.endpointId);
+    const result = await this.send(endpoint, job, event, id);
+    await this.record(job, id, result);
+    return result;
+  }
+
+  private async endpoint(job: WebhookDeliveryJob): Promise<EndpointForSend | undefined> {
+    const [endpoint]: EndpointForSend[] = await this.dataSource.query(
+      `SELECT url, secret, events, is_active, consecutive_failures FROM webhook_endpoints WHERE id = $1 AND organization_id = $2`,
+      [job.endpointId, job.organizationId],
+    );
+    return endpoint;
+  }
+
+  private send(
+    endpoint: EndpointForSend,
+    job: WebhookDeliveryJob,
+    event: EventForSend,
+    id: string,
+  ): Promise<PostResult> {
+    const body = JSON.stringify({ event: job.type, timestamp: event.occurred_at.toISOString(), data: event.data });
     // Signed now, with the current secret, over exactly these bytes (CONTRACTS §3).
     const signature = signatureHeader(endpoint.secret, body, Math.floor(Date.now() / 1000));
     return this.http.post(
@@ -96,7 +164,11 @@ export class WebhookDeliveryService {
         'x-webhook-id': id,
         'x-webhook-signature': signature,
       },
-      { timeoutMs: this.config.webhookTimeoutMs, allowInsecure: this.config.webhookAllowInsecure },
+      {
+        timeoutMs: this.config.webhookTimeoutMs,
+        allowInsecure: this.config.webhookAllowInsecure,
+        tenant: job.organizationId,
+      },
     );
   }
 
@@ -145,11 +217,4 @@ export class WebhookDeliveryService {
       this.logger.warn({ endpointId }, `Webhook endpoint disabled after ${DISABLE_AFTER_FAILURES} failed deliveries`);
     }
   }
-}
-
-/** Call events carry the Call object without its transcript (spec Events); whatever recorded it, strip it here. */
-function payloadData(job: WebhookDeliveryJob): Record<string, unknown> {
-  if (!job.type.startsWith('call.') || !('transcript' in job.data)) return job.data;
-  const { transcript: _transcript, ...rest } = job.data;
-  return rest;
 }

@@ -36,8 +36,6 @@ export class WebhookFanout implements OnModuleInit, DomainEventListener {
           organizationId: event.organizationId,
           endpointId: id,
           type: event.type,
-          occurredAt: event.occurredAt,
-          data: event.data,
           attempt: 1,
         },
         opts: deliveryJobOptions({ eventId: event.eventId, endpointId: id, attempt: 1 }),

@@ -1,5 +1,5 @@
-import { Agent as HttpAgent, IncomingMessage, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, ClientRequestArgs, IncomingMessage, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, RequestOptions as HttpsRequestOptions, request as httpsRequest } from 'node:https';
 import { isIpLiteral, isPublicAddress } from '../ssrf/ip-rules';
 import { safeLookup } from '../ssrf/safe-lookup';
 
@@ -17,19 +17,46 @@ export interface PostResult {
 
 export interface PostOptions {
   timeoutMs: number;
+  /** Whose request this is: each tenant has its own socket pool per host (see WebhookHttpClient). */
+  tenant: string;
   /** When false (production), only https and public addresses, vetted at connect time. */
   allowInsecure: boolean;
 }
 
+/** The tenant a request is sent for, carried in the request options to the agent's pool key. */
+type TenantOptions = { tenant?: string };
+
+/** An agent whose pools are per (origin, tenant): `maxSockets` then bounds one tenant's sockets to one host. */
+class TenantHttpAgent extends HttpAgent {
+  override getName(options?: ClientRequestArgs & TenantOptions): string {
+    return `${super.getName(options)}:${options?.tenant ?? ''}`;
+  }
+}
+class TenantHttpsAgent extends HttpsAgent {
+  override getName(options?: HttpsRequestOptions & TenantOptions): string {
+    return `${super.getName(options)}:${options?.tenant ?? ''}`;
+  }
+}
+
 /**
- * POSTs one webhook. Redirects are never followed (node:http does not), the whole exchange has one deadline,
- * and every failure comes back as a result, never a throw. Keep-alive agents let a busy endpoint reuse sockets;
- * a pooled socket was vetted when it was opened.
+ * POSTs one webhook. Redirects are never followed (node:http does not), the whole exchange has one deadline (a
+ * 2xx that comes later is a timeout like any other), and every failure comes back as a result, never a throw.
+ * Keep-alive agents let a busy endpoint reuse sockets; a pooled socket was vetted when it was opened. Sockets
+ * are pooled per receiving host and tenant, at most `socketsPerTenant` each: tenants whose receivers hang hold
+ * only their own sockets to a shared host (a hosted webhook inbox), never everyone's.
  */
 export class WebhookHttpClient {
-  private readonly safeHttps = new HttpsAgent({ keepAlive: true, maxSockets: 32, lookup: safeLookup });
-  private readonly insecureHttps = new HttpsAgent({ keepAlive: true, maxSockets: 32 });
-  private readonly insecureHttp = new HttpAgent({ keepAlive: true, maxSockets: 32 });
+  private readonly safeHttps: HttpsAgent;
+  private readonly insecureHttps: HttpsAgent;
+  private readonly insecureHttp: HttpAgent;
+
+  constructor(socketsPerTenant: number) {
+    // Idle sockets kept per pool: a few, as there is a pool per tenant and host.
+    const pool = { keepAlive: true, maxSockets: socketsPerTenant, maxFreeSockets: 2 };
+    this.safeHttps = new TenantHttpsAgent({ ...pool, lookup: safeLookup });
+    this.insecureHttps = new TenantHttpsAgent(pool);
+    this.insecureHttp = new TenantHttpAgent(pool);
+  }
 
   post(url: string, body: string, headers: Record<string, string>, options: PostOptions): Promise<PostResult> {
     const started = performance.now();
@@ -68,17 +95,31 @@ export class WebhookHttpClient {
         clearTimeout(deadline);
         resolve(result);
       };
-      const req = send(target, {
+      const requestOptions: HttpsRequestOptions & TenantOptions = {
         method: 'POST',
         agent,
+        tenant: options.tenant,
         headers: { ...headers, 'content-length': Buffer.byteLength(body).toString() },
-      });
+      };
+      const req = send(target, requestOptions);
       const deadline = setTimeout(() => {
         req.destroy();
         finish(fail(`timeout after ${options.timeoutMs} ms`));
       }, options.timeoutMs);
       req.on('error', (err) => finish(fail(err.message || String(err))));
-      req.on('response', (res: IncomingMessage) => this.readExcerpt(res, req, elapsed, finish));
+      req.on('response', (res: IncomingMessage) =>
+        this.readExcerpt(res, req, elapsed, (result) =>
+          // Timers can fire late on a busy event loop: an answer that took longer than the timeout still failed.
+          finish(
+            result.durationMs > options.timeoutMs
+              ? {
+                  ...result,
+                  error: `timeout after ${options.timeoutMs} ms (status ${result.statusCode} came too late)`,
+                }
+              : result,
+          ),
+        ),
+      );
       req.end(body);
     });
   }

@@ -11,8 +11,6 @@ interface OverdueDelivery {
   event_id: string;
   organization_id: string;
   type: DomainEventType;
-  data: Record<string, unknown>;
-  occurred_at: Date;
   endpoint_id: string;
   last_attempt: number | null;
 }
@@ -41,7 +39,7 @@ export class WebhookRedeliverySweeper {
     // Deliveries settle within the retry schedule; look back that long plus an hour of outage, no further.
     const lookbackSecs = delays.reduce((a, b) => a + b, 0) / 1000 + 3600;
     const overdue: OverdueDelivery[] = await this.dataSource.query(
-      `SELECT e.event_id, e.organization_id, e.type, e.data, e.occurred_at, w.id AS endpoint_id, d.last_attempt
+      `SELECT e.event_id, e.organization_id, e.type, w.id AS endpoint_id, d.last_attempt
          FROM outbox_events e
          JOIN webhook_endpoints w
            ON w.organization_id = e.organization_id AND w.is_active AND e.type = ANY(w.events)
@@ -66,8 +64,6 @@ export class WebhookRedeliverySweeper {
         organizationId: row.organization_id,
         endpointId: row.endpoint_id,
         type: row.type,
-        occurredAt: row.occurred_at.toISOString(),
-        data: row.data,
         attempt: (row.last_attempt ?? 0) + 1,
       };
       await this.jobs.add(JobName.DeliverWebhook, job, deliveryJobOptions(job));

@@ -5,7 +5,8 @@ import { JobQueue } from '../../../../infra/queue/job-queue.service';
 import { JOB_QUEUE, JobName } from '../../../../infra/queue/queue-names';
 import type { Call } from '../../call.entity';
 import { ProviderCallState, VoiceProvider } from '../voice-provider';
-import { Outcome, simulatorTimeline } from './simulator-timeline';
+import { Outcome, simulatedOutcome, simulatorTimeline } from './simulator-timeline';
+import { SimulatorStepJobData } from './simulator-step.job';
 
 /** Delayed platform events are retried like any webhook a real platform would resend. */
 export const VOICE_EVENT_JOB_OPTIONS = { attempts: 5, backoff: { type: 'exponential', delay: 200 } } as const;
@@ -16,7 +17,8 @@ const PENDING_STATES = new Set(['waiting', 'delayed', 'active', 'prioritized']);
 
 /**
  * The built-in voice platform (VOICE_PROVIDER=simulator, CONTRACTS §4). Placing a call schedules its whole
- * timeline as delayed jobs, each one platform event; any worker process applies them, and they outlive a restart.
+ * timeline as delayed jobs, one per platform event; any worker process plays them, and they outlive a restart.
+ * The jobs carry ids and timings only; each step's event is rebuilt from the call when it runs (SimulatorStepJob).
  */
 @Injectable()
 export class VoiceSimulator extends VoiceProvider {
@@ -48,7 +50,7 @@ export class VoiceSimulator extends VoiceProvider {
    */
   async getCall(call: Call): Promise<ProviderCallState | null> {
     if (!call.apiCallId) return null;
-    const queue = this.jobs.queue(JOB_QUEUE[JobName.ApplyVoiceEvent]);
+    const queue = this.jobs.queue(JOB_QUEUE[JobName.PlaySimulatorStep]);
     for (let i = 0; i < MAX_STEPS; i++) {
       const job = await queue.getJob(`${call.apiCallId}-${i}`);
       if (job && PENDING_STATES.has(await job.getState())) {
@@ -59,21 +61,21 @@ export class VoiceSimulator extends VoiceProvider {
   }
 
   private async schedule(call: Call, providerCallId: string, outcome?: Outcome): Promise<void> {
-    const steps = simulatorTimeline({
+    const timing = {
       callId: call.id,
       providerCallId,
-      callTo: call.callTo,
-      systemPrompt: call.systemPrompt ?? '',
-      firstMessage: call.firstMessage ?? '',
+      // Decided now, so the steps agree on the outcome whatever happens to the call meanwhile.
+      outcome: outcome ?? simulatedOutcome(call.callTo),
       placedAt: Date.now(),
       ringMs: this.config.simulatorRingMs,
       callMs: this.config.simulatorCallMs,
-      outcome,
-    });
-    await this.jobs.addBulk(
-      JobName.ApplyVoiceEvent,
+    };
+    // Built here only for each step's time; the prompt and messages are left out of the jobs.
+    const steps = simulatorTimeline({ ...timing, callTo: call.callTo, systemPrompt: '', firstMessage: '' });
+    await this.jobs.addBulk<SimulatorStepJobData>(
+      JobName.PlaySimulatorStep,
       steps.map((step, i) => ({
-        data: step.event,
+        data: { ...timing, step: i },
         opts: { ...VOICE_EVENT_JOB_OPTIONS, jobId: `${providerCallId}-${i}`, delay: step.at },
       })),
     );

@@ -1,5 +1,7 @@
+import type { Vapi } from '@vapi-ai/server-sdk';
 import type { ModelConfig, TranscriberConfig, VoiceConfig } from '../../../assistants/outbound-assistant.entity';
 import type { Call } from '../../call.entity';
+import { VoiceCallRejected } from '../voice-provider';
 
 /** The voice settings of an assistant as the platform needs them (an outbound assistant's, or the defaults). */
 export interface VoiceSettings {
@@ -24,70 +26,163 @@ export const DEFAULT_VOICE_SETTINGS: VoiceSettings = Object.freeze({
   backgroundDenoisingEnabled: true,
 });
 
-/** Vapi's transient assistant (CreateAssistantDTO), the subset this platform sets. */
-export interface VapiAssistant {
-  firstMessage: string;
-  model: {
-    provider: string;
-    model: string;
-    temperature: number;
-    messages: Array<{ role: 'system'; content: string }>;
-    tools?: Array<{ type: 'dtmf' }>;
-  };
-  voice: VoiceConfig;
-  transcriber: TranscriberConfig;
-  backgroundDenoisingEnabled: boolean;
-  backchannelingEnabled: boolean;
-  maxDurationSeconds: number;
-  /** Echoed on the call in every server message: how a message finds our call before its id is known. */
-  metadata: { callId: string };
+type VapiVoice = Vapi.CreateAssistantDtoVoice;
+type VapiModel = Vapi.CreateAssistantDtoModel;
+type VapiTranscriber = Vapi.CreateAssistantDtoTranscriber;
+type Variant<U, P> = Extract<U, { provider: P }>;
+
+/**
+ * Which of our optional voice fields each Vapi voice provider takes. The key set is every provider in Vapi's
+ * `CreateAssistantDto.voice`, and each listed field must exist on that provider's type: tsc keeps this table
+ * true to the SDK, and a field a provider does not take is never sent (Vapi refuses unknown properties).
+ */
+const VOICE_FIELDS: { [P in VapiVoice['provider']]: ReadonlyArray<keyof VoiceConfig & keyof Variant<VapiVoice, P>> } = {
+  '11labs': ['model', 'language', 'stability', 'similarityBoost', 'speed'],
+  azure: ['speed'],
+  cartesia: ['model', 'language'],
+  'custom-voice': [],
+  deepgram: ['model'],
+  hume: ['model'],
+  inworld: ['model'],
+  lmnt: ['language', 'speed'],
+  microsoft: [],
+  minimax: ['model', 'speed'],
+  neuphonic: ['model', 'language', 'speed'],
+  openai: ['model', 'speed'],
+  playht: ['model', 'language', 'speed'],
+  'rime-ai': ['model', 'language', 'speed'],
+  sesame: ['model'],
+  'smallest-ai': ['model', 'speed'],
+  tavus: [],
+  vapi: ['language', 'speed'],
+  wellsaid: ['model'],
+  xai: ['language'],
+};
+
+/** Every Vapi transcriber provider, with the fields of ours it takes (same rule as VOICE_FIELDS). */
+const TRANSCRIBER_FIELDS: {
+  [P in VapiTranscriber['provider']]: ReadonlyArray<keyof TranscriberConfig & keyof Variant<VapiTranscriber, P>>;
+} = {
+  'assembly-ai': ['language'],
+  azure: ['language'],
+  'custom-transcriber': [],
+  deepgram: ['model', 'language'],
+  '11labs': ['model', 'language'],
+  gladia: ['model'],
+  google: ['model', 'language'],
+  speechmatics: ['model', 'language'],
+  talkscriber: ['model', 'language'],
+  openai: ['model', 'language'],
+  cartesia: ['model', 'language'],
+  soniox: ['model', 'language'],
+  xai: ['model', 'language'],
+  vapi: ['language'],
+};
+
+/** Every Vapi model provider; each takes `model`, `temperature`, `messages` and `tools` (EveryVariantHas below). */
+const MODEL_PROVIDERS: Record<VapiModel['provider'], true> = {
+  anthropic: true,
+  'anthropic-bedrock': true,
+  anyscale: true,
+  cerebras: true,
+  'custom-llm': true,
+  deepinfra: true,
+  'deep-seek': true,
+  google: true,
+  groq: true,
+  'inflection-ai': true,
+  minimax: true,
+  openai: true,
+  openrouter: true,
+  'perplexity-ai': true,
+  'together-ai': true,
+  xai: true,
+  vapi: true,
+};
+
+/** true only when every member of the union U declares field K: a compile-time proof for the casts below. */
+type EveryVariantHas<U, K extends PropertyKey> = [U extends unknown ? (K extends keyof U ? never : U) : never] extends [
+  never,
+]
+  ? true
+  : false;
+const modelFieldsHold: EveryVariantHas<VapiModel, 'model' | 'temperature' | 'messages' | 'tools'> = true;
+void modelFieldsHold;
+
+const isKnown = <T extends object>(table: T, provider: string): provider is Extract<keyof T, string> =>
+  Object.prototype.hasOwnProperty.call(table, provider);
+
+function unsupported(kind: string, provider: string): never {
+  throw new VoiceCallRejected(`vapi-unsupported-${kind}-provider: ${provider}`);
 }
 
-/** Vapi's POST /call body (CreateCallDTO) for an outbound phone call with a transient assistant. */
-export interface VapiCreateCallBody {
-  phoneNumberId: string;
-  customer: { number: string };
-  assistant: VapiAssistant;
-  assistantOverrides?: { variableValues: Record<string, string> };
+/** Copies the fields of `source` that `fields` names and that are set (Vapi refuses nulls in most fields). */
+function pick<S extends object>(source: S, fields: ReadonlyArray<keyof S>): Partial<S> {
+  return Object.fromEntries(fields.filter((f) => source[f] != null).map((f) => [f, source[f]])) as Partial<S>;
+}
+
+/*
+ * The casts in the three builders below are about value domains only (a voice id, a model or a language name,
+ * which Vapi checks against its current catalogue); the property names and the provider are checked by the
+ * tables above, and the whole body by the fixture test (test/voice/vapi-sdk-conformance.ts).
+ */
+function vapiVoice(voice: VoiceConfig): VapiVoice {
+  if (!isKnown(VOICE_FIELDS, voice.provider)) return unsupported('voice', voice.provider);
+  const fields: ReadonlyArray<keyof VoiceConfig> = VOICE_FIELDS[voice.provider];
+  return { provider: voice.provider, voiceId: voice.voiceId, ...pick(voice, fields) } as VapiVoice;
+}
+
+function vapiTranscriber(transcriber: TranscriberConfig): VapiTranscriber {
+  if (!isKnown(TRANSCRIBER_FIELDS, transcriber.provider)) return unsupported('transcriber', transcriber.provider);
+  const fields: ReadonlyArray<keyof TranscriberConfig> = TRANSCRIBER_FIELDS[transcriber.provider];
+  return { provider: transcriber.provider, ...pick(transcriber, fields) } as VapiTranscriber;
+}
+
+function vapiModel(model: ModelConfig, systemPrompt: string, dtmf: boolean): VapiModel {
+  if (!isKnown(MODEL_PROVIDERS, model.provider)) return unsupported('model', model.provider);
+  const tools: Vapi.OpenAiModelToolsItem[] = [{ type: 'dtmf' }];
+  return {
+    provider: model.provider,
+    model: model.model,
+    temperature: model.temperature,
+    messages: [{ role: 'system', content: systemPrompt }],
+    ...(dtmf ? { tools } : {}),
+  } as VapiModel;
 }
 
 /** Vapi accepts maxDurationSeconds from 10 s. */
 const toMaxDurationSeconds = (ms: number) => Math.max(10, Math.ceil(ms / 1000));
 
 /**
- * The inline assistant of one call: the resolved first message and system prompt, the voice settings, and our
- * call id. The dial-keypad capability is Vapi's `dtmf` tool; the other flags are assistant fields.
+ * The inline assistant of one call (Vapi's CreateAssistantDto): the resolved first message and system prompt, the
+ * voice settings, and our call id. Mapping (docs/providers.md): the dial keypad is Vapi's `dtmf` tool, background
+ * denoising is `backgroundSpeechDenoisingPlan.smartDenoisingPlan` (Krisp); Vapi's current API has no assistant
+ * backchanneling switch, so `backchannelingEnabled` is kept and returned by our API but not sent.
  */
 export function vapiAssistant(
   call: Pick<Call, 'id' | 'firstMessage' | 'systemPrompt'>,
   settings: VoiceSettings,
   maxDurationMs: number,
-): VapiAssistant {
-  const voice = Object.fromEntries(Object.entries(settings.voice).filter(([, v]) => v !== undefined && v !== null));
+): Vapi.CreateAssistantDto {
   return {
     firstMessage: call.firstMessage ?? '',
-    model: {
-      provider: settings.model.provider,
-      model: settings.model.model,
-      temperature: settings.model.temperature,
-      messages: [{ role: 'system', content: call.systemPrompt ?? '' }],
-      ...(settings.dialKeypadFunctionEnabled ? { tools: [{ type: 'dtmf' as const }] } : {}),
-    },
-    voice: voice as unknown as VoiceConfig,
-    transcriber: { ...settings.transcriber },
-    backgroundDenoisingEnabled: settings.backgroundDenoisingEnabled,
-    backchannelingEnabled: settings.backchannelingEnabled,
+    model: vapiModel(settings.model, call.systemPrompt ?? '', settings.dialKeypadFunctionEnabled),
+    voice: vapiVoice(settings.voice),
+    transcriber: vapiTranscriber(settings.transcriber),
+    backgroundSpeechDenoisingPlan: { smartDenoisingPlan: { enabled: settings.backgroundDenoisingEnabled } },
     maxDurationSeconds: toMaxDurationSeconds(maxDurationMs),
+    // Echoed on the call in every server message: how a message finds our call before its id is known.
     metadata: { callId: call.id },
   };
 }
 
+/** Vapi's POST /call body for an outbound phone call with a transient assistant. */
 export function vapiCreateCallBody(
   call: Pick<Call, 'id' | 'firstMessage' | 'systemPrompt' | 'callTo' | 'variableValues'>,
   phoneNumberId: string,
   settings: VoiceSettings,
   maxDurationMs: number,
-): VapiCreateCallBody {
+): Vapi.CreateCallDto {
   return {
     phoneNumberId,
     customer: { number: call.callTo },

@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 import { VoiceCallRejected } from '../voice-provider';
-import type { VapiCreateCallBody } from './vapi-assistant';
-import type { VapiCall } from './vapi-messages';
+import type { Vapi } from '@vapi-ai/server-sdk';
 
 /** A Vapi answer that retrying cannot change (4xx other than 429). */
 export class VapiRequestRejected extends Error {
@@ -40,7 +39,8 @@ function certainlyNotProcessed(failure: { status?: number; error?: Error }): boo
 }
 
 /**
- * Vapi's REST API (bearer auth). Every request has a timeout; 5xx, 429 and network failures are retried a
+ * Vapi's REST API (bearer auth), on the SDK's types (@vapi-ai/server-sdk) but not its HTTP client: the SDK's
+ * retrier repeats any 5xx and timeout, which for POST /call could ring a customer twice. Every request has a timeout; 5xx, 429 and network failures are retried a
  * bounded number of times with exponential backoff (honouring Retry-After on 429), except that POST /call is
  * retried only when Vapi certainly did not act on it; other 4xx are final.
  */
@@ -51,9 +51,9 @@ export class VapiClient {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   /** POST /call. A 4xx, or failures past the retries, become VoiceCallRejected with a readable endedReason. */
-  async createCall(body: VapiCreateCallBody): Promise<VapiCall> {
+  async createCall(body: Vapi.CreateCallDto): Promise<Vapi.Call> {
     try {
-      return await this.request<VapiCall>('POST', '/call', body, { idempotent: false });
+      return await this.request<Vapi.Call>('POST', '/call', body, { idempotent: false });
     } catch (error) {
       if (error instanceof VapiRequestRejected) {
         throw new VoiceCallRejected(`vapi-rejected: ${error.status} ${error.detail}`);
@@ -63,9 +63,9 @@ export class VapiClient {
   }
 
   /** GET /call/{id}; null when Vapi does not know the call. */
-  async getCall(id: string): Promise<VapiCall | null> {
+  async getCall(id: string): Promise<Vapi.Call | null> {
     try {
-      return await this.request<VapiCall>('GET', `/call/${encodeURIComponent(id)}`, undefined, { idempotent: true });
+      return await this.request<Vapi.Call>('GET', `/call/${encodeURIComponent(id)}`, undefined, { idempotent: true });
     } catch (error) {
       if (error instanceof VapiRequestRejected && error.status === 404) return null;
       throw error;

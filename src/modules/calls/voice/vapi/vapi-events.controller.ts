@@ -6,8 +6,9 @@ import { ApiError } from '../../../../common/errors/api-error';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 import { CallEventsService } from '../../call-events.service';
 import { InboundCallsService } from '../../inbound/inbound-calls.service';
-import { DEFAULT_VOICE_SETTINGS, VapiAssistant, vapiAssistant } from './vapi-assistant';
-import { VapiServerMessage, callIdOf, toPlatformEvents } from './vapi-messages';
+import type { Vapi } from '@vapi-ai/server-sdk';
+import { DEFAULT_VOICE_SETTINGS, vapiAssistant } from './vapi-assistant';
+import { callIdOf, isCallMessage, toPlatformEvents } from './vapi-messages';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -32,14 +33,15 @@ export class VapiEventsController {
   @ProviderCallback()
   async receive(
     @Headers('x-vapi-secret') secret: string | undefined,
-    @Body() body: { message?: VapiServerMessage } | undefined,
-  ): Promise<{ assistant: VapiAssistant } | { error: string } | { received: true }> {
+    @Body() body: Partial<Vapi.ServerMessage> | undefined,
+  ): Promise<Vapi.ServerMessageResponseAssistantRequest | { received: true }> {
     this.authenticate(secret);
     const message = body?.message;
     if (!message || typeof message !== 'object' || typeof message.type !== 'string') {
       throw ApiError.validation('message', 'message.type is required');
     }
     if (message.type === 'assistant-request') return this.answerInbound(message);
+    if (!isCallMessage(message)) return { received: true };
 
     const providerCallId = typeof message.call?.id === 'string' ? message.call.id : null;
     const callId = await this.events.findCallId(providerCallId, callIdOf(message));
@@ -59,8 +61,10 @@ export class VapiEventsController {
     }
   }
 
-  private async answerInbound(message: VapiServerMessage): Promise<{ assistant: VapiAssistant } | { error: string }> {
-    const to = message.phoneNumber?.number;
+  private async answerInbound(
+    message: Vapi.ServerMessageAssistantRequest,
+  ): Promise<Vapi.ServerMessageResponseAssistantRequest> {
+    const to = message.phoneNumber && 'number' in message.phoneNumber ? message.phoneNumber.number : undefined;
     const from = message.customer?.number ?? message.call?.customer?.number;
     const providerCallId = message.call?.id;
     if (!to || !from || !providerCallId) return { error: 'The call has no number, caller or id' };

@@ -1,4 +1,7 @@
-import { resultStatusOf, toPlatformEvents, toReport } from './vapi-messages';
+import type { Vapi } from '@vapi-ai/server-sdk';
+import { isCallMessage, resultStatusOf, toPlatformEvents, toReport } from './vapi-messages';
+
+const call: Vapi.Call = { id: 'v', orgId: 'o', createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z' };
 
 describe('Vapi server messages', () => {
   it.each([
@@ -23,6 +26,7 @@ describe('Vapi server messages', () => {
       type: 'end-of-call-report',
       endedReason: 'twilio-failed-to-connect-call',
       artifact: { recording: { mono: { combinedUrl: 'u' } } },
+      analysis: {},
     });
     expect(report).toEqual({
       failed: true,
@@ -34,10 +38,10 @@ describe('Vapi server messages', () => {
     });
   });
 
-  it('computes the duration from startedAt/endedAt when durationSeconds is absent', () => {
+  it('computes the duration from startedAt/endedAt', () => {
     expect(
       toReport({
-        id: 'c',
+        ...call,
         endedReason: 'customer-ended-call',
         startedAt: '2025-01-01T00:00:00Z',
         endedAt: '2025-01-01T00:00:42.5Z',
@@ -45,12 +49,11 @@ describe('Vapi server messages', () => {
     ).toBe(42.5);
   });
 
-  it('ignores partial transcripts and unknown message types', () => {
-    const call = { id: 'v' };
+  it('ignores partial transcripts, statuses that are not ours and message types it does not act on', () => {
     expect(
       toPlatformEvents({ type: 'transcript', call, role: 'user', transcriptType: 'partial', transcript: 'h' }, 'x'),
     ).toEqual([]);
-    expect(toPlatformEvents({ type: 'speech-update', call }, 'x')).toEqual([]);
-    expect(toPlatformEvents({ type: 'status-update', call, status: 'paused' }, 'x')).toEqual([]);
+    expect(isCallMessage({ type: 'speech-update', call, status: 'started', role: 'user' })).toBe(false);
+    expect(toPlatformEvents({ type: 'status-update', call, status: 'scheduled' }, 'x')).toEqual([]);
   });
 });

@@ -1,66 +1,26 @@
+import type { Vapi } from '@vapi-ai/server-sdk';
 import { API_CALL_STATUSES, ApiCallStatus, TranscriptMessage } from '../../call.entity';
 import type { EndOfCallReport, PlatformEvent } from '../voice-provider';
 
-/** A conversation line as Vapi reports it (`artifact.messages`, `conversation-update.messages`). */
-export interface VapiMessage {
-  role: string;
-  message?: string;
-  time?: number;
-  secondsFromStart?: number;
-}
+/** A conversation line as Vapi reports it (`artifact.messages`, `conversation-update.messages`, `call.messages`). */
+type VapiMessage = Vapi.ArtifactMessagesItem;
 
-/** The parts of Vapi's Call object this platform reads (server messages' `call`, GET /call/{id}). */
-export interface VapiCall {
-  id: string;
-  type?: string;
-  status?: string;
-  endedReason?: string;
-  startedAt?: string;
-  endedAt?: string;
-  phoneNumberId?: string;
-  customer?: { number?: string };
-  assistant?: { metadata?: Record<string, unknown> };
-  metadata?: Record<string, unknown>;
-  artifact?: VapiArtifact;
-  analysis?: VapiAnalysis;
-  messages?: VapiMessage[];
-  recordingUrl?: string;
-}
+/** The server messages this platform acts on; every other type is acknowledged and ignored. */
+export type VapiCallMessage =
+  | Vapi.ServerMessageStatusUpdate
+  | Vapi.ServerMessageConversationUpdate
+  | Vapi.ServerMessageTranscript
+  | Vapi.ServerMessageEndOfCallReport;
 
-export interface VapiArtifact {
-  messages?: VapiMessage[];
-  transcript?: string;
-  recordingUrl?: string;
-  recording?: { mono?: { combinedUrl?: string }; stereoUrl?: string };
-}
+const CALL_MESSAGE_TYPES: ReadonlySet<string> = new Set<VapiCallMessage['type']>([
+  'status-update',
+  'conversation-update',
+  'transcript',
+  'end-of-call-report',
+]);
 
-export interface VapiAnalysis {
-  summary?: string;
-  structuredData?: Record<string, unknown>;
-  successEvaluation?: unknown;
-}
-
-/** The body of every server message: `{ message: { type, call, ... } }`. */
-export interface VapiServerMessage {
-  type: string;
-  call?: VapiCall;
-  timestamp?: number;
-  status?: string;
-  endedReason?: string;
-  messages?: VapiMessage[];
-  role?: string;
-  transcriptType?: string;
-  transcript?: string;
-  artifact?: VapiArtifact;
-  analysis?: VapiAnalysis;
-  durationSeconds?: number;
-  startedAt?: string;
-  endedAt?: string;
-  recordingUrl?: string;
-  phoneNumber?: { id?: string; number?: string };
-  customer?: { number?: string };
-  assistant?: { metadata?: Record<string, unknown> };
-}
+export const isCallMessage = (message: Vapi.ServerMessageMessage): message is VapiCallMessage =>
+  typeof message.type === 'string' && CALL_MESSAGE_TYPES.has(message.type);
 
 const ROLES: Record<string, TranscriptMessage['role']> = {
   bot: 'assistant',
@@ -70,19 +30,17 @@ const ROLES: Record<string, TranscriptMessage['role']> = {
 };
 
 /** Vapi's conversation lines in our transcript shape; tool calls and their results are not part of it. */
-export function toTranscript(messages: VapiMessage[] | undefined): TranscriptMessage[] {
-  return (messages ?? [])
-    .filter((m) => ROLES[m.role] && typeof m.message === 'string')
-    .map((m) => ({ role: ROLES[m.role], content: m.message!, timestamp: typeof m.time === 'number' ? m.time : null }));
+export function toTranscript(messages: readonly VapiMessage[] | undefined): TranscriptMessage[] {
+  return (messages ?? []).flatMap((m) =>
+    ROLES[m.role] && 'message' in m && typeof m.message === 'string'
+      ? [{ role: ROLES[m.role], content: m.message, timestamp: typeof m.time === 'number' ? m.time : null }]
+      : [],
+  );
 }
 
 /** Our call id as carried by a message: the inline assistant's metadata (set at POST /call). */
-export function callIdOf(message: VapiServerMessage): string | null {
-  const candidates = [
-    message.call?.assistant?.metadata?.callId,
-    message.assistant?.metadata?.callId,
-    message.call?.metadata?.callId,
-  ];
+export function callIdOf(message: VapiCallMessage): string | null {
+  const candidates = [message.call?.assistant?.metadata?.callId, message.assistant?.metadata?.callId];
   const found = candidates.find((c) => typeof c === 'string');
   return (found as string | undefined) ?? null;
 }
@@ -93,7 +51,7 @@ const isFailure = (endedReason: string) => /error|failed|fault/i.test(endedReaso
  * resultStatus: the analysis's structured `resultStatus` when the assistant produced one; otherwise from the
  * ended reason (voicemail, no answer), else Answered when the call connected.
  */
-export function resultStatusOf(endedReason: string, connected: boolean, analysis?: VapiAnalysis): string | null {
+export function resultStatusOf(endedReason: string, connected: boolean, analysis?: Vapi.Analysis): string | null {
   const fromAnalysis = analysis?.structuredData?.resultStatus;
   if (typeof fromAnalysis === 'string' && fromAnalysis) return fromAnalysis;
   if (isFailure(endedReason)) return null;
@@ -108,13 +66,14 @@ function secondsBetween(startedAt?: string, endedAt?: string): number | null {
   return Number.isFinite(ms) && ms >= 0 ? ms / 1000 : null;
 }
 
-/** A final report from an end-of-call-report message or an ended Call object (GET /call/{id}). */
-export function toReport(source: VapiServerMessage | VapiCall): EndOfCallReport {
+/**
+ * A final report from an end-of-call-report message or an ended Call object (GET /call/{id}). The duration is
+ * endedAt - startedAt: Vapi's typed report carries no duration field of its own.
+ */
+export function toReport(source: Vapi.ServerMessageEndOfCallReport | Vapi.Call): EndOfCallReport {
   const endedReason = source.endedReason ?? 'unknown';
-  const transcript = toTranscript(source.artifact?.messages ?? source.messages);
-  const duration =
-    ('durationSeconds' in source && typeof source.durationSeconds === 'number' ? source.durationSeconds : null) ??
-    secondsBetween(source.startedAt, source.endedAt);
+  const transcript = toTranscript(source.artifact?.messages ?? ('messages' in source ? source.messages : undefined));
+  const duration = secondsBetween(source.startedAt, source.endedAt);
   const connected = (duration ?? 0) > 0 || transcript.some((m) => m.role === 'user');
   const failed = isFailure(endedReason);
   return {
@@ -122,8 +81,7 @@ export function toReport(source: VapiServerMessage | VapiCall): EndOfCallReport 
     endedReason,
     resultStatus: resultStatusOf(endedReason, connected, source.analysis),
     durationSeconds: failed && !connected ? null : (duration ?? 0),
-    recordingUrl:
-      source.artifact?.recordingUrl ?? source.artifact?.recording?.mono?.combinedUrl ?? source.recordingUrl ?? null,
+    recordingUrl: source.artifact?.recordingUrl ?? source.artifact?.recording?.mono?.combinedUrl ?? null,
     transcript,
   };
 }
@@ -134,7 +92,7 @@ export const isApiCallStatus = (s: unknown): s is ApiCallStatus => API_CALL_STAT
  * The platform events one server message carries for a known call. A status-update `ended` only moves
  * apiCallStatus: the end-of-call-report (or supervision) finishes the call with its figures.
  */
-export function toPlatformEvents(message: VapiServerMessage, callId: string): PlatformEvent[] {
+export function toPlatformEvents(message: VapiCallMessage, callId: string): PlatformEvent[] {
   const providerCallId = message.call?.id ?? '';
   const base = { callId, providerCallId };
   switch (message.type) {
@@ -143,7 +101,7 @@ export function toPlatformEvents(message: VapiServerMessage, callId: string): Pl
     case 'conversation-update':
       return [{ ...base, kind: 'conversation', messages: toTranscript(message.messages) }];
     case 'transcript': {
-      const role = ROLES[message.role ?? ''];
+      const role = ROLES[message.role];
       if (message.transcriptType !== 'final' || !role || !message.transcript) return [];
       const line = { role, content: message.transcript, timestamp: message.timestamp ?? null };
       return [{ ...base, kind: 'utterance', message: line }];

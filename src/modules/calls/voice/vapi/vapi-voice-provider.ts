@@ -49,7 +49,7 @@ export class VapiVoiceProvider extends VoiceProvider {
   private async voiceSettings(call: Call): Promise<VoiceSettings> {
     const assistant = call.assistantConfigId
       ? await this.assistants.get(call.organizationId, call.assistantConfigId).catch(() => null)
-      : (await this.assistants.list(call.organizationId)).find((a) => a.isDefault);
+      : await this.assistants.getDefault(call.organizationId);
     return assistant ?? DEFAULT_VOICE_SETTINGS;
   }
 }

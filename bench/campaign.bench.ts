@@ -1,0 +1,85 @@
+/*
+ * Campaign benchmark (issue "The dialer"): one campaign of BENCH_ENTRIES (default 10,000) entries through the
+ * engine on one app instance (api, worker and scheduler roles), the simulator with short calls. Prints dials per
+ * second, the highest number of live calls sampled every 50 ms against the cap, and the PostgreSQL rows and Redis
+ * bytes (queue keys of this run) per entry.
+ */
+import Redis from 'ioredis';
+import globalSetup from '../test/support/global-setup';
+import { TEST_REDIS_URL } from '../test/support/databases';
+import { startTestApp } from '../test/support/test-app';
+import { callingOrg } from '../test/calls/call-fixtures';
+import { rows, sampleMax, startCampaign, waitForCampaign } from '../test/dialer/campaign-fixtures';
+
+const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 10_000);
+const CAP = Number(process.env.BENCH_CAP ?? 100);
+
+async function redisBytes(prefix: string): Promise<number> {
+  const redis = new Redis(TEST_REDIS_URL);
+  try {
+    let total = 0;
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      for (const key of keys) total += (await redis.memory('USAGE', key)) ?? 0;
+    } while (cursor !== '0');
+    return total;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function main(): Promise<void> {
+  await globalSetup();
+  const t = await startTestApp({ env: { SIMULATOR_RING_MS: '50', SIMULATOR_CALL_MS: '500' } });
+  try {
+    const org = await callingOrg(t, 100_000);
+    await t.admin.post(`/admin/v1/organizations/${org.id}/limits`, { maxConcurrentCalls: CAP });
+    const digits = Math.max(3, String(ENTRIES - 1).length);
+    const prefix = `+1415${'5'.repeat(10 - 4 - digits)}`;
+    const started = Date.now();
+    const id = await startCampaign(org, {
+      audience: { rows: rows(prefix, ENTRIES, (i) => i % 7) },
+      maxConcurrent: CAP,
+    });
+    const created = Date.now();
+    const sampler = sampleMax(
+      t,
+      `SELECT count(*)::int AS n FROM calls WHERE organization_id = $1 AND status = 'processing'`,
+      [org.id],
+    );
+    await waitForCampaign(org, id, (c) => c.status === 'completed', 30 * 60_000);
+    const finishedAt = Date.now();
+    const maxLive = await sampler.stop();
+    const { rows: counts } = await t.db.query(
+      `SELECT (SELECT count(*) FROM campaign_entries WHERE campaign_id = $1)::int AS entries,
+              (SELECT count(*) FROM campaign_attempts WHERE campaign_id = $1)::int AS attempts,
+              (SELECT count(*) FROM calls WHERE campaign_id = $1)::int AS calls,
+              (SELECT count(*) FROM outbox_events WHERE organization_id = $2)::int AS events,
+              (SELECT count(*) FROM minute_ledger WHERE organization_id = $2)::int
+                + (SELECT count(*) FROM call_reservations WHERE organization_id = $2)::int AS ledger`,
+      [id, org.id],
+    );
+    const c = counts[0];
+    const rowsPerEntry = (c.entries + c.attempts + c.calls + c.events + c.ledger) / ENTRIES;
+    const bytes = await redisBytes(t.queuePrefix);
+    console.log(
+      `campaign of ${ENTRIES} entries (cap ${CAP}, calls of 500 ms): created+started in ${created - started} ms; ` +
+        `all dialled and finished in ${((finishedAt - created) / 1000).toFixed(1)} s => ` +
+        `${Math.round((c.calls * 1000) / (finishedAt - created))} dials/s; max live ${maxLive} (cap ${CAP})`,
+    );
+    console.log(
+      `PostgreSQL rows per entry: ${rowsPerEntry.toFixed(2)} (entries ${c.entries}, attempts ${c.attempts}, ` +
+        `calls ${c.calls}, outbox ${c.events}, ledger ${c.ledger}); Redis bytes per entry (queue keys left): ` +
+        `${Math.round(bytes / ENTRIES)}`,
+    );
+  } finally {
+    await t.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,126 @@
+import { useQuery } from '@tanstack/react-query';
+import { useRef } from 'react';
+import { Link, useParams } from 'react-router';
+import { api, unwrap, type Schemas } from '../api';
+import { QueryView, StatusBadge, formatDate } from '../ui';
+import { TERMINAL } from './calls';
+import { useOrgId } from './org-layout';
+
+type Call = Schemas['CallDetailResponse'];
+
+export function CallDetailPage() {
+  const orgId = useOrgId();
+  const callId = useParams().callId!;
+  // Statuses seen while watching, in order: the API keeps the current status only, so the live timeline is
+  // what this page observed plus the call's own creation and last-update times.
+  const seen = useRef<Array<{ status: string; at: string }>>([]);
+  const call = useQuery({
+    queryKey: ['call', orgId, callId],
+    queryFn: async () => {
+      const result = await unwrap(
+        api.GET('/admin/v1/organizations/{orgId}/calls/{id}', { params: { path: { orgId, id: callId } } }),
+      );
+      const status = result.data.apiCallStatus ?? result.data.status;
+      if (seen.current.at(-1)?.status !== status) seen.current.push({ status, at: new Date().toISOString() });
+      return result.data;
+    },
+    refetchInterval: (q) => (q.state.data && TERMINAL.has(q.state.data.status) ? false : 1000),
+  });
+  return (
+    <>
+      <p>
+        <Link to={`/orgs/${orgId}/calls`}>← Calls</Link>
+      </p>
+      <QueryView query={call}>
+        {(c) => (
+          <>
+            <h1>
+              Call to {c.callTo} <StatusBadge status={c.status} />
+            </h1>
+            <div className="two-col">
+              <section className="panel" aria-labelledby="facts-h">
+                <h2 id="facts-h">Details</h2>
+                <CallFacts call={c} />
+                <h3>Status timeline</h3>
+                <ol className="timeline" data-testid="timeline">
+                  <li>
+                    created <span className="muted">{formatDate(c.createdAt)}</span>
+                  </li>
+                  {seen.current.map((s) => (
+                    <li key={s.status + s.at}>
+                      {s.status} <span className="muted">seen {formatDate(s.at)}</span>
+                    </li>
+                  ))}
+                </ol>
+              </section>
+              <section className="panel" aria-labelledby="transcript-h">
+                <h2 id="transcript-h">Transcript</h2>
+                <Transcript messages={c.transcript} />
+              </section>
+            </div>
+          </>
+        )}
+      </QueryView>
+    </>
+  );
+}
+
+function CallFacts({ call: c }: { call: Call }) {
+  return (
+    <dl className="details">
+      <dt>Status</dt>
+      <dd data-testid="call-status">{c.status}</dd>
+      <dt>From → to</dt>
+      <dd>
+        {c.callFrom} → {c.callTo} ({c.direction})
+      </dd>
+      <dt>Result</dt>
+      <dd>{[c.resultStatus, c.endedReason].filter(Boolean).join(' · ') || '—'}</dd>
+      <dt>Duration</dt>
+      <dd>{c.durationSeconds != null ? `${c.durationSeconds} s` : '—'}</dd>
+      <dt>First message</dt>
+      <dd>{c.firstMessage ?? '—'}</dd>
+      <dt>Variables</dt>
+      <dd>
+        {Object.keys(c.variableValues ?? {}).length === 0 ? (
+          '—'
+        ) : (
+          <ul>
+            {Object.entries(c.variableValues ?? {}).map(([k, v]) => (
+              <li key={k}>
+                <code>{k}</code> = {String(v)}
+              </li>
+            ))}
+          </ul>
+        )}
+      </dd>
+      <dt>Recording</dt>
+      <dd>
+        {c.recordingUrl ? (
+          <a href={c.recordingUrl} rel="noreferrer noopener" target="_blank">
+            Open recording
+          </a>
+        ) : (
+          '—'
+        )}
+      </dd>
+      <dt>Updated</dt>
+      <dd>{formatDate(c.updatedAt)}</dd>
+    </dl>
+  );
+}
+
+function Transcript({ messages }: { messages: Call['transcript'] }) {
+  const turns = messages.filter((m) => m.role !== 'system');
+  if (turns.length === 0) return <p className="empty">No transcript yet.</p>;
+  return (
+    <ol className="conversation" data-testid="transcript">
+      {turns.map((m, i) => (
+        <li key={i} className={`bubble bubble-${m.role}`}>
+          <span className="who">{m.role === 'assistant' ? 'Assistant' : 'Caller'}</span>
+          <p>{m.content}</p>
+        </li>
+      ))}
+    </ol>
+  );
+}

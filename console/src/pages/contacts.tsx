@@ -1,0 +1,89 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, unwrap, type Schemas } from '../api';
+import { Field, PagedView, QueryView, usePaged, ExpandButton } from '../ui';
+import { orgPath, useOrgId } from './org-layout';
+
+export function ContactsPage() {
+  const orgId = useOrgId();
+  const [search, setSearch] = useState('');
+  const [groupId, setGroupId] = useState('');
+  const [open, setOpen] = useState<string>();
+  const groups = useQuery({
+    queryKey: ['groups', orgId],
+    queryFn: () => unwrap(api.GET('/admin/v1/organizations/{orgId}/contact-groups', { params: orgPath(orgId) })),
+  });
+  const query = { limit: 25, ...(search ? { search } : {}), ...(groupId ? { groupId } : {}) };
+  const paged = usePaged<Schemas['ContactListItemResponse']>(['contacts', orgId, query], (cursor) =>
+    unwrap(
+      api.GET('/admin/v1/organizations/{orgId}/contacts', {
+        params: { ...orgPath(orgId), query: { ...query, cursor } },
+      }),
+    ),
+  );
+  return (
+    <>
+      <h1>Contacts</h1>
+      <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
+        <Field label="Search name or phone">
+          {(id) => (
+            <input id={id} type="search" maxLength={200} value={search} onChange={(e) => setSearch(e.target.value)} />
+          )}
+        </Field>
+        <Field label="Group">
+          {(id) => (
+            <select id={id} value={groupId} onChange={(e) => setGroupId(e.target.value)}>
+              <option value="">All contacts</option>
+              {groups.data?.data.map((g) => (
+                <option key={g.id} value={g.id}>
+                  {g.name} ({g.contactCount})
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </form>
+      <PagedView paged={paged} empty="No contacts match.">
+        {(contacts) => (
+          <ul className="rows">
+            {contacts.map((c) => (
+              <li key={c.id}>
+                <ExpandButton open={open === c.id} onToggle={() => setOpen(open === c.id ? undefined : c.id)}>
+                  {c.title}
+                </ExpandButton>{' '}
+                <span className="muted">
+                  {c.phone} {c.email ?? ''} {c.tags.map((t) => `#${t}`).join(' ')}
+                </span>
+                {open === c.id && <ContactFields orgId={orgId} id={c.id} />}
+              </li>
+            ))}
+          </ul>
+        )}
+      </PagedView>
+    </>
+  );
+}
+
+function ContactFields({ orgId, id }: { orgId: string; id: string }) {
+  const contact = useQuery({
+    queryKey: ['contact', orgId, id],
+    queryFn: () =>
+      unwrap(api.GET('/admin/v1/organizations/{orgId}/contacts/{id}', { params: { path: { orgId, id } } })),
+  });
+  return (
+    <QueryView query={contact}>
+      {({ data }) => (
+        <dl className="details">
+          <dt>Notes</dt>
+          <dd>{data.notes ?? '—'}</dd>
+          {Object.entries(data.customFields ?? {}).map(([k, v]) => (
+            <div key={k}>
+              <dt>{k}</dt>
+              <dd>{v === null ? '—' : String(v)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </QueryView>
+  );
+}

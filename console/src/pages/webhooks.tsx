@@ -1,0 +1,85 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, unwrap } from '../api';
+import { ConfirmButton, ErrorNote, QueryView, ShownOnce, formatDate } from '../ui';
+import { orgPath, useOrgId } from './org-layout';
+import { DeliveryLog } from './webhook-deliveries';
+
+export function WebhooksPage() {
+  const orgId = useOrgId();
+  const client = useQueryClient();
+  const [secret, setSecret] = useState<string>();
+  // One endpoint's log open at a time: each open log polls.
+  const [openLog, setOpenLog] = useState<string>();
+  const endpoints = useQuery({
+    queryKey: ['webhooks', orgId],
+    queryFn: () => unwrap(api.GET('/admin/v1/organizations/{orgId}/webhooks', { params: orgPath(orgId) })),
+  });
+  const setActive = useMutation({
+    mutationFn: ({ id, isActive }: { id: string; isActive: boolean }) =>
+      unwrap(
+        api.PATCH('/admin/v1/organizations/{orgId}/webhooks/{id}', {
+          params: { path: { orgId, id } },
+          body: { isActive },
+        }),
+      ),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['webhooks', orgId] }),
+  });
+  const rotate = useMutation({
+    mutationFn: (id: string) =>
+      unwrap(
+        api.POST('/admin/v1/organizations/{orgId}/webhooks/{id}/rotate-secret', { params: { path: { orgId, id } } }),
+      ),
+    onSuccess: (result) => setSecret(result.data.secret),
+  });
+  return (
+    <>
+      <h1>Webhooks</h1>
+      {secret && <ShownOnce label="New signing secret." value={secret} />}
+      {setActive.isError && <ErrorNote error={setActive.error} />}
+      {rotate.isError && <ErrorNote error={rotate.error} />}
+      <QueryView
+        query={endpoints}
+        empty="No webhook endpoints. Create them with POST /api/v1/webhooks."
+        isEmpty={(d) => d.data.length === 0}
+      >
+        {({ data }) => (
+          <ul className="rows">
+            {data.map((w) => (
+              <li key={w.id}>
+                <strong>{w.url}</strong>{' '}
+                <span className={`badge ${w.isActive ? 'badge-ended' : 'badge-error'}`}>
+                  {w.isActive ? 'enabled' : 'disabled'}
+                </span>
+                <p className="muted">
+                  {w.events.join(', ')} · created {formatDate(w.createdAt)}
+                </p>
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() => setActive.mutate({ id: w.id, isActive: !w.isActive })}
+                >
+                  {w.isActive ? 'Disable' : 'Enable'} {w.url}
+                </button>
+                <ConfirmButton
+                  label="Rotate secret"
+                  confirmLabel="The old secret stops working at once."
+                  onConfirm={() => rotate.mutate(w.id)}
+                />
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-expanded={openLog === w.id}
+                  onClick={() => setOpenLog(openLog === w.id ? undefined : w.id)}
+                >
+                  Delivery log
+                </button>
+                {openLog === w.id && <DeliveryLog orgId={orgId} endpointId={w.id} />}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
+    </>
+  );
+}

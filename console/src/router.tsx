@@ -1,0 +1,51 @@
+import { createBrowserRouter, Navigate } from 'react-router';
+import { OrgLayout } from './pages/org-layout';
+import { OrganizationsPage } from './pages/organizations';
+import { OverviewPage } from './pages/overview';
+import { CallsPage } from './pages/calls';
+import { CallDetailPage } from './pages/call-detail';
+import { ContactsPage } from './pages/contacts';
+import { CasesPage } from './pages/cases';
+import { AssistantsPage } from './pages/assistants';
+import { ApiKeysPage } from './pages/api-keys';
+import { PhoneNumbersPage } from './pages/phone-numbers';
+import { WebhooksPage } from './pages/webhooks';
+import { MessagingPage } from './pages/messaging';
+import { UsagePage } from './pages/usage';
+import { AutomationsPage } from './pages/automations';
+import { ProfilePage } from './pages/profile';
+import { RequireSession, SignInPage } from './session';
+
+export const router = createBrowserRouter(
+  [
+    { path: '/sign-in', element: <SignInPage /> },
+    {
+      element: <RequireSession />,
+      children: [
+        { index: true, element: <Navigate to="/orgs" replace /> },
+        { path: 'orgs', element: <OrganizationsPage /> },
+        {
+          path: 'orgs/:orgId',
+          element: <OrgLayout />,
+          children: [
+            { index: true, element: <OverviewPage /> },
+            { path: 'calls', element: <CallsPage /> },
+            { path: 'calls/:callId', element: <CallDetailPage /> },
+            { path: 'contacts', element: <ContactsPage /> },
+            { path: 'cases', element: <CasesPage /> },
+            { path: 'assistants', element: <AssistantsPage /> },
+            { path: 'keys', element: <ApiKeysPage /> },
+            { path: 'numbers', element: <PhoneNumbersPage /> },
+            { path: 'webhooks', element: <WebhooksPage /> },
+            { path: 'messaging', element: <MessagingPage /> },
+            { path: 'usage', element: <UsagePage /> },
+            { path: 'automations', element: <AutomationsPage /> },
+            { path: 'profile', element: <ProfilePage /> },
+          ],
+        },
+        { path: '*', element: <Navigate to="/orgs" replace /> },
+      ],
+    },
+  ],
+  { basename: '/console' },
+);

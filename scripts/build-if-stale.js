@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+/*
+ * Builds (`npm run build`) when dist/ is missing or older than the sources: the server (src) or the console
+ * (console/src). Used by `npm run demo` and by tests that start dist/main.js, so a checkout that is already
+ * built (as CI builds before the tests) is never rebuilt while other tests read dist/.
+ */
+const { spawnSync } = require('node:child_process');
+const { existsSync, readdirSync, statSync } = require('node:fs');
+const path = require('node:path');
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    const stat = statSync(full);
+    newest = Math.max(newest, stat.isDirectory() ? newestMtime(full) : stat.mtimeMs);
+  }
+  return newest;
+}
+
+/** Returns the build's exit status (0 when nothing needed building). */
+function buildIfStale(root, log = console.log) {
+  const stale = (file, dir) => !existsSync(file) || statSync(file).mtimeMs < newestMtime(path.join(root, dir));
+  const server = path.join(root, 'dist', 'cli', 'demo.js');
+  const consolePage = path.join(root, 'dist', 'console', 'index.html');
+  if (!stale(server, 'src') && !stale(consolePage, 'console/src')) return 0;
+  log('Building (first run or sources changed)...');
+  return spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' }).status ?? 1;
+}
+
+module.exports = { buildIfStale };
+
+if (require.main === module) process.exit(buildIfStale(path.join(__dirname, '..')));

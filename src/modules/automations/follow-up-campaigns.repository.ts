@@ -1,0 +1,22 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { queryEntities } from '../../infra/database/entity-rows';
+import { FollowUpCampaign } from './follow-up-campaign.entity';
+
+/** The dialer's SQL of `follow_up_campaigns`. */
+@Injectable()
+export class FollowUpCampaignsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The organization's dialing follow-ups that a call of this case ending this way triggers. */
+  triggeredBy(organizationId: string, endedReason: string, caseId: string | null): Promise<FollowUpCampaign[]> {
+    return queryEntities(
+      this.dataSource.manager,
+      FollowUpCampaign,
+      `SELECT * FROM follow_up_campaigns
+        WHERE organization_id = $1 AND delay_seconds IS NOT NULL AND call_from IS NOT NULL
+          AND $2 = ANY(trigger_on) AND (trigger_case_id IS NULL OR trigger_case_id = $3)`,
+      [organizationId, endedReason, caseId],
+    );
+  }
+}

@@ -1,0 +1,343 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { queryEntities } from '../../infra/database/entity-rows';
+import { ApiCallStatus, Call, TranscriptMessage } from './call.entity';
+import { CALL_MOVES, INITIAL_CALL_STATUSES, LIVE_CALL_STATUS, statusIn } from './call-transitions';
+import { EndOfCallReport } from './voice/voice-provider';
+
+/** A call as its creator resolved it; what it leaves out takes the column's default. */
+export type NewCall = Pick<Call, 'id' | 'organizationId' | 'status' | 'direction' | 'callFrom' | 'callTo'> &
+  Partial<Omit<Call, 'createdAt' | 'updatedAt'>>;
+
+export interface DispatchFailure {
+  id: string;
+  endedReason: string;
+}
+
+export interface CallListFilters {
+  status?: string;
+  contactId?: string;
+  caseId?: string;
+  from?: string;
+  to?: string;
+}
+
+/** Statuses compared in SQL, from the transition table (call-transitions.ts). */
+const WHERE = {
+  waiting: statusIn(CALL_MOVES.claim.from),
+  claimed: statusIn(CALL_MOVES.start.from),
+  live: statusIn([LIVE_CALL_STATUS]),
+  failable: statusIn(CALL_MOVES.failDispatch.from, 'c.status'),
+};
+/** The waiting status a call returns to when its claim is given back. */
+const BACK_TO_WAITING = `CASE WHEN scheduled_at IS NULL THEN 'new' ELSE 'scheduled' END`;
+
+/** The order platform statuses move in; a status at or below the current one is a late or repeated event. */
+const STATUS_ORDER = `ARRAY['queued','ringing','in-progress','forwarding','ended']`;
+const rank = (expr: string) => `COALESCE(array_position(${STATUS_ORDER}, ${expr}), 0)`;
+
+/**
+ * The SQL of `calls`, and the only place a call is written. Every status move is one conditional statement
+ * named after a move of the transition table (CALL_MOVES), so a race between two moves is decided by whichever
+ * commits first; the loser matches no row and gets nothing back. Methods that must share the caller's
+ * transaction take it as their first parameter (`tx`).
+ */
+@Injectable()
+export class CallsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  // ---- creation
+
+  /** Inserts a new call (outbound `new`/`scheduled`, inbound `processing`) and reads it back with its defaults. */
+  async insert(tx: EntityManager, values: NewCall): Promise<Call> {
+    if (!INITIAL_CALL_STATUSES.includes(values.status)) throw new Error(`A call cannot start as ${values.status}`);
+    await tx.insert(Call, tx.create(Call, values));
+    return tx.findOneByOrFail(Call, { id: values.id });
+  }
+
+  // ---- status moves (CALL_MOVES)
+
+  /**
+   * `new|scheduled -> lock-processing` for a due call: one statement, so any number of workers claim it once.
+   * The 1 s slack absorbs a delayed job firing a hair early; a call not yet due stays for the sweeper.
+   */
+  async claim(callId: string): Promise<Call | null> {
+    const [claimed] = await this.rows(
+      this.dataSource.manager,
+      `UPDATE calls SET status = 'lock-processing', updated_at = now()
+        WHERE id = $1 AND ${WHERE.waiting}
+          AND (scheduled_at IS NULL OR scheduled_at <= now() + interval '1 second')
+        RETURNING *`,
+      [callId],
+    );
+    return claimed ?? null;
+  }
+
+  /** `new|scheduled -> cancelled`, for the organization's own call; null when it was claimed or is gone. */
+  async cancel(tx: EntityManager, organizationId: string, callId: string): Promise<Call | null> {
+    const [call] = await this.rows(
+      tx,
+      `UPDATE calls SET status = 'cancelled', updated_at = now()
+        WHERE id = $1 AND organization_id = $2 AND ${WHERE.waiting} RETURNING *`,
+      [callId, organizationId],
+    );
+    return call ?? null;
+  }
+
+  /**
+   * `lock-processing -> processing`, stamping `dispatched_at`. Requires the claim: a call whose stale claim the
+   * sweeper released meanwhile is left out (another dispatch owns it now).
+   */
+  start(tx: EntityManager, callIds: readonly string[]): Promise<Call[]> {
+    return this.rows(
+      tx,
+      `UPDATE calls SET status = 'processing', dispatched_at = now(), updated_at = now()
+        WHERE id = ANY($1) AND ${WHERE.claimed} RETURNING *`,
+      [callIds],
+    );
+  }
+
+  /**
+   * `lock-processing -> new|scheduled` for calls admission defers. `updated_at` is left at the claim's time,
+   * which the sweeper's grace check reads (unlike releaseStale, which stamps it).
+   */
+  async requeue(tx: EntityManager, callIds: readonly string[]): Promise<void> {
+    await tx.query(
+      `UPDATE calls SET status = ${BACK_TO_WAITING}
+        WHERE id = ANY($1) AND ${WHERE.claimed}`,
+      [callIds],
+    );
+  }
+
+  /** `lock-processing -> new|scheduled` for claims older than `staleAfterSeconds`; their ids. */
+  async releaseStale(staleAfterSeconds: number): Promise<string[]> {
+    const [rows] = (await this.dataSource.query(
+      `UPDATE calls SET status = ${BACK_TO_WAITING}, updated_at = now()
+        WHERE ${WHERE.claimed} AND updated_at < now() - make_interval(secs => $1) RETURNING id`,
+      [staleAfterSeconds],
+    )) as [Array<{ id: string }>, number];
+    return rows.map((r) => r.id);
+  }
+
+  /** `lock-processing|processing -> error` with each call's endedReason (refused or unbillable at dispatch). */
+  failDispatch(tx: EntityManager, failures: readonly DispatchFailure[]): Promise<Call[]> {
+    return this.rows(
+      tx,
+      `UPDATE calls c SET status = 'error', ended_reason = b.reason, dispatched_at = NULL, ended_at = now(),
+              updated_at = now()
+         FROM jsonb_to_recordset($1::jsonb) AS b(id uuid, reason text)
+        WHERE c.id = b.id AND ${WHERE.failable} RETURNING c.*`,
+      [JSON.stringify(failures.map((f) => ({ id: f.id, reason: f.endedReason })))],
+    );
+  }
+
+  /**
+   * `processing -> ended|error` with the platform's report, once: null when the call had already left
+   * `processing`. The transcript is only ever replaced by a longer one.
+   */
+  async finish(
+    tx: EntityManager,
+    callId: string,
+    providerCallId: string | null,
+    report: EndOfCallReport,
+  ): Promise<Call | null> {
+    const [ended] = await this.rows(
+      tx,
+      `UPDATE calls SET status = $2, api_call_status = 'ended', api_call_id = COALESCE(api_call_id, $3),
+              ended_reason = $4, result_status = $5, duration_seconds = $6, recording_url = $7,
+              transcript = CASE WHEN jsonb_array_length(transcript) < jsonb_array_length($8::jsonb)
+                                THEN $8::jsonb ELSE transcript END,
+              ended_at = now(), updated_at = now()
+        WHERE id = $1 AND ${WHERE.live} RETURNING *`,
+      [
+        callId,
+        report.failed ? 'error' : 'ended',
+        providerCallId,
+        report.endedReason,
+        report.resultStatus,
+        report.durationSeconds,
+        report.recordingUrl,
+        JSON.stringify(report.transcript),
+      ],
+    );
+    return ended ?? null;
+  }
+
+  // ---- updates of a live call (status stays `processing`)
+
+  /**
+   * Records the platform's id on a live outbound call that has none yet; the call when this statement was the
+   * one that did it (so call.started fires once), else null. Its row lock holds the call in `processing` until
+   * the caller's transaction ends.
+   */
+  async markStarted(tx: EntityManager, callId: string, providerCallId: string): Promise<Call | null> {
+    const [call] = await this.rows(
+      tx,
+      `UPDATE calls SET api_call_id = $2, api_call_status = COALESCE(api_call_status, 'queued'), updated_at = now()
+        WHERE id = $1 AND api_call_id IS NULL AND ${WHERE.live} AND direction = 'outbound' RETURNING *`,
+      [callId, providerCallId],
+    );
+    return call ?? null;
+  }
+
+  /** The platform's status, only forward (a late or repeated event changes nothing). */
+  async advancePlatformStatus(callId: string, status: ApiCallStatus): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE calls SET api_call_status = $2, updated_at = now()
+        WHERE id = $1 AND ${WHERE.live} AND ${rank('api_call_status')} < ${rank('$2::text')}`,
+      [callId, status],
+    );
+  }
+
+  /** The whole conversation so far, only if longer than what is recorded (the transcript never shrinks). */
+  async replaceTranscript(callId: string, messages: readonly TranscriptMessage[]): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE calls SET transcript = $2::jsonb, updated_at = now()
+        WHERE id = $1 AND ${WHERE.live} AND jsonb_array_length(transcript) < jsonb_array_length($2::jsonb)`,
+      [callId, JSON.stringify(messages)],
+    );
+  }
+
+  /** One line, appended unless an equal line is already there (a redelivery, or a conversation update had it). */
+  async appendUtterance(callId: string, message: TranscriptMessage): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE calls SET transcript = transcript || jsonb_build_array($2::jsonb), updated_at = now()
+        WHERE id = $1 AND ${WHERE.live} AND NOT transcript @> jsonb_build_array($2::jsonb)`,
+      [callId, JSON.stringify(message)],
+    );
+  }
+
+  // ---- reads
+
+  findById(callId: string): Promise<Call | null> {
+    return this.dataSource.manager.findOneBy(Call, { id: callId });
+  }
+
+  /** Whether the call is live (false: placed by a test key); true for an unknown id, the safe default of a read. */
+  async isLive(callId: string): Promise<boolean> {
+    const call = await this.dataSource.manager.findOne(Call, { where: { id: callId }, select: { livemode: true } });
+    return call?.livemode !== false;
+  }
+
+  /** What a simulated call's timeline is built from: the number and the resolved script, nothing more. */
+  findScript(callId: string): Promise<Pick<Call, 'id' | 'callTo' | 'systemPrompt' | 'firstMessage'> | null> {
+    return this.dataSource.manager.findOne(Call, {
+      where: { id: callId },
+      select: { id: true, callTo: true, systemPrompt: true, firstMessage: true },
+    });
+  }
+
+  findOwned(organizationId: string, callId: string): Promise<Call | null> {
+    return this.dataSource.manager.findOneBy(Call, { id: callId, organizationId });
+  }
+
+  findByProviderCallId(providerCallId: string): Promise<Call | null> {
+    return this.dataSource.manager.findOneBy(Call, { apiCallId: providerCallId });
+  }
+
+  /**
+   * The call a platform message is about: by the platform's id, else by our id (a message may overtake the
+   * response that told us the platform's id).
+   */
+  async findIdForPlatform(providerCallId: string | null, callId: string | null): Promise<string | null> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `SELECT id FROM calls WHERE ($1::text IS NOT NULL AND api_call_id = $1) OR id = $2::uuid
+        ORDER BY (api_call_id = $1) DESC NULLS LAST LIMIT 1`,
+      [providerCallId, callId],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  /**
+   * Due waiting calls the sweeper re-enqueues: those untouched for `graceSeconds` (younger rows may simply not
+   * have had their job added yet) plus the ones it just released.
+   */
+  async findDue(graceSeconds: number, released: readonly string[], limit: number): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `SELECT id FROM calls
+        WHERE ${WHERE.waiting} AND (scheduled_at IS NULL OR scheduled_at <= now() + interval '1 second')
+          AND (updated_at < now() - make_interval(secs => $2) OR id = ANY($1::uuid[]))
+        ORDER BY scheduled_at NULLS FIRST LIMIT $3`,
+      [released, graceSeconds, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Calls a dead worker left in `processing` without a platform id for longer than `staleAfterSeconds`. */
+  async findAbandoned(staleAfterSeconds: number, limit: number): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `SELECT id FROM calls
+        WHERE ${WHERE.live} AND api_call_id IS NULL AND dispatched_at < now() - make_interval(secs => $1)
+        LIMIT $2`,
+      [staleAfterSeconds, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Live calls dispatched (or, inbound, created) more than `ageMs` ago, oldest dispatch first. */
+  findOverdue(ageMs: number, limit: number): Promise<Call[]> {
+    return this.rows(
+      this.dataSource.manager,
+      `SELECT * FROM calls
+        WHERE ${WHERE.live} AND COALESCE(dispatched_at, created_at) < now() - make_interval(secs => $1::double precision / 1000)
+        ORDER BY dispatched_at LIMIT $2`,
+      [ageMs, limit],
+    );
+  }
+
+  /** An organization's oldest due outbound calls waiting for a slot. */
+  async findAdmissible(organizationId: string, limit: number): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `SELECT id FROM calls
+        WHERE organization_id = $1 AND ${WHERE.waiting} AND direction = 'outbound'
+          AND (scheduled_at IS NULL OR scheduled_at <= now())
+        ORDER BY COALESCE(scheduled_at, created_at), id LIMIT $2`,
+      [organizationId, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * The public list's query, newest first by the caller's keyset. `lock-processing` reads as new/scheduled
+   * (publicStatus), so the status filters follow the same rule. A live key lists live calls, a test key test
+   * calls (CONTRACTS §8); the operator's console (`'all'`) sees both.
+   */
+  search(organizationId: string, filters: CallListFilters, livemode: boolean | 'all'): SelectQueryBuilder<Call> {
+    const qb = this.dataSource.manager
+      .createQueryBuilder(Call, 'c')
+      .where('c.organizationId = :organizationId', { organizationId });
+    if (livemode !== 'all') qb.andWhere('c.livemode = :livemode', { livemode });
+    if (filters.status === 'new') {
+      qb.andWhere(`(c.status = 'new' OR (c.status = 'lock-processing' AND c.scheduledAt IS NULL))`);
+    } else if (filters.status === 'scheduled') {
+      qb.andWhere(`(c.status = 'scheduled' OR (c.status = 'lock-processing' AND c.scheduledAt IS NOT NULL))`);
+    } else if (filters.status) qb.andWhere('c.status = :status', { status: filters.status });
+    if (filters.contactId) qb.andWhere('c.contactId = :contactId', { contactId: filters.contactId });
+    if (filters.caseId) qb.andWhere('c.caseId = :caseId', { caseId: filters.caseId });
+    if (filters.from) qb.andWhere('c.createdAt >= :from', { from: new Date(filters.from) });
+    if (filters.to) qb.andWhere('c.createdAt < :to', { to: new Date(filters.to) });
+    return qb;
+  }
+
+  /** An organization's calls created since `since`, counted by status and whether they carry a time. */
+  async countByStatusSince(
+    organizationId: string,
+    since: Date,
+  ): Promise<Array<{ status: Call['status']; scheduled: boolean; n: number }>> {
+    const rows: Array<{ status: Call['status']; scheduled: boolean; n: string }> = await this.dataSource.manager
+      .createQueryBuilder(Call, 'c')
+      .select('c.status', 'status')
+      .addSelect('c.scheduledAt IS NOT NULL', 'scheduled')
+      .addSelect('count(*)', 'n')
+      .where('c.organizationId = :organizationId AND c.createdAt >= :since', { organizationId, since })
+      .groupBy('c.status')
+      .addGroupBy('c.scheduledAt IS NOT NULL')
+      .getRawMany();
+    return rows.map((r) => ({ status: r.status, scheduled: r.scheduled, n: Number(r.n) }));
+  }
+
+  /** SQL returning `calls` rows (`RETURNING *`, `SELECT *`) as typed entities. */
+  private rows(manager: EntityManager, sql: string, params: unknown[]): Promise<Call[]> {
+    return queryEntities(manager, Call, sql, params);
+  }
+}

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { JobQueue } from '../../../infra/queue/job-queue.service';
+import { OnJob } from '../../../infra/queue/on-job.decorator';
+import { JobName } from '../../../infra/queue/queue-names';
+import { CallAdmission } from '../../limits/call-admission';
+import { CallsRepository } from '../calls.repository';
+import { CallDispatchQueue } from './call-dispatch-queue';
+
+/**
+ * Calls over their organization's concurrency cap go back to `new` (or `scheduled`) at dispatch. When a live
+ * call ends, its organization's oldest waiting calls, as many as there are free slots, are enqueued again; the
+ * dispatch itself re-checks admission under the lock, so an over-eager wake-up only costs a claim. The sweeper
+ * re-enqueues any waiting call a lost wake-up leaves behind.
+ */
+@Injectable()
+export class CallAdmissionQueue {
+  constructor(
+    private readonly calls: CallsRepository,
+    private readonly jobs: JobQueue,
+    private readonly admission: CallAdmission,
+    private readonly dispatchQueue: CallDispatchQueue,
+  ) {}
+
+  /** A slot of the organization freed (a live call ended). */
+  async slotFreed(organizationId: string): Promise<void> {
+    await this.jobs.add(JobName.AdmitQueuedCalls, { organizationId }, { removeOnComplete: true, removeOnFail: 100 });
+  }
+
+  @OnJob({ name: JobName.AdmitQueuedCalls })
+  async admitQueued({ organizationId }: { organizationId: string }): Promise<number> {
+    const free = await this.admission.freeOutboundSlots(organizationId);
+    if (free === 0) return 0;
+    const waiting = await this.calls.findAdmissible(organizationId, free);
+    for (const id of waiting) await this.dispatchQueue.ensureEnqueued(id, null);
+    return waiting.length;
+  }
+}

@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { OnJob } from '../../../../infra/queue/on-job.decorator';
+import { JobName } from '../../../../infra/queue/queue-names';
+import { CallsRepository } from '../../calls.repository';
+import { CallEventsService } from '../../call-events.service';
+import { Outcome, simulatorTimeline } from './simulator-timeline';
+
+/**
+ * One step of a simulated call: references and timings only (about 250 bytes, whatever the prompt holds). The
+ * timeline is pure, so the step's event is rebuilt from the call when it runs; nothing the call stores (a
+ * 50,000-character system prompt, the transcript) is copied into the queue store, once per step, for a day.
+ */
+export interface SimulatorStepJobData {
+  callId: string;
+  providerCallId: string;
+  /** Index in the call's timeline. */
+  step: number;
+  outcome: Outcome;
+  placedAt: number;
+  ringMs: number;
+  callMs: number;
+}
+
+/** Plays one step of a simulated call: rebuilds the timeline from the call, applies that step's platform event. */
+@Injectable()
+export class SimulatorStepJob {
+  constructor(
+    private readonly calls: CallsRepository,
+    private readonly callEvents: CallEventsService,
+  ) {}
+
+  @OnJob({ name: JobName.PlaySimulatorStep })
+  async play(job: SimulatorStepJobData): Promise<void> {
+    const call = await this.calls.findScript(job.callId);
+    // A call deleted meanwhile (its organization was removed) has nothing left to play.
+    if (!call) return;
+    const step = simulatorTimeline({
+      callId: job.callId,
+      providerCallId: job.providerCallId,
+      callTo: call.callTo,
+      systemPrompt: call.systemPrompt ?? '',
+      firstMessage: call.firstMessage ?? '',
+      placedAt: job.placedAt,
+      ringMs: job.ringMs,
+      callMs: job.callMs,
+      outcome: job.outcome,
+    })[job.step];
+    if (step) await this.callEvents.apply(step.event);
+  }
+}

@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import { CampaignAction } from './campaign-state';
+import { CampaignResponse } from './campaign.response';
+import { CampaignsService } from './campaigns.service';
+import { ChangeCampaignStateCommand } from './change-campaign-state.command';
+import { CampaignEngine } from './engine/campaign-engine.job';
+
+/**
+ * start / pause / resume / cancel as one step for every caller (public API and console): the state change under
+ * the row lock, then a kick of the engine once the campaign runs (after commit, so the step sees the new status).
+ */
+@Injectable()
+export class CampaignActions {
+  constructor(
+    private readonly campaigns: CampaignsService,
+    private readonly changeState: ChangeCampaignStateCommand,
+    private readonly engine: CampaignEngine,
+  ) {}
+
+  async apply(organizationId: string, id: string, action: CampaignAction): Promise<CampaignResponse> {
+    const campaign = await this.changeState.execute(organizationId, id, action);
+    if (campaign.status === 'running') await this.engine.requestStep(campaign.id);
+    return this.campaigns.present(campaign);
+  }
+}

@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { uuidv7 } from '../../common/ids/uuid-v7';
+import { CampaignAttempt } from './campaign-attempt.entity';
+
+/** The SQL of `campaign_attempts`. */
+@Injectable()
+export class CampaignAttemptsRepository {
+  /** Fails on a second insert of the same (entry, attempt): the once-per-attempt guarantee. */
+  async insert(
+    m: EntityManager,
+    a: { entryId: string; campaignId: string; organizationId: string; to: string; attempt: number; callId: string },
+  ): Promise<void> {
+    await m.query(
+      `INSERT INTO campaign_attempts (id, entry_id, campaign_id, organization_id, "to", attempt, call_id, at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, now())`,
+      [uuidv7(), a.entryId, a.campaignId, a.organizationId, a.to, a.attempt, a.callId],
+    );
+  }
+
+  async recordEnded(m: EntityManager, ended: ReadonlyArray<{ callId: string; endedReason: string }>): Promise<void> {
+    if (!ended.length) return;
+    await m.query(
+      `UPDATE campaign_attempts a SET ended_reason = x.reason
+         FROM jsonb_to_recordset($1::jsonb) AS x(call_id uuid, reason text) WHERE a.call_id = x.call_id`,
+      [JSON.stringify(ended.map((e) => ({ call_id: e.callId, reason: e.endedReason })))],
+    );
+  }
+
+  async startedSince(m: EntityManager, campaignId: string, seconds: number): Promise<number> {
+    const [row]: Array<{ n: number }> = await m.query(
+      `SELECT count(*)::int AS n FROM campaign_attempts WHERE campaign_id = $1 AND at > now() - make_interval(secs => $2)`,
+      [campaignId, seconds],
+    );
+    return row.n;
+  }
+
+  /** Per number: attempts in the last 24 hours across all the organization's campaigns, and the oldest of them. */
+  async dailyByNumber(
+    m: EntityManager,
+    organizationId: string,
+    numbers: readonly string[],
+  ): Promise<Map<string, { count: number; oldest: Date }>> {
+    if (!numbers.length) return new Map();
+    const rows: Array<{ to: string; n: number; oldest: Date }> = await m.query(
+      `SELECT "to", count(*)::int AS n, min(at) AS oldest FROM campaign_attempts
+        WHERE organization_id = $1 AND "to" = ANY($2) AND at > now() - interval '24 hours' GROUP BY "to"`,
+      [organizationId, [...new Set(numbers)]],
+    );
+    return new Map(rows.map((r) => [r.to, { count: r.n, oldest: new Date(r.oldest) }]));
+  }
+
+  async forEntries(
+    entryIds: readonly string[],
+    m: EntityManager,
+  ): Promise<Map<string, Array<Pick<CampaignAttempt, 'callId' | 'endedReason' | 'at'>>>> {
+    const result = new Map<string, Array<Pick<CampaignAttempt, 'callId' | 'endedReason' | 'at'>>>();
+    if (!entryIds.length) return result;
+    const rows: Array<{ entry_id: string; call_id: string; ended_reason: string | null; at: Date }> = await m.query(
+      `SELECT entry_id, call_id, ended_reason, at FROM campaign_attempts WHERE entry_id = ANY($1) ORDER BY attempt`,
+      [entryIds],
+    );
+    for (const r of rows) {
+      const list = result.get(r.entry_id) ?? [];
+      list.push({ callId: r.call_id, endedReason: r.ended_reason, at: new Date(r.at) });
+      result.set(r.entry_id, list);
+    }
+    return result;
+  }
+}

@@ -1,0 +1,168 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { queryEntities } from '../../infra/database/entity-rows';
+import { CampaignEntry } from './campaign-entry.entity';
+
+export interface NewEntry {
+  id: string;
+  to: string;
+  contactId: string | null;
+  variableValues: Record<string, string> | null;
+  timeZone: string;
+}
+
+export interface FinishedEntry {
+  id: string;
+  attempts: number;
+  blockedAttempts: number;
+  callId: string;
+  endedReason: string;
+}
+
+export interface EntryOutcome {
+  id: string;
+  status: 'pending' | 'done' | 'skipped';
+  skipReason: string | null;
+  nextAttemptAt: Date;
+  blocked: boolean;
+  endedReason: string;
+}
+
+/** The SQL of `campaign_entries`. */
+@Injectable()
+export class CampaignEntriesRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** One statement for the whole audience (up to 10,000 rows). */
+  async insertMany(
+    m: EntityManager,
+    campaignId: string,
+    organizationId: string,
+    entries: readonly NewEntry[],
+  ): Promise<void> {
+    await m.query(
+      `INSERT INTO campaign_entries (id, campaign_id, organization_id, "to", contact_id, variable_values, time_zone,
+                                     status, next_attempt_at)
+       SELECT e.id, $1, $2, e."to", e.contact_id, e.variable_values, e.time_zone, 'pending', now()
+         FROM jsonb_to_recordset($3::jsonb)
+           AS e(id uuid, "to" text, contact_id uuid, variable_values jsonb, time_zone text)`,
+      [
+        campaignId,
+        organizationId,
+        JSON.stringify(
+          entries.map((e) => ({
+            id: e.id,
+            to: e.to,
+            contact_id: e.contactId,
+            variable_values: e.variableValues,
+            time_zone: e.timeZone,
+          })),
+        ),
+      ],
+    );
+  }
+
+  /** In-progress entries whose current call has reached a final status. */
+  async finished(m: EntityManager, campaignId: string): Promise<FinishedEntry[]> {
+    const rows: Array<{ id: string; attempts: number; blocked_attempts: number; call_id: string; reason: string }> =
+      await m.query(
+        `SELECT e.id, e.attempts, e.blocked_attempts, c.id AS call_id, COALESCE(c.ended_reason, c.status) AS reason
+           FROM campaign_entries e JOIN calls c ON c.id = e.current_call_id
+          WHERE e.campaign_id = $1 AND e.status = 'in_progress' AND c.status IN ('ended', 'error', 'cancelled')`,
+        [campaignId],
+      );
+    return rows.map((r) => ({
+      id: r.id,
+      attempts: r.attempts,
+      blockedAttempts: r.blocked_attempts,
+      callId: r.call_id,
+      endedReason: r.reason,
+    }));
+  }
+
+  async applyOutcomes(m: EntityManager, outcomes: readonly EntryOutcome[]): Promise<void> {
+    if (!outcomes.length) return;
+    await m.query(
+      `UPDATE campaign_entries e
+          SET status = o.status, skip_reason = o.skip_reason, next_attempt_at = o.next_attempt_at,
+              blocked_attempts = e.blocked_attempts + CASE WHEN o.blocked THEN 1 ELSE 0 END,
+              last_ended_reason = o.ended_reason, current_call_id = NULL, updated_at = now()
+         FROM jsonb_to_recordset($1::jsonb)
+           AS o(id uuid, status text, skip_reason text, next_attempt_at timestamptz, blocked boolean, ended_reason text)
+        WHERE e.id = o.id AND e.status = 'in_progress'`,
+      [
+        JSON.stringify(
+          outcomes.map((o) => ({
+            id: o.id,
+            status: o.status,
+            skip_reason: o.skipReason,
+            next_attempt_at: o.nextAttemptAt.toISOString(),
+            blocked: o.blocked,
+            ended_reason: o.endedReason,
+          })),
+        ),
+      ],
+    );
+  }
+
+  async countInProgress(m: EntityManager, campaignId: string): Promise<number> {
+    const [row]: Array<{ n: number }> = await m.query(
+      `SELECT count(*)::int AS n FROM campaign_entries WHERE campaign_id = $1 AND status = 'in_progress'`,
+      [campaignId],
+    );
+    return row.n;
+  }
+
+  async hasOpen(m: EntityManager, campaignId: string): Promise<boolean> {
+    const rows: unknown[] = await m.query(
+      `SELECT 1 FROM campaign_entries WHERE campaign_id = $1 AND status IN ('pending', 'in_progress') LIMIT 1`,
+      [campaignId],
+    );
+    return rows.length > 0;
+  }
+
+  /** Due pending entries, oldest due first, locked for this engine. */
+  due(m: EntityManager, campaignId: string, limit: number): Promise<CampaignEntry[]> {
+    return queryEntities(
+      m,
+      CampaignEntry,
+      `SELECT * FROM campaign_entries
+        WHERE campaign_id = $1 AND status = 'pending' AND next_attempt_at <= now()
+        ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      [campaignId, limit],
+    );
+  }
+
+  async postpone(m: EntityManager, postponed: ReadonlyArray<{ id: string; until: Date }>): Promise<void> {
+    if (!postponed.length) return;
+    await m.query(
+      `UPDATE campaign_entries e SET next_attempt_at = p.until, updated_at = now()
+         FROM jsonb_to_recordset($1::jsonb) AS p(id uuid, until timestamptz) WHERE e.id = p.id`,
+      [JSON.stringify(postponed.map((p) => ({ id: p.id, until: p.until.toISOString() })))],
+    );
+  }
+
+  async skip(m: EntityManager, skipped: ReadonlyArray<{ id: string; reason: string }>): Promise<void> {
+    if (!skipped.length) return;
+    await m.query(
+      `UPDATE campaign_entries e SET status = 'skipped', skip_reason = s.reason, updated_at = now()
+         FROM jsonb_to_recordset($1::jsonb) AS s(id uuid, reason text) WHERE e.id = s.id`,
+      [JSON.stringify(skipped)],
+    );
+  }
+
+  async markDialled(m: EntityManager, entryId: string, callId: string): Promise<void> {
+    await m.query(
+      `UPDATE campaign_entries SET status = 'in_progress', attempts = attempts + 1, current_call_id = $2,
+              updated_at = now() WHERE id = $1`,
+      [entryId, callId],
+    );
+  }
+
+  pageQuery(campaignId: string) {
+    return this.dataSource
+      .getRepository(CampaignEntry)
+      .createQueryBuilder('e')
+      .where('e.campaignId = :campaignId', { campaignId });
+  }
+}

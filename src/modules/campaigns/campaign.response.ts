@@ -1,0 +1,83 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { CAMPAIGN_STATUSES, Campaign, CampaignStatus } from './campaign.entity';
+import { CampaignProgress } from './campaigns.repository';
+import { CallingWindowDto, RetryPolicyDto } from './dto/create-campaign.dto';
+
+export class CampaignAudienceResponse {
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) groupId: string | null;
+  @ApiProperty({ type: [String], nullable: true }) contactIds: string[] | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'How many `rows` were given (the rows are the entries)' })
+  rowCount: number | null;
+}
+
+export class CampaignCountsResponse {
+  @ApiProperty() total: number;
+  @ApiProperty() pending: number;
+  @ApiProperty() inProgress: number;
+  @ApiProperty() done: number;
+  @ApiProperty() skipped: number;
+}
+
+/** A campaign (extension, CONTRACTS §9); also the `data` of campaign.* events. */
+export class CampaignResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ enum: CAMPAIGN_STATUSES }) status: CampaignStatus;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'OUTBOUND_MINUTES_EXHAUSTED',
+    description:
+      'Why the engine paused the campaign: OUTBOUND_MINUTES_EXHAUSTED or OUTBOUND_PLAN_REQUIRED (it resumes by ' +
+      'itself once calls can be placed again); null when paused by hand or not paused',
+  })
+  pausedReason: string | null;
+  @ApiProperty({ example: '+14155550100' }) from: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) caseId: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) assistantConfigId: string | null;
+  @ApiProperty({ type: String, nullable: true }) firstMessage: string | null;
+  @ApiProperty({ type: CampaignAudienceResponse }) audience: CampaignAudienceResponse;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) startAt: string | null;
+  @ApiProperty({ type: CallingWindowDto, nullable: true }) window: CallingWindowDto | null;
+  @ApiProperty({ type: Number, nullable: true }) maxConcurrent: number | null;
+  @ApiProperty({ type: Number, nullable: true }) callsPerMinute: number | null;
+  @ApiProperty({ type: RetryPolicyDto, nullable: true }) retry: RetryPolicyDto | null;
+  @ApiProperty({ type: CampaignCountsResponse }) counts: CampaignCountsResponse;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    example: { 'customer-ended-call': 180, 'customer-did-not-answer': 20 },
+    description: 'Final endedReason of each done entry -> number of entries',
+  })
+  outcomes: Record<string, number>;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+
+  static from(c: Campaign, progress: CampaignProgress): CampaignResponse {
+    const a = c.audience;
+    return {
+      id: c.id,
+      name: c.name,
+      status: c.status,
+      pausedReason: c.pausedReason,
+      from: c.callFrom,
+      caseId: c.caseId,
+      assistantConfigId: c.assistantConfigId,
+      firstMessage: c.firstMessage,
+      audience: {
+        groupId: 'groupId' in a ? a.groupId : null,
+        contactIds: 'contactIds' in a ? a.contactIds : null,
+        rowCount: 'rows' in a ? a.rows : null,
+      },
+      startAt: c.startAt?.toISOString() ?? null,
+      window: c.window,
+      maxConcurrent: c.maxConcurrent,
+      callsPerMinute: c.callsPerMinute,
+      retry: c.retry,
+      counts: progress.counts,
+      outcomes: progress.outcomes,
+      createdAt: c.createdAt.toISOString(),
+      updatedAt: c.updatedAt.toISOString(),
+    };
+  }
+}

@@ -1,0 +1,166 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequireScope } from '../../common/auth/access.decorators';
+import { Livemode, OrgId } from '../../common/auth/auth-context';
+import { IdParamPipe } from '../../common/ids/id-param.pipe';
+import { Idempotent } from '../../common/idempotency/idempotent.decorator';
+import { ApiContractExtension } from '../../common/openapi/api-extension.decorator';
+import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
+import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { Page, PageQueryDto } from '../../common/pagination/pagination.dto';
+import { CampaignActions } from './campaign-actions.service';
+import { CampaignEntryResponse } from './campaign-entry.response';
+import { CampaignResponse } from './campaign.response';
+import { CampaignAction } from './campaign-state';
+import { CampaignsService } from './campaigns.service';
+import { CreateCampaignCommand } from './create-campaign.command';
+import { CreateCampaignDto } from './dto/create-campaign.dto';
+
+const ENGINE =
+  'Extension (CONTRACTS §9). A campaign calls each entry of its audience with the case, the outbound assistant ' +
+  'and the `from` number, as ordinary calls carrying `campaignId` (listed in /calls, billed, with the usual ' +
+  'webhooks). An entry is called only inside the calling window, evaluated in the contact time zone (the ' +
+  "contact's `timeZone` custom field when valid, else the number's country when it has a single zone, else " +
+  '`window.timezone`; DST-correct); at most `maxConcurrent` of its calls are live at once (and never more than ' +
+  "the organization's concurrency limit), at most `callsPerMinute` start per minute; a number gets at most 3 " +
+  'attempts per rolling 24 hours across all campaigns. An attempt whose endedReason is in `retry.on` is ' +
+  'retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. ' +
+  'A number on the do-not-call list is skipped (skipReason DO_NOT_CALL). When the organization runs out of ' +
+  'outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / ' +
+  'OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Webhook events: ' +
+  'campaign.started, campaign.paused, campaign.completed (data: the Campaign).';
+
+@ApiTags('Campaigns (extension)')
+@Controller('api/v1/campaigns')
+export class CampaignsController {
+  constructor(
+    private readonly campaigns: CampaignsService,
+    private readonly create: CreateCampaignCommand,
+    private readonly actions: CampaignActions,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @Idempotent()
+  @RequireScope('campaigns:write')
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'createCampaign',
+    summary: 'Create a campaign (in draft)',
+    description: `${ENGINE} Bounds: audience at most 10,000 (rows, contact ids or group members); maxConcurrent 1-100; callsPerMinute 1-600; retry.delaySeconds 0-604800; retry.maxAttempts 1-10.`,
+  })
+  @ApiDataResponse(CampaignResponse, { status: 201 })
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_PHONE')
+  async createCampaign(
+    @OrgId() orgId: string,
+    @Livemode() livemode: boolean,
+    @Body() dto: CreateCampaignDto,
+  ): Promise<{ data: CampaignResponse }> {
+    // Without a source the command always creates (null is only for a repeated schedule occurrence).
+    return { data: await this.campaigns.present((await this.create.execute(orgId, dto, { livemode }))!) };
+  }
+
+  @Get()
+  @RequireScope('campaigns:read')
+  @ApiContractExtension()
+  @ApiOperation({ operationId: 'listCampaigns', summary: 'List campaigns, newest first', description: ENGINE })
+  @ApiPageResponse(CampaignResponse)
+  @ApiErrors('VALIDATION_ERROR', 'INVALID_CURSOR')
+  list(
+    @OrgId() orgId: string,
+    @Livemode() livemode: boolean,
+    @Query() query: PageQueryDto,
+  ): Promise<Page<CampaignResponse>> {
+    return this.campaigns.list(orgId, query, livemode);
+  }
+
+  @Get(':id')
+  @RequireScope('campaigns:read')
+  @ApiContractExtension()
+  @ApiOperation({ operationId: 'getCampaign', summary: 'Get a campaign with its progress' })
+  @ApiDataResponse(CampaignResponse)
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
+  async get(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<{ data: CampaignResponse }> {
+    return { data: await this.campaigns.present(await this.campaigns.get(orgId, id)) };
+  }
+
+  @Get(':id/entries')
+  @RequireScope('campaigns:read')
+  @ApiContractExtension()
+  @ApiOperation({ operationId: 'listCampaignEntries', summary: 'List the entries of a campaign with their attempts' })
+  @ApiPageResponse(CampaignEntryResponse)
+  @ApiErrors('VALIDATION_ERROR', 'INVALID_CURSOR', 'NOT_FOUND')
+  entries(
+    @OrgId() orgId: string,
+    @Param('id', IdParamPipe) id: string,
+    @Query() query: PageQueryDto,
+  ): Promise<Page<CampaignEntryResponse>> {
+    return this.campaigns.listEntries(orgId, id, query);
+  }
+
+  @Post(':id/start')
+  @HttpCode(200)
+  @RequireScope('campaigns:write')
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'startCampaign',
+    summary: 'Start a draft campaign',
+    description: 'draft -> running (or scheduled until `startAt`). Any other state: 422 INVALID_STATE.',
+  })
+  @ApiDataResponse(CampaignResponse)
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_STATE')
+  start(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<{ data: CampaignResponse }> {
+    return this.move(orgId, id, 'start');
+  }
+
+  @Post(':id/pause')
+  @HttpCode(200)
+  @RequireScope('campaigns:write')
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'pauseCampaign',
+    summary: 'Pause a scheduled or running campaign',
+    description: 'No new call is placed; calls already placed run to their end. Other states: 422 INVALID_STATE.',
+  })
+  @ApiDataResponse(CampaignResponse)
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_STATE')
+  pause(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<{ data: CampaignResponse }> {
+    return this.move(orgId, id, 'pause');
+  }
+
+  @Post(':id/resume')
+  @HttpCode(200)
+  @RequireScope('campaigns:write')
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'resumeCampaign',
+    summary: 'Resume a paused campaign',
+    description: 'paused -> running (or scheduled until `startAt`). Other states: 422 INVALID_STATE.',
+  })
+  @ApiDataResponse(CampaignResponse)
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_STATE')
+  resume(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<{ data: CampaignResponse }> {
+    return this.move(orgId, id, 'resume');
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @RequireScope('campaigns:write')
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'cancelCampaign',
+    summary: 'Cancel a campaign for good',
+    description:
+      'Pending entries are never called; calls already placed run to their end. A completed or cancelled ' +
+      'campaign: 422 INVALID_STATE.',
+  })
+  @ApiDataResponse(CampaignResponse)
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_STATE')
+  cancel(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<{ data: CampaignResponse }> {
+    return this.move(orgId, id, 'cancel');
+  }
+
+  private async move(orgId: string, id: string, action: CampaignAction): Promise<{ data: CampaignResponse }> {
+    return { data: await this.actions.apply(orgId, id, action) };
+  }
+}

@@ -1,0 +1,60 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AssistantsModule } from '../assistants/assistants.module';
+import { AutomationsModule } from '../automations/automations.module';
+import { CallsModule } from '../calls/calls.module';
+import { CasesModule } from '../cases/cases.module';
+import { DoNotCallModule } from '../do-not-call/do-not-call.module';
+import { LimitsModule } from '../limits/limits.module';
+import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
+import { UsageModule } from '../usage/usage.module';
+import { CampaignActions } from './campaign-actions.service';
+import { CampaignAttempt } from './campaign-attempt.entity';
+import { CampaignAttemptsRepository } from './campaign-attempts.repository';
+import { CampaignAudienceResolver } from './campaign-audience';
+import { CampaignEntriesRepository } from './campaign-entries.repository';
+import { CampaignEntry } from './campaign-entry.entity';
+import { CampaignEvents } from './campaign-events';
+import { Campaign } from './campaign.entity';
+import { CampaignsController } from './campaigns.controller';
+import { CampaignsRepository } from './campaigns.repository';
+import { CampaignsService } from './campaigns.service';
+import { ChangeCampaignStateCommand } from './change-campaign-state.command';
+import { CreateCampaignCommand } from './create-campaign.command';
+import { FollowUpRunner } from './dialers/follow-up-runner';
+import { RecurringScheduleRunner } from './dialers/recurring-schedule-runner.job';
+import { AdvanceCampaignCommand } from './engine/advance-campaign.command';
+import { CampaignEngine } from './engine/campaign-engine.job';
+
+/** The dialer's campaigns (extension, CONTRACTS §9): the API and the engine that turns entries into calls. */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([Campaign, CampaignEntry, CampaignAttempt]),
+    CallsModule,
+    CasesModule,
+    AssistantsModule,
+    PhoneNumbersModule,
+    UsageModule,
+    DoNotCallModule,
+    LimitsModule,
+    AutomationsModule,
+  ],
+  controllers: [CampaignsController],
+  providers: [
+    CampaignsRepository,
+    CampaignEntriesRepository,
+    CampaignAttemptsRepository,
+    CampaignAudienceResolver,
+    CampaignEvents,
+    CampaignsService,
+    CreateCampaignCommand,
+    ChangeCampaignStateCommand,
+    CampaignActions,
+    AdvanceCampaignCommand,
+    CampaignEngine,
+    RecurringScheduleRunner,
+    FollowUpRunner,
+  ],
+  exports: [CampaignEngine, CampaignsService, CampaignActions],
+})
+export class CampaignsModule {}

@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ApiError } from '../../common/errors/api-error';
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { keysetPaginate } from '../../common/pagination/keyset-paginate';
+import { Page, PageQueryDto } from '../../common/pagination/pagination.dto';
+import { Campaign } from './campaign.entity';
+import { CampaignAttemptsRepository } from './campaign-attempts.repository';
+import { CampaignEntriesRepository } from './campaign-entries.repository';
+import { CampaignEntryResponse } from './campaign-entry.response';
+import { CampaignResponse } from './campaign.response';
+import { CampaignsRepository } from './campaigns.repository';
+
+/** Campaign reads: the Campaign with its progress, and its entries with their attempts. */
+@Injectable()
+export class CampaignsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly campaigns: CampaignsRepository,
+    private readonly entries: CampaignEntriesRepository,
+    private readonly attempts: CampaignAttemptsRepository,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  async get(organizationId: string, id: string): Promise<Campaign> {
+    const campaign = await this.campaigns.find(organizationId, id);
+    if (!campaign) throw ApiError.notFound('Campaign');
+    return campaign;
+  }
+
+  async present(campaign: Campaign): Promise<CampaignResponse> {
+    const progress = await this.campaigns.progress([campaign.id]);
+    return CampaignResponse.from(campaign, progress.get(campaign.id)!);
+  }
+
+  /** `livemode` as for calls: a test key lists test campaigns, a live key live ones; `'all'` for the console. */
+  async list(organizationId: string, query: PageQueryDto, livemode: boolean | 'all'): Promise<Page<CampaignResponse>> {
+    const qb = this.campaigns.queryBuilder(organizationId);
+    if (livemode !== 'all') qb.andWhere('c.livemode = :livemode', { livemode });
+    const page = await keysetPaginate(qb, {
+      alias: 'c',
+      limit: query.limit,
+      cursor: query.cursor,
+      codec: this.cursors,
+      filters: {},
+      map: (c: Campaign) => c,
+    });
+    const progress = await this.campaigns.progress(page.data.map((c) => c.id));
+    return { ...page, data: page.data.map((c) => CampaignResponse.from(c, progress.get(c.id)!)) };
+  }
+
+  async listEntries(organizationId: string, id: string, query: PageQueryDto): Promise<Page<CampaignEntryResponse>> {
+    await this.get(organizationId, id);
+    const page = await keysetPaginate(this.entries.pageQuery(id), {
+      alias: 'e',
+      limit: query.limit,
+      cursor: query.cursor,
+      codec: this.cursors,
+      filters: { campaignId: id },
+      map: (e) => e,
+    });
+    const attempts = await this.attempts.forEntries(
+      page.data.map((e) => e.id),
+      this.dataSource.manager,
+    );
+    return { ...page, data: page.data.map((e) => CampaignEntryResponse.from(e, attempts.get(e.id) ?? [])) };
+  }
+}

@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ApiError } from '../../common/errors/api-error';
+import { uuidv7 } from '../../common/ids/uuid-v7';
+import { OutboundAssistantsService } from '../assistants/outbound-assistants.service';
+import { CasesService } from '../cases/cases.service';
+import { PhoneNumbersService } from '../phone-numbers/phone-numbers.service';
+import { Campaign, CampaignSourceType } from './campaign.entity';
+import { CampaignAudienceResolver } from './campaign-audience';
+import { CampaignEntriesRepository } from './campaign-entries.repository';
+import { CampaignsRepository } from './campaigns.repository';
+import { CreateCampaignDto } from './dto/create-campaign.dto';
+
+/** Zone of contacts whose own zone is unknown when the campaign has no window. */
+const DEFAULT_ZONE = 'UTC';
+
+/** How a campaign comes to be: its mode (a test key's campaigns place test calls) and what placed it, if not the API. */
+export interface CampaignOrigin {
+  livemode: boolean;
+  source?: CampaignSource;
+}
+
+export interface CampaignSource {
+  type: CampaignSourceType;
+  id: string;
+  /** Unique per source: the schedule occurrence or the call followed up. */
+  key: string;
+}
+
+/**
+ * Creates a campaign with all its entries, in one transaction (nothing half-written on failure): in `draft`
+ * from the API; `scheduled` (it starts at `startAt`) when a recurring schedule or a follow-up places it, once
+ * per source key — a second creation for the same key creates nothing and returns null.
+ */
+@Injectable()
+export class CreateCampaignCommand {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly numbers: PhoneNumbersService,
+    private readonly cases: CasesService,
+    private readonly assistants: OutboundAssistantsService,
+    private readonly audience: CampaignAudienceResolver,
+    private readonly campaigns: CampaignsRepository,
+    private readonly entries: CampaignEntriesRepository,
+  ) {}
+
+  async execute(organizationId: string, dto: CreateCampaignDto, origin: CampaignOrigin): Promise<Campaign | null> {
+    const { livemode, source } = origin;
+    if (!(await this.numbers.findOwned(organizationId, dto.from))) {
+      throw new ApiError('INVALID_PHONE', `from: ${dto.from} is not a phone number of this organization`);
+    }
+    return this.dataSource.transaction(async (m) => {
+      if (dto.caseId) await this.cases.getForCall(organizationId, dto.caseId, m);
+      if (dto.assistantConfigId) await this.assistants.getForCall(organizationId, dto.assistantConfigId, m);
+      const { audience, entries } = await this.audience.resolve(
+        m,
+        organizationId,
+        dto.audience,
+        dto.window?.timezone ?? DEFAULT_ZONE,
+      );
+      const campaign = await this.campaigns.insertOnce(
+        m,
+        m.create(Campaign, {
+          id: uuidv7(),
+          organizationId,
+          name: dto.name,
+          status: source ? 'scheduled' : 'draft',
+          livemode,
+          sourceType: source?.type ?? null,
+          sourceId: source?.id ?? null,
+          sourceKey: source?.key ?? null,
+          pausedReason: null,
+          callFrom: dto.from,
+          caseId: dto.caseId ?? null,
+          assistantConfigId: dto.assistantConfigId ?? null,
+          firstMessage: dto.firstMessage ?? null,
+          audience,
+          startAt: dto.startAt ? new Date(dto.startAt) : null,
+          window: dto.window ? { ...dto.window } : null,
+          maxConcurrent: dto.maxConcurrent ?? null,
+          callsPerMinute: dto.callsPerMinute ?? null,
+          retry: dto.retry ? { ...dto.retry } : null,
+        }),
+      );
+      if (!campaign) return null;
+      await this.entries.insertMany(m, campaign.id, organizationId, entries);
+      return campaign;
+    });
+  }
+}

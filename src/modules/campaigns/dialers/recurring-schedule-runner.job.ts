@@ -1,0 +1,68 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { OnJob } from '../../../infra/queue/on-job.decorator';
+import { JobName } from '../../../infra/queue/queue-names';
+import { RecurringSchedule } from '../../automations/recurring-schedule.entity';
+import { RecurringSchedulesRepository } from '../../automations/recurring-schedules.repository';
+import { CampaignAudienceDto } from '../dto/create-campaign.dto';
+import { CreateCampaignCommand } from '../create-campaign.command';
+import { nextOccurrence } from './next-occurrence';
+
+export const SCHEDULE_TICK_MS = 1000;
+const BATCH = 20;
+
+/**
+ * Fires recurring schedules (the contract's automations, driven by the dialer): each due occurrence of an
+ * active schedule places one campaign with the schedule's case, assistant, caller ID and audience, run by the
+ * campaign engine (windows, pacing, do-not-call, admission). Once per occurrence across any number of
+ * schedulers: the due schedule is locked (SKIP LOCKED), and the campaign is keyed by (schedule, occurrence).
+ */
+@Injectable()
+export class RecurringScheduleRunner {
+  private readonly logger = new Logger(RecurringScheduleRunner.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly schedules: RecurringSchedulesRepository,
+    private readonly create: CreateCampaignCommand,
+  ) {}
+
+  @OnJob({ name: JobName.RecurringScheduleTick, schedule: { every: SCHEDULE_TICK_MS } })
+  async tick(): Promise<number> {
+    return this.dataSource.transaction(async (m) => {
+      const due = await this.schedules.lockDue(m, BATCH);
+      for (const schedule of due) {
+        await this.fire(schedule);
+        const after = new Date(Math.max(Date.now(), schedule.nextOccurrenceAt!.getTime()));
+        await this.schedules.setNextOccurrence(
+          m,
+          schedule.id,
+          nextOccurrence(schedule.rrule!, schedule.timeZone, schedule.createdAt, after),
+        );
+      }
+      return due.length;
+    });
+  }
+
+  /** A failure (its audience group deleted, its number released) skips this occurrence, not the next ones. */
+  private async fire(s: RecurringSchedule): Promise<void> {
+    const occurrence = s.nextOccurrenceAt!.toISOString();
+    try {
+      await this.create.execute(
+        s.organizationId,
+        {
+          name: `Recurring schedule ${s.id} at ${occurrence}`,
+          from: s.callFrom!,
+          caseId: s.caseId ?? undefined,
+          assistantConfigId: s.assistantConfigId ?? undefined,
+          audience: s.audience as CampaignAudienceDto,
+          startAt: occurrence,
+        },
+        // Schedules are made through the admin API (the dashboard), never by a test key.
+        { livemode: true, source: { type: 'recurring_schedule', id: s.id, key: occurrence } },
+      );
+    } catch (error) {
+      this.logger.warn({ scheduleId: s.id, occurrence, err: (error as Error).message }, 'Occurrence not placed');
+    }
+  }
+}

@@ -1,0 +1,191 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { ApiError } from '../../../common/errors/api-error';
+import { CallsService } from '../../calls/calls.service';
+import { DoNotCallService } from '../../do-not-call/do-not-call.service';
+import { OrganizationLimitsRepository } from '../../limits/organization-limits.repository';
+import { CallBilling } from '../../usage/call-billing.port';
+import { Campaign } from '../campaign.entity';
+import { CampaignEntry } from '../campaign-entry.entity';
+import { CampaignAttemptsRepository } from '../campaign-attempts.repository';
+import { CampaignEntriesRepository, EntryOutcome, FinishedEntry } from '../campaign-entries.repository';
+import { CampaignEvents } from '../campaign-events';
+import { CampaignsRepository } from '../campaigns.repository';
+import { windowOpensAt } from './calling-window';
+
+/** Attempts per number per rolling 24 hours across all of an organization's campaigns. */
+export const DAILY_ATTEMPT_CAP = 3;
+/** Ended reasons of a call that never reached anyone because the organization could not place it. */
+const BLOCKED_REASONS = new Set(['outbound-minutes-exhausted', 'outbound-plan-required']);
+const DO_NOT_CALL_REASON = 'do-not-call';
+
+export type AdvanceResult = { busy: true } | { busy: false; callIds: string[] };
+
+/**
+ * One step of one campaign, in one transaction under the campaign's row lock (so any number of engines in any
+ * number of processes step a campaign one at a time): record the outcome of entries whose call finished
+ * (retry, done or skipped), then, while running, pause when the organization cannot place calls, complete
+ * when nothing is left, else turn due entries into calls within the pacing limits, each attempt recorded
+ * under the unique (entry, attempt) pair. Calls are dispatched after the commit (the sweeper repairs a lost
+ * enqueue); admission, the do-not-call ledger and the minutes are checked again at dispatch.
+ */
+@Injectable()
+export class AdvanceCampaignCommand {
+  private readonly logger = new Logger(AdvanceCampaignCommand.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly campaigns: CampaignsRepository,
+    private readonly entries: CampaignEntriesRepository,
+    private readonly attempts: CampaignAttemptsRepository,
+    private readonly events: CampaignEvents,
+    private readonly calls: CallsService,
+    private readonly billing: CallBilling,
+    private readonly doNotCall: DoNotCallService,
+    private readonly limits: OrganizationLimitsRepository,
+  ) {}
+
+  execute(campaignId: string): Promise<AdvanceResult> {
+    return this.dataSource.transaction(async (m) => {
+      let campaign = await this.campaigns.lock(m, campaignId, true);
+      if (!campaign) return { busy: true };
+      await this.recordFinished(m, campaign, await this.entries.finished(m, campaign.id));
+      const now = Date.now();
+      if (campaign.status === 'scheduled' && (!campaign.startAt || campaign.startAt.getTime() <= now)) {
+        campaign = await this.campaigns.setStatus(m, campaign.id, 'running');
+        await this.events.record(m, campaign, 'campaign.started');
+      }
+      // Test campaigns place free test calls: minutes and plan never pause them.
+      const blocked = campaign.livemode ? await this.billing.outboundBlockedReason(campaign.organizationId, m) : null;
+      if (campaign.status === 'paused' && campaign.pausedReason && !blocked) {
+        // Paused by the engine for want of minutes or plan: resumes once calls can be placed again.
+        campaign = await this.campaigns.setStatus(m, campaign.id, 'running');
+      }
+      if (campaign.status !== 'running') return { busy: false, callIds: [] };
+      if (blocked) {
+        campaign = await this.campaigns.setStatus(m, campaign.id, 'paused', blocked);
+        await this.events.record(m, campaign, 'campaign.paused');
+        return { busy: false, callIds: [] };
+      }
+      if (!(await this.entries.hasOpen(m, campaign.id))) {
+        campaign = await this.campaigns.setStatus(m, campaign.id, 'completed');
+        await this.events.record(m, campaign, 'campaign.completed');
+        return { busy: false, callIds: [] };
+      }
+      return { busy: false, callIds: await this.dial(m, campaign) };
+    });
+  }
+
+  /** Each finished attempt earns a retry (after the delay; the window is applied when it falls due) or ends the entry. */
+  private async recordFinished(m: EntityManager, campaign: Campaign, finished: FinishedEntry[]): Promise<void> {
+    if (!finished.length) return;
+    await this.attempts.recordEnded(m, finished);
+    const retry = campaign.retry;
+    const outcomes = finished.map((f): EntryOutcome => {
+      const base = {
+        id: f.id,
+        endedReason: f.endedReason,
+        skipReason: null,
+        nextAttemptAt: new Date(),
+        blocked: false,
+      };
+      if (f.endedReason === DO_NOT_CALL_REASON) return { ...base, status: 'skipped', skipReason: 'DO_NOT_CALL' };
+      if (BLOCKED_REASONS.has(f.endedReason)) return { ...base, status: 'pending', blocked: true };
+      const counted = f.attempts - f.blockedAttempts;
+      if (retry && retry.on.includes(f.endedReason) && counted < retry.maxAttempts) {
+        return { ...base, status: 'pending', nextAttemptAt: new Date(Date.now() + retry.delaySeconds * 1000) };
+      }
+      return { ...base, status: 'done' };
+    });
+    await this.entries.applyOutcomes(m, outcomes);
+  }
+
+  private async dial(m: EntityManager, campaign: Campaign): Promise<string[]> {
+    const { maxConcurrentCalls } = await this.limits.find(campaign.organizationId, m);
+    let slots =
+      Math.min(campaign.maxConcurrent ?? maxConcurrentCalls, maxConcurrentCalls) -
+      (await this.entries.countInProgress(m, campaign.id));
+    if (campaign.callsPerMinute) {
+      slots = Math.min(slots, campaign.callsPerMinute - (await this.attempts.startedSince(m, campaign.id, 60)));
+    }
+    if (slots <= 0) return [];
+    // More than the slots: some candidates may be postponed (window, daily cap) or skipped (do-not-call).
+    const candidates = await this.entries.due(m, campaign.id, slots * 4);
+    const listed = await this.doNotCall.listedAmong(
+      m,
+      campaign.organizationId,
+      candidates.map((e) => e.to),
+    );
+    const daily = await this.attempts.dailyByNumber(
+      m,
+      campaign.organizationId,
+      candidates.map((e) => e.to),
+    );
+    const now = new Date();
+    const skipped: Array<{ id: string; reason: string }> = [];
+    const postponed: Array<{ id: string; until: Date }> = [];
+    const callIds: string[] = [];
+    for (const entry of candidates) {
+      if (listed.has(entry.to)) {
+        skipped.push({ id: entry.id, reason: 'DO_NOT_CALL' });
+        continue;
+      }
+      const usage = daily.get(entry.to);
+      if (usage && usage.count >= DAILY_ATTEMPT_CAP) {
+        postponed.push({ id: entry.id, until: new Date(usage.oldest.getTime() + 24 * 3600 * 1000) });
+        continue;
+      }
+      const opens = windowOpensAt(campaign.window, entry.timeZone, now);
+      if (opens > now) {
+        postponed.push({ id: entry.id, until: opens });
+        continue;
+      }
+      if (callIds.length >= slots) continue;
+      const callId = await this.place(m, campaign, entry);
+      if (typeof callId === 'string') {
+        callIds.push(callId);
+        daily.set(entry.to, { count: (usage?.count ?? 0) + 1, oldest: usage?.oldest ?? now });
+      } else skipped.push({ id: entry.id, reason: callId.skipReason });
+    }
+    await this.entries.skip(m, skipped);
+    await this.entries.postpone(m, postponed);
+    return callIds;
+  }
+
+  /** The call of the entry's next attempt, or why the entry cannot be called at all. */
+  private async place(m: EntityManager, c: Campaign, entry: CampaignEntry): Promise<string | { skipReason: string }> {
+    let callId: string;
+    try {
+      const call = await this.calls.insertForDialer(
+        m,
+        c.organizationId,
+        {
+          to: entry.to,
+          from: c.callFrom,
+          contactId: entry.contactId ?? undefined,
+          caseId: c.caseId ?? undefined,
+          assistantConfigId: c.assistantConfigId ?? undefined,
+          firstMessage: c.firstMessage ?? undefined,
+          variableValues: entry.variableValues ?? undefined,
+        },
+        c,
+      );
+      callId = call.id;
+    } catch (error) {
+      // Resolution failed before any write (a deleted contact or case, a required variable without a value).
+      if (!(error instanceof ApiError)) throw error;
+      this.logger.debug({ entryId: entry.id, code: error.code }, 'Campaign entry cannot be called');
+      return { skipReason: error.code };
+    }
+    await this.attempts.insert(m, {
+      entryId: entry.id,
+      campaignId: c.id,
+      organizationId: c.organizationId,
+      to: entry.to,
+      attempt: entry.attempts + 1,
+      callId,
+    });
+    await this.entries.markDialled(m, entry.id, callId);
+    return callId;
+  }
+}

@@ -1,0 +1,90 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { JobQueue } from '../../../infra/queue/job-queue.service';
+import { OnJob } from '../../../infra/queue/on-job.decorator';
+import { JobName } from '../../../infra/queue/queue-names';
+import { CallDispatchQueue } from '../../calls/dispatch/call-dispatch-queue';
+import { DomainEventListener, DomainEventMessage } from '../../outbox/domain-event';
+import { DomainEventFanout } from '../../outbox/domain-event-fanout.service';
+import { OutboxService } from '../../outbox/outbox.service';
+import { CampaignsRepository } from '../campaigns.repository';
+import { FinishedCall, FollowUpRunner } from '../dialers/follow-up-runner';
+import { AdvanceCampaignCommand } from './advance-campaign.command';
+
+export const CAMPAIGN_TICK_MS = 1000;
+/** Campaigns stepped per tick (the least recently updated first). */
+const TICK_BATCH = 200;
+/** How long a requested step waits for another engine's step of the same campaign to commit. */
+const BUSY_RETRIES = 20;
+const BUSY_WAIT_MS = 100;
+
+/**
+ * Drives campaigns. PostgreSQL holds every bit of progress; the queue only says "step this campaign now":
+ * a cluster-wide tick (a BullMQ job scheduler, registered by the scheduler role) steps every campaign with
+ * work due, and a campaign call's end (its call.ended / call.failed event) asks for a step at once, so a
+ * freed slot is refilled without waiting for the tick. Losing the queue store loses nothing but latency.
+ */
+@Injectable()
+export class CampaignEngine implements OnModuleInit, DomainEventListener {
+  private readonly logger = new Logger(CampaignEngine.name);
+
+  constructor(
+    private readonly advance: AdvanceCampaignCommand,
+    private readonly campaigns: CampaignsRepository,
+    private readonly jobs: JobQueue,
+    private readonly dispatchQueue: CallDispatchQueue,
+    private readonly fanout: DomainEventFanout,
+    private readonly followUps: FollowUpRunner,
+    private readonly outbox: OutboxService,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  onModuleInit(): void {
+    this.fanout.subscribe(this);
+  }
+
+  async onDomainEvent(event: DomainEventMessage): Promise<void> {
+    if (event.type !== 'call.ended' && event.type !== 'call.failed') return;
+    const data = await this.outbox.payloadOf(this.dataSource.manager, event.eventId);
+    if (!data) return;
+    const call = data as unknown as FinishedCall;
+    if (call.campaignId) await this.requestStep(call.campaignId);
+    await this.followUps.onCallFinished(event.organizationId, call);
+  }
+
+  /** Coalesced: while a step of the campaign is waiting, another request adds nothing. */
+  async requestStep(campaignId: string): Promise<void> {
+    await this.jobs.add(
+      JobName.AdvanceCampaign,
+      { campaignId },
+      { jobId: `advance-${campaignId}`, removeOnComplete: true, removeOnFail: true },
+    );
+  }
+
+  @OnJob({ name: JobName.CampaignTick, schedule: { every: CAMPAIGN_TICK_MS } })
+  async tick(): Promise<number> {
+    let placed = 0;
+    for (const id of await this.campaigns.active(TICK_BATCH)) placed += await this.step(id, false);
+    return placed;
+  }
+
+  @OnJob({ name: JobName.AdvanceCampaign })
+  async advanceOne({ campaignId }: { campaignId: string }): Promise<number> {
+    return this.step(campaignId, true);
+  }
+
+  private async step(campaignId: string, waitIfBusy: boolean): Promise<number> {
+    for (let i = 0; i <= BUSY_RETRIES; i++) {
+      const result = await this.advance.execute(campaignId);
+      if (!result.busy) {
+        for (const callId of result.callIds) await this.dispatchQueue.enqueue(callId, null);
+        return result.callIds.length;
+      }
+      // Another engine is stepping it: the tick's own next round will come; a requested step waits its turn.
+      if (!waitIfBusy) return 0;
+      await new Promise((r) => setTimeout(r, BUSY_WAIT_MS));
+    }
+    this.logger.debug({ campaignId }, 'Campaign step left to the next tick');
+    return 0;
+  }
+}

@@ -1,0 +1,88 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminOnly } from '../../common/auth/access.decorators';
+import { IdParamPipe } from '../../common/ids/id-param.pipe';
+import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
+import { ApiAdminErrors } from '../../common/openapi/api-errors.decorator';
+import { Page } from '../../common/pagination/pagination.dto';
+import { CallDetailResponse, CallResponse } from '../calls/call.response';
+import { CallStatsService } from '../calls/call-stats.service';
+import { CallsService } from '../calls/calls.service';
+import { CreateCallDto } from '../calls/dto/create-call.dto';
+import { ListCallsQueryDto } from '../calls/dto/list-calls-query.dto';
+import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
+import { UsageDailyService } from '../usage/usage-daily.service';
+import { OverviewResponse } from './console-responses';
+
+const OVERVIEW_DAYS = 30;
+
+/** An organization's calls as the console shows them: the calls service's own list, detail and create. */
+@ApiTags('Calls')
+@AdminOnly()
+@Controller('admin/v1/organizations/:orgId')
+export class ConsoleCallsController {
+  constructor(
+    private readonly calls: CallsService,
+    private readonly stats: CallStatsService,
+    private readonly daily: UsageDailyService,
+  ) {}
+
+  @Get('overview')
+  @ApiOperation({
+    operationId: 'adminGetOverview',
+    summary: 'Minutes by day and calls by status over the last 30 days',
+  })
+  @ApiDataResponse(OverviewResponse)
+  @ApiAdminErrors()
+  async overview(@Param('orgId', ExistingOrganizationPipe) orgId: string): Promise<{ data: OverviewResponse }> {
+    const to = new Date();
+    const from = new Date(to.getTime() - (OVERVIEW_DAYS - 1) * 86_400_000);
+    const [minutesByDay, callsByStatus] = await Promise.all([
+      this.daily.byDay(orgId, from, to),
+      this.stats.countByStatus(orgId, from),
+    ]);
+    return { data: { minutesByDay, callsByStatus } };
+  }
+
+  @Get('calls')
+  @ApiOperation({ operationId: 'adminListCalls', summary: "An organization's calls, newest first (GET /api/v1/calls)" })
+  @ApiPageResponse(CallResponse)
+  @ApiAdminErrors('INVALID_CURSOR')
+  list(
+    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+    @Query() query: ListCallsQueryDto,
+  ): Promise<Page<CallResponse>> {
+    return this.calls.list(orgId, query, 'all');
+  }
+
+  @Get('calls/:id')
+  @ApiOperation({ operationId: 'adminGetCall', summary: 'One call with its transcript (GET /api/v1/calls/{id})' })
+  @ApiDataResponse(CallDetailResponse)
+  @ApiAdminErrors()
+  async get(
+    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+    @Param('id', IdParamPipe) id: string,
+  ): Promise<{ data: CallDetailResponse }> {
+    return { data: CallDetailResponse.fromWithTranscript(await this.calls.get(orgId, id)) };
+  }
+
+  @Post('test-calls')
+  @HttpCode(201)
+  @ApiOperation({
+    operationId: 'adminPlaceTestCall',
+    summary: 'Place a call from the console (the test-call button)',
+    description:
+      'A test-mode call (CONTRACTS §8): the same rules as POST /api/v1/calls for its fields and variables, but ' +
+      'it always runs on the voice simulator whatever VOICE_PROVIDER says (CONTRACTS §4: the last digit of `to` ' +
+      'picks the outcome) and consumes no minutes.',
+  })
+  @ApiDataResponse(CallResponse, { status: 201 })
+  @ApiAdminErrors('INVALID_PHONE', 'DO_NOT_CALL')
+  async testCall(
+    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+    @Body() dto: CreateCallDto,
+  ): Promise<{ data: CallResponse }> {
+    // A test-mode call (CONTRACTS §8): always on the simulator, free, fires like any call.
+    return { data: CallResponse.from(await this.calls.create(orgId, dto, false)) };
+  }
+}

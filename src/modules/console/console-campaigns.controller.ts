@@ -1,0 +1,82 @@
+import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminOnly } from '../../common/auth/access.decorators';
+import { IdParamPipe } from '../../common/ids/id-param.pipe';
+import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
+import { ApiAdminErrors } from '../../common/openapi/api-errors.decorator';
+import { Page, PageQueryDto } from '../../common/pagination/pagination.dto';
+import { CampaignActions } from '../campaigns/campaign-actions.service';
+import { CampaignAction } from '../campaigns/campaign-state';
+import { CampaignsService } from '../campaigns/campaigns.service';
+import { ConsoleCampaignResponse } from './console-campaign.response';
+import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
+
+/** Dialer campaigns (CONTRACTS §9) with their progress, and the public routes' state moves, for any organization. */
+@ApiTags('Usage and automations')
+@AdminOnly()
+@Controller('admin/v1/organizations/:orgId/campaigns')
+export class ConsoleCampaignsController {
+  constructor(
+    private readonly campaigns: CampaignsService,
+    private readonly actions: CampaignActions,
+  ) {}
+
+  @Get()
+  @ApiOperation({
+    operationId: 'adminListCampaigns',
+    summary: 'Campaigns with progress counts, newest first (GET /api/v1/campaigns)',
+  })
+  @ApiPageResponse(ConsoleCampaignResponse)
+  @ApiAdminErrors('INVALID_CURSOR')
+  async list(
+    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+    @Query() query: PageQueryDto,
+  ): Promise<Page<ConsoleCampaignResponse>> {
+    // The console shows test and live campaigns together, as it does calls.
+    const page = await this.campaigns.list(orgId, query, 'all');
+    return { ...page, data: page.data.map(ConsoleCampaignResponse.withActions) };
+  }
+
+  @Post(':id/start')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'adminStartCampaign',
+    summary: 'Start a draft campaign (POST /api/v1/campaigns/{id}/start)',
+  })
+  @ApiDataResponse(ConsoleCampaignResponse)
+  @ApiAdminErrors('INVALID_STATE')
+  start(@Param('orgId', ExistingOrganizationPipe) orgId: string, @Param('id', IdParamPipe) id: string) {
+    return this.move(orgId, id, 'start');
+  }
+
+  @Post(':id/pause')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'adminPauseCampaign', summary: 'Pause a scheduled or running campaign' })
+  @ApiDataResponse(ConsoleCampaignResponse)
+  @ApiAdminErrors('INVALID_STATE')
+  pause(@Param('orgId', ExistingOrganizationPipe) orgId: string, @Param('id', IdParamPipe) id: string) {
+    return this.move(orgId, id, 'pause');
+  }
+
+  @Post(':id/resume')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'adminResumeCampaign', summary: 'Resume a paused campaign' })
+  @ApiDataResponse(ConsoleCampaignResponse)
+  @ApiAdminErrors('INVALID_STATE')
+  resume(@Param('orgId', ExistingOrganizationPipe) orgId: string, @Param('id', IdParamPipe) id: string) {
+    return this.move(orgId, id, 'resume');
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'adminCancelCampaign', summary: 'Cancel a campaign for good' })
+  @ApiDataResponse(ConsoleCampaignResponse)
+  @ApiAdminErrors('INVALID_STATE')
+  cancel(@Param('orgId', ExistingOrganizationPipe) orgId: string, @Param('id', IdParamPipe) id: string) {
+    return this.move(orgId, id, 'cancel');
+  }
+
+  private async move(orgId: string, id: string, action: CampaignAction): Promise<{ data: ConsoleCampaignResponse }> {
+    return { data: ConsoleCampaignResponse.withActions(await this.actions.apply(orgId, id, action)) };
+  }
+}

@@ -1,0 +1,54 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminOnly } from '../../common/auth/access.decorators';
+import { IdParamPipe } from '../../common/ids/id-param.pipe';
+import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
+import { ApiAdminErrors } from '../../common/openapi/api-errors.decorator';
+import { Page } from '../../common/pagination/pagination.dto';
+import { ContactGroupResponse } from '../contact-groups/contact-group.response';
+import { ContactGroupsService } from '../contact-groups/contact-groups.service';
+import { ContactListItemResponse, ContactResponse } from '../contacts/contact.response';
+import { ContactsService } from '../contacts/contacts.service';
+import { ListContactsQueryDto } from '../contacts/dto/list-contacts-query.dto';
+import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
+
+@ApiTags('Contacts')
+@AdminOnly()
+@Controller('admin/v1/organizations/:orgId')
+export class ConsoleContactsController {
+  constructor(
+    private readonly contacts: ContactsService,
+    private readonly groups: ContactGroupsService,
+  ) {}
+
+  @Get('contacts')
+  @ApiOperation({
+    operationId: 'adminListContacts',
+    summary: 'Contacts with search, group and tag filters (GET /api/v1/contacts)',
+  })
+  @ApiPageResponse(ContactListItemResponse)
+  @ApiAdminErrors('INVALID_CURSOR')
+  list(
+    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+    @Query() query: ListContactsQueryDto,
+  ): Promise<Page<ContactListItemResponse>> {
+    return this.contacts.list(orgId, query);
+  }
+
+  @Get('contacts/:id')
+  @ApiOperation({ operationId: 'adminGetContact', summary: 'One contact with its custom fields' })
+  @ApiDataResponse(ContactResponse)
+  @ApiAdminErrors()
+  async get(@Param('orgId', ExistingOrganizationPipe) orgId: string, @Param('id', IdParamPipe) id: string) {
+    return { data: ContactResponse.from(await this.contacts.get(orgId, id)) };
+  }
+
+  @Get('contact-groups')
+  @ApiOperation({ operationId: 'adminListContactGroups', summary: 'Contact groups with their sizes' })
+  @ApiDataResponse(ContactGroupResponse, { isArray: true })
+  @ApiAdminErrors()
+  async listGroups(@Param('orgId', ExistingOrganizationPipe) orgId: string) {
+    const rows = await this.groups.listWithCounts(orgId);
+    return { data: rows.map((r) => ContactGroupResponse.from(r.group, r.contactCount)) };
+  }
+}

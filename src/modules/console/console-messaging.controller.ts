@@ -1,0 +1,50 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminOnly } from '../../common/auth/access.decorators';
+import { IdParamPipe } from '../../common/ids/id-param.pipe';
+import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
+import { ApiAdminErrors } from '../../common/openapi/api-errors.decorator';
+import { Page } from '../../common/pagination/pagination.dto';
+import { ConversationDetailResponse, ConversationResponse } from '../messaging/conversation.response';
+import { ConversationsService } from '../messaging/conversations.service';
+import { ListConversationsQueryDto } from '../messaging/dto/list-conversations.dto';
+import { MessagingAccountResponse } from '../messaging/messaging-account.response';
+import { MessagingAccountsService } from '../messaging/messaging-accounts.service';
+import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
+
+@ApiTags('Messaging')
+@AdminOnly()
+@Controller('admin/v1/organizations/:orgId/messaging')
+export class ConsoleMessagingController {
+  constructor(
+    private readonly accounts: MessagingAccountsService,
+    private readonly conversations: ConversationsService,
+  ) {}
+
+  @Get('accounts')
+  @ApiOperation({ operationId: 'adminListMessagingAccounts', summary: 'Connected messaging accounts' })
+  @ApiDataResponse(MessagingAccountResponse, { isArray: true })
+  @ApiAdminErrors()
+  async listAccounts(@Param('orgId', ExistingOrganizationPipe) orgId: string) {
+    return { data: (await this.accounts.list(orgId)).map(MessagingAccountResponse.from) };
+  }
+
+  @Get('conversations')
+  @ApiOperation({ operationId: 'adminListConversations', summary: 'Conversations, most recent activity first' })
+  @ApiPageResponse(ConversationResponse)
+  @ApiAdminErrors('INVALID_CURSOR')
+  list(
+    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+    @Query() query: ListConversationsQueryDto,
+  ): Promise<Page<ConversationResponse>> {
+    return this.conversations.list(orgId, query);
+  }
+
+  @Get('conversations/:id')
+  @ApiOperation({ operationId: 'adminGetConversation', summary: 'One conversation with its messages' })
+  @ApiDataResponse(ConversationDetailResponse)
+  @ApiAdminErrors()
+  async get(@Param('orgId', ExistingOrganizationPipe) orgId: string, @Param('id', IdParamPipe) id: string) {
+    return { data: await this.conversations.get(orgId, id) };
+  }
+}

@@ -1,0 +1,76 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { RateLimitModule } from '../../infra/rate-limit/rate-limit.module';
+import { ConsoleSessionVerifier } from '../../common/auth/console-session-verifier';
+import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { AssistantsModule } from '../assistants/assistants.module';
+import { AutomationsModule } from '../automations/automations.module';
+import { CampaignsModule } from '../campaigns/campaigns.module';
+import { CallsModule } from '../calls/calls.module';
+import { CasesModule } from '../cases/cases.module';
+import { ContactGroupsModule } from '../contact-groups/contact-groups.module';
+import { ContactsModule } from '../contacts/contacts.module';
+import { MessagingModule } from '../messaging/messaging.module';
+import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
+import { OrganizationsModule } from '../organizations/organizations.module';
+import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
+import { UsageModule } from '../usage/usage.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+import { ConsoleCallsController } from './console-calls.controller';
+import { ConsoleCampaignsController } from './console-campaigns.controller';
+import { ConsoleContactsController } from './console-contacts.controller';
+import { ConsoleMessagingController } from './console-messaging.controller';
+import { ConsoleOrganizationsController } from './console-organizations.controller';
+import { ConsoleScriptsController } from './console-scripts.controller';
+import { ConsoleSession } from './console-session.entity';
+import { ConsoleSessionController } from './console-session.controller';
+import { ConsoleSessionsRepository } from './console-sessions.repository';
+import { ConsoleSessionsService } from './console-sessions.service';
+import { ConsoleUsageController } from './console-usage.controller';
+import { ConsoleWebhookDeliveriesController } from './console-webhook-deliveries.controller';
+import { ConsoleWebhooksController } from './console-webhooks.controller';
+
+/**
+ * The web console's backend: operator sessions (global, because the access guard verifies them app-wide) and
+ * the admin reads its pages need, each delegating to the domain module's own service (no second copy of a rule).
+ */
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([ConsoleSession]),
+    RateLimitModule,
+    OrganizationsModule,
+    ApiKeysModule,
+    PhoneNumbersModule,
+    CallsModule,
+    CasesModule,
+    AssistantsModule,
+    ContactsModule,
+    ContactGroupsModule,
+    WebhooksModule,
+    MessagingModule,
+    UsageModule,
+    AutomationsModule,
+    CampaignsModule,
+  ],
+  controllers: [
+    ConsoleSessionController,
+    ConsoleOrganizationsController,
+    ConsoleCallsController,
+    ConsoleScriptsController,
+    ConsoleContactsController,
+    ConsoleWebhooksController,
+    ConsoleWebhookDeliveriesController,
+    ConsoleMessagingController,
+    ConsoleUsageController,
+    ConsoleCampaignsController,
+  ],
+  providers: [
+    ConsoleSessionsRepository,
+    ConsoleSessionsService,
+    ExistingOrganizationPipe,
+    { provide: ConsoleSessionVerifier, useExisting: ConsoleSessionsService },
+  ],
+  exports: [ConsoleSessionVerifier],
+})
+export class ConsoleModule {}

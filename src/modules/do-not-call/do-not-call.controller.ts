@@ -1,0 +1,83 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { RequireScope } from '../../common/auth/access.decorators';
+import { OrgId } from '../../common/auth/auth-context';
+import { ApiError } from '../../common/errors/api-error';
+import { ApiContractExtension } from '../../common/openapi/api-extension.decorator';
+import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
+import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { Page, PageQueryDto } from '../../common/pagination/pagination.dto';
+import { toE164 } from '../../common/validation/is-e164.decorator';
+import { DoNotCallEntryResponse } from './do-not-call-entry.response';
+import { DoNotCallService } from './do-not-call.service';
+import { AddDoNotCallDto } from './dto/add-do-not-call.dto';
+
+const LEDGER_RULES =
+  'Extension (CONTRACTS §9). The ledger is checked right before every dial, whatever placed the call (POST ' +
+  '/calls, campaigns, recurring schedules, follow-ups): a direct call to a listed number is refused with 422 ' +
+  'DO_NOT_CALL, a queued call whose number was listed meanwhile ends in `error` with endedReason `do-not-call`, ' +
+  'and a campaign entry is skipped with skipReason `DO_NOT_CALL`. A chat message STOP, STOPALL, UNSUBSCRIBE, ' +
+  'CANCEL, END or QUIT (any case, surrounding spaces ignored) lists the sender with source `message`.';
+
+@ApiTags('Do not call (extension)')
+@Controller('api/v1/do-not-call')
+export class DoNotCallController {
+  constructor(private readonly ledger: DoNotCallService) {}
+
+  @Get()
+  @RequireScope('do_not_call:read')
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'listDoNotCall',
+    summary: 'List the numbers that must not be called',
+    description: LEDGER_RULES,
+  })
+  @ApiPageResponse(DoNotCallEntryResponse)
+  @ApiErrors('VALIDATION_ERROR', 'INVALID_CURSOR')
+  list(@OrgId() orgId: string, @Query() query: PageQueryDto): Promise<Page<DoNotCallEntryResponse>> {
+    return this.ledger.list(orgId, query);
+  }
+
+  @Post()
+  @RequireScope('do_not_call:write')
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'addDoNotCall',
+    summary: 'Add a number to the do-not-call ledger',
+    description: `${LEDGER_RULES} Adding a number already listed answers 200 with the existing listing; a new one 201.`,
+  })
+  @ApiDataResponse(DoNotCallEntryResponse, { status: 201 })
+  @ApiDataResponse(DoNotCallEntryResponse, { status: 200, description: 'The number was already listed' })
+  @ApiErrors('VALIDATION_ERROR')
+  async add(
+    @OrgId() orgId: string,
+    @Body() dto: AddDoNotCallDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<{ data: DoNotCallEntryResponse }> {
+    const { entry, created } = await this.ledger.add(orgId, {
+      number: dto.number,
+      reason: dto.reason ?? null,
+      source: 'api',
+    });
+    void reply.status(created ? 201 : 200);
+    return { data: DoNotCallEntryResponse.from(entry) };
+  }
+
+  @Delete(':number')
+  @HttpCode(204)
+  @RequireScope('do_not_call:write')
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'removeDoNotCall',
+    summary: 'Lift a number from the do-not-call ledger',
+    description: 'The listing is kept as history (when and by whom it was lifted); the number may be dialled again.',
+  })
+  @ApiParam({ name: 'number', description: 'E.164, URL-encoded (`%2B14155550123`)', example: '+14155550123' })
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
+  async remove(@OrgId() orgId: string, @Param('number') raw: string): Promise<void> {
+    const number = toE164(raw);
+    if (!number) throw ApiError.validation('number', 'must be a phone number in E.164 format, e.g. +14155550123');
+    await this.ledger.remove(orgId, number);
+  }
+}

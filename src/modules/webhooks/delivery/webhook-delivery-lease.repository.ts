@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { isForeignKeyViolation } from '../../../infra/database/pg-errors';
+
+/** `gone`: the endpoint was deleted since the attempt read it. */
+export type ClaimResult = 'running' | 'waiting' | 'gone';
+
+/** First key of the two-key advisory lock serialising one endpoint's slot decisions (no other feature's lock). */
+const ENDPOINT_SLOTS_LOCK = 0x77736c74; // "wslt"
+
+/**
+ * The only SQL on `webhook_delivery_leases`: at most `limit` running attempts per endpoint across all workers.
+ * A claim runs under a per-endpoint transaction lock, so two workers never both take the last slot.
+ */
+@Injectable()
+export class WebhookDeliveryLeaseRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Takes a slot for the attempt `jobId`, or records it as waiting for one. A waiting attempt keeps its place in
+   * line when it asks again.
+   */
+  async claim(jobId: string, endpointId: string, limit: number, leaseMs: number): Promise<ClaimResult> {
+    const running = await this.dataSource
+      .transaction(async (m) => {
+        await m.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [ENDPOINT_SLOTS_LOCK, endpointId]);
+        const rows: Array<{ running: boolean }> = await m.query(
+          `WITH busy AS (
+           SELECT count(*)::int AS n FROM webhook_delivery_leases
+            WHERE endpoint_id = $2 AND running AND expires_at > now() AND job_id <> $1)
+         INSERT INTO webhook_delivery_leases (job_id, endpoint_id, running, since, expires_at)
+         SELECT $1, $2, busy.n < $3, now(),
+                CASE WHEN busy.n < $3 THEN now() + make_interval(secs => $4 / 1000.0) END
+           FROM busy
+         ON CONFLICT (job_id) DO UPDATE
+            SET running = excluded.running,
+                expires_at = excluded.expires_at,
+                since = CASE WHEN excluded.running THEN excluded.since ELSE webhook_delivery_leases.since END
+         RETURNING running`,
+          [jobId, endpointId, limit, leaseMs],
+        );
+        return rows[0].running;
+      })
+      .catch((error: unknown) => {
+        if (isForeignKeyViolation(error)) return null;
+        throw error;
+      });
+    return running === null ? 'gone' : running ? 'running' : 'waiting';
+  }
+
+  /**
+   * Frees the slot of `jobId` and hands back the longest-waiting attempt of the endpoint (its row removed: it
+   * claims again when it runs), or null when none waits.
+   */
+  async release(jobId: string, endpointId: string): Promise<string | null> {
+    const rows: Array<{ job_id: string }> = await this.dataSource.query(
+      `WITH done AS (DELETE FROM webhook_delivery_leases WHERE job_id = $1),
+            next AS (
+              SELECT job_id FROM webhook_delivery_leases
+               WHERE endpoint_id = $2 AND NOT running AND job_id <> $1
+               ORDER BY since LIMIT 1 FOR UPDATE SKIP LOCKED)
+       DELETE FROM webhook_delivery_leases l USING next WHERE l.job_id = next.job_id RETURNING l.job_id`,
+      [jobId, endpointId],
+    );
+    return rows[0]?.job_id ?? null;
+  }
+
+  /** Hands back the next waiting attempt of the endpoint without freeing anything (its previous wake-up was lost). */
+  next(endpointId: string): Promise<string | null> {
+    return this.release('', endpointId);
+  }
+
+  /** Leases long expired (their worker crashed) and waits whose job is long gone (a queue store lost its data). */
+  async prune(olderThanHours: number): Promise<number> {
+    const result = await this.dataSource.query(
+      `DELETE FROM webhook_delivery_leases
+        WHERE (running AND expires_at < now() - make_interval(hours => $1))
+           OR (NOT running AND since < now() - make_interval(hours => $1))`,
+      [olderThanHours],
+    );
+    return Number(result?.[1] ?? 0);
+  }
+}

@@ -1,0 +1,102 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { PerKeyLimit } from '../../../common/concurrency/per-key-limit';
+import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
+import { Metrics } from '../../../infra/metrics/metrics.service';
+import { DeferJob } from '../../../infra/queue/defer-job';
+import { JobQueue } from '../../../infra/queue/job-queue.service';
+import { JobName } from '../../../infra/queue/queue-names';
+import { WebhookDeliveryJob, deliveryJobId } from './webhook-delivery.job';
+import { WebhookDeliveryLeaseRepository } from './webhook-delivery-lease.repository';
+
+/** A running lease outlives the attempt's timeout by this much before it counts as abandoned (a crashed worker). */
+const LEASE_MARGIN_MS = 15_000;
+/** Waiters whose wake-up cannot be delivered (gone, or not parked yet) tried before giving up for this release. */
+const WAKE_TRIES = 3;
+
+export type ReleaseSlot = () => Promise<void>;
+
+/**
+ * Fair shares of delivery capacity (issue 16). An attempt runs only with both of:
+ * - a slot of its organization in this worker process (WEBHOOK_ORGANIZATION_CONCURRENCY of the worker's 50),
+ *   so a tenant whose receivers hang holds a bounded part of the worker, and of its sockets to any host;
+ * - a slot of its endpoint (WEBHOOK_ENDPOINT_CONCURRENCY), counted in PostgreSQL across all worker processes.
+ * An attempt missing either is deferred, never dropped: it goes back to the delayed set under its own job id, and
+ * the attempt that frees the slot promotes the longest waiter. The delay (one timeout, by which every attempt
+ * running now has ended) only matters when a wake-up was lost or the line was full, so a backlog is looked at
+ * once per timeout, not polled.
+ */
+@Injectable()
+export class WebhookDeliverySlots {
+  private readonly logger = new Logger(WebhookDeliverySlots.name);
+  private readonly organizations: PerKeyLimit;
+
+  constructor(
+    private readonly leases: WebhookDeliveryLeaseRepository,
+    private readonly jobs: JobQueue,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: Metrics,
+  ) {
+    this.organizations = new PerKeyLimit(config.webhookOrganizationConcurrency);
+  }
+
+  /**
+   * Takes this worker's slot for the attempt's organization (no I/O: decided before the attempt reads anything),
+   * or throws DeferJob. The returned function gives it back.
+   */
+  takeOrganization(job: WebhookDeliveryJob): () => void {
+    if (!this.organizations.tryTake(job.organizationId)) {
+      this.organizations.park(job.organizationId, deliveryJobId(job.eventId, job.endpointId, job.attempt));
+      this.metrics.webhookDelivery('deferred');
+      throw new DeferJob(this.parkedDelay(), 'organization share of this worker in use');
+    }
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      this.giveOrganization(job.organizationId);
+    };
+  }
+
+  /**
+   * Takes one of the endpoint's slots, across all workers, or throws DeferJob. Null when the endpoint is gone.
+   * The returned function gives the slot back and wakes the endpoint's longest waiter.
+   */
+  async claimEndpoint(job: WebhookDeliveryJob): Promise<ReleaseSlot | null> {
+    const jobId = deliveryJobId(job.eventId, job.endpointId, job.attempt);
+    const claim = await this.leases.claim(
+      jobId,
+      job.endpointId,
+      this.config.webhookEndpointConcurrency,
+      this.config.webhookTimeoutMs + LEASE_MARGIN_MS,
+    );
+    if (claim === 'gone') return null;
+    if (claim === 'waiting') {
+      this.metrics.webhookDelivery('deferred');
+      throw new DeferJob(this.parkedDelay(), 'endpoint slots in use');
+    }
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      let next = await this.leases.release(jobId, job.endpointId);
+      for (let i = 0; next && i < WAKE_TRIES; i++) {
+        if (await this.jobs.promote(JobName.DeliverWebhook, next)) return;
+        next = await this.leases.next(job.endpointId);
+      }
+    };
+  }
+
+  private giveOrganization(organizationId: string): void {
+    const next = this.organizations.give(organizationId);
+    if (!next) return;
+    this.jobs.promote(JobName.DeliverWebhook, next).catch((err: unknown) => {
+      // The waiter still wakes on its own delay.
+      this.logger.debug({ jobId: next, err: (err as Error).message }, 'Could not wake a deferred webhook attempt');
+    });
+  }
+
+  /** One timeout (every attempt running now has ended by then), spread by up to 10 % so waiters do not wake together. */
+  private parkedDelay(): number {
+    return Math.round(this.config.webhookTimeoutMs * (1 + 0.1 * Math.random()));
+  }
+}

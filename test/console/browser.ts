@@ -1,0 +1,107 @@
+/// <reference lib="dom" />
+// Functions passed to page.evaluate run in the browser, so they see the DOM.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+
+const ROOT = join(__dirname, '..', '..');
+export const SCREENSHOTS = join(ROOT, 'docs', 'console');
+
+/** The console is served from dist/console; build it once when a bare checkout runs this file alone. */
+export function ensureConsoleBuilt(): void {
+  if (existsSync(join(ROOT, 'dist', 'console', 'index.html'))) return;
+  execFileSync('npm', ['run', 'console:build'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+/** Debian's Chromium, headless, with a fresh profile and nothing phoning home. */
+export async function launchChromium(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), 'console-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 860 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs the page in with the admin token through the sign-in form, as an operator does. */
+export async function signIn(page: Page, baseUrl: string, token: string): Promise<void> {
+  await page.goto(`${baseUrl}/console/sign-in`);
+  await page.getByLabel('Admin token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/console\/orgs$/);
+}
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: number;
+}
+
+/**
+ * axe-core's serious and critical violations on the page as it is now. The script goes in through the
+ * DevTools protocol (page.evaluate), not a <script> tag, so the console's strict CSP stays on while it runs.
+ */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  // A string expression is evaluated through the protocol, outside the page's CSP (which forbids eval).
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    const { axe } = window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: any[] }> } };
+    const result = await axe.run(document);
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length }));
+  });
+}
+
+/** Waits until the first match of `locator` contains `text` (its text is read again every 100 ms). */
+export async function expectText(locator: Locator, text: string, timeout = 10_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  let last = '';
+  while (Date.now() < deadline) {
+    last =
+      (await locator
+        .first()
+        .textContent({ timeout })
+        .catch(() => '')) ?? '';
+    if (last.includes(text)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`expected "${text}" in ${locator}, last saw "${last}"`);
+}
+
+/** Waits until the first match of `locator` no longer reads `from`. */
+export async function expectTextChange(locator: Locator, from: string, timeout: number): Promise<void> {
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    const now =
+      (await locator
+        .first()
+        .textContent()
+        .catch(() => from)) ?? from;
+    if (now !== from) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`expected ${locator} to change from "${from}"`);
+}

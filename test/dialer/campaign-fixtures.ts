@@ -1,0 +1,75 @@
+import { TestApp } from '../support/test-app';
+import { CallsOrg } from '../calls/call-fixtures';
+
+/**
+ * `count` North American rows (`+1` and ten digits) sharing a prefix, each ending in the simulator outcome digit
+ * `digit(i)` (CONTRACTS §4).
+ */
+export function rows(prefix: string, count: number, digit: (i: number) => number = (i) => i % 10) {
+  const width = 11 - prefix.length;
+  return Array.from({ length: count }, (_, i) => ({ to: `${prefix}${String(i).padStart(width, '0')}${digit(i)}` }));
+}
+
+/** Creates and starts a campaign; returns its id. */
+export async function startCampaign(org: CallsOrg, body: Record<string, unknown>): Promise<string> {
+  const created = await org.api.post('/api/v1/campaigns', { name: 'Test', from: org.from, ...body });
+  if (created.status !== 201) throw new Error(`create campaign: ${created.status} ${created.text}`);
+  const started = await org.api.post(`/api/v1/campaigns/${created.body.data.id}/start`);
+  if (started.status !== 200) throw new Error(`start campaign: ${started.status} ${started.text}`);
+  return created.body.data.id;
+}
+
+/** Polls GET /campaigns/{id} until `done` holds. */
+export async function waitForCampaign(
+  org: CallsOrg,
+  id: string,
+  done: (c: any) => boolean,
+  timeoutMs = 60_000,
+): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  let last: any;
+  while (Date.now() < deadline) {
+    last = (await org.api.get(`/api/v1/campaigns/${id}`)).body.data;
+    if (done(last)) return last;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`campaign ${id} did not reach the expected state; last: ${JSON.stringify(last)}`);
+}
+
+/** Every entry of a campaign (all pages). */
+export async function allEntries(org: CallsOrg, id: string): Promise<any[]> {
+  const entries: any[] = [];
+  let cursor: string | null = null;
+  do {
+    const res: any = await org.api.get(
+      `/api/v1/campaigns/${id}/entries?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
+    entries.push(...res.body.data);
+    cursor = res.body.pagination.cursor;
+  } while (cursor);
+  return entries;
+}
+
+/** `HH:MM` (UTC) of now plus `minutes`. */
+export const utcClock = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString().slice(11, 16);
+export const ALL_DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+
+/** Runs a `count(*)::int AS n` query every 50 ms until stopped; resolves to the highest count seen. */
+export function sampleMax(t: TestApp, sql: string, params: unknown[]): { stop: () => Promise<number> } {
+  let max = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const { rows: r } = await t.db.query(sql, params);
+      max = Math.max(max, r[0].n);
+      await new Promise((res) => setTimeout(res, 50));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return max;
+    },
+  };
+}

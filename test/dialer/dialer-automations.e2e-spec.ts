@@ -1,0 +1,100 @@
+import { TestApp, startTestApp } from '../support/test-app';
+import { CallsOrg, callingOrg, finished, insertCase, waitForCall } from '../calls/call-fixtures';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('dialer: recurring schedules and follow-up campaigns place real calls', () => {
+  let t: TestApp;
+  let org: CallsOrg;
+  let caseId: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    // A second scheduler (and worker) process on the same database and queues.
+    await t.startPeer({ ROLES: 'scheduler,worker' });
+    org = await callingOrg(t);
+    caseId = await insertCase(t, org, { prompt: 'Remind {{name}}', firstMessage: 'Hello' });
+  });
+  afterAll(() => t?.close());
+
+  it('fires a recurring schedule once per occurrence with two schedulers; paused, it fires nothing', async () => {
+    const created = await t.admin.post(`/admin/v1/organizations/${org.id}/recurring-schedules`, {
+      caseId,
+      rrule: 'FREQ=SECONDLY;INTERVAL=2',
+      timeZone: 'Europe/Paris',
+      from: org.from,
+      audience: { rows: [{ to: '+14155650000' }] },
+    });
+    expect(created.status).toBe(201);
+    const scheduleId = created.body.data.id;
+    await sleep(5500);
+    const paused = await t.admin.post(`/admin/v1/recurring-schedules/${scheduleId}/pause`, {});
+    expect(paused.body.data.status).toBe('paused');
+
+    const occurrences = async () =>
+      (
+        await t.db.query(
+          `SELECT c.source_key, c.start_at, (SELECT count(*)::int FROM campaign_entries e WHERE e.campaign_id = c.id) AS entries
+             FROM campaigns c WHERE c.source_id = $1 ORDER BY c.start_at`,
+          [scheduleId],
+        )
+      ).rows;
+    const fired = await occurrences();
+    expect(fired.length).toBeGreaterThanOrEqual(2);
+    expect(fired.length).toBeLessThanOrEqual(3);
+    for (const o of fired) expect(o.entries).toBe(1);
+    const starts = fired.map((o) => new Date(o.start_at).getTime());
+    for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1]).toBe(2000);
+
+    await sleep(3000);
+    expect(await occurrences()).toHaveLength(fired.length);
+    const { rows: after } = await t.db.query(
+      `SELECT count(*)::int AS n, count(*) FILTER (WHERE case_id = $2)::int AS with_case FROM calls
+        WHERE campaign_id IN (SELECT id FROM campaigns WHERE source_id = $1)`,
+      [scheduleId, caseId],
+    );
+    expect(after[0].n).toBe(fired.length);
+    // Every occurrence's call placed once, with the schedule's case.
+    expect(after[0].with_case).toBe(fired.length);
+
+    // Still a delete blocker.
+    expect((await org.api.delete(`/api/v1/cases/${caseId}`)).status).toBe(409);
+  }, 30_000);
+
+  it('follows a not-answered call with another call to the number after the delay, once, without chains', async () => {
+    const followUp = await t.admin.post(`/admin/v1/organizations/${org.id}/follow-up-campaigns`, {
+      caseId,
+      from: org.from,
+      delaySeconds: 1,
+    });
+    expect(followUp.status).toBe(201);
+    expect(followUp.body.data.triggerOn).toEqual(['customer-did-not-answer', 'voicemail-reached']);
+    const unanswered = await org.api.post('/api/v1/calls', { to: '+14155660008', from: org.from, caseId });
+    const answered = await org.api.post('/api/v1/calls', { to: '+14155660000', from: org.from, caseId });
+    const first = await waitForCall(org, unanswered.body.data.id, finished);
+    await waitForCall(org, answered.body.data.id, finished);
+    expect(first.endedReason).toBe('customer-did-not-answer');
+
+    const deadline = Date.now() + 15_000;
+    let rows: any[] = [];
+    while (Date.now() < deadline) {
+      ({ rows } = await t.db.query(
+        `SELECT id, campaign_id, created_at, status FROM calls WHERE call_to = '+14155660008' ORDER BY created_at`,
+      ));
+      if (rows.length === 2 && ['ended', 'error'].includes(rows[1].status)) break;
+      await sleep(100);
+    }
+    expect(rows).toHaveLength(2);
+    expect(new Date(rows[1].created_at).getTime() - Date.parse(first.updatedAt)).toBeGreaterThanOrEqual(900);
+    const followCall = (await org.api.get(`/api/v1/calls/${rows[1].id}`)).body.data;
+    expect(followCall).toMatchObject({ caseId, campaignId: rows[1].campaign_id, callTo: '+14155660008' });
+    // The follow-up call was not answered either, but a follow-up never follows itself; the answered call had none.
+    await sleep(2500);
+    const { rows: count } = await t.db.query(
+      `SELECT call_to, count(*)::int AS n FROM calls WHERE call_to IN ('+14155660008', '+14155660000') GROUP BY 1 ORDER BY 1`,
+    );
+    expect(count).toEqual([
+      { call_to: '+14155660000', n: 1 },
+      { call_to: '+14155660008', n: 2 },
+    ]);
+  }, 40_000);
+});
