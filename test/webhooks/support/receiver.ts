@@ -23,6 +23,8 @@ export class WebhookReceiver {
   private readonly scripts = new Map<string, Answer[]>();
   private readonly defaults = new Map<string, Answer>();
   private readonly open = new Map<string, number>();
+  /** When each exchange ended (answered, or given up by the client), in order. */
+  readonly ended: Array<{ path: string; at: number }> = [];
   /** The most requests each path ever had open at once (a receiver's view of per-endpoint concurrency). */
   readonly maxOpen = new Map<string, number>();
   private readonly held: ServerResponse[] = [];
@@ -79,7 +81,10 @@ export class WebhookReceiver {
     this.open.set(opened, now);
     this.maxOpen.set(opened, Math.max(now, this.maxOpen.get(opened) ?? 0));
     // Counted until the exchange ends either way: answered, or given up by the client (a timeout).
-    res.on('close', () => this.open.set(opened, (this.open.get(opened) ?? 1) - 1));
+    res.on('close', () => {
+      this.open.set(opened, (this.open.get(opened) ?? 1) - 1);
+      this.ended.push({ path: opened, at: Date.now() });
+    });
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
