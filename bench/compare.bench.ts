@@ -14,16 +14,15 @@
  * BENCH_ORGS, BENCH_ROLES, BENCH_COMPILED. `npm run bench compare-1m` is the 1,000,000 contacts over 100 organizations preset.
  */
 import autocannon from 'autocannon';
-import { ChildProcess, fork } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { loadavg as osLoadavg } from 'node:os';
-import { AddressInfo, createServer } from 'node:net';
-import { join } from 'node:path';
 import { Pool } from 'pg';
 import { TEST_REDIS_URL, createTestDatabase } from '../test/support/databases';
 import globalSetup from '../test/support/global-setup';
 import { HttpClient } from '../test/support/http';
 import { CpuMeter, memoryOf } from './cpu-meter';
+import { seedCalls, seedContacts } from './seed';
+import { freePort, loadavg, startProcess as start, waitUp } from './server-process';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 100_000);
 /** Contacts in the benchmarked organization; with BENCH_ORGS > 1 as many again in each other organization. */
@@ -40,7 +39,6 @@ const ROUTES = ['GET /calls', 'POST /contacts', 'GET /contacts/search'].filter(
 /** When set, our server writes a V8 CPU profile there on exit (open it in Chrome DevTools). */
 const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
 const ADMIN_TOKEN = 'bench-admin-token';
-const ROOT = join(__dirname, '..');
 const QUERIES = ['ali', 'smith', 'garcia', 'mar', 'alice smith', '4155', 'jo', 'alicee'];
 
 /** Issue 21's targets (same-run figures of ours `a` and the baseline `b`). */
@@ -49,49 +47,6 @@ const TARGETS: Record<string, (a: Figures, b: Figures) => boolean> = {
   'POST /contacts': (a, b) => a.rps >= 0.8 * b.rps && a.p99 <= 1.5 * b.p99,
   'GET /contacts/search': (a) => a.rps >= 400 && a.p99 <= 150,
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/**
- * BENCH_COMPILED=1 runs our server from `dist/` (`npm run build` first), as production does: without ts-node's
- * compiler in the process, which is what its memory figure should be.
- */
-const COMPILED = process.env.BENCH_COMPILED === '1';
-
-function start(script: string, env: Record<string, string>, profileDir?: string): ChildProcess {
-  const compiled = COMPILED && script.startsWith('src/');
-  return fork(join(ROOT, compiled ? script.replace(/^src\/(.*)\.ts$/, 'dist/$1.js') : script), [], {
-    execArgv: [
-      ...(compiled ? [] : ['-r', 'ts-node/register/transpile-only']),
-      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
-    ],
-    env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.spec.json'), ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-}
-
-async function waitUp(url: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const res = await fetch(url);
-      if (res.status < 500) return;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not come up`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 interface Figures {
   rps: number;
@@ -157,34 +112,9 @@ async function run(
 async function seed(databaseUrl: string, orgId: string): Promise<void> {
   const db = new Pool({ connectionString: databaseUrl, max: 2 });
   try {
-    if (ROUTES.includes('GET /calls')) {
-      await db.query(
-        `INSERT INTO calls (id, organization_id, status, direction, call_from, call_to, api_call_id, api_call_status,
-                            ended_reason, result_status, duration_seconds, created_at, updated_at)
-         SELECT gen_random_uuid(), $1, 'ended', 'outbound', '+14155550100',
-                '+1' || ((i::bigint * 7919 + 12345) % 9000000000 + 1000000000)::text, 'sim-' || i, 'ended',
-                'customer-ended-call', 'Answered', 30 + i % 300,
-                now() - i * interval '1 second', now() - i * interval '1 second'
-           FROM generate_series(1, $2::int) AS i`,
-        [orgId, CALLS],
-      );
-      await db.query('VACUUM ANALYZE calls');
-    }
-    const first = ['Alice', 'Bob', 'Carol', 'David', 'Emma', 'Maria', 'Jose', 'Priya', 'Omar', 'Hana', 'Marco', 'Joan'];
-    const last = ['Smith', 'Garcia', 'Johnson', 'Martinez', 'Lee', 'Nguyen', 'Okafor', 'Tanaka', 'Rossi', 'Alison'];
-    // The benchmarked organization first, then the others (random ids: contacts carry no foreign key to them).
-    for (let o = 0; o < ORGS; o++) {
-      await db.query(
-        `INSERT INTO contacts (id, organization_id, title, phone, tags, created_at, updated_at)
-         SELECT gen_random_uuid(), $1,
-                ($2::text[])[1 + (i * 7) % cardinality($2::text[])] || ' ' || ($3::text[])[1 + (i * 13) % cardinality($3::text[])],
-                '+1' || ((i::bigint * 7919 + 12345) % 9000000000 + 1000000000)::text, ARRAY['t' || (i % 50)],
-                now() - i * interval '1 second', now()
-           FROM generate_series(1, $4::int) AS i`,
-        [o === 0 ? orgId : randomUUID(), first, last, CONTACTS],
-      );
-    }
-    await db.query('VACUUM ANALYZE contacts');
+    if (ROUTES.includes('GET /calls')) await seedCalls(db, orgId, CALLS);
+    // The benchmarked organization first, then the others.
+    await seedContacts(db, [orgId, ...Array.from({ length: ORGS - 1 }, () => randomUUID())], CONTACTS);
   } finally {
     await db.end();
   }
@@ -277,12 +207,6 @@ async function main(): Promise<void> {
 
 function cpuCell(f: Figures): string {
   return `${f.nodeMs.toFixed(2)} + ${f.pgMs.toFixed(2)}`;
-}
-
-function loadavg(): string {
-  return osLoadavg()
-    .map((n: number) => n.toFixed(2))
-    .join(' ');
 }
 
 main().then(

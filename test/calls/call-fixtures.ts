@@ -11,7 +11,7 @@ export interface CallsOrg extends TestOrg {
 }
 
 /** An organization with a phone number and outbound minutes (a trial through the admin API, CONTRACTS §6). */
-export async function callingOrg(t: TestApp, mins = 1000): Promise<CallsOrg> {
+export async function callingOrg(t: Pick<TestApp, 'admin' | 'baseUrl'>, mins = 1000): Promise<CallsOrg> {
   const org = await createOrg(t);
   const from = nextNumber();
   const number = await t.admin.post(`/admin/v1/organizations/${org.id}/phone-numbers`, { number: from, label: 'Main' });
@@ -20,7 +20,7 @@ export async function callingOrg(t: TestApp, mins = 1000): Promise<CallsOrg> {
   return { ...org, from };
 }
 
-export async function grantTrial(t: TestApp, orgId: string, mins: number): Promise<void> {
+export async function grantTrial(t: Pick<TestApp, 'admin'>, orgId: string, mins: number): Promise<void> {
   const trial = await t.admin.post(`/admin/v1/organizations/${orgId}/trial`, { days: 30, mins });
   if (trial.status !== 201 && trial.status !== 200) throw new Error(`trial: ${trial.status} ${trial.text}`);
 }

@@ -18,7 +18,7 @@ function expectCreated<T>(response: { status: number; body: any }, what: string)
 
 /** An organization with a key in one line, made through the admin API like the dashboard does. */
 export async function createOrg(
-  t: TestApp,
+  t: Pick<TestApp, 'admin' | 'baseUrl'>,
   options: { scopes?: string[]; name?: string; profile?: boolean } = {},
 ): Promise<TestOrg> {
   const org = expectCreated<{ id: string }>(

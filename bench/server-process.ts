@@ -1,0 +1,60 @@
+/*
+ * The server under measurement in a process of its own (as production runs it), so the CPU and memory the
+ * benches report are the server's alone, not the load generator's.
+ */
+import { ChildProcess, fork } from 'node:child_process';
+import { AddressInfo, createServer } from 'node:net';
+import { loadavg as osLoadavg } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..');
+
+/**
+ * BENCH_COMPILED=1 runs our server from `dist/` (`npm run build` first), as production does: without ts-node's
+ * compiler in the process, which is what its memory figure should be.
+ */
+const COMPILED = process.env.BENCH_COMPILED === '1';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Forks `script` (relative to the repository) with `env`; with `profileDir`, it writes a V8 CPU profile on exit. */
+export function startProcess(script: string, env: Record<string, string>, profileDir?: string): ChildProcess {
+  const compiled = COMPILED && script.startsWith('src/');
+  return fork(join(ROOT, compiled ? script.replace(/^src\/(.*)\.ts$/, 'dist/$1.js') : script), [], {
+    execArgv: [
+      ...(compiled ? [] : ['-r', 'ts-node/register/transpile-only']),
+      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+    ],
+    env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.spec.json'), ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+}
+
+export async function waitUp(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not come up`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export function loadavg(): string {
+  return osLoadavg()
+    .map((n: number) => n.toFixed(2))
+    .join(' ');
+}

@@ -1,0 +1,219 @@
+/*
+ * The whole system at once (issue 21, Deliver 4): one server process with every role (api, worker, scheduler),
+ * as `npm run demo` and a small deployment run it, serving a mixed workload for BENCH_DURATION (60) seconds:
+ *   reads   GET /calls?limit=25, GET /contacts?limit=25, GET /contacts/search (over BENCH_CONTACTS seeded rows),
+ *   writes  POST /contacts (each one a contact.created event),
+ *   calls   POST /calls at BENCH_CALL_RATE per second, placed and completed through the simulator,
+ *   webhooks every event above delivered to BENCH_ENDPOINTS local endpoints (a keep-alive receiver here).
+ * Reports throughput and p50/p99 per route, calls dispatched and ended, webhook deliveries per second with
+ * event-to-delivery latency, the CPU split between the server process and its PostgreSQL backends, and the
+ * server's memory. Run: `npm run bench system`. It is a measurement, never an assertion.
+ */
+import autocannon from 'autocannon';
+import { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { Pool } from 'pg';
+import { callingOrg } from '../test/calls/call-fixtures';
+import { TEST_REDIS_URL, createTestDatabase } from '../test/support/databases';
+import globalSetup from '../test/support/global-setup';
+import { HttpClient } from '../test/support/http';
+import { CpuMeter, memoryOf } from './cpu-meter';
+import { seedCalls, seedContacts } from './seed';
+import { freePort, loadavg, startProcess, waitUp } from './server-process';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 60);
+const CALL_RATE = Number(process.env.BENCH_CALL_RATE ?? 10);
+const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 20_000);
+const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 2);
+const ADMIN_TOKEN = `bench-admin-${randomBytes(16).toString('hex')}`;
+const QUERIES = ['ali', 'smith', 'garcia', 'mar', 'alice smith', '4155', 'jo', 'alicee'];
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
+
+/** A keep-alive receiver that answers 200 at once and notes how long each event took to reach it. */
+async function startReceiver(): Promise<{ url: string; latencies: number[]; close: () => void }> {
+  const latencies: number[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const { timestamp } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp: string };
+      latencies.push(Date.now() - Date.parse(timestamp));
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    latencies,
+    close: () => server.close(),
+  };
+}
+
+/** The workload: one autocannon instance per route, all at once, for the same `seconds`. */
+function routes(key: string, from: string): Array<{ name: string; options: Partial<autocannon.Options> }> {
+  let n = 0;
+  const json = { 'x-api-key': key, 'content-type': 'application/json' };
+  return [
+    {
+      name: 'GET /calls?limit=25',
+      options: { connections: 6, requests: [{ method: 'GET', path: '/api/v1/calls?limit=25' }] },
+    },
+    {
+      name: 'GET /contacts?limit=25',
+      options: { connections: 4, requests: [{ method: 'GET', path: '/api/v1/contacts?limit=25' }] },
+    },
+    {
+      name: 'GET /contacts/search',
+      options: {
+        connections: 4,
+        requests: [
+          {
+            method: 'GET',
+            setupRequest: (req) => ({
+              ...req,
+              path: `/api/v1/contacts/search?q=${encodeURIComponent(QUERIES[n++ % QUERIES.length])}`,
+            }),
+          },
+        ],
+      },
+    },
+    {
+      name: 'POST /contacts',
+      options: {
+        connections: 6,
+        requests: [
+          {
+            method: 'POST',
+            path: '/api/v1/contacts',
+            headers: json,
+            setupRequest: (req) => ({
+              ...req,
+              body: JSON.stringify({ title: `System ${n}`, phone: `+1628${String(2_000_000 + n++).padStart(7, '0')}` }),
+            }),
+          },
+        ],
+      },
+    },
+    {
+      name: 'POST /calls',
+      options: {
+        connections: 2,
+        overallRate: CALL_RATE,
+        requests: [
+          {
+            method: 'POST',
+            path: '/api/v1/calls',
+            headers: json,
+            setupRequest: (req) => ({
+              ...req,
+              body: JSON.stringify({ to: `+1415${String(2_000_000 + n++).padStart(7, '0')}`, from }),
+            }),
+          },
+        ],
+      },
+    },
+  ];
+}
+
+async function main(): Promise<void> {
+  await globalSetup();
+  const database = await createTestDatabase();
+  const receiver = await startReceiver();
+  let server: ChildProcess | undefined;
+  const db = new Pool({ connectionString: database.url, max: 2 });
+  try {
+    const port = await freePort();
+    server = startProcess('src/main.ts', {
+      NODE_ENV: 'test',
+      DATABASE_URL: database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: `s${randomBytes(5).toString('hex')}`,
+      ADMIN_TOKEN,
+      ROLES: 'api,worker,scheduler',
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      WEBHOOK_ALLOW_INSECURE: 'true',
+      SIMULATOR_RING_MS: '200',
+      SIMULATOR_CALL_MS: '2000',
+      LOG_LEVEL: 'silent',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    });
+    const baseUrl = `http://127.0.0.1:${port}`;
+    await waitUp(`${baseUrl}/health`);
+    const admin = new HttpClient(baseUrl, { authorization: `Bearer ${ADMIN_TOKEN}` });
+    const org = await callingOrg({ admin, baseUrl }, 100_000);
+    // Admission control is not what is measured: every call placed may run at once.
+    await admin.post(`/admin/v1/organizations/${org.id}/limits`, { maxConcurrentCalls: 1000 });
+    for (let e = 0; e < ENDPOINTS; e++) {
+      const res = await org.api.post('/api/v1/webhooks', {
+        url: receiver.url,
+        events: ['contact.created', 'call.started', 'call.ended', 'call.failed'],
+      });
+      if (res.status !== 201) throw new Error(`webhook endpoint: ${res.status} ${res.text}`);
+    }
+    await seedContacts(db, [org.id], CONTACTS);
+    await seedCalls(db, org.id, CONTACTS);
+
+    const meter = new CpuMeter(database.url);
+    const benchCpu = process.cpuUsage();
+    const spent = await meter.start([server.pid ?? 0]);
+    const startedAt = new Date();
+    console.log(
+      `system: ${DURATION} s, ${CALL_RATE} calls/s, ${ENDPOINTS} endpoints, ${CONTACTS} contacts; load before: ${loadavg()}`,
+    );
+    const workload = routes(org.key, org.from);
+    const results = await Promise.all(
+      workload.map((r) =>
+        autocannon({ url: baseUrl, duration: DURATION, headers: { 'x-api-key': org.key }, ...r.options }),
+      ),
+    );
+    const cpu = await spent();
+    const benchMs = (process.cpuUsage(benchCpu).user + process.cpuUsage(benchCpu).system) / 1000;
+    // Calls and webhooks still in flight when the load stops are counted up to this instant, not waited for.
+    const { rows } = await db.query<{ placed: number; dispatched: number; ended: number }>(
+      `SELECT count(*)::int AS placed, count(dispatched_at)::int AS dispatched,
+              count(*) FILTER (WHERE status IN ('ended', 'failed'))::int AS ended
+         FROM calls WHERE created_at >= $1`,
+      [startedAt],
+    );
+    const requests = results.reduce((total, r) => total + r.requests.total, 0);
+    console.log(`load after: ${loadavg()}\n`);
+    console.log('| route | req/s | p50 ms | p99 ms | non-2xx + errors |');
+    console.log('|---|---|---|---|---|');
+    for (const [i, r] of results.entries())
+      console.log(
+        `| ${workload[i].name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx + r.errors + r.timeouts} |`,
+      );
+    const latencies = [...receiver.latencies].sort((a, b) => a - b);
+    console.log(
+      `\nall routes: ${(requests / DURATION).toFixed(0)} req/s; calls placed ${rows[0].placed}, dispatched ${rows[0].dispatched}, ` +
+        `ended or failed ${rows[0].ended}; webhooks delivered ${latencies.length} (${(latencies.length / DURATION).toFixed(0)}/s), ` +
+        `event to delivery p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms`,
+    );
+    console.log(
+      `CPU over the run: server ${(cpu.nodeMs / 1000).toFixed(1)} s, PostgreSQL ${(cpu.postgresMs / 1000).toFixed(1)} s, ` +
+        `load generator and receiver ${(benchMs / 1000).toFixed(1)} s (of ${2 * DURATION} s on 2 cores); ` +
+        `per request: server ${(cpu.nodeMs / requests).toFixed(2)} ms + PostgreSQL ${(cpu.postgresMs / requests).toFixed(2)} ms`,
+    );
+    console.log(`server after the run: ${memoryOf(server.pid)}`);
+    await meter.end();
+  } finally {
+    server?.kill('SIGTERM');
+    receiver.close();
+    await db.end();
+    await new Promise((r) => setTimeout(r, 1500));
+    await database.drop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
