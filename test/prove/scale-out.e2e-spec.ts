@@ -163,4 +163,30 @@ describe('scale-out: two app instances and a worker-only instance', () => {
     const gaps = ticks.slice(1).map((at, i) => at - ticks[i]);
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(SWEEP_EVERY_MS - 100);
   }, 60_000);
+
+  it('a scheduler replica starting between two ticks leaves the schedule as it was (no tick of its own)', async () => {
+    const dispatch = t.app.get(JobQueue).queue(QueueName.CallDispatch);
+    // When each sweep tick was due (ticks of one schedule are whole intervals apart) and when it was created.
+    const ticks = async () =>
+      (await dispatch.getJobs(['completed', 'active', 'waiting', 'delayed', 'prioritized'], 0, 1000))
+        .filter((j) => j.name === JobName.SweepCalls)
+        .map((j) => ({ due: j.timestamp + (j.opts.delay ?? 0), created: j.timestamp }));
+    const lateStart = Date.now();
+    await t.startPeer({ WEBHOOK_ALLOW_INSECURE: 'true', ROLES: 'scheduler' });
+    // Upserting the scheduler again would add a tick at once, anchored at the replica's start; otherwise the
+    // next tick made after this point is the schedule's own.
+    const deadline = Date.now() + 4 * SWEEP_EVERY_MS;
+    while (!(await ticks()).some((tick) => tick.created >= lateStart)) {
+      if (Date.now() > deadline) throw new Error('no sweep tick was scheduled after the replica started');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const all = await ticks();
+    const anchor = all[0].due;
+    // Whole intervals apart, give or take the few milliseconds of BullMQ's own arithmetic.
+    const offBy = all.map(({ due }) => {
+      const rest = (((due - anchor) % SWEEP_EVERY_MS) + SWEEP_EVERY_MS) % SWEEP_EVERY_MS;
+      return Math.min(rest, SWEEP_EVERY_MS - rest);
+    });
+    for (const off of offBy) expect(off).toBeLessThan(100);
+  }, 60_000);
 });

@@ -118,13 +118,23 @@ export class JobRegistry implements OnApplicationBootstrap, BeforeApplicationShu
     }
   }
 
-  private async registerSchedules(onlyMissing = false): Promise<void> {
+  /**
+   * Registers each scheduled job unless the queue store already holds it with the same timing. Upserting an
+   * unchanged scheduler is not free: it replaces the pending tick with a new one anchored at "now", so a
+   * scheduler replica starting (or restarting) between two ticks would fire an extra tick. A changed interval or
+   * pattern (a new release) is upserted.
+   */
+  private async registerSchedules(restoring = false): Promise<void> {
     for (const [name, { options }] of this.handlers) {
-      if (!options.schedule) continue;
+      const schedule = options.schedule;
+      if (!schedule) continue;
       const queue = this.moduleRef.get<Queue>(getQueueToken(JOB_QUEUE[name]), { strict: false });
-      if (onlyMissing && (await queue.getJobScheduler(name))) continue;
-      if (onlyMissing) this.logger.warn({ job: name }, 'Job scheduler missing from the queue store; registered again');
-      await queue.upsertJobScheduler(name, options.schedule, {
+      const existing = await queue.getJobScheduler(name);
+      if (existing && existing.every === schedule.every && existing.pattern === schedule.pattern) continue;
+      if (restoring && !existing) {
+        this.logger.warn({ job: name }, 'Job scheduler missing from the queue store; registered again');
+      }
+      await queue.upsertJobScheduler(name, schedule, {
         name,
         opts: { removeOnComplete: 100, removeOnFail: 100 },
       });
