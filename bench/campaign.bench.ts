@@ -4,9 +4,12 @@
  * second, the highest number of live calls sampled every 50 ms against the cap, and the PostgreSQL rows and Redis
  * bytes (queue keys of this run) per entry.
  */
+import { loadavg } from 'node:os';
 import Redis from 'ioredis';
 import globalSetup from '../test/support/global-setup';
+import { QueueName } from '../src/infra/queue/queue-names';
 import { TEST_REDIS_URL } from '../test/support/databases';
+import { queueBytes } from '../test/support/queue-bytes';
 import { startTestApp } from '../test/support/test-app';
 import { callingOrg } from '../test/calls/call-fixtures';
 import { rows, sampleMax, startCampaign, waitForCampaign } from '../test/dialer/campaign-fixtures';
@@ -14,17 +17,16 @@ import { rows, sampleMax, startCampaign, waitForCampaign } from '../test/dialer/
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 10_000);
 const CAP = Number(process.env.BENCH_CAP ?? 100);
 
-async function redisBytes(prefix: string): Promise<number> {
+/** Redis bytes of this run's queue keys, in all and per queue (every hash field counted: SAMPLES 0). */
+async function redisBytes(prefix: string): Promise<{ total: number; perQueue: string }> {
   const redis = new Redis(TEST_REDIS_URL);
   try {
-    let total = 0;
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      for (const key of keys) total += (await redis.memory('USAGE', key)) ?? 0;
-    } while (cursor !== '0');
-    return total;
+    const perQueue: string[] = [];
+    for (const queue of Object.values(QueueName)) {
+      const bytes = await queueBytes(redis, `${prefix}:${queue}:`);
+      if (bytes) perQueue.push(`${queue} ${Math.round(bytes / ENTRIES)}`);
+    }
+    return { total: await queueBytes(redis, `${prefix}:`), perQueue: perQueue.join(', ') };
   } finally {
     redis.disconnect();
   }
@@ -49,7 +51,7 @@ async function main(): Promise<void> {
       `SELECT count(*)::int AS n FROM calls WHERE organization_id = $1 AND status = 'processing'`,
       [org.id],
     );
-    await waitForCampaign(org, id, (c) => c.status === 'completed', 30 * 60_000);
+    await waitForCampaign(org, id, (c) => c.status === 'completed', 30 * 60_000, 1000);
     const finishedAt = Date.now();
     const maxLive = await sampler.stop();
     const { rows: counts } = await t.db.query(
@@ -64,6 +66,9 @@ async function main(): Promise<void> {
     const c = counts[0];
     const rowsPerEntry = (c.entries + c.attempts + c.calls + c.events + c.ledger) / ENTRIES;
     const bytes = await redisBytes(t.queuePrefix);
+    const load = loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
     console.log(
       `campaign of ${ENTRIES} entries (cap ${CAP}, calls of 500 ms): created+started in ${created - started} ms; ` +
         `all dialled and finished in ${((finishedAt - created) / 1000).toFixed(1)} s => ` +
@@ -72,7 +77,7 @@ async function main(): Promise<void> {
     console.log(
       `PostgreSQL rows per entry: ${rowsPerEntry.toFixed(2)} (entries ${c.entries}, attempts ${c.attempts}, ` +
         `calls ${c.calls}, outbox ${c.events}, ledger ${c.ledger}); Redis bytes per entry (queue keys left): ` +
-        `${Math.round(bytes / ENTRIES)}`,
+        `${Math.round(bytes.total / ENTRIES)} (${bytes.perQueue}); load average at the end ${load}`,
     );
   } finally {
     await t.close();

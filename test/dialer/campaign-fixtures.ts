@@ -19,19 +19,20 @@ export async function startCampaign(org: CallsOrg, body: Record<string, unknown>
   return created.body.data.id;
 }
 
-/** Polls GET /campaigns/{id} until `done` holds. */
+/** Polls GET /campaigns/{id} until `done` holds (a benchmark polls less often: each read aggregates the entries). */
 export async function waitForCampaign(
   org: CallsOrg,
   id: string,
   done: (c: any) => boolean,
   timeoutMs = 60_000,
+  pollMs = 100,
 ): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   let last: any;
   while (Date.now() < deadline) {
     last = (await org.api.get(`/api/v1/campaigns/${id}`)).body.data;
     if (done(last)) return last;
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, pollMs));
   }
   throw new Error(`campaign ${id} did not reach the expected state; last: ${JSON.stringify(last)}`);
 }

@@ -81,7 +81,7 @@ describe('noisy neighbour: the queue store', () => {
     const providerCallId = rows[0].api_call_id as string;
     const keys = await redis.keys(`${t.queuePrefix}:voice-events:${providerCallId}-*`);
     expect(keys.length).toBeGreaterThanOrEqual(6);
-    // Finished jobs are kept a day: what they hold stays in Redis that long.
+    // Played steps are kept a minute (other finished jobs a day): what they hold stays in Redis that long.
     const bytes = await bytesOf(providerCallId);
     console.log(`Redis bytes for one simulated call (${keys.length} timeline jobs), 50,000-character prompt: ${bytes}`);
     // Before: each conversation step carried the prompt (about 5 x 50 KB); now each job is ids and timings.

@@ -5,7 +5,9 @@ import { uuidv7 } from '../../common/ids/uuid-v7';
 import { OutboundAssistant } from '../assistants/outbound-assistant.entity';
 import { Case } from '../cases/case.entity';
 import { nextOccurrence, isValidRule } from '../campaigns/dialers/next-occurrence';
-import { CreateFollowUpCampaignDto } from './dto/create-follow-up-campaign.dto';
+import { MessagingAccountsService } from '../messaging/messaging-accounts.service';
+import { variablesMatch } from '../messaging/template-placeholders';
+import { CreateFollowUpCampaignDto, FollowUpMessageDto } from './dto/create-follow-up-campaign.dto';
 import { CreateRecurringScheduleDto } from './dto/create-recurring-schedule.dto';
 import { FollowUpCampaign } from './follow-up-campaign.entity';
 import { RecurringSchedule, RecurringScheduleStatus } from './recurring-schedule.entity';
@@ -21,7 +23,10 @@ export const MAX_LISTED = 200;
 /** Dashboard-managed recurring schedules and follow-up campaigns (admin API); they block deletes. */
 @Injectable()
 export class AutomationsService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly messaging: MessagingAccountsService,
+  ) {}
 
   createRecurringSchedule(
     organizationId: string,
@@ -67,10 +72,11 @@ export class AutomationsService {
     return this.dataSource.manager.findOneByOrFail(RecurringSchedule, { id });
   }
 
-  createFollowUpCampaign(organizationId: string, dto: CreateFollowUpCampaignDto): Promise<FollowUpCampaign> {
+  async createFollowUpCampaign(organizationId: string, dto: CreateFollowUpCampaignDto): Promise<FollowUpCampaign> {
     if ((dto.delaySeconds === undefined) !== (dto.from === undefined)) {
       throw ApiError.validation('delaySeconds', 'delaySeconds and from go together');
     }
+    if (dto.message) await this.assertSendable(organizationId, dto.message);
     return this.dataSource.transaction(async (m) => {
       await this.lockReferences(m, organizationId, dto);
       return m.save(
@@ -82,10 +88,39 @@ export class AutomationsService {
           delaySeconds: dto.delaySeconds ?? null,
           callFrom: dto.from ?? null,
           triggerCaseId: dto.triggerCaseId ?? null,
+          messageTemplateName: dto.message?.templateName ?? null,
+          messageTemplateLanguage: dto.message?.templateLanguage ?? null,
+          messageVariables: dto.message ? (dto.message.variables ?? {}) : null,
           ...(dto.triggerOn ? { triggerOn: dto.triggerOn } : {}),
         }),
       );
     });
+  }
+
+  /**
+   * A message follow-up names a template approved on one of the organization's active accounts (404
+   * TEMPLATE_NOT_FOUND, as `POST /api/v1/messaging/messages` answers) and supplies exactly its placeholders (the
+   * provider refuses any other set), so a follow-up that could never send is refused when it is made. Approval can
+   * still be withdrawn later; the send then records the refusal as the skip reason.
+   */
+  private async assertSendable(organizationId: string, message: FollowUpMessageDto): Promise<void> {
+    const template = await this.messaging.approvedTemplate(
+      organizationId,
+      message.templateName,
+      message.templateLanguage,
+    );
+    if (!template) {
+      throw new ApiError(
+        'TEMPLATE_NOT_FOUND',
+        `No approved template ${message.templateName} in language ${message.templateLanguage} for this organization`,
+      );
+    }
+    if (!variablesMatch(template.body, message.variables ?? {})) {
+      throw ApiError.validation(
+        'message.variables',
+        `variables must supply exactly the placeholders of ${template.name}`,
+      );
+    }
   }
 
   /** An organization's recurring schedules and follow-up campaigns, newest first (a dashboard holds few). */

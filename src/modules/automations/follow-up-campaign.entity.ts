@@ -18,5 +18,12 @@ export class FollowUpCampaign {
   @Column('text', { array: true, default: () => "'{customer-did-not-answer,voicemail-reached}'" }) triggerOn: string[];
   @Column('uuid', { nullable: true }) triggerCaseId: string | null;
   @Column('text', { nullable: true }) callFrom: string | null;
+  /**
+   * Extension (the dialer): when set, a triggering call's number is sent this approved template (with these
+   * variables) in the organization's conversation with it, when one exists; see FollowUpMessage for each outcome.
+   */
+  @Column('text', { nullable: true }) messageTemplateName: string | null;
+  @Column('text', { nullable: true }) messageTemplateLanguage: string | null;
+  @Column('jsonb', { nullable: true }) messageVariables: Record<string, string> | null;
   @CreatedAt() createdAt: Date;
 }

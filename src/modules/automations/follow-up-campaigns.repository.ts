@@ -8,15 +8,20 @@ import { FollowUpCampaign } from './follow-up-campaign.entity';
 export class FollowUpCampaignsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** The organization's dialing follow-ups that a call of this case ending this way triggers. */
+  /** The organization's acting follow-ups (a call, a message or both) that a call of this case ending this way triggers. */
   triggeredBy(organizationId: string, endedReason: string, caseId: string | null): Promise<FollowUpCampaign[]> {
     return queryEntities(
       this.dataSource.manager,
       FollowUpCampaign,
       `SELECT * FROM follow_up_campaigns
-        WHERE organization_id = $1 AND delay_seconds IS NOT NULL AND call_from IS NOT NULL
+        WHERE organization_id = $1
+          AND ((delay_seconds IS NOT NULL AND call_from IS NOT NULL) OR message_template_name IS NOT NULL)
           AND $2 = ANY(trigger_on) AND (trigger_case_id IS NULL OR trigger_case_id = $3)`,
       [organizationId, endedReason, caseId],
     );
+  }
+
+  find(organizationId: string, id: string): Promise<FollowUpCampaign | null> {
+    return this.dataSource.manager.findOneBy(FollowUpCampaign, { id, organizationId });
   }
 }

@@ -6,6 +6,7 @@ import { CallsModule } from '../calls/calls.module';
 import { CasesModule } from '../cases/cases.module';
 import { DoNotCallModule } from '../do-not-call/do-not-call.module';
 import { LimitsModule } from '../limits/limits.module';
+import { MessagingModule } from '../messaging/messaging.module';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
 import { UsageModule } from '../usage/usage.module';
 import { CampaignActions } from './campaign-actions.service';
@@ -21,6 +22,7 @@ import { CampaignsRepository } from './campaigns.repository';
 import { CampaignsService } from './campaigns.service';
 import { ChangeCampaignStateCommand } from './change-campaign-state.command';
 import { CreateCampaignCommand } from './create-campaign.command';
+import { FollowUpMessenger } from './dialers/follow-up-messenger';
 import { FollowUpRunner } from './dialers/follow-up-runner';
 import { RecurringScheduleRunner } from './dialers/recurring-schedule-runner.job';
 import { AdvanceCampaignCommand } from './engine/advance-campaign.command';
@@ -38,6 +40,7 @@ import { CampaignEngine } from './engine/campaign-engine.job';
     DoNotCallModule,
     LimitsModule,
     AutomationsModule,
+    MessagingModule,
   ],
   controllers: [CampaignsController],
   providers: [
@@ -54,6 +57,7 @@ import { CampaignEngine } from './engine/campaign-engine.job';
     CampaignEngine,
     RecurringScheduleRunner,
     FollowUpRunner,
+    FollowUpMessenger,
   ],
   exports: [CampaignEngine, CampaignsService, CampaignActions],
 })

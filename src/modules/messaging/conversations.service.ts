@@ -11,6 +11,7 @@ import { ConversationDetailResponse, ConversationResponse } from './conversation
 import { ListConversationsQueryDto } from './dto/list-conversations.dto';
 import { Message } from './message.entity';
 import { MessageResponse } from './message.response';
+import { MessagingAccount } from './messaging-account.entity';
 
 /** What a listed conversation shows, plus its keyset (`lastActivityAt`, `id`). */
 const LIST_COLUMNS = [
@@ -58,6 +59,20 @@ export class ConversationsService {
       codec: this.codec,
       map: ConversationResponse.from,
     });
+  }
+
+  /**
+   * The organization's most recently active conversation with this phone on an active account: where a message
+   * to that number would go. Null when there is none.
+   */
+  latestWith(organizationId: string, phone: string): Promise<Conversation | null> {
+    return this.conversations
+      .createQueryBuilder('c')
+      .innerJoin(MessagingAccount, 'a', 'a.id = c.integrationId AND a.status = :active', { active: 'active' })
+      .where('c.organizationId = :organizationId AND c.waUserPhone = :phone', { organizationId, phone })
+      .orderBy('c.lastActivityAt', 'DESC')
+      .addOrderBy('c.id', 'DESC')
+      .getOne();
   }
 
   async get(organizationId: string, id: string): Promise<ConversationDetailResponse> {

@@ -53,6 +53,20 @@ export class MessagingAccountsService {
     }
   }
 
+  /** An APPROVED template of that name and language on one of the organization's active accounts. */
+  approvedTemplate(organizationId: string, name: string, language: string): Promise<MessagingTemplate | null> {
+    return this.templates
+      .createQueryBuilder('t')
+      .innerJoin(MessagingAccount, 'a', 'a.id = t.accountId')
+      .where('a.organizationId = :organizationId AND a.status = :active', { organizationId, active: 'active' })
+      .andWhere('t.name = :name AND t.language = :language AND t.status = :approved', {
+        name,
+        language,
+        approved: 'APPROVED',
+      })
+      .getOne();
+  }
+
   async createTemplate(accountId: string, dto: CreateMessagingTemplateDto): Promise<MessagingTemplate> {
     await this.mustExist(accountId);
     try {

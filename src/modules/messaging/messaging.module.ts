@@ -50,6 +50,7 @@ import { WhatsAppWebhookService } from './whatsapp/whatsapp-webhook.service';
         config.messagingProvider === 'whatsapp' ? whatsapp : simulator,
     },
   ],
-  exports: [MessagingAccountsService, ConversationsService],
+  // The dialer's message follow-ups send through the very command the public API uses.
+  exports: [MessagingAccountsService, ConversationsService, SendMessageCommand],
 })
 export class MessagingModule {}

@@ -16,6 +16,7 @@ import { Campaigns1795427926324 } from './1795427926324-Campaigns';
 import { DialerAutomations1795429336312 } from './1795429336312-DialerAutomations';
 import { CampaignLivemode1795430000000 } from './1795430000000-CampaignLivemode';
 import { WebhookDeliveryLeases1795437199546 } from './1795437199546-WebhookDeliveryLeases';
+import { FollowUpMessages1795445220856 } from './1795445220856-FollowUpMessages';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -40,4 +41,5 @@ export const MIGRATIONS: Function[] = [
   DialerAutomations1795429336312,
   CampaignLivemode1795430000000,
   WebhookDeliveryLeases1795437199546,
+  FollowUpMessages1795445220856,
 ];

@@ -1,6 +1,28 @@
-import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { PickType } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsUUID,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
 import { CAMPAIGN_BOUNDS, RETRYABLE_REASONS } from '../../campaigns/dto/create-campaign.dto';
+import { SendTemplateMessageDto } from '../../messaging/dto/send-message.dto';
+
+/** The template a message follow-up sends: the fields and bounds of `POST /api/v1/messaging/messages`. */
+export class FollowUpMessageDto extends PickType(SendTemplateMessageDto, [
+  'templateName',
+  'templateLanguage',
+  'variables',
+]) {}
 
 export class CreateFollowUpCampaignDto {
   @IsOptional() @IsUUID() caseId?: string;
@@ -10,6 +32,16 @@ export class CreateFollowUpCampaignDto {
 
   @IsOptional() @IsInt() @Min(0) @Max(CAMPAIGN_BOUNDS.retryDelaySeconds) delaySeconds?: number;
   @IsOptional() @IsE164() from?: string;
+
+  /**
+   * The dialer (extension): an approved template sent to the number in the organization's conversation with it,
+   * when one exists, as soon as the call ends.
+   */
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => FollowUpMessageDto)
+  message?: FollowUpMessageDto;
 
   /** endedReasons that trigger the follow-up; default customer-did-not-answer and voicemail-reached. */
   @IsOptional()

@@ -3,6 +3,7 @@ import { FollowUpCampaignsRepository } from '../../automations/follow-up-campaig
 import { CallsService } from '../../calls/calls.service';
 import { CampaignsRepository } from '../campaigns.repository';
 import { CreateCampaignCommand } from '../create-campaign.command';
+import { FollowUpMessenger } from './follow-up-messenger';
 
 /** The fields of a finished call's event (the Call object) that a follow-up reacts to. */
 export interface FinishedCall {
@@ -20,7 +21,8 @@ export interface FinishedCall {
  * Follow-up campaigns (the contract's automations, driven by the dialer): an outbound call that ends one of the
  * ways a follow-up names (not answered, voicemail...) gets one more call to the same number after the delay,
  * with the follow-up's case and assistant, placed as a one-entry campaign keyed by (follow-up, call) so a
- * redelivered event never places it twice. A follow-up's own calls trigger nothing (no chains).
+ * redelivered event never places it twice; and/or, for a follow-up with a message, an approved template in the
+ * conversation with that number (FollowUpMessenger). A follow-up's own calls trigger nothing (no chains).
  */
 @Injectable()
 export class FollowUpRunner {
@@ -31,6 +33,7 @@ export class FollowUpRunner {
     private readonly campaigns: CampaignsRepository,
     private readonly create: CreateCampaignCommand,
     private readonly calls: CallsService,
+    private readonly messenger: FollowUpMessenger,
   ) {}
 
   async onCallFinished(organizationId: string, call: FinishedCall): Promise<void> {
@@ -42,16 +45,18 @@ export class FollowUpRunner {
     // test campaign, so a test key never reaches a real provider, even through an automation.
     const livemode = await this.calls.isLive(call.id);
     for (const f of triggered) {
+      if (f.messageTemplateName) await this.messenger.onCallFinished(organizationId, f, call, livemode);
+      if (f.delaySeconds === null || !f.callFrom) continue;
       try {
         await this.create.execute(
           organizationId,
           {
             name: `Follow-up ${f.id} of call ${call.id}`,
-            from: f.callFrom!,
+            from: f.callFrom,
             caseId: f.caseId ?? undefined,
             assistantConfigId: f.assistantConfigId ?? undefined,
             audience: { rows: [{ to: call.callTo, contactId: call.contactId ?? undefined }] },
-            startAt: new Date(Date.parse(call.updatedAt) + f.delaySeconds! * 1000).toISOString(),
+            startAt: new Date(Date.parse(call.updatedAt) + f.delaySeconds * 1000).toISOString(),
           },
           { livemode, source: { type: 'follow_up', id: f.id, key: call.id } },
         );

@@ -8,7 +8,7 @@ import { Outcome, simulatorTimeline } from './simulator-timeline';
 /**
  * One step of a simulated call: references and timings only (about 250 bytes, whatever the prompt holds). The
  * timeline is pure, so the step's event is rebuilt from the call when it runs; nothing the call stores (a
- * 50,000-character system prompt, the transcript) is copied into the queue store, once per step, for a day.
+ * 50,000-character system prompt, the transcript) is copied into the queue store, once per step.
  */
 export interface SimulatorStepJobData {
   callId: string;
