@@ -36,7 +36,25 @@ export class MessagingAccountsService {
 
   /** Not paginated (the spec shows `data` only), so capped per organization (MAX_MESSAGING_ACCOUNTS). */
   list(organizationId: string): Promise<MessagingAccount[]> {
-    return this.accounts.find({ where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    // The response's columns, named, so a column added later is not read by the list.
+    return this.accounts.find({
+      select: {
+        id: true,
+        status: true,
+        statusMessage: true,
+        wabaId: true,
+        phoneNumberId: true,
+        displayPhoneNumber: true,
+        verifiedName: true,
+        qualityRating: true,
+        messagesSent: true,
+        messagesReceived: true,
+        lastMessageAt: true,
+        createdAt: true,
+      },
+      where: { organizationId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+    });
   }
 
   /** Any organization's account: the admin API and provider callbacks are not bound to one organization. */
