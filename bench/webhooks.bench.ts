@@ -6,14 +6,21 @@
  * 10 organizations x 5 endpoints subscribed to `contact.created`, all pointing at one keep-alive HTTP receiver.
  * Phase 1 (throughput): a burst of events recorded through the outbox; rate = deliveries / time from the first
  * event recorded to the last delivery received. Phase 2 (latency): a steady stream at a moderate rate; latency
- * = time a delivery's first attempt reaches the receiver minus the event's occurredAt (same clock).
+ * = time a delivery's first attempt reaches the receiver minus the event's occurredAt (same clock). Phase 3
+ * (queue store): Redis bytes per event of the largest contact the bounds allow (16 KB of custom fields),
+ * delivered to 5 endpoints, once every attempt is logged and finished (issue 16's target: <= 4 KB).
  */
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
+import IORedis from 'ioredis';
 import { DataSource } from 'typeorm';
+import { JobQueue } from '../src/infra/queue/job-queue.service';
+import { QueueName } from '../src/infra/queue/queue-names';
 import { OutboxService } from '../src/modules/outbox/outbox.service';
 import globalSetup from '../test/support/global-setup';
+import { TEST_REDIS_URL } from '../test/support/databases';
 import { createOrg } from '../test/support/factory';
+import { queueBytes } from '../test/support/queue-bytes';
 import { startTestApp } from '../test/support/test-app';
 
 const ORGS = 10;
@@ -21,6 +28,15 @@ const ENDPOINTS_PER_ORG = 5;
 const BURST_EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
 const STEADY_EVENTS_PER_S = 40;
 const STEADY_SECONDS = 5;
+const LARGE_EVENTS = 100;
+/** A maximal contact's document: 100 custom fields filling the 16 KB bound, the longest notes and tags. */
+const largeContact = (i: number) => ({
+  id: `large-${i}`,
+  title: 'T'.repeat(200),
+  notes: 'n'.repeat(5000),
+  tags: Array.from({ length: 20 }, (_, k) => `tag-${k}-${'x'.repeat(40)}`),
+  customFields: Object.fromEntries(Array.from({ length: 100 }, (_, k) => [`field_${k}`, 'v'.repeat(140)])),
+});
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -65,8 +81,8 @@ async function main(): Promise<void> {
   }
   const dataSource = t.app.get(DataSource);
   const outbox = t.app.get(OutboxService);
-  const record = (orgId: string, i: number) =>
-    dataSource.transaction((m) => outbox.record(m, orgId, 'contact.created', { id: `c-${i}`, name: `Contact ${i}` }));
+  const record = (orgId: string, i: number, data: Record<string, unknown> = { id: `c-${i}`, name: `Contact ${i}` }) =>
+    dataSource.transaction((m) => outbox.record(m, orgId, 'contact.created', data));
 
   // Phase 1: burst.
   const expected = BURST_EVENTS * ENDPOINTS_PER_ORG;
@@ -100,6 +116,35 @@ async function main(): Promise<void> {
     .map((a) => a.at - Date.parse(a.timestamp))
     .sort((a, b) => a - b);
 
+  // Phase 3: what large events leave in Redis once delivered (every job finished), split into the queue keys
+  // proper and the events streams (a ring capped per queue, a fixed cost once full).
+  const redis = new IORedis(TEST_REDIS_URL);
+  const queues = async () => {
+    let all = 0;
+    let streams = 0;
+    for (const queue of [':domain-events:', ':webhook-deliveries:']) {
+      all += await queueBytes(redis, t.queuePrefix, queue);
+      streams += await queueBytes(redis, t.queuePrefix, `${queue}events`);
+    }
+    return { streams, rest: all - streams };
+  };
+  const pendingDeliveries = async () => await t.app.get(JobQueue).queue(QueueName.WebhookDeliveries).getJobCounts();
+  const settle = async () => {
+    for (;;) {
+      const counts = await pendingDeliveries();
+      if (!counts.waiting && !counts.active && !counts.delayed && !counts.completed) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  await settle();
+  const bytesBefore = await queues();
+  const largeStart = arrivals.length;
+  for (let i = 0; i < LARGE_EVENTS; i++) await record(orgs[i % ORGS].id, 200_000 + i, largeContact(i));
+  await waitForArrivals(largeStart + LARGE_EVENTS * ENDPOINTS_PER_ORG);
+  await settle();
+  const bytesAfter = await queues();
+  redis.disconnect();
+
   console.log(
     JSON.stringify(
       {
@@ -124,7 +169,15 @@ async function main(): Promise<void> {
             max: latencies[latencies.length - 1],
           },
         },
-        targets: { deliveriesPerSecond: '>= 500', p99Ms: '< 500' },
+        queueStore: {
+          largeEvents: LARGE_EVENTS,
+          endpointsPerEvent: ENDPOINTS_PER_ORG,
+          documentBytes: JSON.stringify(largeContact(0)).length,
+          redisBytesPerEvent: Math.round((bytesAfter.rest - bytesBefore.rest) / LARGE_EVENTS),
+          eventsStreamBytesPerEvent: Math.round((bytesAfter.streams - bytesBefore.streams) / LARGE_EVENTS),
+          eventsStreamsBytesTotal: bytesAfter.streams,
+        },
+        targets: { deliveriesPerSecond: '>= 500', p99Ms: '< 500', redisBytesPerEvent: '<= 4096' },
       },
       null,
       2,

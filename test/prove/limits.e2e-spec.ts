@@ -1,6 +1,7 @@
 import { CursorCodec } from '../../src/common/pagination/cursor-codec';
 import { parseConfig } from '../../src/infra/config/app-config';
 import { callingOrg, CallsOrg } from '../calls/call-fixtures';
+import { createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 
 /** CONTRACTS §7 at each boundary: the limit itself accepted, one more refused with a 400 naming the field. */
@@ -132,6 +133,47 @@ describe('input bounds', () => {
       expect(listed.body.data).toHaveLength(100);
       // The summary only: the list never reads the system prompt.
       expect(listed.body.data[0]).not.toHaveProperty('systemPrompt');
+    });
+
+    it('an organization takes 100 inbound assistants and refuses the 101st with 422 MAX_ASSISTANTS', async () => {
+      const capped = await createOrg(t);
+      const prompt = await t.admin.post(`/admin/v1/organizations/${capped.id}/prompts`, { content: 'Answer calls.' });
+      expect(prompt.status).toBe(201);
+      const create = (i: number) =>
+        t.admin.post(`/admin/v1/organizations/${capped.id}/inbound-assistants`, {
+          name: `Inbound ${i}`,
+          systemPromptId: prompt.body.data.id,
+        });
+      for (let i = 0; i < 100; i++) expect((await create(i)).status).toBe(201);
+      const refused = await create(100);
+      expect(refused.status).toBe(422);
+      expect(refused.body.error).toMatchObject({ code: 'MAX_ASSISTANTS' });
+      expect((await capped.api.get('/api/v1/assistants/inbound')).body.data).toHaveLength(100);
+      // The cap is per organization: another one still creates its first.
+      const other = await createOrg(t);
+      const otherPrompt = await t.admin.post(`/admin/v1/organizations/${other.id}/prompts`, { content: 'Hi.' });
+      expect(
+        (
+          await t.admin.post(`/admin/v1/organizations/${other.id}/inbound-assistants`, {
+            name: 'First',
+            systemPromptId: otherPrompt.body.data.id,
+          })
+        ).status,
+      ).toBe(201);
+    });
+
+    it('an organization takes 20 messaging accounts and refuses the 21st with 422 MAX_MESSAGING_ACCOUNTS', async () => {
+      const capped = await createOrg(t);
+      const connect = (i: number) =>
+        t.admin.post(`/admin/v1/organizations/${capped.id}/messaging-accounts`, {
+          displayPhoneNumber: `+1 555-010-${String(1000 + i)}`,
+          verifiedName: `Business ${i}`,
+        });
+      for (let i = 0; i < 20; i++) expect((await connect(i)).status).toBe(201);
+      const refused = await connect(20);
+      expect(refused.status).toBe(422);
+      expect(refused.body.error).toMatchObject({ code: 'MAX_MESSAGING_ACCOUNTS' });
+      expect((await capped.api.get('/api/v1/messaging/accounts')).body.data).toHaveLength(20);
     });
 
     it('variableValues take 100 keys of 1,000-character values and refuse 101 keys or 1,001 characters', async () => {

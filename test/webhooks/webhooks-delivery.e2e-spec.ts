@@ -1,5 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import Stripe from 'stripe';
+import { JobQueue } from '../../src/infra/queue/job-queue.service';
+import { JobName, QueueName } from '../../src/infra/queue/queue-names';
+import { DomainEventFanout } from '../../src/modules/outbox/domain-event-fanout.service';
+import {
+  WebhookDeliveryJob,
+  deliveryJobId,
+  deliveryJobOptions,
+} from '../../src/modules/webhooks/delivery/webhook-delivery.job';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 import { recordEvent } from './support/events';
@@ -165,6 +173,45 @@ describe('webhook delivery engine', () => {
     ]);
     expect(rows[0].error).toContain('500');
     expect(await endpointRow(hook.id)).toMatchObject({ is_active: true, consecutive_failures: 0 });
+  });
+
+  it('a finished attempt leaves the queue, and a duplicate job of it (a fan-out run again) sends nothing twice', async () => {
+    const org = await createOrg(t);
+    const hook = await endpoint(org, ['contact.updated'], [500, 200]);
+    const eventId = await recordEvent(t, org.id, 'contact.updated', { id: 'c-dup' });
+    await receiver.waitFor(() => receiver.on(hook.path).length === 2);
+    expect((await loggedDeliveries(hook.id, 2)).map((r) => [r.attempt, r.success])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
+    // Both attempts are in the delivery log; their jobs leave the queue store (ids no longer held there).
+    const queue = t.app.get(JobQueue).queue(QueueName.WebhookDeliveries);
+    const attemptIds = [1, 2].map((attempt) => deliveryJobId(eventId, hook.id, attempt));
+    const gone = async (ids: string[]) => {
+      const deadline = Date.now() + 15000;
+      while ((await Promise.all(ids.map((id) => queue.getJob(id)))).some(Boolean)) {
+        if (Date.now() > deadline) throw new Error('delivery jobs never left the queue');
+        await sleep(50);
+      }
+    };
+    await gone(attemptIds);
+
+    // The event's fan-out runs again (a relay re-enqueued it after its job was dropped) and a sweep re-adds the
+    // retry: both jobs are accepted under their old ids, run, and find their attempt already in the log.
+    await t.app
+      .get(DomainEventFanout)
+      .handle({ eventId, organizationId: org.id, type: 'contact.updated', occurredAt: new Date().toISOString() });
+    const retry: WebhookDeliveryJob = {
+      eventId,
+      organizationId: org.id,
+      endpointId: hook.id,
+      type: 'contact.updated',
+      attempt: 2,
+    };
+    await t.app.get(JobQueue).add(JobName.DeliverWebhook, retry, deliveryJobOptions(retry));
+    await gone(attemptIds);
+    expect(receiver.on(hook.path)).toHaveLength(2);
+    expect(await deliveries(hook.id)).toHaveLength(2);
   });
 
   it('fails a delivery after 1 + 3 attempts; redirects are not followed and timeouts fail', async () => {

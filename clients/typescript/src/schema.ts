@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Inbound assistants (not paginated)
-         * @description Inbound assistants (not paginated). Requires an API key with the scope `assistants:read` (or `*`).
+         * @description Not paginated: an organization has at most 100 inbound assistants (the dashboard's create refuses one more with 422 MAX_ASSISTANTS).
          */
         get: operations["listInboundAssistants"];
         put?: never;
@@ -509,7 +509,7 @@ export interface paths {
         };
         /**
          * Connected messaging accounts (not paginated)
-         * @description Connected messaging accounts (not paginated). Requires an API key with the scope `messaging:read` (or `*`).
+         * @description Not paginated: an organization has at most 20 messaging accounts (the dashboard's connect refuses one more with 422 MAX_MESSAGING_ACCOUNTS, an extension).
          */
         get: operations["listMessagingAccounts"];
         put?: never;
@@ -1575,7 +1575,7 @@ export interface components {
             message: string;
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "KEY_REVOKED" | "KEY_EXPIRED" | "OUTBOUND_MINUTES_EXHAUSTED" | "INSUFFICIENT_SCOPE" | "OUTBOUND_PLAN_REQUIRED" | "NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "CONFLICT" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "INVALID_PHONE" | "INVALID_STATE" | "DO_NOT_CALL" | "SESSION_EXPIRED" | "MAX_ENDPOINTS" | "MAX_ASSISTANTS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MESSAGING_API_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "KEY_REVOKED" | "KEY_EXPIRED" | "OUTBOUND_MINUTES_EXHAUSTED" | "INSUFFICIENT_SCOPE" | "OUTBOUND_PLAN_REQUIRED" | "NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "CONFLICT" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "INVALID_PHONE" | "INVALID_STATE" | "DO_NOT_CALL" | "SESSION_EXPIRED" | "MAX_ENDPOINTS" | "MAX_ASSISTANTS" | "MAX_MESSAGING_ACCOUNTS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MESSAGING_API_ERROR" | "SERVICE_UNAVAILABLE";
         ErrorDetail: {
             /** @example title */
             field: string;

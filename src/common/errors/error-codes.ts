@@ -19,8 +19,10 @@ export const ERROR_STATUS = {
   DO_NOT_CALL: 422,
   SESSION_EXPIRED: 422,
   MAX_ENDPOINTS: 422,
-  /** Extension (like MAX_ENDPOINTS): the organization already has the most outbound assistants it may list. */
+  /** Extension (like MAX_ENDPOINTS): the organization already has the most assistants (of that kind) it may list. */
   MAX_ASSISTANTS: 422,
+  /** Extension (like MAX_ENDPOINTS): the organization already has the most messaging accounts it may list. */
+  MAX_MESSAGING_ACCOUNTS: 422,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,

@@ -7,11 +7,20 @@ import { QueueConnection } from './queue-connection';
 import { QueueName } from './queue-names';
 import { QUEUE_CONNECTION } from './queue.tokens';
 
-/** Finished jobs are kept a while (so a re-relayed event with the same job id is recognised) and then dropped. */
+/**
+ * Finished jobs are kept a while (so a re-relayed event with the same job id is recognised) and then dropped.
+ * Jobs whose outcome PostgreSQL records (webhook attempts) leave at once: see deliveryJobOptions.
+ */
 const DEFAULT_JOB_OPTIONS = {
   removeOnComplete: { age: 24 * 3600, count: 50_000 },
   removeOnFail: { age: 7 * 24 * 3600 },
 };
+
+/**
+ * Entries kept in each queue's events stream (BullMQ's log of job state changes, ~140 B an entry; the default is
+ * 10,000). Only QueueEvents listeners read it and the app has none: the stream is a bounded ring, kept short.
+ */
+export const EVENTS_STREAM_MAX_LENGTH = 1000;
 
 /** The queues, wired once: every queue shares one connection choice (Redis or PostgreSQL). */
 @Global()
@@ -26,6 +35,7 @@ export class QueueModule {
           connection: connection.connection,
           prefix: connection.prefix,
           defaultJobOptions: DEFAULT_JOB_OPTIONS,
+          streams: { events: { maxLen: EVENTS_STREAM_MAX_LENGTH } },
         } as never),
         BullModule.registerQueue(...Object.values(QueueName).map((name) => ({ name }))),
       ],

@@ -7,7 +7,7 @@ import { ApiDataResponse } from '../../common/openapi/api-data-response.decorato
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { UpdateInboundAssistantDto } from './dto/update-inbound-assistant.dto';
 import { InboundAssistantResponse } from './inbound-assistant.response';
-import { InboundAssistantsService } from './inbound-assistants.service';
+import { InboundAssistantsService, MAX_INBOUND_ASSISTANTS } from './inbound-assistants.service';
 
 @ApiTags('Assistants')
 @Controller('api/v1/assistants/inbound')
@@ -16,7 +16,11 @@ export class InboundAssistantsController {
 
   @Get()
   @RequireScope('assistants:read')
-  @ApiOperation({ operationId: 'listInboundAssistants', summary: 'Inbound assistants (not paginated)' })
+  @ApiOperation({
+    operationId: 'listInboundAssistants',
+    summary: 'Inbound assistants (not paginated)',
+    description: `Not paginated: an organization has at most ${MAX_INBOUND_ASSISTANTS} inbound assistants (the dashboard's create refuses one more with 422 MAX_ASSISTANTS).`,
+  })
   @ApiDataResponse(InboundAssistantResponse, { isArray: true })
   async list(@OrgId() orgId: string): Promise<{ data: InboundAssistantResponse[] }> {
     return { data: (await this.assistants.list(orgId)).map(InboundAssistantResponse.from) };

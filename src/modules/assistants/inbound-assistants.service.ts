@@ -1,20 +1,32 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
+import { OrganizationCap, assertBelowCap } from '../../common/limits/organization-cap';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { PromptsService } from '../cases/prompts.service';
 import { UpdateInboundAssistantDto } from './dto/update-inbound-assistant.dto';
 import { InboundAssistant } from './inbound-assistant.entity';
+
+/** The list is not paginated, so its length is capped (README limits table, OpenAPI). */
+export const MAX_INBOUND_ASSISTANTS = 100;
+const INBOUND_ASSISTANT_CAP: OrganizationCap<InboundAssistant> = {
+  entity: InboundAssistant,
+  max: MAX_INBOUND_ASSISTANTS,
+  lockSpace: 0x69617374, // "iast"
+  refusal: () =>
+    new ApiError('MAX_ASSISTANTS', `An organization can have at most ${MAX_INBOUND_ASSISTANTS} inbound assistants`),
+};
 
 @Injectable()
 export class InboundAssistantsService {
   constructor(
     @InjectRepository(InboundAssistant) private readonly assistants: Repository<InboundAssistant>,
     private readonly prompts: PromptsService,
+    private readonly dataSource: DataSource,
   ) {}
 
-  /** Not paginated (the spec shows `data` only); newest first. */
+  /** Not paginated (the spec shows `data` only), so capped per organization (MAX_INBOUND_ASSISTANTS); newest first. */
   list(organizationId: string): Promise<InboundAssistant[]> {
     // The response's columns, named, so a column added later is not read by the list.
     return this.assistants.find({
@@ -32,7 +44,10 @@ export class InboundAssistantsService {
 
   async create(organizationId: string, name: string, systemPromptId: string): Promise<InboundAssistant> {
     await this.prompts.mustExist(organizationId, systemPromptId);
-    return this.assistants.save(this.assistants.create({ id: uuidv7(), organizationId, name, systemPromptId }));
+    return this.dataSource.transaction(async (m) => {
+      await assertBelowCap(m, INBOUND_ASSISTANT_CAP, organizationId);
+      return m.save(m.create(InboundAssistant, { id: uuidv7(), organizationId, name, systemPromptId }));
+    });
   }
 
   /** Null or omitted fields stay; a `systemPromptId` outside the organization's library is 404 NOT_FOUND. */

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
+import { OrganizationCap, assertBelowCap } from '../../common/limits/organization-cap';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { CreateMessagingAccountDto } from './dto/create-messaging-account.dto';
 import { CreateMessagingTemplateDto } from './dto/create-messaging-template.dto';
@@ -9,15 +10,51 @@ import { MessagingAccount } from './messaging-account.entity';
 import { MessagingTemplate } from './messaging-template.entity';
 import { isUniqueViolation } from '../../infra/database/pg-errors';
 
+/**
+ * The list is not paginated, so its length is capped (README limits table, OpenAPI): a business connects a few
+ * numbers, not hundreds.
+ */
+export const MAX_MESSAGING_ACCOUNTS = 20;
+const ACCOUNT_CAP: OrganizationCap<MessagingAccount> = {
+  entity: MessagingAccount,
+  max: MAX_MESSAGING_ACCOUNTS,
+  lockSpace: 0x6d616363, // "macc"
+  refusal: () =>
+    new ApiError(
+      'MAX_MESSAGING_ACCOUNTS',
+      `An organization can have at most ${MAX_MESSAGING_ACCOUNTS} messaging accounts`,
+    ),
+};
+
 @Injectable()
 export class MessagingAccountsService {
   constructor(
     @InjectRepository(MessagingAccount) private readonly accounts: Repository<MessagingAccount>,
     @InjectRepository(MessagingTemplate) private readonly templates: Repository<MessagingTemplate>,
+    private readonly dataSource: DataSource,
   ) {}
 
+  /** Not paginated (the spec shows `data` only), so capped per organization (MAX_MESSAGING_ACCOUNTS). */
   list(organizationId: string): Promise<MessagingAccount[]> {
-    return this.accounts.find({ where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    // The response's columns, named, so a column added later is not read by the list.
+    return this.accounts.find({
+      select: {
+        id: true,
+        status: true,
+        statusMessage: true,
+        wabaId: true,
+        phoneNumberId: true,
+        displayPhoneNumber: true,
+        verifiedName: true,
+        qualityRating: true,
+        messagesSent: true,
+        messagesReceived: true,
+        lastMessageAt: true,
+        createdAt: true,
+      },
+      where: { organizationId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+    });
   }
 
   /** Any organization's account: the admin API and provider callbacks are not bound to one organization. */
@@ -34,19 +71,22 @@ export class MessagingAccountsService {
 
   async create(organizationId: string, dto: CreateMessagingAccountDto): Promise<MessagingAccount> {
     try {
-      return await this.accounts.save(
-        this.accounts.create({
-          id: uuidv7(),
-          organizationId,
-          status: dto.status ?? 'active',
-          statusMessage: dto.statusMessage ?? null,
-          wabaId: dto.wabaId ?? null,
-          phoneNumberId: dto.phoneNumberId ?? null,
-          displayPhoneNumber: dto.displayPhoneNumber,
-          verifiedName: dto.verifiedName,
-          qualityRating: dto.qualityRating ?? 'UNKNOWN',
-        }),
-      );
+      return await this.dataSource.transaction(async (m) => {
+        await assertBelowCap(m, ACCOUNT_CAP, organizationId);
+        return m.save(
+          m.create(MessagingAccount, {
+            id: uuidv7(),
+            organizationId,
+            status: dto.status ?? 'active',
+            statusMessage: dto.statusMessage ?? null,
+            wabaId: dto.wabaId ?? null,
+            phoneNumberId: dto.phoneNumberId ?? null,
+            displayPhoneNumber: dto.displayPhoneNumber,
+            verifiedName: dto.verifiedName,
+            qualityRating: dto.qualityRating ?? 'UNKNOWN',
+          }),
+        );
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw ApiError.conflict('This phoneNumberId is already connected');
       throw error;

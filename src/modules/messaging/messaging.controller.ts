@@ -12,7 +12,7 @@ import { ListConversationsQueryDto } from './dto/list-conversations.dto';
 import { SendMessageBodyPipe } from './dto/send-message-body.pipe';
 import { SendMessageDto, SendTemplateMessageDto, SendTextMessageDto } from './dto/send-message.dto';
 import { MessagingAccountResponse } from './messaging-account.response';
-import { MessagingAccountsService } from './messaging-accounts.service';
+import { MAX_MESSAGING_ACCOUNTS, MessagingAccountsService } from './messaging-accounts.service';
 import { SendMessageCommand } from './send-message.command';
 import { SendMessageResponse } from './send-message.response';
 
@@ -27,7 +27,11 @@ export class MessagingController {
 
   @Get('accounts')
   @RequireScope('messaging:read')
-  @ApiOperation({ operationId: 'listMessagingAccounts', summary: 'Connected messaging accounts (not paginated)' })
+  @ApiOperation({
+    operationId: 'listMessagingAccounts',
+    summary: 'Connected messaging accounts (not paginated)',
+    description: `Not paginated: an organization has at most ${MAX_MESSAGING_ACCOUNTS} messaging accounts (the dashboard's connect refuses one more with 422 MAX_MESSAGING_ACCOUNTS, an extension).`,
+  })
   @ApiDataResponse(MessagingAccountResponse, { isArray: true })
   async listAccounts(@OrgId() orgId: string): Promise<{ data: MessagingAccountResponse[] }> {
     return { data: (await this.accounts.list(orgId)).map(MessagingAccountResponse.from) };

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { uuidv7 } from '../../../common/ids/uuid-v7';
 import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
@@ -62,12 +63,14 @@ export class WebhookDeliveryService {
   }
 
   @OnJob({ name: JobName.DeliverWebhook })
-  async deliver(job: WebhookDeliveryJob): Promise<void> {
+  async deliver(job: WebhookDeliveryJob, queued?: Pick<Job, 'attemptsMade'>): Promise<void> {
     // This worker's share for the organization first: a tenant over it is deferred before any I/O is spent on it.
     const releaseOrganization = this.slots.takeOrganization(job);
     let sent: SentAttempt | null;
     try {
-      sent = await this.attempt(job);
+      // A job's own infrastructure retry re-sends as before; a first run of an attempt the log already holds is
+      // a duplicate job (finished attempts leave the queue, so their ids no longer deduplicate).
+      sent = await this.attempt(job, !queued?.attemptsMade);
     } finally {
       releaseOrganization();
     }
@@ -100,23 +103,27 @@ export class WebhookDeliveryService {
     await this.countFailedDelivery(job.endpointId);
   }
 
-  /** Sends the attempt under its endpoint's slot; null when the delivery is cancelled. */
-  private async attempt(job: WebhookDeliveryJob): Promise<SentAttempt | null> {
+  /**
+   * Sends the attempt under its endpoint's slot; null when the delivery is cancelled, or when `unlessLogged` and
+   * the delivery log already holds this attempt or a later one.
+   */
+  private async attempt(job: WebhookDeliveryJob, unlessLogged: boolean): Promise<SentAttempt | null> {
     const endpoint = await this.endpoint(job);
     // Deleted, disabled or unsubscribed since the event: the delivery is cancelled.
     if (!endpoint || !endpoint.is_active || !endpoint.events.includes(job.type)) return null;
 
     // The payload is read now, not carried by the job (CONTRACTS §7); call events go out without their transcript
     // (spec Events). An event pruned from the outbox (kept 7 days, far past the retry schedule) is not sent.
-    const [event]: EventForSend[] = await this.dataSource.query(
-      `SELECT CASE WHEN type LIKE 'call.%' THEN data - 'transcript' ELSE data END AS data, occurred_at
+    const id = webhookId(job.eventId, job.endpointId);
+    const [event]: Array<EventForSend & { logged: boolean }> = await this.dataSource.query(
+      `SELECT CASE WHEN type LIKE 'call.%' THEN data - 'transcript' ELSE data END AS data, occurred_at,
+              $4 AND EXISTS (SELECT 1 FROM webhook_deliveries WHERE webhook_id = $2 AND attempt >= $3) AS logged
          FROM outbox_events WHERE event_id = $1`,
-      [job.eventId],
+      [job.eventId, id, job.attempt, unlessLogged],
     );
-    if (!event) return null;
+    if (!event || event.logged) return null;
     const releaseEndpoint = await this.slots.claimEndpoint(job);
     if (!releaseEndpoint) return null;
-    const id = webhookId(job.eventId, job.endpointId);
     try {
       return { endpoint, id, result: await this.send(endpoint, job, event, id) };
     } finally {

@@ -22,7 +22,8 @@ const BATCH = 500;
  * (the delivery log); the queue only holds the next attempt. When the queue store loses that job (Redis restarted
  * empty), this sweep re-creates it: an event with no attempt, or a failed attempt whose retry is overdue by more
  * than the grace period, gets its next attempt enqueued. Job ids are the deterministic attempt ids, so a job that
- * still exists (waiting, delayed, running or recently finished) is never added twice.
+ * still exists (waiting, delayed or running) is never added twice, and a finished attempt (its job gone) is in the
+ * log, which the attempt checks before sending.
  */
 @Injectable()
 export class WebhookRedeliverySweeper {
