@@ -46,7 +46,8 @@ describe('faults: Redis restarted empty while calls are scheduled and webhooks p
     // The receiver fails every first attempt, so each event's retry is waiting in Redis when it dies.
     receiver.script('/hooks', Array(CALLS + CONTACTS).fill(500));
 
-    const scheduledAt = new Date(Date.now() + 6000).toISOString();
+    // Far enough out that every call is still waiting when Redis dies, even on a machine slow to create them.
+    const scheduledAt = new Date(Date.now() + 15_000).toISOString();
     const calls: string[] = [];
     for (let i = 0; i < CALLS; i++) {
       const res = await org.api.post('/api/v1/calls', {
