@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Call } from '../calls/call.entity';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { AdminAutomationsController } from './admin-automations.controller';
 import { AdminRecurringSchedulesController } from './admin-recurring-schedules.controller';
@@ -12,14 +11,13 @@ import { FollowUpCampaign } from './follow-up-campaign.entity';
 import { RecurringSchedule } from './recurring-schedule.entity';
 
 /**
- * Recurring schedules and follow-up campaigns (dashboard records, created through the admin API) and the
- * delete-blocker check that cases and outbound assistants share. `Call` is registered here only to count
- * queued calls; the calls module owns it.
+ * Recurring schedules and follow-up campaigns (dashboard records, created through the admin API); both block
+ * deleting the case or outbound assistant they run with (DeleteBlockersService registers them).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([RecurringSchedule, FollowUpCampaign, Call]), OrganizationsModule],
+  imports: [TypeOrmModule.forFeature([RecurringSchedule, FollowUpCampaign]), OrganizationsModule],
   controllers: [AdminAutomationsController, AdminRecurringSchedulesController],
   providers: [AutomationsService, DeleteBlockersService, RecurringSchedulesRepository, FollowUpCampaignsRepository],
-  exports: [DeleteBlockersService, AutomationsService, RecurringSchedulesRepository, FollowUpCampaignsRepository],
+  exports: [AutomationsService, RecurringSchedulesRepository, FollowUpCampaignsRepository],
 })
 export class AutomationsModule {}

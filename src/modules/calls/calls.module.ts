@@ -15,6 +15,7 @@ import { CallsController } from './calls.controller';
 import { CallsRepository } from './calls.repository';
 import { CallStatsService } from './call-stats.service';
 import { CallsService } from './calls.service';
+import { QueuedCallsBlocker } from './queued-calls-blocker';
 import { CallAdmissionQueue } from './dispatch/call-admission-queue.job';
 import { CallDispatchQueue } from './dispatch/call-dispatch-queue';
 import { CallDispatcher } from './dispatch/call-dispatcher.service';
@@ -48,6 +49,7 @@ import { VoiceProvider } from './voice/voice-provider';
     CallStatsService,
     CallsService,
     CallReferences,
+    QueuedCallsBlocker,
     CallEventsService,
     CallDispatchQueue,
     CallAdmissionQueue,
