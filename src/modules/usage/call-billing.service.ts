@@ -15,6 +15,7 @@ import {
 } from './allocation';
 import { CallBilling, CallSettlement, DispatchReservation, OutboundBlockedReason } from './call-billing.port';
 import { isUniqueViolation } from '../../infra/database/pg-errors';
+import { Tx } from '../../infra/database/tx';
 import { CALL_LEDGER_ROW_UNIQUE } from './entities/minute-ledger-entry.entity';
 import { blockedReason, coversCall, hasOutboundPlan } from './entitlements';
 import { HoldingsRepository } from './holdings.repository';
@@ -40,12 +41,13 @@ export class CallBillingService extends CallBilling {
     super();
   }
 
-  async outboundBlockedReason(
-    organizationId: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<OutboundBlockedReason | null> {
+  outboundBlockedReason(organizationId: string): Promise<OutboundBlockedReason | null> {
+    return this.outboundBlockedReasonIn(this.dataSource.manager, organizationId);
+  }
+
+  async outboundBlockedReasonIn(tx: Tx, organizationId: string): Promise<OutboundBlockedReason | null> {
     const now = new Date();
-    const { entitlements, grants } = await this.holdings.load(manager, organizationId, now);
+    const { entitlements, grants } = await this.holdings.load(tx, organizationId, now);
     const states = grants.map(grantState);
     return blockedReason(entitlements, {
       balanceMins: balanceMins(states),

@@ -7,7 +7,7 @@ import { Page } from '../../../common/pagination/pagination.dto';
 import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
 import { JobQueue } from '../../../infra/queue/job-queue.service';
 import { JobName } from '../../../infra/queue/queue-names';
-import { RETENTION_DAYS as EVENT_RETENTION_DAYS } from '../../outbox/outbox-pruner.service';
+import { RETENTION_DAYS as EVENT_RETENTION_DAYS } from '../../outbox/outbox-pruner.job';
 import { DomainEventType } from '../../outbox/domain-event';
 import {
   WEBHOOK_TEST_EVENT,
