@@ -207,7 +207,8 @@ describe('ledger repositories (PostgreSQL)', () => {
       expect(await reservations.reservedCallIds(dataSource.manager, randomUUID(), [first])).toEqual(new Set());
     });
 
-    it('claimForSettlement claims an open reservation once; a second claim gets nothing', async () => {
+    /** An organization with one open reservation of a call its plan covers (nothing held). */
+    async function coveredReservation(): Promise<{ organizationId: string; callId: string }> {
       const { organizationId } = await withTopup(1);
       const callId = randomUUID();
       await dataSource.transaction(async (tx) => {
@@ -215,19 +216,18 @@ describe('ledger repositories (PostgreSQL)', () => {
           { callId, allocations: [], covered: true },
         ]);
       });
+      return { organizationId, callId };
+    }
+
+    it('claimForSettlement claims an open reservation once; a second claim gets nothing', async () => {
+      const { organizationId, callId } = await coveredReservation();
       const claimed = await reservations.claimForSettlement(dataSource.manager, organizationId, callId);
       expect(claimed).toMatchObject({ callId, status: 'settled', covered: true });
       expect(await reservations.claimForSettlement(dataSource.manager, organizationId, callId)).toBeUndefined();
     });
 
     it('claimForSettlement makes a concurrent claim of the same call wait for the first to commit', async () => {
-      const { organizationId } = await withTopup(1);
-      const callId = randomUUID();
-      await dataSource.transaction(async (tx) => {
-        await reservations.reserve(tx, await balances.lock(tx, organizationId), [
-          { callId, allocations: [], covered: true },
-        ]);
-      });
+      const { organizationId, callId } = await coveredReservation();
       const runner = dataSource.createQueryRunner();
       await runner.connect();
       try {
