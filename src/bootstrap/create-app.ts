@@ -18,8 +18,9 @@ import { installHttpMetrics } from '../infra/metrics/http-metrics';
 import { Metrics } from '../infra/metrics/metrics.service';
 import { applySecurityHeaders } from './security-headers';
 import { requireJsonContentType } from './require-json-content-type';
+import { AdminTokenCheck } from '../common/auth/admin-token';
 import { assertEveryRouteDeclaresAccess } from '../common/auth/assert-route-access';
-import { setupOpenApi } from '../common/openapi/openapi-document';
+import { setupOpenApi } from './openapi-document';
 import { useBoundedJsonParser } from './json-body-parser';
 
 /** CONTRACTS §2: bodies over 1 MiB are 413 PAYLOAD_TOO_LARGE. */
@@ -103,7 +104,7 @@ export async function createApp(options: {
   installHttpMetrics(fastify, app.get(Metrics));
   const accessLog = new NestLogger('access');
   installAccessLog(fastify, { log: (line, message) => accessLog.log({ ...line, msg: message }) });
-  await mountQueueDashboard(fastify, app.get(JobQueue), options.config.adminToken);
+  await mountQueueDashboard(fastify, app.get(JobQueue), new AdminTokenCheck(options.config.adminToken));
   await mountConsole(fastify);
   setupOpenApi(app);
   await app.init();

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { stringify } from 'yaml';
 import { AppModule } from '../app.module';
-import { OpenApiAudience, buildOpenApiDocument } from '../common/openapi/openapi-document';
+import { OpenApiAudience, buildOpenApiDocument } from '../bootstrap/openapi-document';
 import { webhookEventsJsonSchema } from '../common/openapi/webhook-json-schema';
 import { parseConfig } from '../infra/config/app-config';
 

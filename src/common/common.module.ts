@@ -5,20 +5,22 @@ import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyKey } from './idempotency/idempotency-key.entity';
 import { IdempotencyService } from './idempotency/idempotency.service';
 import { CursorCodec } from './pagination/cursor-codec';
+import { ReferenceRegistry } from './references/reference-registry';
 
-/** The shared request mechanisms every domain module uses: idempotency and the cursor codec. */
+/** The shared mechanisms every domain module uses: idempotency, the cursor codec, the delete-blocker registry. */
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([IdempotencyKey])],
   providers: [
     IdempotencyService,
     IdempotencyInterceptor,
+    ReferenceRegistry,
     {
       provide: CursorCodec,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => new CursorCodec(config.cursorSecret),
     },
   ],
-  exports: [IdempotencyService, IdempotencyInterceptor, CursorCodec],
+  exports: [IdempotencyService, IdempotencyInterceptor, CursorCodec, ReferenceRegistry],
 })
 export class CommonModule {}

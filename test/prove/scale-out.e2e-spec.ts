@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { JobQueue } from '../../src/infra/queue/job-queue.service';
 import { JobName, QueueName } from '../../src/infra/queue/queue-names';
-import { SWEEP_EVERY_MS } from '../../src/modules/calls/dispatch/call-sweeper.service';
+import { SWEEP_EVERY_MS } from '../../src/modules/calls/dispatch/call-sweeper.job';
 import { addMonths } from '../../src/modules/usage/allocation';
 import { SubscriptionLifecycleService } from '../../src/modules/usage/subscription-lifecycle.service';
 import { webhookId } from '../../src/modules/webhooks/delivery/webhook-delivery.job';

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
-import { AuthFailureBudget } from '../../infra/rate-limit/auth-failure-budget';
+import { AuthFailureBudget } from '../rate-limit/auth-failure-budget';
 import { ApiError } from '../errors/api-error';
 import { ACCESS_KEY, Access } from './access.decorators';
 import { AdminTokenCheck } from './admin-token';

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors/api-error';
+import { ErrorResponse, toErrorResponse } from '../errors/to-error-response';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
 
@@ -28,6 +29,16 @@ export class AdminTokenCheck {
     // Comparing fixed-length digests keeps the comparison constant-time whatever the token's length.
     if (!token || !timingSafeEqual(sha256(token), this.tokenHash)) {
       throw new ApiError('UNAUTHORIZED', 'Missing or invalid admin token');
+    }
+  }
+
+  /** The same check for callers outside Nest (the queue dashboard): the error response to send, or undefined. */
+  refusal(authorization: string | undefined): ErrorResponse | undefined {
+    try {
+      this.verify(authorization);
+      return undefined;
+    } catch (error) {
+      return toErrorResponse(error);
     }
   }
 }

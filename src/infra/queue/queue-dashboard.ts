@@ -2,12 +2,19 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance } from 'fastify';
-import { AdminTokenCheck } from '../../common/auth/admin-token';
-import { toErrorResponse } from '../../common/errors/to-error-response';
 import { JobQueue } from './job-queue.service';
 import { QueueName } from './queue-names';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
+
+/**
+ * The admin check, handed in by the caller so infra stays free of the API's auth and error vocabulary.
+ * `refusal` answers undefined when the request may pass, otherwise the response to send.
+ */
+export interface QueueDashboardAccess {
+  readonly enabled: boolean;
+  refusal(authorization: string | undefined): { status: number; body: unknown } | undefined;
+}
 
 /**
  * Bull Board at /admin/queues showing every queue, behind the admin token (the same check as the admin API).
@@ -17,9 +24,8 @@ export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 export async function mountQueueDashboard(
   fastify: FastifyInstance,
   jobs: JobQueue,
-  adminToken: string | undefined,
+  admin: QueueDashboardAccess,
 ): Promise<void> {
-  const admin = new AdminTokenCheck(adminToken);
   if (!admin.enabled) return;
   const serverAdapter = new FastifyAdapter();
   serverAdapter.setBasePath(QUEUE_DASHBOARD_PATH);
@@ -30,12 +36,8 @@ export async function mountQueueDashboard(
   });
   await fastify.register(async (scope) => {
     scope.addHook('onRequest', async (request, reply) => {
-      try {
-        admin.verify(request.headers.authorization);
-      } catch (error) {
-        const response = toErrorResponse(error);
-        return reply.status(response.status).send(response.body);
-      }
+      const refusal = admin.refusal(request.headers.authorization);
+      if (refusal) return reply.status(refusal.status).send(refusal.body);
     });
     await scope.register(serverAdapter.registerPlugin(), { prefix: QUEUE_DASHBOARD_PATH });
   });

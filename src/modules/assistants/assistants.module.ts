@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AutomationsModule } from '../automations/automations.module';
 import { CasesModule } from '../cases/cases.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { AdminInboundAssistantsController } from './admin-inbound-assistants.controller';
@@ -16,7 +15,6 @@ import { OutboundAssistantsService } from './outbound-assistants.service';
   imports: [
     TypeOrmModule.forFeature([InboundAssistant, OutboundAssistant]),
     CasesModule,
-    AutomationsModule,
     OrganizationsModule,
   ],
   controllers: [InboundAssistantsController, OutboundAssistantsController, AdminInboundAssistantsController],

@@ -5,7 +5,7 @@ import { DataSource, EntityManager, Not, Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { OrganizationCap, assertBelowCap } from '../../common/limits/organization-cap';
 import { uuidv7 } from '../../common/ids/uuid-v7';
-import { DeleteBlockersService } from '../automations/delete-blockers.service';
+import { ReferenceRegistry } from '../../common/references/reference-registry';
 import {
   DEFAULT_TEMPERATURE,
   DEFAULT_TRANSCRIBER,
@@ -46,7 +46,7 @@ export class OutboundAssistantsService {
   constructor(
     @InjectRepository(OutboundAssistant) private readonly assistants: Repository<OutboundAssistant>,
     private readonly dataSource: DataSource,
-    private readonly blockers: DeleteBlockersService,
+    private readonly blockers: ReferenceRegistry,
   ) {}
 
   /**
@@ -135,7 +135,7 @@ export class OutboundAssistantsService {
     });
   }
 
-  /** Check and delete in one transaction holding the row `FOR UPDATE` (see DeleteBlockersService). */
+  /** Check and delete in one transaction holding the row `FOR UPDATE` (see ReferenceRegistry). */
   async delete(organizationId: string, id: string): Promise<void> {
     await this.dataSource.transaction(async (m) => {
       await this.lock(m, organizationId, id, 'pessimistic_write');

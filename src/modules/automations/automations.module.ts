@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Call } from '../calls/call.entity';
 import { MessagingModule } from '../messaging/messaging.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { AdminAutomationsController } from './admin-automations.controller';
@@ -15,13 +14,12 @@ import { FollowUpCampaign } from './follow-up-campaign.entity';
 import { RecurringSchedule } from './recurring-schedule.entity';
 
 /**
- * Recurring schedules and follow-up campaigns (dashboard records, created through the admin API) and the
- * delete-blocker check that cases and outbound assistants share. `Call` is registered here only to count
- * queued calls; the calls module owns it.
+ * Recurring schedules and follow-up campaigns (dashboard records, created through the admin API); both block
+ * deleting the case or outbound assistant they run with (DeleteBlockersService registers them).
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([RecurringSchedule, FollowUpCampaign, FollowUpMessage, Call]),
+    TypeOrmModule.forFeature([RecurringSchedule, FollowUpCampaign, FollowUpMessage]),
     OrganizationsModule,
     // Message follow-ups name a template of the organization's messaging accounts.
     MessagingModule,
@@ -34,12 +32,6 @@ import { RecurringSchedule } from './recurring-schedule.entity';
     FollowUpCampaignsRepository,
     FollowUpMessagesRepository,
   ],
-  exports: [
-    DeleteBlockersService,
-    AutomationsService,
-    RecurringSchedulesRepository,
-    FollowUpCampaignsRepository,
-    FollowUpMessagesRepository,
-  ],
+  exports: [AutomationsService, RecurringSchedulesRepository, FollowUpCampaignsRepository, FollowUpMessagesRepository],
 })
 export class AutomationsModule {}

@@ -15,13 +15,14 @@ import { CallsController } from './calls.controller';
 import { CallsRepository } from './calls.repository';
 import { CallStatsService } from './call-stats.service';
 import { CallsService } from './calls.service';
+import { QueuedCallsBlocker } from './queued-calls-blocker';
 import { CallAdmissionQueue } from './dispatch/call-admission-queue.job';
 import { CallDispatchQueue } from './dispatch/call-dispatch-queue';
-import { CallDispatcher } from './dispatch/call-dispatcher.service';
-import { CallSweeper } from './dispatch/call-sweeper.service';
+import { CallDispatcher } from './dispatch/call-dispatcher.job';
+import { CallSweeper } from './dispatch/call-sweeper.job';
 import { AdminSimulatorController } from './inbound/admin-simulator.controller';
 import { InboundCallsService } from './inbound/inbound-calls.service';
-import { CallSupervisor } from './supervision/call-supervisor.service';
+import { CallSupervisor } from './supervision/call-supervisor.job';
 import { VoiceSimulator } from './voice/simulator/voice-simulator';
 import { SimulatorStepJob } from './voice/simulator/simulator-step.job';
 import { VapiClient } from './voice/vapi/vapi-client';
@@ -48,6 +49,7 @@ import { VoiceProvider } from './voice/voice-provider';
     CallStatsService,
     CallsService,
     CallReferences,
+    QueuedCallsBlocker,
     CallEventsService,
     CallDispatchQueue,
     CallAdmissionQueue,

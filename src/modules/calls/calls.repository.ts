@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import type { ReferenceTarget } from '../../common/references/reference-registry';
 import { queryEntities } from '../../infra/database/entity-rows';
-import { ApiCallStatus, Call, TranscriptMessage } from './call.entity';
+import { ApiCallStatus, Call, QUEUED_CALL_STATUSES, TranscriptMessage } from './call.entity';
 import { CALL_MOVES, INITIAL_CALL_STATUSES, LIVE_CALL_STATUS, statusIn } from './call-transitions';
 import { EndOfCallReport } from './voice/voice-provider';
 
@@ -334,6 +335,11 @@ export class CallsRepository {
       .addGroupBy('c.scheduledAt IS NOT NULL')
       .getRawMany();
     return rows.map((r) => ({ status: r.status, scheduled: r.scheduled, n: Number(r.n) }));
+  }
+
+  /** Queued calls that still refer to a case or an outbound assistant (they block its delete). */
+  countQueuedReferencing(tx: EntityManager, organizationId: string, target: ReferenceTarget): Promise<number> {
+    return tx.countBy(Call, { organizationId, ...target, status: In([...QUEUED_CALL_STATUSES]) });
   }
 
   /** SQL returning `calls` rows (`RETURNING *`, `SELECT *`) as typed entities. */

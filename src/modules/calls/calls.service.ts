@@ -55,7 +55,7 @@ export class CallsService {
       const refs = await this.references.load(m, organizationId, dto);
       // On the transaction's own connection: a request holding one connection while waiting for a second
       // deadlocks the pool once as many requests as connections arrive together (seen at 30 concurrent creates).
-      const blocked = livemode ? await this.billing.outboundBlockedReason(organizationId, m) : null;
+      const blocked = livemode ? await this.billing.outboundBlockedReasonIn(m, organizationId) : null;
       if (blocked) throw new ApiError(blocked, BLOCKED_MESSAGE[blocked]);
       if ((await this.doNotCall.listedAmong(m, organizationId, [dto.to])).size) {
         throw new ApiError('DO_NOT_CALL', `${dto.to} is on the do-not-call list`);

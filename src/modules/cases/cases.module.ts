@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AutomationsModule } from '../automations/automations.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { AdminCasesController } from './admin-cases.controller';
 import { Case } from './case.entity';
@@ -14,7 +13,7 @@ import { PromptsService } from './prompts.service';
  * `PromptsService` for inbound assistants.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Case, Prompt]), AutomationsModule, OrganizationsModule],
+  imports: [TypeOrmModule.forFeature([Case, Prompt]), OrganizationsModule],
   controllers: [CasesController, AdminCasesController],
   providers: [CasesService, PromptsService],
   exports: [CasesService, PromptsService],

@@ -7,7 +7,7 @@ import { uuidv7 } from '../../common/ids/uuid-v7';
 import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { keysetPaginate } from '../../common/pagination/keyset-paginate';
 import { Page } from '../../common/pagination/pagination.dto';
-import { DeleteBlockersService } from '../automations/delete-blockers.service';
+import { ReferenceRegistry } from '../../common/references/reference-registry';
 import { Case, CaseVariable } from './case.entity';
 import { CaseListItemResponse } from './case.response';
 import { CaseVariableDto } from './dto/case-variable.dto';
@@ -43,7 +43,7 @@ export class CasesService {
     @InjectRepository(Case) private readonly cases: Repository<Case>,
     private readonly dataSource: DataSource,
     private readonly prompts: PromptsService,
-    private readonly blockers: DeleteBlockersService,
+    private readonly blockers: ReferenceRegistry,
     private readonly codec: CursorCodec,
   ) {}
 
@@ -115,7 +115,7 @@ export class CasesService {
     });
   }
 
-  /** Check and delete in one transaction holding the row `FOR UPDATE` (see DeleteBlockersService). */
+  /** Check and delete in one transaction holding the row `FOR UPDATE` (see ReferenceRegistry). */
   async delete(organizationId: string, id: string): Promise<void> {
     await this.dataSource.transaction(async (m) => {
       await this.lockCase(m, organizationId, id, 'pessimistic_write');

@@ -5,7 +5,7 @@ import { AdminOnly, Public } from '../../common/auth/access.decorators';
 import { ApiDataResponse } from '../../common/openapi/api-data-response.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
-import { AuthFailureBudget } from '../../infra/rate-limit/auth-failure-budget';
+import { AuthFailureBudget } from '../../common/rate-limit/auth-failure-budget';
 import { ApiError } from '../../common/errors/api-error';
 import { sessionCookie } from './console-cookies';
 import { ConsoleSessionResponse } from './console-session.response';

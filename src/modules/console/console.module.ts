@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { RateLimitModule } from '../../infra/rate-limit/rate-limit.module';
+import { RateLimitModule } from '../../common/rate-limit/rate-limit.module';
 import { ConsoleSessionVerifier } from '../../common/auth/console-session-verifier';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { AssistantsModule } from '../assistants/assistants.module';

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import { uuidv7 } from '../../common/ids/uuid-v7';
+import { Tx } from '../../infra/database/tx';
 import { ContactGroup } from './contact-group.entity';
 import { ContactGroupMember } from './contact-group-member.entity';
 
@@ -9,7 +10,6 @@ import { ContactGroupMember } from './contact-group-member.entity';
 export class ContactGroupsService {
   constructor(
     @InjectRepository(ContactGroup) private readonly groups: Repository<ContactGroup>,
-    @InjectRepository(ContactGroupMember) private readonly members: Repository<ContactGroupMember>,
   ) {}
 
   /** Every group of the organization with its member count, newest first (one query, counts by join). */
@@ -31,6 +31,16 @@ export class ContactGroupsService {
     if (!ids.length) return new Set();
     const rows = await this.groups.find({ where: { organizationId, id: In([...ids]) }, select: { id: true } });
     return new Set(rows.map((r) => r.id));
+  }
+
+  /** Makes `groupIds` a contact's whole membership, in the transaction that writes the contact. */
+  async setMemberships(tx: Tx, contactId: string, groupIds: readonly string[]): Promise<void> {
+    await tx.delete(ContactGroupMember, { contactId });
+    if (groupIds.length)
+      await tx.insert(
+        ContactGroupMember,
+        groupIds.map((groupId) => ({ groupId, contactId })),
+      );
   }
 
   create(organizationId: string, name: string): Promise<ContactGroup> {

@@ -8,7 +8,6 @@ import { keysetPaginate } from '../../common/pagination/keyset-paginate';
 import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { Page } from '../../common/pagination/pagination.dto';
 import { toE164 } from '../../common/validation/is-e164.decorator';
-import { ContactGroupMember } from '../contact-groups/contact-group-member.entity';
 import { ContactGroupsService } from '../contact-groups/contact-groups.service';
 import { DomainEventType } from '../outbox/domain-event';
 import { OutboxService } from '../outbox/outbox.service';
@@ -101,7 +100,7 @@ export class ContactsService {
           .execute();
         if (!inserted.raw.length) throw phoneTaken();
         // A new contact has no memberships to replace: only insert (saves a DELETE round trip per create).
-        if (dto.groupIds?.length) await this.setMemberships(m, contact.id, dto.groupIds);
+        if (dto.groupIds?.length) await this.groups.setMemberships(m, contact.id, dto.groupIds);
         await this.recordEvent(m, 'contact.created', contact);
         return contact;
       }),
@@ -128,7 +127,7 @@ export class ContactsService {
         if (dto.tags !== undefined) contact.tags = dto.tags;
         if (dto.customFields !== undefined) contact.customFields = dto.customFields;
         const saved = await m.save(contact);
-        if (dto.groupIds !== undefined) await this.setMemberships(m, id, dto.groupIds);
+        if (dto.groupIds !== undefined) await this.groups.setMemberships(m, id, dto.groupIds);
         await this.recordEvent(m, 'contact.updated', saved);
         return saved;
       }),
@@ -169,15 +168,6 @@ export class ContactsService {
 
   private recordEvent(m: EntityManager, type: DomainEventType, contact: Contact): Promise<string> {
     return this.outbox.record(m, contact.organizationId, type, { ...ContactResponse.from(contact) });
-  }
-
-  private async setMemberships(m: EntityManager, contactId: string, groupIds: readonly string[]): Promise<void> {
-    await m.delete(ContactGroupMember, { contactId });
-    if (groupIds.length)
-      await m.insert(
-        ContactGroupMember,
-        groupIds.map((groupId) => ({ groupId, contactId })),
-      );
   }
 
   private async assertGroups(organizationId: string, groupIds: readonly string[] | undefined): Promise<void> {

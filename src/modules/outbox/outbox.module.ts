@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainEventFanout } from './domain-event-fanout.service';
 import { OutboxEvent } from './outbox-event.entity';
-import { OutboxPruner } from './outbox-pruner.service';
+import { OutboxPruner } from './outbox-pruner.job';
 import { OutboxRelay } from './outbox-relay.service';
 import { OutboxService } from './outbox.service';
 

@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import { Tx } from '../../infra/database/tx';
 
 export type OutboundBlockedReason = 'OUTBOUND_MINUTES_EXHAUSTED' | 'OUTBOUND_PLAN_REQUIRED';
 
@@ -21,12 +22,15 @@ export interface CallSettlement {
 export abstract class CallBilling {
   /**
    * Null when the organization may place an outbound call now; otherwise why not (drives 402/403 on POST /calls).
-   * Pass the caller's transaction manager when inside one, so the check does not take a second pool connection.
+   * Outside any transaction; a caller holding one uses outboundBlockedReasonIn.
    */
-  abstract outboundBlockedReason(
-    organizationId: string,
-    manager?: EntityManager,
-  ): Promise<OutboundBlockedReason | null>;
+  abstract outboundBlockedReason(organizationId: string): Promise<OutboundBlockedReason | null>;
+
+  /**
+   * The same check in the caller's transaction: a caller that holds a pool connection and asked for a second one
+   * could wait forever once every connection is held by such a caller.
+   */
+  abstract outboundBlockedReasonIn(tx: Tx, organizationId: string): Promise<OutboundBlockedReason | null>;
 
   /**
    * Atomically reserves one billable minute for dispatching each of these calls of one organization, inside the

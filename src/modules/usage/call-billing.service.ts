@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import {
-  Allocation,
   GrantState,
   applyReservation,
   balanceMins,
@@ -15,13 +14,15 @@ import {
   talkMinutes,
 } from './allocation';
 import { CallBilling, CallSettlement, DispatchReservation, OutboundBlockedReason } from './call-billing.port';
-import { CallReservation } from './entities/call-reservation.entity';
-import { queryEntities } from '../../infra/database/entity-rows';
 import { isUniqueViolation } from '../../infra/database/pg-errors';
-import { CALL_LEDGER_ROW_UNIQUE, MinuteLedgerEntry } from './entities/minute-ledger-entry.entity';
+import { Tx } from '../../infra/database/tx';
+import { CALL_LEDGER_ROW_UNIQUE } from './entities/minute-ledger-entry.entity';
 import { blockedReason, coversCall, hasOutboundPlan } from './entitlements';
-import { HoldingsService } from './holdings.service';
-import { MinuteBook } from './minute-book.service';
+import { HoldingsRepository } from './holdings.repository';
+import { UsageBalancesRepository } from './usage-balances.repository';
+import { grantState, MinuteGrantsRepository } from './minute-grants.repository';
+import { MinuteLedgerRepository } from './minute-ledger.repository';
+import { CallReservationsRepository, NewReservation } from './call-reservations.repository';
 
 /**
  * The calls module's only door into the ledger (CallBilling port). Reservation and settlement both run under the
@@ -31,19 +32,23 @@ import { MinuteBook } from './minute-book.service';
 export class CallBillingService extends CallBilling {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly book: MinuteBook,
-    private readonly holdings: HoldingsService,
+    private readonly balances: UsageBalancesRepository,
+    private readonly grants: MinuteGrantsRepository,
+    private readonly ledger: MinuteLedgerRepository,
+    private readonly reservations: CallReservationsRepository,
+    private readonly holdings: HoldingsRepository,
   ) {
     super();
   }
 
-  async outboundBlockedReason(
-    organizationId: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<OutboundBlockedReason | null> {
+  outboundBlockedReason(organizationId: string): Promise<OutboundBlockedReason | null> {
+    return this.outboundBlockedReasonIn(this.dataSource.manager, organizationId);
+  }
+
+  async outboundBlockedReasonIn(tx: Tx, organizationId: string): Promise<OutboundBlockedReason | null> {
     const now = new Date();
-    const { entitlements, grants } = await this.holdings.load(manager, organizationId, now);
-    const states = grants.map((g) => this.book.toState(g));
+    const { entitlements, grants } = await this.holdings.load(tx, organizationId, now);
+    const states = grants.map(grantState);
     return blockedReason(entitlements, {
       balanceMins: balanceMins(states),
       availableMins: availableMins(states, now.getTime()),
@@ -62,24 +67,19 @@ export class CallBillingService extends CallBilling {
     callIds: readonly string[],
   ): Promise<Map<string, DispatchReservation>> {
     const outcomes = new Map<string, DispatchReservation>();
-    const existing: { call_id: string }[] = callIds.length
-      ? await manager.query(`SELECT call_id FROM call_reservations WHERE call_id = ANY($1) AND organization_id = $2`, [
-          callIds,
-          organizationId,
-        ])
-      : [];
-    for (const row of existing) outcomes.set(row.call_id, { reserved: true });
+    for (const callId of await this.reservations.reservedCallIds(manager, organizationId, callIds))
+      outcomes.set(callId, { reserved: true });
     const pending = callIds.filter((id) => !outcomes.has(id));
     if (!pending.length) return outcomes;
-    const locked = await this.book.lock(manager, organizationId);
+    const locked = await this.balances.lock(manager, organizationId);
     const { entitlements: e, grants } = await this.holdings.load(manager, organizationId, locked.now);
     if (!hasOutboundPlan(e)) {
       for (const callId of pending) outcomes.set(callId, { reserved: false, reason: 'OUTBOUND_PLAN_REQUIRED' });
       return outcomes;
     }
     const covered = coversCall(e, 'outbound') !== null;
-    let states = grants.map((g) => this.book.toState(g));
-    const reservations: { callId: string; allocations: Allocation[]; covered: boolean }[] = [];
+    let states = grants.map(grantState);
+    const reservations: NewReservation[] = [];
     for (const callId of pending) {
       const allocations = covered ? [] : planReservation(states, locked.now.getTime(), 1);
       if (!allocations) {
@@ -90,7 +90,7 @@ export class CallBillingService extends CallBilling {
       reservations.push({ callId, allocations, covered });
       outcomes.set(callId, { reserved: true });
     }
-    await this.book.reserve(manager, locked, reservations);
+    await this.reservations.reserve(manager, locked, reservations);
     return outcomes;
   }
 
@@ -109,18 +109,12 @@ export class CallBillingService extends CallBilling {
    * and the ledger row written; calls never reserved (inbound) rely on the ledger's unique call row instead.
    */
   private async settle(manager: EntityManager, s: CallSettlement): Promise<void> {
-    const [reservation] = await queryEntities(
-      manager,
-      CallReservation,
-      `UPDATE call_reservations SET status = 'settled'
-        WHERE call_id = $1 AND organization_id = $2 AND status = 'reserved' RETURNING *`,
-      [s.callId, s.organizationId],
-    );
-    if (await manager.existsBy(MinuteLedgerEntry, { callId: s.callId, type: `${s.direction}_call` })) return;
-    const locked = await this.book.lock(manager, s.organizationId);
+    const reservation = await this.reservations.claimForSettlement(manager, s.organizationId, s.callId);
+    if (await this.ledger.hasCallEntry(manager, s.callId, s.direction)) return;
+    const locked = await this.balances.lock(manager, s.organizationId);
     const { entitlements: e, grants } = await this.holdings.load(manager, s.organizationId, locked.now);
     const coverage = coversCall(e, s.direction);
-    const states = grants.map((g) => this.book.toState(g));
+    const states = grants.map(grantState);
     const held = reservation
       ? { allocations: reservation.allocations, reservedAt: reservation.createdAt.getTime() }
       : null;
@@ -133,8 +127,8 @@ export class CallBillingService extends CallBilling {
       now: locked.now.getTime(),
     });
     const used = usePerGrant(plan, excessAnchor(states, held, locked.now.getTime()));
-    await this.book.saveStates(manager, grants, applySettlement(states, held, plan), used);
-    await this.book.append(manager, locked, {
+    await this.grants.saveStates(manager, grants, applySettlement(states, held, plan), used);
+    await this.ledger.append(manager, locked, {
       type: `${s.direction}_call`,
       amountMins: -plan.chargedMins,
       durationMins: talkMinutes(s.durationSeconds),
@@ -147,7 +141,7 @@ export class CallBillingService extends CallBilling {
       releasedMins: held?.allocations.reduce((sum, a) => sum + a.mins, 0) ?? 0,
     });
     if (plan.expiredMins > 0) {
-      await this.book.append(manager, locked, {
+      await this.ledger.append(manager, locked, {
         type: 'monthly_renewal',
         amountMins: -plan.expiredMins,
         description: `${plan.expiredMins} reserved minute(s) of an ended period expired after the call settled`,

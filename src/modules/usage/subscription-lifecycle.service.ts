@@ -7,7 +7,10 @@ import { MinuteGrant } from './entities/minute-grant.entity';
 import { LedgerType } from './entities/minute-ledger-entry.entity';
 import { Subscription } from './entities/subscription.entity';
 import { Trial } from './entities/trial.entity';
-import { LockedBalance, MinuteBook } from './minute-book.service';
+import { LockedBalance, UsageBalancesRepository } from './usage-balances.repository';
+import { grantState, MinuteGrantsRepository } from './minute-grants.repository';
+import { MinuteLedgerRepository } from './minute-ledger.repository';
+import { GrantMinutesCommand } from './grant-minutes.command';
 
 export function includedMinutes(s: Pick<Subscription, 'productType' | 'tier' | 'quantity' | 'complimentary'>): number {
   if (s.productType !== 'outreach' || s.complimentary || !s.tier) return 0;
@@ -38,7 +41,10 @@ export class SubscriptionLifecycleService {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly book: MinuteBook,
+    private readonly balances: UsageBalancesRepository,
+    private readonly grants: MinuteGrantsRepository,
+    private readonly ledger: MinuteLedgerRepository,
+    private readonly grantMinutes: GrantMinutesCommand,
   ) {}
 
   @OnJob({ name: JobName.RenewSubscriptions, schedule: { every: 60_000 } })
@@ -74,7 +80,7 @@ export class SubscriptionLifecycleService {
   async renew(manager: EntityManager, subscriptionId: string, options: { onlyIfDue: boolean }): Promise<boolean> {
     const peek = await manager.findOneBy(Subscription, { id: subscriptionId });
     if (!peek) return false;
-    const locked = await this.book.lock(manager, peek.organizationId);
+    const locked = await this.balances.lock(manager, peek.organizationId);
     const sub = await manager.findOneByOrFail(Subscription, {
       id: subscriptionId,
     });
@@ -112,7 +118,7 @@ export class SubscriptionLifecycleService {
   async grantIncluded(manager: EntityManager, locked: LockedBalance, sub: Subscription): Promise<void> {
     const mins = includedMinutes(sub);
     if (!mins) return;
-    await this.book.grant(
+    await this.grantMinutes.execute(
       manager,
       locked,
       {
@@ -150,12 +156,12 @@ export class SubscriptionLifecycleService {
     });
     let expired = 0;
     for (const grant of grants) {
-      const { expiredMins, after } = planClose(this.book.toState(grant));
+      const { expiredMins, after } = planClose(grantState(grant));
       expired += expiredMins;
-      await this.book.saveStates(manager, [grant], [after]);
+      await this.grants.saveStates(manager, [grant], [after]);
     }
     if (expired > 0 || alwaysRecord) {
-      await this.book.append(manager, locked, {
+      await this.ledger.append(manager, locked, {
         type,
         amountMins: -expired,
         description: `${expired} ${what}`,
@@ -169,7 +175,7 @@ export class SubscriptionLifecycleService {
   async expireTrial(manager: EntityManager, trialId: string): Promise<boolean> {
     const peek = await manager.findOneBy(Trial, { id: trialId });
     if (!peek) return false;
-    const locked = await this.book.lock(manager, peek.organizationId);
+    const locked = await this.balances.lock(manager, peek.organizationId);
     const trial = await manager.findOneByOrFail(Trial, { id: trialId });
     if (trial.status !== 'active' || trial.endsAt > locked.now) return false;
     await manager.update(Trial, { id: trial.id }, { status: 'expired' });

@@ -10,23 +10,29 @@ import { StartTrialDto } from './dto/start-trial.dto';
 import { MinuteLedgerEntry } from './entities/minute-ledger-entry.entity';
 import { Subscription } from './entities/subscription.entity';
 import { Trial } from './entities/trial.entity';
-import { HoldingsService } from './holdings.service';
-import { MinuteBook } from './minute-book.service';
+import { HoldingsRepository } from './holdings.repository';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
+import { UsageBalancesRepository } from './usage-balances.repository';
+import { grantState, MinuteGrantsRepository } from './minute-grants.repository';
+import { MinuteLedgerRepository } from './minute-ledger.repository';
+import { GrantMinutesCommand } from './grant-minutes.command';
 
 /** The dashboard's billing actions (CONTRACTS §6); the public API never changes plans or minutes. */
 @Injectable()
 export class UsageAdminService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly book: MinuteBook,
-    private readonly holdings: HoldingsService,
+    private readonly balances: UsageBalancesRepository,
+    private readonly grants: MinuteGrantsRepository,
+    private readonly ledger: MinuteLedgerRepository,
+    private readonly grantCommand: GrantMinutesCommand,
+    private readonly holdings: HoldingsRepository,
     private readonly lifecycle: SubscriptionLifecycleService,
   ) {}
 
   async createSubscription(organizationId: string, dto: CreateSubscriptionDto): Promise<Subscription> {
     return this.dataSource.transaction(async (manager) => {
-      const locked = await this.book.lock(manager, organizationId);
+      const locked = await this.balances.lock(manager, organizationId);
       const start = dto.periodStart ?? locked.now;
       const end = dto.periodEnd ?? addMonths(start, 1);
       if (end <= start) throw ApiError.validation('periodEnd', 'must be after periodStart');
@@ -59,7 +65,7 @@ export class UsageAdminService {
       if (dto.atPeriodEnd) {
         await manager.update(Subscription, { id }, { cancelAtPeriodEnd: true });
       } else {
-        const locked = await this.book.lock(manager, sub.organizationId);
+        const locked = await this.balances.lock(manager, sub.organizationId);
         await manager.update(Subscription, { id }, { status: 'canceled', canceledAt: locked.now });
         await this.lifecycle.closeGrants(
           manager,
@@ -87,7 +93,7 @@ export class UsageAdminService {
   /** Starts an organization's one free trial with its minutes (`trial_activation`); also used by the demo seed. */
   async startTrial(organizationId: string, dto: StartTrialDto): Promise<Trial> {
     return this.dataSource.transaction(async (manager) => {
-      const locked = await this.book.lock(manager, organizationId);
+      const locked = await this.balances.lock(manager, organizationId);
       if (await manager.existsBy(Trial, { organizationId }))
         throw ApiError.conflict('This organization already had a trial');
       const startedAt = dto.startedAt ?? locked.now;
@@ -101,7 +107,7 @@ export class UsageAdminService {
       });
       if (trial.endsAt <= locked.now) throw ApiError.validation('days', 'the trial would already have ended');
       await manager.insert(Trial, trial);
-      await this.book.grant(
+      await this.grantCommand.execute(
         manager,
         locked,
         {
@@ -128,10 +134,10 @@ export class UsageAdminService {
       throw ApiError.validation('mins', 'only admin_adjustment may be negative');
     }
     return this.dataSource.transaction(async (manager) => {
-      const locked = await this.book.lock(manager, organizationId);
+      const locked = await this.balances.lock(manager, organizationId);
       const description = dto.description ?? defaultDescription(dto);
       if (dto.mins > 0) {
-        await this.book.grant(
+        await this.grantCommand.execute(
           manager,
           locked,
           {
@@ -150,7 +156,7 @@ export class UsageAdminService {
         );
       } else {
         await this.deduct(manager, organizationId, -dto.mins, locked.now.getTime());
-        await this.book.append(manager, locked, {
+        await this.ledger.append(manager, locked, {
           type: dto.type,
           amountMins: dto.mins,
           description,
@@ -167,10 +173,10 @@ export class UsageAdminService {
   /** Free minutes only: a reserved minute belongs to a call in flight, and the balance never goes negative. */
   private async deduct(manager: EntityManager, organizationId: string, mins: number, now: number): Promise<void> {
     const { grants } = await this.holdings.load(manager, organizationId, new Date(now));
-    const states = grants.map((g) => this.book.toState(g));
+    const states = grants.map(grantState);
     const plan = planReservation(states, now, mins);
     if (!plan) throw ApiError.validation('mins', 'exceeds the minutes available to remove');
-    await this.book.saveStates(manager, grants, applyDeduction(states, plan));
+    await this.grants.saveStates(manager, grants, applyDeduction(states, plan));
   }
 
   private async mustFindSubscription(manager: EntityManager, id: string): Promise<Subscription> {

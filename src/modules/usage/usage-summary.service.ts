@@ -13,10 +13,10 @@ import {
   outreachItems,
   trialIsActive,
 } from './entitlements';
-import { HoldingsService } from './holdings.service';
-import { MinuteBook } from './minute-book.service';
+import { HoldingsRepository } from './holdings.repository';
 import { PeriodUsageService } from './period-usage.service';
 import { includedMinutes, planId, planName } from './subscription-lifecycle.service';
+import { grantState } from './minute-grants.repository';
 import {
   OutreachUsageResponse,
   UsagePeriodResponse,
@@ -34,8 +34,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export class UsageSummaryService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly holdings: HoldingsService,
-    private readonly book: MinuteBook,
+    private readonly holdings: HoldingsRepository,
     private readonly periodUsage: PeriodUsageService,
   ) {}
 
@@ -44,7 +43,7 @@ export class UsageSummaryService {
     const nowDate = new Date();
     const now = nowDate.getTime();
     const { entitlements: e, grants, balance: balanceRow } = await this.holdings.load(manager, organizationId, nowDate);
-    const states = grants.map((g) => this.book.toState(g));
+    const states = grants.map(grantState);
     const balanceMins = balanceRow?.balanceMins ?? 0;
     const available = availableMins(states, now);
     const plan = this.plan(e);

@@ -12,8 +12,12 @@ import { Subscription } from './entities/subscription.entity';
 import { Trial } from './entities/trial.entity';
 import { UsageBalance } from './entities/usage-balance.entity';
 import { UsageDailyTotal } from './entities/usage-daily-total.entity';
-import { HoldingsService } from './holdings.service';
-import { MinuteBook } from './minute-book.service';
+import { HoldingsRepository } from './holdings.repository';
+import { CallReservationsRepository } from './call-reservations.repository';
+import { GrantMinutesCommand } from './grant-minutes.command';
+import { MinuteGrantsRepository } from './minute-grants.repository';
+import { MinuteLedgerRepository } from './minute-ledger.repository';
+import { UsageBalancesRepository } from './usage-balances.repository';
 import { PeriodUsageService } from './period-usage.service';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
 import { UsageAdminService } from './usage-admin.service';
@@ -38,8 +42,12 @@ import { UsageSummaryService } from './usage-summary.service';
   controllers: [UsageController, AdminUsageController],
   providers: [
     UsageDailyService,
-    MinuteBook,
-    HoldingsService,
+    UsageBalancesRepository,
+    MinuteGrantsRepository,
+    MinuteLedgerRepository,
+    CallReservationsRepository,
+    GrantMinutesCommand,
+    HoldingsRepository,
     CallBillingService,
     { provide: CallBilling, useExisting: CallBillingService },
     SubscriptionLifecycleService,

@@ -5,9 +5,10 @@ import { WebhookFanout } from './delivery/webhook-fanout.service';
 import { WebhookDeliveryLease } from './delivery/webhook-delivery-lease.entity';
 import { WebhookDeliveryLeaseRepository } from './delivery/webhook-delivery-lease.repository';
 import { WebhookDeliverySlots } from './delivery/webhook-delivery-slots';
-import { WebhookDeliveriesPruner } from './webhook-deliveries-pruner.service';
+import { WebhookDeliveriesPruner } from './webhook-deliveries-pruner.job';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 import { WebhookRedeliverySweeper } from './delivery/webhook-redelivery-sweeper.service';
@@ -21,6 +22,7 @@ import { WebhookOperationsService } from './operations/webhook-operations.servic
   controllers: [WebhooksController, WebhookOperationsController],
   providers: [
     WebhooksService,
+    WebhookEndpointsRepository,
     WebhookFanout,
     WebhookDeliveryService,
     WebhookDeliveryLeaseRepository,

@@ -2,7 +2,8 @@ import type { ApiCallStatus, Call, TranscriptMessage } from '../call.entity';
 
 /**
  * What a voice platform reports about a call, in our own terms. Adapters translate their wire format into these
- * and enqueue them (JobName.ApplyVoiceEvent); CallEventsService applies them idempotently and in any order.
+ * and hand them to CallEventsService.apply inline (the Vapi controller on the request that carried them, the
+ * simulator in its step job, the supervisor when it reconciles), which applies them idempotently and in any order.
  * `callId` is ours (passed to the platform as metadata); `providerCallId` is the platform's (`apiCallId`).
  */
 export type PlatformEvent =

@@ -56,7 +56,7 @@ export class AdvanceCampaignCommand {
         await this.events.record(m, campaign, 'campaign.started');
       }
       // Test campaigns place free test calls: minutes and plan never pause them.
-      const blocked = campaign.livemode ? await this.billing.outboundBlockedReason(campaign.organizationId, m) : null;
+      const blocked = campaign.livemode ? await this.billing.outboundBlockedReasonIn(m, campaign.organizationId) : null;
       if (campaign.status === 'paused' && campaign.pausedReason && !blocked) {
         // Paused by the engine for want of minutes or plan: resumes once calls can be placed again.
         campaign = await this.campaigns.setStatus(m, campaign.id, 'running');

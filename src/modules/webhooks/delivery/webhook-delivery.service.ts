@@ -11,6 +11,7 @@ import { WebhookDelivery } from '../webhook-delivery.entity';
 import { PostResult, WebhookHttpClient } from './webhook-http.client';
 import { WebhookDeliveryJob, deliveryJobOptions, retryDelay, webhookId } from './webhook-delivery.job';
 import { signatureHeader } from './webhook-signature';
+import { EndpointForSend, WebhookEndpointsRepository } from '../webhook-endpoints.repository';
 import { WebhookDeliverySlots } from './webhook-delivery-slots';
 import { isForeignKeyViolation } from '../../../infra/database/pg-errors';
 
@@ -26,14 +27,6 @@ interface SentAttempt {
   endpoint: EndpointForSend;
   id: string;
   result: PostResult;
-}
-
-interface EndpointForSend {
-  url: string;
-  secret: string;
-  events: string[];
-  is_active: boolean;
-  consecutive_failures: number;
 }
 
 /**
@@ -57,6 +50,7 @@ export class WebhookDeliveryService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: Metrics,
     private readonly slots: WebhookDeliverySlots,
+    private readonly endpoints: WebhookEndpointsRepository,
   ) {
     // An organization's sockets to one host never exceed its attempts in flight in this worker.
     this.http = new WebhookHttpClient(config.webhookOrganizationConcurrency);
@@ -86,10 +80,7 @@ export class WebhookDeliveryService {
       // Most endpoints are healthy: skip the write when there is nothing to reset (a concurrent failure that
       // lands after our read is reset by the next success).
       if (endpoint.consecutive_failures === 0) return;
-      await this.dataSource.query(
-        `UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id = $1 AND consecutive_failures <> 0`,
-        [job.endpointId],
-      );
+      await this.endpoints.resetFailures(job.endpointId);
       return;
     }
     const retries = this.config.webhookRetryDelaysMs;
@@ -145,12 +136,8 @@ export class WebhookDeliveryService {
     return result;
   }
 
-  private async endpoint(job: WebhookDeliveryJob): Promise<EndpointForSend | undefined> {
-    const [endpoint]: EndpointForSend[] = await this.dataSource.query(
-      `SELECT url, secret, events, is_active, consecutive_failures FROM webhook_endpoints WHERE id = $1 AND organization_id = $2`,
-      [job.endpointId, job.organizationId],
-    );
-    return endpoint;
+  private endpoint(job: WebhookDeliveryJob): Promise<EndpointForSend | undefined> {
+    return this.endpoints.findForSend(job.organizationId, job.endpointId);
   }
 
   private send(
@@ -210,16 +197,7 @@ export class WebhookDeliveryService {
 
   /** One atomic increment decides the 10th failure, however many workers finish deliveries at once. */
   private async countFailedDelivery(endpointId: string): Promise<void> {
-    const rows: Array<{ consecutive_failures: number; is_active: boolean }> = await this.dataSource.query(
-      `UPDATE webhook_endpoints
-          SET consecutive_failures = consecutive_failures + 1,
-              is_active = CASE WHEN consecutive_failures + 1 >= $2 THEN false ELSE is_active END,
-              disabled_at = CASE WHEN is_active AND consecutive_failures + 1 >= $2 THEN now() ELSE disabled_at END
-        WHERE id = $1
-        RETURNING consecutive_failures, is_active`,
-      [endpointId, DISABLE_AFTER_FAILURES],
-    );
-    const row = rows[0];
+    const row = await this.endpoints.countFailure(endpointId, DISABLE_AFTER_FAILURES);
     if (row && !row.is_active && row.consecutive_failures === DISABLE_AFTER_FAILURES) {
       this.logger.warn({ endpointId }, `Webhook endpoint disabled after ${DISABLE_AFTER_FAILURES} failed deliveries`);
     }

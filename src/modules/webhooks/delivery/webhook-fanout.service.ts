@@ -1,9 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { JobQueue } from '../../../infra/queue/job-queue.service';
 import { JobName } from '../../../infra/queue/queue-names';
 import { DomainEventFanout } from '../../outbox/domain-event-fanout.service';
 import { DomainEventListener, DomainEventMessage } from '../../outbox/domain-event';
+import { WebhookEndpointsRepository } from '../webhook-endpoints.repository';
 import { WebhookDeliveryJob, deliveryJobOptions } from './webhook-delivery.job';
 
 /**
@@ -14,7 +14,7 @@ import { WebhookDeliveryJob, deliveryJobOptions } from './webhook-delivery.job';
 export class WebhookFanout implements OnModuleInit, DomainEventListener {
   constructor(
     private readonly fanout: DomainEventFanout,
-    private readonly dataSource: DataSource,
+    private readonly endpoints: WebhookEndpointsRepository,
     private readonly jobs: JobQueue,
   ) {}
 
@@ -23,14 +23,11 @@ export class WebhookFanout implements OnModuleInit, DomainEventListener {
   }
 
   async onDomainEvent(event: DomainEventMessage): Promise<void> {
-    const endpoints: Array<{ id: string }> = await this.dataSource.query(
-      `SELECT id FROM webhook_endpoints WHERE organization_id = $1 AND is_active AND $2 = ANY(events)`,
-      [event.organizationId, event.type],
-    );
+    const endpoints = await this.endpoints.subscribedIds(event.organizationId, event.type);
     if (!endpoints.length) return;
     await this.jobs.addBulk<WebhookDeliveryJob>(
       JobName.DeliverWebhook,
-      endpoints.map(({ id }) => ({
+      endpoints.map((id) => ({
         data: {
           eventId: event.eventId,
           organizationId: event.organizationId,

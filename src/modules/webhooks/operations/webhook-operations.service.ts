@@ -7,7 +7,7 @@ import { Page } from '../../../common/pagination/pagination.dto';
 import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
 import { JobQueue } from '../../../infra/queue/job-queue.service';
 import { JobName } from '../../../infra/queue/queue-names';
-import { RETENTION_DAYS as EVENT_RETENTION_DAYS } from '../../outbox/outbox-pruner.service';
+import { RETENTION_DAYS as EVENT_RETENTION_DAYS } from '../../outbox/outbox-pruner.job';
 import { DomainEventType } from '../../outbox/domain-event';
 import {
   WEBHOOK_TEST_EVENT,
@@ -18,6 +18,7 @@ import {
 import { WebhookDeliveryService } from '../delivery/webhook-delivery.service';
 import { ListDeliveriesQueryDto } from '../dto/list-deliveries-query.dto';
 import { WebhookEndpoint } from '../webhook-endpoint.entity';
+import { WebhookEndpointsRepository } from '../webhook-endpoints.repository';
 import { WebhooksService } from '../webhooks.service';
 import { DeliveryScope, WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { WebhookDeliveryResponse, WebhookRecoverResponse, WebhookRetryResponse } from './webhook-delivery.response';
@@ -45,6 +46,7 @@ export class WebhookOperationsService {
     private readonly dataSource: DataSource,
     private readonly webhooks: WebhooksService,
     private readonly deliveries: WebhookDeliveryRepository,
+    private readonly endpoints: WebhookEndpointsRepository,
     private readonly sender: WebhookDeliveryService,
     private readonly jobs: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -142,14 +144,7 @@ export class WebhookOperationsService {
 
   /** One conditional update, so the once-a-minute rule holds across every API process. */
   private async claimRecoverySlot(endpoint: WebhookEndpoint): Promise<void> {
-    // An UPDATE answers [rows, affected] through TypeORM.
-    const [claimed]: [unknown[], number] = await this.dataSource.query(
-      `UPDATE webhook_endpoints SET last_recovery_at = now()
-        WHERE id = $1 AND (last_recovery_at IS NULL OR last_recovery_at <= now() - make_interval(secs => $2))
-        RETURNING id`,
-      [endpoint.id, RECOVER_INTERVAL_SECONDS],
-    );
-    if (claimed.length) return;
+    if (await this.endpoints.claimRecoverySlot(endpoint.id, RECOVER_INTERVAL_SECONDS)) return;
     const waited = endpoint.lastRecoveryAt ? (Date.now() - endpoint.lastRecoveryAt.getTime()) / 1000 : 0;
     const retryAfter = Math.max(1, Math.ceil(RECOVER_INTERVAL_SECONDS - waited));
     throw new ApiError(

@@ -9,7 +9,7 @@ import {
 } from '@nestjs/throttler';
 import type { ThrottlerLimitDetail } from '@nestjs/throttler/dist/throttler.guard.interface';
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../../common/errors/api-error';
+import { ApiError } from '../errors/api-error';
 
 /**
  * The per-API-key rate limit. Registered as the global guard right after AccessGuard, so it runs once the key is

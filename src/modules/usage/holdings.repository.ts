@@ -18,12 +18,12 @@ export interface Holdings {
 type Row = Record<string, unknown>;
 
 /**
- * Reads an organization's holdings in one statement. Reservations and settlements read them under the
+ * The one read of an organization's holdings (subscriptions, trial, open grants, balance), in one statement. Reservations and settlements read them under the
  * organization's balance lock, where every round trip lengthens the wait of the next call of the same
  * organization; one statement instead of four is what lets one organization's burst dispatch at full speed.
  */
 @Injectable()
-export class HoldingsService {
+export class HoldingsRepository {
   async load(manager: EntityManager, organizationId: string, now: Date): Promise<Holdings> {
     const [row] = (await manager.query(
       `SELECT (SELECT coalesce(json_agg(s ORDER BY s.created_at DESC, s.id DESC), '[]')

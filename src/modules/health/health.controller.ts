@@ -10,9 +10,9 @@ import {
 import { Queue } from 'bullmq';
 import { InjectQueue } from '@nestjs/bullmq';
 import { Public } from '../../common/auth/access.decorators';
-import { QueueName } from '../queue/queue-names';
-import { QUEUE_CONNECTION } from '../queue/queue.tokens';
-import { QueueConnection } from '../queue/queue-connection';
+import { QueueName } from '../../infra/queue/queue-names';
+import { QUEUE_CONNECTION } from '../../infra/queue/queue.tokens';
+import { QueueConnection } from '../../infra/queue/queue-connection';
 
 /** Liveness and readiness for orchestrators (CONTRACTS §1): Terminus JSON, no API key. */
 @ApiExcludeController()

@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { DOMAIN_EVENT_TYPES } from '../../modules/outbox/domain-event';
-import { exampleOf } from './openapi-operation-docs';
+import { DOMAIN_EVENT_TYPES } from '../outbox/domain-event';
+import { exampleOf } from '../../common/openapi/openapi-operation-docs';
 
 type Json = Record<string, any>;
 

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ThrottlerModule, ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
 
 import { AuthFailureBudget } from './auth-failure-budget';

@@ -1,11 +1,11 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { API_KEY_SECURITY } from '../auth/access.decorators';
-import { ErrorEnvelopeDto } from './error-envelope.dto';
-import { applyBodyLimitResponses } from './openapi-body-limit';
-import { applyOperationDocs } from './openapi-operation-docs';
-import { applySchemaConventions } from './openapi-schema-names';
-import { applyWebhooks } from './openapi-webhooks';
+import { API_KEY_SECURITY } from '../common/auth/access.decorators';
+import { ErrorEnvelopeDto } from '../common/openapi/error-envelope.dto';
+import { applyBodyLimitResponses } from '../common/openapi/openapi-body-limit';
+import { applyOperationDocs } from '../common/openapi/openapi-operation-docs';
+import { applySchemaConventions } from '../common/openapi/openapi-schema-names';
+import { applyWebhooks } from '../modules/webhooks/webhook-events-openapi';
 
 const DESCRIPTION = `HTTP JSON API for AI voice calls, contacts, call scripts (cases), assistants, webhooks,
 chat messaging and minute usage. Every request carries an API key in \`X-API-Key\` and acts on the one

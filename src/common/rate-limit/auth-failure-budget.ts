@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
-import { ApiError } from '../../common/errors/api-error';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { ApiError } from '../errors/api-error';
+import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { RATE_LIMIT_STORAGE, RATE_LIMIT_WINDOW_MS } from './rate-limit-storage';
 
 /**

@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { uuidv7 } from '../../common/ids/uuid-v7';
+import { Tx } from '../../infra/database/tx';
+import { CALL_LEDGER_TYPES, LedgerType, MinuteLedgerEntry } from './entities/minute-ledger-entry.entity';
+import { LockedBalance } from './usage-balances.repository';
+
+export interface EntryInput {
+  type: LedgerType;
+  amountMins: number;
+  description: string;
+  productType: string;
+  durationMins?: number | null;
+  includedInPlan?: boolean;
+  providerCallId?: string | null;
+  callId?: string | null;
+  excessMins?: number;
+  /** Reserved minutes released with this entry (a settlement hands back what its call held). */
+  releasedMins?: number;
+}
+
+/**
+ * The SQL of `minute_ledger`. A ledger row never comes alone: the same statement moves the balance
+ * (`usage_balances`) and rolls call rows into `usage_daily_totals`, because it runs under the balance lock
+ * (UsageBalancesRepository.lock), where every round trip lengthens the next caller's wait.
+ */
+@Injectable()
+export class MinuteLedgerRepository {
+  /**
+   * Appends one ledger row and moves the balance by its amount (releasing `releasedMins` reserved minutes),
+   * rolling call rows into the daily totals, in one statement. Rows are stamped strictly after the previous one,
+   * so `balanceAfterMins` chains in (createdAt, id) order even when two rows fall in the same millisecond.
+   */
+  async append(tx: Tx, locked: LockedBalance, input: EntryInput): Promise<MinuteLedgerEntry> {
+    const { balance } = locked;
+    const previous = balance.lastEntryAt?.getTime() ?? 0;
+    const createdAt = new Date(Math.max(locked.now.getTime(), previous + 1));
+    const balanceAfter = balance.balanceMins + input.amountMins;
+    const reservedAfter = balance.reservedMins - (input.releasedMins ?? 0);
+    if (balanceAfter < 0) throw new Error(`ledger invariant: balance of ${balance.organizationId} would go negative`);
+    const entry = tx.create(MinuteLedgerEntry, {
+      id: uuidv7(createdAt.getTime()),
+      organizationId: balance.organizationId,
+      type: input.type,
+      amountMins: input.amountMins,
+      balanceAfterMins: balanceAfter,
+      durationMins: input.durationMins ?? null,
+      includedInPlan: input.includedInPlan ?? false,
+      description: input.description,
+      productType: input.productType,
+      providerCallId: input.providerCallId ?? null,
+      callId: input.callId ?? null,
+      excessMins: input.excessMins ?? 0,
+      createdAt,
+    });
+    await tx.query(
+      `WITH entry AS (
+         INSERT INTO minute_ledger (id, organization_id, type, amount_mins, balance_after_mins, duration_mins,
+                                    included_in_plan, description, product_type, provider_call_id, call_id,
+                                    excess_mins, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+       ), daily AS (
+         INSERT INTO usage_daily_totals AS d
+                (organization_id, day, calls, inbound_calls, talk_mins, inbound_mins, deducted_mins)
+         SELECT $2, ($13::timestamptz AT TIME ZONE 'UTC')::date, 1, i.inbound, coalesce($6, 0),
+                i.inbound * coalesce($6, 0), -$4
+           FROM (SELECT CASE WHEN $3 = 'inbound_call' THEN 1 ELSE 0 END AS inbound) i
+          WHERE $3 = ANY($14::text[])
+         ON CONFLICT (organization_id, day) DO UPDATE SET
+           calls = d.calls + 1, inbound_calls = d.inbound_calls + EXCLUDED.inbound_calls,
+           talk_mins = d.talk_mins + EXCLUDED.talk_mins, inbound_mins = d.inbound_mins + EXCLUDED.inbound_mins,
+           deducted_mins = d.deducted_mins + EXCLUDED.deducted_mins
+       )
+       UPDATE usage_balances
+          SET balance_mins = $5, reserved_mins = $15, last_entry_at = $13, updated_at = now()
+        WHERE organization_id = $2`,
+      [
+        entry.id,
+        entry.organizationId,
+        entry.type,
+        entry.amountMins,
+        balanceAfter,
+        entry.durationMins,
+        entry.includedInPlan,
+        entry.description,
+        entry.productType,
+        entry.providerCallId,
+        entry.callId,
+        entry.excessMins,
+        createdAt,
+        CALL_LEDGER_TYPES,
+        reservedAfter,
+      ],
+    );
+    Object.assign(balance, { balanceMins: balanceAfter, reservedMins: reservedAfter, lastEntryAt: createdAt });
+    return entry;
+  }
+
+  /** Whether the call already has its ledger row (a settlement is written once per call). */
+  hasCallEntry(tx: Tx, callId: string, direction: 'inbound' | 'outbound'): Promise<boolean> {
+    return tx.existsBy(MinuteLedgerEntry, { callId, type: `${direction}_call` });
+  }
+}

@@ -1,0 +1,247 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { CallReservation } from '../../src/modules/usage/entities/call-reservation.entity';
+import { MinuteGrant } from '../../src/modules/usage/entities/minute-grant.entity';
+import { MinuteLedgerEntry } from '../../src/modules/usage/entities/minute-ledger-entry.entity';
+import { UsageBalance } from '../../src/modules/usage/entities/usage-balance.entity';
+import { UsageDailyTotal } from '../../src/modules/usage/entities/usage-daily-total.entity';
+import { CallReservationsRepository } from '../../src/modules/usage/call-reservations.repository';
+import { GrantMinutesCommand } from '../../src/modules/usage/grant-minutes.command';
+import { MinuteGrantsRepository, grantState } from '../../src/modules/usage/minute-grants.repository';
+import { EntryInput, MinuteLedgerRepository } from '../../src/modules/usage/minute-ledger.repository';
+import { LockedBalance, UsageBalancesRepository } from '../../src/modules/usage/usage-balances.repository';
+import { openTestDataSource } from '../support/test-data-source';
+
+/**
+ * The ledger's repositories against real PostgreSQL: the balance lock that serializes an organization's
+ * ledger writes, and the one-statement writes made under it (a ledger row moves the balance and the daily
+ * totals; a reservation holds minutes on its grants and the balance; a settlement claims its reservation once).
+ */
+describe('ledger repositories (PostgreSQL)', () => {
+  let dataSource: DataSource;
+  let close: () => Promise<void>;
+  const balances = new UsageBalancesRepository();
+  const grants = new MinuteGrantsRepository();
+  const ledger = new MinuteLedgerRepository();
+  const reservations = new CallReservationsRepository();
+  const grantMinutes = new GrantMinutesCommand(grants, ledger);
+
+  beforeAll(async () => {
+    ({ dataSource, close } = await openTestDataSource([
+      UsageBalance,
+      MinuteGrant,
+      MinuteLedgerEntry,
+      CallReservation,
+      UsageDailyTotal,
+    ]));
+  });
+  afterAll(() => close());
+
+  const TOPUP = { kind: 'topup' as const, subscriptionId: null, periodStart: null, expiresAt: null };
+  const entry = (amountMins: number, values: Partial<EntryInput> = {}): EntryInput => ({
+    type: 'addon_purchase',
+    amountMins,
+    description: `${amountMins} minutes`,
+    productType: 'outreach',
+    ...values,
+  });
+  const balanceOf = async (organizationId: string) =>
+    (await dataSource.manager.findOneByOrFail(UsageBalance, { organizationId })) as UsageBalance;
+
+  /** An organization holding one top-up grant of `mins` minutes. */
+  async function withTopup(mins: number): Promise<{ organizationId: string; grant: MinuteGrant }> {
+    const organizationId = randomUUID();
+    const grant = await dataSource.transaction(async (tx) =>
+      grantMinutes.execute(tx, await balances.lock(tx, organizationId), { ...TOPUP, grantedMins: mins }, entry(mins)),
+    );
+    return { organizationId, grant };
+  }
+
+  describe('UsageBalancesRepository.lock', () => {
+    it('creates an empty balance row on an organization’s first ledger action', async () => {
+      const organizationId = randomUUID();
+      const locked = await dataSource.transaction((tx) => balances.lock(tx, organizationId));
+      expect(locked.balance).toMatchObject({ organizationId, balanceMins: 0, reservedMins: 0, lastEntryAt: null });
+      expect(await balanceOf(organizationId)).toMatchObject({ balanceMins: 0, reservedMins: 0 });
+    });
+
+    it('holds the balance row FOR UPDATE until the transaction ends', async () => {
+      const { organizationId } = await withTopup(5);
+      const tryLock = () =>
+        dataSource.query(`SELECT 1 FROM usage_balances WHERE organization_id = $1 FOR UPDATE NOWAIT`, [organizationId]);
+      const runner = dataSource.createQueryRunner();
+      await runner.connect();
+      try {
+        await runner.startTransaction();
+        await balances.lock(runner.manager, organizationId);
+        await expect(tryLock()).rejects.toMatchObject({ driverError: { code: '55P03' } });
+        await runner.commitTransaction();
+      } finally {
+        await runner.release();
+      }
+      await expect(tryLock()).resolves.toHaveLength(1);
+    });
+  });
+
+  describe('MinuteLedgerRepository.append', () => {
+    it('moves the balance by the amount and releases the reserved minutes it names, in one statement', async () => {
+      const { organizationId } = await withTopup(10);
+      await dataSource.query(`UPDATE usage_balances SET reserved_mins = 3 WHERE organization_id = $1`, [
+        organizationId,
+      ]);
+      await dataSource.transaction(async (tx) => {
+        const locked = await balances.lock(tx, organizationId);
+        await ledger.append(tx, locked, entry(-2, { type: 'outbound_call', callId: randomUUID(), releasedMins: 1 }));
+      });
+      expect(await balanceOf(organizationId)).toMatchObject({ balanceMins: 8, reservedMins: 2 });
+      const rows = await dataSource.manager.find(MinuteLedgerEntry, {
+        where: { organizationId },
+        order: { createdAt: 'ASC', id: 'ASC' },
+      });
+      expect(rows.map((r) => [r.amountMins, r.balanceAfterMins])).toEqual([
+        [10, 10],
+        [-2, 8],
+      ]);
+    });
+
+    it('rolls call rows into the day’s totals and leaves other rows out', async () => {
+      const { organizationId } = await withTopup(10);
+      await dataSource.transaction(async (tx) => {
+        const locked = await balances.lock(tx, organizationId);
+        const call = (type: 'inbound_call' | 'outbound_call', mins: number) =>
+          entry(-mins, { type, callId: randomUUID(), durationMins: mins });
+        await ledger.append(tx, locked, call('outbound_call', 2));
+        await ledger.append(tx, locked, call('inbound_call', 3));
+        await ledger.append(tx, locked, entry(4));
+      });
+      const totals = await dataSource.manager.findBy(UsageDailyTotal, { organizationId });
+      expect(totals).toHaveLength(1);
+      expect(totals[0]).toMatchObject({ calls: 2, inboundCalls: 1, talkMins: 5, inboundMins: 3, deductedMins: 5 });
+    });
+
+    it('stamps each row strictly after the previous one, even at the same database clock', async () => {
+      const { organizationId } = await withTopup(10);
+      const stamps = await dataSource.transaction(async (tx) => {
+        const locked: LockedBalance = await balances.lock(tx, organizationId);
+        const first = await ledger.append(tx, locked, entry(1));
+        const second = await ledger.append(tx, locked, entry(1));
+        return [first.createdAt.getTime(), second.createdAt.getTime()];
+      });
+      expect(stamps[1]).toBeGreaterThan(stamps[0]);
+    });
+
+    it('refuses to take the balance below zero and writes nothing', async () => {
+      const { organizationId } = await withTopup(2);
+      await expect(
+        dataSource.transaction(async (tx) => ledger.append(tx, await balances.lock(tx, organizationId), entry(-3))),
+      ).rejects.toThrow('would go negative');
+      expect((await balanceOf(organizationId)).balanceMins).toBe(2);
+      expect(await dataSource.manager.countBy(MinuteLedgerEntry, { organizationId })).toBe(1);
+    });
+
+    it('knows whether a call already has its ledger row', async () => {
+      const { organizationId } = await withTopup(5);
+      const callId = randomUUID();
+      await dataSource.transaction(async (tx) => {
+        await ledger.append(tx, await balances.lock(tx, organizationId), entry(-1, { type: 'outbound_call', callId }));
+      });
+      expect(await ledger.hasCallEntry(dataSource.manager, callId, 'outbound')).toBe(true);
+      expect(await ledger.hasCallEntry(dataSource.manager, callId, 'inbound')).toBe(false);
+    });
+  });
+
+  describe('GrantMinutesCommand', () => {
+    it('writes the grant and the ledger row that records it', async () => {
+      const { organizationId, grant } = await withTopup(7);
+      expect(grant).toMatchObject({ organizationId, grantedMins: 7, remainingMins: 7, reservedMins: 0 });
+      expect(await balanceOf(organizationId)).toMatchObject({ balanceMins: 7 });
+      expect(await dataSource.manager.countBy(MinuteLedgerEntry, { organizationId })).toBe(1);
+    });
+
+    it('writes no ledger row for a zero grant with a zero entry', async () => {
+      const { organizationId } = await withTopup(0);
+      expect(await dataSource.manager.countBy(MinuteGrant, { organizationId })).toBe(1);
+      expect(await dataSource.manager.countBy(MinuteLedgerEntry, { organizationId })).toBe(0);
+    });
+  });
+
+  describe('MinuteGrantsRepository.saveStates', () => {
+    it('writes back only the grants whose state changed, adding the minutes used', async () => {
+      const { organizationId, grant: changed } = await withTopup(10);
+      const unchanged = await dataSource.transaction(async (tx) =>
+        grantMinutes.execute(tx, await balances.lock(tx, organizationId), { ...TOPUP, grantedMins: 5 }, entry(5)),
+      );
+      // Changed behind the repository's back: a write of the unchanged grant would put it back to 5.
+      await dataSource.query(`UPDATE minute_grants SET remaining_mins = 4 WHERE id = $1`, [unchanged.id]);
+      const states = [changed, unchanged].map(grantState);
+      states[0] = { ...states[0], remainingMins: 6, reservedMins: 1 };
+      await grants.saveStates(dataSource.manager, [changed, unchanged], states, new Map([[changed.id, 4]]));
+      const after = await dataSource.manager.findBy(MinuteGrant, { organizationId });
+      const byId = new Map(after.map((g) => [g.id, g]));
+      expect(byId.get(changed.id)).toMatchObject({ remainingMins: 6, reservedMins: 1, usedMins: 4 });
+      expect(byId.get(unchanged.id)).toMatchObject({ remainingMins: 4, usedMins: 0 });
+    });
+  });
+
+  describe('CallReservationsRepository', () => {
+    it('reserve holds the minutes on their grants and the balance and records one row per call', async () => {
+      const { organizationId, grant } = await withTopup(10);
+      const [first, second] = [randomUUID(), randomUUID()];
+      await dataSource.transaction(async (tx) => {
+        const locked = await balances.lock(tx, organizationId);
+        await reservations.reserve(tx, locked, [
+          { callId: first, allocations: [{ grantId: grant.id, mins: 1 }], covered: false },
+          { callId: second, allocations: [{ grantId: grant.id, mins: 1 }], covered: false },
+        ]);
+        expect(locked.balance.reservedMins).toBe(2);
+      });
+      expect(await balanceOf(organizationId)).toMatchObject({ balanceMins: 10, reservedMins: 2 });
+      expect(await dataSource.manager.findOneByOrFail(MinuteGrant, { id: grant.id })).toMatchObject({
+        remainingMins: 10,
+        reservedMins: 2,
+      });
+      const other = randomUUID();
+      expect(await reservations.reservedCallIds(dataSource.manager, organizationId, [first, other])).toEqual(
+        new Set([first]),
+      );
+      expect(await reservations.reservedCallIds(dataSource.manager, randomUUID(), [first])).toEqual(new Set());
+    });
+
+    /** An organization with one open reservation of a call its plan covers (nothing held). */
+    async function coveredReservation(): Promise<{ organizationId: string; callId: string }> {
+      const { organizationId } = await withTopup(1);
+      const callId = randomUUID();
+      await dataSource.transaction(async (tx) => {
+        await reservations.reserve(tx, await balances.lock(tx, organizationId), [
+          { callId, allocations: [], covered: true },
+        ]);
+      });
+      return { organizationId, callId };
+    }
+
+    it('claimForSettlement claims an open reservation once; a second claim gets nothing', async () => {
+      const { organizationId, callId } = await coveredReservation();
+      const claimed = await reservations.claimForSettlement(dataSource.manager, organizationId, callId);
+      expect(claimed).toMatchObject({ callId, status: 'settled', covered: true });
+      expect(await reservations.claimForSettlement(dataSource.manager, organizationId, callId)).toBeUndefined();
+    });
+
+    it('claimForSettlement makes a concurrent claim of the same call wait for the first to commit', async () => {
+      const { organizationId, callId } = await coveredReservation();
+      const runner = dataSource.createQueryRunner();
+      await runner.connect();
+      try {
+        await runner.startTransaction();
+        expect(await reservations.claimForSettlement(runner.manager, organizationId, callId)).toBeDefined();
+        // The claimed row is locked: another settlement could not take it without waiting.
+        await expect(
+          dataSource.query(`SELECT 1 FROM call_reservations WHERE call_id = $1 FOR UPDATE NOWAIT`, [callId]),
+        ).rejects.toMatchObject({ driverError: { code: '55P03' } });
+        await runner.commitTransaction();
+      } finally {
+        await runner.release();
+      }
+      expect(await reservations.claimForSettlement(dataSource.manager, organizationId, callId)).toBeUndefined();
+    });
+  });
+});

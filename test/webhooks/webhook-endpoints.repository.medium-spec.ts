@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { uuidv7 } from '../../src/common/ids/uuid-v7';
+import { WebhookEndpoint } from '../../src/modules/webhooks/webhook-endpoint.entity';
+import { WebhookEndpointsRepository } from '../../src/modules/webhooks/webhook-endpoints.repository';
+import { openTestDataSource } from '../support/test-data-source';
+
+/**
+ * WebhookEndpointsRepository against real PostgreSQL: which endpoints an event fans out to, and the conditional
+ * updates that workers and API processes race on (failure count and disabling, the recover slot).
+ */
+describe('WebhookEndpointsRepository (PostgreSQL)', () => {
+  let dataSource: DataSource;
+  let close: () => Promise<void>;
+  let endpoints: WebhookEndpointsRepository;
+
+  beforeAll(async () => {
+    ({ dataSource, close } = await openTestDataSource([WebhookEndpoint]));
+    endpoints = new WebhookEndpointsRepository(dataSource);
+  });
+  afterAll(() => close());
+
+  async function endpoint(values: Partial<WebhookEndpoint> = {}): Promise<WebhookEndpoint> {
+    const row = dataSource.manager.create(WebhookEndpoint, {
+      id: uuidv7(),
+      organizationId: randomUUID(),
+      url: 'https://example.com/hook',
+      events: ['call.ended'],
+      secret: 'whsec_test',
+      ...values,
+    });
+    await dataSource.manager.insert(WebhookEndpoint, row);
+    return row;
+  }
+  const reload = (id: string) => dataSource.manager.findOneByOrFail(WebhookEndpoint, { id });
+
+  it('subscribedIds: the organization’s active endpoints subscribed to the type, nothing else', async () => {
+    const organizationId = randomUUID();
+    const subscribed = await endpoint({ organizationId, events: ['call.ended', 'call.failed'] });
+    await endpoint({ organizationId, events: ['call.failed'] });
+    await endpoint({ organizationId, isActive: false });
+    await endpoint({ events: ['call.ended'] });
+    expect(await endpoints.subscribedIds(organizationId, 'call.ended')).toEqual([subscribed.id]);
+  });
+
+  it('findForSend reads the secret, scoped to the organization', async () => {
+    const row = await endpoint();
+    expect(await endpoints.findForSend(row.organizationId, row.id)).toEqual({
+      url: row.url,
+      secret: 'whsec_test',
+      events: ['call.ended'],
+      is_active: true,
+      consecutive_failures: 0,
+    });
+    expect(await endpoints.findForSend(randomUUID(), row.id)).toBeUndefined();
+  });
+
+  it('countFailure disables the endpoint at the threshold, stamping disabled_at once', async () => {
+    const row = await endpoint({ consecutiveFailures: 8 });
+    expect(await endpoints.countFailure(row.id, 10)).toEqual({ consecutive_failures: 9, is_active: true });
+    expect((await reload(row.id)).disabledAt).toBeNull();
+    expect(await endpoints.countFailure(row.id, 10)).toEqual({ consecutive_failures: 10, is_active: false });
+    const disabledAt = (await reload(row.id)).disabledAt;
+    expect(disabledAt).toBeInstanceOf(Date);
+    expect(await endpoints.countFailure(row.id, 10)).toEqual({ consecutive_failures: 11, is_active: false });
+    expect((await reload(row.id)).disabledAt).toEqual(disabledAt);
+    expect(await endpoints.countFailure(randomUUID(), 10)).toBeUndefined();
+  });
+
+  it('countFailure decides the threshold once however many failures land together', async () => {
+    const row = await endpoint({ consecutiveFailures: 5 });
+    const results = await Promise.all(Array.from({ length: 5 }, () => endpoints.countFailure(row.id, 10)));
+    expect(results.map((r) => r!.consecutive_failures).sort((a, b) => a - b)).toEqual([6, 7, 8, 9, 10]);
+    expect(results.filter((r) => r!.consecutive_failures === 10 && !r!.is_active)).toHaveLength(1);
+  });
+
+  it('resetFailures zeroes the count and leaves a healthy endpoint unwritten', async () => {
+    const failing = await endpoint({ consecutiveFailures: 3 });
+    await endpoints.resetFailures(failing.id);
+    expect((await reload(failing.id)).consecutiveFailures).toBe(0);
+    const healthy = await endpoint();
+    await dataSource.query(`UPDATE webhook_endpoints SET updated_at = '2020-01-01' WHERE id = $1`, [healthy.id]);
+    await endpoints.resetFailures(healthy.id);
+    expect((await reload(healthy.id)).updatedAt).toEqual(new Date('2020-01-01T00:00:00.000Z'));
+  });
+
+  it('claimRecoverySlot: one claim per interval; an older claim frees the slot', async () => {
+    const row = await endpoint();
+    const claims = await Promise.all([
+      endpoints.claimRecoverySlot(row.id, 60),
+      endpoints.claimRecoverySlot(row.id, 60),
+    ]);
+    expect(claims.sort()).toEqual([false, true]);
+    await dataSource.query(
+      `UPDATE webhook_endpoints SET last_recovery_at = now() - interval '61 seconds' WHERE id = $1`,
+      [row.id],
+    );
+    expect(await endpoints.claimRecoverySlot(row.id, 60)).toBe(true);
+  });
+});
