@@ -51,5 +51,5 @@ describe('calls: two app instances on one database and Redis', () => {
       platformIds.set(callId, (platformIds.get(callId) ?? new Set()).add(providerCallId));
     }
     for (const id of ids) expect(platformIds.get(id)?.size).toBe(1);
-  }, 60_000);
+  });
 });

@@ -59,7 +59,7 @@ describe('dialer: admission control (CONTRACTS §9)', () => {
       [other.id],
     );
     expect(rows).toEqual([{ status: 'ended', n: 12 }]);
-  }, 60_000);
+  });
 
   it('keeps the inbound reserve free of outbound calls', async () => {
     const other = await callingOrg(t);
@@ -70,5 +70,5 @@ describe('dialer: admission control (CONTRACTS §9)', () => {
     );
     for (const r of created) await waitForCall(other, r.body.data.id, finished, 30_000);
     expect(await sampler.stop()).toBe(1);
-  }, 60_000);
+  });
 });

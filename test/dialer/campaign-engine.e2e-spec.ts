@@ -77,7 +77,7 @@ describe('dialer: the campaign engine over the simulator (CONTRACTS §4, §9)', 
     const campaign = (await org.api.get(`/api/v1/campaigns/${id}`)).body.data;
     expect(campaign.status).toBe('running');
     expect((await org.api.post(`/api/v1/campaigns/${id}/cancel`)).status).toBe(200);
-  }, 30_000);
+  });
 
   it('never dials a number on the do-not-call list; the entry is skipped', async () => {
     await org.api.post('/api/v1/do-not-call', { number: '+14155630001' });
@@ -93,7 +93,7 @@ describe('dialer: the campaign engine over the simulator (CONTRACTS §4, §9)', 
     });
     const { rows: calls } = await t.db.query(`SELECT count(*)::int AS n FROM calls WHERE call_to = '+14155630001'`);
     expect(calls[0].n).toBe(0);
-  }, 30_000);
+  });
 
   it('pauses with OUTBOUND_MINUTES_EXHAUSTED when minutes run out and resumes after a top-up', async () => {
     const poor = await callingOrg(t, 2);

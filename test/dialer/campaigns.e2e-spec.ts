@@ -96,7 +96,7 @@ describe('dialer: campaigns API and state machine (CONTRACTS §9)', () => {
       audience: { rows: rows('+14155', 10_001, () => 0) },
     });
     expect(tooMany.status).toBe(400);
-  }, 60_000);
+  });
 
   it('moves draft -> running <-> paused -> cancelled; forbidden moves are 422 INVALID_STATE', async () => {
     const created = await org.api.post('/api/v1/campaigns', {
@@ -138,5 +138,5 @@ describe('dialer: campaigns API and state machine (CONTRACTS §9)', () => {
     expect(started.body.data.status).toBe('scheduled');
     const done = await waitForCampaign(org, created.body.data.id, (c) => c.status === 'completed', 20_000);
     expect(done.outcomes).toEqual({ 'customer-ended-call': 1 });
-  }, 30_000);
+  });
 });

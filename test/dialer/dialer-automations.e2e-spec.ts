@@ -58,7 +58,7 @@ describe('dialer: recurring schedules and follow-up campaigns place real calls',
 
     // Still a delete blocker.
     expect((await org.api.delete(`/api/v1/cases/${caseId}`)).status).toBe(409);
-  }, 30_000);
+  });
 
   it('follows a not-answered call with another call to the number after the delay, once, without chains', async () => {
     const followUp = await t.admin.post(`/admin/v1/organizations/${org.id}/follow-up-campaigns`, {

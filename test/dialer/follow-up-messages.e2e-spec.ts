@@ -121,7 +121,7 @@ describe('dialer: follow-up campaigns that send an approved template after a fin
     await eventually(async () => (await again.getState()) === 'completed', 15_000);
     expect(await outboundMessages(conversationId)).toHaveLength(1);
     expect((await outcomes()).filter((o) => o.callId === notAnswered.id)).toHaveLength(1);
-  }, 60_000);
+  });
 
   it("a test key's call gets a test message; a number on the do-not-call list gets none", async () => {
     const testKey = await org.keyWith(['*'], { environment: 'test' });
@@ -144,5 +144,5 @@ describe('dialer: follow-up campaigns that send an approved template after a fin
     expect(ended.endedReason).toBe('voicemail-reached');
     expect(await outcomeOf(ended.id)).toMatchObject({ status: 'skipped', reason: 'DO_NOT_CALL', messageId: null });
     expect(await outboundMessages(stoppedConversation)).toEqual([]);
-  }, 60_000);
+  });
 });

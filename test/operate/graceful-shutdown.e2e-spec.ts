@@ -127,5 +127,5 @@ describe('graceful shutdown (SIGTERM)', () => {
     expect(output).toContain('SIGTERM received');
     // Nothing was cut short: no failed query from a pool closed under a running job or request.
     expect(output).not.toMatch(/Connection terminated|Shutdown failed/);
-  }, 60_000);
+  });
 });

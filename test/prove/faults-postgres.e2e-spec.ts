@@ -56,5 +56,5 @@ describe('faults: PostgreSQL briefly unreachable', () => {
     const titles = (await api.get('/api/v1/contacts')).body.data.map((c: { title: string }) => c.title).sort();
     // The write attempted during the outage left nothing behind.
     expect(titles).toEqual(['Outage 1', 'Outage 3']);
-  }, 60_000);
+  });
 });

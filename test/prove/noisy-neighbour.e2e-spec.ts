@@ -49,7 +49,7 @@ describe('noisy neighbour: the queue store', () => {
         const logged = await t.db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE success`);
         const jobs = await queueBytes(redis, `${t.queuePrefix}:webhook-deliveries:01`);
         return logged.rows[0].n === events * 5 && jobs === 0;
-      }, 30_000);
+      });
     // What the event's two queues hold: every key (jobs, finished sets, counters), and apart from them the events
     // streams, BullMQ's log of job state changes: a ring capped at EVENTS_STREAM_MAX_LENGTH entries per queue
     // (~140 B each), a fixed cost whatever the number of events. A first event creates the queues' fixed
