@@ -176,6 +176,36 @@ describe('input bounds', () => {
       expect((await capped.api.get('/api/v1/messaging/accounts')).body.data).toHaveLength(20);
     });
 
+    it('an organization takes 100 phone numbers and refuses the 101st with 422 MAX_PHONE_NUMBERS', async () => {
+      const capped = await createOrg(t);
+      const assign = (i: number) =>
+        t.admin.post(`/admin/v1/organizations/${capped.id}/phone-numbers`, {
+          number: `+1303555${String(1000 + i)}`,
+          label: `Line ${i}`,
+        });
+      for (let i = 0; i < 100; i++) expect((await assign(i)).status).toBe(201);
+      const refused = await assign(100);
+      expect(refused.status).toBe(422);
+      expect(refused.body.error).toMatchObject({ code: 'MAX_PHONE_NUMBERS' });
+      expect((await capped.api.get('/api/v1/phone-numbers')).body.data).toHaveLength(100);
+      // The refused number was not assigned: another organization can still take it.
+      const other = await createOrg(t);
+      expect(
+        (await t.admin.post(`/admin/v1/organizations/${other.id}/phone-numbers`, { number: '+13035551100' })).status,
+      ).toBe(201);
+    });
+
+    it('an organization takes 100 contact groups and refuses the 101st with 422 MAX_CONTACT_GROUPS', async () => {
+      const capped = await createOrg(t);
+      const create = (i: number) =>
+        t.admin.post(`/admin/v1/organizations/${capped.id}/contact-groups`, { name: `Group ${i}` });
+      for (let i = 0; i < 100; i++) expect((await create(i)).status).toBe(201);
+      const refused = await create(100);
+      expect(refused.status).toBe(422);
+      expect(refused.body.error).toMatchObject({ code: 'MAX_CONTACT_GROUPS' });
+      expect((await capped.api.get('/api/v1/contact-groups')).body.data).toHaveLength(100);
+    });
+
     it('variableValues take 100 keys of 1,000-character values and refuse 101 keys or 1,001 characters', async () => {
       expect((await call({ variableValues: fields(100, () => 'v'.repeat(1000)) })).status).toBe(201);
       refusedNaming(await call({ variableValues: fields(101, () => 'v') }), 'variableValues');

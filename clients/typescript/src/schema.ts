@@ -353,7 +353,7 @@ export interface paths {
         };
         /**
          * Contact groups with member counts (not paginated)
-         * @description Contact groups with member counts (not paginated). Requires an API key with the scope `contact_groups:read` (or `*`).
+         * @description Not paginated: an organization has at most 100 contact groups (the admin API's create refuses one more with 422 MAX_CONTACT_GROUPS, an extension).
          */
         get: operations["listContactGroups"];
         put?: never;
@@ -609,7 +609,7 @@ export interface paths {
         };
         /**
          * The organization's phone numbers (not paginated)
-         * @description The organization's phone numbers (not paginated). Requires an API key with the scope `phone_numbers:read` (or `*`).
+         * @description Not paginated: an organization has at most 100 phone numbers (the admin API's assignment refuses one more with 422 MAX_PHONE_NUMBERS, an extension).
          */
         get: operations["listPhoneNumbers"];
         put?: never;
@@ -1575,7 +1575,7 @@ export interface components {
             message: string;
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "KEY_REVOKED" | "KEY_EXPIRED" | "OUTBOUND_MINUTES_EXHAUSTED" | "INSUFFICIENT_SCOPE" | "OUTBOUND_PLAN_REQUIRED" | "NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "CONFLICT" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "INVALID_PHONE" | "INVALID_STATE" | "DO_NOT_CALL" | "SESSION_EXPIRED" | "MAX_ENDPOINTS" | "MAX_ASSISTANTS" | "MAX_MESSAGING_ACCOUNTS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MESSAGING_API_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "KEY_REVOKED" | "KEY_EXPIRED" | "OUTBOUND_MINUTES_EXHAUSTED" | "INSUFFICIENT_SCOPE" | "OUTBOUND_PLAN_REQUIRED" | "NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "CONFLICT" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "INVALID_PHONE" | "INVALID_STATE" | "DO_NOT_CALL" | "SESSION_EXPIRED" | "MAX_ENDPOINTS" | "MAX_ASSISTANTS" | "MAX_MESSAGING_ACCOUNTS" | "MAX_PHONE_NUMBERS" | "MAX_CONTACT_GROUPS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MESSAGING_API_ERROR" | "SERVICE_UNAVAILABLE";
         ErrorDetail: {
             /** @example title */
             field: string;

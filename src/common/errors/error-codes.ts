@@ -23,6 +23,10 @@ export const ERROR_STATUS = {
   MAX_ASSISTANTS: 422,
   /** Extension (like MAX_ENDPOINTS): the organization already has the most messaging accounts it may list. */
   MAX_MESSAGING_ACCOUNTS: 422,
+  /** Extension (like MAX_ENDPOINTS): the organization already has the most phone numbers it may list. */
+  MAX_PHONE_NUMBERS: 422,
+  /** Extension (like MAX_ENDPOINTS): the organization already has the most contact groups it may list. */
+  MAX_CONTACT_GROUPS: 422,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,

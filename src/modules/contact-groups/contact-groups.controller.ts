@@ -4,7 +4,7 @@ import { RequireScope } from '../../common/auth/access.decorators';
 import { OrgId } from '../../common/auth/auth-context';
 import { ApiDataResponse } from '../../common/openapi/api-data-response.decorator';
 import { ContactGroupResponse } from './contact-group.response';
-import { ContactGroupsService } from './contact-groups.service';
+import { ContactGroupsService, MAX_CONTACT_GROUPS } from './contact-groups.service';
 
 @ApiTags('Contact groups')
 @Controller('api/v1/contact-groups')
@@ -13,7 +13,11 @@ export class ContactGroupsController {
 
   @Get()
   @RequireScope('contact_groups:read')
-  @ApiOperation({ operationId: 'listContactGroups', summary: 'Contact groups with member counts (not paginated)' })
+  @ApiOperation({
+    operationId: 'listContactGroups',
+    summary: 'Contact groups with member counts (not paginated)',
+    description: `Not paginated: an organization has at most ${MAX_CONTACT_GROUPS} contact groups (the admin API's create refuses one more with 422 MAX_CONTACT_GROUPS, an extension).`,
+  })
   @ApiDataResponse(ContactGroupResponse, { isArray: true })
   async list(@OrgId() orgId: string): Promise<{ data: ContactGroupResponse[] }> {
     const rows = await this.groups.listWithCounts(orgId);

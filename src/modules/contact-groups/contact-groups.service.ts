@@ -1,18 +1,37 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { DataSource, In, Repository } from 'typeorm';
+import { ApiError } from '../../common/errors/api-error';
+import { OrganizationCap, assertBelowCap } from '../../common/limits/organization-cap';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { Tx } from '../../infra/database/tx';
 import { ContactGroup } from './contact-group.entity';
 import { ContactGroupMember } from './contact-group-member.entity';
 
+/**
+ * The list is not paginated and counts every group's members, so its length is capped (README limits table,
+ * OpenAPI). 100 groups covers segmenting a contact base by team, region and campaign many times over.
+ */
+export const MAX_CONTACT_GROUPS = 100;
+const CONTACT_GROUP_CAP: OrganizationCap<ContactGroup> = {
+  entity: ContactGroup,
+  max: MAX_CONTACT_GROUPS,
+  lockSpace: 0x63677270, // "cgrp"
+  refusal: () =>
+    new ApiError('MAX_CONTACT_GROUPS', `An organization can have at most ${MAX_CONTACT_GROUPS} contact groups`),
+};
+
 @Injectable()
 export class ContactGroupsService {
   constructor(
     @InjectRepository(ContactGroup) private readonly groups: Repository<ContactGroup>,
+    private readonly dataSource: DataSource,
   ) {}
 
-  /** Every group of the organization with its member count, newest first (one query, counts by join). */
+  /**
+   * Every group of the organization with its member count, newest first (one query, counts by join). Not
+   * paginated (the spec shows `data` only), so capped per organization (MAX_CONTACT_GROUPS).
+   */
   async listWithCounts(organizationId: string): Promise<Array<{ group: ContactGroup; contactCount: number }>> {
     const { entities, raw } = await this.groups
       .createQueryBuilder('g')
@@ -44,6 +63,9 @@ export class ContactGroupsService {
   }
 
   create(organizationId: string, name: string): Promise<ContactGroup> {
-    return this.groups.save(this.groups.create({ id: uuidv7(), organizationId, name }));
+    return this.dataSource.transaction(async (m) => {
+      await assertBelowCap(m, CONTACT_GROUP_CAP, organizationId);
+      return m.save(m.create(ContactGroup, { id: uuidv7(), organizationId, name }));
+    });
   }
 }

@@ -1,16 +1,35 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
+import { OrganizationCap, assertBelowCap } from '../../common/limits/organization-cap';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { CreatePhoneNumberDto } from './dto/create-phone-number.dto';
 import { PhoneNumber } from './phone-number.entity';
 import { isUniqueViolation } from '../../infra/database/pg-errors';
 
+/**
+ * The list is not paginated, so its length is capped (README limits table, OpenAPI). 100 numbers is far beyond
+ * a business's lines (every call needs one as caller ID, so even a large call centre rotates a few dozen) while
+ * keeping the unpaginated list a few kilobytes.
+ */
+export const MAX_PHONE_NUMBERS = 100;
+const PHONE_NUMBER_CAP: OrganizationCap<PhoneNumber> = {
+  entity: PhoneNumber,
+  max: MAX_PHONE_NUMBERS,
+  lockSpace: 0x70686e6e, // "phnn"
+  refusal: () =>
+    new ApiError('MAX_PHONE_NUMBERS', `An organization can have at most ${MAX_PHONE_NUMBERS} phone numbers`),
+};
+
 @Injectable()
 export class PhoneNumbersService {
-  constructor(@InjectRepository(PhoneNumber) private readonly repo: Repository<PhoneNumber>) {}
+  constructor(
+    @InjectRepository(PhoneNumber) private readonly repo: Repository<PhoneNumber>,
+    private readonly dataSource: DataSource,
+  ) {}
 
+  /** Not paginated (the spec shows `data` only), so capped per organization (MAX_PHONE_NUMBERS). */
   list(organizationId: string): Promise<PhoneNumber[]> {
     return this.repo.find({ where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
   }
@@ -27,15 +46,18 @@ export class PhoneNumbersService {
 
   async create(organizationId: string, dto: CreatePhoneNumberDto): Promise<PhoneNumber> {
     try {
-      return await this.repo.save(
-        this.repo.create({
-          id: uuidv7(),
-          organizationId,
-          number: dto.number,
-          label: dto.label ?? '',
-          providerId: dto.providerId ?? null,
-        }),
-      );
+      return await this.dataSource.transaction(async (m) => {
+        await assertBelowCap(m, PHONE_NUMBER_CAP, organizationId);
+        return m.save(
+          m.create(PhoneNumber, {
+            id: uuidv7(),
+            organizationId,
+            number: dto.number,
+            label: dto.label ?? '',
+            providerId: dto.providerId ?? null,
+          }),
+        );
+      });
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw ApiError.conflict('This number is already assigned');
