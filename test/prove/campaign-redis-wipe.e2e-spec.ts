@@ -3,6 +3,7 @@ import { callingOrg } from '../calls/call-fixtures';
 import { allEntries, rows, startCampaign, waitForCampaign } from '../dialer/campaign-fixtures';
 import { TEST_REDIS_URL } from '../support/databases';
 import { TestApp, startTestApp } from '../support/test-app';
+import { wipeQueues } from './support/wipe-queues';
 
 const ENTRIES = 200;
 const CAP = 10;
@@ -11,18 +12,6 @@ const OUTCOME = (digit: number) =>
   digit <= 6
     ? 'customer-ended-call'
     : { 7: 'voicemail-reached', 8: 'customer-did-not-answer', 9: 'pipeline-error' }[digit]!;
-
-/** Deletes every key of this app's queues (its own prefix): other runs share the Redis server and keep theirs. */
-async function wipeQueues(redis: IORedis, queuePrefix: string): Promise<number> {
-  let deleted = 0;
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${queuePrefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) deleted += await redis.unlink(...keys);
-  } while (cursor !== '0');
-  return deleted;
-}
 
 /**
  * Issue 18, Deliver 5: PostgreSQL is the truth of a campaign, the queues only say "do this now". Every queue key of

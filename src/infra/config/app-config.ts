@@ -39,6 +39,7 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) WEBHOOK_TIMEOUT_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) WEBHOOK_REDELIVERY_GRACE_MS?: number;
   @IsOptional() @Transform(toBool) @IsBoolean() WEBHOOK_ALLOW_INSECURE?: boolean;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) OUTBOX_REPLAY_GRACE_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) WEBHOOK_ENDPOINT_CONCURRENCY?: number;
   // At most half a worker's delivery slots, so at least two organizations always fit beside each other.
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(25) WEBHOOK_ORGANIZATION_CONCURRENCY?: number;
@@ -84,6 +85,8 @@ export interface AppConfig {
   /** How overdue a webhook attempt must be before the sweeper assumes its job was lost with the queue store. */
   webhookRedeliveryGraceMs: number;
   webhookAllowInsecure: boolean;
+  /** How long a relayed event may stay unprocessed before the replay assumes its job was lost with the queue store. */
+  outboxReplayGraceMs: number;
   /** Attempts in flight per webhook endpoint, across every worker process (decided in PostgreSQL). */
   webhookEndpointConcurrency: number;
   /**
@@ -219,6 +222,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     webhookTimeoutMs: parsed.WEBHOOK_TIMEOUT_MS ?? 10000,
     webhookRedeliveryGraceMs: parsed.WEBHOOK_REDELIVERY_GRACE_MS ?? 60000,
     webhookAllowInsecure: parsed.WEBHOOK_ALLOW_INSECURE ?? false,
+    outboxReplayGraceMs: parsed.OUTBOX_REPLAY_GRACE_MS ?? 60000,
     webhookEndpointConcurrency: parsed.WEBHOOK_ENDPOINT_CONCURRENCY ?? 4,
     webhookOrganizationConcurrency: parsed.WEBHOOK_ORGANIZATION_CONCURRENCY ?? 10,
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE ?? 600,

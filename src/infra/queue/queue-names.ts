@@ -24,6 +24,8 @@ export enum JobName {
   DomainEvent = 'domain-event',
   PruneIdempotencyKeys = 'prune-idempotency-keys',
   PruneOutbox = 'prune-outbox',
+  /** Re-enqueue relayed events still unprocessed after the grace period (their job was lost with the queue store). */
+  ReplayDomainEvents = 'replay-domain-events',
   /** Claim and dispatch one call; data: { callId }. */
   DispatchCall = 'dispatch-call',
   /** A slot of an organization freed: enqueue its oldest calls waiting for admission; data: { organizationId }. */
@@ -56,6 +58,7 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.DomainEvent]: QueueName.DomainEvents,
   [JobName.PruneIdempotencyKeys]: QueueName.Maintenance,
   [JobName.PruneOutbox]: QueueName.Maintenance,
+  [JobName.ReplayDomainEvents]: QueueName.Maintenance,
   [JobName.DispatchCall]: QueueName.CallDispatch,
   [JobName.AdmitQueuedCalls]: QueueName.CallDispatch,
   [JobName.SweepCalls]: QueueName.CallDispatch,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { OnJob } from '../../infra/queue/on-job.decorator';
 import { JobName } from '../../infra/queue/queue-names';
 import { DomainEventListener, DomainEventMessage } from './domain-event';
@@ -11,6 +12,8 @@ import { DomainEventListener, DomainEventMessage } from './domain-event';
 export class DomainEventFanout {
   private readonly listeners: DomainEventListener[] = [];
 
+  constructor(private readonly dataSource: DataSource) {}
+
   subscribe(listener: DomainEventListener): void {
     this.listeners.push(listener);
   }
@@ -18,5 +21,11 @@ export class DomainEventFanout {
   @OnJob({ name: JobName.DomainEvent })
   async handle(event: DomainEventMessage): Promise<void> {
     await Promise.all(this.listeners.map((l) => l.onDomainEvent(event)));
+    // Only after every listener succeeded: an event whose job vanished before this (Redis lost) stays
+    // unprocessed in PostgreSQL, and OutboxReplay enqueues it again. One statement on the unique event id.
+    await this.dataSource.query(
+      'UPDATE outbox_events SET processed_at = now() WHERE event_id = $1 AND processed_at IS NULL',
+      [event.eventId],
+    );
   }
 }

@@ -6,6 +6,7 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
  */
 @Entity('outbox_events')
 @Index('ix_outbox_unrelayed', ['id'], { where: 'relayed_at IS NULL' })
+@Index('ix_outbox_unprocessed', ['relayedAt'], { where: 'processed_at IS NULL AND relayed_at IS NOT NULL' })
 export class OutboxEvent {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' }) id: string;
   /** Public, stable id of the event: the webhook `X-Webhook-Id` is derived from it. */
@@ -15,4 +16,9 @@ export class OutboxEvent {
   @Column('jsonb') data: Record<string, unknown>;
   @Column({ type: 'timestamptz', precision: 3 }) occurredAt: Date;
   @Index() @Column({ type: 'timestamptz', precision: 3, nullable: true }) relayedAt: Date | null;
+  /**
+   * Set once every listener handled the event. Relayed but unprocessed past the grace period means its job was
+   * lost with the queue store: OutboxReplay enqueues it again.
+   */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true }) processedAt: Date | null;
 }

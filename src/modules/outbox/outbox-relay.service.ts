@@ -6,18 +6,11 @@ import { DATABASE_URL } from '../../infra/database/database.tokens';
 import { JobQueue } from '../../infra/queue/job-queue.service';
 import { JobName } from '../../infra/queue/queue-names';
 import { DomainEventMessage } from './domain-event';
+import { OUTBOX_JOB_COLUMNS, OutboxJobRow, domainEventJob } from './domain-event-job';
 import { OUTBOX_CHANNEL } from './outbox.service';
 
 const BATCH = 500;
 const POLL_MS = 1000;
-
-interface OutboxRow {
-  id: string;
-  event_id: string;
-  organization_id: string;
-  type: DomainEventMessage['type'];
-  occurred_at: Date;
-}
 
 /**
  * Moves committed outbox rows onto the domain-events queue (worker role). Rows are claimed with
@@ -91,25 +84,14 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
    */
   async relayBatch(afterEnqueue?: () => void): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const rows: OutboxRow[] = await manager.query(
+      const rows: OutboxJobRow[] = await manager.query(
         // Never the payload: a batch is 500 small references whatever the events hold, so its size is bounded too.
-        `SELECT id, event_id, organization_id, type, occurred_at FROM outbox_events
+        `SELECT ${OUTBOX_JOB_COLUMNS} FROM outbox_events
           WHERE relayed_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [BATCH],
       );
       if (!rows.length) return 0;
-      await this.jobs.addBulk<DomainEventMessage>(
-        JobName.DomainEvent,
-        rows.map((row) => ({
-          data: {
-            eventId: row.event_id,
-            organizationId: row.organization_id,
-            type: row.type,
-            occurredAt: row.occurred_at.toISOString(),
-          },
-          opts: { jobId: row.event_id, attempts: 10, backoff: { type: 'exponential', delay: 1000 } },
-        })),
-      );
+      await this.jobs.addBulk<DomainEventMessage>(JobName.DomainEvent, rows.map(domainEventJob));
       afterEnqueue?.();
       await manager.query('UPDATE outbox_events SET relayed_at = now() WHERE id = ANY($1::bigint[])', [
         rows.map((r) => r.id),

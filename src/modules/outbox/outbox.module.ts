@@ -4,13 +4,14 @@ import { DomainEventFanout } from './domain-event-fanout.service';
 import { OutboxEvent } from './outbox-event.entity';
 import { OutboxPruner } from './outbox-pruner.job';
 import { OutboxRelay } from './outbox-relay.service';
+import { OutboxReplay } from './outbox-replay.job';
 import { OutboxService } from './outbox.service';
 
 /** Global: any module that changes state records its events through OutboxService. */
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([OutboxEvent])],
-  providers: [OutboxService, OutboxRelay, OutboxPruner, DomainEventFanout],
+  providers: [OutboxService, OutboxRelay, OutboxReplay, OutboxPruner, DomainEventFanout],
   exports: [OutboxService, DomainEventFanout],
 })
 export class OutboxModule {}

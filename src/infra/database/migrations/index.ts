@@ -17,6 +17,7 @@ import { DialerAutomations1795429336312 } from './1795429336312-DialerAutomation
 import { CampaignLivemode1795430000000 } from './1795430000000-CampaignLivemode';
 import { WebhookDeliveryLeases1795437199546 } from './1795437199546-WebhookDeliveryLeases';
 import { FollowUpMessages1795445220856 } from './1795445220856-FollowUpMessages';
+import { OutboxProcessed1795452000000 } from './1795452000000-OutboxProcessed';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -42,4 +43,5 @@ export const MIGRATIONS: Function[] = [
   CampaignLivemode1795430000000,
   WebhookDeliveryLeases1795437199546,
   FollowUpMessages1795445220856,
+  OutboxProcessed1795452000000,
 ];
