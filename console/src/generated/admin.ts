@@ -2017,6 +2017,11 @@ export interface components {
              * @example timeout of 1500ms exceeded
              */
             message?: string;
+            /**
+             * @description Milliseconds the check took
+             * @example 3
+             */
+            responseTime?: number;
             /** @enum {string} */
             status: "up" | "down";
         };

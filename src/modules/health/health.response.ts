@@ -3,6 +3,8 @@ import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger
 /** One dependency's state in a Terminus report. */
 export class HealthIndicatorStateResponse {
   @ApiProperty({ enum: ['up', 'down'] }) status: 'up' | 'down';
+  @ApiPropertyOptional({ type: 'integer', example: 3, description: 'Milliseconds the check took' })
+  responseTime?: number;
   @ApiPropertyOptional({ example: 'timeout of 1500ms exceeded', description: 'Why it is down' }) message?: string;
 }
 
