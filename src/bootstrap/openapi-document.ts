@@ -15,7 +15,11 @@ Every response carries \`X-Request-Id\`.
 Limits: a JSON body is at most 1 MiB (413), with at most 2,000 members in total and nesting at most 32 deep (400
 VALIDATION_ERROR, decided before the body is read into objects). A path parameter over 100 characters is an unknown
 id (404 NOT_FOUND). Failed authentications and scope refusals are limited per client address (429 RATE_LIMITED with
-\`Retry-After\`). Field limits are on each schema.`;
+\`Retry-After\`). Field limits are on each schema.
+
+Outside this document: the health checks (\`GET /health/live\`, \`GET /health/ready\`, no API key) and the admin API
+are in openapi/admin.yaml; the voice and messaging providers' callbacks (\`/platform/vapi/events\`,
+\`/platform/whatsapp/webhook\`) speak those providers' own contracts (docs/operations.md).`;
 
 function sortDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortDeep);
@@ -32,9 +36,13 @@ function sortDeep(value: unknown): unknown {
 const ADMIN_DESCRIPTION = `The admin API: the web console's backend (CONTRACTS §6). Off unless \`ADMIN_TOKEN\` is set.
 Scripts send \`Authorization: Bearer <ADMIN_TOKEN>\`; the console signs in once (POST /admin/v1/session) and then
 sends its HttpOnly session cookie, plus \`X-Console-CSRF\` on unsafe methods. Organization-scoped routes take the
-organization from the path and run the same domain services, rules and errors as the public API.`;
+organization from the path and run the same domain services, rules and errors as the public API.
 
-const ADMIN_PREFIX = '/admin/';
+Operations (\`/health/*\`) are always served and need no credentials: they are here, with the admin API, because
+every operation of the public document takes an API key.`;
+
+/** Paths of openapi/admin.yaml: the admin API and the operators' health checks. */
+const ADMIN_PREFIXES = ['/admin/', '/health/'];
 
 export type OpenApiAudience = 'public' | 'admin';
 
@@ -61,10 +69,11 @@ function reachableSchemas(document: OpenAPIObject): Set<string> {
   return seen;
 }
 
-/** Keeps the paths of one audience (admin: under /admin/) and the schemas they use. */
+/** Keeps the paths of one audience (admin: under /admin/ and /health/) and the schemas they use. */
 function forAudience(document: OpenAPIObject, audience: OpenApiAudience): OpenAPIObject {
+  const isAdmin = (path: string) => ADMIN_PREFIXES.some((prefix) => path.startsWith(prefix));
   const paths = Object.fromEntries(
-    Object.entries(document.paths).filter(([path]) => path.startsWith(ADMIN_PREFIX) === (audience === 'admin')),
+    Object.entries(document.paths).filter(([path]) => isAdmin(path) === (audience === 'admin')),
   );
   const scoped = { ...document, paths };
   const keep = reachableSchemas(scoped);
@@ -104,7 +113,7 @@ function documentConfig(audience: OpenApiAudience) {
 
 /**
  * A contract generated from the code and sorted so the committed file diffs cleanly: `public` is
- * openapi/openapi.yaml (everything outside /admin/), `admin` is openapi/admin.yaml (the console's backend).
+ * openapi/openapi.yaml (everything else), `admin` is openapi/admin.yaml (the console's backend and the health checks).
  */
 export function buildOpenApiDocument(app: INestApplication, audience: OpenApiAudience = 'public'): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, documentConfig(audience), {

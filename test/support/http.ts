@@ -48,7 +48,9 @@ export class HttpClient {
         parsed = text;
       }
     }
-    const contract = url.pathname.startsWith('/admin/') ? adminApiContract() : openApiContract();
+    // openapi/admin.yaml holds the admin API and the health checks (src/bootstrap/openapi-document.ts).
+    const inAdminDocument = url.pathname.startsWith('/admin/') || url.pathname.startsWith('/health/');
+    const contract = inAdminDocument ? adminApiContract() : openApiContract();
     const problems = contract.check(
       method,
       url.pathname,

@@ -89,7 +89,7 @@ export class OpenApiContract {
     this.operations.sort((a, b) => b.literalSegments - a.literalSegments);
   }
 
-  /** The documented operation a request hits, or undefined for undocumented paths (admin, health, docs). */
+  /** The documented operation a request hits, or undefined for undocumented paths (docs, provider callbacks). */
   match(method: string, pathname: string): ContractOperation | undefined {
     return this.operations.find((op) => op.method === method.toUpperCase() && op.pattern.test(pathname));
   }

@@ -21,6 +21,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/cases/{caseId}/system-prompt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link a case to an entry of its organization's prompt library, or unlink it (null)
+         * @description While linked, the case's calls use the entry's content as their system prompt and `prompt` is only a fallback. 404 when the case or the entry (in the case's organization) does not exist.
+         */
+        post: operations["adminLinkSystemPrompt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/messaging-accounts/{id}/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a message template of an account (of any organization)
+         * @description 404 for an unknown account; 409 CONFLICT when the account already has a template of that name and language.
+         */
+        post: operations["adminCreateMessagingTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/organizations": {
         parameters: {
             query?: never;
@@ -312,7 +352,11 @@ export interface paths {
         /** Contact groups with their sizes */
         get: operations["adminListContactGroups"];
         put?: never;
-        post?: never;
+        /**
+         * Create a contact group (empty; contacts join it through the public API)
+         * @description 422 MAX_CONTACT_GROUPS at the cap of 100 (extension).
+         */
+        post: operations["adminCreateContactGroup"];
         delete?: never;
         options?: never;
         head?: never;
@@ -347,6 +391,103 @@ export interface paths {
         get: operations["adminGetContact"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/follow-up-campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a follow-up campaign; it blocks deleting the case and assistant it names
+         * @description Needs `caseId` or `assistantConfigId` (400 otherwise; 404 when either is not in the organization). Extension (the dialer): `delaySeconds` with `from` (both or neither) calls the number again after a triggering call; `message` sends an approved template (404 TEMPLATE_NOT_FOUND when none of that name and language is approved on an active account; 400 when `variables` are not exactly its placeholders).
+         */
+        post: operations["adminCreateFollowUpCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/follow-up-campaigns/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a message follow-up did about each call that triggered it (newest first, at most 200) */
+        get: operations["adminListFollowUpMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/inbound-assistants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an inbound assistant answering with a prompt-library entry
+         * @description The organization's first inbound assistant (by creation) answers its inbound calls. 404 when `systemPromptId` is not an entry of the organization's library; 422 MAX_ASSISTANTS at the cap.
+         */
+        post: operations["adminCreateInboundAssistant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set an organization's concurrency limit (GET /api/v1/limits reads it)
+         * @description Answers the limits as set with the live and queued calls now. `inboundReserve` (extension) keeps that many of the slots free of outbound calls for inbound callers; omitted, it is reset to 0.
+         */
+        post: operations["adminSetLimits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/messaging-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a connected messaging (WhatsApp) account
+         * @description 409 CONFLICT when `phoneNumberId` is already connected; 422 MAX_MESSAGING_ACCOUNTS at the cap (extension).
+         */
+        post: operations["adminCreateMessagingAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -404,6 +545,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/organizations/{orgId}/minute-grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add minutes (carried forward) or, with a negative admin_adjustment, remove free minutes
+         * @description Answers the ledger row written. 400 when a negative amount is not an admin_adjustment or exceeds the minutes free to remove (minutes reserved by calls in flight are never removed).
+         */
+        post: operations["adminGrantMinutes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/organizations/{orgId}/overview": {
         parameters: {
             query?: never;
@@ -431,7 +592,51 @@ export interface paths {
         /** An organization's phone numbers */
         get: operations["adminListPhoneNumbers"];
         put?: never;
-        post?: never;
+        /**
+         * Assign a phone number to an organization
+         * @description The organization may then call from it (`from`) and receives the calls made to it. 409 CONFLICT when the number is already assigned (to any organization); 422 MAX_PHONE_NUMBERS at the cap of 100 (extension).
+         */
+        post: operations["adminCreatePhoneNumber"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/prompts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an entry to the prompt library
+         * @description Cases and inbound assistants use an entry by its `id` (`systemPromptId`).
+         */
+        post: operations["adminCreatePrompt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/recurring-schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a recurring schedule; it blocks deleting the case and assistant it names
+         * @description Needs `caseId` or `assistantConfigId` (400 otherwise; 404 when either is not in the organization). Extension (the dialer): with `rrule`, `from` and `audience` (all three or none) each occurrence places a campaign; 400 for a rule with no occurrence to come.
+         */
+        post: operations["adminCreateRecurringSchedule"];
         delete?: never;
         options?: never;
         head?: never;
@@ -455,6 +660,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/organizations/{orgId}/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Subscribe an organization to a plan item; its included minutes are granted at once
+         * @description An outreach or complimentary item also converts a running trial. The period runs from `periodStart` (default now) to `periodEnd` (default a month later); 400 when it ends before it starts.
+         */
+        post: operations["adminCreateSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/organizations/{orgId}/test-calls": {
         parameters: {
             query?: never;
@@ -469,6 +694,26 @@ export interface paths {
          * @description A test-mode call (CONTRACTS §8): the same rules as POST /api/v1/calls for its fields and variables, but it always runs on the voice simulator whatever VOICE_PROVIDER says (CONTRACTS §4: the last digit of `to` picks the outcome) and consumes no minutes.
          */
         post: operations["adminPlaceTestCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/trial": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start the organization's one free trial with its minutes (ledger row `trial_activation`)
+         * @description 409 CONFLICT when the organization already had a trial; 400 when it would already have ended.
+         */
+        post: operations["adminStartTrial"];
         delete?: never;
         options?: never;
         head?: never;
@@ -631,6 +876,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/recurring-schedules/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pause a recurring schedule (of any organization): it places nothing until resumed */
+        post: operations["adminPauseRecurringSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/recurring-schedules/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume a recurring schedule from its next occurrence after now (missed ones are not made up) */
+        post: operations["adminResumeRecurringSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/session": {
         parameters: {
             query?: never;
@@ -648,6 +927,126 @@ export interface paths {
         post: operations["signIn"];
         /** Sign out: the session is revoked in the database at once */
         delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/simulator/inbound-calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A simulated caller dials one of an organization's numbers
+         * @description The voice simulator answers with the organization's inbound assistant whatever `VOICE_PROVIDER` says (always answered, CONTRACTS §4). 422 INVALID_PHONE when `to` is no organization's number.
+         */
+        post: operations["adminSimulateInboundCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/simulator/inbound-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A user's text message arrives at an account, as the provider's webhook would bring it
+         * @description Opens or joins the conversation with `from` (creating the contact when none has that phone), opens the 24-hour window and counts towards the account's received messages; an opt-out text lists the number as do-not-call. Repeating a `messageId` changes nothing (`duplicate: true`). 404 for an unknown account.
+         */
+        post: operations["adminSimulateInboundMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/subscriptions/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a subscription now (unspent included minutes expire) or at the end of its period
+         * @description 404 for an unknown subscription; 422 INVALID_STATE when it has already ended.
+         */
+        post: operations["adminCancelSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/subscriptions/{id}/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start the next period now (ledger row `monthly_renewal`)
+         * @description The current period's unspent included minutes expire and the next period's are granted; one set to end at its period end ends now instead. 404 for an unknown subscription; 422 INVALID_STATE when it has ended.
+         */
+        post: operations["adminRenewSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness: the process is up and serving HTTP
+         * @description No credentials, never rate-limited; checks no dependency, so a database outage does not restart the process. 503 once the process has begun shutting down.
+         */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: PostgreSQL (and Redis, when REDIS_URL is set) answer within 1.5 s
+         * @description No credentials, never rate-limited. 503 with the same Terminus report (`status: error`, the failed dependency under `error`) when one does not answer, or `status: shutting_down` once the process stops.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -676,6 +1075,24 @@ export interface components {
             profile: boolean;
             /** Format: date-time */
             updatedAt: string;
+        };
+        AdminPhoneNumberResponse: {
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            /** @example Main line */
+            label: string;
+            /**
+             * @description E.164
+             * @example +14155550100
+             */
+            number: string;
+            /**
+             * @description The voice platform's id for the number (Vapi's phone number id); null when not registered there
+             * @example 3f1c2a9e-5b7d-4c1e-9a2f-6d8e0b1c2d3e
+             */
+            providerId: string | null;
         };
         ApiKeyResponse: {
             /** Format: date-time */
@@ -707,6 +1124,20 @@ export interface components {
              *     ]
              */
             scopes: string[];
+        };
+        AudienceRowDto: {
+            /** Format: uuid */
+            contactId?: string;
+            /** @example +14155550123 */
+            to: string;
+            /**
+             * @example {
+             *       "name": "Ada"
+             *     }
+             */
+            variableValues?: {
+                [key: string]: string;
+            };
         };
         AutomationResponse: {
             /** Format: uuid */
@@ -837,6 +1268,17 @@ export interface components {
              */
             timezone: string;
         };
+        CampaignAudienceDto: {
+            /** @description These contacts */
+            contactIds?: string[];
+            /**
+             * Format: uuid
+             * @description Every contact of this contact group
+             */
+            groupId?: string;
+            /** @description Numbers to call */
+            rows?: components["schemas"]["AudienceRowDto"][];
+        };
         CampaignAudienceResponse: {
             contactIds: string[] | null;
             /** Format: uuid */
@@ -850,6 +1292,14 @@ export interface components {
             pending: number;
             skipped: number;
             total: number;
+        };
+        CancelSubscriptionDto: {
+            /**
+             * @description true: keep it until the period ends; false: end it now (unspent included minutes expire)
+             * @default false
+             * @example true
+             */
+            atPeriodEnd?: boolean;
         };
         CaseListItemResponse: {
             /** Format: date-time */
@@ -1176,6 +1626,103 @@ export interface components {
             /** @description Names must be unique */
             variables?: components["schemas"]["CaseVariableDto"][];
         };
+        CreateContactGroupDto: {
+            /** @example VIP patients */
+            name: string;
+        };
+        CreateFollowUpCampaignDto: {
+            /**
+             * Format: uuid
+             * @description An outbound assistant of the organization
+             */
+            assistantConfigId?: string;
+            /**
+             * Format: uuid
+             * @description A case of the organization; this or `assistantConfigId` required
+             */
+            caseId?: string;
+            /**
+             * @description Extension: seconds between the triggering call and the follow-up call; with `from`
+             * @example 3600
+             */
+            delaySeconds?: number;
+            /**
+             * @description Extension: the follow-up call's caller ID
+             * @example +14155550100
+             */
+            from?: string;
+            /** @description Extension: the template sent after a triggering call */
+            message?: components["schemas"]["FollowUpMessageDto"];
+            /**
+             * Format: uuid
+             * @description Only calls of this case trigger it; omitted: any outbound call that is not itself a follow-up.
+             */
+            triggerCaseId?: string;
+            /**
+             * @description endedReasons that trigger the follow-up; default customer-did-not-answer and voicemail-reached.
+             * @default [
+             *       "customer-did-not-answer",
+             *       "voicemail-reached"
+             *     ]
+             */
+            triggerOn?: ("customer-did-not-answer" | "voicemail-reached" | "customer-busy" | "pipeline-error")[];
+        };
+        CreateInboundAssistantDto: {
+            /** @example Front desk */
+            name: string;
+            /**
+             * Format: uuid
+             * @description A prompt-library entry of the organization (POST /admin/v1/organizations/{orgId}/prompts)
+             * @example 0190f0c0-1a2b-7c3d-8e4f-5a6b7c8d9e0f
+             */
+            systemPromptId: string;
+        };
+        CreateMessagingAccountDto: {
+            /** @example +1 555-010-0100 */
+            displayPhoneNumber: string;
+            /**
+             * @description The provider's phone number id, which its webhooks address; unique across accounts
+             * @example 106540352242922
+             */
+            phoneNumberId?: string;
+            /**
+             * @default UNKNOWN
+             * @example GREEN
+             */
+            qualityRating?: string;
+            /**
+             * @description Only active accounts send
+             * @default active
+             * @enum {string}
+             */
+            status?: "active" | "disconnected" | "error" | "pending_setup";
+            /** @description Why the account is not active, as the provider said */
+            statusMessage?: string;
+            /** @example Acme Dental */
+            verifiedName: string;
+            /**
+             * @description WhatsApp Business account id
+             * @example 102290129340398
+             */
+            wabaId?: string;
+        };
+        CreateMessagingTemplateDto: {
+            /**
+             * @description Text with positional ({{1}}, {{2}}, ...) or named placeholders; a send supplies exactly these
+             * @example Hi {{1}}, your appointment is on {{2}}.
+             */
+            body: string;
+            /** @example en_US */
+            language: string;
+            /** @example appointment_reminder */
+            name: string;
+            /**
+             * @description Only APPROVED templates send
+             * @default APPROVED
+             * @enum {string}
+             */
+            status?: "APPROVED" | "PENDING" | "REJECTED";
+        };
         CreateOrganizationDto: {
             contactEmail?: string;
             contactPhone?: string;
@@ -1202,6 +1749,109 @@ export interface components {
             /** @description Default: {"provider":"deepgram","model":"nova-2","language":"en"} */
             transcriber?: components["schemas"]["TranscriberConfigDto"];
             voice: components["schemas"]["VoiceConfigDto"];
+        };
+        CreatePhoneNumberDto: {
+            /**
+             * @default
+             * @example Main line
+             */
+            label?: string;
+            /**
+             * @description E.164; a number belongs to one organization at most
+             * @example +14155550100
+             */
+            number: string;
+            /**
+             * @description The voice platform's id for the number (Vapi's phone number id), needed to call from it on Vapi
+             * @example 3f1c2a9e-5b7d-4c1e-9a2f-6d8e0b1c2d3e
+             */
+            providerId?: string;
+        };
+        CreatePromptDto: {
+            /**
+             * @description The system prompt; supports {{variables}} like a case prompt
+             * @example You are the front desk of Acme Dental. Book, move or cancel appointments.
+             */
+            content: string;
+        };
+        CreateRecurringScheduleDto: {
+            /**
+             * Format: uuid
+             * @description An outbound assistant of the organization
+             */
+            assistantConfigId?: string;
+            /** @description Extension: who each occurrence calls, as `audience` of POST /api/v1/campaigns */
+            audience?: components["schemas"]["CampaignAudienceDto"];
+            /**
+             * Format: uuid
+             * @description A case of the organization; this or `assistantConfigId` required
+             */
+            caseId?: string;
+            /**
+             * @description Extension: the caller ID, one of the organization's numbers
+             * @example +14155550100
+             */
+            from?: string;
+            /**
+             * @description Extension: RFC 5545 RRULE read in `timeZone`, with occurrences to come; with `from` and `audience`
+             * @example FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0
+             */
+            rrule?: string;
+            /**
+             * @default active
+             * @enum {string}
+             */
+            status?: "active" | "paused";
+            /**
+             * @description Extension: IANA time zone
+             * @default UTC
+             * @example America/New_York
+             */
+            timeZone?: string;
+        };
+        CreateSubscriptionDto: {
+            /**
+             * @description Covers every call without counting minutes
+             * @default false
+             */
+            complimentary?: boolean;
+            /**
+             * @description Outbound calls need a free minute (from `enforcementStartsAt`); otherwise a positive balance
+             * @default false
+             */
+            enforced?: boolean;
+            /**
+             * Format: date-time
+             * @description Default: enforced at once
+             */
+            enforcementStartsAt?: string;
+            /**
+             * Format: date-time
+             * @description Default: a month after `periodStart`; must be after it
+             */
+            periodEnd?: string;
+            /**
+             * Format: date-time
+             * @description Default: now
+             */
+            periodStart?: string;
+            /**
+             * @description outreach: outbound calls with included minutes; receptionist: covers inbound calls
+             * @example outreach
+             * @enum {string}
+             */
+            productType: "outreach" | "receptionist";
+            /**
+             * @default 1
+             * @example 1
+             */
+            quantity?: number;
+            /**
+             * @description Required for a paid outreach item (100, 300 or 800 minutes per unit and period); ignored otherwise
+             * @example 2
+             * @enum {integer}
+             */
+            tier?: 1 | 2 | 3;
         };
         CreatedApiKeyResponse: {
             /** Format: date-time */
@@ -1282,6 +1932,139 @@ export interface components {
         ErrorEnvelopeDto: {
             error: components["schemas"]["ErrorBodyDto"];
         };
+        FollowUpCampaignResponse: {
+            /** Format: uuid */
+            assistantConfigId: string | null;
+            /** Format: uuid */
+            caseId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description Extension (the dialer): the follow-up call comes this long after the trigger; null: no call
+             * @example 3600
+             */
+            delaySeconds: number | null;
+            /** Format: uuid */
+            id: string;
+            /** @description Extension (the dialer): the template sent after a triggering call; null: no message */
+            message: components["schemas"]["FollowUpMessageTemplateResponse"] | null;
+            /** @description endedReasons that trigger the follow-up */
+            triggerOn: ("customer-did-not-answer" | "voicemail-reached" | "customer-busy" | "pipeline-error")[];
+        };
+        FollowUpMessageDto: {
+            /**
+             * @description Language code of the template
+             * @example en_US
+             */
+            templateLanguage: string;
+            /**
+             * @description Exact registered template name
+             * @example appointment_reminder
+             */
+            templateName: string;
+            /**
+             * @description Placeholder name to value; for positional placeholders use keys `1`, `2`, ...
+             * @example {
+             *       "1": "Ann",
+             *       "2": "Tuesday 10:00"
+             *     }
+             */
+            variables?: {
+                [key: string]: string;
+            };
+        };
+        FollowUpMessageResponse: {
+            /**
+             * Format: uuid
+             * @description The call that triggered it
+             */
+            callId: string;
+            /** Format: uuid */
+            conversationId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description The sent message
+             */
+            messageId: string | null;
+            /**
+             * @description Why nothing was sent: NO_CONVERSATION, DO_NOT_CALL or the send's error code (e.g. TEMPLATE_NOT_FOUND)
+             * @example NO_CONVERSATION
+             */
+            reason: string | null;
+            /**
+             * @description `sending` stays only when the process stopped between claiming the send and its outcome
+             * @enum {string}
+             */
+            status: "sending" | "sent" | "skipped";
+        };
+        FollowUpMessageTemplateResponse: {
+            /** @example en_US */
+            templateLanguage: string;
+            /** @example missed_call_followup */
+            templateName: string;
+            /**
+             * @description Values of the template's placeholders
+             * @example {
+             *       "1": "Ada"
+             *     }
+             */
+            variables: {
+                [key: string]: string;
+            };
+        };
+        HealthIndicatorStateResponse: {
+            /**
+             * @description Why it is down
+             * @example timeout of 1500ms exceeded
+             */
+            message?: string;
+            /**
+             * @description Milliseconds the check took
+             * @example 3
+             */
+            responseTime?: number;
+            /** @enum {string} */
+            status: "up" | "down";
+        };
+        HealthResponse: {
+            /**
+             * @example {
+             *       "database": {
+             *         "status": "up"
+             *       },
+             *       "redis": {
+             *         "status": "up"
+             *       }
+             *     }
+             */
+            details: {
+                [key: string]: components["schemas"]["HealthIndicatorStateResponse"];
+            };
+            /** @example {} */
+            error: {
+                [key: string]: components["schemas"]["HealthIndicatorStateResponse"];
+            };
+            /**
+             * @example {
+             *       "database": {
+             *         "status": "up"
+             *       },
+             *       "redis": {
+             *         "status": "up"
+             *       }
+             *     }
+             */
+            info: {
+                [key: string]: components["schemas"]["HealthIndicatorStateResponse"];
+            };
+            /**
+             * @description `ok` (200); `error` when a dependency is down, `shutting_down` once the process is stopping (503)
+             * @enum {string}
+             */
+            status: "ok" | "error" | "shutting_down";
+        };
         InboundAssistantResponse: {
             /** Format: date-time */
             createdAt: string;
@@ -1294,6 +2077,14 @@ export interface components {
              * @description Prompt-library entry the assistant answers with
              */
             systemPromptId: string;
+        };
+        LinkSystemPromptDto: {
+            /**
+             * Format: uuid
+             * @description A prompt-library entry of the case's organization; null or omitted unlinks
+             * @example 0190f0c0-1a2b-7c3d-8e4f-5a6b7c8d9e0f
+             */
+            systemPromptId?: string | null;
         };
         MessageResponse: {
             /** Format: date-time */
@@ -1346,6 +2137,41 @@ export interface components {
             /** @example 102290129340398 */
             wabaId: string | null;
         };
+        MessagingTemplateResponse: {
+            /** Format: uuid */
+            accountId: string;
+            /** @example Hi {{1}}, your appointment is on {{2}}. */
+            body: string;
+            /** Format: uuid */
+            id: string;
+            /** @example en_US */
+            language: string;
+            /** @example appointment_reminder */
+            name: string;
+            /**
+             * @description Only APPROVED templates can be sent
+             * @enum {string}
+             */
+            status: "APPROVED" | "PENDING" | "REJECTED";
+        };
+        MinuteGrantDto: {
+            /**
+             * @description Ledger row description; default e.g. `Minutes purchased: +500 minutes`
+             * @example Add-on pack: 500 minutes
+             */
+            description?: string;
+            /**
+             * @description Positive adds carry-forward minutes; negative (admin_adjustment only) removes free minutes; never 0
+             * @example 500
+             */
+            mins: number;
+            /**
+             * @description The ledger row type written
+             * @example addon_purchase
+             * @enum {string}
+             */
+            type: "addon_purchase" | "coupon_redemption" | "admin_adjustment";
+        };
         ModelConfigDto: {
             model: string;
             provider: string;
@@ -1363,6 +2189,33 @@ export interface components {
         ModelSummaryResponse: {
             model: string;
             provider: string;
+        };
+        OrganizationLimitsResponse: {
+            /**
+             * Format: uuid
+             * @description The organization
+             */
+            id: string;
+            /**
+             * @description Extension field: slots of maxConcurrentCalls that outbound calls leave free for inbound callers
+             * @example 0
+             */
+            inboundReserve: number;
+            /**
+             * @description Calls in progress now (`processing`)
+             * @example 3
+             */
+            liveCalls: number;
+            /**
+             * @description Calls (outbound and inbound) that may be live at once; default 10
+             * @example 10
+             */
+            maxConcurrentCalls: number;
+            /**
+             * @description Outbound calls due but waiting for a free slot (status `new`, or `scheduled` and due)
+             * @example 0
+             */
+            queuedCalls: number;
         };
         OutboundAssistantResponse: {
             backchannelingEnabled: boolean;
@@ -1468,6 +2321,52 @@ export interface components {
             allowMessaging: boolean;
             allowOutbound: boolean;
         };
+        PromptResponse: {
+            /** @example You are the front desk of Acme Dental. Book, move or cancel appointments. */
+            content: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+        };
+        RecurringScheduleResponse: {
+            /** Format: uuid */
+            assistantConfigId: string | null;
+            /** Format: uuid */
+            caseId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the next campaign is placed; null without a rule
+             */
+            nextOccurrenceAt: string | null;
+            /**
+             * @description Extension (the dialer): null for a record that only blocks deletes
+             * @example FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0
+             */
+            rrule: string | null;
+            /** @enum {string} */
+            status: "active" | "paused";
+            /**
+             * @description IANA zone the rule is read in
+             * @example America/New_York
+             */
+            timeZone: string;
+        };
+        RecurringScheduleStateResponse: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The next occurrence after now (occurrences missed while paused are not made up); null without a rule
+             */
+            nextOccurrenceAt: string | null;
+            /** @enum {string} */
+            status: "active" | "paused";
+        };
         RetryPolicyDto: {
             /** @example 3600 */
             delaySeconds: number;
@@ -1491,12 +2390,154 @@ export interface components {
              */
             status: "active" | "paused";
         };
+        SetLimitsDto: {
+            /**
+             * @description Extension: slots kept free of outbound calls for inbound callers
+             * @default 0
+             * @example 2
+             */
+            inboundReserve?: number;
+            /**
+             * @description Calls (outbound and inbound) that may be live at once
+             * @example 10
+             */
+            maxConcurrentCalls: number;
+        };
         SignInDto: {
             /**
              * @description The operator's ADMIN_TOKEN; exchanged once for a session cookie and never stored by the page.
              * @example the-admin-token
              */
             token: string;
+        };
+        SimulateInboundCallDto: {
+            /**
+             * @description The caller, E.164
+             * @example +14155550123
+             */
+            from: string;
+            /**
+             * @description The number called, E.164: one of an organization's numbers
+             * @example +14155550100
+             */
+            to: string;
+        };
+        SimulateInboundMessageDto: {
+            /**
+             * Format: uuid
+             * @description The messaging account
+             * @example 0190f0c0-1a2b-7c3d-8e4f-5a6b7c8d9e0f
+             */
+            accountId: string;
+            /**
+             * @description The user's phone, E.164
+             * @example +14155550123
+             */
+            from: string;
+            /**
+             * @description The provider's message id (default: a new one); repeat it to replay a duplicate delivery
+             * @example wamid.HBgLMTQxNTU1NTAxMjMVAgASGBQzQTRBRTg
+             */
+            messageId?: string;
+            /**
+             * @description The user's profile name
+             * @example Ada Lovelace
+             */
+            name?: string;
+            /** @example Can I move my appointment to Friday? */
+            text: string;
+            /**
+             * Format: date-time
+             * @description When the user wrote it (default now); a past time backdates the 24-hour window
+             */
+            timestamp?: string;
+        };
+        SimulatedInboundCallResponse: {
+            /**
+             * Format: uuid
+             * @description The inbound call, in the number's organization (GET /api/v1/calls/{id} with its key)
+             */
+            id: string;
+        };
+        SimulatedInboundMessageResponse: {
+            /**
+             * Format: uuid
+             * @description The conversation it joined or opened
+             */
+            conversationId: string;
+            /** @description The `messageId` given was already delivered: nothing changed, the first is returned */
+            duplicate: boolean;
+            /**
+             * Format: uuid
+             * @description The stored message (same as `messageId`)
+             */
+            id: string;
+            /** Format: uuid */
+            messageId: string;
+        };
+        StartTrialDto: {
+            /**
+             * @description Length of the trial
+             * @example 14
+             */
+            days: number;
+            /**
+             * @description Minutes granted for the trial
+             * @example 60
+             */
+            mins: number;
+            /**
+             * Format: date-time
+             * @description Default now; a past start shortens the trial (400 when it would already have ended)
+             */
+            startedAt?: string;
+        };
+        SubscriptionResponse: {
+            /** @description Ends when the current period ends instead of renewing */
+            cancelAtPeriodEnd: boolean;
+            /** Format: date-time */
+            canceledAt: string | null;
+            /** @description Covers every call without counting minutes */
+            complimentary: boolean;
+            /**
+             * Format: date-time
+             * @description Null: an open-ended period
+             */
+            currentPeriodEnd: string | null;
+            /** Format: date-time */
+            currentPeriodStart: string;
+            /** @description Outreach: from `enforcementStartsAt` (or at once) an outbound call needs a free minute; unenforced, calls pass while the balance is positive */
+            enforced: boolean;
+            /**
+             * Format: date-time
+             * @description Null: enforced at once
+             */
+            enforcementStartsAt: string | null;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organizationId: string;
+            /**
+             * @description Product, tier and complimentary flag, e.g. `receptionist`
+             * @example outreach_tier2
+             */
+            planId: string;
+            /**
+             * @description Display name: product, tier, quantity
+             * @example Outreach Tier 2 x3
+             */
+            planName: string;
+            /** @enum {string} */
+            productType: "outreach" | "receptionist";
+            /** @example 1 */
+            quantity: number;
+            /** @enum {string} */
+            status: "active" | "canceled";
+            /**
+             * @description Outreach tier (100, 300 or 800 included minutes per unit and period); null for receptionist items
+             * @enum {integer|null}
+             */
+            tier: 1 | 2 | 3 | null;
         };
         TranscriberConfigDto: {
             /** @default en */
@@ -1518,6 +2559,26 @@ export interface components {
             role: "assistant" | "user" | "system";
             /** @description Epoch milliseconds */
             timestamp: number | null;
+        };
+        TrialResponse: {
+            /**
+             * Format: date-time
+             * @description Unspent trial minutes expire then
+             */
+            endsAt: string;
+            /**
+             * @description Minutes granted (ledger row `trial_activation`)
+             * @example 60
+             */
+            grantedMins: number;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organizationId: string;
+            /** Format: date-time */
+            startedAt: string;
+            /** @enum {string} */
+            status: "active" | "converted" | "expired";
         };
         UpdateCaseDto: {
             description?: string;
@@ -1830,6 +2891,179 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminLinkSystemPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                caseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkSystemPromptDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CaseResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminCreateMessagingTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMessagingTemplateDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MessagingTemplateResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3597,6 +4831,97 @@ export interface operations {
             };
         };
     };
+    adminCreateContactGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateContactGroupDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ContactGroupResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description MAX_CONTACT_GROUPS */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     adminListContacts: {
         parameters: {
             query?: {
@@ -3720,6 +5045,431 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminCreateFollowUpCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFollowUpCampaignDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FollowUpCampaignResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND, TEMPLATE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminListFollowUpMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FollowUpMessageResponse"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminCreateInboundAssistant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInboundAssistantDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InboundAssistantResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description MAX_ASSISTANTS */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminSetLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetLimitsDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OrganizationLimitsResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminCreateMessagingAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMessagingAccountDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MessagingAccountResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description MAX_MESSAGING_ACCOUNTS */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3961,6 +5711,88 @@ export interface operations {
             };
         };
     };
+    adminGrantMinutes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MinuteGrantDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UsageHistoryRowResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     adminGetOverview: {
         parameters: {
             query?: never;
@@ -4099,6 +5931,270 @@ export interface operations {
             };
         };
     };
+    adminCreatePhoneNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePhoneNumberDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminPhoneNumberResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description MAX_PHONE_NUMBERS */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminCreatePrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePromptDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PromptResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminCreateRecurringSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRecurringScheduleDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RecurringScheduleResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     adminSetScheduleStatus: {
         parameters: {
             query?: never;
@@ -4123,6 +6219,88 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AutomationResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminCreateSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSubscriptionDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SubscriptionResponse"];
                     };
                 };
             };
@@ -4246,6 +6424,97 @@ export interface operations {
             };
             /** @description INVALID_PHONE, DO_NOT_CALL */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminStartTrial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartTrialDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TrialResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4950,6 +7219,144 @@ export interface operations {
             };
         };
     };
+    adminPauseRecurringSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RecurringScheduleStateResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminResumeRecurringSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RecurringScheduleStateResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     getSession: {
         parameters: {
             query?: never;
@@ -5087,6 +7494,411 @@ export interface operations {
             };
         };
     };
+    adminSimulateInboundCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulateInboundCallDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SimulatedInboundCallResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INVALID_PHONE */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminSimulateInboundMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulateInboundMessageDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SimulatedInboundMessageResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminCancelSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelSubscriptionDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SubscriptionResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INVALID_STATE */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminRenewSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SubscriptionResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INVALID_STATE */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Up: `{"status": "ok", "info": {}, "error": {}, "details": {}}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not ready: the report names the dependency down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+        };
+    };
 }
 type FlattenedDeepRequired<T> = {
     [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
@@ -5118,13 +7930,30 @@ export const conversationDetailResponseStatusValues: ReadonlyArray<FlattenedDeep
 export const conversationResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConversationResponse"]["status"]> = ["active", "handed_off", "closed"];
 export const createApiKeyDtoEnvironmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateApiKeyDto"]["environment"]> = ["live", "test"];
 export const createApiKeyDtoScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateApiKeyDto"]["scopes"]> = ["*", "calls:read", "calls:write", "contacts:read", "contacts:write", "contact_groups:read", "cases:read", "cases:write", "assistants:read", "assistants:write", "phone_numbers:read", "messaging:read", "messaging:write", "usage:read", "webhooks:read", "webhooks:write", "organization:read", "campaigns:read", "campaigns:write", "do_not_call:read", "do_not_call:write", "limits:read"];
+export const createFollowUpCampaignDtoTriggerOnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateFollowUpCampaignDto"]["triggerOn"]> = ["customer-did-not-answer", "voicemail-reached", "customer-busy", "pipeline-error"];
+export const createMessagingAccountDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateMessagingAccountDto"]["status"]> = ["active", "disconnected", "error", "pending_setup"];
+export const createMessagingTemplateDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateMessagingTemplateDto"]["status"]> = ["APPROVED", "PENDING", "REJECTED"];
+export const createRecurringScheduleDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateRecurringScheduleDto"]["status"]> = ["active", "paused"];
+export const createSubscriptionDtoProductTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSubscriptionDto"]["productType"]> = ["outreach", "receptionist"];
+export const createSubscriptionDtoTierValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSubscriptionDto"]["tier"]> = [1, 2, 3];
 export const createdApiKeyResponseEnvironmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedApiKeyResponse"]["environment"]> = ["live", "test"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["VALIDATION_ERROR", "INVALID_CURSOR", "UNAUTHORIZED", "KEY_REVOKED", "KEY_EXPIRED", "OUTBOUND_MINUTES_EXHAUSTED", "INSUFFICIENT_SCOPE", "OUTBOUND_PLAN_REQUIRED", "NOT_FOUND", "TEMPLATE_NOT_FOUND", "CONFLICT", "IDEMPOTENCY_CONFLICT", "PAYLOAD_TOO_LARGE", "INVALID_PHONE", "INVALID_STATE", "DO_NOT_CALL", "SESSION_EXPIRED", "MAX_ENDPOINTS", "MAX_ASSISTANTS", "MAX_MESSAGING_ACCOUNTS", "MAX_PHONE_NUMBERS", "MAX_CONTACT_GROUPS", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED", "INTERNAL_ERROR", "MESSAGING_API_ERROR", "SERVICE_UNAVAILABLE"];
+export const followUpCampaignResponseTriggerOnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FollowUpCampaignResponse"]["triggerOn"]> = ["customer-did-not-answer", "voicemail-reached", "customer-busy", "pipeline-error"];
+export const followUpMessageResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FollowUpMessageResponse"]["status"]> = ["sending", "sent", "skipped"];
+export const healthIndicatorStateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthIndicatorStateResponse"]["status"]> = ["up", "down"];
+export const healthResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["status"]> = ["ok", "error", "shutting_down"];
 export const messageResponseDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessageResponse"]["direction"]> = ["inbound", "outbound"];
 export const messagingAccountResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessagingAccountResponse"]["status"]> = ["active", "disconnected", "error", "pending_setup"];
+export const messagingTemplateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessagingTemplateResponse"]["status"]> = ["APPROVED", "PENDING", "REJECTED"];
+export const minuteGrantDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MinuteGrantDto"]["type"]> = ["addon_purchase", "coupon_redemption", "admin_adjustment"];
+export const recurringScheduleResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecurringScheduleResponse"]["status"]> = ["active", "paused"];
+export const recurringScheduleStateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecurringScheduleStateResponse"]["status"]> = ["active", "paused"];
 export const retryPolicyDtoOnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RetryPolicyDto"]["on"]> = ["customer-did-not-answer", "voicemail-reached", "customer-busy", "pipeline-error"];
 export const scheduleStatusDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ScheduleStatusDto"]["status"]> = ["active", "paused"];
+export const subscriptionResponseProductTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionResponse"]["productType"]> = ["outreach", "receptionist"];
+export const subscriptionResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionResponse"]["status"]> = ["active", "canceled"];
 export const transcriptMessageResponseRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TranscriptMessageResponse"]["role"]> = ["assistant", "user", "system"];
+export const trialResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TrialResponse"]["status"]> = ["active", "converted", "expired"];
 export const updateWebhookDtoEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateWebhookDto"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed"];
 export const usageHistoryRowResponseTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsageHistoryRowResponse"]["type"]> = ["inbound_call", "outbound_call", "monthly_renewal", "addon_purchase", "admin_adjustment", "coupon_redemption", "trial_activation", "trial_conversion", "trial_expiration"];
 export const usagePeriodResponseSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsagePeriodResponse"]["source"]> = ["subscription", "trial", "rolling_30d"];

@@ -1,14 +1,16 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
+import { ApiDataResponse } from '../../common/openapi/api-data-response.decorator';
+import { ApiAdminErrors } from '../../common/openapi/api-errors.decorator';
 import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
 import { CallAdmission } from './call-admission';
 import { SetLimitsDto } from './dto/set-limits.dto';
-import { LimitsResponse } from './limits.response';
+import { LimitsResponse, OrganizationLimitsResponse } from './limits.response';
 import { OrganizationLimitsRepository } from './organization-limits.repository';
 
 /** Admin API (CONTRACTS §9): the operator sets an organization's concurrency limit. */
-@ApiExcludeController()
+@ApiTags('Organizations')
 @AdminOnly()
 @Controller('admin/v1/organizations/:orgId/limits')
 export class AdminLimitsController {
@@ -19,10 +21,19 @@ export class AdminLimitsController {
 
   @Post()
   @HttpCode(200)
+  @ApiOperation({
+    operationId: 'adminSetLimits',
+    summary: "Set an organization's concurrency limit (GET /api/v1/limits reads it)",
+    description:
+      'Answers the limits as set with the live and queued calls now. `inboundReserve` (extension) keeps that ' +
+      'many of the slots free of outbound calls for inbound callers; omitted, it is reset to 0.',
+  })
+  @ApiDataResponse(OrganizationLimitsResponse)
+  @ApiAdminErrors()
   async set(
     @Param('orgId', ExistingOrganizationPipe) orgId: string,
     @Body() dto: SetLimitsDto,
-  ): Promise<{ data: LimitsResponse & { id: string } }> {
+  ): Promise<{ data: OrganizationLimitsResponse }> {
     await this.limits.save(orgId, {
       maxConcurrentCalls: dto.maxConcurrentCalls,
       inboundReserve: dto.inboundReserve ?? 0,

@@ -27,3 +27,8 @@ export class LimitsResponse {
     };
   }
 }
+
+/** POST /admin/v1/organizations/{orgId}/limits (CONTRACTS §9): the limits as set, with the organization's id. */
+export class OrganizationLimitsResponse extends LimitsResponse {
+  @ApiProperty({ format: 'uuid', description: 'The organization' }) id: string;
+}

@@ -1,12 +1,14 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
+import { ApiDataResponse } from '../../common/openapi/api-data-response.decorator';
+import { ApiAdminErrors } from '../../common/openapi/api-errors.decorator';
 import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
 import { CreatePhoneNumberDto } from './dto/create-phone-number.dto';
-import { PhoneNumberResponse } from './phone-number.response';
+import { AdminPhoneNumberResponse, PhoneNumberResponse } from './phone-number.response';
 import { PhoneNumbersService } from './phone-numbers.service';
 
-@ApiExcludeController()
+@ApiTags('Organizations')
 @AdminOnly()
 @Controller('admin/v1/organizations/:orgId/phone-numbers')
 export class AdminPhoneNumbersController {
@@ -14,7 +16,19 @@ export class AdminPhoneNumbersController {
 
   @Post()
   @HttpCode(201)
-  async create(@Param('orgId', ExistingOrganizationPipe) orgId: string, @Body() dto: CreatePhoneNumberDto) {
+  @ApiOperation({
+    operationId: 'adminCreatePhoneNumber',
+    summary: 'Assign a phone number to an organization',
+    description:
+      'The organization may then call from it (`from`) and receives the calls made to it. 409 CONFLICT when ' +
+      'the number is already assigned (to any organization); 422 MAX_PHONE_NUMBERS at the cap of 100 (extension).',
+  })
+  @ApiDataResponse(AdminPhoneNumberResponse, { status: 201 })
+  @ApiAdminErrors('CONFLICT', 'MAX_PHONE_NUMBERS')
+  async create(
+    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+    @Body() dto: CreatePhoneNumberDto,
+  ): Promise<{ data: AdminPhoneNumberResponse }> {
     const number = await this.numbers.create(orgId, dto);
     return { data: { ...PhoneNumberResponse.from(number), providerId: number.providerId } };
   }

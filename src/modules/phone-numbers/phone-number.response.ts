@@ -11,3 +11,14 @@ export class PhoneNumberResponse {
     return { id: n.id, number: n.number, label: n.label, createdAt: n.createdAt.toISOString() };
   }
 }
+
+/** The admin API's view of a number: also the voice platform's id for it. */
+export class AdminPhoneNumberResponse extends PhoneNumberResponse {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '3f1c2a9e-5b7d-4c1e-9a2f-6d8e0b1c2d3e',
+    description: "The voice platform's id for the number (Vapi's phone number id); null when not registered there",
+  })
+  providerId: string | null;
+}

@@ -1,4 +1,4 @@
-import { PickType } from '@nestjs/swagger';
+import { ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMinSize,
@@ -25,18 +25,45 @@ export class FollowUpMessageDto extends PickType(SendTemplateMessageDto, [
 ]) {}
 
 export class CreateFollowUpCampaignDto {
-  @IsOptional() @IsUUID() caseId?: string;
-  @IsOptional() @IsUUID() assistantConfigId?: string;
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'A case of the organization; this or `assistantConfigId` required',
+  })
+  @IsOptional()
+  @IsUUID()
+  caseId?: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'An outbound assistant of the organization' })
+  @IsOptional()
+  @IsUUID()
+  assistantConfigId?: string;
 
   /* The dialer (extension): delaySeconds and from together make the follow-up call; without them, a record. */
 
-  @IsOptional() @IsInt() @Min(0) @Max(CAMPAIGN_BOUNDS.retryDelaySeconds) delaySeconds?: number;
-  @IsOptional() @IsE164() from?: string;
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: CAMPAIGN_BOUNDS.retryDelaySeconds,
+    example: 3600,
+    description: 'Extension: seconds between the triggering call and the follow-up call; with `from`',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(CAMPAIGN_BOUNDS.retryDelaySeconds)
+  delaySeconds?: number;
+  @ApiPropertyOptional({ example: '+14155550100', description: "Extension: the follow-up call's caller ID" })
+  @IsOptional()
+  @IsE164()
+  from?: string;
 
   /**
    * The dialer (extension): an approved template sent to the number in the organization's conversation with it,
    * when one exists, as soon as the call ends.
    */
+  @ApiPropertyOptional({
+    type: FollowUpMessageDto,
+    description: 'Extension: the template sent after a triggering call',
+  })
   @IsOptional()
   @IsObject()
   @ValidateNested()
@@ -44,6 +71,13 @@ export class CreateFollowUpCampaignDto {
   message?: FollowUpMessageDto;
 
   /** endedReasons that trigger the follow-up; default customer-did-not-answer and voicemail-reached. */
+  @ApiPropertyOptional({
+    enum: RETRYABLE_REASONS,
+    isArray: true,
+    minItems: 1,
+    uniqueItems: true,
+    default: ['customer-did-not-answer', 'voicemail-reached'],
+  })
   @IsOptional()
   @IsArray()
   @ArrayMinSize(1)
@@ -52,5 +86,8 @@ export class CreateFollowUpCampaignDto {
   triggerOn?: string[];
 
   /** Only calls of this case trigger it; omitted: any outbound call that is not itself a follow-up. */
-  @IsOptional() @IsUUID() triggerCaseId?: string;
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID()
+  triggerCaseId?: string;
 }

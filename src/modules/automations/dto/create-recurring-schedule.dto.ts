@@ -7,8 +7,17 @@ import { isValidTimeZone } from '../../campaigns/engine/contact-time-zone';
 import { RECURRING_SCHEDULE_STATUSES, RecurringScheduleStatus } from '../recurring-schedule.entity';
 
 export class CreateRecurringScheduleDto {
-  @IsOptional() @IsUUID() caseId?: string;
-  @IsOptional() @IsUUID() assistantConfigId?: string;
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'A case of the organization; this or `assistantConfigId` required',
+  })
+  @IsOptional()
+  @IsUUID()
+  caseId?: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'An outbound assistant of the organization' })
+  @IsOptional()
+  @IsUUID()
+  assistantConfigId?: string;
   @ApiPropertyOptional({ enum: RECURRING_SCHEDULE_STATUSES, default: 'active' })
   @IsOptional()
   @IsIn(RECURRING_SCHEDULE_STATUSES)
@@ -16,9 +25,17 @@ export class CreateRecurringScheduleDto {
 
   /* The dialer (extension): all three of rrule, from and audience, or none (a record that only blocks deletes). */
 
-  /** RFC 5545 RRULE, e.g. `FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0`, read in `timeZone`. */
-  @IsOptional() @IsString() @MaxLength(500) rrule?: string;
+  @ApiPropertyOptional({
+    maxLength: 500,
+    example: 'FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0',
+    description: 'Extension: RFC 5545 RRULE read in `timeZone`, with occurrences to come; with `from` and `audience`',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  rrule?: string;
 
+  @ApiPropertyOptional({ default: 'UTC', example: 'America/New_York', description: 'Extension: IANA time zone' })
   @IsOptional()
   @ValidateBy({
     name: 'isTimeZone',
@@ -29,8 +46,18 @@ export class CreateRecurringScheduleDto {
   })
   timeZone?: string;
 
-  @IsOptional() @IsE164() from?: string;
+  @ApiPropertyOptional({
+    example: '+14155550100',
+    description: "Extension: the caller ID, one of the organization's numbers",
+  })
+  @IsOptional()
+  @IsE164()
+  from?: string;
 
+  @ApiPropertyOptional({
+    type: CampaignAudienceDto,
+    description: 'Extension: who each occurrence calls, as `audience` of POST /api/v1/campaigns',
+  })
   @IsOptional()
   @IsObject()
   @ValidateNested()

@@ -1,8 +1,11 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
 
 export class SimulateInboundCallDto {
-  /** One of an organization's numbers. */
-  @IsE164() to: string;
-  /** The caller. */
-  @IsE164() from: string;
+  @ApiProperty({ example: '+14155550100', description: "The number called, E.164: one of an organization's numbers" })
+  @IsE164()
+  to: string;
+  @ApiProperty({ example: '+14155550123', description: 'The caller, E.164' })
+  @IsE164()
+  from: string;
 }

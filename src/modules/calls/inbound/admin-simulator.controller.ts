@@ -1,13 +1,16 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../../common/auth/access.decorators';
 import { ApiError } from '../../../common/errors/api-error';
+import { ApiDataResponse } from '../../../common/openapi/api-data-response.decorator';
+import { ApiAdminErrors } from '../../../common/openapi/api-errors.decorator';
 import { SimulateInboundCallDto } from '../dto/simulate-inbound-call.dto';
 import { VoiceSimulator } from '../voice/simulator/voice-simulator';
 import { InboundCallsService } from './inbound-calls.service';
+import { SimulatedInboundCallResponse } from './simulated-inbound-call.response';
 
 /** CONTRACTS §6: the dashboard starts a simulated inbound call (always answered, CONTRACTS §4). */
-@ApiExcludeController()
+@ApiTags('Simulators')
 @AdminOnly()
 @Controller('admin/v1/simulator')
 export class AdminSimulatorController {
@@ -18,7 +21,16 @@ export class AdminSimulatorController {
 
   @Post('inbound-calls')
   @HttpCode(201)
-  async inboundCall(@Body() dto: SimulateInboundCallDto): Promise<{ data: { id: string } }> {
+  @ApiOperation({
+    operationId: 'adminSimulateInboundCall',
+    summary: "A simulated caller dials one of an organization's numbers",
+    description:
+      "The voice simulator answers with the organization's inbound assistant whatever `VOICE_PROVIDER` says " +
+      "(always answered, CONTRACTS §4). 422 INVALID_PHONE when `to` is no organization's number.",
+  })
+  @ApiDataResponse(SimulatedInboundCallResponse, { status: 201 })
+  @ApiAdminErrors('INVALID_PHONE')
+  async inboundCall(@Body() dto: SimulateInboundCallDto): Promise<{ data: SimulatedInboundCallResponse }> {
     const call = await this.inbound.start({ to: dto.to, from: dto.from, providerCallId: VoiceSimulator.newCallId() });
     if (!call) throw new ApiError('INVALID_PHONE', `to: ${dto.to} is not a phone number of any organization`);
     await this.simulator.answerInbound({ ...call, apiCallId: call.apiCallId! });

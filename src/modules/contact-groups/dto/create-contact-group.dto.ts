@@ -1,5 +1,9 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsString, Length } from 'class-validator';
 
 export class CreateContactGroupDto {
-  @IsString() @Length(1, 200) name: string;
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'VIP patients' })
+  @IsString()
+  @Length(1, 200)
+  name: string;
 }

@@ -1,13 +1,53 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { MESSAGING_ACCOUNT_STATUSES, MessagingAccountStatus } from '../messaging-account.entity';
 
 /** Admin API: what the dashboard records once an account is connected. */
 export class CreateMessagingAccountDto {
-  @IsString() @Length(1, 40) displayPhoneNumber: string;
-  @IsString() @Length(1, 200) verifiedName: string;
-  @IsOptional() @IsIn(MESSAGING_ACCOUNT_STATUSES) status?: MessagingAccountStatus;
-  @IsOptional() @IsString() @MaxLength(1000) statusMessage?: string;
-  @IsOptional() @IsString() @Length(1, 64) wabaId?: string;
-  @IsOptional() @IsString() @Length(1, 64) phoneNumberId?: string;
-  @IsOptional() @IsString() @Length(1, 32) qualityRating?: string;
+  @ApiProperty({ minLength: 1, maxLength: 40, example: '+1 555-010-0100' })
+  @IsString()
+  @Length(1, 40)
+  displayPhoneNumber: string;
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'Acme Dental' })
+  @IsString()
+  @Length(1, 200)
+  verifiedName: string;
+  @ApiPropertyOptional({
+    enum: MESSAGING_ACCOUNT_STATUSES,
+    default: 'active',
+    description: 'Only active accounts send',
+  })
+  @IsOptional()
+  @IsIn(MESSAGING_ACCOUNT_STATUSES)
+  status?: MessagingAccountStatus;
+  @ApiPropertyOptional({ maxLength: 1000, description: 'Why the account is not active, as the provider said' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  statusMessage?: string;
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 64,
+    example: '102290129340398',
+    description: 'WhatsApp Business account id',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  wabaId?: string;
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 64,
+    example: '106540352242922',
+    description: "The provider's phone number id, which its webhooks address; unique across accounts",
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  phoneNumberId?: string;
+  @ApiPropertyOptional({ minLength: 1, maxLength: 32, default: 'UNKNOWN', example: 'GREEN' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 32)
+  qualityRating?: string;
 }

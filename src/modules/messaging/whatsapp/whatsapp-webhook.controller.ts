@@ -17,7 +17,10 @@ const sameText = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
-/** CONTRACTS §5: the WhatsApp Cloud API webhook (verify-token handshake, then signed messages and statuses). */
+/**
+ * CONTRACTS §5: the WhatsApp Cloud API webhook (verify-token handshake, then signed messages and statuses).
+ * Excluded from our OpenAPI documents: the bodies are Meta's contract (docs/providers.md), not ours.
+ */
 @ApiExcludeController()
 @ProviderCallback()
 @Controller('platform/whatsapp/webhook')

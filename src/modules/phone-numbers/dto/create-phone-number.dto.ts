@@ -1,8 +1,23 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
 
 export class CreatePhoneNumberDto {
-  @IsE164() number: string;
-  @IsOptional() @IsString() @MaxLength(200) label?: string;
-  @IsOptional() @IsString() @MaxLength(200) providerId?: string;
+  @ApiProperty({ example: '+14155550100', description: 'E.164; a number belongs to one organization at most' })
+  @IsE164()
+  number: string;
+  @ApiPropertyOptional({ maxLength: 200, default: '', example: 'Main line' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  label?: string;
+  @ApiPropertyOptional({
+    maxLength: 200,
+    example: '3f1c2a9e-5b7d-4c1e-9a2f-6d8e0b1c2d3e',
+    description: "The voice platform's id for the number (Vapi's phone number id), needed to call from it on Vapi",
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  providerId?: string;
 }

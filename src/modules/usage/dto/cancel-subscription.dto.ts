@@ -1,6 +1,13 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional } from 'class-validator';
 
 export class CancelSubscriptionDto {
-  /** true: keep it until the period ends; false (default): end it now. */
-  @IsOptional() @IsBoolean() atPeriodEnd?: boolean;
+  @ApiPropertyOptional({
+    default: false,
+    example: true,
+    description: 'true: keep it until the period ends; false: end it now (unspent included minutes expire)',
+  })
+  @IsOptional()
+  @IsBoolean()
+  atPeriodEnd?: boolean;
 }

@@ -1,8 +1,31 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDate, IsInt, IsOptional, Max, Min } from 'class-validator';
 
 export class StartTrialDto {
-  @IsInt() @Min(1) @Max(365) days: number;
-  @IsInt() @Min(0) @Max(100_000) mins: number;
-  @IsOptional() @Type(() => Date) @IsDate() startedAt?: Date;
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 365, example: 14, description: 'Length of the trial' })
+  @IsInt()
+  @Min(1)
+  @Max(365)
+  days: number;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    maximum: 100_000,
+    example: 60,
+    description: 'Minutes granted for the trial',
+  })
+  @IsInt()
+  @Min(0)
+  @Max(100_000)
+  mins: number;
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description: 'Default now; a past start shortens the trial (400 when it would already have ended)',
+  })
+  @IsOptional()
+  @Type(() => Date)
+  @IsDate()
+  startedAt?: Date;
 }

@@ -16,6 +16,7 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  * Vapi's server messages (CONTRACTS §5), authenticated by `X-Vapi-Secret`. Call events are applied before
  * answering (so a failure is a 5xx the platform may retry) through CallEventsService, which tolerates
  * repeats and any order; `assistant-request` answers an inbound call with the organization's assistant.
+ * Excluded from our OpenAPI documents: the bodies are Vapi's contract (docs/providers.md), not ours.
  */
 @ApiExcludeController()
 @Controller('platform/vapi')
