@@ -8,7 +8,7 @@ import { CreateSubscriptionDto } from './dto/create-subscription.dto';
 import { MinuteGrantDto } from './dto/minute-grant.dto';
 import { StartTrialDto } from './dto/start-trial.dto';
 import { Subscription } from './entities/subscription.entity';
-import { planId, planName } from './subscription-lifecycle.service';
+import { planId, planName } from './subscription-plans';
 import { UsageHistoryRowResponse } from './usage-history-row.response';
 import { UsageAdminService } from './usage-admin.service';
 
