@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
+import { simulatorUnlessConfigured } from '../../common/providers/simulator-unless-configured';
 import { AssistantsModule } from '../assistants/assistants.module';
 import { CasesModule } from '../cases/cases.module';
 import { ContactsModule } from '../contacts/contacts.module';
@@ -63,14 +63,15 @@ import { VoiceProvider } from './voice/voice-provider';
     SimulatorStepJob,
     VapiClient,
     VapiVoiceProvider,
-    {
+    // The simulator stays available either way: the admin simulator row plays inbound calls on it, and
+    // test-mode calls always run on it.
+    simulatorUnlessConfigured({
       provide: VoiceProvider,
-      inject: [APP_CONFIG, VoiceSimulator, VapiVoiceProvider],
-      // The simulator stays available either way: the admin simulator row plays inbound calls on it, and
-      // test-mode calls always run on it.
-      useFactory: (config: AppConfig, simulator: VoiceSimulator, vapi: VapiVoiceProvider) =>
-        new ModeRoutedVoiceProvider(config.voiceProvider === 'vapi' ? vapi : simulator, simulator),
-    },
+      simulator: VoiceSimulator,
+      real: VapiVoiceProvider,
+      useReal: (config) => config.voiceProvider === 'vapi',
+      route: (chosen, simulator) => new ModeRoutedVoiceProvider(chosen, simulator),
+    }),
   ],
   exports: [CallsService, CallEventsService, CallDispatchQueue, CallStatsService],
 })
