@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { CallReservation } from '../../src/modules/usage/entities/call-reservation.entity';
 import { MinuteGrant } from '../../src/modules/usage/entities/minute-grant.entity';
 import { MinuteLedgerEntry } from '../../src/modules/usage/entities/minute-ledger-entry.entity';
 import { UsageBalance } from '../../src/modules/usage/entities/usage-balance.entity';
 import { UsageDailyTotal } from '../../src/modules/usage/entities/usage-daily-total.entity';
-import { CallReservationsRepository } from '../../src/modules/usage/call-reservations.repository';
-import { GrantMinutesCommand } from '../../src/modules/usage/grant-minutes.command';
-import { MinuteGrantsRepository, grantState } from '../../src/modules/usage/minute-grants.repository';
-import { EntryInput, MinuteLedgerRepository } from '../../src/modules/usage/minute-ledger.repository';
-import { LockedBalance, UsageBalancesRepository } from '../../src/modules/usage/usage-balances.repository';
+import { grantState } from '../../src/modules/usage/minute-grants.repository';
+import { EntryInput } from '../../src/modules/usage/minute-ledger.repository';
+import { LockedBalance } from '../../src/modules/usage/usage-balances.repository';
 import { openTestDataSource } from '../support/test-data-source';
+import { LEDGER_ENTITIES, ledgerRepositories } from './ledger-parts';
 
 /**
  * The ledger's repositories against real PostgreSQL: the balance lock that serializes an organization's
@@ -20,20 +18,10 @@ import { openTestDataSource } from '../support/test-data-source';
 describe('ledger repositories (PostgreSQL)', () => {
   let dataSource: DataSource;
   let close: () => Promise<void>;
-  const balances = new UsageBalancesRepository();
-  const grants = new MinuteGrantsRepository();
-  const ledger = new MinuteLedgerRepository();
-  const reservations = new CallReservationsRepository();
-  const grantMinutes = new GrantMinutesCommand(grants, ledger);
+  const { balances, grants, ledger, reservations, grantMinutes } = ledgerRepositories();
 
   beforeAll(async () => {
-    ({ dataSource, close } = await openTestDataSource([
-      UsageBalance,
-      MinuteGrant,
-      MinuteLedgerEntry,
-      CallReservation,
-      UsageDailyTotal,
-    ]));
+    ({ dataSource, close } = await openTestDataSource(LEDGER_ENTITIES));
   });
   afterAll(() => close());
 

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../errors/api-error';
-import { OnJob } from '../../infra/queue/on-job.decorator';
-import { JobName } from '../../infra/queue/queue-names';
 
 export const RETENTION_HOURS = 24;
 /** How long an in-flight request holds its key before a retry may assume it crashed. */
@@ -64,7 +62,7 @@ export class IdempotencyService {
     );
   }
 
-  @OnJob({ name: JobName.PruneIdempotencyKeys, schedule: { every: 3600_000 } })
+  /** Keys past their expiry answer nothing any more. */
   async prune(): Promise<void> {
     await this.dataSource.query('DELETE FROM idempotency_keys WHERE expires_at < now()');
   }

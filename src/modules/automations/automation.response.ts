@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { RETRYABLE_REASONS } from '../campaigns/dto/create-campaign.dto';
+import { RETRYABLE_REASONS } from '../audiences/campaign-bounds';
 import { FOLLOW_UP_MESSAGE_STATUSES, FollowUpMessageStatus } from './follow-up-message.entity';
 import { RECURRING_SCHEDULE_STATUSES, RecurringScheduleStatus } from './recurring-schedule.entity';
 

@@ -4,7 +4,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { OutboundAssistant } from '../assistants/outbound-assistant.entity';
 import { Case } from '../cases/case.entity';
-import { nextOccurrence, isValidRule } from '../campaigns/dialers/next-occurrence';
+import { nextOccurrence, isValidRule } from './next-occurrence';
 import { MessagingAccountsService } from '../messaging/messaging-accounts.service';
 import { variablesMatch } from '../messaging/template-placeholders';
 import { CreateFollowUpCampaignDto, FollowUpMessageDto } from './dto/create-follow-up-campaign.dto';

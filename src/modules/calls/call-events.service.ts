@@ -1,7 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { JobName } from '../../infra/queue/queue-names';
-import { OnJob } from '../../infra/queue/on-job.decorator';
 import { OutboxService } from '../outbox/outbox.service';
 import { CallBilling } from '../usage/call-billing.port';
 import { CallResponse } from './call.response';
@@ -29,7 +27,6 @@ export class CallEventsService {
     private readonly admission: CallAdmissionQueue,
   ) {}
 
-  @OnJob({ name: JobName.ApplyVoiceEvent })
   async apply(event: PlatformEvent): Promise<void> {
     switch (event.kind) {
       case 'status':

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
+import { simulatorUnlessConfigured } from '../../common/providers/simulator-unless-configured';
 import { AssistantsModule } from '../assistants/assistants.module';
 import { CasesModule } from '../cases/cases.module';
 import { ContactsModule } from '../contacts/contacts.module';
@@ -9,6 +9,7 @@ import { LimitsModule } from '../limits/limits.module';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
 import { UsageModule } from '../usage/usage.module';
 import { Call } from './call.entity';
+import { CallEventsJob } from './call-events.job';
 import { CallEventsService } from './call-events.service';
 import { CallReferences } from './call-references';
 import { CallsController } from './calls.controller';
@@ -51,6 +52,7 @@ import { VoiceProvider } from './voice/voice-provider';
     CallReferences,
     QueuedCallsBlocker,
     CallEventsService,
+    CallEventsJob,
     CallDispatchQueue,
     CallAdmissionQueue,
     CallDispatcher,
@@ -61,14 +63,15 @@ import { VoiceProvider } from './voice/voice-provider';
     SimulatorStepJob,
     VapiClient,
     VapiVoiceProvider,
-    {
+    // The simulator stays available either way: the admin simulator row plays inbound calls on it, and
+    // test-mode calls always run on it.
+    simulatorUnlessConfigured({
       provide: VoiceProvider,
-      inject: [APP_CONFIG, VoiceSimulator, VapiVoiceProvider],
-      // The simulator stays available either way: the admin simulator row plays inbound calls on it, and
-      // test-mode calls always run on it.
-      useFactory: (config: AppConfig, simulator: VoiceSimulator, vapi: VapiVoiceProvider) =>
-        new ModeRoutedVoiceProvider(config.voiceProvider === 'vapi' ? vapi : simulator, simulator),
-    },
+      simulator: VoiceSimulator,
+      real: VapiVoiceProvider,
+      useReal: (config) => config.voiceProvider === 'vapi',
+      route: (chosen, simulator) => new ModeRoutedVoiceProvider(chosen, simulator),
+    }),
   ],
   exports: [CallsService, CallEventsService, CallDispatchQueue, CallStatsService],
 })

@@ -4,7 +4,8 @@ import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { CampaignAudience } from './campaign.entity';
 import { NewEntry } from './campaign-entries.repository';
-import { CAMPAIGN_BOUNDS, CampaignAudienceDto } from './dto/create-campaign.dto';
+import { CampaignAudienceDto } from '../audiences/campaign-audience.dto';
+import { CAMPAIGN_BOUNDS } from '../audiences/campaign-bounds';
 import { contactTimeZone } from './engine/contact-time-zone';
 
 interface ContactRow {

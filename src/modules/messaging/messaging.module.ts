@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
+import { simulatorUnlessConfigured } from '../../common/providers/simulator-unless-configured';
 import { ContactsModule } from '../contacts/contacts.module';
 import { DoNotCallModule } from '../do-not-call/do-not-call.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
@@ -42,13 +42,13 @@ import { WhatsAppWebhookService } from './whatsapp/whatsapp-webhook.service';
     SimulatedStatusJob,
     SimulatorMessagingProvider,
     WhatsAppCloudProvider,
-    {
-      // MESSAGING_PROVIDER picks who carries messages; the rules above the seam never know which.
+    // MESSAGING_PROVIDER picks who carries messages; the rules above the seam never know which.
+    simulatorUnlessConfigured({
       provide: MessagingProvider,
-      inject: [APP_CONFIG, SimulatorMessagingProvider, WhatsAppCloudProvider],
-      useFactory: (config: AppConfig, simulator: SimulatorMessagingProvider, whatsapp: WhatsAppCloudProvider) =>
-        config.messagingProvider === 'whatsapp' ? whatsapp : simulator,
-    },
+      simulator: SimulatorMessagingProvider,
+      real: WhatsAppCloudProvider,
+      useReal: (config) => config.messagingProvider === 'whatsapp',
+    }),
   ],
   // The dialer's message follow-ups send through the very command the public API uses.
   exports: [MessagingAccountsService, ConversationsService, SendMessageCommand],

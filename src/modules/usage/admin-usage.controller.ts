@@ -10,7 +10,7 @@ import { CreateSubscriptionDto } from './dto/create-subscription.dto';
 import { MinuteGrantDto } from './dto/minute-grant.dto';
 import { StartTrialDto } from './dto/start-trial.dto';
 import { Subscription } from './entities/subscription.entity';
-import { planId, planName } from './subscription-lifecycle.service';
+import { planId, planName } from './subscription-plans';
 import { SubscriptionResponse } from './subscription.response';
 import { TrialResponse } from './trial.response';
 import { UsageHistoryRowResponse } from './usage-history-row.response';

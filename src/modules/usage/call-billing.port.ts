@@ -1,4 +1,3 @@
-import { EntityManager } from 'typeorm';
 import { Tx } from '../../infra/database/tx';
 
 export type OutboundBlockedReason = 'OUTBOUND_MINUTES_EXHAUSTED' | 'OUTBOUND_PLAN_REQUIRED';
@@ -38,7 +37,7 @@ export abstract class CallBilling {
    * minutes go to the calls in the order given. Idempotent per call. One outcome per call id.
    */
   abstract reserveForDispatch(
-    manager: EntityManager,
+    tx: Tx,
     organizationId: string,
     callIds: readonly string[],
   ): Promise<Map<string, DispatchReservation>>;

@@ -1,42 +1,25 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import {
-  GrantState,
-  applyReservation,
-  balanceMins,
-  consumptionOrder,
-  applySettlement,
-  availableMins,
-  planReservation,
-  SettlementPlan,
-  planSettlement,
-  startedMinutes,
-  talkMinutes,
-} from './allocation';
-import { CallBilling, CallSettlement, DispatchReservation, OutboundBlockedReason } from './call-billing.port';
-import { isUniqueViolation } from '../../infra/database/pg-errors';
+import { DataSource } from 'typeorm';
 import { Tx } from '../../infra/database/tx';
-import { CALL_LEDGER_ROW_UNIQUE } from './entities/minute-ledger-entry.entity';
-import { blockedReason, coversCall, hasOutboundPlan } from './entitlements';
+import { availableMins, balanceMins } from './allocation';
+import { CallBilling, CallSettlement, DispatchReservation, OutboundBlockedReason } from './call-billing.port';
+import { blockedReason } from './entitlements';
 import { HoldingsRepository } from './holdings.repository';
-import { UsageBalancesRepository } from './usage-balances.repository';
-import { grantState, MinuteGrantsRepository } from './minute-grants.repository';
-import { MinuteLedgerRepository } from './minute-ledger.repository';
-import { CallReservationsRepository, NewReservation } from './call-reservations.repository';
+import { grantState } from './minute-grants.repository';
+import { ReserveMinutesCommand } from './reserve-minutes.command';
+import { SettleCallCommand } from './settle-call.command';
 
 /**
- * The calls module's only door into the ledger (CallBilling port). Reservation and settlement both run under the
- * organization's balance lock, so concurrent dispatches never hold more minutes than are free.
+ * The calls module's only door into the ledger (CallBilling port): the entitlement check, and the reservation
+ * and settlement commands that hold the ledger's rules.
  */
 @Injectable()
 export class CallBillingService extends CallBilling {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly balances: UsageBalancesRepository,
-    private readonly grants: MinuteGrantsRepository,
-    private readonly ledger: MinuteLedgerRepository,
-    private readonly reservations: CallReservationsRepository,
     private readonly holdings: HoldingsRepository,
+    private readonly reserve: ReserveMinutesCommand,
+    private readonly settle: SettleCallCommand,
   ) {
     super();
   }
@@ -55,137 +38,15 @@ export class CallBillingService extends CallBilling {
     });
   }
 
-  /**
-   * Everything that does not need the organization's lock happens before it: the calls' own claims already
-   * serialize their dispatch, so the idempotency check may run unlocked. Under the lock: read the holdings, plan
-   * every call in turn, write once; the caller commits right after, so the lock is held for three round trips
-   * whatever the number of calls.
-   */
-  async reserveForDispatch(
-    manager: EntityManager,
+  reserveForDispatch(
+    tx: Tx,
     organizationId: string,
     callIds: readonly string[],
   ): Promise<Map<string, DispatchReservation>> {
-    const outcomes = new Map<string, DispatchReservation>();
-    for (const callId of await this.reservations.reservedCallIds(manager, organizationId, callIds))
-      outcomes.set(callId, { reserved: true });
-    const pending = callIds.filter((id) => !outcomes.has(id));
-    if (!pending.length) return outcomes;
-    const locked = await this.balances.lock(manager, organizationId);
-    const { entitlements: e, grants } = await this.holdings.load(manager, organizationId, locked.now);
-    if (!hasOutboundPlan(e)) {
-      for (const callId of pending) outcomes.set(callId, { reserved: false, reason: 'OUTBOUND_PLAN_REQUIRED' });
-      return outcomes;
-    }
-    const covered = coversCall(e, 'outbound') !== null;
-    let states = grants.map(grantState);
-    const reservations: NewReservation[] = [];
-    for (const callId of pending) {
-      const allocations = covered ? [] : planReservation(states, locked.now.getTime(), 1);
-      if (!allocations) {
-        outcomes.set(callId, { reserved: false, reason: 'OUTBOUND_MINUTES_EXHAUSTED' });
-        continue;
-      }
-      states = applyReservation(states, allocations);
-      reservations.push({ callId, allocations, covered });
-      outcomes.set(callId, { reserved: true });
-    }
-    await this.reservations.reserve(manager, locked, reservations);
-    return outcomes;
+    return this.reserve.execute(tx, organizationId, callIds);
   }
 
-  async settleCall(s: CallSettlement): Promise<void> {
-    try {
-      await this.dataSource.transaction((manager) => this.settle(manager, s));
-    } catch (error) {
-      // A concurrent settlement of the same unreserved call (inbound) wrote its ledger row first: settled once.
-      if (!isUniqueViolation(error, CALL_LEDGER_ROW_UNIQUE)) throw error;
-    }
+  settleCall(settlement: CallSettlement): Promise<void> {
+    return this.settle.execute(settlement);
   }
-
-  /**
-   * Idempotent per call, with everything but the ledger arithmetic done before the organization's lock: claiming
-   * the reservation (its row lock) makes a second settlement of the same call wait, then find nothing to release
-   * and the ledger row written; calls never reserved (inbound) rely on the ledger's unique call row instead.
-   */
-  private async settle(manager: EntityManager, s: CallSettlement): Promise<void> {
-    const reservation = await this.reservations.claimForSettlement(manager, s.organizationId, s.callId);
-    if (await this.ledger.hasCallEntry(manager, s.callId, s.direction)) return;
-    const locked = await this.balances.lock(manager, s.organizationId);
-    const { entitlements: e, grants } = await this.holdings.load(manager, s.organizationId, locked.now);
-    const coverage = coversCall(e, s.direction);
-    const states = grants.map(grantState);
-    const held = reservation
-      ? { allocations: reservation.allocations, reservedAt: reservation.createdAt.getTime() }
-      : null;
-    const started = startedMinutes(s.durationSeconds);
-    const plan = planSettlement({
-      grants: states,
-      reservation: held,
-      startedMins: started,
-      covered: coverage !== null,
-      now: locked.now.getTime(),
-    });
-    const used = usePerGrant(plan, excessAnchor(states, held, locked.now.getTime()));
-    await this.grants.saveStates(manager, grants, applySettlement(states, held, plan), used);
-    await this.ledger.append(manager, locked, {
-      type: `${s.direction}_call`,
-      amountMins: -plan.chargedMins,
-      durationMins: talkMinutes(s.durationSeconds),
-      includedInPlan: coverage !== null,
-      description: describeCall(s.direction, started, plan.excessMins, coverage),
-      productType: coverage === 'receptionist' ? 'receptionist' : 'outreach',
-      providerCallId: s.providerCallId,
-      callId: s.callId,
-      excessMins: plan.excessMins,
-      releasedMins: held?.allocations.reduce((sum, a) => sum + a.mins, 0) ?? 0,
-    });
-    if (plan.expiredMins > 0) {
-      await this.ledger.append(manager, locked, {
-        type: 'monthly_renewal',
-        amountMins: -plan.expiredMins,
-        description: `${plan.expiredMins} reserved minute(s) of an ended period expired after the call settled`,
-        productType: 'outreach',
-      });
-    }
-  }
-}
-
-/**
- * Usage per allocation: charged minutes where they were drawn, excess on the call's original allocation, so
- * an item's usage may exceed its allowance (an active call finished past it).
- */
-function usePerGrant(plan: SettlementPlan, anchor: string | undefined): Map<string, number> {
-  const uses = new Map(plan.charges.map((c) => [c.grantId, c.mins]));
-  if (plan.excessMins > 0 && anchor) uses.set(anchor, (uses.get(anchor) ?? 0) + plan.excessMins);
-  return uses;
-}
-
-/**
- * Where a call's excess is booked: the included (or trial) allocation it was reserved on, else the included
- * allocation that was current when it was reserved; a call on top-ups alone books excess on its top-up.
- */
-function excessAnchor(
-  states: GrantState[],
-  held: { allocations: { grantId: string; mins: number }[]; reservedAt: number } | null,
-  now: number,
-): string | undefined {
-  const byId = new Map(states.map((g) => [g.id, g]));
-  const reservedOn = (held?.allocations ?? []).map((a) => byId.get(a.grantId)).filter((g) => g !== undefined);
-  const at = held?.reservedAt ?? now;
-  const current = consumptionOrder(
-    states.filter((g) => g.kind !== 'topup' && g.grantedAt <= at && (g.expiresAt === null || g.expiresAt > at)),
-  );
-  return (reservedOn.find((g) => g.kind !== 'topup') ?? current[0] ?? reservedOn[0] ?? consumptionOrder(states)[0])?.id;
-}
-
-function describeCall(
-  direction: 'inbound' | 'outbound',
-  started: number,
-  excess: number,
-  coverage: 'complimentary' | 'receptionist' | null,
-): string {
-  const base = `${direction === 'inbound' ? 'Inbound' : 'Outbound'} call, ${started} started minute(s)`;
-  if (coverage) return `${base}, covered by the ${coverage} plan`;
-  return excess > 0 ? `${base}, ${excess} beyond the allowance (not charged)` : base;
 }

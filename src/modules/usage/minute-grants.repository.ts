@@ -42,6 +42,15 @@ export class MinuteGrantsRepository {
     return row;
   }
 
+  /** An organization's open grants, all of them or those of one subscription or kind. */
+  async findOpen(
+    tx: Tx,
+    organizationId: string,
+    where: { subscriptionId?: string; kind?: 'trial' },
+  ): Promise<MinuteGrant[]> {
+    return tx.find(MinuteGrant, { where: { organizationId, closed: false, ...where } });
+  }
+
   /**
    * Writes back the grants whose state changed, plus minutes used per grant (`usedMins`), in one statement
    * whatever the number of grants.

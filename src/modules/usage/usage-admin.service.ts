@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
+import { Tx } from '../../infra/database/tx';
 import { addMonths, applyDeduction, planReservation } from './allocation';
+import { CloseGrantsCommand } from './close-grants.command';
 import { CancelSubscriptionDto } from './dto/cancel-subscription.dto';
 import { CreateSubscriptionDto } from './dto/create-subscription.dto';
 import { MinuteGrantDto } from './dto/minute-grant.dto';
@@ -10,9 +12,13 @@ import { StartTrialDto } from './dto/start-trial.dto';
 import { MinuteLedgerEntry } from './entities/minute-ledger-entry.entity';
 import { Subscription } from './entities/subscription.entity';
 import { Trial } from './entities/trial.entity';
+import { EndTrialCommand } from './end-trial.command';
 import { HoldingsRepository } from './holdings.repository';
-import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
-import { UsageBalancesRepository } from './usage-balances.repository';
+import { RenewSubscriptionCommand } from './renew-subscription.command';
+import { includedGrant } from './subscription-plans';
+import { SubscriptionsRepository } from './subscriptions.repository';
+import { TrialsRepository } from './trials.repository';
+import { LockedBalance, UsageBalancesRepository } from './usage-balances.repository';
 import { grantState, MinuteGrantsRepository } from './minute-grants.repository';
 import { MinuteLedgerRepository } from './minute-ledger.repository';
 import { GrantMinutesCommand } from './grant-minutes.command';
@@ -27,7 +33,11 @@ export class UsageAdminService {
     private readonly ledger: MinuteLedgerRepository,
     private readonly grantCommand: GrantMinutesCommand,
     private readonly holdings: HoldingsRepository,
-    private readonly lifecycle: SubscriptionLifecycleService,
+    private readonly subscriptions: SubscriptionsRepository,
+    private readonly trials: TrialsRepository,
+    private readonly closeGrants: CloseGrantsCommand,
+    private readonly renew: RenewSubscriptionCommand,
+    private readonly endTrial: EndTrialCommand,
   ) {}
 
   async createSubscription(organizationId: string, dto: CreateSubscriptionDto): Promise<Subscription> {
@@ -51,9 +61,10 @@ export class UsageAdminService {
         cancelAtPeriodEnd: false,
         canceledAt: null,
       });
-      await manager.insert(Subscription, sub);
-      if (sub.productType === 'outreach' || sub.complimentary) await this.lifecycle.convertTrial(manager, locked);
-      await this.lifecycle.grantIncluded(manager, locked, sub);
+      await this.subscriptions.insert(manager, sub);
+      if (sub.productType === 'outreach' || sub.complimentary) await this.convertTrial(manager, locked);
+      const included = includedGrant(sub);
+      if (included) await this.grantCommand.execute(manager, locked, included.grant, included.entry);
       return sub;
     });
   }
@@ -63,30 +74,28 @@ export class UsageAdminService {
       const sub = await this.mustFindSubscription(manager, id);
       if (sub.status !== 'active') throw new ApiError('INVALID_STATE', 'The subscription has already ended');
       if (dto.atPeriodEnd) {
-        await manager.update(Subscription, { id }, { cancelAtPeriodEnd: true });
+        await this.subscriptions.cancelAtPeriodEnd(manager, id);
       } else {
         const locked = await this.balances.lock(manager, sub.organizationId);
-        await manager.update(Subscription, { id }, { status: 'canceled', canceledAt: locked.now });
-        await this.lifecycle.closeGrants(
-          manager,
-          locked,
-          { subscriptionId: id },
-          'admin_adjustment',
-          'unspent included minutes expired: subscription cancelled',
-          sub.productType,
-        );
+        await this.subscriptions.cancel(manager, id, locked.now);
+        await this.closeGrants.execute(manager, locked, {
+          where: { subscriptionId: id },
+          type: 'admin_adjustment',
+          what: 'unspent included minutes expired: subscription cancelled',
+          productType: sub.productType,
+        });
       }
-      return manager.findOneByOrFail(Subscription, { id });
+      return this.mustFindSubscription(manager, id);
     });
   }
 
   async renewSubscription(id: string): Promise<Subscription> {
     return this.dataSource.transaction(async (manager) => {
       const sub = await this.mustFindSubscription(manager, id);
-      if (!(await this.lifecycle.renew(manager, id, { onlyIfDue: false }))) {
+      if (!(await this.renew.execute(manager, id, { onlyIfDue: false }))) {
         throw new ApiError('INVALID_STATE', `The subscription is ${sub.status}`);
       }
-      return manager.findOneByOrFail(Subscription, { id });
+      return this.mustFindSubscription(manager, id);
     });
   }
 
@@ -94,7 +103,7 @@ export class UsageAdminService {
   async startTrial(organizationId: string, dto: StartTrialDto): Promise<Trial> {
     return this.dataSource.transaction(async (manager) => {
       const locked = await this.balances.lock(manager, organizationId);
-      if (await manager.existsBy(Trial, { organizationId }))
+      if (await this.trials.existsFor(manager, organizationId))
         throw ApiError.conflict('This organization already had a trial');
       const startedAt = dto.startedAt ?? locked.now;
       const trial = manager.create(Trial, {
@@ -106,7 +115,7 @@ export class UsageAdminService {
         status: 'active',
       });
       if (trial.endsAt <= locked.now) throw ApiError.validation('days', 'the trial would already have ended');
-      await manager.insert(Trial, trial);
+      await this.trials.insert(manager, trial);
       await this.grantCommand.execute(
         manager,
         locked,
@@ -171,7 +180,7 @@ export class UsageAdminService {
   }
 
   /** Free minutes only: a reserved minute belongs to a call in flight, and the balance never goes negative. */
-  private async deduct(manager: EntityManager, organizationId: string, mins: number, now: number): Promise<void> {
+  private async deduct(manager: Tx, organizationId: string, mins: number, now: number): Promise<void> {
     const { grants } = await this.holdings.load(manager, organizationId, new Date(now));
     const states = grants.map(grantState);
     const plan = planReservation(states, now, mins);
@@ -179,8 +188,15 @@ export class UsageAdminService {
     await this.grants.saveStates(manager, grants, applyDeduction(states, plan));
   }
 
-  private async mustFindSubscription(manager: EntityManager, id: string): Promise<Subscription> {
-    const sub = await manager.findOneBy(Subscription, { id });
+  /** Subscribing during a trial converts it: the trial stops, its unspent minutes close (`trial_conversion`). */
+  private async convertTrial(tx: Tx, locked: LockedBalance): Promise<void> {
+    const trial = await this.trials.findActive(tx, locked.balance.organizationId);
+    if (!trial) return;
+    await this.endTrial.execute(tx, locked, trial.id, 'converted');
+  }
+
+  private async mustFindSubscription(tx: Tx, id: string): Promise<Subscription> {
+    const sub = await this.subscriptions.findById(tx, id);
     if (!sub) throw ApiError.notFound('Subscription');
     return sub;
   }

@@ -15,7 +15,7 @@ import {
 } from './entitlements';
 import { HoldingsRepository } from './holdings.repository';
 import { PeriodUsageService } from './period-usage.service';
-import { includedMinutes, planId, planName } from './subscription-lifecycle.service';
+import { includedMinutes, planId, planName } from './subscription-plans';
 import { grantState } from './minute-grants.repository';
 import {
   OutreachUsageResponse,

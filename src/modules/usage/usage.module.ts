@@ -19,7 +19,16 @@ import { MinuteGrantsRepository } from './minute-grants.repository';
 import { MinuteLedgerRepository } from './minute-ledger.repository';
 import { UsageBalancesRepository } from './usage-balances.repository';
 import { PeriodUsageService } from './period-usage.service';
+import { SubscriptionLifecycleJob } from './subscription-lifecycle.job';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
+import { SubscriptionsRepository } from './subscriptions.repository';
+import { TrialsRepository } from './trials.repository';
+import { CloseGrantsCommand } from './close-grants.command';
+import { EndTrialCommand } from './end-trial.command';
+import { ExpireTrialCommand } from './expire-trial.command';
+import { RenewSubscriptionCommand } from './renew-subscription.command';
+import { ReserveMinutesCommand } from './reserve-minutes.command';
+import { SettleCallCommand } from './settle-call.command';
 import { UsageAdminService } from './usage-admin.service';
 import { UsageController } from './usage.controller';
 import { UsageHistoryService } from './usage-history.service';
@@ -46,11 +55,20 @@ import { UsageSummaryService } from './usage-summary.service';
     MinuteGrantsRepository,
     MinuteLedgerRepository,
     CallReservationsRepository,
-    GrantMinutesCommand,
+    SubscriptionsRepository,
+    TrialsRepository,
     HoldingsRepository,
+    GrantMinutesCommand,
+    CloseGrantsCommand,
+    ReserveMinutesCommand,
+    SettleCallCommand,
+    RenewSubscriptionCommand,
+    EndTrialCommand,
+    ExpireTrialCommand,
     CallBillingService,
     { provide: CallBilling, useExisting: CallBillingService },
     SubscriptionLifecycleService,
+    SubscriptionLifecycleJob,
     UsageAdminService,
     UsageSummaryService,
     UsageHistoryService,

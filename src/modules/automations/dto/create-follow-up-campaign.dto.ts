@@ -14,7 +14,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
-import { CAMPAIGN_BOUNDS, RETRYABLE_REASONS } from '../../campaigns/dto/create-campaign.dto';
+import { CAMPAIGN_BOUNDS, RETRYABLE_REASONS } from '../../audiences/campaign-bounds';
 import { SendTemplateMessageDto } from '../../messaging/dto/send-message.dto';
 
 /** The template a message follow-up sends: the fields and bounds of `POST /api/v1/messaging/messages`. */

@@ -2,8 +2,8 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
-import { CampaignAudienceDto } from '../../campaigns/dto/create-campaign.dto';
-import { isValidTimeZone } from '../../campaigns/engine/contact-time-zone';
+import { CampaignAudienceDto } from '../../audiences/campaign-audience.dto';
+import { isValidTimeZone } from '../../../common/validation/time-zone';
 import { RECURRING_SCHEDULE_STATUSES, RecurringScheduleStatus } from '../recurring-schedule.entity';
 
 export class CreateRecurringScheduleDto {

@@ -4,9 +4,9 @@ import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { RecurringSchedule } from '../../automations/recurring-schedule.entity';
 import { RecurringSchedulesRepository } from '../../automations/recurring-schedules.repository';
-import { CampaignAudienceDto } from '../dto/create-campaign.dto';
+import { CampaignAudienceDto } from '../../audiences/campaign-audience.dto';
 import { CreateCampaignCommand } from '../create-campaign.command';
-import { nextOccurrence } from './next-occurrence';
+import { nextOccurrence } from '../../automations/next-occurrence';
 
 export const SCHEDULE_TICK_MS = 1000;
 const BATCH = 20;

@@ -21,27 +21,10 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
-import { VARIABLE_VALUES_LIMITS } from '../../calls/dto/create-call.dto';
-import { IsFlatRecord } from '../../../common/validation/is-flat-record.decorator';
+import { isValidTimeZone } from '../../../common/validation/time-zone';
+import { CampaignAudienceDto } from '../../audiences/campaign-audience.dto';
+import { CAMPAIGN_BOUNDS, RETRYABLE_REASONS } from '../../audiences/campaign-bounds';
 import { WEEKDAYS, Weekday } from '../campaign.entity';
-import { isValidTimeZone } from '../engine/contact-time-zone';
-
-/** Bounds of a campaign (documented in OpenAPI and the README). */
-export const CAMPAIGN_BOUNDS = {
-  audience: 10_000,
-  maxConcurrent: 100,
-  callsPerMinute: 600,
-  retryDelaySeconds: 7 * 24 * 3600,
-  maxAttempts: 10,
-} as const;
-
-/** endedReason values a retry policy may name. */
-export const RETRYABLE_REASONS = [
-  'customer-did-not-answer',
-  'voicemail-reached',
-  'customer-busy',
-  'pipeline-error',
-] as const;
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 
@@ -53,41 +36,6 @@ const IsTimeZone = () =>
       defaultMessage: (args) => `${args?.property} must be an IANA time zone, e.g. Europe/Paris`,
     },
   });
-
-export class AudienceRowDto {
-  @ApiProperty({ example: '+14155550123' }) @IsE164() to: string;
-  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() contactId?: string;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, example: { name: 'Ada' } })
-  @IsOptional()
-  @IsObject()
-  @IsFlatRecord(VARIABLE_VALUES_LIMITS)
-  variableValues?: Record<string, string>;
-}
-
-export class CampaignAudienceDto {
-  @ApiPropertyOptional({ format: 'uuid', description: 'Every contact of this contact group' })
-  @IsOptional()
-  @IsUUID()
-  groupId?: string;
-
-  @ApiPropertyOptional({ type: [String], maxItems: CAMPAIGN_BOUNDS.audience, description: 'These contacts' })
-  @IsOptional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(CAMPAIGN_BOUNDS.audience)
-  @ArrayUnique()
-  @IsUUID('all', { each: true })
-  contactIds?: string[];
-
-  @ApiPropertyOptional({ type: [AudienceRowDto], maxItems: CAMPAIGN_BOUNDS.audience, description: 'Numbers to call' })
-  @IsOptional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(CAMPAIGN_BOUNDS.audience)
-  @ValidateNested({ each: true })
-  @Type(() => AudienceRowDto)
-  rows?: AudienceRowDto[];
-}
 
 export class CallingWindowDto {
   @ApiProperty({ enum: WEEKDAYS, isArray: true, example: ['mon', 'tue', 'wed', 'thu', 'fri'] })

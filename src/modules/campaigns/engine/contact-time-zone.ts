@@ -14,5 +14,3 @@ export function contactTimeZone(number: string, contactZone: unknown, fallback: 
   const zones = country ? (getCountry(country)?.timezones ?? []) : [];
   return zones.length === 1 ? zones[0] : fallback;
 }
-
-export const isValidTimeZone = (zone: string) => IANAZone.isValidZone(zone);

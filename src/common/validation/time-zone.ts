@@ -1,0 +1,3 @@
+import { IANAZone } from 'luxon';
+
+export const isValidTimeZone = (zone: string) => IANAZone.isValidZone(zone);

@@ -1,0 +1,16 @@
+/** Bounds of a campaign (documented in OpenAPI and the README). */
+export const CAMPAIGN_BOUNDS = {
+  audience: 10_000,
+  maxConcurrent: 100,
+  callsPerMinute: 600,
+  retryDelaySeconds: 7 * 24 * 3600,
+  maxAttempts: 10,
+} as const;
+
+/** endedReason values a retry policy may name. */
+export const RETRYABLE_REASONS = [
+  'customer-did-not-answer',
+  'voicemail-reached',
+  'customer-busy',
+  'pipeline-error',
+] as const;

@@ -1,0 +1,133 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { isUniqueViolation } from '../../infra/database/pg-errors';
+import { Tx } from '../../infra/database/tx';
+import {
+  GrantState,
+  applySettlement,
+  consumptionOrder,
+  planSettlement,
+  SettlementPlan,
+  startedMinutes,
+  talkMinutes,
+} from './allocation';
+import { CallSettlement } from './call-billing.port';
+import { CallReservationsRepository } from './call-reservations.repository';
+import { coversCall } from './entitlements';
+import { CALL_LEDGER_ROW_UNIQUE } from './entities/minute-ledger-entry.entity';
+import { HoldingsRepository } from './holdings.repository';
+import { grantState, MinuteGrantsRepository } from './minute-grants.repository';
+import { MinuteLedgerRepository } from './minute-ledger.repository';
+import { UsageBalancesRepository } from './usage-balances.repository';
+
+/**
+ * Settles a call once: its reservation is replaced by its started minutes (per-minute billing), as one ledger
+ * row. Runs in a transaction of its own (the calls module settles before it moves the call, holding none), so a
+ * retried or concurrent settlement of the same call finds the ledger row written and changes nothing.
+ */
+@Injectable()
+export class SettleCallCommand {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly balances: UsageBalancesRepository,
+    private readonly grants: MinuteGrantsRepository,
+    private readonly ledger: MinuteLedgerRepository,
+    private readonly reservations: CallReservationsRepository,
+    private readonly holdings: HoldingsRepository,
+  ) {}
+
+  async execute(s: CallSettlement): Promise<void> {
+    try {
+      await this.dataSource.transaction((tx) => this.settle(tx, s));
+    } catch (error) {
+      // A concurrent settlement of the same unreserved call (inbound) wrote its ledger row first: settled once.
+      if (!isUniqueViolation(error, CALL_LEDGER_ROW_UNIQUE)) throw error;
+    }
+  }
+
+  /**
+   * Idempotent per call, with everything but the ledger arithmetic done before the organization's lock: claiming
+   * the reservation (its row lock) makes a second settlement of the same call wait, then find nothing to release
+   * and the ledger row written; calls never reserved (inbound) rely on the ledger's unique call row instead.
+   */
+  private async settle(tx: Tx, s: CallSettlement): Promise<void> {
+    const reservation = await this.reservations.claimForSettlement(tx, s.organizationId, s.callId);
+    if (await this.ledger.hasCallEntry(tx, s.callId, s.direction)) return;
+    const locked = await this.balances.lock(tx, s.organizationId);
+    const { entitlements: e, grants } = await this.holdings.load(tx, s.organizationId, locked.now);
+    const coverage = coversCall(e, s.direction);
+    const states = grants.map(grantState);
+    const held = reservation
+      ? { allocations: reservation.allocations, reservedAt: reservation.createdAt.getTime() }
+      : null;
+    const started = startedMinutes(s.durationSeconds);
+    const plan = planSettlement({
+      grants: states,
+      reservation: held,
+      startedMins: started,
+      covered: coverage !== null,
+      now: locked.now.getTime(),
+    });
+    const used = usePerGrant(plan, excessAnchor(states, held, locked.now.getTime()));
+    await this.grants.saveStates(tx, grants, applySettlement(states, held, plan), used);
+    await this.ledger.append(tx, locked, {
+      type: `${s.direction}_call`,
+      amountMins: -plan.chargedMins,
+      durationMins: talkMinutes(s.durationSeconds),
+      includedInPlan: coverage !== null,
+      description: describeCall(s.direction, started, plan.excessMins, coverage),
+      productType: coverage === 'receptionist' ? 'receptionist' : 'outreach',
+      providerCallId: s.providerCallId,
+      callId: s.callId,
+      excessMins: plan.excessMins,
+      releasedMins: held?.allocations.reduce((sum, a) => sum + a.mins, 0) ?? 0,
+    });
+    if (plan.expiredMins > 0) {
+      await this.ledger.append(tx, locked, {
+        type: 'monthly_renewal',
+        amountMins: -plan.expiredMins,
+        description: `${plan.expiredMins} reserved minute(s) of an ended period expired after the call settled`,
+        productType: 'outreach',
+      });
+    }
+  }
+}
+
+/**
+ * Usage per allocation: charged minutes where they were drawn, excess on the call's original allocation, so
+ * an item's usage may exceed its allowance (an active call finished past it).
+ */
+function usePerGrant(plan: SettlementPlan, anchor: string | undefined): Map<string, number> {
+  const uses = new Map(plan.charges.map((c) => [c.grantId, c.mins]));
+  if (plan.excessMins > 0 && anchor) uses.set(anchor, (uses.get(anchor) ?? 0) + plan.excessMins);
+  return uses;
+}
+
+/**
+ * Where a call's excess is booked: the included (or trial) allocation it was reserved on, else the included
+ * allocation that was current when it was reserved; a call on top-ups alone books excess on its top-up.
+ */
+function excessAnchor(
+  states: GrantState[],
+  held: { allocations: { grantId: string; mins: number }[]; reservedAt: number } | null,
+  now: number,
+): string | undefined {
+  const byId = new Map(states.map((g) => [g.id, g]));
+  const reservedOn = (held?.allocations ?? []).map((a) => byId.get(a.grantId)).filter((g) => g !== undefined);
+  const at = held?.reservedAt ?? now;
+  const current = consumptionOrder(
+    states.filter((g) => g.kind !== 'topup' && g.grantedAt <= at && (g.expiresAt === null || g.expiresAt > at)),
+  );
+  return (reservedOn.find((g) => g.kind !== 'topup') ?? current[0] ?? reservedOn[0] ?? consumptionOrder(states)[0])?.id;
+}
+
+function describeCall(
+  direction: 'inbound' | 'outbound',
+  started: number,
+  excess: number,
+  coverage: 'complimentary' | 'receptionist' | null,
+): string {
+  const base = `${direction === 'inbound' ? 'Inbound' : 'Outbound'} call, ${started} started minute(s)`;
+  if (coverage) return `${base}, covered by the ${coverage} plan`;
+  return excess > 0 ? `${base}, ${excess} beyond the allowance (not charged)` : base;
+}
