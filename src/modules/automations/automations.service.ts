@@ -41,8 +41,7 @@ export class AutomationsService {
     }
     return this.dataSource.transaction(async (m) => {
       await this.lockReferences(m, organizationId, dto);
-      const now = new Date();
-      return m.save(
+      const schedule = await m.save(
         m.create(RecurringSchedule, {
           id: uuidv7(),
           organizationId,
@@ -53,9 +52,16 @@ export class AutomationsService {
           timeZone,
           callFrom: dto.from ?? null,
           audience: dto.audience ? { ...dto.audience } : null,
-          nextOccurrenceAt: dto.rrule ? nextOccurrence(dto.rrule, timeZone, now, now) : null,
+          nextOccurrenceAt: null,
         }),
       );
+      if (!schedule.rrule) return schedule;
+      // The series is anchored at createdAt, as the runner and resume compute it: an anchor taken from this
+      // process's clock instead could fall in another second than the row's timestamp (the transaction's start)
+      // and put the first occurrence off the series' grid (seen: two occurrences of an every-2-s rule 1 s apart).
+      schedule.nextOccurrenceAt = nextOccurrence(schedule.rrule, timeZone, schedule.createdAt, schedule.createdAt);
+      await m.update(RecurringSchedule, { id: schedule.id }, { nextOccurrenceAt: schedule.nextOccurrenceAt });
+      return schedule;
     });
   }
 
