@@ -111,6 +111,15 @@ export class JobRegistry implements OnApplicationBootstrap, BeforeApplicationShu
         // Back to the delayed set under its own id; DelayedError tells BullMQ the job was moved, not failed.
         await job.moveToDelayed(Date.now() + error.delayMs, token);
         done({ outcome: 'deferred' });
+        const afterParked = error.afterParked;
+        if (afterParked) {
+          // Once BullMQ has let go of the job (DelayedError is the last it does with it).
+          setImmediate(() =>
+            afterParked().catch((err: unknown) =>
+              this.logger.debug({ job: job.name, err: (err as Error).message }, 'Parked job re-check failed'),
+            ),
+          );
+        }
         throw new DelayedError();
       }
       done({ outcome: 'failed' });

@@ -65,6 +65,16 @@ export class WebhookDeliveryLeaseRepository {
     return rows[0]?.job_id ?? null;
   }
 
+  /** Whether the endpoint has a slot nobody holds (a parked attempt whose wake-up was lost may take it). */
+  async hasFreeSlot(endpointId: string, limit: number): Promise<boolean> {
+    const rows: Array<{ free: boolean }> = await this.dataSource.query(
+      `SELECT count(*) < $2 AS free FROM webhook_delivery_leases
+        WHERE endpoint_id = $1 AND running AND expires_at > now()`,
+      [endpointId, limit],
+    );
+    return rows[0].free;
+  }
+
   /** Hands back the next waiting attempt of the endpoint without freeing anything (its previous wake-up was lost). */
   next(endpointId: string): Promise<string | null> {
     return this.release('', endpointId);

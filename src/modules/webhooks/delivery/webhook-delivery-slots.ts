@@ -72,7 +72,12 @@ export class WebhookDeliverySlots {
     if (claim === 'gone') return null;
     if (claim === 'waiting') {
       this.metrics.webhookDelivery('deferred');
-      throw new DeferJob(this.parkedDelay(), 'endpoint slots in use');
+      // A slot freed while this attempt was being parked woke nobody (promote found no delayed job): look again.
+      const limit = this.config.webhookEndpointConcurrency;
+      throw new DeferJob(this.parkedDelay(), 'endpoint slots in use', async () => {
+        if (await this.leases.hasFreeSlot(job.endpointId, limit))
+          await this.jobs.promote(JobName.DeliverWebhook, jobId);
+      });
     }
     let released = false;
     return async () => {
