@@ -45,9 +45,14 @@ export class WebhookDeliverySlots {
    */
   takeOrganization(job: WebhookDeliveryJob): () => void {
     if (!this.organizations.tryTake(job.organizationId)) {
-      this.organizations.park(job.organizationId, deliveryJobId(job.eventId, job.endpointId, job.attempt));
+      const jobId = deliveryJobId(job.eventId, job.endpointId, job.attempt);
+      this.organizations.park(job.organizationId, jobId);
       this.metrics.webhookDelivery('deferred');
-      throw new DeferJob(this.parkedDelay(), 'organization share of this worker in use');
+      throw new DeferJob(
+        this.parkedDelay(),
+        'organization share of this worker in use',
+        this.lookAgain(jobId, async () => this.organizations.heldBy(job.organizationId) < this.organizations.limit),
+      );
     }
     let given = false;
     return () => {
@@ -72,12 +77,12 @@ export class WebhookDeliverySlots {
     if (claim === 'gone') return null;
     if (claim === 'waiting') {
       this.metrics.webhookDelivery('deferred');
-      // A slot freed while this attempt was being parked woke nobody (promote found no delayed job): look again.
       const limit = this.config.webhookEndpointConcurrency;
-      throw new DeferJob(this.parkedDelay(), 'endpoint slots in use', async () => {
-        if (await this.leases.hasFreeSlot(job.endpointId, limit))
-          await this.jobs.promote(JobName.DeliverWebhook, jobId);
-      });
+      throw new DeferJob(
+        this.parkedDelay(),
+        'endpoint slots in use',
+        this.lookAgain(jobId, () => this.leases.hasFreeSlot(job.endpointId, limit)),
+      );
     }
     let released = false;
     return async () => {
@@ -98,6 +103,16 @@ export class WebhookDeliverySlots {
       // The waiter still wakes on its own delay.
       this.logger.debug({ jobId: next, err: (err as Error).message }, 'Could not wake a deferred webhook attempt');
     });
+  }
+
+  /**
+   * A slot freed while the attempt was being parked woke nobody (promote found no delayed job yet), so once parked
+   * the attempt looks again and wakes itself if a slot is free.
+   */
+  private lookAgain(jobId: string, free: () => Promise<boolean>): () => Promise<void> {
+    return async () => {
+      if (await free()) await this.jobs.promote(JobName.DeliverWebhook, jobId);
+    };
   }
 
   /** One timeout (every attempt running now has ended by then), spread by up to 10 % so waiters do not wake together. */
