@@ -1,11 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { KeyedBatcher } from '../../common/concurrency/keyed-batcher';
 import { OutboxService } from '../outbox/outbox.service';
 import { CallBilling } from '../usage/call-billing.port';
 import { CallResponse } from './call.response';
-import { CallsRepository } from './calls.repository';
+import { CallsRepository, PlacedCall } from './calls.repository';
 import { CallAdmissionQueue } from './dispatch/call-admission-queue.job';
 import { EndOfCallReport, PlatformEvent } from './voice/voice-provider';
+
+/** Calls recorded as started in one transaction at most. */
+const MAX_STARTED_BATCH = 100;
+/** Every dispatch placed at that moment shares the batch, whatever its organization: no lock is taken but the rows'. */
+const ALL_CALLS = '';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -18,6 +24,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 @Injectable()
 export class CallEventsService {
   private readonly logger = new Logger(CallEventsService.name);
+  /** A burst of dispatches records its platform ids and call.started events in a transaction per batch. */
+  private readonly starts = new KeyedBatcher<PlacedCall, void>(
+    (_, placed) => this.startedMany(placed),
+    MAX_STARTED_BATCH,
+  );
 
   constructor(
     private readonly dataSource: DataSource,
@@ -56,17 +67,29 @@ export class CallEventsService {
 
   /** The platform accepted the call: record its id and fire call.started (once, whoever gets here first). */
   async started(callId: string, providerCallId: string): Promise<void> {
-    await this.dataSource.transaction((m) => this.markStarted(m, callId, providerCallId));
+    await this.starts.submit(ALL_CALLS, { callId, providerCallId });
+  }
+
+  private async startedMany(placed: PlacedCall[]): Promise<void[]> {
+    await this.dataSource.transaction((m) => this.markStarted(m, placed));
+    return placed.map(() => undefined);
   }
 
   /**
-   * Records the platform id and fires call.started, once: the row's `api_call_id` is the guard. Both the
-   * dispatcher (after POST /call returns) and the end of the call (whose report may arrive first under load)
+   * Records the platform ids and fires call.started, once per call: the row's `api_call_id` is the guard. Both
+   * the dispatcher (after POST /call returns) and the end of the call (whose report may arrive first under load)
    * come here, so every call the platform accepted fires call.started before its call.ended/call.failed.
    */
-  private async markStarted(m: EntityManager, callId: string, providerCallId: string): Promise<void> {
-    const call = await this.calls.markStarted(m, callId, providerCallId);
-    if (call) await this.outbox.record(m, call.organizationId, 'call.started', { ...CallResponse.from(call) });
+  private async markStarted(m: EntityManager, placed: readonly PlacedCall[]): Promise<void> {
+    const calls = await this.calls.markStartedMany(m, placed);
+    await this.outbox.recordMany(
+      m,
+      calls.map((call) => ({
+        organizationId: call.organizationId,
+        type: 'call.started',
+        data: { ...CallResponse.from(call) },
+      })),
+    );
   }
 
   /**
@@ -89,7 +112,7 @@ export class CallEventsService {
     }
     const finished = await this.dataSource.transaction(async (m) => {
       // The row lock taken here keeps the call in `processing` for the terminal update below.
-      if (providerCallId) await this.markStarted(m, callId, providerCallId);
+      if (providerCallId) await this.markStarted(m, [{ callId, providerCallId }]);
       const ended = await this.calls.finish(m, callId, providerCallId, report);
       if (!ended) return null;
       await this.outbox.record(m, ended.organizationId, report.failed ? 'call.failed' : 'call.ended', {

@@ -15,6 +15,12 @@ export interface DispatchFailure {
   endedReason: string;
 }
 
+/** A call the voice platform accepted, with the platform's id for it. */
+export interface PlacedCall {
+  callId: string;
+  providerCallId: string;
+}
+
 export interface CallListFilters {
   status?: string;
   contactId?: string;
@@ -28,6 +34,7 @@ const WHERE = {
   waiting: statusIn(CALL_MOVES.claim.from),
   claimed: statusIn(CALL_MOVES.start.from),
   live: statusIn([LIVE_CALL_STATUS]),
+  liveAliased: statusIn([LIVE_CALL_STATUS], 'c.status'),
   failable: statusIn(CALL_MOVES.failDispatch.from, 'c.status'),
 };
 /** The waiting status a call returns to when its claim is given back. */
@@ -63,15 +70,20 @@ export class CallsRepository {
    * The 1 s slack absorbs a delayed job firing a hair early; a call not yet due stays for the sweeper.
    */
   async claim(callId: string): Promise<Call | null> {
-    const [claimed] = await this.rows(
+    const [claimed] = await this.claimMany([callId]);
+    return claimed ?? null;
+  }
+
+  /** `claim` for several calls in one statement (dispatches running side by side); the calls claimed. */
+  claimMany(callIds: readonly string[]): Promise<Call[]> {
+    return this.rows(
       this.dataSource.manager,
       `UPDATE calls SET status = 'lock-processing', updated_at = now()
-        WHERE id = $1 AND ${WHERE.waiting}
+        WHERE id = ANY($1) AND ${WHERE.waiting}
           AND (scheduled_at IS NULL OR scheduled_at <= now() + interval '1 second')
         RETURNING *`,
-      [callId],
+      [callIds],
     );
-    return claimed ?? null;
   }
 
   /** `new|scheduled -> cancelled`, for the organization's own call; null when it was claimed or is gone. */
@@ -172,13 +184,22 @@ export class CallsRepository {
    * the caller's transaction ends.
    */
   async markStarted(tx: EntityManager, callId: string, providerCallId: string): Promise<Call | null> {
-    const [call] = await this.rows(
-      tx,
-      `UPDATE calls SET api_call_id = $2, api_call_status = COALESCE(api_call_status, 'queued'), updated_at = now()
-        WHERE id = $1 AND api_call_id IS NULL AND ${WHERE.live} AND direction = 'outbound' RETURNING *`,
-      [callId, providerCallId],
-    );
+    const [call] = await this.markStartedMany(tx, [{ callId, providerCallId }]);
     return call ?? null;
+  }
+
+  /** `markStarted` for several calls in one statement; the calls this statement marked. */
+  markStartedMany(tx: EntityManager, placed: readonly PlacedCall[]): Promise<Call[]> {
+    return this.rows(
+      tx,
+      `UPDATE calls c SET api_call_id = p.provider_call_id,
+              api_call_status = COALESCE(c.api_call_status, 'queued'), updated_at = now()
+         FROM jsonb_to_recordset($1::jsonb) AS p(id uuid, provider_call_id text)
+        WHERE c.id = p.id AND c.api_call_id IS NULL AND ${WHERE.liveAliased}
+          AND c.direction = 'outbound'
+        RETURNING c.*`,
+      [JSON.stringify(placed.map((p) => ({ id: p.callId, provider_call_id: p.providerCallId })))],
+    );
   }
 
   /** The platform's status, only forward (a late or repeated event changes nothing). */

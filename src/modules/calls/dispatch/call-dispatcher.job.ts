@@ -30,11 +30,17 @@ export const DO_NOT_CALL_REASON = 'do-not-call';
 
 /** Calls of one organization reserved in one transaction at most (bounds the time the balance lock is held). */
 const MAX_DISPATCH_BATCH = 100;
+/** Calls claimed in one statement at most. */
+const MAX_CLAIM_BATCH = 100;
+/** Claims of every organization share one batch: the job names only the call, its organization is read by the claim. */
+const ANY_ORGANIZATION = '';
 
 /**
  * Dispatches one call: claim it atomically (`new|scheduled -> lock-processing`, one statement, so any number of
  * workers dispatch it once), reserve its minute and move it to `processing` in one transaction (shared with the
- * organization's other calls being dispatched at that moment), then hand it to the voice platform.
+ * organization's other calls being dispatched at that moment), then hand it to the voice platform. The claim's
+ * statement, too, is shared with the other dispatches running at that moment: a burst of due calls costs a
+ * round trip per batch, not per call.
  */
 @Injectable()
 export class CallDispatcher {
@@ -44,6 +50,7 @@ export class CallDispatcher {
     (organizationId, calls) => this.reserveAndStart(organizationId, calls),
     MAX_DISPATCH_BATCH,
   );
+  private readonly claims = new KeyedBatcher<string, Call | null>((_, callIds) => this.claim(callIds), MAX_CLAIM_BATCH);
 
   constructor(
     private readonly dataSource: DataSource,
@@ -59,7 +66,7 @@ export class CallDispatcher {
 
   @OnJob({ name: JobName.DispatchCall })
   async dispatch({ callId }: { callId: string }): Promise<void> {
-    const claimed = await this.calls.claim(callId);
+    const claimed = await this.claims.submit(ANY_ORGANIZATION, callId);
     if (!claimed) return;
     const call = await this.starts.submit(claimed.organizationId, claimed);
     if (!call) return;
@@ -74,6 +81,11 @@ export class CallDispatcher {
       return;
     }
     await this.events.started(callId, providerCallId);
+  }
+
+  private async claim(callIds: string[]): Promise<(Call | null)[]> {
+    const claimed = new Map((await this.calls.claimMany(callIds)).map((c) => [c.id, c]));
+    return callIds.map((id) => claimed.get(id) ?? null);
   }
 
   /**
