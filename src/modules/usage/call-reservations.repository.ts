@@ -74,13 +74,18 @@ export class CallReservationsRepository {
    * or another settlement claimed it. The row lock makes a concurrent settlement of the same call wait here.
    */
   async claimForSettlement(tx: Tx, organizationId: string, callId: string): Promise<CallReservation | undefined> {
-    const [reservation] = await queryEntities(
+    const [reservation] = await this.claimManyForSettlement(tx, organizationId, [callId]);
+    return reservation;
+  }
+
+  /** `claimForSettlement` for several calls of one organization in one statement; the reservations claimed. */
+  claimManyForSettlement(tx: Tx, organizationId: string, callIds: readonly string[]): Promise<CallReservation[]> {
+    return queryEntities(
       tx,
       CallReservation,
       `UPDATE call_reservations SET status = 'settled'
-        WHERE call_id = $1 AND organization_id = $2 AND status = 'reserved' RETURNING *`,
-      [callId, organizationId],
+        WHERE call_id = ANY($1) AND organization_id = $2 AND status = 'reserved' RETURNING *`,
+      [callIds, organizationId],
     );
-    return reservation;
   }
 }

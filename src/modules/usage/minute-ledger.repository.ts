@@ -96,7 +96,22 @@ export class MinuteLedgerRepository {
   }
 
   /** Whether the call already has its ledger row (a settlement is written once per call). */
-  hasCallEntry(tx: Tx, callId: string, direction: 'inbound' | 'outbound'): Promise<boolean> {
-    return tx.existsBy(MinuteLedgerEntry, { callId, type: `${direction}_call` });
+  async hasCallEntry(tx: Tx, callId: string, direction: 'inbound' | 'outbound'): Promise<boolean> {
+    return (await this.callsWithEntry(tx, [{ callId, direction }])).has(callId);
+  }
+
+  /** Which of these calls already have their ledger row, in one statement. */
+  async callsWithEntry(
+    tx: Tx,
+    calls: readonly { callId: string; direction: 'inbound' | 'outbound' }[],
+  ): Promise<Set<string>> {
+    // The type condition is the call-row index's own (ux_minute_ledger_call), so the index serves the lookup.
+    const rows: { call_id: string; type: LedgerType }[] = await tx.query(
+      `SELECT call_id, type FROM minute_ledger
+        WHERE call_id = ANY($1) AND type IN (${CALL_LEDGER_TYPES.map((t) => `'${t}'`).join(', ')})`,
+      [calls.map((c) => c.callId)],
+    );
+    const found = new Set(rows.map((r) => `${r.call_id} ${r.type}`));
+    return new Set(calls.filter((c) => found.has(`${c.callId} ${c.direction}_call`)).map((c) => c.callId));
   }
 }

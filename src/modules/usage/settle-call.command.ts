@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { KeyedBatcher } from '../../common/concurrency/keyed-batcher';
 import { isUniqueViolation } from '../../infra/database/pg-errors';
 import { Tx } from '../../infra/database/tx';
 import {
@@ -17,16 +18,27 @@ import { coversCall } from './entitlements';
 import { CALL_LEDGER_ROW_UNIQUE } from './entities/minute-ledger-entry.entity';
 import { HoldingsRepository } from './holdings.repository';
 import { grantState, MinuteGrantsRepository } from './minute-grants.repository';
-import { MinuteLedgerRepository } from './minute-ledger.repository';
+import { EntryInput, MinuteLedgerRepository } from './minute-ledger.repository';
 import { UsageBalancesRepository } from './usage-balances.repository';
+
+/** Calls of one organization settled in one transaction at most (bounds the time the balance lock is held). */
+const MAX_SETTLEMENT_BATCH = 100;
 
 /**
  * Settles a call once: its reservation is replaced by its started minutes (per-minute billing), as one ledger
  * row. Runs in a transaction of its own (the calls module settles before it moves the call, holding none), so a
- * retried or concurrent settlement of the same call finds the ledger row written and changes nothing.
+ * retried or concurrent settlement of the same call finds the ledger row written and changes nothing. Calls of
+ * one organization ending at the same moment share that transaction, and so one acquisition of the balance lock
+ * that its dispatches wait for too (as reservations do).
  */
 @Injectable()
 export class SettleCallCommand {
+  /** Each settlement's own outcome: a batch that fails is settled again call by call. */
+  private readonly batches = new KeyedBatcher<CallSettlement, unknown>(
+    (_, settlements) => this.settleBatch(settlements),
+    MAX_SETTLEMENT_BATCH,
+  );
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly balances: UsageBalancesRepository,
@@ -37,8 +49,40 @@ export class SettleCallCommand {
   ) {}
 
   async execute(s: CallSettlement): Promise<void> {
+    const error = await this.batches.submit(s.organizationId, s);
+    if (error) throw error;
+  }
+
+  /**
+   * One transaction for the batch; if it fails (a concurrent settlement of an unreserved call wrote its ledger
+   * row first, or any other error), one per call, so each settlement gets its own outcome. A call settled twice
+   * within the batch (a repeated report) is settled once.
+   */
+  private async settleBatch(settlements: CallSettlement[]): Promise<unknown[]> {
+    const unique = [...new Map(settlements.map((s) => [s.callId, s])).values()];
+    if (unique.length > 1) {
+      try {
+        await this.dataSource.transaction((tx) => this.settle(tx, unique));
+        return settlements.map(() => null);
+      } catch {
+        // Settled one by one below: a transaction that failed wrote nothing.
+      }
+    }
+    const outcomes = new Map<string, unknown>();
+    for (const s of unique)
+      outcomes.set(
+        s.callId,
+        await this.settleAlone(s).then(
+          () => null,
+          (error) => error,
+        ),
+      );
+    return settlements.map((s) => outcomes.get(s.callId));
+  }
+
+  private async settleAlone(s: CallSettlement): Promise<void> {
     try {
-      await this.dataSource.transaction((tx) => this.settle(tx, s));
+      await this.dataSource.transaction((tx) => this.settle(tx, [s]));
     } catch (error) {
       // A concurrent settlement of the same unreserved call (inbound) wrote its ledger row first: settled once.
       if (!isUniqueViolation(error, CALL_LEDGER_ROW_UNIQUE)) throw error;
@@ -47,49 +91,67 @@ export class SettleCallCommand {
 
   /**
    * Idempotent per call, with everything but the ledger arithmetic done before the organization's lock: claiming
-   * the reservation (its row lock) makes a second settlement of the same call wait, then find nothing to release
-   * and the ledger row written; calls never reserved (inbound) rely on the ledger's unique call row instead.
+   * the reservations (their row locks) makes a second settlement of the same call wait, then find nothing to
+   * release and the ledger row written; calls never reserved (inbound) rely on the ledger's unique call row
+   * instead. Under the lock the calls are planned in turn, each on the grants the previous one left.
    */
-  private async settle(tx: Tx, s: CallSettlement): Promise<void> {
-    const reservation = await this.reservations.claimForSettlement(tx, s.organizationId, s.callId);
-    if (await this.ledger.hasCallEntry(tx, s.callId, s.direction)) return;
-    const locked = await this.balances.lock(tx, s.organizationId);
-    const { entitlements: e, grants } = await this.holdings.load(tx, s.organizationId, locked.now);
-    const coverage = coversCall(e, s.direction);
-    const states = grants.map(grantState);
-    const held = reservation
-      ? { allocations: reservation.allocations, reservedAt: reservation.createdAt.getTime() }
-      : null;
-    const started = startedMinutes(s.durationSeconds);
-    const plan = planSettlement({
-      grants: states,
-      reservation: held,
-      startedMins: started,
-      covered: coverage !== null,
-      now: locked.now.getTime(),
-    });
-    const used = usePerGrant(plan, excessAnchor(states, held, locked.now.getTime()));
-    await this.grants.saveStates(tx, grants, applySettlement(states, held, plan), used);
-    await this.ledger.append(tx, locked, {
-      type: `${s.direction}_call`,
-      amountMins: -plan.chargedMins,
-      durationMins: talkMinutes(s.durationSeconds),
-      includedInPlan: coverage !== null,
-      description: describeCall(s.direction, started, plan.excessMins, coverage),
-      productType: coverage === 'receptionist' ? 'receptionist' : 'outreach',
-      providerCallId: s.providerCallId,
-      callId: s.callId,
-      excessMins: plan.excessMins,
-      releasedMins: held?.allocations.reduce((sum, a) => sum + a.mins, 0) ?? 0,
-    });
-    if (plan.expiredMins > 0) {
-      await this.ledger.append(tx, locked, {
-        type: 'monthly_renewal',
-        amountMins: -plan.expiredMins,
-        description: `${plan.expiredMins} reserved minute(s) of an ended period expired after the call settled`,
-        productType: 'outreach',
+  private async settle(tx: Tx, settlements: readonly CallSettlement[]): Promise<void> {
+    const organizationId = settlements[0].organizationId;
+    const claimed = await this.reservations.claimManyForSettlement(
+      tx,
+      organizationId,
+      settlements.map((s) => s.callId),
+    );
+    const reservations = new Map(claimed.map((r) => [r.callId, r]));
+    const written = await this.ledger.callsWithEntry(tx, settlements);
+    const pending = settlements.filter((s) => !written.has(s.callId));
+    if (!pending.length) return;
+    const locked = await this.balances.lock(tx, organizationId);
+    const { entitlements: e, grants } = await this.holdings.load(tx, organizationId, locked.now);
+    const now = locked.now.getTime();
+    let states = grants.map(grantState);
+    const used = new Map<string, number>();
+    const entries: EntryInput[] = [];
+    for (const s of pending) {
+      const reservation = reservations.get(s.callId);
+      const held = reservation
+        ? { allocations: reservation.allocations, reservedAt: reservation.createdAt.getTime() }
+        : null;
+      const coverage = coversCall(e, s.direction);
+      const started = startedMinutes(s.durationSeconds);
+      const plan = planSettlement({
+        grants: states,
+        reservation: held,
+        startedMins: started,
+        covered: coverage !== null,
+        now,
       });
+      for (const [grantId, mins] of usePerGrant(plan, excessAnchor(states, held, now)))
+        used.set(grantId, (used.get(grantId) ?? 0) + mins);
+      states = applySettlement(states, held, plan);
+      entries.push({
+        type: `${s.direction}_call`,
+        amountMins: -plan.chargedMins,
+        durationMins: talkMinutes(s.durationSeconds),
+        includedInPlan: coverage !== null,
+        description: describeCall(s.direction, started, plan.excessMins, coverage),
+        productType: coverage === 'receptionist' ? 'receptionist' : 'outreach',
+        providerCallId: s.providerCallId,
+        callId: s.callId,
+        excessMins: plan.excessMins,
+        releasedMins: held?.allocations.reduce((sum, a) => sum + a.mins, 0) ?? 0,
+      });
+      if (plan.expiredMins > 0) {
+        entries.push({
+          type: 'monthly_renewal',
+          amountMins: -plan.expiredMins,
+          description: `${plan.expiredMins} reserved minute(s) of an ended period expired after the call settled`,
+          productType: 'outreach',
+        });
+      }
     }
+    await this.grants.saveStates(tx, grants, states, used);
+    for (const entry of entries) await this.ledger.append(tx, locked, entry);
   }
 }
 
