@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, Repository } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { keysetPaginate } from '../../common/pagination/keyset-paginate';
@@ -89,16 +88,25 @@ export class ContactsService {
           customFields: dto.customFields ?? {},
         });
         // ON CONFLICT DO NOTHING: a concurrent create of the same phone waits for the first to commit, then inserts
-        // nothing and gets its 409 without an aborted statement. (The cast: jsonb `customFields` is not a
-        // DeepPartial-able shape; the row is the entity itself.)
-        const inserted = await m
-          .createQueryBuilder()
-          .insert()
-          .into(Contact)
-          .values(contact as QueryDeepPartialEntity<Contact>)
-          .orIgnore()
-          .execute();
-        if (!inserted.raw.length) throw phoneTaken();
+        // nothing and gets its 409 without an aborted statement. One plain statement: TypeORM's insert builder cost
+        // more CPU per create than the statement itself (issue 21's profile of POST /contacts).
+        const inserted: { created_at: Date; updated_at: Date }[] = await m.query(
+          `INSERT INTO contacts (id, organization_id, title, phone, email, notes, tags, custom_fields)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING created_at, updated_at`,
+          [
+            contact.id,
+            organizationId,
+            contact.title,
+            contact.phone,
+            contact.email,
+            contact.notes,
+            contact.tags,
+            JSON.stringify(contact.customFields),
+          ],
+        );
+        if (!inserted.length) throw phoneTaken();
+        contact.createdAt = inserted[0].created_at;
+        contact.updatedAt = inserted[0].updated_at;
         // A new contact has no memberships to replace: only insert (saves a DELETE round trip per create).
         if (dto.groupIds?.length) await this.groups.setMemberships(m, contact.id, dto.groupIds);
         await this.recordEvent(m, 'contact.created', contact);
