@@ -1,7 +1,7 @@
 import IORedis from 'ioredis';
 import { JobQueue } from '../../src/infra/queue/job-queue.service';
 import { QueueName } from '../../src/infra/queue/queue-names';
-import { webhookId } from '../../src/modules/webhooks/delivery/webhook-delivery.job';
+import { webhookId } from '../../src/modules/webhooks/delivery/webhook-delivery-job-data';
 import { OutboxRelay } from '../../src/modules/outbox/outbox-relay.service';
 import { TEST_REDIS_URL } from '../support/databases';
 import { createOrg } from '../support/factory';

@@ -7,7 +7,7 @@ import {
   WebhookDeliveryJob,
   deliveryJobId,
   deliveryJobOptions,
-} from '../../src/modules/webhooks/delivery/webhook-delivery.job';
+} from '../../src/modules/webhooks/delivery/webhook-delivery-job-data';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 import { recordEvent } from './support/events';

@@ -5,7 +5,7 @@ import { Metrics } from '../../../infra/metrics/metrics.service';
 import { DeferJob } from '../../../infra/queue/defer-job';
 import { JobQueue } from '../../../infra/queue/job-queue.service';
 import { JobName } from '../../../infra/queue/queue-names';
-import { WebhookDeliveryJob, deliveryJobId } from './webhook-delivery.job';
+import { WebhookDeliveryJob, deliveryJobId } from './webhook-delivery-job-data';
 import { WebhookDeliveryLeaseRepository } from './webhook-delivery-lease.repository';
 
 /** A running lease outlives the attempt's timeout by this much before it counts as abandoned (a crashed worker). */

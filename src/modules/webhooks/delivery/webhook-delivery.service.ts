@@ -9,7 +9,7 @@ import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { WebhookDelivery } from '../webhook-delivery.entity';
 import { PostResult, WebhookHttpClient } from './webhook-http.client';
-import { WebhookDeliveryJob, deliveryJobOptions, retryDelay, webhookId } from './webhook-delivery.job';
+import { WebhookDeliveryJob, deliveryJobOptions, retryDelay, webhookId } from './webhook-delivery-job-data';
 import { signatureHeader } from './webhook-signature';
 import { EndpointForSend, WebhookEndpointsRepository } from '../webhook-endpoints.repository';
 import { WebhookDeliverySlots } from './webhook-delivery-slots';

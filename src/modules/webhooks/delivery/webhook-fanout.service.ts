@@ -4,7 +4,7 @@ import { JobName } from '../../../infra/queue/queue-names';
 import { DomainEventFanout } from '../../outbox/domain-event-fanout.service';
 import { DomainEventListener, DomainEventMessage } from '../../outbox/domain-event';
 import { WebhookEndpointsRepository } from '../webhook-endpoints.repository';
-import { WebhookDeliveryJob, deliveryJobOptions } from './webhook-delivery.job';
+import { WebhookDeliveryJob, deliveryJobOptions } from './webhook-delivery-job-data';
 
 /**
  * Turns each relayed domain event into one delivery job per active endpoint of the organization subscribed to

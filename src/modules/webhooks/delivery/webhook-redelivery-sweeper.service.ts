@@ -5,7 +5,7 @@ import { JobQueue } from '../../../infra/queue/job-queue.service';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { DomainEventType } from '../../outbox/domain-event';
-import { WebhookDeliveryJob, deliveryJobOptions } from './webhook-delivery.job';
+import { WebhookDeliveryJob, deliveryJobOptions } from './webhook-delivery-job-data';
 
 interface OverdueDelivery {
   event_id: string;

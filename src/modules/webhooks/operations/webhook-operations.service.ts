@@ -14,7 +14,7 @@ import {
   WebhookDeliveryJob,
   deliveryJobOptions,
   webhookId,
-} from '../delivery/webhook-delivery.job';
+} from '../delivery/webhook-delivery-job-data';
 import { WebhookDeliveryService } from '../delivery/webhook-delivery.service';
 import { ListDeliveriesQueryDto } from '../dto/list-deliveries-query.dto';
 import { WebhookEndpoint } from '../webhook-endpoint.entity';
