@@ -4,7 +4,7 @@ import { JobQueue } from '../../src/infra/queue/job-queue.service';
 import { JobName, QueueName } from '../../src/infra/queue/queue-names';
 import { DomainEventFanout } from '../../src/modules/outbox/domain-event-fanout.service';
 import {
-  WebhookDeliveryJob,
+  WebhookDeliveryJobData,
   deliveryJobId,
   deliveryJobOptions,
 } from '../../src/modules/webhooks/delivery/webhook-delivery-job-data';
@@ -201,7 +201,7 @@ describe('webhook delivery engine', () => {
     await t.app
       .get(DomainEventFanout)
       .handle({ eventId, organizationId: org.id, type: 'contact.updated', occurredAt: new Date().toISOString() });
-    const retry: WebhookDeliveryJob = {
+    const retry: WebhookDeliveryJobData = {
       eventId,
       organizationId: org.id,
       endpointId: hook.id,

@@ -10,7 +10,7 @@ export const WEBHOOK_TEST_EVENT = 'webhook.test';
  * bytes): the event's payload is read from the outbox when the attempt is sent, so a large contact costs the
  * queue store nothing per endpoint and retry (CONTRACTS §7).
  */
-export interface WebhookDeliveryJob {
+export interface WebhookDeliveryJobData {
   eventId: string;
   organizationId: string;
   endpointId: string;
@@ -38,7 +38,7 @@ const INFRASTRUCTURE_RETRIES = { attempts: 5, backoff: { type: 'exponential', de
  * job (a re-relayed event's fan-out, a sweep), so the job id no longer has to be remembered to deduplicate.
  */
 export function deliveryJobOptions(
-  job: Pick<WebhookDeliveryJob, 'eventId' | 'endpointId' | 'attempt'>,
+  job: Pick<WebhookDeliveryJobData, 'eventId' | 'endpointId' | 'attempt'>,
   delay?: number,
 ): JobsOptions {
   return {

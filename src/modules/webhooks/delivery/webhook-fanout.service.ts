@@ -4,7 +4,7 @@ import { JobName } from '../../../infra/queue/queue-names';
 import { DomainEventFanout } from '../../outbox/domain-event-fanout.service';
 import { DomainEventListener, DomainEventMessage } from '../../outbox/domain-event';
 import { WebhookEndpointsRepository } from '../webhook-endpoints.repository';
-import { WebhookDeliveryJob, deliveryJobOptions } from './webhook-delivery-job-data';
+import { WebhookDeliveryJobData, deliveryJobOptions } from './webhook-delivery-job-data';
 
 /**
  * Turns each relayed domain event into one delivery job per active endpoint of the organization subscribed to
@@ -25,7 +25,7 @@ export class WebhookFanout implements OnModuleInit, DomainEventListener {
   async onDomainEvent(event: DomainEventMessage): Promise<void> {
     const endpoints = await this.endpoints.subscribedIds(event.organizationId, event.type);
     if (!endpoints.length) return;
-    await this.jobs.addBulk<WebhookDeliveryJob>(
+    await this.jobs.addBulk<WebhookDeliveryJobData>(
       JobName.DeliverWebhook,
       endpoints.map((id) => ({
         data: {

@@ -5,7 +5,7 @@ import { JobQueue } from '../../../infra/queue/job-queue.service';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { DomainEventType } from '../../outbox/domain-event';
-import { WebhookDeliveryJob, deliveryJobOptions } from './webhook-delivery-job-data';
+import { WebhookDeliveryJobData, deliveryJobOptions } from './webhook-delivery-job-data';
 
 interface OverdueDelivery {
   event_id: string;
@@ -60,7 +60,7 @@ export class WebhookRedeliverySweeper {
       [lookbackSecs, graceSecs, delays, BATCH],
     );
     for (const row of overdue) {
-      const job: WebhookDeliveryJob = {
+      const job: WebhookDeliveryJobData = {
         eventId: row.event_id,
         organizationId: row.organization_id,
         endpointId: row.endpoint_id,

@@ -11,7 +11,7 @@ import { RETENTION_DAYS as EVENT_RETENTION_DAYS } from '../../outbox/outbox-prun
 import { DomainEventType } from '../../outbox/domain-event';
 import {
   WEBHOOK_TEST_EVENT,
-  WebhookDeliveryJob,
+  WebhookDeliveryJobData,
   deliveryJobOptions,
   webhookId,
 } from '../delivery/webhook-delivery-job-data';
@@ -109,7 +109,7 @@ export class WebhookOperationsService {
   /** Sends `webhook.test` now, bounded by WEBHOOK_TIMEOUT_MS, and answers with the logged attempt. */
   async test(organizationId: string, endpointId: string): Promise<WebhookDeliveryResponse> {
     const endpoint = await this.webhooks.get(organizationId, endpointId);
-    const job: WebhookDeliveryJob = {
+    const job: WebhookDeliveryJobData = {
       eventId: uuidv7(),
       organizationId,
       endpointId,
@@ -167,7 +167,7 @@ export class WebhookOperationsService {
     const items = resends.flatMap(({ eventId, attempt }, i) => {
       const event = byId.get(eventId);
       if (!event) return [];
-      const data: WebhookDeliveryJob = {
+      const data: WebhookDeliveryJobData = {
         eventId,
         organizationId: endpoint.organizationId,
         endpointId: endpoint.id,
@@ -176,7 +176,7 @@ export class WebhookOperationsService {
       };
       return [{ data, opts: deliveryJobOptions(data, i * spacingMs) }];
     });
-    if (items.length) await this.jobs.addBulk<WebhookDeliveryJob>(JobName.DeliverWebhook, items);
+    if (items.length) await this.jobs.addBulk<WebhookDeliveryJobData>(JobName.DeliverWebhook, items);
     return items.length;
   }
 }
