@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { WebhookDeliveryJob } from './delivery/webhook-delivery.job';
 import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
 import { WebhookFanout } from './delivery/webhook-fanout.service';
 import { WebhookDeliveryLease } from './delivery/webhook-delivery-lease.entity';
@@ -25,6 +26,7 @@ import { WebhookOperationsService } from './operations/webhook-operations.servic
     WebhookEndpointsRepository,
     WebhookFanout,
     WebhookDeliveryService,
+    WebhookDeliveryJob,
     WebhookDeliveryLeaseRepository,
     WebhookDeliverySlots,
     WebhookDeliveriesPruner,

@@ -5,7 +5,6 @@ import { uuidv7 } from '../../../common/ids/uuid-v7';
 import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
 import { Metrics } from '../../../infra/metrics/metrics.service';
 import { JobQueue } from '../../../infra/queue/job-queue.service';
-import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { WebhookDelivery } from '../webhook-delivery.entity';
 import { PostResult, WebhookHttpClient } from './webhook-http.client';
@@ -56,7 +55,6 @@ export class WebhookDeliveryService {
     this.http = new WebhookHttpClient(config.webhookOrganizationConcurrency);
   }
 
-  @OnJob({ name: JobName.DeliverWebhook })
   async deliver(job: WebhookDeliveryJobData, queued?: Pick<Job, 'attemptsMade'>): Promise<void> {
     // This worker's share for the organization first: a tenant over it is deferred before any I/O is spent on it.
     const releaseOrganization = this.slots.takeOrganization(job);

@@ -1,0 +1,17 @@
+import { Injectable } from '@nestjs/common';
+import type { Job } from 'bullmq';
+import { OnJob } from '../../../infra/queue/on-job.decorator';
+import { JobName } from '../../../infra/queue/queue-names';
+import { WebhookDeliveryJobData } from './webhook-delivery-job-data';
+import { WebhookDeliveryService } from './webhook-delivery.service';
+
+/** The webhook-deliveries queue's consumer: one attempt of one event to one endpoint, by WebhookDeliveryService. */
+@Injectable()
+export class WebhookDeliveryJob {
+  constructor(private readonly delivery: WebhookDeliveryService) {}
+
+  @OnJob({ name: JobName.DeliverWebhook })
+  deliver(data: WebhookDeliveryJobData, job: Pick<Job, 'attemptsMade'>): Promise<void> {
+    return this.delivery.deliver(data, job);
+  }
+}
