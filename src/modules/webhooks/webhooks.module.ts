@@ -12,7 +12,7 @@ import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
-import { WebhookRedeliverySweeper } from './delivery/webhook-redelivery-sweeper.job';
+import { WebhookRedeliverySweeperJob } from './delivery/webhook-redelivery-sweeper.job';
 import { WebhookDeliveryRepository } from './operations/webhook-delivery.repository';
 import { WebhookOperationsController } from './operations/webhook-operations.controller';
 import { WebhookOperationsService } from './operations/webhook-operations.service';
@@ -30,7 +30,7 @@ import { WebhookOperationsService } from './operations/webhook-operations.servic
     WebhookDeliveryLeaseRepository,
     WebhookDeliverySlots,
     WebhookDeliveriesPruner,
-    WebhookRedeliverySweeper,
+    WebhookRedeliverySweeperJob,
     WebhookDeliveryRepository,
     WebhookOperationsService,
   ],

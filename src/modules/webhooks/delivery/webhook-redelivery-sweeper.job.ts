@@ -26,7 +26,7 @@ const BATCH = 500;
  * log, which the attempt checks before sending.
  */
 @Injectable()
-export class WebhookRedeliverySweeper {
+export class WebhookRedeliverySweeperJob {
   constructor(
     private readonly dataSource: DataSource,
     private readonly jobs: JobQueue,
