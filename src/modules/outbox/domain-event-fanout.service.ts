@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { OnJob } from '../../infra/queue/on-job.decorator';
-import { JobName } from '../../infra/queue/queue-names';
 import { DomainEventListener, DomainEventMessage } from './domain-event';
 
 /**
@@ -18,7 +16,6 @@ export class DomainEventFanout {
     this.listeners.push(listener);
   }
 
-  @OnJob({ name: JobName.DomainEvent })
   async handle(event: DomainEventMessage): Promise<void> {
     await Promise.all(this.listeners.map((l) => l.onDomainEvent(event)));
     // Only after every listener succeeded: an event whose job vanished before this (Redis lost) stays

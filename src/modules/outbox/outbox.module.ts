@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DomainEventFanoutJob } from './domain-event-fanout.job';
 import { DomainEventFanout } from './domain-event-fanout.service';
 import { OutboxEvent } from './outbox-event.entity';
 import { OutboxPruner } from './outbox-pruner.job';
@@ -11,7 +12,7 @@ import { OutboxService } from './outbox.service';
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([OutboxEvent])],
-  providers: [OutboxService, OutboxRelay, OutboxReplay, OutboxPruner, DomainEventFanout],
+  providers: [OutboxService, OutboxRelay, OutboxReplay, OutboxPruner, DomainEventFanout, DomainEventFanoutJob],
   exports: [OutboxService, DomainEventFanout],
 })
 export class OutboxModule {}
