@@ -4,7 +4,7 @@ import { OutboxService } from '../outbox/outbox.service';
 import { CallBilling } from '../usage/call-billing.port';
 import { CallResponse } from './call.response';
 import { CallsRepository } from './calls.repository';
-import { CallAdmissionQueue } from './dispatch/call-admission-queue.job';
+import { CallAdmissionQueueJob } from './dispatch/call-admission-queue.job';
 import { EndOfCallReport, PlatformEvent } from './voice/voice-provider';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -24,7 +24,7 @@ export class CallEventsService {
     private readonly calls: CallsRepository,
     private readonly outbox: OutboxService,
     private readonly billing: CallBilling,
-    private readonly admission: CallAdmissionQueue,
+    private readonly admission: CallAdmissionQueueJob,
   ) {}
 
   async apply(event: PlatformEvent): Promise<void> {

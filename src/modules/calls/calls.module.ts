@@ -17,13 +17,13 @@ import { CallsRepository } from './calls.repository';
 import { CallStatsService } from './call-stats.service';
 import { CallsService } from './calls.service';
 import { QueuedCallsBlocker } from './queued-calls-blocker';
-import { CallAdmissionQueue } from './dispatch/call-admission-queue.job';
+import { CallAdmissionQueueJob } from './dispatch/call-admission-queue.job';
 import { CallDispatchQueue } from './dispatch/call-dispatch-queue';
-import { CallDispatcher } from './dispatch/call-dispatcher.job';
-import { CallSweeper } from './dispatch/call-sweeper.job';
+import { CallDispatcherJob } from './dispatch/call-dispatcher.job';
+import { CallSweeperJob } from './dispatch/call-sweeper.job';
 import { AdminSimulatorController } from './inbound/admin-simulator.controller';
 import { InboundCallsService } from './inbound/inbound-calls.service';
-import { CallSupervisor } from './supervision/call-supervisor.job';
+import { CallSupervisorJob } from './supervision/call-supervisor.job';
 import { VoiceSimulator } from './voice/simulator/voice-simulator';
 import { SimulatorStepJob } from './voice/simulator/simulator-step.job';
 import { VapiClient } from './voice/vapi/vapi-client';
@@ -54,10 +54,10 @@ import { VoiceProvider } from './voice/voice-provider';
     CallEventsService,
     CallEventsJob,
     CallDispatchQueue,
-    CallAdmissionQueue,
-    CallDispatcher,
-    CallSweeper,
-    CallSupervisor,
+    CallAdmissionQueueJob,
+    CallDispatcherJob,
+    CallSweeperJob,
+    CallSupervisorJob,
     InboundCallsService,
     VoiceSimulator,
     SimulatorStepJob,

@@ -3,7 +3,7 @@ import { CampaignAction } from './campaign-state';
 import { CampaignResponse } from './campaign.response';
 import { CampaignsService } from './campaigns.service';
 import { ChangeCampaignStateCommand } from './change-campaign-state.command';
-import { CampaignEngine } from './engine/campaign-engine.job';
+import { CampaignEngineJob } from './engine/campaign-engine.job';
 
 /**
  * start / pause / resume / cancel as one step for every caller (public API and console): the state change under
@@ -14,7 +14,7 @@ export class CampaignActions {
   constructor(
     private readonly campaigns: CampaignsService,
     private readonly changeState: ChangeCampaignStateCommand,
-    private readonly engine: CampaignEngine,
+    private readonly engine: CampaignEngineJob,
   ) {}
 
   async apply(organizationId: string, id: string, action: CampaignAction): Promise<CampaignResponse> {

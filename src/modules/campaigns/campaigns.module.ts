@@ -24,9 +24,9 @@ import { ChangeCampaignStateCommand } from './change-campaign-state.command';
 import { CreateCampaignCommand } from './create-campaign.command';
 import { FollowUpMessenger } from './dialers/follow-up-messenger';
 import { FollowUpRunner } from './dialers/follow-up-runner';
-import { RecurringScheduleRunner } from './dialers/recurring-schedule-runner.job';
+import { RecurringScheduleRunnerJob } from './dialers/recurring-schedule-runner.job';
 import { AdvanceCampaignCommand } from './engine/advance-campaign.command';
-import { CampaignEngine } from './engine/campaign-engine.job';
+import { CampaignEngineJob } from './engine/campaign-engine.job';
 
 /** The dialer's campaigns (extension, CONTRACTS §9): the API and the engine that turns entries into calls. */
 @Module({
@@ -54,11 +54,11 @@ import { CampaignEngine } from './engine/campaign-engine.job';
     ChangeCampaignStateCommand,
     CampaignActions,
     AdvanceCampaignCommand,
-    CampaignEngine,
-    RecurringScheduleRunner,
+    CampaignEngineJob,
+    RecurringScheduleRunnerJob,
     FollowUpRunner,
     FollowUpMessenger,
   ],
-  exports: [CampaignEngine, CampaignsService, CampaignActions],
+  exports: [CampaignEngineJob, CampaignsService, CampaignActions],
 })
 export class CampaignsModule {}

@@ -19,7 +19,7 @@ export class DomainEventFanout {
   async handle(event: DomainEventMessage): Promise<void> {
     await Promise.all(this.listeners.map((l) => l.onDomainEvent(event)));
     // Only after every listener succeeded: an event whose job vanished before this (Redis lost) stays
-    // unprocessed in PostgreSQL, and OutboxReplay enqueues it again. One statement on the unique event id.
+    // unprocessed in PostgreSQL, and OutboxReplayJob enqueues it again. One statement on the unique event id.
     await this.dataSource.query(
       'UPDATE outbox_events SET processed_at = now() WHERE event_id = $1 AND processed_at IS NULL',
       [event.eventId],

@@ -24,8 +24,8 @@ const LOOKBACK_SECS = 24 * 3600;
  * stay unprocessed rotate behind the others instead of filling every batch.
  */
 @Injectable()
-export class OutboxReplay {
-  private readonly logger = new Logger(OutboxReplay.name);
+export class OutboxReplayJob {
+  private readonly logger = new Logger(OutboxReplayJob.name);
 
   constructor(
     private readonly dataSource: DataSource,

@@ -3,16 +3,16 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainEventFanoutJob } from './domain-event-fanout.job';
 import { DomainEventFanout } from './domain-event-fanout.service';
 import { OutboxEvent } from './outbox-event.entity';
-import { OutboxPruner } from './outbox-pruner.job';
+import { OutboxPrunerJob } from './outbox-pruner.job';
 import { OutboxRelay } from './outbox-relay.service';
-import { OutboxReplay } from './outbox-replay.job';
+import { OutboxReplayJob } from './outbox-replay.job';
 import { OutboxService } from './outbox.service';
 
 /** Global: any module that changes state records its events through OutboxService. */
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([OutboxEvent])],
-  providers: [OutboxService, OutboxRelay, OutboxReplay, OutboxPruner, DomainEventFanout, DomainEventFanoutJob],
+  providers: [OutboxService, OutboxRelay, OutboxReplayJob, OutboxPrunerJob, DomainEventFanout, DomainEventFanoutJob],
   exports: [OutboxService, DomainEventFanout],
 })
 export class OutboxModule {}

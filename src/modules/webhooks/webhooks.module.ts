@@ -6,7 +6,7 @@ import { WebhookFanout } from './delivery/webhook-fanout.service';
 import { WebhookDeliveryLease } from './delivery/webhook-delivery-lease.entity';
 import { WebhookDeliveryLeaseRepository } from './delivery/webhook-delivery-lease.repository';
 import { WebhookDeliverySlots } from './delivery/webhook-delivery-slots';
-import { WebhookDeliveriesPruner } from './webhook-deliveries-pruner.job';
+import { WebhookDeliveriesPrunerJob } from './webhook-deliveries-pruner.job';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -29,7 +29,7 @@ import { WebhookOperationsService } from './operations/webhook-operations.servic
     WebhookDeliveryJob,
     WebhookDeliveryLeaseRepository,
     WebhookDeliverySlots,
-    WebhookDeliveriesPruner,
+    WebhookDeliveriesPrunerJob,
     WebhookRedeliverySweeperJob,
     WebhookDeliveryRepository,
     WebhookOperationsService,

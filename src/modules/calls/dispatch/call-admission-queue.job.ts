@@ -13,7 +13,7 @@ import { CallDispatchQueue } from './call-dispatch-queue';
  * re-enqueues any waiting call a lost wake-up leaves behind.
  */
 @Injectable()
-export class CallAdmissionQueue {
+export class CallAdmissionQueueJob {
   constructor(
     private readonly calls: CallsRepository,
     private readonly jobs: JobQueue,

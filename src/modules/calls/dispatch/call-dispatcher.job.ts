@@ -37,8 +37,8 @@ const MAX_DISPATCH_BATCH = 100;
  * organization's other calls being dispatched at that moment), then hand it to the voice platform.
  */
 @Injectable()
-export class CallDispatcher {
-  private readonly logger = new Logger(CallDispatcher.name);
+export class CallDispatcherJob {
+  private readonly logger = new Logger(CallDispatcherJob.name);
   /** Dispatches of one organization that fall due together share one reservation transaction. */
   private readonly starts = new KeyedBatcher<Call, Call | null>(
     (organizationId, calls) => this.reserveAndStart(organizationId, calls),

@@ -25,8 +25,8 @@ const BUSY_WAIT_MS = 100;
  * freed slot is refilled without waiting for the tick. Losing the queue store loses nothing but latency.
  */
 @Injectable()
-export class CampaignEngine implements OnModuleInit, DomainEventListener {
-  private readonly logger = new Logger(CampaignEngine.name);
+export class CampaignEngineJob implements OnModuleInit, DomainEventListener {
+  private readonly logger = new Logger(CampaignEngineJob.name);
 
   constructor(
     private readonly advance: AdvanceCampaignCommand,
