@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import Stripe from 'stripe';
 import { JobQueue } from '../../src/infra/queue/job-queue.service';
 import { JobName, QueueName } from '../../src/infra/queue/queue-names';
-import { DomainEventFanout } from '../../src/modules/outbox/domain-event-fanout.service';
+import { DomainEventFanoutService } from '../../src/modules/outbox/domain-event-fanout.service';
 import {
   WebhookDeliveryJobData,
   deliveryJobId,
@@ -199,7 +199,7 @@ describe('webhook delivery engine', () => {
     // The event's fan-out runs again (a relay re-enqueued it after its job was dropped) and a sweep re-adds the
     // retry: both jobs are accepted under their old ids, run, and find their attempt already in the log.
     await t.app
-      .get(DomainEventFanout)
+      .get(DomainEventFanoutService)
       .handle({ eventId, organizationId: org.id, type: 'contact.updated', occurredAt: new Date().toISOString() });
     const retry: WebhookDeliveryJobData = {
       eventId,

@@ -10,7 +10,7 @@ import { CampaignEngineJob } from './engine/campaign-engine.job';
  * the row lock, then a kick of the engine once the campaign runs (after commit, so the step sees the new status).
  */
 @Injectable()
-export class CampaignActions {
+export class CampaignActionsService {
   constructor(
     private readonly campaigns: CampaignsService,
     private readonly changeState: ChangeCampaignStateCommand,

@@ -9,7 +9,7 @@ import { LimitsModule } from '../limits/limits.module';
 import { MessagingModule } from '../messaging/messaging.module';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
 import { UsageModule } from '../usage/usage.module';
-import { CampaignActions } from './campaign-actions.service';
+import { CampaignActionsService } from './campaign-actions.service';
 import { CampaignAttempt } from './campaign-attempt.entity';
 import { CampaignAttemptsRepository } from './campaign-attempts.repository';
 import { CampaignAudienceResolver } from './campaign-audience';
@@ -52,13 +52,13 @@ import { CampaignEngineJob } from './engine/campaign-engine.job';
     CampaignsService,
     CreateCampaignCommand,
     ChangeCampaignStateCommand,
-    CampaignActions,
+    CampaignActionsService,
     AdvanceCampaignCommand,
     CampaignEngineJob,
     RecurringScheduleRunnerJob,
     FollowUpRunner,
     FollowUpMessenger,
   ],
-  exports: [CampaignEngineJob, CampaignsService, CampaignActions],
+  exports: [CampaignEngineJob, CampaignsService, CampaignActionsService],
 })
 export class CampaignsModule {}

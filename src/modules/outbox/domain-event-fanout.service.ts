@@ -7,7 +7,7 @@ import { DomainEventListener, DomainEventMessage } from './domain-event';
  * retries it; listeners are idempotent per event id, so a retry never doubles an effect.
  */
 @Injectable()
-export class DomainEventFanout {
+export class DomainEventFanoutService {
   private readonly listeners: DomainEventListener[] = [];
 
   constructor(private readonly dataSource: DataSource) {}

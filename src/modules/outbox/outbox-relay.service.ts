@@ -19,8 +19,8 @@ const POLL_MS = 1000;
  * ignores. Requests never wait for it: they only insert a row.
  */
 @Injectable()
-export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(OutboxRelay.name);
+export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(OutboxRelayService.name);
   private listener?: Client;
   private timer?: NodeJS.Timeout;
   private draining?: Promise<void>;

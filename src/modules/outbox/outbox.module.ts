@@ -1,10 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainEventFanoutJob } from './domain-event-fanout.job';
-import { DomainEventFanout } from './domain-event-fanout.service';
+import { DomainEventFanoutService } from './domain-event-fanout.service';
 import { OutboxEvent } from './outbox-event.entity';
 import { OutboxPrunerJob } from './outbox-pruner.job';
-import { OutboxRelay } from './outbox-relay.service';
+import { OutboxRelayService } from './outbox-relay.service';
 import { OutboxReplayJob } from './outbox-replay.job';
 import { OutboxService } from './outbox.service';
 
@@ -12,7 +12,14 @@ import { OutboxService } from './outbox.service';
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([OutboxEvent])],
-  providers: [OutboxService, OutboxRelay, OutboxReplayJob, OutboxPrunerJob, DomainEventFanout, DomainEventFanoutJob],
-  exports: [OutboxService, DomainEventFanout],
+  providers: [
+    OutboxService,
+    OutboxRelayService,
+    OutboxReplayJob,
+    OutboxPrunerJob,
+    DomainEventFanoutService,
+    DomainEventFanoutJob,
+  ],
+  exports: [OutboxService, DomainEventFanoutService],
 })
 export class OutboxModule {}

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { WebhookDeliveryJob } from './delivery/webhook-delivery.job';
 import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
-import { WebhookFanout } from './delivery/webhook-fanout.service';
+import { WebhookFanoutService } from './delivery/webhook-fanout.service';
 import { WebhookDeliveryLease } from './delivery/webhook-delivery-lease.entity';
 import { WebhookDeliveryLeaseRepository } from './delivery/webhook-delivery-lease.repository';
 import { WebhookDeliverySlots } from './delivery/webhook-delivery-slots';
@@ -24,7 +24,7 @@ import { WebhookOperationsService } from './operations/webhook-operations.servic
   providers: [
     WebhooksService,
     WebhookEndpointsRepository,
-    WebhookFanout,
+    WebhookFanoutService,
     WebhookDeliveryService,
     WebhookDeliveryJob,
     WebhookDeliveryLeaseRepository,

@@ -5,7 +5,7 @@ import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { CallDispatchQueue } from '../../calls/dispatch/call-dispatch-queue';
 import { DomainEventListener, DomainEventMessage } from '../../outbox/domain-event';
-import { DomainEventFanout } from '../../outbox/domain-event-fanout.service';
+import { DomainEventFanoutService } from '../../outbox/domain-event-fanout.service';
 import { OutboxService } from '../../outbox/outbox.service';
 import { CampaignsRepository } from '../campaigns.repository';
 import { FinishedCall, FollowUpRunner } from '../dialers/follow-up-runner';
@@ -33,7 +33,7 @@ export class CampaignEngineJob implements OnModuleInit, DomainEventListener {
     private readonly campaigns: CampaignsRepository,
     private readonly jobs: JobQueue,
     private readonly dispatchQueue: CallDispatchQueue,
-    private readonly fanout: DomainEventFanout,
+    private readonly fanout: DomainEventFanoutService,
     private readonly followUps: FollowUpRunner,
     private readonly outbox: OutboxService,
     private readonly dataSource: DataSource,

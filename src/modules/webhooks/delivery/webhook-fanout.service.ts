@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { JobQueue } from '../../../infra/queue/job-queue.service';
 import { JobName } from '../../../infra/queue/queue-names';
-import { DomainEventFanout } from '../../outbox/domain-event-fanout.service';
+import { DomainEventFanoutService } from '../../outbox/domain-event-fanout.service';
 import { DomainEventListener, DomainEventMessage } from '../../outbox/domain-event';
 import { WebhookEndpointsRepository } from '../webhook-endpoints.repository';
 import { WebhookDeliveryJobData, deliveryJobOptions } from './webhook-delivery-job-data';
@@ -11,9 +11,9 @@ import { WebhookDeliveryJobData, deliveryJobOptions } from './webhook-delivery-j
  * its type. Job ids are fixed per (event, endpoint), so a re-relayed event or a retried fan-out adds nothing.
  */
 @Injectable()
-export class WebhookFanout implements OnModuleInit, DomainEventListener {
+export class WebhookFanoutService implements OnModuleInit, DomainEventListener {
   constructor(
-    private readonly fanout: DomainEventFanout,
+    private readonly fanout: DomainEventFanoutService,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly jobs: JobQueue,
   ) {}
