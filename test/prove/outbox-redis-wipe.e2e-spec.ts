@@ -1,5 +1,5 @@
 import IORedis from 'ioredis';
-import { JobQueue } from '../../src/infra/queue/job-queue.service';
+import { JobQueue } from '../../src/infra/queue/job-queue';
 import { QueueName } from '../../src/infra/queue/queue-names';
 import { webhookId } from '../../src/modules/webhooks/delivery/webhook-delivery-job-data';
 import { OutboxRelayService } from '../../src/modules/outbox/outbox-relay.service';

@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { JobQueue } from '../../src/infra/queue/job-queue.service';
+import { JobQueue } from '../../src/infra/queue/job-queue';
 import { JobName, QueueName } from '../../src/infra/queue/queue-names';
 import { SWEEP_EVERY_MS } from '../../src/modules/calls/dispatch/call-sweeper.job';
 import { addMonths } from '../../src/modules/usage/allocation';

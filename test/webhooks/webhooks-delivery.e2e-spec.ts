@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import Stripe from 'stripe';
-import { JobQueue } from '../../src/infra/queue/job-queue.service';
+import { JobQueue } from '../../src/infra/queue/job-queue';
 import { JobName, QueueName } from '../../src/infra/queue/queue-names';
 import { DomainEventFanoutService } from '../../src/modules/outbox/domain-event-fanout.service';
 import {

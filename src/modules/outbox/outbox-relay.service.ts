@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { Client } from 'pg';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { DATABASE_URL } from '../../infra/database/database.tokens';
-import { JobQueue } from '../../infra/queue/job-queue.service';
+import { JobQueue } from '../../infra/queue/job-queue';
 import { JobName } from '../../infra/queue/queue-names';
 import { DomainEventMessage } from './domain-event';
 import { OUTBOX_JOB_COLUMNS, OutboxJobRow, domainEventJob } from './domain-event-job';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
-import { JobQueue } from '../../infra/queue/job-queue.service';
+import { JobQueue } from '../../infra/queue/job-queue';
 import { OnJob } from '../../infra/queue/on-job.decorator';
 import { JobName } from '../../infra/queue/queue-names';
 import { DomainEventMessage } from './domain-event';

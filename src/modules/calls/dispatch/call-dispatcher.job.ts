@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { KeyedBatcher } from '../../../common/concurrency/keyed-batcher';
-import { LedgerReservationResult, Metrics } from '../../../infra/metrics/metrics.service';
+import { LedgerReservationResult, Metrics } from '../../../infra/metrics/metrics';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { OutboxService } from '../../outbox/outbox.service';

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { JobQueue } from '../../../infra/queue/job-queue.service';
+import { JobQueue } from '../../../infra/queue/job-queue';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { CallDispatchQueue } from '../../calls/dispatch/call-dispatch-queue';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { JobQueue } from '../../../infra/queue/job-queue.service';
+import { JobQueue } from '../../../infra/queue/job-queue';
 import { JobName } from '../../../infra/queue/queue-names';
 import { templatePlaceholders, variablesMatch } from '../template-placeholders';
 import {

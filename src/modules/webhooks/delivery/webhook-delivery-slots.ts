@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PerKeyLimit } from '../../../common/concurrency/per-key-limit';
 import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
-import { Metrics } from '../../../infra/metrics/metrics.service';
+import { Metrics } from '../../../infra/metrics/metrics';
 import { DeferJob } from '../../../infra/queue/defer-job';
-import { JobQueue } from '../../../infra/queue/job-queue.service';
+import { JobQueue } from '../../../infra/queue/job-queue';
 import { JobName } from '../../../infra/queue/queue-names';
 import { WebhookDeliveryJobData, deliveryJobId } from './webhook-delivery-job-data';
 import { WebhookDeliveryLeaseRepository } from './webhook-delivery-lease.repository';

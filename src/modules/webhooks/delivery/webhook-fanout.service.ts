@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { JobQueue } from '../../../infra/queue/job-queue.service';
+import { JobQueue } from '../../../infra/queue/job-queue';
 import { JobName } from '../../../infra/queue/queue-names';
 import { DomainEventFanoutService } from '../../outbox/domain-event-fanout.service';
 import { DomainEventListener, DomainEventMessage } from '../../outbox/domain-event';

@@ -5,7 +5,7 @@ import { isUuid } from '../../../common/ids/id-param.pipe';
 import { uuidv7 } from '../../../common/ids/uuid-v7';
 import { Page } from '../../../common/pagination/pagination.dto';
 import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
-import { JobQueue } from '../../../infra/queue/job-queue.service';
+import { JobQueue } from '../../../infra/queue/job-queue';
 import { JobName } from '../../../infra/queue/queue-names';
 import { RETENTION_DAYS as EVENT_RETENTION_DAYS } from '../../outbox/outbox-pruner.job';
 import { DomainEventType } from '../../outbox/domain-event';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { uuidv7 } from '../../../../common/ids/uuid-v7';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
-import { JobQueue } from '../../../../infra/queue/job-queue.service';
+import { JobQueue } from '../../../../infra/queue/job-queue';
 import { JOB_QUEUE, JobName } from '../../../../infra/queue/queue-names';
 import type { Call } from '../../call.entity';
 import { ProviderCallState, VoiceProvider } from '../voice-provider';
