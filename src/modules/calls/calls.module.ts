@@ -24,11 +24,11 @@ import { CallSweeperJob } from './dispatch/call-sweeper.job';
 import { AdminSimulatorController } from './inbound/admin-simulator.controller';
 import { InboundCallsService } from './inbound/inbound-calls.service';
 import { CallSupervisorJob } from './supervision/call-supervisor.job';
-import { VoiceSimulator } from './voice/simulator/voice-simulator';
+import { VoiceSimulator } from './voice/simulator/voice-simulator.provider';
 import { SimulatorStepJob } from './voice/simulator/simulator-step.job';
 import { VapiClient } from './voice/vapi/vapi-client';
 import { VapiEventsController } from './voice/vapi/vapi-events.controller';
-import { VapiVoiceProvider } from './voice/vapi/vapi-voice-provider';
+import { VapiVoiceProvider } from './voice/vapi/vapi-voice.provider';
 import { ModeRoutedVoiceProvider } from './voice/mode-routed-voice.provider';
 import { VoiceProvider } from './voice/voice-provider';
 

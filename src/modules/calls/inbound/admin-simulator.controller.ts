@@ -5,7 +5,7 @@ import { ApiError } from '../../../common/errors/api-error';
 import { ApiDataResponse } from '../../../common/openapi/api-data-response.decorator';
 import { ApiAdminErrors } from '../../../common/openapi/api-errors.decorator';
 import { SimulateInboundCallDto } from '../dto/simulate-inbound-call.dto';
-import { VoiceSimulator } from '../voice/simulator/voice-simulator';
+import { VoiceSimulator } from '../voice/simulator/voice-simulator.provider';
 import { InboundCallsService } from './inbound-calls.service';
 import { SimulatedInboundCallResponse } from './simulated-inbound-call.response';
 
