@@ -24,7 +24,7 @@ import { CallSweeperJob } from './dispatch/call-sweeper.job';
 import { AdminSimulatorController } from './inbound/admin-simulator.controller';
 import { InboundCallsService } from './inbound/inbound-calls.service';
 import { CallSupervisorJob } from './supervision/call-supervisor.job';
-import { VoiceSimulator } from './voice/simulator/voice-simulator.provider';
+import { VoiceSimulatorProvider } from './voice/simulator/voice-simulator.provider';
 import { SimulatorStepJob } from './voice/simulator/simulator-step.job';
 import { VapiClient } from './voice/vapi/vapi-client';
 import { VapiEventsController } from './voice/vapi/vapi-events.controller';
@@ -59,7 +59,7 @@ import { VoiceProvider } from './voice/voice-provider';
     CallSweeperJob,
     CallSupervisorJob,
     InboundCallsService,
-    VoiceSimulator,
+    VoiceSimulatorProvider,
     SimulatorStepJob,
     VapiClient,
     VapiVoiceProvider,
@@ -67,7 +67,7 @@ import { VoiceProvider } from './voice/voice-provider';
     // test-mode calls always run on it.
     simulatorUnlessConfigured({
       provide: VoiceProvider,
-      simulator: VoiceSimulator,
+      simulator: VoiceSimulatorProvider,
       real: VapiVoiceProvider,
       useReal: (config) => config.voiceProvider === 'vapi',
       route: (chosen, simulator) => new ModeRoutedVoiceProvider(chosen, simulator),

@@ -31,7 +31,7 @@ const PENDING_STATES = new Set(['waiting', 'delayed', 'active', 'prioritized']);
  * The jobs carry ids and timings only; each step's event is rebuilt from the call when it runs (SimulatorStepJob).
  */
 @Injectable()
-export class VoiceSimulator extends VoiceProvider {
+export class VoiceSimulatorProvider extends VoiceProvider {
   constructor(
     private readonly jobs: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -40,7 +40,7 @@ export class VoiceSimulator extends VoiceProvider {
   }
 
   async placeCall(call: Call): Promise<{ providerCallId: string }> {
-    const providerCallId = VoiceSimulator.newCallId();
+    const providerCallId = VoiceSimulatorProvider.newCallId();
     await this.schedule(call, providerCallId);
     return { providerCallId };
   }
