@@ -14,13 +14,13 @@ import { MessagingAccountsService } from './messaging-accounts.service';
 import { MessagingTemplate } from './messaging-template.entity';
 import { MessagingController } from './messaging.controller';
 import { MessagingProvider } from './providers/messaging-provider';
-import { SimulatedStatusJob } from './providers/simulated-status.job';
-import { SimulatorMessagingProvider } from './providers/simulator-messaging.provider';
+import { SimulatedStatusJob } from './providers/simulator/simulated-status.job';
+import { SimulatorMessagingProvider } from './providers/simulator/messaging-simulator.provider';
 import { RecordInboundMessageCommand } from './record-inbound-message.command';
 import { SendMessageCommand } from './send-message.command';
-import { WhatsAppCloudProvider } from './whatsapp/whatsapp-cloud.provider';
-import { WhatsAppWebhookController } from './whatsapp/whatsapp-webhook.controller';
-import { WhatsAppWebhookService } from './whatsapp/whatsapp-webhook.service';
+import { WhatsAppCloudProvider } from './providers/whatsapp/whatsapp-cloud.provider';
+import { WhatsAppWebhookController } from './providers/whatsapp/whatsapp-webhook.controller';
+import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.service';
 
 @Module({
   imports: [

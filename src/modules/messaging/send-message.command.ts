@@ -9,7 +9,7 @@ import { Message } from './message.entity';
 import { MessagingAccount } from './messaging-account.entity';
 import { MessagingTemplate } from './messaging-template.entity';
 import { MessagingProvider, SendResult } from './providers/messaging-provider';
-import { SimulatorMessagingProvider } from './providers/simulator-messaging.provider';
+import { SimulatorMessagingProvider } from './providers/simulator/messaging-simulator.provider';
 import { previewOf } from './record-inbound-message.command';
 import { RENDERED_TEMPLATE_MAX_LENGTH, renderTemplate } from './template-placeholders';
 
