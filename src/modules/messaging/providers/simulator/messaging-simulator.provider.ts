@@ -18,7 +18,7 @@ import { SIMULATED_STATUS_STEP_MS, SimulatedStatusJobData } from './simulated-st
  * whose last digit is 9 and a template whose variables do not match its placeholders.
  */
 @Injectable()
-export class SimulatorMessagingProvider extends MessagingProvider {
+export class MessagingSimulatorProvider extends MessagingProvider {
   constructor(private readonly jobs: JobQueue) {
     super();
   }
