@@ -5,7 +5,7 @@ import { OrganizationsModule } from '../organizations/organizations.module';
 import { AdminAutomationsController } from './admin-automations.controller';
 import { AdminRecurringSchedulesController } from './admin-recurring-schedules.controller';
 import { AutomationsService } from './automations.service';
-import { DeleteBlockersService } from './delete-blockers.service';
+import { DeleteBlockersService } from './automations-blocker';
 import { FollowUpCampaignsRepository } from './follow-up-campaigns.repository';
 import { FollowUpMessage } from './follow-up-message.entity';
 import { FollowUpMessagesRepository } from './follow-up-messages.repository';
