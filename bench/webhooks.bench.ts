@@ -14,7 +14,7 @@ import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import IORedis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { JobQueue } from '../src/infra/queue/job-queue.service';
+import { JobQueue } from '../src/infra/queue/job-queue';
 import { QueueName } from '../src/infra/queue/queue-names';
 import { OutboxService } from '../src/modules/outbox/outbox.service';
 import globalSetup from '../test/support/global-setup';

@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig } from '../infra/config/app-config';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyKey } from './idempotency/idempotency-key.entity';
-import { IdempotencyKeysPruner } from './idempotency/idempotency-keys-pruner.job';
+import { IdempotencyKeysPrunerJob } from './idempotency/idempotency-keys-pruner.job';
 import { IdempotencyService } from './idempotency/idempotency.service';
 import { CursorCodec } from './pagination/cursor-codec';
 import { ReferenceRegistry } from './references/reference-registry';
@@ -14,7 +14,7 @@ import { ReferenceRegistry } from './references/reference-registry';
   imports: [TypeOrmModule.forFeature([IdempotencyKey])],
   providers: [
     IdempotencyService,
-    IdempotencyKeysPruner,
+    IdempotencyKeysPrunerJob,
     IdempotencyInterceptor,
     ReferenceRegistry,
     {

@@ -1,5 +1,5 @@
 import { TestApp, startTestApp } from '../support/test-app';
-import { JobQueue } from '../../src/infra/queue/job-queue.service';
+import { JobQueue } from '../../src/infra/queue/job-queue';
 import { QueueName } from '../../src/infra/queue/queue-names';
 import { HttpClient } from '../support/http';
 import { CallsOrg, callingOrg, finished, waitForCall } from './call-fixtures';

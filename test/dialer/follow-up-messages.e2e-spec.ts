@@ -1,4 +1,4 @@
-import { JobQueue } from '../../src/infra/queue/job-queue.service';
+import { JobQueue } from '../../src/infra/queue/job-queue';
 import { JobName } from '../../src/infra/queue/queue-names';
 import { CallsOrg, callingOrg, finished, insertCase, waitForCall } from '../calls/call-fixtures';
 import { createAccount, createTemplate, eventually, userWrites } from '../messaging/messaging-fixtures';

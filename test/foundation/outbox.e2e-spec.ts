@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
-import { JobQueue } from '../../src/infra/queue/job-queue.service';
+import { JobQueue } from '../../src/infra/queue/job-queue';
 import { QueueName } from '../../src/infra/queue/queue-names';
-import { OutboxRelay } from '../../src/modules/outbox/outbox-relay.service';
+import { OutboxRelayService } from '../../src/modules/outbox/outbox-relay.service';
 import { OutboxService } from '../../src/modules/outbox/outbox.service';
 import { TestApp, startTestApp } from '../support/test-app';
 
@@ -48,7 +48,7 @@ describe('event outbox', () => {
   });
 
   it('loses nothing and duplicates nothing when the relay dies between enqueue and commit', async () => {
-    const relay = t.app.get(OutboxRelay);
+    const relay = t.app.get(OutboxRelayService);
     const eventId = await record('contact.updated', { id: 'c2' });
     await expect(
       relay.relayBatch(() => {

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { JobQueue } from '../../src/infra/queue/job-queue.service';
+import { JobQueue } from '../../src/infra/queue/job-queue';
 import { QueueName } from '../../src/infra/queue/queue-names';
 import { OutboxService } from '../../src/modules/outbox/outbox.service';
 import { createOrg } from '../support/factory';

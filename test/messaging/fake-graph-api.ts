@@ -1,7 +1,7 @@
 import type { CreateMessagePayload, WhatsappError } from '@great-detail/whatsapp' with { 'resolution-mode': 'import' };
 import { AddressInfo } from 'node:net';
 import { IncomingHttpHeaders, Server, createServer } from 'node:http';
-import type { GraphSendBody } from '../../src/modules/messaging/whatsapp/whatsapp-graph.types';
+import type { GraphSendBody } from '../../src/modules/messaging/providers/whatsapp/whatsapp-graph.types';
 
 export interface RecordedRequest {
   method: string;

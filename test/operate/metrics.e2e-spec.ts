@@ -91,7 +91,7 @@ describe('Prometheus metrics', () => {
       sample(text, `vc_job_duration_seconds_count{queue="call-dispatch",job="dispatch-call",outcome="completed"}`),
     ).toBeGreaterThanOrEqual(1);
     expect(
-      // The simulator's timeline steps (a real platform's callbacks run as apply-voice-event).
+      // The simulator's timeline steps (a real platform's callbacks are applied inline, on their request).
       sample(text, `vc_job_duration_seconds_count{queue="voice-events",job="play-simulator-step",outcome="completed"}`),
     ).toBeGreaterThanOrEqual(1);
   });

@@ -1,4 +1,4 @@
-import { webhookId } from '../../src/modules/webhooks/delivery/webhook-delivery.job';
+import { webhookId } from '../../src/modules/webhooks/delivery/webhook-delivery-job-data';
 import { callingOrg } from '../calls/call-fixtures';
 import { TestApp, startTestApp } from '../support/test-app';
 import { WebhookReceiver } from '../webhooks/support/receiver';

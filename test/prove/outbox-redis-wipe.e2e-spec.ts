@@ -1,8 +1,8 @@
 import IORedis from 'ioredis';
-import { JobQueue } from '../../src/infra/queue/job-queue.service';
+import { JobQueue } from '../../src/infra/queue/job-queue';
 import { QueueName } from '../../src/infra/queue/queue-names';
-import { webhookId } from '../../src/modules/webhooks/delivery/webhook-delivery.job';
-import { OutboxRelay } from '../../src/modules/outbox/outbox-relay.service';
+import { webhookId } from '../../src/modules/webhooks/delivery/webhook-delivery-job-data';
+import { OutboxRelayService } from '../../src/modules/outbox/outbox-relay.service';
 import { TEST_REDIS_URL } from '../support/databases';
 import { createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
@@ -64,7 +64,7 @@ describe('prove: relayed events survive their queue keys wiped before fan-out', 
     expect(events).toHaveLength(CONTACTS);
 
     // Relayed: every event is a job in Redis and marked relayed in PostgreSQL, none processed.
-    expect(await t.app.get(OutboxRelay).relayBatch()).toBeGreaterThanOrEqual(CONTACTS);
+    expect(await t.app.get(OutboxRelayService).relayBatch()).toBeGreaterThanOrEqual(CONTACTS);
     const queue = t.app.get(JobQueue).queue(QueueName.DomainEvents);
     expect(await queue.getJob(events[0].event_id)).toBeDefined();
     const { rows: relayed } = await t.db.query(

@@ -1,10 +1,10 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { JobQueue } from '../../src/infra/queue/job-queue.service';
+import { JobQueue } from '../../src/infra/queue/job-queue';
 import { JobName, QueueName } from '../../src/infra/queue/queue-names';
 import { SWEEP_EVERY_MS } from '../../src/modules/calls/dispatch/call-sweeper.job';
 import { addMonths } from '../../src/modules/usage/allocation';
 import { SubscriptionLifecycleService } from '../../src/modules/usage/subscription-lifecycle.service';
-import { webhookId } from '../../src/modules/webhooks/delivery/webhook-delivery.job';
+import { webhookId } from '../../src/modules/webhooks/delivery/webhook-delivery-job-data';
 import { CallsOrg, callingOrg, finished, waitForCall } from '../calls/call-fixtures';
 import { createOrg } from '../support/factory';
 import { HttpClient } from '../support/http';

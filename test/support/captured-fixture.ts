@@ -14,7 +14,7 @@ export const VAPI = (type: string): FixtureType => ({
 });
 
 export const WHATSAPP_SEND: FixtureType = {
-  import: `import type { GraphSendBody } from '../../../src/modules/messaging/whatsapp/whatsapp-graph.types';`,
+  import: `import type { GraphSendBody } from '../../../src/modules/messaging/providers/whatsapp/whatsapp-graph.types';`,
   type: 'GraphSendBody',
 };
 

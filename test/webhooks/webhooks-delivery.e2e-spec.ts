@@ -1,13 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import Stripe from 'stripe';
-import { JobQueue } from '../../src/infra/queue/job-queue.service';
+import { JobQueue } from '../../src/infra/queue/job-queue';
 import { JobName, QueueName } from '../../src/infra/queue/queue-names';
-import { DomainEventFanout } from '../../src/modules/outbox/domain-event-fanout.service';
+import { DomainEventFanoutService } from '../../src/modules/outbox/domain-event-fanout.service';
 import {
-  WebhookDeliveryJob,
+  WebhookDeliveryJobData,
   deliveryJobId,
   deliveryJobOptions,
-} from '../../src/modules/webhooks/delivery/webhook-delivery.job';
+} from '../../src/modules/webhooks/delivery/webhook-delivery-job-data';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 import { recordEvent } from './support/events';
@@ -199,9 +199,9 @@ describe('webhook delivery engine', () => {
     // The event's fan-out runs again (a relay re-enqueued it after its job was dropped) and a sweep re-adds the
     // retry: both jobs are accepted under their old ids, run, and find their attempt already in the log.
     await t.app
-      .get(DomainEventFanout)
+      .get(DomainEventFanoutService)
       .handle({ eventId, organizationId: org.id, type: 'contact.updated', occurredAt: new Date().toISOString() });
-    const retry: WebhookDeliveryJob = {
+    const retry: WebhookDeliveryJobData = {
       eventId,
       organizationId: org.id,
       endpointId: hook.id,

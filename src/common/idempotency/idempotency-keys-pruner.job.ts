@@ -5,7 +5,7 @@ import { IdempotencyService } from './idempotency.service';
 
 /** Deletes expired idempotency keys (cluster-wide hourly tick). */
 @Injectable()
-export class IdempotencyKeysPruner {
+export class IdempotencyKeysPrunerJob {
   constructor(private readonly idempotency: IdempotencyService) {}
 
   @OnJob({ name: JobName.PruneIdempotencyKeys, schedule: { every: 3600_000 } })

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Metrics } from './metrics.service';
+import { Metrics } from './metrics';
 
 /**
  * Times every HTTP response, whatever produced it (a handler, a guard's 401/429, Fastify's own 404 or 413).

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { Server, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { Metrics } from './metrics.service';
+import { Metrics } from './metrics';
 
 /**
  * Serves `GET /metrics` on METRICS_PORT, apart from the API port: every process has one whatever its roles (a

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { MetricsServer } from './metrics-server';
-import { Metrics } from './metrics.service';
+import { Metrics } from './metrics';
 
 /** Prometheus metrics: the `Metrics` service to record into (global), served by MetricsServer on METRICS_PORT. */
 @Global()

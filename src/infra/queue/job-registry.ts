@@ -3,7 +3,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { DiscoveryService, MetadataScanner, ModuleRef } from '@nestjs/core';
 import { DelayedError, Job, Queue, Worker } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { Metrics } from '../metrics/metrics.service';
+import { Metrics } from '../metrics/metrics';
 import { DeferJob } from './defer-job';
 import { ON_JOB_KEY, OnJobOptions } from './on-job.decorator';
 import { JOB_QUEUE, JobName, QUEUE_CONCURRENCY } from './queue-names';

@@ -2,7 +2,7 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance } from 'fastify';
-import { JobQueue } from './job-queue.service';
+import { JobQueue } from './job-queue';
 import { QueueName } from './queue-names';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';

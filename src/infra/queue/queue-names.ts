@@ -38,7 +38,7 @@ export enum JobName {
   PlaySimulatorStep = 'play-simulator-step',
   /** Reconcile calls processing past their maximum duration plus grace with the voice platform. */
   SuperviseCalls = 'supervise-calls',
-  /** data: WebhookDeliveryJob. */
+  /** data: WebhookDeliveryJobData. */
   DeliverWebhook = 'deliver-webhook',
   PruneWebhookDeliveries = 'prune-webhook-deliveries',
   SweepWebhookDeliveries = 'sweep-webhook-deliveries',

@@ -1,7 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { JobQueue } from './job-queue.service';
+import { JobQueue } from './job-queue';
 import { JobRegistry } from './job-registry';
 import { QueueConnection } from './queue-connection';
 import { QueueName } from './queue-names';

@@ -5,7 +5,7 @@ import { OrganizationsModule } from '../organizations/organizations.module';
 import { AdminAutomationsController } from './admin-automations.controller';
 import { AdminRecurringSchedulesController } from './admin-recurring-schedules.controller';
 import { AutomationsService } from './automations.service';
-import { DeleteBlockersService } from './delete-blockers.service';
+import { AutomationsBlocker } from './automations-blocker';
 import { FollowUpCampaignsRepository } from './follow-up-campaigns.repository';
 import { FollowUpMessage } from './follow-up-message.entity';
 import { FollowUpMessagesRepository } from './follow-up-messages.repository';
@@ -15,7 +15,7 @@ import { RecurringSchedule } from './recurring-schedule.entity';
 
 /**
  * Recurring schedules and follow-up campaigns (dashboard records, created through the admin API); both block
- * deleting the case or outbound assistant they run with (DeleteBlockersService registers them).
+ * deleting the case or outbound assistant they run with (AutomationsBlocker registers them).
  */
 @Module({
   imports: [
@@ -27,7 +27,7 @@ import { RecurringSchedule } from './recurring-schedule.entity';
   controllers: [AdminAutomationsController, AdminRecurringSchedulesController],
   providers: [
     AutomationsService,
-    DeleteBlockersService,
+    AutomationsBlocker,
     RecurringSchedulesRepository,
     FollowUpCampaignsRepository,
     FollowUpMessagesRepository,

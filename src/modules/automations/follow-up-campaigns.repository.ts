@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ReferenceTarget } from '../../common/references/reference-registry';
 import { queryEntities } from '../../infra/database/entity-rows';
 import { FollowUpCampaign } from './follow-up-campaign.entity';
 
@@ -23,5 +24,10 @@ export class FollowUpCampaignsRepository {
 
   find(organizationId: string, id: string): Promise<FollowUpCampaign | null> {
     return this.dataSource.manager.findOneBy(FollowUpCampaign, { id, organizationId });
+  }
+
+  /** Follow-ups that run with the case or outbound assistant (they block its delete). */
+  countReferencing(tx: EntityManager, organizationId: string, target: ReferenceTarget): Promise<number> {
+    return tx.countBy(FollowUpCampaign, { organizationId, ...target });
   }
 }

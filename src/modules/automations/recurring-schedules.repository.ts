@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ReferenceTarget } from '../../common/references/reference-registry';
 import { queryEntities } from '../../infra/database/entity-rows';
 import { RecurringSchedule } from './recurring-schedule.entity';
 
@@ -20,5 +21,10 @@ export class RecurringSchedulesRepository {
 
   async setNextOccurrence(m: EntityManager, id: string, next: Date | null): Promise<void> {
     await m.query(`UPDATE recurring_schedules SET next_occurrence_at = $2 WHERE id = $1`, [id, next]);
+  }
+
+  /** Schedules that run with the case or outbound assistant (they block its delete). */
+  countReferencing(tx: EntityManager, organizationId: string, target: ReferenceTarget): Promise<number> {
+    return tx.countBy(RecurringSchedule, { organizationId, ...target });
   }
 }

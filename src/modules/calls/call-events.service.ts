@@ -5,7 +5,7 @@ import { OutboxService } from '../outbox/outbox.service';
 import { CallBilling } from '../usage/call-billing.port';
 import { CallResponse } from './call.response';
 import { CallsRepository, PlacedCall } from './calls.repository';
-import { CallAdmissionQueue } from './dispatch/call-admission-queue.job';
+import { CallAdmissionQueueJob } from './dispatch/call-admission-queue.job';
 import { EndOfCallReport, PlatformEvent } from './voice/voice-provider';
 
 /** Calls recorded as started in one transaction at most. */
@@ -35,7 +35,7 @@ export class CallEventsService {
     private readonly calls: CallsRepository,
     private readonly outbox: OutboxService,
     private readonly billing: CallBilling,
-    private readonly admission: CallAdmissionQueue,
+    private readonly admission: CallAdmissionQueueJob,
   ) {}
 
   async apply(event: PlatformEvent): Promise<void> {

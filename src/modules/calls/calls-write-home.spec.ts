@@ -7,6 +7,8 @@ import { join, relative } from 'node:path';
  * else under src/ (migrations excepted: they shape the table, they do not move calls).
  */
 const SRC = join(__dirname, '..', '..');
+/** The one file that may write `calls`: not any repository, which could move a call past the transition table. */
+const HOME = join(__dirname, 'calls.repository.ts');
 
 const WRITES_TO_CALLS: ReadonlyArray<[string, RegExp]> = [
   ['SQL UPDATE', /\bUPDATE\s+(?:ONLY\s+)?"?calls"?(?![\w-])/i],
@@ -27,7 +29,7 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return entry.name === 'migrations' ? [] : sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.repository.ts') ? [path] : [];
+    return entry.name.endsWith('.ts') && path !== HOME ? [path] : [];
   });
 }
 
@@ -36,7 +38,7 @@ function writesToCalls(source: string): string[] {
 }
 
 describe('writes to calls live in CallsRepository only', () => {
-  it('no file under src/ outside *.repository.ts and migrations writes to calls', () => {
+  it('no file under src/ but calls.repository.ts and migrations writes to calls', () => {
     const offenders = sourceFiles(SRC)
       .filter((path) => path !== __filename)
       .map((path) => ({ file: relative(SRC, path), writes: writesToCalls(readFileSync(path, 'utf8')) }))

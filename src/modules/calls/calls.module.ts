@@ -17,18 +17,18 @@ import { CallsRepository } from './calls.repository';
 import { CallStatsService } from './call-stats.service';
 import { CallsService } from './calls.service';
 import { QueuedCallsBlocker } from './queued-calls-blocker';
-import { CallAdmissionQueue } from './dispatch/call-admission-queue.job';
+import { CallAdmissionQueueJob } from './dispatch/call-admission-queue.job';
 import { CallDispatchQueue } from './dispatch/call-dispatch-queue';
-import { CallDispatcher } from './dispatch/call-dispatcher.job';
-import { CallSweeper } from './dispatch/call-sweeper.job';
+import { CallDispatcherJob } from './dispatch/call-dispatcher.job';
+import { CallSweeperJob } from './dispatch/call-sweeper.job';
 import { AdminSimulatorController } from './inbound/admin-simulator.controller';
 import { InboundCallsService } from './inbound/inbound-calls.service';
-import { CallSupervisor } from './supervision/call-supervisor.job';
-import { VoiceSimulator } from './voice/simulator/voice-simulator';
+import { CallSupervisorJob } from './supervision/call-supervisor.job';
+import { VoiceSimulatorProvider } from './voice/simulator/voice-simulator.provider';
 import { SimulatorStepJob } from './voice/simulator/simulator-step.job';
 import { VapiClient } from './voice/vapi/vapi-client';
 import { VapiEventsController } from './voice/vapi/vapi-events.controller';
-import { VapiVoiceProvider } from './voice/vapi/vapi-voice-provider';
+import { VapiVoiceProvider } from './voice/vapi/vapi-voice.provider';
 import { ModeRoutedVoiceProvider } from './voice/mode-routed-voice.provider';
 import { VoiceProvider } from './voice/voice-provider';
 
@@ -54,12 +54,12 @@ import { VoiceProvider } from './voice/voice-provider';
     CallEventsService,
     CallEventsJob,
     CallDispatchQueue,
-    CallAdmissionQueue,
-    CallDispatcher,
-    CallSweeper,
-    CallSupervisor,
+    CallAdmissionQueueJob,
+    CallDispatcherJob,
+    CallSweeperJob,
+    CallSupervisorJob,
     InboundCallsService,
-    VoiceSimulator,
+    VoiceSimulatorProvider,
     SimulatorStepJob,
     VapiClient,
     VapiVoiceProvider,
@@ -67,7 +67,7 @@ import { VoiceProvider } from './voice/voice-provider';
     // test-mode calls always run on it.
     simulatorUnlessConfigured({
       provide: VoiceProvider,
-      simulator: VoiceSimulator,
+      simulator: VoiceSimulatorProvider,
       real: VapiVoiceProvider,
       useReal: (config) => config.voiceProvider === 'vapi',
       route: (chosen, simulator) => new ModeRoutedVoiceProvider(chosen, simulator),

@@ -3,18 +3,18 @@ import { CampaignAction } from './campaign-state';
 import { CampaignResponse } from './campaign.response';
 import { CampaignsService } from './campaigns.service';
 import { ChangeCampaignStateCommand } from './change-campaign-state.command';
-import { CampaignEngine } from './engine/campaign-engine.job';
+import { CampaignEngineJob } from './engine/campaign-engine.job';
 
 /**
  * start / pause / resume / cancel as one step for every caller (public API and console): the state change under
  * the row lock, then a kick of the engine once the campaign runs (after commit, so the step sees the new status).
  */
 @Injectable()
-export class CampaignActions {
+export class CampaignActionsService {
   constructor(
     private readonly campaigns: CampaignsService,
     private readonly changeState: ChangeCampaignStateCommand,
-    private readonly engine: CampaignEngine,
+    private readonly engine: CampaignEngineJob,
   ) {}
 
   async apply(organizationId: string, id: string, action: CampaignAction): Promise<CampaignResponse> {

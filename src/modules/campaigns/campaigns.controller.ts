@@ -8,7 +8,7 @@ import { ApiContractExtension } from '../../common/openapi/api-extension.decorat
 import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { Page, PageQueryDto } from '../../common/pagination/pagination.dto';
-import { CampaignActions } from './campaign-actions.service';
+import { CampaignActionsService } from './campaign-actions.service';
 import { CampaignEntryResponse } from './campaign-entry.response';
 import { CampaignResponse } from './campaign.response';
 import { CampaignAction } from './campaign-state';
@@ -36,7 +36,7 @@ export class CampaignsController {
   constructor(
     private readonly campaigns: CampaignsService,
     private readonly create: CreateCampaignCommand,
-    private readonly actions: CampaignActions,
+    private readonly actions: CampaignActionsService,
   ) {}
 
   @Post()

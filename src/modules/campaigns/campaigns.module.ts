@@ -9,7 +9,7 @@ import { LimitsModule } from '../limits/limits.module';
 import { MessagingModule } from '../messaging/messaging.module';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
 import { UsageModule } from '../usage/usage.module';
-import { CampaignActions } from './campaign-actions.service';
+import { CampaignActionsService } from './campaign-actions.service';
 import { CampaignAttempt } from './campaign-attempt.entity';
 import { CampaignAttemptsRepository } from './campaign-attempts.repository';
 import { CampaignAudienceResolver } from './campaign-audience';
@@ -24,9 +24,9 @@ import { ChangeCampaignStateCommand } from './change-campaign-state.command';
 import { CreateCampaignCommand } from './create-campaign.command';
 import { FollowUpMessenger } from './dialers/follow-up-messenger';
 import { FollowUpRunner } from './dialers/follow-up-runner';
-import { RecurringScheduleRunner } from './dialers/recurring-schedule-runner.job';
+import { RecurringScheduleRunnerJob } from './dialers/recurring-schedule-runner.job';
 import { AdvanceCampaignCommand } from './engine/advance-campaign.command';
-import { CampaignEngine } from './engine/campaign-engine.job';
+import { CampaignEngineJob } from './engine/campaign-engine.job';
 
 /** The dialer's campaigns (extension, CONTRACTS §9): the API and the engine that turns entries into calls. */
 @Module({
@@ -52,13 +52,13 @@ import { CampaignEngine } from './engine/campaign-engine.job';
     CampaignsService,
     CreateCampaignCommand,
     ChangeCampaignStateCommand,
-    CampaignActions,
+    CampaignActionsService,
     AdvanceCampaignCommand,
-    CampaignEngine,
-    RecurringScheduleRunner,
+    CampaignEngineJob,
+    RecurringScheduleRunnerJob,
     FollowUpRunner,
     FollowUpMessenger,
   ],
-  exports: [CampaignEngine, CampaignsService, CampaignActions],
+  exports: [CampaignEngineJob, CampaignsService, CampaignActionsService],
 })
 export class CampaignsModule {}

@@ -5,7 +5,7 @@ import { IdParamPipe } from '../../common/ids/id-param.pipe';
 import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
 import { ApiAdminErrors } from '../../common/openapi/api-errors.decorator';
 import { Page, PageQueryDto } from '../../common/pagination/pagination.dto';
-import { CampaignActions } from '../campaigns/campaign-actions.service';
+import { CampaignActionsService } from '../campaigns/campaign-actions.service';
 import { CampaignAction } from '../campaigns/campaign-state';
 import { CampaignsService } from '../campaigns/campaigns.service';
 import { ConsoleCampaignResponse } from './console-campaign.response';
@@ -18,7 +18,7 @@ import { ExistingOrganizationPipe } from '../organizations/existing-organization
 export class ConsoleCampaignsController {
   constructor(
     private readonly campaigns: CampaignsService,
-    private readonly actions: CampaignActions,
+    private readonly actions: CampaignActionsService,
   ) {}
 
   @Get()

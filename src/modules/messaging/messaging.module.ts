@@ -14,13 +14,13 @@ import { MessagingAccountsService } from './messaging-accounts.service';
 import { MessagingTemplate } from './messaging-template.entity';
 import { MessagingController } from './messaging.controller';
 import { MessagingProvider } from './providers/messaging-provider';
-import { SimulatedStatusJob } from './providers/simulated-status.job';
-import { SimulatorMessagingProvider } from './providers/simulator-messaging.provider';
+import { SimulatedStatusJob } from './providers/simulator/simulated-status.job';
+import { MessagingSimulatorProvider } from './providers/simulator/messaging-simulator.provider';
 import { RecordInboundMessageCommand } from './record-inbound-message.command';
 import { SendMessageCommand } from './send-message.command';
-import { WhatsAppCloudProvider } from './whatsapp/whatsapp-cloud.provider';
-import { WhatsAppWebhookController } from './whatsapp/whatsapp-webhook.controller';
-import { WhatsAppWebhookService } from './whatsapp/whatsapp-webhook.service';
+import { WhatsAppCloudProvider } from './providers/whatsapp/whatsapp-cloud.provider';
+import { WhatsAppWebhookController } from './providers/whatsapp/whatsapp-webhook.controller';
+import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.service';
 
 @Module({
   imports: [
@@ -40,12 +40,12 @@ import { WhatsAppWebhookService } from './whatsapp/whatsapp-webhook.service';
     SendMessageCommand,
     WhatsAppWebhookService,
     SimulatedStatusJob,
-    SimulatorMessagingProvider,
+    MessagingSimulatorProvider,
     WhatsAppCloudProvider,
     // MESSAGING_PROVIDER picks who carries messages; the rules above the seam never know which.
     simulatorUnlessConfigured({
       provide: MessagingProvider,
-      simulator: SimulatorMessagingProvider,
+      simulator: MessagingSimulatorProvider,
       real: WhatsAppCloudProvider,
       useReal: (config) => config.messagingProvider === 'whatsapp',
     }),

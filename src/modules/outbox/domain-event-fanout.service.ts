@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { OnJob } from '../../infra/queue/on-job.decorator';
-import { JobName } from '../../infra/queue/queue-names';
 import { DomainEventListener, DomainEventMessage } from './domain-event';
 
 /**
@@ -9,7 +7,7 @@ import { DomainEventListener, DomainEventMessage } from './domain-event';
  * retries it; listeners are idempotent per event id, so a retry never doubles an effect.
  */
 @Injectable()
-export class DomainEventFanout {
+export class DomainEventFanoutService {
   private readonly listeners: DomainEventListener[] = [];
 
   constructor(private readonly dataSource: DataSource) {}
@@ -18,11 +16,10 @@ export class DomainEventFanout {
     this.listeners.push(listener);
   }
 
-  @OnJob({ name: JobName.DomainEvent })
   async handle(event: DomainEventMessage): Promise<void> {
     await Promise.all(this.listeners.map((l) => l.onDomainEvent(event)));
     // Only after every listener succeeded: an event whose job vanished before this (Redis lost) stays
-    // unprocessed in PostgreSQL, and OutboxReplay enqueues it again. One statement on the unique event id.
+    // unprocessed in PostgreSQL, and OutboxReplayJob enqueues it again. One statement on the unique event id.
     await this.dataSource.query(
       'UPDATE outbox_events SET processed_at = now() WHERE event_id = $1 AND processed_at IS NULL',
       [event.eventId],

@@ -18,7 +18,7 @@ export class OutboxEvent {
   @Index() @Column({ type: 'timestamptz', precision: 3, nullable: true }) relayedAt: Date | null;
   /**
    * Set once every listener handled the event. Relayed but unprocessed past the grace period means its job was
-   * lost with the queue store: OutboxReplay enqueues it again.
+   * lost with the queue store: OutboxReplayJob enqueues it again.
    */
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) processedAt: Date | null;
 }

@@ -8,7 +8,7 @@ export const RETENTION_DAYS = 7;
 
 /** Relayed events are kept a week for inspection, then deleted (cluster-wide hourly tick). */
 @Injectable()
-export class OutboxPruner {
+export class OutboxPrunerJob {
   constructor(private readonly dataSource: DataSource) {}
 
   @OnJob({ name: JobName.PruneOutbox, schedule: { every: 3600_000 } })

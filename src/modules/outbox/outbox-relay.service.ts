@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { Client } from 'pg';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { DATABASE_URL } from '../../infra/database/database.tokens';
-import { JobQueue } from '../../infra/queue/job-queue.service';
+import { JobQueue } from '../../infra/queue/job-queue';
 import { JobName } from '../../infra/queue/queue-names';
 import { DomainEventMessage } from './domain-event';
 import { OUTBOX_JOB_COLUMNS, OutboxJobRow, domainEventJob } from './domain-event-job';
@@ -19,8 +19,8 @@ const POLL_MS = 1000;
  * ignores. Requests never wait for it: they only insert a row.
  */
 @Injectable()
-export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(OutboxRelay.name);
+export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(OutboxRelayService.name);
   private listener?: Client;
   private timer?: NodeJS.Timeout;
   private draining?: Promise<void>;

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
-import { JobQueue } from '../../infra/queue/job-queue.service';
+import { JobQueue } from '../../infra/queue/job-queue';
 import { OnJob } from '../../infra/queue/on-job.decorator';
 import { JobName } from '../../infra/queue/queue-names';
 import { DomainEventMessage } from './domain-event';
@@ -24,8 +24,8 @@ const LOOKBACK_SECS = 24 * 3600;
  * stay unprocessed rotate behind the others instead of filling every batch.
  */
 @Injectable()
-export class OutboxReplay {
-  private readonly logger = new Logger(OutboxReplay.name);
+export class OutboxReplayJob {
+  private readonly logger = new Logger(OutboxReplayJob.name);
 
   constructor(
     private readonly dataSource: DataSource,

@@ -1,17 +1,25 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DomainEventFanout } from './domain-event-fanout.service';
+import { DomainEventFanoutJob } from './domain-event-fanout.job';
+import { DomainEventFanoutService } from './domain-event-fanout.service';
 import { OutboxEvent } from './outbox-event.entity';
-import { OutboxPruner } from './outbox-pruner.job';
-import { OutboxRelay } from './outbox-relay.service';
-import { OutboxReplay } from './outbox-replay.job';
+import { OutboxPrunerJob } from './outbox-pruner.job';
+import { OutboxRelayService } from './outbox-relay.service';
+import { OutboxReplayJob } from './outbox-replay.job';
 import { OutboxService } from './outbox.service';
 
 /** Global: any module that changes state records its events through OutboxService. */
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([OutboxEvent])],
-  providers: [OutboxService, OutboxRelay, OutboxReplay, OutboxPruner, DomainEventFanout],
-  exports: [OutboxService, DomainEventFanout],
+  providers: [
+    OutboxService,
+    OutboxRelayService,
+    OutboxReplayJob,
+    OutboxPrunerJob,
+    DomainEventFanoutService,
+    DomainEventFanoutJob,
+  ],
+  exports: [OutboxService, DomainEventFanoutService],
 })
 export class OutboxModule {}

@@ -9,7 +9,7 @@ export const DELIVERY_RETENTION_DAYS = 14;
 const BATCH = 10_000;
 
 @Injectable()
-export class WebhookDeliveriesPruner {
+export class WebhookDeliveriesPrunerJob {
   constructor(
     private readonly dataSource: DataSource,
     private readonly leases: WebhookDeliveryLeaseRepository,

@@ -1,17 +1,18 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { WebhookDeliveryJob } from './delivery/webhook-delivery.job';
 import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
-import { WebhookFanout } from './delivery/webhook-fanout.service';
+import { WebhookFanoutService } from './delivery/webhook-fanout.service';
 import { WebhookDeliveryLease } from './delivery/webhook-delivery-lease.entity';
 import { WebhookDeliveryLeaseRepository } from './delivery/webhook-delivery-lease.repository';
 import { WebhookDeliverySlots } from './delivery/webhook-delivery-slots';
-import { WebhookDeliveriesPruner } from './webhook-deliveries-pruner.job';
+import { WebhookDeliveriesPrunerJob } from './webhook-deliveries-pruner.job';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
-import { WebhookRedeliverySweeper } from './delivery/webhook-redelivery-sweeper.service';
+import { WebhookRedeliverySweeperJob } from './delivery/webhook-redelivery-sweeper.job';
 import { WebhookDeliveryRepository } from './operations/webhook-delivery.repository';
 import { WebhookOperationsController } from './operations/webhook-operations.controller';
 import { WebhookOperationsService } from './operations/webhook-operations.service';
@@ -23,12 +24,13 @@ import { WebhookOperationsService } from './operations/webhook-operations.servic
   providers: [
     WebhooksService,
     WebhookEndpointsRepository,
-    WebhookFanout,
+    WebhookFanoutService,
     WebhookDeliveryService,
+    WebhookDeliveryJob,
     WebhookDeliveryLeaseRepository,
     WebhookDeliverySlots,
-    WebhookDeliveriesPruner,
-    WebhookRedeliverySweeper,
+    WebhookDeliveriesPrunerJob,
+    WebhookRedeliverySweeperJob,
     WebhookDeliveryRepository,
     WebhookOperationsService,
   ],

@@ -16,6 +16,7 @@ import {
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
 import { CAMPAIGN_BOUNDS, RETRYABLE_REASONS } from '../../audiences/campaign-bounds';
 import { SendTemplateMessageDto } from '../../messaging/dto/send-message.dto';
+import { AssistantConfigIdField, CaseIdField } from './run-with-fields';
 
 /** The template a message follow-up sends: the fields and bounds of `POST /api/v1/messaging/messages`. */
 export class FollowUpMessageDto extends PickType(SendTemplateMessageDto, [
@@ -25,16 +26,9 @@ export class FollowUpMessageDto extends PickType(SendTemplateMessageDto, [
 ]) {}
 
 export class CreateFollowUpCampaignDto {
-  @ApiPropertyOptional({
-    format: 'uuid',
-    description: 'A case of the organization; this or `assistantConfigId` required',
-  })
-  @IsOptional()
-  @IsUUID()
+  @CaseIdField()
   caseId?: string;
-  @ApiPropertyOptional({ format: 'uuid', description: 'An outbound assistant of the organization' })
-  @IsOptional()
-  @IsUUID()
+  @AssistantConfigIdField()
   assistantConfigId?: string;
 
   /* The dialer (extension): delaySeconds and from together make the follow-up call; without them, a record. */

@@ -1,22 +1,16 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
+import { IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
 import { CampaignAudienceDto } from '../../audiences/campaign-audience.dto';
 import { isValidTimeZone } from '../../../common/validation/time-zone';
 import { RECURRING_SCHEDULE_STATUSES, RecurringScheduleStatus } from '../recurring-schedule.entity';
+import { AssistantConfigIdField, CaseIdField } from './run-with-fields';
 
 export class CreateRecurringScheduleDto {
-  @ApiPropertyOptional({
-    format: 'uuid',
-    description: 'A case of the organization; this or `assistantConfigId` required',
-  })
-  @IsOptional()
-  @IsUUID()
+  @CaseIdField()
   caseId?: string;
-  @ApiPropertyOptional({ format: 'uuid', description: 'An outbound assistant of the organization' })
-  @IsOptional()
-  @IsUUID()
+  @AssistantConfigIdField()
   assistantConfigId?: string;
   @ApiPropertyOptional({ enum: RECURRING_SCHEDULE_STATUSES, default: 'active' })
   @IsOptional()

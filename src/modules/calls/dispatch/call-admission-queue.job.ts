@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { JobQueue } from '../../../infra/queue/job-queue.service';
+import { JobQueue } from '../../../infra/queue/job-queue';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { CallAdmission } from '../../limits/call-admission';
@@ -13,7 +13,7 @@ import { CallDispatchQueue } from './call-dispatch-queue';
  * re-enqueues any waiting call a lost wake-up leaves behind.
  */
 @Injectable()
-export class CallAdmissionQueue {
+export class CallAdmissionQueueJob {
   constructor(
     private readonly calls: CallsRepository,
     private readonly jobs: JobQueue,

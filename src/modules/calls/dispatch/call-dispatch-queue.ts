@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { JobQueue } from '../../../infra/queue/job-queue.service';
+import { JobQueue } from '../../../infra/queue/job-queue';
 import { JobName, QueueName } from '../../../infra/queue/queue-names';
 
 /** Job states in which a call's dispatch job will still run by itself. */

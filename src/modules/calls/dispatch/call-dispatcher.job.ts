@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { KeyedBatcher } from '../../../common/concurrency/keyed-batcher';
-import { LedgerReservationResult, Metrics } from '../../../infra/metrics/metrics.service';
+import { LedgerReservationResult, Metrics } from '../../../infra/metrics/metrics';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { OutboxService } from '../../outbox/outbox.service';
@@ -43,8 +43,8 @@ const ANY_ORGANIZATION = '';
  * round trip per batch, not per call.
  */
 @Injectable()
-export class CallDispatcher {
-  private readonly logger = new Logger(CallDispatcher.name);
+export class CallDispatcherJob {
+  private readonly logger = new Logger(CallDispatcherJob.name);
   /** Dispatches of one organization that fall due together share one reservation transaction. */
   private readonly starts = new KeyedBatcher<Call, Call | null>(
     (organizationId, calls) => this.reserveAndStart(organizationId, calls),

@@ -19,8 +19,8 @@ const BATCH = 500;
  * `processing` without a platform id end in `error`.
  */
 @Injectable()
-export class CallSweeper {
-  private readonly logger = new Logger(CallSweeper.name);
+export class CallSweeperJob {
+  private readonly logger = new Logger(CallSweeperJob.name);
 
   constructor(
     private readonly calls: CallsRepository,

@@ -5,7 +5,7 @@ import { ApiError } from '../../../common/errors/api-error';
 import { ApiDataResponse } from '../../../common/openapi/api-data-response.decorator';
 import { ApiAdminErrors } from '../../../common/openapi/api-errors.decorator';
 import { SimulateInboundCallDto } from '../dto/simulate-inbound-call.dto';
-import { VoiceSimulator } from '../voice/simulator/voice-simulator';
+import { VoiceSimulatorProvider } from '../voice/simulator/voice-simulator.provider';
 import { InboundCallsService } from './inbound-calls.service';
 import { SimulatedInboundCallResponse } from './simulated-inbound-call.response';
 
@@ -16,7 +16,7 @@ import { SimulatedInboundCallResponse } from './simulated-inbound-call.response'
 export class AdminSimulatorController {
   constructor(
     private readonly inbound: InboundCallsService,
-    private readonly simulator: VoiceSimulator,
+    private readonly simulator: VoiceSimulatorProvider,
   ) {}
 
   @Post('inbound-calls')
@@ -31,7 +31,11 @@ export class AdminSimulatorController {
   @ApiDataResponse(SimulatedInboundCallResponse, { status: 201 })
   @ApiAdminErrors('INVALID_PHONE')
   async inboundCall(@Body() dto: SimulateInboundCallDto): Promise<{ data: SimulatedInboundCallResponse }> {
-    const call = await this.inbound.start({ to: dto.to, from: dto.from, providerCallId: VoiceSimulator.newCallId() });
+    const call = await this.inbound.start({
+      to: dto.to,
+      from: dto.from,
+      providerCallId: VoiceSimulatorProvider.newCallId(),
+    });
     if (!call) throw new ApiError('INVALID_PHONE', `to: ${dto.to} is not a phone number of any organization`);
     await this.simulator.answerInbound({ ...call, apiCallId: call.apiCallId! });
     return { data: { id: call.id } };

@@ -27,8 +27,8 @@ export const SUPERVISION_TIMEOUT_REPORT: EndOfCallReport = Object.freeze({
  * finish as every platform event.
  */
 @Injectable()
-export class CallSupervisor {
-  private readonly logger = new Logger(CallSupervisor.name);
+export class CallSupervisorJob {
+  private readonly logger = new Logger(CallSupervisorJob.name);
 
   constructor(
     private readonly calls: CallsRepository,

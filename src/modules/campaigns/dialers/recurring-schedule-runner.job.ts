@@ -18,8 +18,8 @@ const BATCH = 20;
  * schedulers: the due schedule is locked (SKIP LOCKED), and the campaign is keyed by (schedule, occurrence).
  */
 @Injectable()
-export class RecurringScheduleRunner {
-  private readonly logger = new Logger(RecurringScheduleRunner.name);
+export class RecurringScheduleRunnerJob {
+  private readonly logger = new Logger(RecurringScheduleRunnerJob.name);
 
   constructor(
     private readonly dataSource: DataSource,

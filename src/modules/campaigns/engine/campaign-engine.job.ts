@@ -1,11 +1,11 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { JobQueue } from '../../../infra/queue/job-queue.service';
+import { JobQueue } from '../../../infra/queue/job-queue';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { CallDispatchQueue } from '../../calls/dispatch/call-dispatch-queue';
 import { DomainEventListener, DomainEventMessage } from '../../outbox/domain-event';
-import { DomainEventFanout } from '../../outbox/domain-event-fanout.service';
+import { DomainEventFanoutService } from '../../outbox/domain-event-fanout.service';
 import { OutboxService } from '../../outbox/outbox.service';
 import { CampaignsRepository } from '../campaigns.repository';
 import { FinishedCall, FollowUpRunner } from '../dialers/follow-up-runner';
@@ -25,15 +25,15 @@ const BUSY_WAIT_MS = 100;
  * freed slot is refilled without waiting for the tick. Losing the queue store loses nothing but latency.
  */
 @Injectable()
-export class CampaignEngine implements OnModuleInit, DomainEventListener {
-  private readonly logger = new Logger(CampaignEngine.name);
+export class CampaignEngineJob implements OnModuleInit, DomainEventListener {
+  private readonly logger = new Logger(CampaignEngineJob.name);
 
   constructor(
     private readonly advance: AdvanceCampaignCommand,
     private readonly campaigns: CampaignsRepository,
     private readonly jobs: JobQueue,
     private readonly dispatchQueue: CallDispatchQueue,
-    private readonly fanout: DomainEventFanout,
+    private readonly fanout: DomainEventFanoutService,
     private readonly followUps: FollowUpRunner,
     private readonly outbox: OutboxService,
     private readonly dataSource: DataSource,

@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PerKeyLimit } from '../../../common/concurrency/per-key-limit';
 import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
-import { Metrics } from '../../../infra/metrics/metrics.service';
+import { Metrics } from '../../../infra/metrics/metrics';
 import { DeferJob } from '../../../infra/queue/defer-job';
-import { JobQueue } from '../../../infra/queue/job-queue.service';
+import { JobQueue } from '../../../infra/queue/job-queue';
 import { JobName } from '../../../infra/queue/queue-names';
-import { WebhookDeliveryJob, deliveryJobId } from './webhook-delivery.job';
+import { WebhookDeliveryJobData, deliveryJobId } from './webhook-delivery-job-data';
 import { WebhookDeliveryLeaseRepository } from './webhook-delivery-lease.repository';
 
 /** A running lease outlives the attempt's timeout by this much before it counts as abandoned (a crashed worker). */
@@ -43,7 +43,7 @@ export class WebhookDeliverySlots {
    * Takes this worker's slot for the attempt's organization (no I/O: decided before the attempt reads anything),
    * or throws DeferJob. The returned function gives it back.
    */
-  takeOrganization(job: WebhookDeliveryJob): () => void {
+  takeOrganization(job: WebhookDeliveryJobData): () => void {
     if (!this.organizations.tryTake(job.organizationId)) {
       const jobId = deliveryJobId(job.eventId, job.endpointId, job.attempt);
       this.organizations.park(job.organizationId, jobId);
@@ -66,7 +66,7 @@ export class WebhookDeliverySlots {
    * Takes one of the endpoint's slots, across all workers, or throws DeferJob. Null when the endpoint is gone.
    * The returned function gives the slot back and wakes the endpoint's longest waiter.
    */
-  async claimEndpoint(job: WebhookDeliveryJob): Promise<ReleaseSlot | null> {
+  async claimEndpoint(job: WebhookDeliveryJobData): Promise<ReleaseSlot | null> {
     const jobId = deliveryJobId(job.eventId, job.endpointId, job.attempt);
     const claim = await this.leases.claim(
       jobId,

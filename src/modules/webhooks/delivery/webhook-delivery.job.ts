@@ -1,67 +1,17 @@
-import { createHash } from 'node:crypto';
-import type { JobsOptions } from 'bullmq';
-import { DomainEventType } from '../../outbox/domain-event';
+import { Injectable } from '@nestjs/common';
+import type { Job } from 'bullmq';
+import { OnJob } from '../../../infra/queue/on-job.decorator';
+import { JobName } from '../../../infra/queue/queue-names';
+import { WebhookDeliveryJobData } from './webhook-delivery-job-data';
+import { WebhookDeliveryService } from './webhook-delivery.service';
 
-/** The test ping's event (POST /webhooks/{id}/test): sent to one endpoint, once, never retried. */
-export const WEBHOOK_TEST_EVENT = 'webhook.test';
+/** The webhook-deliveries queue's consumer: one attempt of one event to one endpoint, by WebhookDeliveryService. */
+@Injectable()
+export class WebhookDeliveryJob {
+  constructor(private readonly delivery: WebhookDeliveryService) {}
 
-/**
- * The data of one DeliverWebhook job: one attempt of one event to one endpoint. References only (about 200
- * bytes): the event's payload is read from the outbox when the attempt is sent, so a large contact costs the
- * queue store nothing per endpoint and retry (CONTRACTS §7).
- */
-export interface WebhookDeliveryJob {
-  eventId: string;
-  organizationId: string;
-  endpointId: string;
-  type: DomainEventType | typeof WEBHOOK_TEST_EVENT;
-  /** 1 for the first try; retry n is attempt n + 1. */
-  attempt: number;
-}
-
-/**
- * BullMQ job id of an attempt. The first attempt's id is fixed by (event, endpoint), so an event relayed twice
- * enqueues one delivery; each retry has its own fixed id for the same reason. (BullMQ forbids ':' in ids.)
- */
-export function deliveryJobId(eventId: string, endpointId: string, attempt: number): string {
-  const base = `${eventId}.${endpointId}`;
-  return attempt === 1 ? base : `${base}.r${attempt - 1}`;
-}
-
-/** Infrastructure failures (not receiver failures, which follow the retry schedule) get a few quick retries. */
-const INFRASTRUCTURE_RETRIES = { attempts: 5, backoff: { type: 'exponential', delay: 1000 } } as const;
-
-/**
- * Queue options of one attempt: its fixed job id, quick infrastructure retries, and a delay for scheduled retries.
- * A finished attempt leaves the queue store at once (issue 16: ~1.4 KB per endpoint and event otherwise, kept a
- * day): what it did is in the delivery log, and an attempt already in the log is never sent again by a duplicate
- * job (a re-relayed event's fan-out, a sweep), so the job id no longer has to be remembered to deduplicate.
- */
-export function deliveryJobOptions(
-  job: Pick<WebhookDeliveryJob, 'eventId' | 'endpointId' | 'attempt'>,
-  delay?: number,
-): JobsOptions {
-  return {
-    jobId: deliveryJobId(job.eventId, job.endpointId, job.attempt),
-    ...(delay ? { delay } : {}),
-    ...INFRASTRUCTURE_RETRIES,
-    removeOnComplete: true,
-  };
-}
-
-/**
- * The `X-Webhook-Id`: a UUID derived from (event, endpoint), so every retry and every redelivery after a crash
- * carries the same value without storing it anywhere first.
- */
-export function webhookId(eventId: string, endpointId: string): string {
-  const hex = createHash('sha256').update(`${eventId}:${endpointId}`).digest('hex');
-  // Shaped as an RFC 9562 version 8 (custom) UUID.
-  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
-
-/** The spec's retry delays ("about" each value): up to 10 % added at random so retries of a burst spread out. */
-export function retryDelay(delaysMs: readonly number[], retry: number, random = Math.random): number {
-  const base = delaysMs[retry - 1];
-  return Math.round(base + base * 0.1 * random());
+  @OnJob({ name: JobName.DeliverWebhook })
+  deliver(data: WebhookDeliveryJobData, job: Pick<Job, 'attemptsMade'>): Promise<void> {
+    return this.delivery.deliver(data, job);
+  }
 }

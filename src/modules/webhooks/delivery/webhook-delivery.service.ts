@@ -3,13 +3,12 @@ import type { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { uuidv7 } from '../../../common/ids/uuid-v7';
 import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
-import { Metrics } from '../../../infra/metrics/metrics.service';
-import { JobQueue } from '../../../infra/queue/job-queue.service';
-import { OnJob } from '../../../infra/queue/on-job.decorator';
+import { Metrics } from '../../../infra/metrics/metrics';
+import { JobQueue } from '../../../infra/queue/job-queue';
 import { JobName } from '../../../infra/queue/queue-names';
 import { WebhookDelivery } from '../webhook-delivery.entity';
 import { PostResult, WebhookHttpClient } from './webhook-http.client';
-import { WebhookDeliveryJob, deliveryJobOptions, retryDelay, webhookId } from './webhook-delivery.job';
+import { WebhookDeliveryJobData, deliveryJobOptions, retryDelay, webhookId } from './webhook-delivery-job-data';
 import { signatureHeader } from './webhook-signature';
 import { EndpointForSend, WebhookEndpointsRepository } from '../webhook-endpoints.repository';
 import { WebhookDeliverySlots } from './webhook-delivery-slots';
@@ -56,8 +55,7 @@ export class WebhookDeliveryService {
     this.http = new WebhookHttpClient(config.webhookOrganizationConcurrency);
   }
 
-  @OnJob({ name: JobName.DeliverWebhook })
-  async deliver(job: WebhookDeliveryJob, queued?: Pick<Job, 'attemptsMade'>): Promise<void> {
+  async deliver(job: WebhookDeliveryJobData, queued?: Pick<Job, 'attemptsMade'>): Promise<void> {
     // This worker's share for the organization first: a tenant over it is deferred before any I/O is spent on it.
     const releaseOrganization = this.slots.takeOrganization(job);
     let sent: SentAttempt | null;
@@ -85,7 +83,7 @@ export class WebhookDeliveryService {
     }
     const retries = this.config.webhookRetryDelaysMs;
     if (job.attempt <= retries.length) {
-      const next: WebhookDeliveryJob = { ...job, attempt: job.attempt + 1 };
+      const next: WebhookDeliveryJobData = { ...job, attempt: job.attempt + 1 };
       await this.jobs.add(JobName.DeliverWebhook, next, deliveryJobOptions(next, retryDelay(retries, job.attempt)));
       this.metrics.webhookDelivery('retry_scheduled');
       return;
@@ -98,7 +96,7 @@ export class WebhookDeliveryService {
    * Sends the attempt under its endpoint's slot; null when the delivery is cancelled, or when `unlessLogged` and
    * the delivery log already holds this attempt or a later one.
    */
-  private async attempt(job: WebhookDeliveryJob, unlessLogged: boolean): Promise<SentAttempt | null> {
+  private async attempt(job: WebhookDeliveryJobData, unlessLogged: boolean): Promise<SentAttempt | null> {
     const endpoint = await this.endpoint(job);
     // Deleted, disabled or unsubscribed since the event: the delivery is cancelled.
     if (!endpoint || !endpoint.is_active || !endpoint.events.includes(job.type)) return null;
@@ -127,7 +125,7 @@ export class WebhookDeliveryService {
    * the same signing, client and delivery log as queued attempts, whatever the endpoint's state. Null when the
    * endpoint is gone.
    */
-  async sendNow(job: WebhookDeliveryJob, event: EventForSend): Promise<PostResult | null> {
+  async sendNow(job: WebhookDeliveryJobData, event: EventForSend): Promise<PostResult | null> {
     const endpoint = await this.endpoint(job);
     if (!endpoint) return null;
     const id = webhookId(job.eventId, job.endpointId);
@@ -136,13 +134,13 @@ export class WebhookDeliveryService {
     return result;
   }
 
-  private endpoint(job: WebhookDeliveryJob): Promise<EndpointForSend | undefined> {
+  private endpoint(job: WebhookDeliveryJobData): Promise<EndpointForSend | undefined> {
     return this.endpoints.findForSend(job.organizationId, job.endpointId);
   }
 
   private send(
     endpoint: EndpointForSend,
-    job: WebhookDeliveryJob,
+    job: WebhookDeliveryJobData,
     event: EventForSend,
     id: string,
   ): Promise<PostResult> {
@@ -166,7 +164,7 @@ export class WebhookDeliveryService {
     );
   }
 
-  private async record(job: WebhookDeliveryJob, id: string, result: PostResult): Promise<void> {
+  private async record(job: WebhookDeliveryJobData, id: string, result: PostResult): Promise<void> {
     await this.dataSource
       .getRepository(WebhookDelivery)
       .insert({

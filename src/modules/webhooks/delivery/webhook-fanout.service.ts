@@ -1,19 +1,19 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { JobQueue } from '../../../infra/queue/job-queue.service';
+import { JobQueue } from '../../../infra/queue/job-queue';
 import { JobName } from '../../../infra/queue/queue-names';
-import { DomainEventFanout } from '../../outbox/domain-event-fanout.service';
+import { DomainEventFanoutService } from '../../outbox/domain-event-fanout.service';
 import { DomainEventListener, DomainEventMessage } from '../../outbox/domain-event';
 import { WebhookEndpointsRepository } from '../webhook-endpoints.repository';
-import { WebhookDeliveryJob, deliveryJobOptions } from './webhook-delivery.job';
+import { WebhookDeliveryJobData, deliveryJobOptions } from './webhook-delivery-job-data';
 
 /**
  * Turns each relayed domain event into one delivery job per active endpoint of the organization subscribed to
  * its type. Job ids are fixed per (event, endpoint), so a re-relayed event or a retried fan-out adds nothing.
  */
 @Injectable()
-export class WebhookFanout implements OnModuleInit, DomainEventListener {
+export class WebhookFanoutService implements OnModuleInit, DomainEventListener {
   constructor(
-    private readonly fanout: DomainEventFanout,
+    private readonly fanout: DomainEventFanoutService,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly jobs: JobQueue,
   ) {}
@@ -25,7 +25,7 @@ export class WebhookFanout implements OnModuleInit, DomainEventListener {
   async onDomainEvent(event: DomainEventMessage): Promise<void> {
     const endpoints = await this.endpoints.subscribedIds(event.organizationId, event.type);
     if (!endpoints.length) return;
-    await this.jobs.addBulk<WebhookDeliveryJob>(
+    await this.jobs.addBulk<WebhookDeliveryJobData>(
       JobName.DeliverWebhook,
       endpoints.map((id) => ({
         data: {

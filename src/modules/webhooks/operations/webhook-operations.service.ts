@@ -5,16 +5,16 @@ import { isUuid } from '../../../common/ids/id-param.pipe';
 import { uuidv7 } from '../../../common/ids/uuid-v7';
 import { Page } from '../../../common/pagination/pagination.dto';
 import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
-import { JobQueue } from '../../../infra/queue/job-queue.service';
+import { JobQueue } from '../../../infra/queue/job-queue';
 import { JobName } from '../../../infra/queue/queue-names';
 import { RETENTION_DAYS as EVENT_RETENTION_DAYS } from '../../outbox/outbox-pruner.job';
 import { DomainEventType } from '../../outbox/domain-event';
 import {
   WEBHOOK_TEST_EVENT,
-  WebhookDeliveryJob,
+  WebhookDeliveryJobData,
   deliveryJobOptions,
   webhookId,
-} from '../delivery/webhook-delivery.job';
+} from '../delivery/webhook-delivery-job-data';
 import { WebhookDeliveryService } from '../delivery/webhook-delivery.service';
 import { ListDeliveriesQueryDto } from '../dto/list-deliveries-query.dto';
 import { WebhookEndpoint } from '../webhook-endpoint.entity';
@@ -109,7 +109,7 @@ export class WebhookOperationsService {
   /** Sends `webhook.test` now, bounded by WEBHOOK_TIMEOUT_MS, and answers with the logged attempt. */
   async test(organizationId: string, endpointId: string): Promise<WebhookDeliveryResponse> {
     const endpoint = await this.webhooks.get(organizationId, endpointId);
-    const job: WebhookDeliveryJob = {
+    const job: WebhookDeliveryJobData = {
       eventId: uuidv7(),
       organizationId,
       endpointId,
@@ -167,7 +167,7 @@ export class WebhookOperationsService {
     const items = resends.flatMap(({ eventId, attempt }, i) => {
       const event = byId.get(eventId);
       if (!event) return [];
-      const data: WebhookDeliveryJob = {
+      const data: WebhookDeliveryJobData = {
         eventId,
         organizationId: endpoint.organizationId,
         endpointId: endpoint.id,
@@ -176,7 +176,7 @@ export class WebhookOperationsService {
       };
       return [{ data, opts: deliveryJobOptions(data, i * spacingMs) }];
     });
-    if (items.length) await this.jobs.addBulk<WebhookDeliveryJob>(JobName.DeliverWebhook, items);
+    if (items.length) await this.jobs.addBulk<WebhookDeliveryJobData>(JobName.DeliverWebhook, items);
     return items.length;
   }
 }

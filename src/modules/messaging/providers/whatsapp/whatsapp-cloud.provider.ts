@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { CreateMessageTemplate, TemplateLanguage } from '@great-detail/whatsapp' with {
   'resolution-mode': 'import',
 };
-import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
+import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 import {
   MessagingProvider,
   ProviderRejectionCode,
@@ -10,8 +10,8 @@ import {
   SendTemplateInput,
   SendTextInput,
   rejected,
-} from '../providers/messaging-provider';
-import { isPositional, templatePlaceholders } from '../template-placeholders';
+} from '../messaging-provider';
+import { isPositional, templatePlaceholders } from '../../template-placeholders';
 import { WhatsAppConfig, whatsAppConfig } from './whatsapp-config';
 import type { GraphSendAnswer, GraphSendBody } from './whatsapp-graph.types';
 

@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { toE164 } from '../../../common/validation/is-e164.decorator';
-import { DeliveryStatusService } from '../delivery-status.service';
-import { DELIVERY_STATUSES, DeliveryStatus } from '../message.entity';
-import { MessagingAccount } from '../messaging-account.entity';
-import { MessagingAccountsService } from '../messaging-accounts.service';
-import { RecordInboundMessageCommand } from '../record-inbound-message.command';
+import { toE164 } from '../../../../common/validation/is-e164.decorator';
+import { DeliveryStatusService } from '../../delivery-status.service';
+import { DELIVERY_STATUSES, DeliveryStatus } from '../../message.entity';
+import { MessagingAccount } from '../../messaging-account.entity';
+import { MessagingAccountsService } from '../../messaging-accounts.service';
+import { RecordInboundMessageCommand } from '../../record-inbound-message.command';
 import { WhatsAppChangeValue, WhatsAppInboundMessage, WhatsAppWebhookPayload } from './whatsapp-graph.types';
 
 const REPORTED_STATUSES: readonly string[] = DELIVERY_STATUSES.filter((s) => s !== 'accepted');

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
-import { JobQueue } from '../../../infra/queue/job-queue.service';
+import { JobQueue } from '../../../infra/queue/job-queue';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { DomainEventType } from '../../outbox/domain-event';
-import { WebhookDeliveryJob, deliveryJobOptions } from './webhook-delivery.job';
+import { WebhookDeliveryJobData, deliveryJobOptions } from './webhook-delivery-job-data';
 
 interface OverdueDelivery {
   event_id: string;
@@ -26,7 +26,7 @@ const BATCH = 500;
  * log, which the attempt checks before sending.
  */
 @Injectable()
-export class WebhookRedeliverySweeper {
+export class WebhookRedeliverySweeperJob {
   constructor(
     private readonly dataSource: DataSource,
     private readonly jobs: JobQueue,
@@ -60,7 +60,7 @@ export class WebhookRedeliverySweeper {
       [lookbackSecs, graceSecs, delays, BATCH],
     );
     for (const row of overdue) {
-      const job: WebhookDeliveryJob = {
+      const job: WebhookDeliveryJobData = {
         eventId: row.event_id,
         organizationId: row.organization_id,
         endpointId: row.endpoint_id,

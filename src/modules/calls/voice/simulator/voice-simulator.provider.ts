@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { uuidv7 } from '../../../../common/ids/uuid-v7';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
-import { JobQueue } from '../../../../infra/queue/job-queue.service';
+import { JobQueue } from '../../../../infra/queue/job-queue';
 import { JOB_QUEUE, JobName } from '../../../../infra/queue/queue-names';
 import type { Call } from '../../call.entity';
 import { ProviderCallState, VoiceProvider } from '../voice-provider';
@@ -31,7 +31,7 @@ const PENDING_STATES = new Set(['waiting', 'delayed', 'active', 'prioritized']);
  * The jobs carry ids and timings only; each step's event is rebuilt from the call when it runs (SimulatorStepJob).
  */
 @Injectable()
-export class VoiceSimulator extends VoiceProvider {
+export class VoiceSimulatorProvider extends VoiceProvider {
   constructor(
     private readonly jobs: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -40,7 +40,7 @@ export class VoiceSimulator extends VoiceProvider {
   }
 
   async placeCall(call: Call): Promise<{ providerCallId: string }> {
-    const providerCallId = VoiceSimulator.newCallId();
+    const providerCallId = VoiceSimulatorProvider.newCallId();
     await this.schedule(call, providerCallId);
     return { providerCallId };
   }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { OnJob } from '../../../infra/queue/on-job.decorator';
-import { JobName } from '../../../infra/queue/queue-names';
-import { DeliveryStatusService } from '../delivery-status.service';
-import { DeliveryStatus } from '../message.entity';
+import { OnJob } from '../../../../infra/queue/on-job.decorator';
+import { JobName } from '../../../../infra/queue/queue-names';
+import { DeliveryStatusService } from '../../delivery-status.service';
+import { DeliveryStatus } from '../../message.entity';
 
 /** Time between two simulated status reports. */
 export const SIMULATED_STATUS_STEP_MS = 200;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { JobQueue } from '../queue/job-queue.service';
+import { JobQueue } from '../queue/job-queue';
 import { QueueName } from '../queue/queue-names';
 
 /** Outcomes of one webhook delivery attempt (the job), as counted by `vc_webhook_deliveries_total`. */

@@ -1,4 +1,4 @@
-import { AppConfig } from '../../../infra/config/app-config';
+import { AppConfig } from '../../../../infra/config/app-config';
 
 /** The WhatsApp Cloud API settings (CONTRACTS §5), read from the raw environment as provider secrets are. */
 export interface WhatsAppConfig {

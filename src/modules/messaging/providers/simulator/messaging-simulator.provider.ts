@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { JobQueue } from '../../../infra/queue/job-queue.service';
-import { JobName } from '../../../infra/queue/queue-names';
-import { templatePlaceholders, variablesMatch } from '../template-placeholders';
+import { JobQueue } from '../../../../infra/queue/job-queue';
+import { JobName } from '../../../../infra/queue/queue-names';
+import { templatePlaceholders, variablesMatch } from '../../template-placeholders';
 import {
   MessagingProvider,
   SendResult,
@@ -10,7 +10,7 @@ import {
   SendTextInput,
   StoredMessageRef,
   rejected,
-} from './messaging-provider';
+} from '../messaging-provider';
 import { SIMULATED_STATUS_STEP_MS, SimulatedStatusJobData } from './simulated-status.job';
 
 /**
@@ -18,7 +18,7 @@ import { SIMULATED_STATUS_STEP_MS, SimulatedStatusJobData } from './simulated-st
  * whose last digit is 9 and a template whose variables do not match its placeholders.
  */
 @Injectable()
-export class SimulatorMessagingProvider extends MessagingProvider {
+export class MessagingSimulatorProvider extends MessagingProvider {
   constructor(private readonly jobs: JobQueue) {
     super();
   }
