@@ -32,8 +32,6 @@ export enum JobName {
   AdmitQueuedCalls = 'admit-queued-calls',
   /** Re-enqueue due calls whose job is missing; unstick stale claims. */
   SweepCalls = 'sweep-calls',
-  /** Apply one voice-platform event to its call; data: PlatformEvent. */
-  ApplyVoiceEvent = 'apply-voice-event',
   /** One step of a simulated call's timeline (ids and timings; the event is rebuilt from the call). */
   PlaySimulatorStep = 'play-simulator-step',
   /** Reconcile calls processing past their maximum duration plus grace with the voice platform. */
@@ -62,7 +60,6 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.DispatchCall]: QueueName.CallDispatch,
   [JobName.AdmitQueuedCalls]: QueueName.CallDispatch,
   [JobName.SweepCalls]: QueueName.CallDispatch,
-  [JobName.ApplyVoiceEvent]: QueueName.VoiceEvents,
   [JobName.PlaySimulatorStep]: QueueName.VoiceEvents,
   [JobName.SuperviseCalls]: QueueName.CallDispatch,
   [JobName.DeliverWebhook]: QueueName.WebhookDeliveries,

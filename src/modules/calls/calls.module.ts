@@ -9,7 +9,6 @@ import { LimitsModule } from '../limits/limits.module';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
 import { UsageModule } from '../usage/usage.module';
 import { Call } from './call.entity';
-import { CallEventsJob } from './call-events.job';
 import { CallEventsService } from './call-events.service';
 import { CallReferences } from './call-references';
 import { CallsController } from './calls.controller';
@@ -52,7 +51,6 @@ import { VoiceProvider } from './voice/voice-provider';
     CallReferences,
     QueuedCallsBlocker,
     CallEventsService,
-    CallEventsJob,
     CallDispatchQueue,
     CallAdmissionQueueJob,
     CallDispatcherJob,
