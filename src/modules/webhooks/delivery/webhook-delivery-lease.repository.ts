@@ -5,12 +5,11 @@ import { isForeignKeyViolation } from '../../../infra/database/pg-errors';
 /** `gone`: the endpoint was deleted since the attempt read it. */
 export type ClaimResult = 'running' | 'waiting' | 'gone';
 
-/** First key of the two-key advisory lock serialising one endpoint's slot decisions (no other feature's lock). */
-const ENDPOINT_SLOTS_LOCK = 0x77736c74; // "wslt"
-
 /**
- * The only SQL on `webhook_delivery_leases`: at most `limit` running attempts per endpoint across all workers.
- * A claim runs under a per-endpoint transaction lock, so two workers never both take the last slot.
+ * The only SQL on `webhook_delivery_leases` (with the claim's function, webhook_delivery_claim, in its migration):
+ * at most `limit` running attempts per endpoint across all workers. A claim runs under a per-endpoint
+ * transaction lock (advisory key 0x77736c74, "wslt", no other feature's), so two workers never both take the
+ * last slot.
  */
 @Injectable()
 export class WebhookDeliveryLeaseRepository {
@@ -21,26 +20,10 @@ export class WebhookDeliveryLeaseRepository {
    * line when it asks again.
    */
   async claim(jobId: string, endpointId: string, limit: number, leaseMs: number): Promise<ClaimResult> {
+    // One round trip: the lock and the count-and-insert run in PostgreSQL (migration WebhookClaimSlotFunction).
     const running = await this.dataSource
-      .transaction(async (m) => {
-        await m.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [ENDPOINT_SLOTS_LOCK, endpointId]);
-        const rows: Array<{ running: boolean }> = await m.query(
-          `WITH busy AS (
-           SELECT count(*)::int AS n FROM webhook_delivery_leases
-            WHERE endpoint_id = $2 AND running AND expires_at > now() AND job_id <> $1)
-         INSERT INTO webhook_delivery_leases (job_id, endpoint_id, running, since, expires_at)
-         SELECT $1, $2, busy.n < $3, now(),
-                CASE WHEN busy.n < $3 THEN now() + make_interval(secs => $4 / 1000.0) END
-           FROM busy
-         ON CONFLICT (job_id) DO UPDATE
-            SET running = excluded.running,
-                expires_at = excluded.expires_at,
-                since = CASE WHEN excluded.running THEN excluded.since ELSE webhook_delivery_leases.since END
-         RETURNING running`,
-          [jobId, endpointId, limit, leaseMs],
-        );
-        return rows[0].running;
-      })
+      .query(`SELECT webhook_delivery_claim($1, $2, $3, $4) AS running`, [jobId, endpointId, limit, leaseMs])
+      .then((rows: Array<{ running: boolean }>) => rows[0].running)
       .catch((error: unknown) => {
         if (isForeignKeyViolation(error)) return null;
         throw error;
