@@ -36,7 +36,8 @@ export class WebhookDeliveryLeaseRepository {
    * claims again when it runs), or null when none waits.
    */
   async release(jobId: string, endpointId: string): Promise<string | null> {
-    const rows: Array<{ job_id: string }> = await this.dataSource.query(
+    // A DELETE comes back from the driver as [rows, count] (reading it as rows woke nobody: issue 21).
+    const [rows]: [Array<{ job_id: string }>, number] = await this.dataSource.query(
       `WITH done AS (DELETE FROM webhook_delivery_leases WHERE job_id = $1),
             next AS (
               SELECT job_id FROM webhook_delivery_leases
