@@ -15,7 +15,7 @@ export class WebhookDeliveryLease {
   @JoinColumn({ name: 'endpoint_id' })
   endpoint?: WebhookEndpoint;
   @Column('uuid') endpointId: string;
-  /** True: sending now, or handed the slot by the attempt that freed it (on its way). False: parked, in `since` order. */
+  /** True: sending now. False: parked until a slot frees (woken in `since` order). */
   @Column('boolean') running: boolean;
   @Column({ type: 'timestamptz', precision: 3 }) since: Date;
   /** Running leases only: when the slot counts as free again even if nobody released it. */

@@ -32,38 +32,36 @@ export class WebhookDeliveryLeaseRepository {
   }
 
   /**
-   * Frees the slot of `jobId` by handing it to the endpoint's longest-waiting attempt, whose lease becomes the
-   * running one (it finds it so when it runs, wherever it runs, so no newcomer can take the slot meanwhile);
-   * returns that attempt, or null when none waits and the slot is free. One statement: the slot changes hands
-   * atomically, so a concurrent claim counts the same number of running slots before and after.
+   * Frees the slot of `jobId` and hands back the longest-waiting attempt of the endpoint (its row removed: it
+   * claims again when it runs), or null when none waits.
    */
-  async release(jobId: string, endpointId: string, leaseMs: number): Promise<string | null> {
-    // An UPDATE comes back from the driver as [rows, count] (reading it as rows woke nobody: issue 21).
+  async release(jobId: string, endpointId: string): Promise<string | null> {
+    // A DELETE comes back from the driver as [rows, count] (reading it as rows woke nobody: issue 21).
     const [rows]: [Array<{ job_id: string }>, number] = await this.dataSource.query(
       `WITH done AS (DELETE FROM webhook_delivery_leases WHERE job_id = $1),
             next AS (
               SELECT job_id FROM webhook_delivery_leases
                WHERE endpoint_id = $2 AND NOT running AND job_id <> $1
                ORDER BY since LIMIT 1 FOR UPDATE SKIP LOCKED)
-       UPDATE webhook_delivery_leases l
-          SET running = true, expires_at = now() + make_interval(secs => $3 / 1000.0)
-         FROM next WHERE l.job_id = next.job_id RETURNING l.job_id`,
-      [jobId, endpointId, leaseMs],
+       DELETE FROM webhook_delivery_leases l USING next WHERE l.job_id = next.job_id RETURNING l.job_id`,
+      [jobId, endpointId],
     );
     return rows[0]?.job_id ?? null;
   }
 
-  /**
-   * Whether the parked attempt `jobId` may run now: its lease was handed to it, or the endpoint has a slot nobody
-   * holds (a wake-up lost while it was being parked).
-   */
-  async mayRun(jobId: string, endpointId: string, limit: number): Promise<boolean> {
-    const rows: Array<{ may: boolean }> = await this.dataSource.query(
-      `SELECT coalesce(bool_or(job_id = $3), false) OR count(*) < $2 AS may FROM webhook_delivery_leases
+  /** Whether the endpoint has a slot nobody holds (a parked attempt whose wake-up was lost may take it). */
+  async hasFreeSlot(endpointId: string, limit: number): Promise<boolean> {
+    const rows: Array<{ free: boolean }> = await this.dataSource.query(
+      `SELECT count(*) < $2 AS free FROM webhook_delivery_leases
         WHERE endpoint_id = $1 AND running AND expires_at > now()`,
-      [endpointId, limit, jobId],
+      [endpointId, limit],
     );
-    return rows[0].may;
+    return rows[0].free;
+  }
+
+  /** Hands back the next waiting attempt of the endpoint without freeing anything (its previous wake-up was lost). */
+  next(endpointId: string): Promise<string | null> {
+    return this.release('', endpointId);
   }
 
   /** Leases long expired (their worker crashed) and waits whose job is long gone (a queue store lost its data). */

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { KeyedBatcher } from '../../../common/concurrency/keyed-batcher';
 import { uuidv7 } from '../../../common/ids/uuid-v7';
@@ -12,7 +13,7 @@ import { PostResult, WebhookHttpClient } from './webhook-http.client';
 import { WebhookDeliveryJob, deliveryJobOptions, retryDelay, webhookId } from './webhook-delivery.job';
 import { signatureHeader } from './webhook-signature';
 import { EndpointForSend, WebhookEndpointsRepository } from '../webhook-endpoints.repository';
-import { QueuedRun, Turn, WebhookDeliverySlots, turnOf } from './webhook-delivery-slots';
+import { WebhookDeliverySlots } from './webhook-delivery-slots';
 import { isForeignKeyViolation } from '../../../infra/database/pg-errors';
 
 /** Failed deliveries in a row (each with all its retries spent) that disable an endpoint (spec rule 4). */
@@ -62,15 +63,16 @@ export class WebhookDeliveryService {
   }
 
   @OnJob({ name: JobName.DeliverWebhook })
-  async deliver(job: WebhookDeliveryJob, queued?: QueuedRun): Promise<void> {
-    const turn = turnOf(queued);
+  async deliver(job: WebhookDeliveryJob, queued?: Pick<Job, 'attemptsMade' | 'timestamp' | 'opts'>): Promise<void> {
     // This worker's share for the organization first: a tenant over it is deferred before any I/O is spent on it.
-    const releaseOrganization = this.slots.takeOrganization(job, turn);
+    // Its place in line: when the attempt became due (a deferral keeps the job's timestamp).
+    const since = queued ? queued.timestamp + (queued.opts.delay ?? 0) : Date.now();
+    const releaseOrganization = this.slots.takeOrganization(job, since);
     let sent: SentAttempt | null;
     try {
       // A job's own infrastructure retry re-sends as before; a first run of an attempt the log already holds is
       // a duplicate job (finished attempts leave the queue, so their ids no longer deduplicate).
-      sent = await this.attempt(job, !queued?.attemptsMade, turn);
+      sent = await this.attempt(job, !queued?.attemptsMade);
     } finally {
       releaseOrganization();
     }
@@ -104,15 +106,10 @@ export class WebhookDeliveryService {
    * Sends the attempt under its endpoint's slot; null when the delivery is cancelled, or when `unlessLogged` and
    * the delivery log already holds this attempt or a later one.
    */
-  private async attempt(job: WebhookDeliveryJob, unlessLogged: boolean, turn: Turn): Promise<SentAttempt | null> {
+  private async attempt(job: WebhookDeliveryJob, unlessLogged: boolean): Promise<SentAttempt | null> {
     const endpoint = await this.endpoint(job);
-    const cancel = async (): Promise<null> => {
-      // A deferred attempt may hold its endpoint's slot, handed to it while it waited: the next waiter gets it.
-      if (turn.returning) await this.slots.leaveEndpoint(job);
-      return null;
-    };
     // Deleted, disabled or unsubscribed since the event: the delivery is cancelled.
-    if (!endpoint || !endpoint.is_active || !endpoint.events.includes(job.type)) return cancel();
+    if (!endpoint || !endpoint.is_active || !endpoint.events.includes(job.type)) return null;
 
     // The payload is read now, not carried by the job (CONTRACTS §7); call events go out without their transcript
     // (spec Events). An event pruned from the outbox (kept 7 days, far past the retry schedule) is not sent.
@@ -123,7 +120,7 @@ export class WebhookDeliveryService {
          FROM outbox_events WHERE event_id = $1`,
       [job.eventId, id, job.attempt, unlessLogged],
     );
-    if (!event || event.logged) return cancel();
+    if (!event || event.logged) return null;
     const releaseEndpoint = await this.slots.claimEndpoint(job);
     if (!releaseEndpoint) return null;
     try {
