@@ -25,8 +25,8 @@ export class JobQueue {
   }
 
   /**
-   * Runs a delayed job now. `not-delayed`: the job exists but is not in the delayed set (waiting, running, or on
-   * its way to the delayed set: a deferred job whose move has not landed yet); `gone`: no such job.
+   * Runs a delayed job now. `not-delayed`: the job is waiting or running (or on its way to the delayed set: a
+   * deferred job whose move has not landed yet); `gone`: no such job, or it has finished.
    */
   async promote(job: JobName, jobId: string): Promise<'promoted' | 'not-delayed' | 'gone'> {
     const found = await this.queue(JOB_QUEUE[job]).getJob(jobId);
@@ -35,7 +35,8 @@ export class JobQueue {
       await found.promote();
       return 'promoted';
     } catch {
-      return 'not-delayed';
+      const state = await found.getState();
+      return state === 'completed' || state === 'failed' || state === 'unknown' ? 'gone' : 'not-delayed';
     }
   }
 

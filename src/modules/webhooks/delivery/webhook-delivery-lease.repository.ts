@@ -5,6 +5,12 @@ import { isForeignKeyViolation } from '../../../infra/database/pg-errors';
 /** `gone`: the endpoint was deleted since the attempt read it. */
 export type ClaimResult = 'running' | 'waiting' | 'gone';
 
+/** An attempt waiting for a slot, and since when (its place in line). */
+export interface WaitingAttempt {
+  jobId: string;
+  since: Date;
+}
+
 /**
  * The only SQL on `webhook_delivery_leases` (with the claim's function, webhook_delivery_claim, in its migration):
  * at most `limit` running attempts per endpoint across all workers. A claim runs under a per-endpoint
@@ -35,18 +41,33 @@ export class WebhookDeliveryLeaseRepository {
    * Frees the slot of `jobId` and hands back the longest-waiting attempt of the endpoint (its row removed: it
    * claims again when it runs), or null when none waits.
    */
-  async release(jobId: string, endpointId: string): Promise<string | null> {
+  async release(jobId: string, endpointId: string): Promise<WaitingAttempt | null> {
     // A DELETE comes back from the driver as [rows, count] (reading it as rows woke nobody: issue 21).
-    const [rows]: [Array<{ job_id: string }>, number] = await this.dataSource.query(
+    const [rows]: [Array<WaitingAttempt>, number] = await this.dataSource.query(
       `WITH done AS (DELETE FROM webhook_delivery_leases WHERE job_id = $1),
             next AS (
               SELECT job_id FROM webhook_delivery_leases
                WHERE endpoint_id = $2 AND NOT running AND job_id <> $1
                ORDER BY since LIMIT 1 FOR UPDATE SKIP LOCKED)
-       DELETE FROM webhook_delivery_leases l USING next WHERE l.job_id = next.job_id RETURNING l.job_id`,
+       DELETE FROM webhook_delivery_leases l USING next WHERE l.job_id = next.job_id
+       RETURNING l.job_id AS "jobId", l.since`,
       [jobId, endpointId],
     );
-    return rows[0]?.job_id ?? null;
+    return rows[0] ?? null;
+  }
+
+  /** Puts a waiting attempt handed back by `release` back at its place in line (its wake-up found it not parked). */
+  async requeue(waiting: WaitingAttempt, endpointId: string): Promise<void> {
+    await this.dataSource
+      .query(
+        `INSERT INTO webhook_delivery_leases (job_id, endpoint_id, running, since) VALUES ($1, $2, false, $3)
+         ON CONFLICT (job_id) DO NOTHING`,
+        [waiting.jobId, endpointId, waiting.since],
+      )
+      .catch((error: unknown) => {
+        // The endpoint is gone, and its attempts with it.
+        if (!isForeignKeyViolation(error)) throw error;
+      });
   }
 
   /** Whether the endpoint has a slot nobody holds (a parked attempt whose wake-up was lost may take it). */
@@ -60,7 +81,7 @@ export class WebhookDeliveryLeaseRepository {
   }
 
   /** Hands back the next waiting attempt of the endpoint without freeing anything (its previous wake-up was lost). */
-  next(endpointId: string): Promise<string | null> {
+  next(endpointId: string): Promise<WaitingAttempt | null> {
     return this.release('', endpointId);
   }
 

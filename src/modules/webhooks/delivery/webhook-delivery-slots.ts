@@ -94,7 +94,10 @@ export class WebhookDeliverySlots {
       released = true;
       let next = await this.leases.release(jobId, job.endpointId);
       for (let i = 0; next && i < WAKE_TRIES; i++) {
-        if ((await this.jobs.promote(JobName.DeliverWebhook, next)) === 'promoted') return;
+        const woken = await this.jobs.promote(JobName.DeliverWebhook, next.jobId);
+        if (woken === 'promoted') return;
+        // Still on its way to the delayed set: back to its place; once parked it looks for the slot freed here.
+        if (woken === 'not-delayed') return this.leases.requeue(next, job.endpointId);
         next = await this.leases.next(job.endpointId);
       }
     };

@@ -107,27 +107,55 @@ export class WebhookDeliveryService {
    * the delivery log already holds this attempt or a later one.
    */
   private async attempt(job: WebhookDeliveryJob, unlessLogged: boolean): Promise<SentAttempt | null> {
-    const endpoint = await this.endpoint(job);
-    // Deleted, disabled or unsubscribed since the event: the delivery is cancelled.
-    if (!endpoint || !endpoint.is_active || !endpoint.events.includes(job.type)) return null;
-
-    // The payload is read now, not carried by the job (CONTRACTS §7); call events go out without their transcript
-    // (spec Events). An event pruned from the outbox (kept 7 days, far past the retry schedule) is not sent.
     const id = webhookId(job.eventId, job.endpointId);
+    // The slot is claimed while the endpoint and the event are read, not after: the attempt holds its
+    // organization's unit one round trip instead of three (issue 21: that unit, 10 per worker, held across an
+    // attempt's round trips, capped one organization's deliveries). A cancelled attempt gives a slot it got back.
+    const claimed = this.slots.claimEndpoint(job).then(
+      (release) => ({ release }),
+      (error: unknown) => ({ error }),
+    );
+    const cancel = async (): Promise<null> => {
+      const claim = await claimed;
+      if ('release' in claim) await claim.release?.();
+      return null;
+    };
+    const [endpoint, event] = await Promise.all([this.endpoint(job), this.event(job, id, unlessLogged)]).catch(
+      async (error: unknown) => {
+        await cancel();
+        throw error;
+      },
+    );
+    // Deleted, disabled or unsubscribed since the event, or the event pruned: the delivery is cancelled.
+    if (!endpoint || !endpoint.is_active || !endpoint.events.includes(job.type)) return cancel();
+    if (!event || event.logged) return cancel();
+    const claim = await claimed;
+    if ('error' in claim) throw claim.error;
+    if (!claim.release) return null;
+    try {
+      return { endpoint, id, result: await this.send(endpoint, job, event, id) };
+    } finally {
+      await claim.release();
+    }
+  }
+
+  /**
+   * The payload is read at send time, not carried by the job (CONTRACTS §7); call events go out without their
+   * transcript (spec Events). An event pruned from the outbox (kept 7 days, far past the retry schedule) is not
+   * sent. `logged`: the delivery log holds this attempt or a later one (asked only when `unlessLogged`).
+   */
+  private async event(
+    job: WebhookDeliveryJob,
+    id: string,
+    unlessLogged: boolean,
+  ): Promise<(EventForSend & { logged: boolean }) | undefined> {
     const [event]: Array<EventForSend & { logged: boolean }> = await this.dataSource.query(
       `SELECT CASE WHEN type LIKE 'call.%' THEN data - 'transcript' ELSE data END AS data, occurred_at,
               $4 AND EXISTS (SELECT 1 FROM webhook_deliveries WHERE webhook_id = $2 AND attempt >= $3) AS logged
          FROM outbox_events WHERE event_id = $1`,
       [job.eventId, id, job.attempt, unlessLogged],
     );
-    if (!event || event.logged) return null;
-    const releaseEndpoint = await this.slots.claimEndpoint(job);
-    if (!releaseEndpoint) return null;
-    try {
-      return { endpoint, id, result: await this.send(endpoint, job, event, id) };
-    } finally {
-      await releaseEndpoint();
-    }
+    return event;
   }
 
   /**
