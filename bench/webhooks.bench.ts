@@ -1,34 +1,46 @@
 /**
- * Webhook delivery benchmark: deliveries per second to a local receiver, and event-to-first-attempt latency.
- * Run: `npx ts-node -P tsconfig.spec.json bench/webhooks.bench.ts` (targets: >= 500 deliveries/s, p99 < 500 ms).
+ * Webhook delivery benchmark: deliveries per second to a local receiver, event-to-first-attempt latency, and what
+ * each delivery costs in CPU (the server process and its PostgreSQL backends) and in PostgreSQL transactions.
+ * Run: `npm run bench webhooks` (issue 21's targets: >= 2,000 deliveries/s in the burst, p99 <= 250 ms at 500/s).
  *
- * Boots the real app (api + worker + scheduler in one process, Redis queues) on a fresh database, with
- * 10 organizations x 5 endpoints subscribed to `contact.created`, all pointing at one keep-alive HTTP receiver.
- * Phase 1 (throughput): a burst of events recorded through the outbox; rate = deliveries / time from the first
- * event recorded to the last delivery received. Phase 2 (latency): a steady stream at a moderate rate; latency
- * = time a delivery's first attempt reaches the receiver minus the event's occurredAt (same clock). Phase 3
- * (queue store): Redis bytes per event of the largest contact the bounds allow (16 KB of custom fields),
- * delivered to 5 endpoints, once every attempt is logged and finished (issue 16's target: <= 4 KB).
+ * Boots the real app (src/main.ts, api + worker + scheduler in one process of its own, Redis queues) on a fresh
+ * database, with 10 organizations x 5 endpoints subscribed to `contact.created`, all pointing at one keep-alive
+ * HTTP receiver in this process. Events are recorded here through the app's OutboxService, as a write would.
+ * Phase 1 (throughput): a burst of events; rate = deliveries / time from the first event recorded to the last
+ * delivery received. Phase 2 (latency): a steady stream at each rate of BENCH_STEADY_RATES (events per second;
+ * x 5 endpoints deliveries per second); latency = time a delivery's first attempt reaches the receiver minus the
+ * event's occurredAt (same clock). Phase 3 (queue store): Redis bytes per event of the largest contact the bounds
+ * allow (16 KB of custom fields), delivered to 5 endpoints, once every attempt is logged and finished (issue 16's
+ * target: <= 4 KB). Knobs: BENCH_EVENTS (1000), BENCH_STEADY_RATES (40,100), BENCH_STEADY_SECONDS (5),
+ * BENCH_CPU_PROFILE_DIR (the server writes a V8 CPU profile there on exit).
  */
+import { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
+import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { JobQueue } from '../src/infra/queue/job-queue';
+import { dataSourceOptions } from '../src/infra/database/data-source-options';
 import { QueueName } from '../src/infra/queue/queue-names';
 import { OutboxService } from '../src/modules/outbox/outbox.service';
 import globalSetup from '../test/support/global-setup';
-import { TEST_REDIS_URL } from '../test/support/databases';
+import { TEST_REDIS_URL, createTestDatabase } from '../test/support/databases';
 import { createOrg } from '../test/support/factory';
+import { HttpClient } from '../test/support/http';
 import { queueBytes } from '../test/support/queue-bytes';
-import { startTestApp } from '../test/support/test-app';
+import { CpuMeter, CpuSplit, memoryOf } from './cpu-meter';
+import { freePort, loadavg, startProcess, waitUp } from './server-process';
 
 const ORGS = 10;
 const ENDPOINTS_PER_ORG = 5;
 const BURST_EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
-const STEADY_EVENTS_PER_S = 40;
-const STEADY_SECONDS = 5;
+const STEADY_RATES = (process.env.BENCH_STEADY_RATES ?? '40,100').split(',').map(Number);
+const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS ?? 5);
 const LARGE_EVENTS = 100;
+const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
+const ADMIN_TOKEN = `bench-admin-${randomBytes(16).toString('hex')}`;
 /** A maximal contact's document: 100 custom fields filling the 16 KB bound, the longest notes and tags. */
 const largeContact = (i: number) => ({
   id: `large-${i}`,
@@ -40,23 +52,59 @@ const largeContact = (i: number) => ({
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Arrival {
+  at: number;
+  timestamp: string;
+  id: string;
+  contact: string;
+}
+
+/** CPU and PostgreSQL transactions per delivery over one phase (pg_stat_database counts every commit). */
+async function costMeter(meter: CpuMeter, pid: number, db: Pool) {
+  const transactions = async () => {
+    // The statistics of other backends reach pg_stat_database within a second of their last activity.
+    await sleep(1100);
+    const { rows } = await db.query<{ n: string }>(
+      'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()',
+    );
+    return Number(rows[0].n);
+  };
+  const xactBefore = await transactions();
+  const spent = await meter.start([pid]);
+  return async (deliveries: number) => {
+    const cpu: CpuSplit = await spent();
+    const xacts = (await transactions()) - xactBefore;
+    return {
+      serverCpuMsPerDelivery: +(cpu.nodeMs / deliveries).toFixed(2),
+      postgresCpuMsPerDelivery: +(cpu.postgresMs / deliveries).toFixed(2),
+      postgresTransactionsPerDelivery: +(xacts / deliveries).toFixed(2),
+    };
+  };
+}
 
 async function main(): Promise<void> {
-  const arrivals: Array<{ at: number; timestamp: string; id: string }> = [];
+  const arrivals: Arrival[] = [];
   let waiter: (() => void) | undefined;
   const receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      arrivals.push({ at: Date.now(), timestamp: body.timestamp, id: String(req.headers['x-webhook-id']) });
+      arrivals.push({
+        at: Date.now(),
+        timestamp: body.timestamp,
+        id: String(req.headers['x-webhook-id']),
+        contact: String(body.data.id),
+      });
       res.writeHead(200).end('ok');
       waiter?.();
     });
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  const waitForArrivals = (n: number, timeoutMs = 120_000) =>
+  const waitForArrivals = (n: number, timeoutMs = 180_000) =>
     new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`only ${arrivals.length}/${n} deliveries arrived`)), timeoutMs);
       waiter = () => {
@@ -69,122 +117,176 @@ async function main(): Promise<void> {
     });
 
   await globalSetup();
-  const t = await startTestApp({ env: { WEBHOOK_ALLOW_INSECURE: 'true' } });
-  const orgs: Array<{ id: string }> = [];
-  for (let i = 0; i < ORGS; i++) {
-    const org = await createOrg(t);
-    for (let e = 0; e < ENDPOINTS_PER_ORG; e++) {
-      const res = await org.api.post('/api/v1/webhooks', { url, events: ['contact.created'] });
-      if (res.status !== 201) throw new Error(`create endpoint: ${res.status}`);
-    }
-    orgs.push(org);
-  }
-  const dataSource = t.app.get(DataSource);
-  const outbox = t.app.get(OutboxService);
-  const record = (orgId: string, i: number, data: Record<string, unknown> = { id: `c-${i}`, name: `Contact ${i}` }) =>
-    dataSource.transaction((m) => outbox.record(m, orgId, 'contact.created', data));
-
-  // Phase 1: burst.
-  const expected = BURST_EVENTS * ENDPOINTS_PER_ORG;
-  const started = Date.now();
-  for (let i = 0; i < BURST_EVENTS; i += 50) {
-    await Promise.all(
-      Array.from({ length: Math.min(50, BURST_EVENTS - i) }, (_, k) => record(orgs[(i + k) % ORGS].id, i + k)),
-    );
-  }
-  const recordedMs = Date.now() - started;
-  await waitForArrivals(expected);
-  const burstMs = arrivals[arrivals.length - 1].at - started;
-  const rate = (expected / burstMs) * 1000;
-  const firstToLastMs = arrivals[expected - 1].at - arrivals[0].at;
-  const unique = new Set(arrivals.map((a) => a.id)).size;
-
-  // Phase 2: steady stream, latency of first attempts.
-  const steadyStart = arrivals.length;
-  const steadyTotal = STEADY_EVENTS_PER_S * STEADY_SECONDS;
-  for (let i = 0; i < steadyTotal; i++) {
-    void record(orgs[i % ORGS].id, 100_000 + i);
-    await new Promise((r) => setTimeout(r, 1000 / STEADY_EVENTS_PER_S));
-  }
-  await waitForArrivals(steadyStart + steadyTotal * ENDPOINTS_PER_ORG);
-  const latencies = arrivals
-    .slice(steadyStart)
-    .map((a) => a.at - Date.parse(a.timestamp))
-    .sort((a, b) => a - b);
-  const burstLatencies = arrivals
-    .slice(0, expected)
-    .map((a) => a.at - Date.parse(a.timestamp))
-    .sort((a, b) => a - b);
-
-  // Phase 3: what large events leave in Redis once delivered (every job finished), split into the queue keys
-  // proper and the events streams (a ring capped per queue, a fixed cost once full).
-  const redis = new IORedis(TEST_REDIS_URL);
-  const queues = async () => {
-    let all = 0;
-    let streams = 0;
-    for (const queue of [':domain-events:', ':webhook-deliveries:']) {
-      all += await queueBytes(redis, t.queuePrefix, queue);
-      streams += await queueBytes(redis, t.queuePrefix, `${queue}events`);
-    }
-    return { streams, rest: all - streams };
-  };
-  const pendingDeliveries = async () => await t.app.get(JobQueue).queue(QueueName.WebhookDeliveries).getJobCounts();
-  const settle = async () => {
-    for (;;) {
-      const counts = await pendingDeliveries();
-      if (!counts.waiting && !counts.active && !counts.delayed && !counts.completed) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
-  await settle();
-  const bytesBefore = await queues();
-  const largeStart = arrivals.length;
-  for (let i = 0; i < LARGE_EVENTS; i++) await record(orgs[i % ORGS].id, 200_000 + i, largeContact(i));
-  await waitForArrivals(largeStart + LARGE_EVENTS * ENDPOINTS_PER_ORG);
-  await settle();
-  const bytesAfter = await queues();
-  redis.disconnect();
-
-  console.log(
-    JSON.stringify(
+  const database = await createTestDatabase();
+  const queuePrefix = `w${randomBytes(5).toString('hex')}`;
+  let server: ChildProcess | undefined;
+  const db = new Pool({ connectionString: database.url, max: 1 });
+  const dataSource = new DataSource(dataSourceOptions(database.url, [], 10));
+  const redis = new IORedis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+  const deliveriesQueue = new Queue(QueueName.WebhookDeliveries, { connection: redis, prefix: queuePrefix });
+  const meter = new CpuMeter(database.url);
+  try {
+    const port = await freePort();
+    server = startProcess(
+      'src/main.ts',
       {
-        burst: {
-          events: BURST_EVENTS,
-          deliveries: expected,
-          distinctWebhookIds: unique,
-          recordingMs: recordedMs,
-          totalMs: burstMs,
-          deliveriesPerSecond: Math.round(rate),
-          firstToLastDeliveryMs: firstToLastMs,
-          deliveriesPerSecondOnceFlowing: Math.round((expected / firstToLastMs) * 1000),
-          latencyUnderBurstMs: { p50: percentile(burstLatencies, 50), p99: percentile(burstLatencies, 99) },
-        },
-        steady: {
-          eventsPerSecond: STEADY_EVENTS_PER_S,
-          deliveriesPerSecond: STEADY_EVENTS_PER_S * ENDPOINTS_PER_ORG,
-          deliveries: latencies.length,
-          eventToFirstAttemptMs: {
-            p50: percentile(latencies, 50),
-            p99: percentile(latencies, 99),
-            max: latencies[latencies.length - 1],
-          },
-        },
-        queueStore: {
-          largeEvents: LARGE_EVENTS,
-          endpointsPerEvent: ENDPOINTS_PER_ORG,
-          documentBytes: JSON.stringify(largeContact(0)).length,
-          redisBytesPerEvent: Math.round((bytesAfter.rest - bytesBefore.rest) / LARGE_EVENTS),
-          eventsStreamBytesPerEvent: Math.round((bytesAfter.streams - bytesBefore.streams) / LARGE_EVENTS),
-          eventsStreamsBytesTotal: bytesAfter.streams,
-        },
-        targets: { deliveriesPerSecond: '>= 500', p99Ms: '< 500', redisBytesPerEvent: '<= 4096' },
+        NODE_ENV: 'test',
+        DATABASE_URL: database.url,
+        REDIS_URL: TEST_REDIS_URL,
+        QUEUE_PREFIX: queuePrefix,
+        ADMIN_TOKEN,
+        ROLES: 'api,worker,scheduler',
+        RATE_LIMIT_PER_MINUTE: '100000000',
+        WEBHOOK_ALLOW_INSECURE: 'true',
+        LOG_LEVEL: 'silent',
+        PORT: String(port),
+        HOST: '127.0.0.1',
       },
-      null,
-      2,
-    ),
-  );
-  await t.close();
-  receiver.close();
+      CPU_PROFILE_DIR,
+    );
+    const baseUrl = `http://127.0.0.1:${port}`;
+    await waitUp(`${baseUrl}/health`);
+    const admin = new HttpClient(baseUrl, { authorization: `Bearer ${ADMIN_TOKEN}` });
+    const orgs: Array<{ id: string }> = [];
+    for (let i = 0; i < ORGS; i++) {
+      const org = await createOrg({ admin, baseUrl });
+      for (let e = 0; e < ENDPOINTS_PER_ORG; e++) {
+        const res = await org.api.post('/api/v1/webhooks', { url, events: ['contact.created'] });
+        if (res.status !== 201) throw new Error(`create endpoint: ${res.status}`);
+      }
+      orgs.push(org);
+    }
+    await dataSource.initialize();
+    const outbox = new OutboxService();
+    const record = (orgId: string, id: string, data: Record<string, unknown> = { id, name: `Contact ${id}` }) =>
+      dataSource.transaction((m) => outbox.record(m, orgId, 'contact.created', data));
+    const load = loadavg();
+
+    // Phase 1: burst.
+    const expected = BURST_EVENTS * ENDPOINTS_PER_ORG;
+    const burstCost = await costMeter(meter, server.pid ?? 0, db);
+    const started = Date.now();
+    for (let i = 0; i < BURST_EVENTS; i += 50) {
+      await Promise.all(
+        Array.from({ length: Math.min(50, BURST_EVENTS - i) }, (_, k) => record(orgs[(i + k) % ORGS].id, `c-${i + k}`)),
+      );
+    }
+    const recordedMs = Date.now() - started;
+    await waitForArrivals(expected);
+    const burstMs = arrivals[arrivals.length - 1].at - started;
+    const firstToLastMs = arrivals[expected - 1].at - arrivals[0].at;
+    const unique = new Set(arrivals.map((a) => a.id)).size;
+    const burstLatencies = arrivals
+      .slice(0, expected)
+      .map((a) => a.at - Date.parse(a.timestamp))
+      .sort((a, b) => a - b);
+    const burst = {
+      events: BURST_EVENTS,
+      deliveries: expected,
+      distinctWebhookIds: unique,
+      recordingMs: recordedMs,
+      totalMs: burstMs,
+      deliveriesPerSecond: Math.round((expected / burstMs) * 1000),
+      firstToLastDeliveryMs: firstToLastMs,
+      deliveriesPerSecondOnceFlowing: Math.round((expected / firstToLastMs) * 1000),
+      latencyUnderBurstMs: { p50: percentile(burstLatencies, 50), p99: percentile(burstLatencies, 99) },
+      ...(await burstCost(expected)),
+    };
+
+    // Phase 2: steady streams, latency of first attempts. Events are paced against the clock (a late timer does
+    // not lower the rate).
+    const steady = [];
+    for (const [phase, rate] of STEADY_RATES.entries()) {
+      const from = arrivals.length;
+      const total = rate * STEADY_SECONDS;
+      const cost = await costMeter(meter, server.pid ?? 0, db);
+      const phaseStart = Date.now();
+      const recorded: Array<Promise<unknown>> = [];
+      for (let i = 0; i < total; i++) {
+        const due = phaseStart + (i * 1000) / rate;
+        if (due > Date.now()) await sleep(due - Date.now());
+        recorded.push(record(orgs[i % ORGS].id, `s${phase}-${i}`));
+      }
+      await Promise.all(recorded);
+      await waitForArrivals(from + total * ENDPOINTS_PER_ORG);
+      const latencies = arrivals
+        .slice(from)
+        .map((a) => a.at - Date.parse(a.timestamp))
+        .sort((a, b) => a - b);
+      steady.push({
+        eventsPerSecond: rate,
+        deliveriesPerSecond: rate * ENDPOINTS_PER_ORG,
+        deliveries: latencies.length,
+        eventToFirstAttemptMs: {
+          p50: percentile(latencies, 50),
+          p99: percentile(latencies, 99),
+          max: latencies[latencies.length - 1],
+        },
+        ...(await cost(latencies.length)),
+      });
+    }
+
+    // Phase 3: what large events leave in Redis once delivered (every job finished), split into the queue keys
+    // proper and the events streams (a ring capped per queue, a fixed cost once full).
+    const queues = async () => {
+      let all = 0;
+      let streams = 0;
+      for (const queue of [':domain-events:', ':webhook-deliveries:']) {
+        all += await queueBytes(redis, queuePrefix, queue);
+        streams += await queueBytes(redis, queuePrefix, `${queue}events`);
+      }
+      return { streams, rest: all - streams };
+    };
+    const settle = async () => {
+      for (;;) {
+        const counts = await deliveriesQueue.getJobCounts();
+        if (!counts.waiting && !counts.active && !counts.delayed && !counts.completed) return;
+        await sleep(100);
+      }
+    };
+    await settle();
+    const bytesBefore = await queues();
+    const largeStart = arrivals.length;
+    for (let i = 0; i < LARGE_EVENTS; i++) await record(orgs[i % ORGS].id, `large-${i}`, largeContact(i));
+    await waitForArrivals(largeStart + LARGE_EVENTS * ENDPOINTS_PER_ORG);
+    await settle();
+    const bytesAfter = await queues();
+
+    console.log(
+      JSON.stringify(
+        {
+          loadAverageBefore: load,
+          loadAverageAfter: loadavg(),
+          burst,
+          steady,
+          queueStore: {
+            largeEvents: LARGE_EVENTS,
+            endpointsPerEvent: ENDPOINTS_PER_ORG,
+            documentBytes: JSON.stringify(largeContact(0)).length,
+            redisBytesPerEvent: Math.round((bytesAfter.rest - bytesBefore.rest) / LARGE_EVENTS),
+            eventsStreamBytesPerEvent: Math.round((bytesAfter.streams - bytesBefore.streams) / LARGE_EVENTS),
+            eventsStreamsBytesTotal: bytesAfter.streams,
+          },
+          server: memoryOf(server.pid),
+          targets: { deliveriesPerSecond: '>= 2000', p99MsAt500PerSecond: '<= 250', redisBytesPerEvent: '<= 4096' },
+        },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    // SIGTERM lets the server shut down cleanly, which is also when it writes its CPU profile.
+    const exited = server && new Promise((r) => server!.once('exit', r));
+    server?.kill('SIGTERM');
+    await Promise.race([exited, sleep(15_000)]);
+    await meter.end();
+    await deliveriesQueue.close();
+    redis.disconnect();
+    if (dataSource.isInitialized) await dataSource.destroy();
+    await db.end();
+    receiver.close();
+    await database.drop();
+  }
 }
 
 main().then(

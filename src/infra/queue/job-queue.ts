@@ -25,17 +25,18 @@ export class JobQueue {
   }
 
   /**
-   * Runs a delayed job now. False when there is nothing to promote: the job is gone, already waiting or running
-   * (a deferred job whose move to the delayed set has not landed yet wakes on its own delay instead).
+   * Runs a delayed job now. `not-delayed`: the job is waiting or running (or on its way to the delayed set: a
+   * deferred job whose move has not landed yet); `gone`: no such job, or it has finished.
    */
-  async promote(job: JobName, jobId: string): Promise<boolean> {
+  async promote(job: JobName, jobId: string): Promise<'promoted' | 'not-delayed' | 'gone'> {
     const found = await this.queue(JOB_QUEUE[job]).getJob(jobId);
-    if (!found) return false;
+    if (!found) return 'gone';
     try {
       await found.promote();
-      return true;
+      return 'promoted';
     } catch {
-      return false;
+      const state = await found.getState();
+      return state === 'completed' || state === 'failed' || state === 'unknown' ? 'gone' : 'not-delayed';
     }
   }
 

@@ -18,6 +18,7 @@ import { CampaignLivemode1795430000000 } from './1795430000000-CampaignLivemode'
 import { WebhookDeliveryLeases1795437199546 } from './1795437199546-WebhookDeliveryLeases';
 import { FollowUpMessages1795445220856 } from './1795445220856-FollowUpMessages';
 import { OutboxProcessed1795452000000 } from './1795452000000-OutboxProcessed';
+import { WebhookClaimSlotFunction1795460000000 } from './1795460000000-WebhookClaimSlotFunction';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -44,4 +45,5 @@ export const MIGRATIONS: Function[] = [
   WebhookDeliveryLeases1795437199546,
   FollowUpMessages1795445220856,
   OutboxProcessed1795452000000,
+  WebhookClaimSlotFunction1795460000000,
 ];

@@ -5,12 +5,17 @@ import { isForeignKeyViolation } from '../../../infra/database/pg-errors';
 /** `gone`: the endpoint was deleted since the attempt read it. */
 export type ClaimResult = 'running' | 'waiting' | 'gone';
 
-/** First key of the two-key advisory lock serialising one endpoint's slot decisions (no other feature's lock). */
-const ENDPOINT_SLOTS_LOCK = 0x77736c74; // "wslt"
+/** An attempt waiting for a slot, and since when (its place in line). */
+export interface WaitingAttempt {
+  jobId: string;
+  since: Date;
+}
 
 /**
- * The only SQL on `webhook_delivery_leases`: at most `limit` running attempts per endpoint across all workers.
- * A claim runs under a per-endpoint transaction lock, so two workers never both take the last slot.
+ * The only SQL on `webhook_delivery_leases` (with the claim's function, webhook_delivery_claim, in its migration):
+ * at most `limit` running attempts per endpoint across all workers. A claim runs under a per-endpoint
+ * transaction lock (advisory key 0x77736c74, "wslt", no other feature's), so two workers never both take the
+ * last slot.
  */
 @Injectable()
 export class WebhookDeliveryLeaseRepository {
@@ -21,26 +26,10 @@ export class WebhookDeliveryLeaseRepository {
    * line when it asks again.
    */
   async claim(jobId: string, endpointId: string, limit: number, leaseMs: number): Promise<ClaimResult> {
+    // One round trip: the lock and the count-and-insert run in PostgreSQL (migration WebhookClaimSlotFunction).
     const running = await this.dataSource
-      .transaction(async (m) => {
-        await m.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [ENDPOINT_SLOTS_LOCK, endpointId]);
-        const rows: Array<{ running: boolean }> = await m.query(
-          `WITH busy AS (
-           SELECT count(*)::int AS n FROM webhook_delivery_leases
-            WHERE endpoint_id = $2 AND running AND expires_at > now() AND job_id <> $1)
-         INSERT INTO webhook_delivery_leases (job_id, endpoint_id, running, since, expires_at)
-         SELECT $1, $2, busy.n < $3, now(),
-                CASE WHEN busy.n < $3 THEN now() + make_interval(secs => $4 / 1000.0) END
-           FROM busy
-         ON CONFLICT (job_id) DO UPDATE
-            SET running = excluded.running,
-                expires_at = excluded.expires_at,
-                since = CASE WHEN excluded.running THEN excluded.since ELSE webhook_delivery_leases.since END
-         RETURNING running`,
-          [jobId, endpointId, limit, leaseMs],
-        );
-        return rows[0].running;
-      })
+      .query(`SELECT webhook_delivery_claim($1, $2, $3, $4) AS running`, [jobId, endpointId, limit, leaseMs])
+      .then((rows: Array<{ running: boolean }>) => rows[0].running)
       .catch((error: unknown) => {
         if (isForeignKeyViolation(error)) return null;
         throw error;
@@ -52,17 +41,33 @@ export class WebhookDeliveryLeaseRepository {
    * Frees the slot of `jobId` and hands back the longest-waiting attempt of the endpoint (its row removed: it
    * claims again when it runs), or null when none waits.
    */
-  async release(jobId: string, endpointId: string): Promise<string | null> {
-    const rows: Array<{ job_id: string }> = await this.dataSource.query(
+  async release(jobId: string, endpointId: string): Promise<WaitingAttempt | null> {
+    // A DELETE comes back from the driver as [rows, count] (reading it as rows woke nobody: issue 21).
+    const [rows]: [Array<WaitingAttempt>, number] = await this.dataSource.query(
       `WITH done AS (DELETE FROM webhook_delivery_leases WHERE job_id = $1),
             next AS (
               SELECT job_id FROM webhook_delivery_leases
                WHERE endpoint_id = $2 AND NOT running AND job_id <> $1
                ORDER BY since LIMIT 1 FOR UPDATE SKIP LOCKED)
-       DELETE FROM webhook_delivery_leases l USING next WHERE l.job_id = next.job_id RETURNING l.job_id`,
+       DELETE FROM webhook_delivery_leases l USING next WHERE l.job_id = next.job_id
+       RETURNING l.job_id AS "jobId", l.since`,
       [jobId, endpointId],
     );
-    return rows[0]?.job_id ?? null;
+    return rows[0] ?? null;
+  }
+
+  /** Puts a waiting attempt handed back by `release` back at its place in line (its wake-up found it not parked). */
+  async requeue(waiting: WaitingAttempt, endpointId: string): Promise<void> {
+    await this.dataSource
+      .query(
+        `INSERT INTO webhook_delivery_leases (job_id, endpoint_id, running, since) VALUES ($1, $2, false, $3)
+         ON CONFLICT (job_id) DO NOTHING`,
+        [waiting.jobId, endpointId, waiting.since],
+      )
+      .catch((error: unknown) => {
+        // The endpoint is gone, and its attempts with it.
+        if (!isForeignKeyViolation(error)) throw error;
+      });
   }
 
   /** Whether the endpoint has a slot nobody holds (a parked attempt whose wake-up was lost may take it). */
@@ -76,7 +81,7 @@ export class WebhookDeliveryLeaseRepository {
   }
 
   /** Hands back the next waiting attempt of the endpoint without freeing anything (its previous wake-up was lost). */
-  next(endpointId: string): Promise<string | null> {
+  next(endpointId: string): Promise<WaitingAttempt | null> {
     return this.release('', endpointId);
   }
 

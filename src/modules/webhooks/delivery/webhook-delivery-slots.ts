@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { PerKeyLimit } from '../../../common/concurrency/per-key-limit';
+import { PerKeyLimit, Waiter } from '../../../common/concurrency/per-key-limit';
 import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
 import { Metrics } from '../../../infra/metrics/metrics';
 import { DeferJob } from '../../../infra/queue/defer-job';
@@ -41,24 +41,28 @@ export class WebhookDeliverySlots {
 
   /**
    * Takes this worker's slot for the attempt's organization (no I/O: decided before the attempt reads anything),
-   * or throws DeferJob. The returned function gives it back.
+   * or throws DeferJob. `since`: when the attempt became due, its place in the organization's line. The returned
+   * function gives the slot back.
    */
-  takeOrganization(job: WebhookDeliveryJobData): () => void {
-    if (!this.organizations.tryTake(job.organizationId)) {
-      const jobId = deliveryJobId(job.eventId, job.endpointId, job.attempt);
-      this.organizations.park(job.organizationId, jobId);
+  takeOrganization(job: WebhookDeliveryJobData, since: number): () => void {
+    const org = job.organizationId;
+    const jobId = deliveryJobId(job.eventId, job.endpointId, job.attempt);
+    if (!this.organizations.tryTake(org, jobId)) {
+      this.organizations.park(org, { id: jobId, rank: since });
       this.metrics.webhookDelivery('deferred');
-      throw new DeferJob(
-        this.parkedDelay(),
-        'organization share of this worker in use',
-        this.lookAgain(jobId, async () => this.organizations.heldBy(job.organizationId) < this.organizations.limit),
+      // Once parked, a unit freed meanwhile (its wake-up found nobody parked) goes to the longest waiter.
+      throw new DeferJob(this.parkedDelay(), 'organization share of this worker in use', () =>
+        this.wakeOrganization(org, this.organizations.wake(org)),
       );
     }
     let given = false;
     return () => {
       if (given) return;
       given = true;
-      this.giveOrganization(job.organizationId);
+      this.wakeOrganization(org, this.organizations.give(org)).catch((err: unknown) => {
+        // The waiter still wakes on its own delay.
+        this.logger.debug({ org, err: (err as Error).message }, 'Could not wake a deferred webhook attempt');
+      });
     };
   }
 
@@ -90,19 +94,25 @@ export class WebhookDeliverySlots {
       released = true;
       let next = await this.leases.release(jobId, job.endpointId);
       for (let i = 0; next && i < WAKE_TRIES; i++) {
-        if (await this.jobs.promote(JobName.DeliverWebhook, next)) return;
+        const woken = await this.jobs.promote(JobName.DeliverWebhook, next.jobId);
+        if (woken === 'promoted') return;
+        // Still on its way to the delayed set: back to its place; once parked it looks for the slot freed here.
+        if (woken === 'not-delayed') return this.leases.requeue(next, job.endpointId);
         next = await this.leases.next(job.endpointId);
       }
     };
   }
 
-  private giveOrganization(organizationId: string): void {
-    const next = this.organizations.give(organizationId);
-    if (!next) return;
-    this.jobs.promote(JobName.DeliverWebhook, next).catch((err: unknown) => {
-      // The waiter still wakes on its own delay.
-      this.logger.debug({ jobId: next, err: (err as Error).message }, 'Could not wake a deferred webhook attempt');
-    });
+  /**
+   * Promotes a woken waiter. One not in the delayed set yet (still on its way there) goes back to its place, so
+   * its own look-again once parked finds it; one whose job is gone makes way for the next.
+   */
+  private async wakeOrganization(org: string, waiter: Waiter | undefined): Promise<void> {
+    for (let next = waiter; next; next = this.organizations.wake(org)) {
+      const woken = await this.jobs.promote(JobName.DeliverWebhook, next.id);
+      if (woken === 'not-delayed') this.organizations.park(org, next);
+      if (woken !== 'gone') return;
+    }
   }
 
   /**

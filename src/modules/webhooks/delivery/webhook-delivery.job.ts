@@ -11,7 +11,7 @@ export class WebhookDeliveryJob {
   constructor(private readonly delivery: WebhookDeliveryService) {}
 
   @OnJob({ name: JobName.DeliverWebhook })
-  deliver(data: WebhookDeliveryJobData, job: Pick<Job, 'attemptsMade'>): Promise<void> {
+  deliver(data: WebhookDeliveryJobData, job: Pick<Job, 'attemptsMade' | 'timestamp' | 'opts'>): Promise<void> {
     return this.delivery.deliver(data, job);
   }
 }
