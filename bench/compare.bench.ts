@@ -194,8 +194,8 @@ async function main(): Promise<void> {
     console.log(
       `ours (${OUR_ROLES}) after the run: ${memoryOf(children[0].pid)}; baseline: ${memoryOf(baselineProcess.pid)}`,
     );
-    // V8 keeps the heap the load grew until its memory reducer sees the process idle (a heap snapshot taken
-    // under POST /contacts load held ~70 MB live in a 385 MB process): what a quiet process holds is the second figure.
+    // The heap a load grew is V8's to keep or return (a heap snapshot taken under POST /contacts load held ~70 MB
+    // live in a 385 MB process); the second reading says whether an idle process gives it back.
     if (IDLE_SECONDS > 0) {
       await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
       console.log(`ours (${OUR_ROLES}) after ${IDLE_SECONDS} s idle: ${memoryOf(children[0].pid)}`);
