@@ -9,14 +9,12 @@
  * Targets: p99 pickup < 1 s; >= 500 dispatches/s (issue 21).
  */
 import { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
 import { callingOrg } from '../test/calls/call-fixtures';
-import { TEST_REDIS_URL, createTestDatabase } from '../test/support/databases';
+import { createTestDatabase } from '../test/support/databases';
 import globalSetup from '../test/support/global-setup';
-import { HttpClient } from '../test/support/http';
 import { CpuMeter, CpuSplit } from './cpu-meter';
-import { freePort, loadavg, startProcess, waitUp } from './server-process';
+import { loadavg, startOurServer } from './server-process';
 
 const RATE = Number(process.env.BENCH_RATE ?? 20);
 const LATENCY_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -29,7 +27,6 @@ const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
  * rest are being dispatched (as in production); a ring longer than the dispatch (e.g. 30000) measures dispatch alone.
  */
 const RING_MS = process.env.BENCH_RING_MS ?? '200';
-const ADMIN_TOKEN = `bench-admin-${randomBytes(16).toString('hex')}`;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const percentile = (sorted: number[], p: number) =>
@@ -41,28 +38,13 @@ async function main(): Promise<void> {
   const db = new Pool({ connectionString: database.url, max: 2 });
   let server: ChildProcess | undefined;
   try {
-    const port = await freePort();
-    server = startProcess(
-      'src/main.ts',
-      {
-        NODE_ENV: 'test',
-        DATABASE_URL: database.url,
-        REDIS_URL: TEST_REDIS_URL,
-        QUEUE_PREFIX: `d${randomBytes(5).toString('hex')}`,
-        ADMIN_TOKEN,
-        ROLES: 'api,worker,scheduler',
-        RATE_LIMIT_PER_MINUTE: '100000000',
-        SIMULATOR_RING_MS: RING_MS,
-        SIMULATOR_CALL_MS: '2000',
-        LOG_LEVEL: 'silent',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-      },
+    const ours = await startOurServer(
+      database.url,
+      { SIMULATOR_RING_MS: RING_MS, SIMULATOR_CALL_MS: '2000' },
       CPU_PROFILE_DIR,
     );
-    const baseUrl = `http://127.0.0.1:${port}`;
-    await waitUp(`${baseUrl}/health`);
-    const admin = new HttpClient(baseUrl, { authorization: `Bearer ${ADMIN_TOKEN}` });
+    server = ours.server;
+    const { baseUrl, admin } = ours;
     const org = await callingOrg({ admin, baseUrl }, 100_000);
     // Measures dispatch itself, not admission control: the organization may run the whole burst at once.
     await admin.post(`/admin/v1/organizations/${org.id}/limits`, { maxConcurrentCalls: BURST });

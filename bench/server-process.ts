@@ -3,9 +3,12 @@
  * benches report are the server's alone, not the load generator's.
  */
 import { ChildProcess, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { AddressInfo, createServer } from 'node:net';
 import { loadavg as osLoadavg } from 'node:os';
 import { join } from 'node:path';
+import { TEST_REDIS_URL } from '../test/support/databases';
+import { HttpClient } from '../test/support/http';
 
 const ROOT = join(__dirname, '..');
 
@@ -57,4 +60,44 @@ export function loadavg(): string {
   return osLoadavg()
     .map((n: number) => n.toFixed(2))
     .join(' ');
+}
+
+/**
+ * Our server (src/main.ts) as the whole-process benches run it: every role unless `env` says otherwise, the
+ * per-key rate limit out of the way (it is not what is measured), logs off, on a free local port, its own queue
+ * prefix (`env.QUEUE_PREFIX` when the bench reads the queues itself). Resolves once it answers, with an admin
+ * client; a server that never comes up is stopped.
+ */
+export async function startOurServer(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  profileDir?: string,
+): Promise<{ server: ChildProcess; baseUrl: string; admin: HttpClient }> {
+  const port = await freePort();
+  const adminToken = `bench-admin-${randomBytes(16).toString('hex')}`;
+  const server = startProcess(
+    'src/main.ts',
+    {
+      NODE_ENV: 'test',
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: `b${randomBytes(5).toString('hex')}`,
+      ADMIN_TOKEN: adminToken,
+      ROLES: 'api,worker,scheduler',
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      LOG_LEVEL: 'silent',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ...env,
+    },
+    profileDir,
+  );
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitUp(`${baseUrl}/health`);
+  } catch (error) {
+    server.kill('SIGTERM');
+    throw error;
+  }
+  return { server, baseUrl, admin: new HttpClient(baseUrl, { authorization: `Bearer ${adminToken}` }) };
 }

@@ -11,23 +11,20 @@
  */
 import autocannon from 'autocannon';
 import { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { callingOrg } from '../test/calls/call-fixtures';
-import { TEST_REDIS_URL, createTestDatabase } from '../test/support/databases';
+import { createTestDatabase } from '../test/support/databases';
 import globalSetup from '../test/support/global-setup';
-import { HttpClient } from '../test/support/http';
 import { CpuMeter, memoryOf } from './cpu-meter';
 import { seedCalls, seedContacts } from './seed';
-import { freePort, loadavg, startProcess, waitUp } from './server-process';
+import { loadavg, startOurServer } from './server-process';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 60);
 const CALL_RATE = Number(process.env.BENCH_CALL_RATE ?? 10);
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 20_000);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 2);
-const ADMIN_TOKEN = `bench-admin-${randomBytes(16).toString('hex')}`;
 const QUERIES = ['ali', 'smith', 'garcia', 'mar', 'alice smith', '4155', 'jo', 'alicee'];
 
 const percentile = (sorted: number[], p: number) =>
@@ -126,25 +123,13 @@ async function main(): Promise<void> {
   let server: ChildProcess | undefined;
   const db = new Pool({ connectionString: database.url, max: 2 });
   try {
-    const port = await freePort();
-    server = startProcess('src/main.ts', {
-      NODE_ENV: 'test',
-      DATABASE_URL: database.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: `s${randomBytes(5).toString('hex')}`,
-      ADMIN_TOKEN,
-      ROLES: 'api,worker,scheduler',
-      RATE_LIMIT_PER_MINUTE: '100000000',
+    const ours = await startOurServer(database.url, {
       WEBHOOK_ALLOW_INSECURE: 'true',
       SIMULATOR_RING_MS: '200',
       SIMULATOR_CALL_MS: '2000',
-      LOG_LEVEL: 'silent',
-      PORT: String(port),
-      HOST: '127.0.0.1',
     });
-    const baseUrl = `http://127.0.0.1:${port}`;
-    await waitUp(`${baseUrl}/health`);
-    const admin = new HttpClient(baseUrl, { authorization: `Bearer ${ADMIN_TOKEN}` });
+    server = ours.server;
+    const { baseUrl, admin } = ours;
     const org = await callingOrg({ admin, baseUrl }, 100_000);
     // Admission control is not what is measured: every call placed may run at once.
     await admin.post(`/admin/v1/organizations/${org.id}/limits`, { maxConcurrentCalls: 1000 });

@@ -28,10 +28,9 @@ import { OutboxService } from '../src/modules/outbox/outbox.service';
 import globalSetup from '../test/support/global-setup';
 import { TEST_REDIS_URL, createTestDatabase } from '../test/support/databases';
 import { createOrg } from '../test/support/factory';
-import { HttpClient } from '../test/support/http';
 import { queueBytes } from '../test/support/queue-bytes';
 import { CpuMeter, CpuSplit, memoryOf } from './cpu-meter';
-import { freePort, loadavg, startProcess, waitUp } from './server-process';
+import { loadavg, startOurServer } from './server-process';
 
 const ORGS = 10;
 const ENDPOINTS_PER_ORG = 5;
@@ -40,7 +39,6 @@ const STEADY_RATES = (process.env.BENCH_STEADY_RATES ?? '40,100').split(',').map
 const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS ?? 5);
 const LARGE_EVENTS = 100;
 const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
-const ADMIN_TOKEN = `bench-admin-${randomBytes(16).toString('hex')}`;
 /** A maximal contact's document: 100 custom fields filling the 16 KB bound, the longest notes and tags. */
 const largeContact = (i: number) => ({
   id: `large-${i}`,
@@ -126,27 +124,13 @@ async function main(): Promise<void> {
   const deliveriesQueue = new Queue(QueueName.WebhookDeliveries, { connection: redis, prefix: queuePrefix });
   const meter = new CpuMeter(database.url);
   try {
-    const port = await freePort();
-    server = startProcess(
-      'src/main.ts',
-      {
-        NODE_ENV: 'test',
-        DATABASE_URL: database.url,
-        REDIS_URL: TEST_REDIS_URL,
-        QUEUE_PREFIX: queuePrefix,
-        ADMIN_TOKEN,
-        ROLES: 'api,worker,scheduler',
-        RATE_LIMIT_PER_MINUTE: '100000000',
-        WEBHOOK_ALLOW_INSECURE: 'true',
-        LOG_LEVEL: 'silent',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-      },
+    const ours = await startOurServer(
+      database.url,
+      { QUEUE_PREFIX: queuePrefix, WEBHOOK_ALLOW_INSECURE: 'true' },
       CPU_PROFILE_DIR,
     );
-    const baseUrl = `http://127.0.0.1:${port}`;
-    await waitUp(`${baseUrl}/health`);
-    const admin = new HttpClient(baseUrl, { authorization: `Bearer ${ADMIN_TOKEN}` });
+    server = ours.server;
+    const { baseUrl, admin } = ours;
     const orgs: Array<{ id: string }> = [];
     for (let i = 0; i < ORGS; i++) {
       const org = await createOrg({ admin, baseUrl });
