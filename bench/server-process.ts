@@ -13,10 +13,16 @@ import { HttpClient } from '../test/support/http';
 const ROOT = join(__dirname, '..');
 
 /**
- * BENCH_COMPILED=1 runs our server from `dist/` (`npm run build` first), as production does: without ts-node's
- * compiler in the process, which is what its memory figure should be.
+ * Our server runs from `dist/` (built by `npm run bench` first), as production does: without ts-node's compiler
+ * and its source-map hook in the process, which add memory and CPU production does not pay. BENCH_COMPILED=0
+ * runs it from the sources instead (no build; quicker while iterating, figures not comparable).
  */
-const COMPILED = process.env.BENCH_COMPILED === '1';
+const COMPILED = process.env.BENCH_COMPILED !== '0';
+/**
+ * Node flags for our server alone, not the baseline or the load generator (e.g. `--max-old-space-size=256
+ * --max-semi-space-size=16`, the `memory-bounded` preset): how heap limits trade memory for CPU.
+ */
+const SERVER_NODE_FLAGS = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -31,10 +37,12 @@ export function freePort(): Promise<number> {
 
 /** Forks `script` (relative to the repository) with `env`; with `profileDir`, it writes a V8 CPU profile on exit. */
 export function startProcess(script: string, env: Record<string, string>, profileDir?: string): ChildProcess {
-  const compiled = COMPILED && script.startsWith('src/');
+  const ours = script.startsWith('src/');
+  const compiled = COMPILED && ours;
   return fork(join(ROOT, compiled ? script.replace(/^src\/(.*)\.ts$/, 'dist/$1.js') : script), [], {
     execArgv: [
       ...(compiled ? [] : ['-r', 'ts-node/register/transpile-only']),
+      ...(ours ? SERVER_NODE_FLAGS : []),
       ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
     ],
     env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.spec.json'), ...env },

@@ -18,8 +18,13 @@ const PRESETS = {
   },
   calls: { file: 'compare.bench.ts', env: { BENCH_ROUTES: 'GET /calls' } },
   'create-contact': { file: 'compare.bench.ts', env: { BENCH_ROUTES: 'POST /contacts' } },
-  // Needs `npm run build` first: the memory of the compiled server, as it runs in production.
-  memory: { file: 'compare.bench.ts', env: { BENCH_ROLES: 'api,worker', BENCH_COMPILED: '1' } },
+  // The memory of an api+worker process after the compare run, as production runs it (compiled, Node's defaults).
+  memory: { file: 'compare.bench.ts', env: { BENCH_ROLES: 'api,worker' } },
+  // The same with V8's heap bounded (docs/operations.md, "Sizing a process"): memory traded for CPU per request.
+  'memory-bounded': {
+    file: 'compare.bench.ts',
+    env: { BENCH_ROLES: 'api,worker', BENCH_SERVER_NODE_FLAGS: '--max-old-space-size=256 --max-semi-space-size=16' },
+  },
 };
 
 const dir = path.join(__dirname, '..', 'bench');
@@ -35,6 +40,12 @@ const runs = [
 // Each bench leaves the machine busy for a while (autocannon, PostgreSQL autovacuum, the load average): a pause
 // between benches keeps one from measuring the previous one's aftermath.
 const settleSeconds = Number(process.env.BENCH_SETTLE_SECONDS ?? 20);
+// The benches run our server compiled, as production does (bench/server-process.ts): build it once, first.
+if (process.env.BENCH_COMPILED !== '0') {
+  console.log('=== npm run build');
+  const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
 let failed = 0;
 for (const [i, { file, env, name }] of runs.entries()) {
   if (i > 0 && settleSeconds > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, settleSeconds * 1000);
