@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { OutboundAssistantsService } from '../../src/modules/assistants/outbound-assistants.service';
 import { createFollowUpCampaign, createRecurringSchedule, insertQueuedCall } from '../support/blocker-fixtures';
 import { TestOrg, createOrg } from '../support/factory';
@@ -338,9 +339,12 @@ describe('outbound assistants', () => {
     it('getForCall returns the assistant of the organization and is 404 for another', async () => {
       const id = (await create(minimal)).body.data.id;
       const service = t.app.get(OutboundAssistantsService);
-      expect((await service.getForCall(org.id, id)).id).toBe(id);
+      // Always in the transaction that inserts the call (a required Tx).
+      const getForCall = (orgId: string) =>
+        t.app.get(DataSource).transaction((tx) => service.getForCall(tx, orgId, id));
+      expect((await getForCall(org.id)).id).toBe(id);
       const other = await createOrg(t);
-      await expect(service.getForCall(other.id, id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(getForCall(other.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     });
   });
 });

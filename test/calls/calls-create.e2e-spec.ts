@@ -238,4 +238,15 @@ describe('calls: creation, resolution and errors', () => {
     await waitForCall(org, first.body.data.id, finished);
     expect((await eventsOf(t, first.body.data.id)).filter((e) => e.type === 'call.started')).toHaveLength(1);
   });
+
+  it("creations naming a contact, a case and an assistant read them on the creating transaction's connection (no pool deadlock)", async () => {
+    // The test app's pool has 8 connections. Each creation holds one for its transaction; a reference read on a
+    // second connection would leave 8 creations each waiting for a 9th until the pool's acquire timeout fails them.
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        create({ to: `+1415555${String(2000 + i)}`, contactId, caseId, assistantConfigId: assistantId }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 201));
+  });
 });

@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { CasesService } from '../../src/modules/cases/cases.service';
 import { createPrompt } from '../support/blocker-fixtures';
 import { TestOrg, createOrg } from '../support/factory';
@@ -318,8 +319,10 @@ describe('cases', () => {
       expect(link.status).toBe(200);
       expect(link.body.data.systemPromptId).toBe(promptId);
 
-      const cases = t.app.get(CasesService);
-      expect((await cases.getForCall(org.id, created.id)).prompt).toBe('Library prompt for {{name}}');
+      // Always in the transaction that inserts the call (a required Tx).
+      const getForCall = (orgId: string, caseId: string) =>
+        t.app.get(DataSource).transaction((tx) => t.app.get(CasesService).getForCall(tx, orgId, caseId));
+      expect((await getForCall(org.id, created.id)).prompt).toBe('Library prompt for {{name}}');
 
       const conflict = await org.api.patch(`/api/v1/cases/${created.id}`, { prompt: 'New prompt' });
       expect(conflict.status).toBe(409);
@@ -337,7 +340,7 @@ describe('cases', () => {
 
       const unlink = await t.admin.post(`/admin/v1/cases/${created.id}/system-prompt`, { systemPromptId: null });
       expect(unlink.body.data.systemPromptId).toBeNull();
-      expect((await cases.getForCall(org.id, created.id)).prompt).toBe('Fallback prompt');
+      expect((await getForCall(org.id, created.id)).prompt).toBe('Fallback prompt');
       expect((await org.api.patch(`/api/v1/cases/${created.id}`, { prompt: 'New prompt' })).body.data.prompt).toBe(
         'New prompt',
       );
@@ -358,7 +361,10 @@ describe('cases', () => {
     it('getForCall is 404 for a case of another organization', async () => {
       const other = await createOrg(t);
       const created = (await create(minimal)).body.data;
-      await expect(t.app.get(CasesService).getForCall(other.id, created.id)).rejects.toMatchObject({
+      const getForCall = t.app
+        .get(DataSource)
+        .transaction((tx) => t.app.get(CasesService).getForCall(tx, other.id, created.id));
+      await expect(getForCall).rejects.toMatchObject({
         code: 'NOT_FOUND',
       });
     });

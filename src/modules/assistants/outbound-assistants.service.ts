@@ -17,6 +17,7 @@ import { CreateOutboundAssistantDto } from './dto/create-outbound-assistant.dto'
 import { UpdateOutboundAssistantDto } from './dto/update-outbound-assistant.dto';
 import { ModelConfig, OutboundAssistant, TranscriberConfig, VoiceConfig } from './outbound-assistant.entity';
 import { OutboundAssistantSummary } from './outbound-assistant.response';
+import { Tx } from '../../infra/database/tx';
 
 /** Plain JSON without absent keys: stored exactly as the API will show it. */
 const voiceConfig = (v: VoiceConfigDto): VoiceConfig => JSON.parse(JSON.stringify({ ...v })) as VoiceConfig;
@@ -145,11 +146,11 @@ export class OutboundAssistantsService {
   }
 
   /**
-   * For the calls module: the assistant or 404 NOT_FOUND('Outbound assistant'). Pass the manager of the
-   * transaction that inserts the call so the row is locked `FOR SHARE` and a concurrent delete waits for it.
+   * For the calls module: the assistant or 404 NOT_FOUND('Outbound assistant'), read in the transaction that
+   * inserts the call (a required `Tx`), so the row is locked `FOR SHARE` and a concurrent delete waits for it.
    */
-  getForCall(organizationId: string, id: string, manager?: EntityManager): Promise<OutboundAssistant> {
-    return manager ? this.lock(manager, organizationId, id, 'pessimistic_read') : this.get(organizationId, id);
+  getForCall(tx: Tx, organizationId: string, id: string): Promise<OutboundAssistant> {
+    return this.lock(tx, organizationId, id, 'pessimistic_read');
   }
 
   /**

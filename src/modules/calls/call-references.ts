@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { Tx } from '../../infra/database/tx';
 import { OutboundAssistantsService } from '../assistants/outbound-assistants.service';
 import { CasesService } from '../cases/cases.service';
 import { ContactsService } from '../contacts/contacts.service';
@@ -26,15 +26,13 @@ export class CallReferences {
     private readonly assistants: OutboundAssistantsService,
   ) {}
 
-  async load(
-    manager: EntityManager,
-    organizationId: string,
-    ids: CallReferenceIds,
-  ): Promise<Omit<ResolutionInput, 'request'>> {
-    const contact = ids.contactId ? await this.contacts.get(organizationId, ids.contactId) : null;
-    const kase = ids.caseId ? await this.cases.getForCall(organizationId, ids.caseId, manager) : null;
+  async load(tx: Tx, organizationId: string, ids: CallReferenceIds): Promise<Omit<ResolutionInput, 'request'>> {
+    // Every read on the inserting transaction's connection: a read that took a second connection while this one
+    // is held would deadlock the pool once as many creations as connections run together.
+    const contact = ids.contactId ? await this.contacts.getForCall(tx, organizationId, ids.contactId) : null;
+    const kase = ids.caseId ? await this.cases.getForCall(tx, organizationId, ids.caseId) : null;
     const assistant = ids.assistantConfigId
-      ? await this.assistants.getForCall(organizationId, ids.assistantConfigId, manager)
+      ? await this.assistants.getForCall(tx, organizationId, ids.assistantConfigId)
       : null;
     return { contact, case: kase ? { ...kase.case, prompt: kase.prompt } : null, assistant };
   }

@@ -9,13 +9,17 @@ import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { Page } from '../../common/pagination/pagination.dto';
 import { CallDetailResponse, CallResponse } from './call.response';
 import { CallsService } from './calls.service';
+import { CreateCallCommand } from './create-call.command';
 import { CreateCallDto } from './dto/create-call.dto';
 import { ListCallsQueryDto } from './dto/list-calls-query.dto';
 
 @ApiTags('Calls')
 @Controller('api/v1/calls')
 export class CallsController {
-  constructor(private readonly calls: CallsService) {}
+  constructor(
+    private readonly calls: CallsService,
+    private readonly createCall: CreateCallCommand,
+  ) {}
 
   @Get()
   @RequireScope('calls:read')
@@ -49,7 +53,7 @@ export class CallsController {
     @Livemode() livemode: boolean,
     @Body() dto: CreateCallDto,
   ): Promise<{ data: CallResponse }> {
-    return { data: CallResponse.from(await this.calls.create(orgId, dto, livemode)) };
+    return { data: CallResponse.from(await this.createCall.execute(orgId, dto, livemode)) };
   }
 
   @Get(':id')

@@ -15,6 +15,7 @@ import { CallsController } from './calls.controller';
 import { CallsRepository } from './calls.repository';
 import { CallStatsService } from './call-stats.service';
 import { CallsService } from './calls.service';
+import { CreateCallCommand } from './create-call.command';
 import { QueuedCallsBlocker } from './queued-calls-blocker';
 import { CallAdmissionQueueJob } from './dispatch/call-admission-queue.job';
 import { CallDispatchQueue } from './dispatch/call-dispatch-queue';
@@ -48,6 +49,7 @@ import { VoiceProvider } from './voice/voice-provider';
     CallsRepository,
     CallStatsService,
     CallsService,
+    CreateCallCommand,
     CallReferences,
     QueuedCallsBlocker,
     CallEventsService,
@@ -71,6 +73,6 @@ import { VoiceProvider } from './voice/voice-provider';
       route: (chosen, simulator) => new ModeRoutedVoiceProvider(chosen, simulator),
     }),
   ],
-  exports: [CallsService, CallEventsService, CallDispatchQueue, CallStatsService],
+  exports: [CallsService, CreateCallCommand, CallEventsService, CallDispatchQueue, CallStatsService],
 })
 export class CallsModule {}

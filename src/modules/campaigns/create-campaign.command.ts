@@ -50,8 +50,8 @@ export class CreateCampaignCommand {
       throw new ApiError('INVALID_PHONE', `from: ${dto.from} is not a phone number of this organization`);
     }
     return this.dataSource.transaction(async (m) => {
-      if (dto.caseId) await this.cases.getForCall(organizationId, dto.caseId, m);
-      if (dto.assistantConfigId) await this.assistants.getForCall(organizationId, dto.assistantConfigId, m);
+      if (dto.caseId) await this.cases.getForCall(m, organizationId, dto.caseId);
+      if (dto.assistantConfigId) await this.assistants.getForCall(m, organizationId, dto.assistantConfigId);
       const { audience, entries } = await this.audience.resolve(
         m,
         organizationId,

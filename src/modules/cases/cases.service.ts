@@ -15,6 +15,7 @@ import { CreateCaseDto } from './dto/create-case.dto';
 import { ListCasesQueryDto } from './dto/list-cases-query.dto';
 import { UpdateCaseDto } from './dto/update-case.dto';
 import { PromptsService } from './prompts.service';
+import { Tx } from '../../infra/database/tx';
 
 /** A case as a call uses it: `prompt` is the effective system prompt (the library entry's when linked). */
 export interface CaseForCall {
@@ -125,17 +126,13 @@ export class CasesService {
   }
 
   /**
-   * For the calls module: the case and its effective prompt, or 404 NOT_FOUND('Case'). Pass the manager of the
-   * transaction that inserts the call: the case row is then locked `FOR SHARE` until that transaction ends, so a
+   * For the calls module: the case and its effective prompt, or 404 NOT_FOUND('Case'), read in the transaction
+   * that inserts the call (a required `Tx`): the case row is locked `FOR SHARE` until that transaction ends, so a
    * concurrent delete waits and counts the new call instead of leaving it pointing at a deleted case.
    */
-  async getForCall(organizationId: string, caseId: string, manager?: EntityManager): Promise<CaseForCall> {
-    const found = manager
-      ? await this.lockCase(manager, organizationId, caseId, 'pessimistic_read')
-      : await this.get(organizationId, caseId);
-    const library = found.systemPromptId
-      ? await this.prompts.find(organizationId, found.systemPromptId, manager)
-      : null;
+  async getForCall(tx: Tx, organizationId: string, caseId: string): Promise<CaseForCall> {
+    const found = await this.lockCase(tx, organizationId, caseId, 'pessimistic_read');
+    const library = found.systemPromptId ? await this.prompts.find(organizationId, found.systemPromptId, tx) : null;
     return { case: found, prompt: library?.content ?? found.prompt };
   }
 

@@ -8,6 +8,7 @@ import { Page } from '../../common/pagination/pagination.dto';
 import { CallDetailResponse, CallResponse } from '../calls/call.response';
 import { CallStatsService } from '../calls/call-stats.service';
 import { CallsService } from '../calls/calls.service';
+import { CreateCallCommand } from '../calls/create-call.command';
 import { CreateCallDto } from '../calls/dto/create-call.dto';
 import { ListCallsQueryDto } from '../calls/dto/list-calls-query.dto';
 import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
@@ -23,6 +24,7 @@ const OVERVIEW_DAYS = 30;
 export class ConsoleCallsController {
   constructor(
     private readonly calls: CallsService,
+    private readonly createCall: CreateCallCommand,
     private readonly stats: CallStatsService,
     private readonly daily: UsageDailyService,
   ) {}
@@ -83,6 +85,6 @@ export class ConsoleCallsController {
     @Body() dto: CreateCallDto,
   ): Promise<{ data: CallResponse }> {
     // A test-mode call (CONTRACTS §8): always on the simulator, free, fires like any call.
-    return { data: CallResponse.from(await this.calls.create(orgId, dto, false)) };
+    return { data: CallResponse.from(await this.createCall.execute(orgId, dto, false)) };
   }
 }

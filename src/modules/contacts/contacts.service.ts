@@ -18,6 +18,7 @@ import { ListContactsQueryDto } from './dto/list-contacts-query.dto';
 import { UpdateContactDto } from './dto/update-contact.dto';
 import { isForeignKeyViolation, isUniqueViolation } from '../../infra/database/pg-errors';
 import { selectColumns } from '../../infra/database/select-columns';
+import { Tx } from '../../infra/database/tx';
 
 const PHONE_UNIQUE = 'ux_contacts_org_phone';
 const MEMBER_GROUP_FK = 'fk_contact_group_members_group';
@@ -69,6 +70,13 @@ export class ContactsService {
 
   async get(organizationId: string, id: string): Promise<Contact> {
     const contact = await this.contacts.findOneBy({ organizationId, id });
+    if (!contact) throw ApiError.notFound('Contact');
+    return contact;
+  }
+
+  /** For the calls module: the contact or 404 NOT_FOUND('Contact'), read in the transaction inserting the call. */
+  async getForCall(tx: Tx, organizationId: string, id: string): Promise<Contact> {
+    const contact = await tx.findOneBy(Contact, { organizationId, id });
     if (!contact) throw ApiError.notFound('Contact');
     return contact;
   }

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../../../common/errors/api-error';
-import { CallsService } from '../../calls/calls.service';
+import { CreateCallCommand } from '../../calls/create-call.command';
 import { DoNotCallService } from '../../do-not-call/do-not-call.service';
 import { OrganizationLimitsRepository } from '../../limits/organization-limits.repository';
 import { CallBilling } from '../../usage/call-billing.port';
@@ -39,7 +39,7 @@ export class AdvanceCampaignCommand {
     private readonly entries: CampaignEntriesRepository,
     private readonly attempts: CampaignAttemptsRepository,
     private readonly events: CampaignEvents,
-    private readonly calls: CallsService,
+    private readonly createCall: CreateCallCommand,
     private readonly billing: CallBilling,
     private readonly doNotCall: DoNotCallService,
     private readonly limits: OrganizationLimitsRepository,
@@ -156,7 +156,7 @@ export class AdvanceCampaignCommand {
   private async place(m: EntityManager, c: Campaign, entry: CampaignEntry): Promise<string | { skipReason: string }> {
     let callId: string;
     try {
-      const call = await this.calls.insertForDialer(
+      const call = await this.createCall.executeIn(
         m,
         c.organizationId,
         {
