@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
+import { Tx } from '../../infra/database/tx';
 import { OutboundAssistantsService } from '../assistants/outbound-assistants.service';
 import { CasesService } from '../cases/cases.service';
 import { PhoneNumbersService } from '../phone-numbers/phone-numbers.service';
@@ -30,7 +31,9 @@ export interface CampaignSource {
 /**
  * Creates a campaign with all its entries, in one transaction (nothing half-written on failure): in `draft`
  * from the API; `scheduled` (it starts at `startAt`) when a recurring schedule or a follow-up places it, once
- * per source key — a second creation for the same key creates nothing and returns null.
+ * per source key — a second creation for the same key creates nothing and returns null. Two ways in: `execute`
+ * in a transaction of its own (the API, follow-ups), `executeIn` in the caller's (a required `Tx`: the recurring
+ * schedule runner, which holds its due schedules locked meanwhile).
  */
 @Injectable()
 export class CreateCampaignCommand {
@@ -44,47 +47,56 @@ export class CreateCampaignCommand {
     private readonly entries: CampaignEntriesRepository,
   ) {}
 
-  async execute(organizationId: string, dto: CreateCampaignDto, origin: CampaignOrigin): Promise<Campaign | null> {
+  execute(organizationId: string, dto: CreateCampaignDto, origin: CampaignOrigin): Promise<Campaign | null> {
+    return this.dataSource.transaction((tx) => this.executeIn(tx, organizationId, dto, origin));
+  }
+
+  async executeIn(
+    tx: Tx,
+    organizationId: string,
+    dto: CreateCampaignDto,
+    origin: CampaignOrigin,
+  ): Promise<Campaign | null> {
     const { livemode, source } = origin;
-    if (!(await this.numbers.findOwned(organizationId, dto.from))) {
+    // Every read on the caller's connection: a caller holding it while this waited for a second one would
+    // deadlock the pool once as many such callers as connections run together.
+    if (!(await this.numbers.findOwnedIn(tx, organizationId, dto.from))) {
       throw new ApiError('INVALID_PHONE', `from: ${dto.from} is not a phone number of this organization`);
     }
-    return this.dataSource.transaction(async (m) => {
-      if (dto.caseId) await this.cases.getForCall(m, organizationId, dto.caseId);
-      if (dto.assistantConfigId) await this.assistants.getForCall(m, organizationId, dto.assistantConfigId);
-      const { audience, entries } = await this.audience.resolve(
-        m,
+    if (dto.caseId) await this.cases.getForCall(tx, organizationId, dto.caseId);
+    if (dto.assistantConfigId) await this.assistants.getForCall(tx, organizationId, dto.assistantConfigId);
+    const { audience, entries } = await this.audience.resolve(
+      tx,
+      organizationId,
+      dto.audience,
+      dto.window?.timezone ?? DEFAULT_ZONE,
+    );
+    const campaign = await this.campaigns.insertOnce(
+      tx,
+      tx.create(Campaign, {
+        id: uuidv7(),
         organizationId,
-        dto.audience,
-        dto.window?.timezone ?? DEFAULT_ZONE,
-      );
-      const campaign = await this.campaigns.insertOnce(
-        m,
-        m.create(Campaign, {
-          id: uuidv7(),
-          organizationId,
-          name: dto.name,
-          status: source ? 'scheduled' : 'draft',
-          livemode,
-          sourceType: source?.type ?? null,
-          sourceId: source?.id ?? null,
-          sourceKey: source?.key ?? null,
-          pausedReason: null,
-          callFrom: dto.from,
-          caseId: dto.caseId ?? null,
-          assistantConfigId: dto.assistantConfigId ?? null,
-          firstMessage: dto.firstMessage ?? null,
-          audience,
-          startAt: dto.startAt ? new Date(dto.startAt) : null,
-          window: dto.window ? { ...dto.window } : null,
-          maxConcurrent: dto.maxConcurrent ?? null,
-          callsPerMinute: dto.callsPerMinute ?? null,
-          retry: dto.retry ? { ...dto.retry } : null,
-        }),
-      );
-      if (!campaign) return null;
-      await this.entries.insertMany(m, campaign.id, organizationId, entries);
-      return campaign;
-    });
+        name: dto.name,
+        status: source ? 'scheduled' : 'draft',
+        livemode,
+        sourceType: source?.type ?? null,
+        sourceId: source?.id ?? null,
+        sourceKey: source?.key ?? null,
+        pausedReason: null,
+        callFrom: dto.from,
+        caseId: dto.caseId ?? null,
+        assistantConfigId: dto.assistantConfigId ?? null,
+        firstMessage: dto.firstMessage ?? null,
+        audience,
+        startAt: dto.startAt ? new Date(dto.startAt) : null,
+        window: dto.window ? { ...dto.window } : null,
+        maxConcurrent: dto.maxConcurrent ?? null,
+        callsPerMinute: dto.callsPerMinute ?? null,
+        retry: dto.retry ? { ...dto.retry } : null,
+      }),
+    );
+    if (!campaign) return null;
+    await this.entries.insertMany(tx, campaign.id, organizationId, entries);
+    return campaign;
   }
 }

@@ -7,6 +7,7 @@ import { uuidv7 } from '../../common/ids/uuid-v7';
 import { CreatePhoneNumberDto } from './dto/create-phone-number.dto';
 import { PhoneNumber } from './phone-number.entity';
 import { isUniqueViolation } from '../../infra/database/pg-errors';
+import { Tx } from '../../infra/database/tx';
 
 /**
  * The list is not paginated, so its length is capped (README limits table, OpenAPI). 100 numbers is far beyond
@@ -37,6 +38,11 @@ export class PhoneNumbersService {
   /** The organization's record for an E.164 number, or null when the number is not theirs. */
   findOwned(organizationId: string, number: string): Promise<PhoneNumber | null> {
     return this.repo.findOneBy({ organizationId, number });
+  }
+
+  /** The same read in the caller's transaction (a required `Tx`): never a second connection while it holds one. */
+  findOwnedIn(tx: Tx, organizationId: string, number: string): Promise<PhoneNumber | null> {
+    return tx.findOneBy(PhoneNumber, { organizationId, number });
   }
 
   /** Who owns a number (inbound calls arrive addressed to a number, not an organization). */

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
+import { Tx } from '../../../infra/database/tx';
 import { RecurringSchedule } from '../../automations/recurring-schedule.entity';
 import { RecurringSchedulesRepository } from '../../automations/recurring-schedules.repository';
 import { CampaignAudienceDto } from '../../audiences/campaign-audience.dto';
@@ -32,7 +33,7 @@ export class RecurringScheduleRunnerJob {
     return this.dataSource.transaction(async (m) => {
       const due = await this.schedules.lockDue(m, BATCH);
       for (const schedule of due) {
-        await this.fire(schedule);
+        await this.fire(m, schedule);
         const after = new Date(Math.max(Date.now(), schedule.nextOccurrenceAt!.getTime()));
         await this.schedules.setNextOccurrence(
           m,
@@ -44,22 +45,30 @@ export class RecurringScheduleRunnerJob {
     });
   }
 
-  /** A failure (its audience group deleted, its number released) skips this occurrence, not the next ones. */
-  private async fire(s: RecurringSchedule): Promise<void> {
+  /**
+   * Places the occurrence's campaign in the tick's transaction: a creation on a second connection, taken while
+   * the tick holds its own, would deadlock the pool once as many ticks as connections overlap. Each occurrence in
+   * a savepoint, so a failure (its audience group deleted, its number released) skips this occurrence, not the
+   * next ones.
+   */
+  private async fire(tx: Tx, s: RecurringSchedule): Promise<void> {
     const occurrence = s.nextOccurrenceAt!.toISOString();
     try {
-      await this.create.execute(
-        s.organizationId,
-        {
-          name: `Recurring schedule ${s.id} at ${occurrence}`,
-          from: s.callFrom!,
-          caseId: s.caseId ?? undefined,
-          assistantConfigId: s.assistantConfigId ?? undefined,
-          audience: s.audience as CampaignAudienceDto,
-          startAt: occurrence,
-        },
-        // Schedules are made through the admin API (the dashboard), never by a test key.
-        { livemode: true, source: { type: 'recurring_schedule', id: s.id, key: occurrence } },
+      await tx.transaction((savepoint) =>
+        this.create.executeIn(
+          savepoint,
+          s.organizationId,
+          {
+            name: `Recurring schedule ${s.id} at ${occurrence}`,
+            from: s.callFrom!,
+            caseId: s.caseId ?? undefined,
+            assistantConfigId: s.assistantConfigId ?? undefined,
+            audience: s.audience as CampaignAudienceDto,
+            startAt: occurrence,
+          },
+          // Schedules are made through the admin API (the dashboard), never by a test key.
+          { livemode: true, source: { type: 'recurring_schedule', id: s.id, key: occurrence } },
+        ),
       );
     } catch (error) {
       this.logger.warn({ scheduleId: s.id, occurrence, err: (error as Error).message }, 'Occurrence not placed');
