@@ -5,6 +5,7 @@ import { Call } from '../../src/modules/calls/call.entity';
 import { Contact } from '../../src/modules/contacts/contact.entity';
 import { Conversation } from '../../src/modules/messaging/conversation.entity';
 import { MessagingAccount } from '../../src/modules/messaging/messaging-account.entity';
+import { PhoneNumber } from '../../src/modules/phone-numbers/phone-number.entity';
 import { callingOrg, CallsOrg } from '../calls/call-fixtures';
 import { TestApp, startTestApp } from '../support/test-app';
 
@@ -92,6 +93,8 @@ describe('lists read only the columns they return', () => {
     // Ordered by most recent activity (CONTRACTS §3): the keyset column.
     { path: '/api/v1/messaging/conversations', entity: Conversation, alsoRead: ['last_activity_at'], never: [] },
     { path: '/api/v1/messaging/accounts', entity: MessagingAccount, alsoRead: [], never: [] },
+    // The voice platform's id is the admin API's, never the public list's.
+    { path: '/api/v1/phone-numbers', entity: PhoneNumber, alsoRead: [], never: ['provider_id'] },
   ];
 
   it.each(routes)('$path', async ({ path, entity, alsoRead, never }) => {

@@ -32,7 +32,12 @@ export class PhoneNumbersService {
 
   /** Not paginated (the spec shows `data` only), so capped per organization (MAX_PHONE_NUMBERS). */
   list(organizationId: string): Promise<PhoneNumber[]> {
-    return this.repo.find({ where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    // The response's columns, named: never the voice platform's id, which only the admin API shows.
+    return this.repo.find({
+      select: { id: true, number: true, label: true, createdAt: true },
+      where: { organizationId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+    });
   }
 
   /** The organization's record for an E.164 number, or null when the number is not theirs. */
