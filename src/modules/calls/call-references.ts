@@ -29,7 +29,7 @@ export class CallReferences {
   async load(tx: Tx, organizationId: string, ids: CallReferenceIds): Promise<Omit<ResolutionInput, 'request'>> {
     // Every read on the inserting transaction's connection: a read that took a second connection while this one
     // is held would deadlock the pool once as many creations as connections run together.
-    const contact = ids.contactId ? await this.contacts.getForCall(tx, organizationId, ids.contactId) : null;
+    const contact = ids.contactId ? await this.contacts.getIn(tx, organizationId, ids.contactId) : null;
     const kase = ids.caseId ? await this.cases.getForCall(tx, organizationId, ids.caseId) : null;
     const assistant = ids.assistantConfigId
       ? await this.assistants.getForCall(tx, organizationId, ids.assistantConfigId)

@@ -68,14 +68,12 @@ export class ContactsService {
     });
   }
 
-  async get(organizationId: string, id: string): Promise<Contact> {
-    const contact = await this.contacts.findOneBy({ organizationId, id });
-    if (!contact) throw ApiError.notFound('Contact');
-    return contact;
+  get(organizationId: string, id: string): Promise<Contact> {
+    return this.getIn(this.contacts.manager, organizationId, id);
   }
 
-  /** For the calls module: the contact or 404 NOT_FOUND('Contact'), read in the transaction inserting the call. */
-  async getForCall(tx: Tx, organizationId: string, id: string): Promise<Contact> {
+  /** The same read in the caller's transaction (a required `Tx`: call creation holds one while it reads). */
+  async getIn(tx: Tx, organizationId: string, id: string): Promise<Contact> {
     const contact = await tx.findOneBy(Contact, { organizationId, id });
     if (!contact) throw ApiError.notFound('Contact');
     return contact;

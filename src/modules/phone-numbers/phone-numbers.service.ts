@@ -42,7 +42,7 @@ export class PhoneNumbersService {
 
   /** The organization's record for an E.164 number, or null when the number is not theirs. */
   findOwned(organizationId: string, number: string): Promise<PhoneNumber | null> {
-    return this.repo.findOneBy({ organizationId, number });
+    return this.findOwnedIn(this.repo.manager, organizationId, number);
   }
 
   /** The same read in the caller's transaction (a required `Tx`): never a second connection while it holds one. */
