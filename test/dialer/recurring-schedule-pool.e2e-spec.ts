@@ -60,5 +60,5 @@ describe("dialer: a recurring schedule's occurrence is placed on its tick's own 
     expect(callId).toBeDefined();
     const call = await waitForCall(org, callId!, finished);
     expect(call).toMatchObject({ caseId, assistantConfigId, contactId, firstMessage: 'Hello Grace Hopper' });
-  }, 60_000);
+  });
 });
