@@ -3,7 +3,7 @@ import { TestApp, startTestApp } from '../support/test-app';
 import { eventsOf, finished, insertPrompt, waitForCall } from '../calls/call-fixtures';
 import { FakeVapi } from './fake-vapi';
 import { captured as capturedAnswer } from './fixtures/assistant-request-response.fixture';
-import { VAPI, expectCapturedFixture } from '../support/captured-fixture';
+import { VAPI_WIRE, expectCapturedFixture } from '../support/captured-fixture';
 import { VoiceOrg, serverMessage, vapiCall, vapiEnv, vapiLine, voiceOrg } from './voice-fixtures';
 
 describe('voice platform: inbound calls through Vapi assistant-request', () => {
@@ -65,7 +65,7 @@ describe('voice platform: inbound calls through Vapi assistant-request', () => {
     const masked = { ...answer.body, assistant: { ...assistant, metadata: {} } };
     await expectCapturedFixture(
       `${__dirname}/fixtures/assistant-request-response.fixture.ts`,
-      VAPI('ServerMessageResponseAssistantRequest'),
+      VAPI_WIRE('ServerMessageResponseAssistantRequest'),
       capturedAnswer,
       masked,
     );
