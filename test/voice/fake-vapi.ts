@@ -200,12 +200,12 @@ export class FakeVapi {
     const record = this.record(message, vapiCallId);
     if (options.delayMs) await sleep(options.delayMs);
     if (!server.url) throw new Error('the call has no server URL: Vapi would send its messages nowhere');
-    const target = `${this.serviceUrl}${new URL(server.url).pathname}`;
     const plan = server.backoffPlan;
     const retries = plan?.maxRetries ?? 0;
     const body = JSON.stringify({ message });
     for (let attempt = 0; ; attempt++) {
       const headers = this.authHeaders(server, body);
+      const target = `${this.serviceUrl}${new URL(server.url).pathname}`;
       let status: number | null = null;
       try {
         const res = await fetch(target, {
