@@ -25,6 +25,9 @@ export interface SentMessage {
   /** Why it was not sent at all: the call did not ask for this type, or a test dropped it. */
   skipped?: 'not-requested' | 'dropped';
   response?: unknown;
+  /** What was sent, and where (for a redelivery: Vapi repeats a message now and then). */
+  message: Vapi.ServerMessageMessage;
+  server: Vapi.Server;
 }
 
 export interface SendOptions {
@@ -140,7 +143,10 @@ export class FakeVapi {
    * A customer calls one of the account's numbers: Vapi asks the number's server for an assistant
    * (assistant-request), validates what it gets back, and starts the call with it; the Vapi call id.
    */
-  async ring(phoneNumberId: string, from: string): Promise<{ vapiCallId: string; response: unknown }> {
+  async ring(
+    phoneNumberId: string,
+    from: string,
+  ): Promise<{ vapiCallId: string; response: unknown; sent: SentMessage }> {
     const number = this.phoneNumbers.get(phoneNumberId);
     if (!number) throw new Error(`the account has no number ${phoneNumberId}`);
     const now = new Date().toISOString();
@@ -170,7 +176,7 @@ export class FakeVapi {
     } else {
       this.update(call.id, { status: 'ended', endedReason: 'assistant-request-returned-error' });
     }
-    return { vapiCallId: call.id, response: answer };
+    return { vapiCallId: call.id, response: answer, sent };
   }
 
   /** Sends one server message about a call as the call's assistant `server` settings ask. */
@@ -181,8 +187,14 @@ export class FakeVapi {
     const asked = (wanted as string[]).some((w) => w === message.type || w.startsWith(`${message.type}[`));
     const finalOnly = (wanted as string[]).includes('transcript[transcriptType="final"]');
     const partial = message.type === 'transcript' && message.transcriptType !== 'final' && finalOnly;
-    if (!asked || partial) return Promise.resolve(this.record(message, vapiCallId, 'not-requested'));
-    return this.deliver(call.assistant?.server ?? {}, message, vapiCallId, options);
+    const server = call.assistant?.server ?? {};
+    if (!asked || partial) return Promise.resolve(this.record(server, message, vapiCallId, 'not-requested'));
+    return this.deliver(server, message, vapiCallId, options);
+  }
+
+  /** The same message again, to the same server (a redelivery). */
+  resend(sent: SentMessage): Promise<SentMessage> {
+    return this.deliver(sent.server, sent.message, sent.vapiCallId ?? '');
   }
 
   close(): Promise<void> {
@@ -196,8 +208,8 @@ export class FakeVapi {
     vapiCallId: string,
     options: SendOptions = {},
   ): Promise<SentMessage> {
-    if (options.drop) return this.record(message, vapiCallId, 'dropped');
-    const record = this.record(message, vapiCallId);
+    if (options.drop) return this.record(server, message, vapiCallId, 'dropped');
+    const record = this.record(server, message, vapiCallId);
     if (options.delayMs) await sleep(options.delayMs);
     if (!server.url) throw new Error('the call has no server URL: Vapi would send its messages nowhere');
     const plan = server.backoffPlan;
@@ -245,8 +257,20 @@ export class FakeVapi {
     return own;
   }
 
-  private record(message: Vapi.ServerMessageMessage, vapiCallId: string, skipped?: SentMessage['skipped']) {
-    const sent: SentMessage = { type: String(message.type), vapiCallId, attempts: [], ...(skipped ? { skipped } : {}) };
+  private record(
+    server: Vapi.Server,
+    message: Vapi.ServerMessageMessage,
+    vapiCallId: string,
+    skipped?: SentMessage['skipped'],
+  ) {
+    const sent: SentMessage = {
+      type: String(message.type),
+      vapiCallId,
+      attempts: [],
+      message,
+      server,
+      ...(skipped ? { skipped } : {}),
+    };
     this.sent.push(sent);
     return sent;
   }

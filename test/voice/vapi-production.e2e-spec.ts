@@ -200,6 +200,8 @@ describe('one Vapi account, many tenants: VAPI_MAX_CONCURRENT_CALLS', () => {
   let orgs: VoiceOrg[];
   beforeAll(async () => {
     ({ fake, t } = await startWithVapi({ VAPI_MAX_CONCURRENT_CALLS: '2' }));
+    // A second process dispatching from the same database and queue: the pool is decided across processes.
+    await t.startPeer();
     fake.concurrencyLimit = 2;
     orgs = [await voiceOrg(t, 1000, fake), await voiceOrg(t, 1000, fake)];
   });
@@ -208,7 +210,7 @@ describe('one Vapi account, many tenants: VAPI_MAX_CONCURRENT_CALLS', () => {
     await fake?.close();
   });
 
-  it('two organizations bursting: never more than 2 live at Vapi, all calls end, none in error, both served', async () => {
+  it('two organizations bursting on two processes: never more than 2 live at Vapi, all calls end, none in error, both served', async () => {
     const ids: string[] = [];
     const orgOf = new Map<string, string>();
     // Both bursts at once: each organization asks for twice the whole pool.
