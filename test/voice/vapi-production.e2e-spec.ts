@@ -199,7 +199,11 @@ describe('one Vapi account, many tenants: VAPI_MAX_CONCURRENT_CALLS', () => {
   let t: TestApp;
   let orgs: VoiceOrg[];
   beforeAll(async () => {
-    ({ fake, t } = await startWithVapi({ VAPI_MAX_CONCURRENT_CALLS: '2' }));
+    ({ fake, t } = await startWithVapi({
+      VAPI_MAX_CONCURRENT_CALLS: '2',
+      SIMULATOR_RING_MS: '100',
+      SIMULATOR_CALL_MS: '500',
+    }));
     // A second process dispatching from the same database and queue: the pool is decided across processes.
     await t.startPeer();
     fake.concurrencyLimit = 2;
@@ -252,4 +256,22 @@ describe('one Vapi account, many tenants: VAPI_MAX_CONCURRENT_CALLS', () => {
     const { rows } = await t.db.query(`SELECT count(*)::int AS n FROM calls WHERE status = 'error'`);
     expect(rows[0].n).toBe(0);
   }, 120_000);
+
+  it('test-mode calls run on the simulator beside a full pool, and take none of its slots', async () => {
+    const [org] = orgs;
+    const live = await Promise.all(
+      ['+14155550301', '+14155550302'].map(async (to) => {
+        const res = await org.api.post('/api/v1/calls', { to, from: org.from });
+        return (await fake.createCallFor(res.body.data.id)).vapiCallId;
+      }),
+    );
+    expect(fake.liveCalls()).toBe(2);
+    const testKey = (await org.keyWith(['*'], { environment: 'test' })).api;
+    const res = await testKey.post('/api/v1/calls', { to: '+14155550303', from: org.from });
+    expect(res.status).toBe(201);
+    const call = await waitForCall(org, res.body.data.id, finished);
+    expect(call).toMatchObject({ status: 'ended', endedReason: 'customer-ended-call' });
+    expect(fake.createCalls().some((r) => r.body?.assistant?.metadata?.callId === call.id)).toBe(false);
+    for (const vapiCallId of live) await fake.end(vapiCallId, talked('customer-ended-call'));
+  });
 });
