@@ -5,8 +5,8 @@ import { Limits, OrganizationLimitsRepository } from './organization-limits.repo
 
 /** Namespace of the per-organization advisory locks that serialise admission decisions. */
 const ADMISSION_LOCK_SPACE = 0x4144; // "AD"
-/** The one lock of the voice platform's shared pool, taken after the organization's (always in that order). */
-const POOL_LOCK_KEY = 'voice-platform-pool';
+/** The one lock of the voice platform's shared pool (its own namespace), taken after the organization's lock. */
+const POOL_LOCK_SPACE = 0x504f; // "PO"
 
 /**
  * Takes the organization's admission lock until the transaction ends. Every dial decision runs under it, so a
@@ -52,7 +52,7 @@ export class CallAdmission {
   async lockFreePoolSlots(manager: EntityManager, organizationId: string): Promise<number> {
     const pool = this.poolSize;
     if (pool === null) return Infinity;
-    await manager.query(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, [ADMISSION_LOCK_SPACE, POOL_LOCK_KEY]);
+    await manager.query(`SELECT pg_advisory_xact_lock($1, 0)`, [POOL_LOCK_SPACE]);
     const [row]: Array<{ live: number; mine: number; organizations: number }> = await manager.query(
       `SELECT count(*) FILTER (WHERE status = 'processing')::int AS live,
               count(*) FILTER (WHERE status = 'processing' AND organization_id = $1)::int AS mine,
