@@ -271,6 +271,28 @@ describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
     expect(rows.map((r) => r.status)).toEqual(['reserved']);
   });
 
+  it('a call deferred by a 429 waits with its minute reserved; cancelled meanwhile, it gives the minute back', async () => {
+    fake.failNext({ status: 429, message: 'Concurrency limit reached', retryAfter: 300 });
+    const res = await org.api.post('/api/v1/calls', { to: '+14155550127', from: org.from });
+    const id: string = res.body.data.id;
+    const deferred = async () =>
+      (await t.db.query('SELECT status, retry_at FROM calls WHERE id = $1 AND retry_at IS NOT NULL', [id])).rows[0];
+    for (let i = 0; i < 200 && !(await deferred()); i++) await new Promise((r) => setTimeout(r, 50));
+    const row = await deferred();
+    expect(row.status).toBe('new');
+    // Held back for Vapi's Retry-After (300 s), not retried meanwhile.
+    expect(row.retry_at.getTime()).toBeGreaterThan(Date.now() + 200_000);
+    const reservations = () => t.db.query('SELECT status FROM call_reservations WHERE call_id = $1', [id]);
+    expect((await reservations()).rows).toEqual([{ status: 'reserved' }]);
+
+    expect((await org.api.delete(`/api/v1/calls/${id}`)).status).toBe(204);
+    expect((await reservations()).rows.map((r) => r.status)).not.toContain('reserved');
+    expect((await eventsOf(t, id)).map((e) => e.type)).toEqual(['call.cancelled']);
+    const attempts = fake.createCalls().filter((r) => r.body?.assistant?.metadata?.callId === id);
+    expect(attempts).toHaveLength(1);
+    expect(await ledgerRowsOf(t, id)).toEqual([{ type: 'outbound_call', amount_mins: 0, duration_mins: 0 }]);
+  });
+
   it('a 500 on POST /call is not retried (Vapi may have placed the call): one attempt, the call ends in error', async () => {
     fake.failNext({ status: 500, message: 'Internal Server Error' });
     const before = fake.createCalls().length;

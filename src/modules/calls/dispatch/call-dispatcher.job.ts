@@ -113,8 +113,10 @@ export class CallDispatcherJob {
    */
   private async reserveAndStart(organizationId: string, claimed: Call[]): Promise<(Call | null)[]> {
     const results = new Map<string, LedgerReservationResult>();
+    let refusedNow: Call[] = [];
     const started = await this.dataSource.transaction(async (m) => {
       const { admitted, refused } = await this.admit(m, organizationId, claimed);
+      refusedNow = refused;
       const processing = await this.calls.start(
         m,
         admitted.map((c) => c.id),
@@ -144,6 +146,8 @@ export class CallDispatcherJob {
     });
     // Counted once committed: a rolled-back batch reserved nothing.
     for (const result of results.values()) this.metrics.ledgerReservation(result);
+    // A call the platform deferred kept its minute reserved; refused now, it gives it back.
+    for (const call of refusedNow) if (call.retryAt) await this.billing.releaseDeferred(organizationId, call.id);
     return claimed.map((c) => started.get(c.id) ?? null);
   }
 
