@@ -242,6 +242,13 @@ describe('one Vapi account, many tenants: VAPI_MAX_CONCURRENT_CALLS', () => {
       ended.add(callId);
     }
     expect(fake.peakLive).toBeLessThanOrEqual(2);
+    // Our pool kept within Vapi's: Vapi never had to refuse a call (no 429).
+    expect(fake.createCalls().filter((r) => !r.accepted)).toHaveLength(0);
+    // Dispatched once each, whichever process claimed it: one accepted POST /call per call.
+    for (const id of ids) {
+      const accepted = fake.createCalls().filter((r) => r.accepted && r.body?.assistant?.metadata?.callId === id);
+      expect(accepted).toHaveLength(1);
+    }
     for (const org of orgs) {
       const calls = await Promise.all(
         ids
