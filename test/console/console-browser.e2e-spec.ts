@@ -256,6 +256,18 @@ describe('console in Chromium', () => {
     await expectText(page.locator('.empty'), 'No calls match');
   });
 
+  it('adds a phone number from the numbers page (imported from the voice platform when it keeps numbers)', async () => {
+    await page.goto(url(`/orgs/${orgId}/numbers`));
+    await page.getByRole('button', { name: 'Import from voice platform' }).click();
+    await page.getByLabel('Number (E.164)').fill('+14155550177');
+    await page.getByLabel('Label').fill('Sales');
+    await check('phone-number-import');
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await expectText(page.locator('.rows'), '+14155550177');
+    const listed = await t.admin.get(`/admin/v1/organizations/${orgId}/phone-numbers`);
+    expect(listed.body.data.map((n: { number: string }) => n.number)).toContain('+14155550177');
+  });
+
   it('passes axe on every other page, at desktop and phone width', async () => {
     for (const [name, path] of [
       ['calls', 'calls'],

@@ -13,6 +13,12 @@ export const VAPI = (type: string): FixtureType => ({
   type: `Vapi.${type}`,
 });
 
+/** Vapi's SDK type as Vapi's API takes it (test/voice/fixtures/vapi-wire.ts corrects what the SDK types wrongly). */
+export const VAPI_WIRE = (type: string): FixtureType => ({
+  import: `import type * as VapiWire from './vapi-wire';`,
+  type: `VapiWire.${type}`,
+});
+
 export const WHATSAPP_SEND: FixtureType = {
   import: `import type { GraphSendBody } from '../../../src/modules/messaging/providers/whatsapp/whatsapp-graph.types';`,
   type: 'GraphSendBody',

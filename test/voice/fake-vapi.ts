@@ -1,7 +1,8 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { VapiSchema } from './vapi-schema';
 
 export interface RecordedRequest {
   method: string;
@@ -13,17 +14,58 @@ export interface RecordedRequest {
   accepted?: string;
 }
 
+/** A credential as Vapi keeps it (created in its dashboard); its id is what `server.credentialId` names. */
+export type FakeCredential = { type: 'bearer' | 'hmac'; secret: string };
+
+/** One server message as it went out (every attempt of it). */
+export interface SentMessage {
+  type: string;
+  vapiCallId: string | null;
+  attempts: Array<{ status: number | null; headers: Record<string, string> }>;
+  /** Why it was not sent at all: the call did not ask for this type, or a test dropped it. */
+  skipped?: 'not-requested' | 'dropped';
+  response?: unknown;
+  /** What was sent, and where (for a redelivery: Vapi repeats a message now and then). */
+  message: Vapi.ServerMessageMessage;
+  server: Vapi.Server;
+}
+
+export interface SendOptions {
+  /** Lost on the way (Vapi's side or the network): never reaches the service. */
+  drop?: boolean;
+  /** Held this long before the first attempt. */
+  delayMs?: number;
+}
+
+/** Vapi's server-message timing scaled for tests: a backoff of 1 s waits `BACKOFF_SCALE` s. */
+const BACKOFF_SCALE = 0.02;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
- * A stand-in for Vapi's REST API on 127.0.0.1, speaking its wire format as typed by Vapi's own SDK
- * (@vapi-ai/server-sdk): POST /call takes a CreateCallDto and answers 201 with a Call (`status: queued`),
- * GET /call/{id} serves the Call as last set, errors come as `{ statusCode, message, error }`. Tests queue
- * failures and set what GET reports.
+ * A stand-in for Vapi on 127.0.0.1, as strict as Vapi and no kinder (docs/providers.md, "The fake Vapi"):
+ *
+ * - REST: POST /call, GET /call/{id}, GET /phone-number, PATCH /phone-number/{id}, bearer-authenticated; every
+ *   body is validated against the SDK's own declarations (VapiSchema) and refused with Vapi's 400
+ *   `{ statusCode, message: [...], error }` ("property X should not exist"); POST /call answers 429 with
+ *   `Retry-After` and `subscriptionLimits` when the account's pool (`concurrencyLimit`) is full or when told to.
+ * - Server messages: sent only as the call's `server` asks: to its URL (rebased onto the service under test),
+ *   authenticated by its credential (Bearer or HMAC), retried only per its `backoffPlan`, and only the
+ *   message types its `serverMessages` list; any message can be dropped or delayed.
  */
 export class FakeVapi {
   readonly requests: RecordedRequest[] = [];
+  readonly sent: SentMessage[] = [];
   /** Calls as GET /call/{id} reports them; a missing id is a 404. */
   readonly calls = new Map<string, Vapi.Call>();
-  private failures: Array<{ status: number; message: string }> = [];
+  readonly phoneNumbers = new Map<string, Vapi.ListPhoneNumbersResponseItem>();
+  readonly credentials = new Map<string, FakeCredential>();
+  /** The account's concurrency pool; null: unlimited. */
+  concurrencyLimit: number | null = null;
+  /** The most calls live at once on this account so far. */
+  peakLive = 0;
+  /** Where the service under test listens: server URLs are rebased onto it (their path kept). */
+  serviceUrl = '';
+  private failures: Array<{ status: number; message: string; retryAfter?: number }> = [];
   private server!: Server;
   url = '';
 
@@ -35,9 +77,21 @@ export class FakeVapi {
     return fake;
   }
 
-  /** The next POST /call requests answer with these statuses, in order. */
-  failNext(...failures: Array<{ status: number; message: string }>): void {
+  /** The next POST /call requests answer with these statuses, in order (a 429 with its Retry-After, seconds). */
+  failNext(...failures: Array<{ status: number; message: string; retryAfter?: number }>): void {
     this.failures.push(...failures);
+  }
+
+  /** A number the account owns (bought or imported in Vapi's dashboard); its id. */
+  addNumber(number: string): string {
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    this.phoneNumbers.set(id, { provider: 'vapi', id, orgId: 'fake-org', number, createdAt: now, updatedAt: now });
+    return id;
+  }
+
+  liveCalls(): number {
+    return [...this.calls.values()].filter((c) => c.status !== 'ended').length;
   }
 
   createCalls(): RecordedRequest[] {
@@ -50,13 +104,181 @@ export class FakeVapi {
     while (Date.now() < deadline) {
       const request = this.createCalls().find((r) => r.body?.assistant?.metadata?.callId === callId && r.accepted);
       if (request) return { request, vapiCallId: request.accepted! };
-      await new Promise((r) => setTimeout(r, 20));
+      await sleep(20);
     }
     throw new Error(`no accepted POST /call for ${callId}`);
   }
 
+  /** Moves a call on: its status as GET reports it, and the status-update message. */
+  async status(vapiCallId: string, status: 'ringing' | 'in-progress' | 'ended', options: SendOptions = {}) {
+    this.update(vapiCallId, { status });
+    return this.send(vapiCallId, { type: 'status-update', status, call: this.calls.get(vapiCallId)! }, options);
+  }
+
+  /**
+   * Ends a call the way Vapi does: the Call (GET) ends with these figures, then `status-update: ended` and the
+   * end-of-call-report are sent (each subject to the call's server settings and to `report` options).
+   */
+  async end(
+    vapiCallId: string,
+    figures: Partial<Vapi.Call> & { endedReason: Vapi.CallEndedReason },
+    options: { report?: SendOptions; status?: SendOptions } = {},
+  ): Promise<SentMessage> {
+    const call = this.update(vapiCallId, { ...figures, status: 'ended' });
+    await this.send(vapiCallId, { type: 'status-update', status: 'ended', call }, options.status);
+    const report: Vapi.ServerMessageEndOfCallReport = {
+      type: 'end-of-call-report',
+      endedReason: figures.endedReason,
+      call,
+      startedAt: call.startedAt,
+      endedAt: call.endedAt,
+      cost: call.cost,
+      artifact: call.artifact ?? { messages: [] },
+      analysis: call.analysis ?? {},
+    };
+    return this.send(vapiCallId, report, options.report);
+  }
+
+  /**
+   * A customer calls one of the account's numbers: Vapi asks the number's server for an assistant
+   * (assistant-request), validates what it gets back, and starts the call with it; the Vapi call id.
+   */
+  async ring(
+    phoneNumberId: string,
+    from: string,
+  ): Promise<{ vapiCallId: string; response: unknown; sent: SentMessage }> {
+    const number = this.phoneNumbers.get(phoneNumberId);
+    if (!number) throw new Error(`the account has no number ${phoneNumberId}`);
+    const now = new Date().toISOString();
+    const call: Vapi.Call = {
+      id: randomUUID(),
+      orgId: 'fake-org',
+      type: 'inboundPhoneCall',
+      status: 'ringing',
+      phoneNumberId,
+      customer: { number: from },
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.calls.set(call.id, call);
+    const message: Vapi.ServerMessageAssistantRequest = {
+      type: 'assistant-request',
+      call,
+      customer: { number: from },
+      phoneNumber: { ...number } as Vapi.ServerMessageAssistantRequestPhoneNumber,
+    };
+    const sent = await this.deliver(number.server ?? {}, message, call.id);
+    const answer = sent.response as Vapi.ServerMessageResponseAssistantRequest | undefined;
+    if (answer?.assistant) {
+      const errors = VapiSchema.get().validate('CreateAssistantDto', answer.assistant);
+      if (errors.length) throw new Error(`Vapi refuses the assistant: ${errors.join('; ')}`);
+      this.update(call.id, { assistant: answer.assistant });
+    } else {
+      this.update(call.id, { status: 'ended', endedReason: 'assistant-request-returned-error' });
+    }
+    return { vapiCallId: call.id, response: answer, sent };
+  }
+
+  /** Sends one server message about a call as the call's assistant `server` settings ask. */
+  send(vapiCallId: string, message: Vapi.ServerMessageMessage, options: SendOptions = {}): Promise<SentMessage> {
+    const call = this.calls.get(vapiCallId);
+    if (!call) throw new Error(`no call ${vapiCallId}`);
+    const wanted = call.assistant?.serverMessages ?? [];
+    const asked = (wanted as string[]).some((w) => w === message.type || w.startsWith(`${message.type}[`));
+    const finalOnly = (wanted as string[]).includes('transcript[transcriptType="final"]');
+    const partial = message.type === 'transcript' && message.transcriptType !== 'final' && finalOnly;
+    const server = call.assistant?.server ?? {};
+    if (!asked || partial) return Promise.resolve(this.record(server, message, vapiCallId, 'not-requested'));
+    return this.deliver(server, message, vapiCallId, options);
+  }
+
+  /** The same message again, to the same server (a redelivery). */
+  resend(sent: SentMessage): Promise<SentMessage> {
+    return this.deliver(sent.server, sent.message, sent.vapiCallId ?? '');
+  }
+
   close(): Promise<void> {
     return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** Signs and posts `{ message }` to the server's URL; retries per its backoffPlan only. */
+  private async deliver(
+    server: Vapi.Server,
+    message: Vapi.ServerMessageMessage,
+    vapiCallId: string,
+    options: SendOptions = {},
+  ): Promise<SentMessage> {
+    if (options.drop) return this.record(server, message, vapiCallId, 'dropped');
+    const record = this.record(server, message, vapiCallId);
+    if (options.delayMs) await sleep(options.delayMs);
+    if (!server.url) throw new Error('the call has no server URL: Vapi would send its messages nowhere');
+    const plan = server.backoffPlan;
+    const retries = plan?.maxRetries ?? 0;
+    const body = JSON.stringify({ message });
+    for (let attempt = 0; ; attempt++) {
+      const headers = this.authHeaders(server, body);
+      const target = `${this.serviceUrl}${new URL(server.url).pathname}`;
+      let status: number | null = null;
+      try {
+        const res = await fetch(target, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body,
+          signal: AbortSignal.timeout((server.timeoutSeconds ?? 20) * 1000),
+        });
+        status = res.status;
+        const text = await res.text();
+        record.attempts.push({ status, headers });
+        if (res.ok) {
+          record.response = text ? JSON.parse(text) : null;
+          return record;
+        }
+      } catch {
+        record.attempts.push({ status: null, headers });
+      }
+      const excluded = ((plan?.excludedStatusCodes ?? []) as unknown[]).includes(status);
+      if (attempt >= retries || excluded) return record;
+      const base = (plan?.baseDelaySeconds ?? 1) * 1000 * BACKOFF_SCALE;
+      await sleep((plan?.type as unknown) === 'exponential' ? base * 2 ** attempt : base);
+    }
+  }
+
+  /** The headers of the server's credential (or its own headers when it names none). */
+  private authHeaders(server: Vapi.Server, body: string): Record<string, string> {
+    const own = Object.fromEntries(Object.entries(server.headers ?? {}).map(([k, v]) => [k, String(v)]));
+    const credential = server.credentialId ? this.credentials.get(server.credentialId) : undefined;
+    if (server.credentialId && !credential) throw new Error(`Vapi has no credential ${server.credentialId}`);
+    if (credential?.type === 'bearer') return { ...own, authorization: `Bearer ${credential.secret}` };
+    if (credential?.type === 'hmac') {
+      const timestamp = String(Date.now());
+      const signature = createHmac('sha256', credential.secret).update(`${timestamp}.${body}`).digest('hex');
+      return { ...own, 'x-signature': signature, 'x-timestamp': timestamp };
+    }
+    return own;
+  }
+
+  private record(
+    server: Vapi.Server,
+    message: Vapi.ServerMessageMessage,
+    vapiCallId: string,
+    skipped?: SentMessage['skipped'],
+  ) {
+    const sent: SentMessage = {
+      type: String(message.type),
+      vapiCallId,
+      attempts: [],
+      message,
+      server,
+      ...(skipped ? { skipped } : {}),
+    };
+    this.sent.push(sent);
+    return sent;
+  }
+
+  private update(vapiCallId: string, changes: Partial<Vapi.Call>): Vapi.Call {
+    const call = { ...this.calls.get(vapiCallId)!, ...changes, updatedAt: new Date().toISOString() };
+    this.calls.set(vapiCallId, call);
+    return call;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -70,10 +292,11 @@ export class FakeVapi {
       body: text ? JSON.parse(text) : null,
     };
     this.requests.push(record);
-    const send = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(body));
     };
+    const refuse = (errors: string[]) => send(400, { statusCode: 400, message: errors, error: 'Bad Request' });
     if (req.headers.authorization !== 'Bearer test-vapi-key') {
       return send(401, {
         statusCode: 401,
@@ -81,12 +304,28 @@ export class FakeVapi {
         error: 'Unauthorized',
       });
     }
-    if (record.method === 'POST' && record.path === '/call' && record.body) {
+    const [path, query = ''] = record.path.split('?');
+    if (record.method === 'POST' && path === '/call') {
+      const errors = VapiSchema.get().validate('CreateCallDto', record.body);
+      if (errors.length) return refuse(errors);
       const failure = this.failures.shift();
-      if (failure)
-        return send(failure.status, { statusCode: failure.status, message: failure.message, error: 'Error' });
+      if (failure) {
+        const limits: Vapi.SubscriptionLimits = { concurrencyBlocked: failure.status === 429 };
+        const retry: Record<string, string> = failure.retryAfter ? { 'retry-after': String(failure.retryAfter) } : {};
+        const body = { statusCode: failure.status, message: failure.message, error: 'Error' };
+        return send(failure.status, failure.status === 429 ? { ...body, subscriptionLimits: limits } : body, retry);
+      }
+      if (this.concurrencyLimit !== null && this.liveCalls() >= this.concurrencyLimit) {
+        const subscriptionLimits: Vapi.SubscriptionLimits = {
+          concurrencyBlocked: true,
+          concurrencyLimit: this.concurrencyLimit,
+          remainingConcurrentCalls: 0,
+        };
+        const body = { statusCode: 429, message: 'Concurrency limit reached', error: 'Too Many Requests' };
+        return send(429, { ...body, subscriptionLimits }, { 'retry-after': '1' });
+      }
       const now = new Date().toISOString();
-      const { phoneNumberId, customer, assistant, assistantOverrides } = record.body;
+      const { phoneNumberId, customer, assistant, assistantOverrides } = record.body!;
       const call: Vapi.Call = {
         id: randomUUID(),
         orgId: 'fake-org',
@@ -100,14 +339,30 @@ export class FakeVapi {
         updatedAt: now,
       };
       this.calls.set(call.id, call);
+      this.peakLive = Math.max(this.peakLive, this.liveCalls());
       record.accepted = call.id;
       return send(201, call);
     }
-    const match = /^\/call\/([^/]+)$/.exec(record.path);
-    if (record.method === 'GET' && match) {
-      const call = this.calls.get(decodeURIComponent(match[1]));
+    const callMatch = /^\/call\/([^/]+)$/.exec(path);
+    if (record.method === 'GET' && callMatch) {
+      const call = this.calls.get(decodeURIComponent(callMatch[1]));
       return call ? send(200, call) : send(404, { statusCode: 404, message: 'Not Found', error: 'Not Found' });
     }
-    send(404, { statusCode: 404, message: `Cannot ${record.method} ${record.path}`, error: 'Not Found' });
+    if (record.method === 'GET' && path === '/phone-number') {
+      const limit = Number(new URLSearchParams(query).get('limit') ?? 100);
+      if (!Number.isInteger(limit) || limit < 0 || limit > 1000) return refuse(['limit must not be greater than 1000']);
+      return send(200, [...this.phoneNumbers.values()].slice(0, limit));
+    }
+    const numberMatch = /^\/phone-number\/([^/]+)$/.exec(path);
+    if (record.method === 'PATCH' && numberMatch) {
+      const number = this.phoneNumbers.get(decodeURIComponent(numberMatch[1]));
+      if (!number) return send(404, { statusCode: 404, message: 'Not Found', error: 'Not Found' });
+      const errors = VapiSchema.get().validate('UpdatePhoneNumbersRequestBody', record.body);
+      if (errors.length) return refuse(errors);
+      const updated = { ...number, ...(record.body as object), updatedAt: new Date().toISOString() };
+      this.phoneNumbers.set(number.id, updated as Vapi.ListPhoneNumbersResponseItem);
+      return send(200, updated);
+    }
+    send(404, { statusCode: 404, message: `Cannot ${record.method} ${path}`, error: 'Not Found' });
   }
 }

@@ -1,19 +1,17 @@
-import type { Vapi } from '@vapi-ai/server-sdk';
-import { TestApp, startTestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 import { eventsOf, finished, insertPrompt, waitForCall } from '../calls/call-fixtures';
-import { FakeVapi } from './fake-vapi';
+import type { FakeVapi } from './fake-vapi';
 import { captured as capturedAnswer } from './fixtures/assistant-request-response.fixture';
-import { VAPI, expectCapturedFixture } from '../support/captured-fixture';
-import { VoiceOrg, serverMessage, vapiCall, vapiEnv, vapiLine, voiceOrg } from './voice-fixtures';
+import { VAPI_WIRE, expectCapturedFixture } from '../support/captured-fixture';
+import { VAPI_SECRET, VoiceOrg, startWithVapi, vapiLine, voiceOrg } from './voice-fixtures';
 
 describe('voice platform: inbound calls through Vapi assistant-request', () => {
   let fake: FakeVapi;
   let t: TestApp;
   let org: VoiceOrg;
   beforeAll(async () => {
-    fake = await FakeVapi.start();
-    t = await startTestApp({ env: vapiEnv(fake.url) });
-    org = await voiceOrg(t, 0);
+    ({ fake, t } = await startWithVapi());
+    org = await voiceOrg(t, 0, fake);
     const sub = await t.admin.post(`/admin/v1/organizations/${org.id}/subscriptions`, {
       productType: 'receptionist',
       tier: 1,
@@ -35,25 +33,15 @@ describe('voice platform: inbound calls through Vapi assistant-request', () => {
     await fake?.close();
   });
 
-  const inboundCall = (vapiCallId: string) =>
-    vapiCall(vapiCallId, undefined, {
-      type: 'inboundPhoneCall',
-      phoneNumberId: org.phoneNumberId,
-      customer: { number: '+14155550177' },
-    });
-  const phoneNumber = (number: string) => ({ provider: 'twilio' as const, number, twilioAccountSid: 'AC-fake' });
+  const caller = '+14155550177';
 
   it('answers with the inbound assistant, records the call inbound, bills it as inbound_call and fires call.ended', async () => {
-    const vapiCallId = 'vapi-inbound-1';
-    const request: Vapi.ServerMessageAssistantRequest = {
-      type: 'assistant-request',
-      call: inboundCall(vapiCallId),
-      phoneNumber: phoneNumber(org.from),
-      customer: { number: '+14155550177' },
-    };
-    const answer = await serverMessage(t, request);
-    expect(answer.status).toBe(200);
-    const { assistant } = answer.body;
+    const { vapiCallId, response, sent } = await fake.ring(org.phoneNumberId, caller);
+    expect(sent.attempts.map((a) => a.status)).toEqual([200]);
+    // The number's server, as the import set it: our URL and credential.
+    expect(sent.attempts[0].headers.authorization).toBe(`Bearer ${VAPI_SECRET}`);
+    const answer = response as { assistant: any };
+    const { assistant } = answer;
     expect(assistant.model.messages).toEqual([{ role: 'system', content: 'You are the front desk of Acme.' }]);
     expect(assistant).toMatchObject({
       firstMessage: expect.any(String),
@@ -62,35 +50,33 @@ describe('voice platform: inbound calls through Vapi assistant-request', () => {
     });
     const callId: string = assistant.metadata.callId;
     // The answer, committed with our call id masked, is what tsc checks against Vapi's response type.
-    const masked = { ...answer.body, assistant: { ...assistant, metadata: {} } };
+    const masked = { ...answer, assistant: { ...assistant, metadata: {} } };
     await expectCapturedFixture(
       `${__dirname}/fixtures/assistant-request-response.fixture.ts`,
-      VAPI('ServerMessageResponseAssistantRequest'),
+      VAPI_WIRE('ServerMessageResponseAssistantRequest'),
       capturedAnswer,
       masked,
     );
 
     // Vapi may repeat the request: still one call.
-    expect((await serverMessage(t, request)).body.assistant.metadata.callId).toBe(callId);
+    const again = await fake.resend(sent);
+    expect((again.response as { assistant: any }).assistant.metadata.callId).toBe(callId);
     const recorded = (await org.api.get(`/api/v1/calls/${callId}`)).body.data;
     expect(recorded).toMatchObject({
       direction: 'inbound',
       status: 'processing',
       callFrom: org.from,
-      callTo: '+14155550177',
+      callTo: caller,
       apiCallId: vapiCallId,
     });
     expect((await org.api.get('/api/v1/calls', { query: { status: 'processing' } })).body.data).toHaveLength(1);
 
-    await serverMessage(t, { type: 'status-update', status: 'in-progress', call: inboundCall(vapiCallId) });
-    await serverMessage(t, {
-      type: 'end-of-call-report',
-      call: inboundCall(vapiCallId),
+    await fake.status(vapiCallId, 'in-progress');
+    await fake.end(vapiCallId, {
       endedReason: 'customer-ended-call',
       startedAt: '2025-01-01T10:00:00.000Z',
       endedAt: '2025-01-01T10:02:05.000Z',
       artifact: { messages: [vapiLine('bot', 'Acme, hello', 1), vapiLine('user', 'Hi', 2)] },
-      analysis: {},
     });
     const ended = await waitForCall(org, callId, finished);
     expect(ended).toMatchObject({
@@ -114,33 +100,20 @@ describe('voice platform: inbound calls through Vapi assistant-request', () => {
   });
 
   it('a call to a number of no organization is refused and records nothing', async () => {
-    const res = await serverMessage(t, {
-      type: 'assistant-request',
-      call: vapiCall('vapi-inbound-unknown', undefined, { type: 'inboundPhoneCall' }),
-      phoneNumber: phoneNumber('+14155550000'),
-      customer: { number: '+14155550177' },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ error: expect.any(String) });
-    expect((await t.db.query(`SELECT 1 FROM calls WHERE api_call_id = 'vapi-inbound-unknown'`)).rowCount).toBe(0);
+    // A number of the Vapi account pointed at us by hand, but assigned to no organization.
+    const stray = fake.addNumber('+14155550000');
+    const ours = fake.phoneNumbers.get(org.phoneNumberId)!;
+    fake.phoneNumbers.set(stray, { ...fake.phoneNumbers.get(stray)!, server: ours.server });
+    const { vapiCallId, response, sent } = await fake.ring(stray, caller);
+    expect(sent.attempts.map((a) => a.status)).toEqual([200]);
+    expect(response).toEqual({ error: expect.any(String) });
+    expect((await t.db.query(`SELECT 1 FROM calls WHERE api_call_id = $1`, [vapiCallId])).rowCount).toBe(0);
   });
 
   it('an inbound call that fails fires call.failed, never call.started', async () => {
-    const vapiCallId = 'vapi-inbound-2';
-    const answer = await serverMessage(t, {
-      type: 'assistant-request',
-      call: inboundCall(vapiCallId),
-      phoneNumber: phoneNumber(org.from),
-      customer: { number: '+14155550178' },
-    });
-    const callId = answer.body.assistant.metadata.callId;
-    await serverMessage(t, {
-      type: 'end-of-call-report',
-      call: inboundCall(vapiCallId),
-      endedReason: 'pipeline-error-openai-llm-failed',
-      artifact: {},
-      analysis: {},
-    });
+    const { vapiCallId, response } = await fake.ring(org.phoneNumberId, '+14155550178');
+    const callId = (response as { assistant: any }).assistant.metadata.callId;
+    await fake.end(vapiCallId, { endedReason: 'pipeline-error-openai-llm-failed' });
     expect(await waitForCall(org, callId, finished)).toMatchObject({
       status: 'error',
       endedReason: 'pipeline-error-openai-llm-failed',

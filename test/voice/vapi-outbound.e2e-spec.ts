@@ -1,19 +1,27 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
-import { TestApp, startTestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 import { eventsOf, finished, insertAssistant, insertCase, insertContact, waitForCall } from '../calls/call-fixtures';
 import { FakeVapi } from './fake-vapi';
 import { captured as capturedCreateCall } from './fixtures/create-call.fixture';
-import { VAPI, expectCapturedFixture } from '../support/captured-fixture';
-import { VoiceOrg, ledgerRowsOf, serverMessage, vapiCall, vapiEnv, vapiLine, voiceOrg } from './voice-fixtures';
+import { VAPI_WIRE, expectCapturedFixture } from '../support/captured-fixture';
+import {
+  CREDENTIALS,
+  VoiceOrg,
+  ledgerRowsOf,
+  serverMessage,
+  startWithVapi,
+  vapiCall,
+  vapiLine,
+  voiceOrg,
+} from './voice-fixtures';
 
 describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
   let fake: FakeVapi;
   let t: TestApp;
   let org: VoiceOrg;
   beforeAll(async () => {
-    fake = await FakeVapi.start();
-    t = await startTestApp({ env: vapiEnv(fake.url) });
-    org = await voiceOrg(t);
+    ({ fake, t } = await startWithVapi());
+    org = await voiceOrg(t, 1000, fake);
   });
   afterAll(async () => {
     await t?.close();
@@ -88,6 +96,18 @@ describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
         backgroundSpeechDenoisingPlan: { smartDenoisingPlan: { enabled: true } },
         maxDurationSeconds: 3600,
         metadata: { callId: id },
+        server: {
+          url: 'https://calls.example.test/platform/vapi/events',
+          credentialId: CREDENTIALS.bearer,
+          timeoutSeconds: 20,
+          backoffPlan: { type: 'exponential', maxRetries: 5, baseDelaySeconds: 1 },
+        },
+        serverMessages: [
+          'end-of-call-report',
+          'status-update',
+          'conversation-update',
+          'transcript[transcriptType="final"]',
+        ],
       },
       assistantOverrides: { variableValues: { name: 'Ada', topic: 'your order' } },
     });
@@ -95,22 +115,25 @@ describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
     const masked = { ...request.body, phoneNumberId: 'pn-1', assistant: { ...request.body!.assistant, metadata: {} } };
     await expectCapturedFixture(
       `${__dirname}/fixtures/create-call.fixture.ts`,
-      VAPI('CreateCallDto'),
+      VAPI_WIRE('CreateCallDto'),
       capturedCreateCall,
       masked,
     );
 
-    const call = vapiCall(vapiCallId, id);
+    // From here on the fake Vapi speaks, as the call's server settings ask (Bearer credential).
+    const call = fake.calls.get(vapiCallId)!;
     for (const status of ['ringing', 'in-progress'] as const) {
-      expect((await serverMessage(t, { type: 'status-update', status, call })).status).toBe(200);
+      const sent = await fake.status(vapiCallId, status);
+      expect(sent.attempts.map((a) => a.status)).toEqual([200]);
+      expect(sent.attempts[0].headers.authorization).toBe('Bearer test-vapi-secret');
     }
-    await serverMessage(t, {
+    await fake.send(vapiCallId, {
       type: 'conversation-update',
       call,
       messages: [vapiLine('bot', 'Hello Ada', 1735725601000, 1)],
       messagesOpenAIFormatted: [{ role: 'assistant', content: 'Hello Ada' }],
     });
-    await serverMessage(t, {
+    const partial = await fake.send(vapiCallId, {
       type: 'transcript',
       call,
       role: 'user',
@@ -118,7 +141,8 @@ describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
       transcript: 'H',
       timestamp: 1735725601900,
     });
-    await serverMessage(t, {
+    expect(partial.skipped).toBe('not-requested');
+    await fake.send(vapiCallId, {
       type: 'transcript',
       call,
       role: 'user',
@@ -133,7 +157,8 @@ describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
       { role: 'user', content: 'Hi', timestamp: 1735725602000 },
     ]);
 
-    expect((await serverMessage(t, endOfCallReport(vapiCallId, id))).status).toBe(200);
+    const report = await fake.send(vapiCallId, endOfCallReport(vapiCallId, id, { cost: 0.0875 }));
+    expect(report.attempts.map((a) => a.status)).toEqual([200]);
     const ended = await waitForCall(org, id, finished);
     expect(ended).toMatchObject({
       status: 'ended',
@@ -143,7 +168,10 @@ describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
       resultStatus: 'Answered',
       durationSeconds: 90,
       recordingUrl: `https://storage.vapi.ai/${vapiCallId}-mono.wav`,
+      providerCost: 0.0875,
     });
+    const { rows } = await t.db.query('SELECT provider_summary FROM calls WHERE id = $1', [id]);
+    expect(rows[0].provider_summary).toBe('Short call');
     expect(ended.transcript.map((m: any) => m.role)).toEqual(['system', 'assistant', 'user']);
     expect((await eventsOf(t, id)).map((e) => e.type)).toEqual(['call.started', 'call.ended']);
     expect(await ledgerRowsOf(t, id)).toEqual([{ type: 'outbound_call', amount_mins: -2, duration_mins: 1.5 }]);
@@ -155,21 +183,21 @@ describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
       endedReason: 'voicemail',
       endedAt: '2025-01-01T10:00:30.000Z',
     });
-    const first = await Promise.all([serverMessage(t, report), serverMessage(t, report)]);
-    expect(first.map((r) => r.status)).toEqual([200, 200]);
-    await serverMessage(t, { type: 'status-update', status: 'in-progress', call: vapiCall(vapiCallId, id) });
-    await serverMessage(t, {
+    const first = await Promise.all([fake.send(vapiCallId, report), fake.send(vapiCallId, report)]);
+    expect(first.map((r) => r.attempts.map((a) => a.status))).toEqual([[200], [200]]);
+    await fake.send(vapiCallId, { type: 'status-update', status: 'in-progress', call: vapiCall(vapiCallId, id) });
+    await fake.send(vapiCallId, {
       type: 'conversation-update',
       call: vapiCall(vapiCallId, id),
       messages: [],
       messagesOpenAIFormatted: [],
     });
-    await serverMessage(t, report);
+    await fake.send(vapiCallId, report);
     const call = (await org.api.get(`/api/v1/calls/${id}`)).body.data;
     expect(call).toMatchObject({
       status: 'ended',
       apiCallStatus: 'ended',
-      endedReason: 'voicemail',
+      endedReason: 'voicemail-reached',
       resultStatus: 'Voicemail',
       durationSeconds: 30,
     });
@@ -217,12 +245,52 @@ describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
   });
 
-  it('503 and 429 from Vapi (it did not act on the request) are retried with backoff until it accepts', async () => {
-    fake.failNext({ status: 503, message: 'Service Unavailable' }, { status: 429, message: 'Too Many Requests' });
+  it('a 503 from Vapi (it did not act on the request) is retried with backoff until it accepts', async () => {
+    fake.failNext({ status: 503, message: 'Service Unavailable' }, { status: 503, message: 'Service Unavailable' });
     const before = fake.createCalls().length;
     const { id } = await placed();
     expect(fake.createCalls().length - before).toBe(3);
     expect((await org.api.get(`/api/v1/calls/${id}`)).body.data.status).toBe('processing');
+  });
+
+  it('a 429 (the account pool is full) puts the call back to wait, honouring Retry-After, then it is placed', async () => {
+    fake.failNext({ status: 429, message: 'Concurrency limit reached', retryAfter: 1 });
+    const before = fake.createCalls().length;
+    const res = await org.api.post('/api/v1/calls', { to: '+14155550126', from: org.from });
+    const id: string = res.body.data.id;
+    const { vapiCallId } = await fake.createCallFor(id, 30_000);
+    const attempts = fake
+      .createCalls()
+      .slice(before)
+      .filter((r) => r.body?.assistant?.metadata?.callId === id);
+    expect(attempts).toHaveLength(2);
+    const call = await waitForCall(org, id, (c) => c.apiCallId === vapiCallId);
+    expect(call.status).toBe('processing');
+    expect((await eventsOf(t, id)).map((e) => e.type)).toEqual(['call.started']);
+    const { rows } = await t.db.query('SELECT status FROM call_reservations WHERE call_id = $1', [id]);
+    expect(rows.map((r) => r.status)).toEqual(['reserved']);
+  });
+
+  it('a call deferred by a 429 waits with its minute reserved; cancelled meanwhile, it gives the minute back', async () => {
+    fake.failNext({ status: 429, message: 'Concurrency limit reached', retryAfter: 300 });
+    const res = await org.api.post('/api/v1/calls', { to: '+14155550127', from: org.from });
+    const id: string = res.body.data.id;
+    const deferred = async () =>
+      (await t.db.query('SELECT status, retry_at FROM calls WHERE id = $1 AND retry_at IS NOT NULL', [id])).rows[0];
+    for (let i = 0; i < 200 && !(await deferred()); i++) await new Promise((r) => setTimeout(r, 50));
+    const row = await deferred();
+    expect(row.status).toBe('new');
+    // Held back for Vapi's Retry-After (300 s), not retried meanwhile.
+    expect(row.retry_at.getTime()).toBeGreaterThan(Date.now() + 200_000);
+    const reservations = () => t.db.query('SELECT status FROM call_reservations WHERE call_id = $1', [id]);
+    expect((await reservations()).rows).toEqual([{ status: 'reserved' }]);
+
+    expect((await org.api.delete(`/api/v1/calls/${id}`)).status).toBe(204);
+    expect((await reservations()).rows.map((r) => r.status)).not.toContain('reserved');
+    expect((await eventsOf(t, id)).map((e) => e.type)).toEqual(['call.cancelled']);
+    const attempts = fake.createCalls().filter((r) => r.body?.assistant?.metadata?.callId === id);
+    expect(attempts).toHaveLength(1);
+    expect(await ledgerRowsOf(t, id)).toEqual([{ type: 'outbound_call', amount_mins: 0, duration_mins: 0 }]);
   });
 
   it('a 500 on POST /call is not retried (Vapi may have placed the call): one attempt, the call ends in error', async () => {

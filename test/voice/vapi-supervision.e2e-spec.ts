@@ -1,7 +1,7 @@
-import { TestApp, startTestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 import { eventsOf, finished, waitForCall } from '../calls/call-fixtures';
-import { FakeVapi } from './fake-vapi';
-import { VoiceOrg, ledgerRowsOf, serverMessage, vapiCall, vapiEnv, voiceOrg } from './voice-fixtures';
+import type { FakeVapi } from './fake-vapi';
+import { VoiceOrg, ledgerRowsOf, startWithVapi, voiceOrg } from './voice-fixtures';
 
 /** Supervision ticks every 5 s; calls are overdue 1.5 s after dispatch (CALL_MAX_DURATION_MS + grace). */
 const RECONCILED_WITHIN_MS = 15_000;
@@ -11,11 +11,8 @@ describe('call supervision: calls whose platform goes silent are reconciled', ()
   let t: TestApp;
   let org: VoiceOrg;
   beforeAll(async () => {
-    fake = await FakeVapi.start();
-    t = await startTestApp({
-      env: vapiEnv(fake.url, { CALL_MAX_DURATION_MS: '1000', CALL_SUPERVISION_GRACE_MS: '500' }),
-    });
-    org = await voiceOrg(t);
+    ({ fake, t } = await startWithVapi({ CALL_MAX_DURATION_MS: '1000', CALL_SUPERVISION_GRACE_MS: '500' }));
+    org = await voiceOrg(t, 1000, fake);
   });
   afterAll(async () => {
     await t?.close();
@@ -33,19 +30,18 @@ describe('call supervision: calls whose platform goes silent are reconciled', ()
     const known = await place('+14155550131');
     const unknown = await place('+14155550132');
     // The platform never sends an end-of-call-report for either; it ended one call and forgot the other.
-    await serverMessage(t, {
-      type: 'status-update',
-      status: 'in-progress',
-      call: vapiCall(known.vapiCallId, known.id),
-    });
-    fake.calls.set(known.vapiCallId, {
-      ...fake.calls.get(known.vapiCallId)!,
-      status: 'ended',
-      endedReason: 'customer-did-not-answer',
-      startedAt: '2025-01-01T10:00:00.000Z',
-      endedAt: '2025-01-01T10:00:00.000Z',
-      artifact: { messages: [] },
-    });
+    await fake.status(known.vapiCallId, 'in-progress');
+    const lost = { drop: true };
+    await fake.end(
+      known.vapiCallId,
+      {
+        endedReason: 'customer-did-not-answer',
+        startedAt: '2025-01-01T10:00:00.000Z',
+        endedAt: '2025-01-01T10:00:00.000Z',
+        artifact: { messages: [] },
+      },
+      { status: lost, report: lost },
+    );
     fake.calls.delete(unknown.vapiCallId);
 
     const reconciled = await waitForCall(org, known.id, finished, RECONCILED_WITHIN_MS);

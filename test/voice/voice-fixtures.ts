@@ -1,7 +1,8 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
 import { TestOrg, createOrg } from '../support/factory';
-import { TestApp } from '../support/test-app';
+import { TestApp, startTestApp } from '../support/test-app';
 import { grantTrial } from '../calls/call-fixtures';
+import { FakeVapi } from './fake-vapi';
 
 export const VAPI_SECRET = 'test-vapi-secret';
 
@@ -14,19 +15,35 @@ export interface VoiceOrg extends TestOrg {
   phoneNumberId: string;
 }
 
-/** An organization with a number known to the voice platform (its providerId) and outbound minutes. */
-export async function voiceOrg(t: TestApp, mins = 1000): Promise<VoiceOrg> {
+/**
+ * An organization with a number and outbound minutes. With a fake Vapi, the number is bought there and imported
+ * (admin creation without providerId), as an operator does; otherwise it is given a made-up providerId.
+ */
+export async function voiceOrg(t: TestApp, mins = 1000, fake?: FakeVapi): Promise<VoiceOrg> {
   const org = await createOrg(t);
   const from = nextNumber();
-  const phoneNumberId = `pn-${from.slice(1)}`;
+  const bought = fake?.addNumber(from);
   const res = await t.admin.post(`/admin/v1/organizations/${org.id}/phone-numbers`, {
     number: from,
     label: 'Main',
-    providerId: phoneNumberId,
+    ...(bought ? {} : { providerId: `pn-${from.slice(1)}` }),
   });
   if (res.status !== 201) throw new Error(`phone number: ${res.status} ${res.text}`);
   await grantTrial(t, org.id, mins);
-  return { ...org, from, phoneNumberId };
+  return { ...org, from, phoneNumberId: res.body.data.providerId };
+}
+
+/** The credential ids the fake Vapi account holds (both with VAPI_SECRET), as an operator creates them. */
+export const CREDENTIALS = { bearer: 'cred-bearer', hmac: 'cred-hmac' } as const;
+
+/** A strict fake Vapi account and the app under test wired to it (server URLs rebased onto the app). */
+export async function startWithVapi(extra: Record<string, string> = {}): Promise<{ fake: FakeVapi; t: TestApp }> {
+  const fake = await FakeVapi.start();
+  fake.credentials.set(CREDENTIALS.bearer, { type: 'bearer', secret: VAPI_SECRET });
+  fake.credentials.set(CREDENTIALS.hmac, { type: 'hmac', secret: VAPI_SECRET });
+  const t = await startTestApp({ env: vapiEnv(fake.url, extra) });
+  fake.serviceUrl = t.baseUrl;
+  return { fake, t };
 }
 
 /**
@@ -61,6 +78,8 @@ export const vapiEnv = (baseUrl: string, extra: Record<string, string> = {}) => 
   VAPI_API_KEY: 'test-vapi-key',
   VAPI_WEBHOOK_SECRET: VAPI_SECRET,
   VAPI_RETRY_BASE_MS: '20',
+  VAPI_CREDENTIAL_ID: CREDENTIALS.bearer,
+  PUBLIC_BASE_URL: 'https://calls.example.test',
   ...extra,
 });
 

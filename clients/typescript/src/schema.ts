@@ -889,6 +889,11 @@ export interface components {
             firstMessage: string | null;
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the call; null while the call is live, on the simulator, and when the platform did not say
+             * @example 0.42
+             */
+            providerCost: number | null;
             recordingUrl: string | null;
             /** @example Answered */
             resultStatus: string | null;
@@ -931,6 +936,11 @@ export interface components {
             firstMessage: string | null;
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the call; null while the call is live, on the simulator, and when the platform did not say
+             * @example 0.42
+             */
+            providerCost: number | null;
             recordingUrl: string | null;
             /** @example Answered */
             resultStatus: string | null;

@@ -594,7 +594,7 @@ export interface paths {
         put?: never;
         /**
          * Assign a phone number to an organization
-         * @description The organization may then call from it (`from`) and receives the calls made to it. 409 CONFLICT when the number is already assigned (to any organization); 422 MAX_PHONE_NUMBERS at the cap of 100 (extension).
+         * @description The organization may then call from it (`from`) and receives the calls made to it. 409 CONFLICT when the number is already assigned (to any organization); 422 MAX_PHONE_NUMBERS at the cap of 100 (extension). Without `providerId`, on the Vapi platform (extension), the number is imported: looked up in Vapi, its server URL pointed at `<PUBLIC_BASE_URL>/platform/vapi/events`, and stored with Vapi's id; 422 INVALID_PHONE when Vapi does not have the number (docs/providers.md).
          */
         post: operations["adminCreatePhoneNumber"];
         delete?: never;
@@ -1186,6 +1186,11 @@ export interface components {
             firstMessage: string | null;
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the call; null while the call is live, on the simulator, and when the platform did not say
+             * @example 0.42
+             */
+            providerCost: number | null;
             recordingUrl: string | null;
             /** @example Answered */
             resultStatus: string | null;
@@ -1229,6 +1234,11 @@ export interface components {
             firstMessage: string | null;
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the call; null while the call is live, on the simulator, and when the platform did not say
+             * @example 0.42
+             */
+            providerCost: number | null;
             recordingUrl: string | null;
             /** @example Answered */
             resultStatus: string | null;
@@ -1762,7 +1772,7 @@ export interface components {
              */
             number: string;
             /**
-             * @description The voice platform's id for the number (Vapi's phone number id), needed to call from it on Vapi
+             * @description The voice platform's id for the number (Vapi's phone number id), needed to call from it on Vapi. Omitted on the Vapi platform: the number is imported from Vapi (looked up, pointed at this service) and its id stored (extension)
              * @example 3f1c2a9e-5b7d-4c1e-9a2f-6d8e0b1c2d3e
              */
             providerId?: string;
@@ -6002,7 +6012,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description MAX_PHONE_NUMBERS */
+            /** @description MAX_PHONE_NUMBERS, INVALID_PHONE */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -43,7 +43,17 @@ describe('parseConfig', () => {
       timeoutMs: 10000,
       maxRetries: 3,
       retryBaseMs: 500,
+      credentialId: undefined,
+      reportGraceMs: 15_000,
+      maxConcurrentCalls: 10,
     });
+    expect(c.publicBaseUrl).toBeUndefined();
+    expect(parseConfig({ PUBLIC_BASE_URL: 'https://calls.example.com/' }).publicBaseUrl).toBe(
+      'https://calls.example.com',
+    );
+    expect(
+      parseConfig({ VAPI_CREDENTIAL_ID: 'cred', VAPI_REPORT_GRACE_MS: '0', VAPI_MAX_CONCURRENT_CALLS: '2' }).vapi,
+    ).toMatchObject({ credentialId: 'cred', reportGraceMs: 0, maxConcurrentCalls: 2 });
     expect(parseConfig({}).vapi.baseUrl).toBe('https://api.vapi.ai');
     expect(parseConfig({}).callSupervision).toEqual({ maxDurationMs: 3_600_000, graceMs: 120_000 });
   });
@@ -91,6 +101,15 @@ describe('parseConfig', () => {
     [{ VOICE_PROVIDER: 'vapi', VAPI_API_KEY: 'k' }, 'VAPI_WEBHOOK_SECRET'],
     [{ CALL_MAX_DURATION_MS: '0' }, 'CALL_MAX_DURATION_MS'],
     [{ VAPI_MAX_RETRIES: '50' }, 'VAPI_MAX_RETRIES'],
+    [{ VAPI_MAX_CONCURRENT_CALLS: '0' }, 'VAPI_MAX_CONCURRENT_CALLS'],
+    [{ VAPI_REPORT_GRACE_MS: '-1' }, 'VAPI_REPORT_GRACE_MS'],
+    [{ PUBLIC_BASE_URL: 'calls.example.com' }, 'PUBLIC_BASE_URL'],
+    [{ PUBLIC_BASE_URL: 'https://u:p@calls.example.com' }, 'PUBLIC_BASE_URL'],
+    [
+      { ...production, VOICE_PROVIDER: 'vapi', VAPI_API_KEY: 'k', VAPI_WEBHOOK_SECRET: 's' },
+      'PUBLIC_BASE_URL is required when VOICE_PROVIDER=vapi in production',
+    ],
+    [{ ...production, PUBLIC_BASE_URL: 'http://calls.example.com' }, 'PUBLIC_BASE_URL must be an https origin'],
   ])('rejects %j naming %s', (env, name) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     expect(() => parseConfig(env)).toThrow(name);

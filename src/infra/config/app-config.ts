@@ -56,6 +56,10 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) VAPI_TIMEOUT_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(10) VAPI_MAX_RETRIES?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) VAPI_RETRY_BASE_MS?: number;
+  @IsOptional() @IsString() VAPI_CREDENTIAL_ID?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000) VAPI_REPORT_GRACE_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10_000) VAPI_MAX_CONCURRENT_CALLS?: number;
+  @IsOptional() @IsString() PUBLIC_BASE_URL?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) CALL_MAX_DURATION_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) CALL_SUPERVISION_GRACE_MS?: number;
 }
@@ -118,7 +122,18 @@ export interface AppConfig {
     /** Further attempts after a 5xx, 429 or network failure (exponential backoff from retryBaseMs). */
     maxRetries: number;
     retryBaseMs: number;
+    /** Vapi's id of the credential (Bearer or HMAC, holding webhookSecret) its server messages are sent with. */
+    credentialId?: string;
+    /** How long an ended call may wait for its end-of-call-report before Vapi is asked for the call. */
+    reportGraceMs: number;
+    /** Live calls on the Vapi account, every organization together (the account's concurrency pool). */
+    maxConcurrentCalls: number;
   };
+  /**
+   * The service's public origin as the voice platform reaches it (PUBLIC_BASE_URL, no trailing slash): every
+   * server URL handed to Vapi is `<publicBaseUrl>/platform/vapi/events`. Required with Vapi in production.
+   */
+  publicBaseUrl?: string;
   /** Supervision: a processing call gets maxDurationMs plus graceMs before the platform is asked about it. */
   callSupervision: { maxDurationMs: number; graceMs: number };
   /** The raw environment, for provider adapters that read their own variables (CONTRACTS §5). */
@@ -201,6 +216,10 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       'Invalid environment: VAPI_API_KEY and VAPI_WEBHOOK_SECRET are required when VOICE_PROVIDER=vapi',
     );
   }
+  const publicBaseUrl = publicBaseUrlOf(parsed.PUBLIC_BASE_URL, production);
+  if (voiceProvider === 'vapi' && production && !publicBaseUrl) {
+    throw new ConfigError('Invalid environment: PUBLIC_BASE_URL is required when VOICE_PROVIDER=vapi in production');
+  }
   return {
     env: nodeEnv,
     port: parsed.PORT ?? 3000,
@@ -239,13 +258,38 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       timeoutMs: parsed.VAPI_TIMEOUT_MS ?? 10000,
       maxRetries: parsed.VAPI_MAX_RETRIES ?? 3,
       retryBaseMs: parsed.VAPI_RETRY_BASE_MS ?? 500,
+      credentialId: parsed.VAPI_CREDENTIAL_ID || undefined,
+      reportGraceMs: parsed.VAPI_REPORT_GRACE_MS ?? 15_000,
+      maxConcurrentCalls: parsed.VAPI_MAX_CONCURRENT_CALLS ?? 10,
     },
+    publicBaseUrl,
     callSupervision: {
       maxDurationMs: parsed.CALL_MAX_DURATION_MS ?? 3_600_000,
       graceMs: parsed.CALL_SUPERVISION_GRACE_MS ?? 120_000,
     },
     raw: Object.freeze({ ...env }),
   };
+}
+
+/**
+ * PUBLIC_BASE_URL as an origin: http(s), no credentials, query or fragment; a path prefix is kept (a service
+ * behind a reverse proxy under a sub-path). https only in production: Vapi would send the secret in clear.
+ */
+function publicBaseUrlOf(value: string | undefined, production: boolean): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('Invalid environment: PUBLIC_BASE_URL must be an absolute URL, e.g. https://calls.example.com');
+  }
+  const allowed = production ? ['https:'] : ['https:', 'http:'];
+  if (!allowed.includes(url.protocol) || url.username || url.password || url.search || url.hash) {
+    throw new ConfigError(
+      `Invalid environment: PUBLIC_BASE_URL must be an ${production ? 'https' : 'http(s)'} origin without credentials, query or fragment`,
+    );
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
 /** The @nestjs/config namespace holding a validated configuration; inject it with `@Inject(APP_CONFIG)`. */

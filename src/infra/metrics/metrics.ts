@@ -70,6 +70,26 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly voicePlatformDeferred = new Counter({
+    name: 'vc_voice_platform_deferred_total',
+    help: 'Outbound calls the voice platform could not take yet (its account concurrency pool was full), put back to wait',
+    registers: [this.registry],
+  });
+
+  readonly voiceReportsRecovered = new Counter({
+    name: 'vc_voice_reports_recovered_total',
+    help: 'Ended calls whose end-of-call report did not arrive in time, finished from the platform (GET the call), by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly voiceMessagesRefused = new Counter({
+    name: 'vc_voice_messages_refused_total',
+    help: 'Voice platform server messages refused as unauthenticated (401), by the scheme they presented',
+    labelNames: ['scheme'] as const,
+    registers: [this.registry],
+  });
+
   constructor(jobs: JobQueue) {
     // Read on scrape rather than tracked: the queue store is the truth, and every process sees the same counts.
     new Gauge({

@@ -36,6 +36,11 @@ export enum JobName {
   PlaySimulatorStep = 'play-simulator-step',
   /** Reconcile calls processing past their maximum duration plus grace with the voice platform. */
   SuperviseCalls = 'supervise-calls',
+  /**
+   * A call the platform reported ended whose end-of-call report has not come within the grace: ask the platform
+   * and finish the call from its answer; data: { callId } (job id per call, so it runs once).
+   */
+  RecoverCallReport = 'recover-call-report',
   /** data: WebhookDeliveryJobData. */
   DeliverWebhook = 'deliver-webhook',
   PruneWebhookDeliveries = 'prune-webhook-deliveries',
@@ -62,6 +67,7 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.SweepCalls]: QueueName.CallDispatch,
   [JobName.PlaySimulatorStep]: QueueName.VoiceEvents,
   [JobName.SuperviseCalls]: QueueName.CallDispatch,
+  [JobName.RecoverCallReport]: QueueName.VoiceEvents,
   [JobName.DeliverWebhook]: QueueName.WebhookDeliveries,
   [JobName.PruneWebhookDeliveries]: QueueName.Maintenance,
   [JobName.SweepWebhookDeliveries]: QueueName.Maintenance,

@@ -12,7 +12,7 @@ export const CALL_TRANSITIONS: Readonly<Record<CallStatus, readonly CallStatus[]
   new: ['lock-processing', 'cancelled'],
   scheduled: ['lock-processing', 'cancelled'],
   'lock-processing': ['processing', 'new', 'scheduled', 'error'],
-  processing: ['ended', 'error'],
+  processing: ['ended', 'error', 'new', 'scheduled'],
   ended: [],
   cancelled: [],
   error: [],
@@ -42,6 +42,11 @@ export const CALL_MOVES = {
   requeue: { from: ['lock-processing'], to: WAITING },
   /** A claim older than the sweeper's limit belongs to a worker that died. */
   releaseStale: { from: ['lock-processing'], to: WAITING },
+  /**
+   * The voice platform could not take the call yet (its account's concurrency pool is full): back to waiting,
+   * its minute still reserved, not before the platform's Retry-After.
+   */
+  defer: { from: ['processing'], to: WAITING },
   /** Refused at dispatch (do-not-call while claimed, or no minute/plan once moved to processing). */
   failDispatch: { from: ['lock-processing', 'processing'], to: ['error'] },
   /** The platform's end-of-call report (or the supervisor's / sweeper's verdict). */

@@ -66,7 +66,13 @@ export class Call {
   @Column('text', { nullable: true }) recordingUrl: string | null;
   @Column('double precision', { nullable: true }) durationSeconds: number | null;
   @Column('jsonb', { default: () => "'[]'" }) transcript: TranscriptMessage[];
+  /** Extension: what the voice platform charged for the call (USD), null when it did not say. */
+  @Column('double precision', { nullable: true }) providerCost: number | null;
+  /** The voice platform's own summary of the conversation (not public; post-call analysis reads it). */
+  @Column('text', { nullable: true }) providerSummary: string | null;
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) dispatchedAt: Date | null;
+  /** Not dispatched again before this (the voice platform asked us to come back later); internal. */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true }) retryAt: Date | null;
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) endedAt: Date | null;
   /** false: placed with a `test` key, so always on the simulator, billed nothing, listed only to test keys. */
   @Column('boolean', { default: true }) livemode: boolean;

@@ -34,6 +34,7 @@ export const CALL_RESPONSE_COLUMNS = [
   'resultStatus',
   'recordingUrl',
   'durationSeconds',
+  'providerCost',
   'variableValues',
   'createdAt',
   'updatedAt',
@@ -71,6 +72,15 @@ export class CallResponse {
   @ApiProperty({ type: String, nullable: true }) recordingUrl: string | null;
   @ApiProperty({ type: Number, nullable: true }) durationSeconds: number | null;
   @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 0.42,
+    description:
+      'Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the ' +
+      'call; null while the call is live, on the simulator, and when the platform did not say',
+  })
+  providerCost: number | null;
+  @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'string' },
     nullable: true,
@@ -98,6 +108,7 @@ export class CallResponse {
       resultStatus: call.resultStatus,
       recordingUrl: call.recordingUrl,
       durationSeconds: call.durationSeconds,
+      providerCost: call.providerCost,
       variableValues: call.variableValues,
       createdAt: call.createdAt.toISOString(),
       updatedAt: call.updatedAt.toISOString(),

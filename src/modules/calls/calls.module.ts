@@ -28,6 +28,9 @@ import { VoiceSimulatorProvider } from './voice/simulator/voice-simulator.provid
 import { SimulatorStepJob } from './voice/simulator/simulator-step.job';
 import { VapiClient } from './voice/vapi/vapi-client';
 import { VapiEventsController } from './voice/vapi/vapi-events.controller';
+import { VapiNumberDirectory } from './voice/vapi/vapi-number-directory';
+import { VapiMessageAuthenticator } from './voice/vapi/vapi-message-authenticator';
+import { CallReportRecoveryJob } from './supervision/call-report-recovery.job';
 import { VapiVoiceProvider } from './voice/vapi/vapi-voice.provider';
 import { ModeRoutedVoiceProvider } from './voice/mode-routed-voice.provider';
 import { VoiceProvider } from './voice/voice-provider';
@@ -58,11 +61,14 @@ import { VoiceProvider } from './voice/voice-provider';
     CallDispatcherJob,
     CallSweeperJob,
     CallSupervisorJob,
+    CallReportRecoveryJob,
     InboundCallsService,
     VoiceSimulatorProvider,
     SimulatorStepJob,
     VapiClient,
     VapiVoiceProvider,
+    VapiNumberDirectory,
+    VapiMessageAuthenticator,
     // The simulator stays available either way: the admin simulator row plays inbound calls on it, and
     // test-mode calls always run on it.
     simulatorUnlessConfigured({

@@ -36,7 +36,10 @@ const WHERE = {
   live: statusIn([LIVE_CALL_STATUS]),
   liveAliased: statusIn([LIVE_CALL_STATUS], 'c.status'),
   failable: statusIn(CALL_MOVES.failDispatch.from, 'c.status'),
+  deferrable: statusIn(CALL_MOVES.defer.from),
 };
+/** A call the platform asked us to bring back later is not due before then. */
+const NOT_HELD_BACK = `(retry_at IS NULL OR retry_at <= now() + interval '1 second')`;
 /** The waiting status a call returns to when its claim is given back. */
 const BACK_TO_WAITING = `CASE WHEN scheduled_at IS NULL THEN 'new' ELSE 'scheduled' END`;
 
@@ -79,7 +82,7 @@ export class CallsRepository {
     return this.rows(
       this.dataSource.manager,
       `UPDATE calls SET status = 'lock-processing', updated_at = now()
-        WHERE id = ANY($1) AND ${WHERE.waiting}
+        WHERE id = ANY($1) AND ${WHERE.waiting} AND ${NOT_HELD_BACK}
           AND (scheduled_at IS NULL OR scheduled_at <= now() + interval '1 second')
         RETURNING *`,
       [callIds],
@@ -104,7 +107,7 @@ export class CallsRepository {
   start(tx: EntityManager, callIds: readonly string[]): Promise<Call[]> {
     return this.rows(
       tx,
-      `UPDATE calls SET status = 'processing', dispatched_at = now(), updated_at = now()
+      `UPDATE calls SET status = 'processing', dispatched_at = now(), retry_at = NULL, updated_at = now()
         WHERE id = ANY($1) AND ${WHERE.claimed} RETURNING *`,
       [callIds],
     );
@@ -120,6 +123,19 @@ export class CallsRepository {
         WHERE id = ANY($1) AND ${WHERE.claimed}`,
       [callIds],
     );
+  }
+
+  /**
+   * `processing -> new|scheduled` for a call the platform did not take (no platform id yet), held back until
+   * `retryAt`; true when this statement did it. Its minute stays reserved for the next dispatch.
+   */
+  async defer(callId: string, retryAt: Date): Promise<boolean> {
+    const [rows] = (await this.dataSource.query(
+      `UPDATE calls SET status = ${BACK_TO_WAITING}, dispatched_at = NULL, retry_at = $2, updated_at = now()
+        WHERE id = $1 AND ${WHERE.deferrable} AND api_call_id IS NULL RETURNING id`,
+      [callId, retryAt],
+    )) as [Array<{ id: string }>, number];
+    return rows.length > 0;
   }
 
   /** `lock-processing -> new|scheduled` for claims older than `staleAfterSeconds`; their ids. */
@@ -160,7 +176,7 @@ export class CallsRepository {
               ended_reason = $4, result_status = $5, duration_seconds = $6, recording_url = $7,
               transcript = CASE WHEN jsonb_array_length(transcript) < jsonb_array_length($8::jsonb)
                                 THEN $8::jsonb ELSE transcript END,
-              ended_at = now(), updated_at = now()
+              provider_cost = $9, provider_summary = $10, ended_at = now(), updated_at = now()
         WHERE id = $1 AND ${WHERE.live} RETURNING *`,
       [
         callId,
@@ -171,6 +187,8 @@ export class CallsRepository {
         report.durationSeconds,
         report.recordingUrl,
         JSON.stringify(report.transcript),
+        report.providerCost ?? null,
+        report.summary ?? null,
       ],
     );
     return ended ?? null;
@@ -278,7 +296,7 @@ export class CallsRepository {
     const rows: Array<{ id: string }> = await this.dataSource.query(
       `SELECT id FROM calls
         WHERE ${WHERE.waiting} AND (scheduled_at IS NULL OR scheduled_at <= now() + interval '1 second')
-          AND (updated_at < now() - make_interval(secs => $2) OR id = ANY($1::uuid[]))
+          AND ${NOT_HELD_BACK} AND (updated_at < now() - make_interval(secs => $2) OR id = ANY($1::uuid[]))
         ORDER BY scheduled_at NULLS FIRST LIMIT $3`,
       [released, graceSeconds, limit],
     );
@@ -312,9 +330,27 @@ export class CallsRepository {
     const rows: Array<{ id: string }> = await this.dataSource.query(
       `SELECT id FROM calls
         WHERE organization_id = $1 AND ${WHERE.waiting} AND direction = 'outbound'
-          AND (scheduled_at IS NULL OR scheduled_at <= now())
+          AND (scheduled_at IS NULL OR scheduled_at <= now()) AND ${NOT_HELD_BACK}
         ORDER BY COALESCE(scheduled_at, created_at), id LIMIT $2`,
       [organizationId, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * The oldest due live outbound call waiting in each organization, oldest organization first, up to `limit`:
+   * whom to wake when a slot of the voice platform's shared pool frees (one per organization, so the pool goes
+   * round the organizations that wait).
+   */
+  async findAdmissibleLiveAcrossOrganizations(limit: number): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `SELECT id FROM (
+         SELECT DISTINCT ON (organization_id) id, COALESCE(scheduled_at, created_at) AS due FROM calls
+          WHERE ${WHERE.waiting} AND direction = 'outbound' AND livemode
+            AND (scheduled_at IS NULL OR scheduled_at <= now()) AND ${NOT_HELD_BACK}
+          ORDER BY organization_id, COALESCE(scheduled_at, created_at), id) AS oldest
+        ORDER BY due LIMIT $1`,
+      [limit],
     );
     return rows.map((r) => r.id);
   }

@@ -5,6 +5,7 @@ import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { keysetPaginate } from '../../common/pagination/keyset-paginate';
 import { Page } from '../../common/pagination/pagination.dto';
 import { OutboxService } from '../outbox/outbox.service';
+import { CallBilling } from '../usage/call-billing.port';
 import { Call } from './call.entity';
 import { CallsRepository } from './calls.repository';
 import { selectColumns } from '../../infra/database/select-columns';
@@ -21,6 +22,7 @@ export class CallsService {
     private readonly outbox: OutboxService,
     private readonly dispatchQueue: CallDispatchQueue,
     private readonly cursors: CursorCodec,
+    private readonly billing: CallBilling,
   ) {}
 
   /**
@@ -77,5 +79,6 @@ export class CallsService {
       );
     }
     await this.dispatchQueue.remove(id);
+    if (cancelled.retryAt) await this.billing.releaseDeferred(organizationId, id);
   }
 }

@@ -1,9 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { Limits, OrganizationLimitsRepository } from './organization-limits.repository';
 
 /** Namespace of the per-organization advisory locks that serialise admission decisions. */
 const ADMISSION_LOCK_SPACE = 0x4144; // "AD"
+/** The one lock of the voice platform's shared pool (its own namespace), taken after the organization's lock. */
+const POOL_LOCK_SPACE = 0x504f; // "PO"
 
 /**
  * Takes the organization's admission lock until the transaction ends. Every dial decision runs under it, so a
@@ -30,7 +33,48 @@ export class CallAdmission {
   constructor(
     private readonly dataSource: DataSource,
     private readonly limits: OrganizationLimitsRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** The voice platform's account pool (VAPI_MAX_CONCURRENT_CALLS), or null when live calls run on no shared pool. */
+  get poolSize(): number | null {
+    return this.config.voiceProvider === 'vapi' ? this.config.vapi.maxConcurrentCalls : null;
+  }
+
+  /**
+   * How many more live (livemode) outbound calls of this organization the platform's shared pool takes now,
+   * decided under the pool's lock (taken after the organization's; held until `manager`'s transaction ends);
+   * Infinity without a pool. Every organization shares the pool, but while others wait none takes more than its
+   * fair share (the pool divided among the organizations with live or waiting calls, rounded up): a burst of one
+   * organization leaves room for the next one's calls. Live calls count whichever their direction (the
+   * platform's limit counts inbound calls too); test-mode calls run on the simulator and count nowhere.
+   */
+  async lockFreePoolSlots(manager: EntityManager, organizationId: string): Promise<number> {
+    const pool = this.poolSize;
+    if (pool === null) return Infinity;
+    await manager.query(`SELECT pg_advisory_xact_lock($1, 0)`, [POOL_LOCK_SPACE]);
+    const [row]: Array<{ live: number; mine: number; organizations: number }> = await manager.query(
+      `SELECT count(*) FILTER (WHERE status = 'processing')::int AS live,
+              count(*) FILTER (WHERE status = 'processing' AND organization_id = $1)::int AS mine,
+              count(DISTINCT organization_id)::int AS organizations
+         FROM calls
+        WHERE livemode AND status IN ('new', 'scheduled', 'lock-processing', 'processing')
+          AND (scheduled_at IS NULL OR scheduled_at <= now())`,
+      [organizationId],
+    );
+    const fairShare = Math.ceil(pool / Math.max(1, row.organizations));
+    return Math.max(0, Math.min(pool - row.live, fairShare - row.mine));
+  }
+
+  /** Without the lock: free slots of the shared pool (a hint for whom to wake up); 0 without a pool. */
+  async freePoolSlots(): Promise<number> {
+    const pool = this.poolSize;
+    if (pool === null) return 0;
+    const [row]: Array<{ live: number }> = await this.dataSource.query(
+      `SELECT count(*)::int AS live FROM calls WHERE livemode AND status = 'processing'`,
+    );
+    return Math.max(0, pool - row.live);
+  }
 
   /** Takes the organization's admission lock (held until `manager`'s transaction ends) and counts free slots. */
   async lockFreeOutboundSlots(manager: EntityManager, organizationId: string): Promise<number> {

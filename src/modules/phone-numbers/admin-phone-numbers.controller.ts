@@ -21,10 +21,13 @@ export class AdminPhoneNumbersController {
     summary: 'Assign a phone number to an organization',
     description:
       'The organization may then call from it (`from`) and receives the calls made to it. 409 CONFLICT when ' +
-      'the number is already assigned (to any organization); 422 MAX_PHONE_NUMBERS at the cap of 100 (extension).',
+      'the number is already assigned (to any organization); 422 MAX_PHONE_NUMBERS at the cap of 100 (extension). ' +
+      'Without `providerId`, on the Vapi platform (extension), the number is imported: looked up in Vapi, its ' +
+      'server URL pointed at `<PUBLIC_BASE_URL>/platform/vapi/events`, and stored with Vapi\'s id; 422 ' +
+      'INVALID_PHONE when Vapi does not have the number (docs/providers.md).',
   })
   @ApiDataResponse(AdminPhoneNumberResponse, { status: 201 })
-  @ApiAdminErrors('CONFLICT', 'MAX_PHONE_NUMBERS')
+  @ApiAdminErrors('CONFLICT', 'MAX_PHONE_NUMBERS', 'INVALID_PHONE')
   async create(
     @Param('orgId', ExistingOrganizationPipe) orgId: string,
     @Body() dto: CreatePhoneNumberDto,

@@ -5,11 +5,12 @@ import { AdminPhoneNumbersController } from './admin-phone-numbers.controller';
 import { PhoneNumber } from './phone-number.entity';
 import { PhoneNumbersController } from './phone-numbers.controller';
 import { PhoneNumbersService } from './phone-numbers.service';
+import { VoicePlatformNumbers } from './voice-platform-numbers';
 
 @Module({
   imports: [TypeOrmModule.forFeature([PhoneNumber]), OrganizationsModule],
   controllers: [PhoneNumbersController, AdminPhoneNumbersController],
-  providers: [PhoneNumbersService],
-  exports: [PhoneNumbersService],
+  providers: [PhoneNumbersService, VoicePlatformNumbers],
+  exports: [PhoneNumbersService, VoicePlatformNumbers],
 })
 export class PhoneNumbersModule {}

@@ -8,6 +8,7 @@ import { CreatePhoneNumberDto } from './dto/create-phone-number.dto';
 import { PhoneNumber } from './phone-number.entity';
 import { isUniqueViolation } from '../../infra/database/pg-errors';
 import { Tx } from '../../infra/database/tx';
+import { VoicePlatformNumbers } from './voice-platform-numbers';
 
 /**
  * The list is not paginated, so its length is capped (README limits table, OpenAPI). 100 numbers is far beyond
@@ -28,6 +29,7 @@ export class PhoneNumbersService {
   constructor(
     @InjectRepository(PhoneNumber) private readonly repo: Repository<PhoneNumber>,
     private readonly dataSource: DataSource,
+    private readonly platform: VoicePlatformNumbers,
   ) {}
 
   /** Not paginated (the spec shows `data` only), so capped per organization (MAX_PHONE_NUMBERS). */
@@ -55,7 +57,20 @@ export class PhoneNumbersService {
     return this.repo.findOneBy({ number });
   }
 
+  /**
+   * Assigns a number. Without `providerId`, on a voice platform that keeps numbers (Vapi), the number is imported:
+   * looked up on the platform, pointed at this service, and stored with the platform's id; a number the platform
+   * does not have is 422 INVALID_PHONE. Done before the transaction (no connection held across the network).
+   */
   async create(organizationId: string, dto: CreatePhoneNumberDto): Promise<PhoneNumber> {
+    const imported = dto.providerId ? undefined : await this.platform.importNumber(dto.number);
+    if (imported === null) {
+      throw new ApiError(
+        'INVALID_PHONE',
+        `The voice platform has no number ${dto.number}: buy or import it there first, or give its providerId`,
+      );
+    }
+    const providerId = dto.providerId ?? imported ?? null;
     try {
       return await this.dataSource.transaction(async (m) => {
         await assertBelowCap(m, PHONE_NUMBER_CAP, organizationId);
@@ -65,7 +80,7 @@ export class PhoneNumbersService {
             organizationId,
             number: dto.number,
             label: dto.label ?? '',
-            providerId: dto.providerId ?? null,
+            providerId,
           }),
         );
       });

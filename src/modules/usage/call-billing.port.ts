@@ -44,4 +44,19 @@ export abstract class CallBilling {
 
   /** Replaces the call's reservation with its started minutes (per-minute billing). Idempotent per call. */
   abstract settleCall(settlement: CallSettlement): Promise<void>;
+
+  /**
+   * Gives back the minute of an outbound call that was reserved at a dispatch the voice platform deferred, when
+   * the call ends without being placed (cancelled, or refused at its next dispatch): a settlement of no talk
+   * time. Idempotent per call.
+   */
+  releaseDeferred(organizationId: string, callId: string): Promise<void> {
+    return this.settleCall({
+      organizationId,
+      callId,
+      direction: 'outbound',
+      durationSeconds: null,
+      providerCallId: null,
+    });
+  }
 }

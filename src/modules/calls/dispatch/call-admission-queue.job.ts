@@ -29,9 +29,13 @@ export class CallAdmissionQueueJob {
   @OnJob({ name: JobName.AdmitQueuedCalls })
   async admitQueued({ organizationId }: { organizationId: string }): Promise<number> {
     const free = await this.admission.freeOutboundSlots(organizationId);
-    if (free === 0) return 0;
-    const waiting = await this.calls.findAdmissible(organizationId, free);
-    for (const id of waiting) await this.dispatchQueue.ensureEnqueued(id, null);
-    return waiting.length;
+    const waiting = free > 0 ? await this.calls.findAdmissible(organizationId, free) : [];
+    // With the voice platform's shared pool, the freed slot may be another organization's turn: the oldest
+    // waiting call of each organization that waits is woken too, as many as the pool has room for.
+    const poolFree = await this.admission.freePoolSlots();
+    const others = poolFree > 0 ? await this.calls.findAdmissibleLiveAcrossOrganizations(poolFree) : [];
+    const woken = [...new Set([...waiting, ...others])];
+    for (const id of woken) await this.dispatchQueue.ensureEnqueued(id, null);
+    return woken.length;
   }
 }

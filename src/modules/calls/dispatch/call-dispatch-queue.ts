@@ -21,6 +21,19 @@ export class CallDispatchQueue {
   }
 
   /**
+   * A further dispatch of a call at `at`, from inside its running dispatch job (whose id a plain enqueue would
+   * collide with): its own job id, one per time, so a repeat of the same deferral adds nothing.
+   */
+  async enqueueRetry(callId: string, at: Date): Promise<void> {
+    const delay = Math.max(0, at.getTime() - Date.now());
+    await this.jobs.add(
+      JobName.DispatchCall,
+      { callId },
+      { jobId: `${callId}-retry-${at.getTime()}`, delay, removeOnComplete: true, removeOnFail: 100 },
+    );
+  }
+
+  /**
    * Re-enqueues a due call unless its job is still pending. A finished job with the same id would make a plain
    * add a no-op, so it is removed first.
    */

@@ -12,7 +12,8 @@ import { Call } from '../call.entity';
 import { CallEventsService } from '../call-events.service';
 import { CallResponse } from '../call.response';
 import { CallsRepository, DispatchFailure } from '../calls.repository';
-import { PIPELINE_ERROR_REPORT, VoiceCallRejected, VoiceProvider } from '../voice/voice-provider';
+import { PIPELINE_ERROR_REPORT, VoiceCallDeferred, VoiceCallRejected, VoiceProvider } from '../voice/voice-provider';
+import { CallDispatchQueue } from './call-dispatch-queue';
 
 /** CONTRACTS §3: the endedReason of a call that reached dispatch without a billable minute or plan. */
 const BLOCKED_REASON = {
@@ -62,6 +63,7 @@ export class CallDispatcherJob {
     private readonly metrics: Metrics,
     private readonly admission: CallAdmission,
     private readonly doNotCall: DoNotCallService,
+    private readonly dispatchQueue: CallDispatchQueue,
   ) {}
 
   @OnJob({ name: JobName.DispatchCall })
@@ -75,12 +77,26 @@ export class CallDispatcherJob {
     try {
       ({ providerCallId } = await this.voice.placeCall(call));
     } catch (error) {
+      if (error instanceof VoiceCallDeferred) return this.defer(call, error);
       this.logger.warn({ callId, err: (error as Error).message }, 'Voice platform refused the call');
       const endedReason = error instanceof VoiceCallRejected ? error.endedReason : PIPELINE_ERROR_REPORT.endedReason;
       await this.events.finish(callId, null, { ...PIPELINE_ERROR_REPORT, endedReason });
       return;
     }
     await this.events.started(callId, providerCallId);
+  }
+
+  /**
+   * The platform's pool was full after all (another user of the account, or our count ran ahead of its own):
+   * the call waits again, its minute still reserved, and a dispatch job is due once the platform's Retry-After
+   * has passed (the sweeper repairs a lost one; the claim refuses to run it earlier).
+   */
+  private async defer(call: Call, deferred: VoiceCallDeferred): Promise<void> {
+    const retryAt = new Date(Date.now() + deferred.retryAfterMs);
+    if (!(await this.calls.defer(call.id, retryAt))) return;
+    this.metrics.voicePlatformDeferred.inc();
+    this.logger.warn({ callId: call.id, reason: deferred.reason, retryAt }, 'Voice platform deferred the call');
+    await this.dispatchQueue.enqueueRetry(call.id, retryAt);
   }
 
   private async claim(callIds: string[]): Promise<(Call | null)[]> {
@@ -97,8 +113,10 @@ export class CallDispatcherJob {
    */
   private async reserveAndStart(organizationId: string, claimed: Call[]): Promise<(Call | null)[]> {
     const results = new Map<string, LedgerReservationResult>();
+    let refusedNow: Call[] = [];
     const started = await this.dataSource.transaction(async (m) => {
       const { admitted, refused } = await this.admit(m, organizationId, claimed);
+      refusedNow = refused;
       const processing = await this.calls.start(
         m,
         admitted.map((c) => c.id),
@@ -128,13 +146,16 @@ export class CallDispatcherJob {
     });
     // Counted once committed: a rolled-back batch reserved nothing.
     for (const result of results.values()) this.metrics.ledgerReservation(result);
+    // A call the platform deferred kept its minute reserved; refused now, it gives it back.
+    for (const call of refusedNow) if (call.retryAt) await this.billing.releaseDeferred(organizationId, call.id);
     return claimed.map((c) => started.get(c.id) ?? null);
   }
 
   /**
    * Admission control (limits/call-admission.ts): under the organization's admission lock, calls to a number on
    * the do-not-call ledger are refused (the lock makes a listing committed before this point visible here); of
-   * the others, the oldest up to the free slots go on, and the rest return to waiting, untouched otherwise
+   * the others, the oldest up to the free slots go on (a live call also needs a slot of the voice platform's
+   * shared pool, decided under the pool's lock), and the rest return to waiting, untouched otherwise
    * (their minutes are not reserved), to be enqueued again when a live call ends.
    */
   private async admit(
@@ -143,6 +164,8 @@ export class CallDispatcherJob {
     claimed: Call[],
   ): Promise<{ admitted: Call[]; refused: Call[] }> {
     const free = await this.admission.lockFreeOutboundSlots(m, organizationId);
+    const claimedLive = claimed.some((c) => c.livemode);
+    let poolFree = claimedLive && free > 0 ? await this.admission.lockFreePoolSlots(m, organizationId) : Infinity;
     const listed = await this.doNotCall.listedAmong(
       m,
       organizationId,
@@ -150,14 +173,21 @@ export class CallDispatcherJob {
     );
     const due = (c: Call) => (c.scheduledAt ?? c.createdAt).getTime();
     const oldestFirst = claimed.filter((c) => !listed.has(c.callTo)).sort((a, b) => due(a) - due(b));
-    const waiting = oldestFirst.slice(free);
+    const admitted: Call[] = [];
+    const waiting: Call[] = [];
+    for (const call of oldestFirst) {
+      // Live calls need a slot of the organization and one of the voice platform's shared pool.
+      const fits = admitted.length < free && (!call.livemode || poolFree > 0);
+      (fits ? admitted : waiting).push(call);
+      if (fits && call.livemode) poolFree--;
+    }
     if (waiting.length) {
       await this.calls.requeue(
         m,
         waiting.map((c) => c.id),
       );
     }
-    return { admitted: oldestFirst.slice(0, free), refused: claimed.filter((c) => listed.has(c.callTo)) };
+    return { admitted, refused: claimed.filter((c) => listed.has(c.callTo)) };
   }
 
   /** How long a due call waited for a worker: from when it was due (scheduledAt, else createdAt) to processing. */

@@ -22,7 +22,18 @@ export interface EndOfCallReport {
   durationSeconds: number | null;
   recordingUrl: string | null;
   transcript: TranscriptMessage[];
+  /** What the platform charged for the call (USD), when it says; kept as the call's `providerCost`. */
+  providerCost?: number | null;
+  /** The platform's own summary of the conversation, when it sends one (kept for post-call analysis). */
+  summary?: string | null;
 }
+
+/**
+ * How a call ended, as far as billing and the outcome are concerned (docs/providers.md): `failed` (status
+ * `error`, nothing billed), `not-connected` (nobody answered, nothing billed), `voicemail` (a machine answered) and
+ * `answered` (billed by the talk time).
+ */
+export type OutcomeClass = 'failed' | 'not-connected' | 'voicemail' | 'answered';
 
 /** How a call ends when the platform cannot be reached or the dispatching worker died. */
 export const PIPELINE_ERROR_REPORT: EndOfCallReport = Object.freeze({
@@ -40,6 +51,20 @@ export interface ProviderCallState {
   report: EndOfCallReport | null;
 }
 
+/**
+ * The platform cannot take the call now (its account's concurrency pool is full: 429 or
+ * `subscriptionLimits.concurrencyBlocked`): the call goes back to wait, and is dispatched again no sooner than
+ * `retryAfterMs` from now.
+ */
+export class VoiceCallDeferred extends Error {
+  constructor(
+    readonly reason: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(reason);
+  }
+}
+
 /** The platform refused or could not take a call; the call ends in `error` with this endedReason. */
 export class VoiceCallRejected extends Error {
   constructor(readonly endedReason: string) {
@@ -51,7 +76,7 @@ export class VoiceCallRejected extends Error {
 export abstract class VoiceProvider {
   /**
    * Asks the platform to place the call; resolves once the platform accepted it (status `queued`). Throws
-   * VoiceCallRejected when the platform refused it for good.
+   * VoiceCallRejected when the platform refused it for good, VoiceCallDeferred when it cannot take it yet.
    */
   abstract placeCall(call: Call): Promise<{ providerCallId: string }>;
 

@@ -14,7 +14,10 @@ export class CreatePhoneNumberDto {
   @ApiPropertyOptional({
     maxLength: 200,
     example: '3f1c2a9e-5b7d-4c1e-9a2f-6d8e0b1c2d3e',
-    description: "The voice platform's id for the number (Vapi's phone number id), needed to call from it on Vapi",
+    description:
+      "The voice platform's id for the number (Vapi's phone number id), needed to call from it on Vapi. " +
+      'Omitted on the Vapi platform: the number is imported from Vapi (looked up, pointed at this service) and ' +
+      'its id stored (extension)',
   })
   @IsOptional()
   @IsString()

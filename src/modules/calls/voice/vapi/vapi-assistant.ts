@@ -2,6 +2,7 @@ import type { Vapi } from '@vapi-ai/server-sdk';
 import type { ModelConfig, TranscriberConfig, VoiceConfig } from '../../../assistants/outbound-assistant.entity';
 import type { Call } from '../../call.entity';
 import { VoiceCallRejected } from '../voice-provider';
+import { VAPI_SERVER_MESSAGES } from './vapi-server';
 
 /** The voice settings of an assistant as the platform needs them (an outbound assistant's, or the defaults). */
 export interface VoiceSettings {
@@ -155,7 +156,7 @@ const toMaxDurationSeconds = (ms: number) => Math.max(10, Math.ceil(ms / 1000));
 
 /**
  * The inline assistant of one call (Vapi's CreateAssistantDto): the resolved first message and system prompt, the
- * voice settings, and our call id. Mapping (docs/providers.md): the dial keypad is Vapi's `dtmf` tool, background
+ * voice settings, our call id, and where and how Vapi sends the call's server messages (`server`, vapi-server.ts). Mapping (docs/providers.md): the dial keypad is Vapi's `dtmf` tool, background
  * denoising is `backgroundSpeechDenoisingPlan.smartDenoisingPlan` (Krisp); Vapi's current API has no assistant
  * backchanneling switch, so `backchannelingEnabled` is kept and returned by our API but not sent.
  */
@@ -163,6 +164,7 @@ export function vapiAssistant(
   call: Pick<Call, 'id' | 'firstMessage' | 'systemPrompt'>,
   settings: VoiceSettings,
   maxDurationMs: number,
+  server: Vapi.Server,
 ): Vapi.CreateAssistantDto {
   return {
     firstMessage: call.firstMessage ?? '',
@@ -173,6 +175,8 @@ export function vapiAssistant(
     maxDurationSeconds: toMaxDurationSeconds(maxDurationMs),
     // Echoed on the call in every server message: how a message finds our call before its id is known.
     metadata: { callId: call.id },
+    server,
+    serverMessages: [...VAPI_SERVER_MESSAGES],
   };
 }
 
@@ -182,11 +186,12 @@ export function vapiCreateCallBody(
   phoneNumberId: string,
   settings: VoiceSettings,
   maxDurationMs: number,
+  server: Vapi.Server,
 ): Vapi.CreateCallDto {
   return {
     phoneNumberId,
     customer: { number: call.callTo },
-    assistant: vapiAssistant(call, settings, maxDurationMs),
+    assistant: vapiAssistant(call, settings, maxDurationMs, server),
     ...(call.variableValues ? { assistantOverrides: { variableValues: { ...call.variableValues } } } : {}),
   };
 }

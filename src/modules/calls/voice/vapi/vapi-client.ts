@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
-import { VoiceCallRejected } from '../voice-provider';
+import { VoiceCallDeferred, VoiceCallRejected } from '../voice-provider';
 import type { Vapi } from '@vapi-ai/server-sdk';
 
 /** A Vapi answer that retrying cannot change (4xx other than 429). */
@@ -12,6 +12,33 @@ export class VapiRequestRejected extends Error {
     super(`${status} ${detail}`);
   }
 }
+
+/** POST /call answered 429 or `subscriptionLimits.concurrencyBlocked`: the account's concurrency pool is full. */
+class VapiPoolFull extends Error {
+  constructor(
+    readonly retryAfterMs: number | null,
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+/** Deferred calls come back no sooner than this when Vapi names no Retry-After (and no later than the cap). */
+const POOL_FULL_RETRY_MS = { floor: 1_000, default: 5_000, cap: 300_000 } as const;
+/** Numbers read per GET /phone-number (Vapi's maximum page): an account with more is beyond this import. */
+export const PHONE_NUMBER_PAGE = 1000;
+
+/** Retry-After in ms (seconds or an HTTP date), or null. */
+function retryAfterMsOf(header: string | null): number | null {
+  if (!header) return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : null;
+  const at = Date.parse(header);
+  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : null;
+}
+
+const concurrencyBlocked = (body: unknown) =>
+  (body as { subscriptionLimits?: Vapi.SubscriptionLimits } | null)?.subscriptionLimits?.concurrencyBlocked === true;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -50,11 +77,22 @@ export class VapiClient {
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  /** POST /call. A 4xx, or failures past the retries, become VoiceCallRejected with a readable endedReason. */
+  /**
+   * POST /call. A full account pool (429, or `subscriptionLimits.concurrencyBlocked` on any answer) becomes
+   * VoiceCallDeferred, honouring Retry-After; another 4xx, or failures past the retries, become VoiceCallRejected
+   * with a readable endedReason.
+   */
   async createCall(body: Vapi.CreateCallDto): Promise<Vapi.Call> {
     try {
-      return await this.request<Vapi.Call>('POST', '/call', body, { idempotent: false });
+      const created = await this.request<Vapi.Call>('POST', '/call', body, { idempotent: false });
+      if (concurrencyBlocked(created)) throw new VapiPoolFull(null, 'subscriptionLimits.concurrencyBlocked');
+      return created;
     } catch (error) {
+      if (error instanceof VapiPoolFull) {
+        const wait = error.retryAfterMs ?? POOL_FULL_RETRY_MS.default;
+        const retryAfterMs = Math.min(Math.max(wait, POOL_FULL_RETRY_MS.floor), POOL_FULL_RETRY_MS.cap);
+        throw new VoiceCallDeferred(`vapi-concurrency: ${error.message}`, retryAfterMs);
+      }
       if (error instanceof VapiRequestRejected) {
         throw new VoiceCallRejected(`vapi-rejected: ${error.status} ${error.detail}`);
       }
@@ -72,8 +110,18 @@ export class VapiClient {
     }
   }
 
+  /** GET /phone-number: the account's numbers (at most PHONE_NUMBER_PAGE). */
+  listPhoneNumbers(): Promise<Vapi.ListPhoneNumbersResponseItem[]> {
+    return this.request('GET', `/phone-number?limit=${PHONE_NUMBER_PAGE}`, undefined, { idempotent: true });
+  }
+
+  /** PATCH /phone-number/{id} (idempotent: the same body twice leaves the same number). */
+  updatePhoneNumber(id: string, body: Vapi.UpdatePhoneNumbersRequestBody): Promise<Vapi.UpdatePhoneNumbersResponse> {
+    return this.request('PATCH', `/phone-number/${encodeURIComponent(id)}`, body, { idempotent: true });
+  }
+
   private async request<T>(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PATCH',
     path: string,
     body: unknown,
     { idempotent }: { idempotent: boolean },
@@ -92,14 +140,17 @@ export class VapiClient {
         });
         const text = await response.text();
         if (response.ok) return JSON.parse(text) as T;
+        if (response.status === 429 && path === '/call' && method === 'POST') {
+          // The account's pool is full: the call waits in our queue (not in this request), for as long as asked.
+          throw new VapiPoolFull(retryAfterMsOf(response.headers.get('retry-after')), `429 ${detailOf(text)}`);
+        }
         if (response.status !== 429 && response.status < 500)
           throw new VapiRequestRejected(response.status, detailOf(text));
         failure = new Error(`${response.status} ${detailOf(text)}`);
         status = response.status;
-        const retryAfter = Number(response.headers.get('retry-after'));
-        if (response.status === 429 && Number.isFinite(retryAfter) && retryAfter > 0) retryAfterMs = retryAfter * 1000;
+        if (response.status === 429) retryAfterMs = retryAfterMsOf(response.headers.get('retry-after'));
       } catch (error) {
-        if (error instanceof VapiRequestRejected) throw error;
+        if (error instanceof VapiRequestRejected || error instanceof VapiPoolFull) throw error;
         failure = error as Error;
       }
       if (attempt >= maxRetries || (!idempotent && !certainlyNotProcessed({ status, error: failure }))) throw failure;

@@ -1,6 +1,6 @@
-import { Body, Controller, Headers, HttpCode, Inject, Logger, Post } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Logger, Post, RawBodyRequest, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import { ProviderCallback } from '../../../../common/auth/access.decorators';
 import { ApiError } from '../../../../common/errors/api-error';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
@@ -9,14 +9,17 @@ import { InboundCallsService } from '../../inbound/inbound-calls.service';
 import type { Vapi } from '@vapi-ai/server-sdk';
 import { DEFAULT_VOICE_SETTINGS, vapiAssistant } from './vapi-assistant';
 import { callIdOf, isCallMessage, toPlatformEvents } from './vapi-messages';
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
+import { VapiMessageAuthenticator } from './vapi-message-authenticator';
+import { vapiServer } from './vapi-server';
+import { CallReportRecoveryJob } from '../../supervision/call-report-recovery.job';
 
 /**
- * Vapi's server messages (CONTRACTS §5), authenticated by `X-Vapi-Secret`. Call events are applied before
- * answering (so a failure is a 5xx the platform may retry) through CallEventsService, which tolerates
- * repeats and any order; `assistant-request` answers an inbound call with the organization's assistant.
- * Excluded from our OpenAPI documents: the bodies are Vapi's contract (docs/providers.md), not ours.
+ * Vapi's server messages (docs/providers.md), authenticated by one of Vapi's credential schemes before the body
+ * is acted on (VapiMessageAuthenticator). Call events are applied before answering (so a failure is a 5xx that
+ * the call's backoff plan redelivers) through CallEventsService, which tolerates repeats and any order; an
+ * `ended` status starts the wait for the end-of-call report (CallReportRecoveryJob); `assistant-request` answers
+ * an inbound call with the organization's assistant. Excluded from our OpenAPI documents: the bodies are Vapi's
+ * contract (docs/providers.md), not ours.
  */
 @ApiExcludeController()
 @Controller('platform/vapi')
@@ -26,6 +29,8 @@ export class VapiEventsController {
   constructor(
     private readonly events: CallEventsService,
     private readonly inbound: InboundCallsService,
+    private readonly authenticator: VapiMessageAuthenticator,
+    private readonly reports: CallReportRecoveryJob,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -33,11 +38,23 @@ export class VapiEventsController {
   @HttpCode(200)
   @ProviderCallback()
   async receive(
-    @Headers('x-vapi-secret') secret: string | undefined,
-    @Body() body: Partial<Vapi.ServerMessage> | undefined,
+    @Req() request: RawBodyRequest<FastifyRequest>,
   ): Promise<Vapi.ServerMessageResponseAssistantRequest | { received: true }> {
-    this.authenticate(secret);
-    const message = body?.message;
+    const header = (name: string) => {
+      const value = request.headers[name];
+      return typeof value === 'string' ? value : undefined;
+    };
+    const scheme = this.authenticator.authenticate(
+      {
+        authorization: header('authorization'),
+        'x-signature': header('x-signature'),
+        'x-timestamp': header('x-timestamp'),
+        'x-vapi-secret': header('x-vapi-secret'),
+      },
+      request.rawBody,
+    );
+    if (!scheme) throw new ApiError('UNAUTHORIZED', 'Missing or invalid Vapi credential');
+    const message = (request.body as Partial<Vapi.ServerMessage> | undefined)?.message;
     if (!message || typeof message !== 'object' || typeof message.type !== 'string') {
       throw ApiError.validation('message', 'message.type is required');
     }
@@ -51,15 +68,10 @@ export class VapiEventsController {
       return { received: true };
     }
     for (const event of toPlatformEvents(message, callId)) await this.events.apply(event);
-    return { received: true };
-  }
-
-  /** Constant time over equal-length digests, so neither content nor length of the secret leaks. */
-  private authenticate(secret: string | undefined): void {
-    const expected = this.config.vapi.webhookSecret;
-    if (!expected || !secret || !timingSafeEqual(digest(secret), digest(expected))) {
-      throw new ApiError('UNAUTHORIZED', 'Missing or invalid X-Vapi-Secret');
+    if (message.type === 'status-update' && message.status === 'ended') {
+      await this.reports.expectReport(callId, this.config.vapi.reportGraceMs);
     }
+    return { received: true };
   }
 
   private async answerInbound(
@@ -71,6 +83,7 @@ export class VapiEventsController {
     if (!to || !from || !providerCallId) return { error: 'The call has no number, caller or id' };
     const call = await this.inbound.start({ to, from, providerCallId });
     if (!call) return { error: 'This number is not in service' };
-    return { assistant: vapiAssistant(call, DEFAULT_VOICE_SETTINGS, this.config.callSupervision.maxDurationMs) };
+    const { maxDurationMs } = this.config.callSupervision;
+    return { assistant: vapiAssistant(call, DEFAULT_VOICE_SETTINGS, maxDurationMs, vapiServer(this.config)) };
   }
 }

@@ -1,5 +1,5 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
-import { isCallMessage, resultStatusOf, toPlatformEvents, toReport } from './vapi-messages';
+import { isCallMessage, outcomeOf, resultStatusOf, toPlatformEvents, toReport } from './vapi-messages';
 
 const call: Vapi.Call = { id: 'v', orgId: 'o', createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z' };
 
@@ -11,6 +11,7 @@ describe('Vapi server messages', () => {
     ['customer-ended-call', true, 'Answered'],
     ['assistant-ended-call', false, 'Not Answered'],
     ['pipeline-error-openai-llm-failed', true, null],
+    ['assistant-not-valid', false, null],
   ])('resultStatus of %s (connected %p) is %p', (reason, connected, expected) => {
     expect(resultStatusOf(reason, connected)).toBe(expected);
   });
@@ -35,7 +36,50 @@ describe('Vapi server messages', () => {
       durationSeconds: null,
       recordingUrl: 'u',
       transcript: [],
+      providerCost: null,
+      summary: null,
     });
+  });
+
+  it('keeps the cost and the summary, and reports voicemail as voicemail-reached', () => {
+    const report = toReport({
+      ...call,
+      endedReason: 'voicemail',
+      startedAt: '2025-01-01T00:00:00Z',
+      endedAt: '2025-01-01T00:00:20Z',
+      cost: 0.12,
+      analysis: { summary: 'Left a message' },
+    });
+    expect(report).toMatchObject({
+      failed: false,
+      endedReason: 'voicemail-reached',
+      resultStatus: 'Voicemail',
+      durationSeconds: 20,
+      providerCost: 0.12,
+      summary: 'Left a message',
+    });
+  });
+
+  it('a call nobody answered bills no time, however long it rang', () => {
+    const report = toReport({
+      ...call,
+      endedReason: 'customer-did-not-answer',
+      startedAt: '2025-01-01T00:00:00Z',
+      endedAt: '2025-01-01T00:00:30Z',
+    });
+    expect(report).toMatchObject({ failed: false, resultStatus: 'Not Answered', durationSeconds: 0 });
+  });
+
+  it.each([
+    ['assistant-not-valid', 'failed'],
+    ['call.start.error-get-assistant', 'failed'],
+    ['customer-busy', 'not-connected'],
+    ['voicemail', 'voicemail'],
+    ['customer-ended-call', 'answered'],
+    ['some-future-provider-failed', 'failed'],
+    ['some-future-normal-end', 'answered'],
+  ])('%s is %s', (reason, outcome) => {
+    expect(outcomeOf(reason)).toBe(outcome);
   });
 
   it('computes the duration from startedAt/endedAt', () => {

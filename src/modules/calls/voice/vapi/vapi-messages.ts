@@ -1,6 +1,7 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
 import { API_CALL_STATUSES, ApiCallStatus, TranscriptMessage } from '../../call.entity';
-import type { EndOfCallReport, PlatformEvent } from '../voice-provider';
+import type { EndOfCallReport, OutcomeClass, PlatformEvent } from '../voice-provider';
+import { VAPI_ENDED_REASONS } from './vapi-ended-reasons';
 
 /** A conversation line as Vapi reports it (`artifact.messages`, `conversation-update.messages`, `call.messages`). */
 type VapiMessage = Vapi.ArtifactMessagesItem;
@@ -45,19 +46,29 @@ export function callIdOf(message: VapiCallMessage): string | null {
   return (found as string | undefined) ?? null;
 }
 
+/** A reason the SDK does not list (a newer platform): failures by their name, anything else as a normal end. */
 const isFailure = (endedReason: string) => /error|failed|fault/i.test(endedReason);
 
+/** The outcome class of an ended reason (VAPI_ENDED_REASONS; docs/providers.md). */
+export function outcomeOf(endedReason: string): OutcomeClass {
+  if (Object.hasOwn(VAPI_ENDED_REASONS, endedReason)) return VAPI_ENDED_REASONS[endedReason as Vapi.CallEndedReason];
+  return isFailure(endedReason) ? 'failed' : 'answered';
+}
+
+/** The endedReason we report: Vapi's own, except its `voicemail`, which is our `voicemail-reached`. */
+const reportedReason = (endedReason: string) => (endedReason === 'voicemail' ? 'voicemail-reached' : endedReason);
+
 /**
- * resultStatus: the analysis's structured `resultStatus` when the assistant produced one; otherwise from the
- * ended reason (voicemail, no answer), else Answered when the call connected.
+ * resultStatus: none for a failed call; otherwise the analysis's structured `resultStatus` when the assistant
+ * produced one, else from the outcome class (a normal end that never connected is Not Answered).
  */
 export function resultStatusOf(endedReason: string, connected: boolean, analysis?: Vapi.Analysis): string | null {
+  const outcome = outcomeOf(endedReason);
+  if (outcome === 'failed') return null;
   const fromAnalysis = analysis?.structuredData?.resultStatus;
   if (typeof fromAnalysis === 'string' && fromAnalysis) return fromAnalysis;
-  if (isFailure(endedReason)) return null;
-  if (/voicemail/i.test(endedReason)) return 'Voicemail';
-  if (/did-not-answer|no-answer|customer-busy/i.test(endedReason)) return 'Not Answered';
-  return connected ? 'Answered' : 'Not Answered';
+  if (outcome === 'voicemail') return 'Voicemail';
+  return outcome === 'answered' && connected ? 'Answered' : 'Not Answered';
 }
 
 function secondsBetween(startedAt?: string, endedAt?: string): number | null {
@@ -67,22 +78,26 @@ function secondsBetween(startedAt?: string, endedAt?: string): number | null {
 }
 
 /**
- * A final report from an end-of-call-report message or an ended Call object (GET /call/{id}). The duration is
- * endedAt - startedAt: Vapi's typed report carries no duration field of its own.
+ * A final report from an end-of-call-report message or an ended Call object (GET /call/{id}). Vapi's
+ * startedAt/endedAt give the duration only of a call that connected (answered or voicemail): a call that failed
+ * or was never picked up has none that bills (failed: null, not connected: 0), whatever time it spent ringing.
  */
 export function toReport(source: Vapi.ServerMessageEndOfCallReport | Vapi.Call): EndOfCallReport {
   const endedReason = source.endedReason ?? 'unknown';
+  const outcome = outcomeOf(endedReason);
   const transcript = toTranscript(source.artifact?.messages ?? ('messages' in source ? source.messages : undefined));
-  const duration = secondsBetween(source.startedAt, source.endedAt);
-  const connected = (duration ?? 0) > 0 || transcript.some((m) => m.role === 'user');
-  const failed = isFailure(endedReason);
+  const talked = outcome === 'answered' || outcome === 'voicemail';
+  const duration = talked ? (secondsBetween(source.startedAt, source.endedAt) ?? 0) : 0;
+  const connected = duration > 0 || (talked && transcript.some((m) => m.role === 'user'));
   return {
-    failed,
-    endedReason,
+    failed: outcome === 'failed',
+    endedReason: reportedReason(endedReason),
     resultStatus: resultStatusOf(endedReason, connected, source.analysis),
-    durationSeconds: failed && !connected ? null : (duration ?? 0),
+    durationSeconds: outcome === 'failed' ? null : duration,
     recordingUrl: source.artifact?.recordingUrl ?? source.artifact?.recording?.mono?.combinedUrl ?? null,
     transcript,
+    providerCost: typeof source.cost === 'number' && Number.isFinite(source.cost) ? source.cost : null,
+    summary: typeof source.analysis?.summary === 'string' && source.analysis.summary ? source.analysis.summary : null,
   };
 }
 

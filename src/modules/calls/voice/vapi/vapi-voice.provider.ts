@@ -6,6 +6,7 @@ import type { Call } from '../../call.entity';
 import { ProviderCallState, VoiceCallRejected, VoiceProvider } from '../voice-provider';
 import { DEFAULT_VOICE_SETTINGS, VoiceSettings, vapiCreateCallBody } from './vapi-assistant';
 import { VapiClient } from './vapi-client';
+import { vapiServer } from './vapi-server';
 import { isApiCallStatus, toReport } from './vapi-messages';
 
 /** VOICE_PROVIDER=vapi (CONTRACTS §5): outbound calls through POST /call with an inline assistant. */
@@ -28,7 +29,8 @@ export class VapiVoiceProvider extends VoiceProvider {
       throw new VoiceCallRejected(`phone-number-not-configured: ${call.callFrom} has no voice platform id`);
     }
     const settings = await this.voiceSettings(call);
-    const body = vapiCreateCallBody(call, number.providerId, settings, this.config.callSupervision.maxDurationMs);
+    const { maxDurationMs } = this.config.callSupervision;
+    const body = vapiCreateCallBody(call, number.providerId, settings, maxDurationMs, vapiServer(this.config));
     const created = await this.client.createCall(body);
     return { providerCallId: created.id };
   }

@@ -1,0 +1,31 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
+import { NumberDirectory, VoicePlatformNumbers } from '../../../phone-numbers/voice-platform-numbers';
+import { VapiClient } from './vapi-client';
+import { vapiServer } from './vapi-server';
+
+/**
+ * Numbers imported, not typed (docs/providers.md): an admin-created number without a platform id is looked up
+ * in the Vapi account (GET /phone-number) and its server pointed at this service (PATCH), so the inbound calls
+ * Vapi answers on it reach us (assistant-request) with our credential and backoff. Registered only when
+ * VOICE_PROVIDER=vapi.
+ */
+@Injectable()
+export class VapiNumberDirectory implements NumberDirectory, OnModuleInit {
+  constructor(
+    private readonly client: VapiClient,
+    private readonly numbers: VoicePlatformNumbers,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    if (this.config.voiceProvider === 'vapi') this.numbers.register(this);
+  }
+
+  async importNumber(number: string): Promise<string | null> {
+    const found = (await this.client.listPhoneNumbers()).find((n) => n.number === number);
+    if (!found) return null;
+    await this.client.updatePhoneNumber(found.id, { provider: found.provider, server: vapiServer(this.config) });
+    return found.id;
+  }
+}
