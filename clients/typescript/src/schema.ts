@@ -467,7 +467,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * A number's active listing on the do-not-call ledger
+         * @description A number that is not listed (never, or lifted since) is 404 NOT_FOUND.
+         */
+        get: operations["getDoNotCall"];
         put?: never;
         post?: never;
         /**
@@ -629,7 +633,7 @@ export interface paths {
         };
         /**
          * Plan, minute balance, current-period usage and allowance
-         * @description Plan, minute balance, current-period usage and allowance. Requires an API key with the scope `usage:read` (or `*`).
+         * @description The organization's plan and its live minutes, whichever key asks: test calls are free and never move them. The history (`/usage/history`) is live-only: a `test` key always gets an empty page.
          */
         get: operations["getUsage"];
         put?: never;
@@ -889,6 +893,11 @@ export interface components {
             firstMessage: string | null;
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             recordingUrl: string | null;
             /** @example Answered */
             resultStatus: string | null;
@@ -931,6 +940,11 @@ export interface components {
             firstMessage: string | null;
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             recordingUrl: string | null;
             /** @example Answered */
             resultStatus: string | null;
@@ -958,6 +972,8 @@ export interface components {
             data: components["schemas"]["Call"];
             /** @enum {string} */
             event: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled";
+            /** @description Extension: the world of what the event describes (false: test data). An endpoint receives only the events of its own world (its creating key's), so a receiver can also refuse the other world. */
+            livemode: boolean;
             /**
              * Format: date-time
              * @description When the event happened (ISO 8601).
@@ -1006,6 +1022,11 @@ export interface components {
             from: string;
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             maxConcurrent: number | null;
             name: string;
             /**
@@ -1106,6 +1127,8 @@ export interface components {
             data: components["schemas"]["Campaign"];
             /** @enum {string} */
             event: "campaign.started" | "campaign.paused" | "campaign.completed";
+            /** @description Extension: the world of what the event describes (false: test data). An endpoint receives only the events of its own world (its creating key's), so a receiver can also refuse the other world. */
+            livemode: boolean;
             /**
              * Format: date-time
              * @description When the event happened (ISO 8601).
@@ -1199,6 +1222,11 @@ export interface components {
             email: string | null;
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             /** @example Prefers afternoon calls */
             notes: string | null;
             /** @example +14155550123 */
@@ -1235,6 +1263,11 @@ export interface components {
             email: string | null;
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             /** @example +14155550123 */
             phone: string;
             /**
@@ -1270,6 +1303,8 @@ export interface components {
             data: components["schemas"]["Contact"];
             /** @enum {string} */
             event: "contact.created" | "contact.updated" | "contact.deleted";
+            /** @description Extension: the world of what the event describes (false: test data). An endpoint receives only the events of its own world (its creating key's), so a receiver can also refuse the other world. */
+            livemode: boolean;
             /**
              * Format: date-time
              * @description When the event happened (ISO 8601).
@@ -1297,6 +1332,11 @@ export interface components {
             lastMessagePreview: string;
             /** Format: date-time */
             lastUserMessageAt: string | null;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             messageCount: number;
             /**
              * Format: date-time
@@ -1336,6 +1376,11 @@ export interface components {
             lastMessagePreview: string;
             /** Format: date-time */
             lastUserMessageAt: string | null;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             messageCount: number;
             /** @description Up to the 50 most recent messages, oldest first */
             messages: components["schemas"]["Message"][];
@@ -1518,6 +1563,11 @@ export interface components {
             id: string;
             isActive: boolean;
             /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
+            /**
              * @description Signing secret; returned only on creation and on rotation
              * @example whsec_3f9a...
              */
@@ -1546,6 +1596,11 @@ export interface components {
         DoNotCallEntry: {
             /** Format: date-time */
             createdAt: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             /**
              * @description E.164
              * @example +14155550123
@@ -1641,6 +1696,11 @@ export interface components {
             direction: "inbound" | "outbound";
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             mediaCaption: string | null;
             mediaUrl: string | null;
             /**
@@ -1666,6 +1726,11 @@ export interface components {
             id: string;
             /** Format: date-time */
             lastMessageAt: string | null;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             messagesReceived: number;
             messagesSent: number;
             /** @example 106540352242922 */
@@ -2205,6 +2270,11 @@ export interface components {
             /** Format: uuid */
             id: string;
             isActive: boolean;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             /** @example https://example.com/hooks/voice */
             url: string;
         };
@@ -6624,6 +6694,126 @@ export interface operations {
             };
             /** @description PAYLOAD_TOO_LARGE */
             413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getDoNotCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.164, URL-encoded (`%2B14155550123`) */
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DoNotCallEntryResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

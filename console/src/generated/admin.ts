@@ -1186,6 +1186,11 @@ export interface components {
             firstMessage: string | null;
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             recordingUrl: string | null;
             /** @example Answered */
             resultStatus: string | null;
@@ -1229,6 +1234,11 @@ export interface components {
             firstMessage: string | null;
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             recordingUrl: string | null;
             /** @example Answered */
             resultStatus: string | null;
@@ -1389,6 +1399,11 @@ export interface components {
             from: string;
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             maxConcurrent: number | null;
             name: string;
             /**
@@ -1449,6 +1464,11 @@ export interface components {
             email: string | null;
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             /** @example +14155550123 */
             phone: string;
             /**
@@ -1475,6 +1495,11 @@ export interface components {
             email: string | null;
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             /** @example Prefers afternoon calls */
             notes: string | null;
             /** @example +14155550123 */
@@ -1509,6 +1534,11 @@ export interface components {
             lastMessagePreview: string;
             /** Format: date-time */
             lastUserMessageAt: string | null;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             messageCount: number;
             /** @description Up to the 50 most recent messages, oldest first */
             messages: components["schemas"]["MessageResponse"][];
@@ -1550,6 +1580,11 @@ export interface components {
             lastMessagePreview: string;
             /** Format: date-time */
             lastUserMessageAt: string | null;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             messageCount: number;
             /**
              * Format: date-time
@@ -1680,6 +1715,11 @@ export interface components {
         CreateMessagingAccountDto: {
             /** @example +1 555-010-0100 */
             displayPhoneNumber: string;
+            /**
+             * @description The world of the account: false makes a test account, whose conversations and messages are test data (read and sent with `test` keys only) and which always uses the messaging simulator
+             * @default true
+             */
+            livemode?: boolean;
             /**
              * @description The provider's phone number id, which its webhooks address; unique across accounts
              * @example 106540352242922
@@ -2098,6 +2138,11 @@ export interface components {
             direction: "inbound" | "outbound";
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             mediaCaption: string | null;
             mediaUrl: string | null;
             /**
@@ -2123,6 +2168,11 @@ export interface components {
             id: string;
             /** Format: date-time */
             lastMessageAt: string | null;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             messagesReceived: number;
             messagesSent: number;
             /** @example 106540352242922 */
@@ -2818,6 +2868,11 @@ export interface components {
             /** Format: uuid */
             id: string;
             isActive: boolean;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             /** @example https://example.com/hooks/voice */
             url: string;
         };
@@ -3923,6 +3978,8 @@ export interface operations {
                 to?: string;
                 contactId?: string;
                 caseId?: string;
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
             };
             header?: never;
             path: {
@@ -3993,11 +4050,14 @@ export interface operations {
     };
     adminGetCall: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -4067,6 +4127,8 @@ export interface operations {
                 limit?: number;
                 /** @description From the previous page of the same query */
                 cursor?: string;
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
             };
             header?: never;
             path: {
@@ -4137,11 +4199,14 @@ export interface operations {
     };
     adminCancelCampaign: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -4216,11 +4281,14 @@ export interface operations {
     };
     adminPauseCampaign: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -4295,11 +4363,14 @@ export interface operations {
     };
     adminResumeCampaign: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -4374,11 +4445,14 @@ export interface operations {
     };
     adminStartCampaign: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -4764,7 +4838,10 @@ export interface operations {
     };
     adminListContactGroups: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
                 orgId: string;
@@ -4934,6 +5011,8 @@ export interface operations {
                 groupId?: string;
                 /** @description Comma-separated tags; a contact matches when it has ANY of them (e.g. `vip,gold` lists contacts tagged vip or gold). Tag matching is exact and case-sensitive. */
                 tags?: string;
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
             };
             header?: never;
             path: {
@@ -5004,11 +5083,14 @@ export interface operations {
     };
     adminGetContact: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -5499,7 +5581,10 @@ export interface operations {
     };
     adminListMessagingAccounts: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
                 orgId: string;
@@ -5573,6 +5658,8 @@ export interface operations {
                 /** @description From the previous page of the same query */
                 cursor?: string;
                 status?: "active" | "handed_off" | "closed";
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
             };
             header?: never;
             path: {
@@ -5643,11 +5730,14 @@ export interface operations {
     };
     adminGetConversation: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -5795,7 +5885,10 @@ export interface operations {
     };
     adminGetOverview: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
                 orgId: string;
@@ -6622,6 +6715,8 @@ export interface operations {
                 from?: string;
                 /** @description Rows created at or before */
                 to?: string;
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
             };
             header?: never;
             path: {
@@ -6692,7 +6787,10 @@ export interface operations {
     };
     adminListWebhooks: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
                 orgId: string;
@@ -6761,11 +6859,14 @@ export interface operations {
     };
     adminUpdateWebhook: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -6850,11 +6951,13 @@ export interface operations {
                 cursor?: string;
                 status?: "pending" | "delivered" | "failed";
                 event?: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "webhook.test";
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
             };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -6921,12 +7024,15 @@ export interface operations {
     };
     adminGetWebhookDelivery: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
                 deliveryId: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -6992,12 +7098,15 @@ export interface operations {
     };
     adminRetryWebhookDelivery: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
                 deliveryId: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -7081,11 +7190,14 @@ export interface operations {
     };
     adminRotateWebhookSecret: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -7151,11 +7263,14 @@ export interface operations {
     };
     adminTestWebhook: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
+                orgId: string;
             };
             cookie?: never;
         };

@@ -1,3 +1,4 @@
+import { World } from '../../common/auth/world';
 import { Injectable } from '@nestjs/common';
 import { CampaignAction } from './campaign-state';
 import { CampaignResponse } from './campaign.response';
@@ -17,8 +18,8 @@ export class CampaignActionsService {
     private readonly engine: CampaignEngineJob,
   ) {}
 
-  async apply(organizationId: string, id: string, action: CampaignAction): Promise<CampaignResponse> {
-    const campaign = await this.changeState.execute(organizationId, id, action);
+  async apply(world: World, id: string, action: CampaignAction): Promise<CampaignResponse> {
+    const campaign = await this.changeState.execute(world, id, action);
     if (campaign.status === 'running') await this.engine.requestStep(campaign.id);
     return this.campaigns.present(campaign);
   }

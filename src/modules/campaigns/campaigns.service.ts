@@ -1,3 +1,4 @@
+import { World } from '../../common/auth/world';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
@@ -22,8 +23,8 @@ export class CampaignsService {
     private readonly cursors: CursorCodec,
   ) {}
 
-  async get(organizationId: string, id: string): Promise<Campaign> {
-    const campaign = await this.campaigns.find(organizationId, id);
+  async get(world: World, id: string): Promise<Campaign> {
+    const campaign = await this.campaigns.find(world, id);
     if (!campaign) throw ApiError.notFound('Campaign');
     return campaign;
   }
@@ -33,10 +34,8 @@ export class CampaignsService {
     return CampaignResponse.from(campaign, progress.get(campaign.id)!);
   }
 
-  /** `livemode` as for calls: a test key lists test campaigns, a live key live ones; `'all'` for the console. */
-  async list(organizationId: string, query: PageQueryDto, livemode: boolean | 'all'): Promise<Page<CampaignResponse>> {
-    const qb = this.campaigns.queryBuilder(organizationId);
-    if (livemode !== 'all') qb.andWhere('c.livemode = :livemode', { livemode });
+  async list(world: World, query: PageQueryDto): Promise<Page<CampaignResponse>> {
+    const qb = this.campaigns.queryBuilder(world);
     const page = await keysetPaginate(qb, {
       alias: 'c',
       limit: query.limit,
@@ -49,8 +48,8 @@ export class CampaignsService {
     return { ...page, data: page.data.map((c) => CampaignResponse.from(c, progress.get(c.id)!)) };
   }
 
-  async listEntries(organizationId: string, id: string, query: PageQueryDto): Promise<Page<CampaignEntryResponse>> {
-    await this.get(organizationId, id);
+  async listEntries(world: World, id: string, query: PageQueryDto): Promise<Page<CampaignEntryResponse>> {
+    await this.get(world, id);
     const page = await keysetPaginate(this.entries.pageQuery(id), {
       alias: 'e',
       limit: query.limit,

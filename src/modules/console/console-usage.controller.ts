@@ -1,3 +1,5 @@
+import { World } from '../../common/auth/world';
+import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
@@ -35,14 +37,15 @@ export class ConsoleUsageController {
   }
 
   @Get('usage/history')
+  @ApiConsoleWorld()
   @ApiOperation({ operationId: 'adminListUsageHistory', summary: 'Ledger rows, newest first, with filters' })
   @ApiPageResponse(UsageHistoryRowResponse)
   @ApiAdminErrors('INVALID_CURSOR')
   listHistory(
-    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+    @ConsoleWorld(ExistingWorldPipe) world: World,
     @Query() query: UsageHistoryQueryDto,
   ): Promise<Page<UsageHistoryRowResponse>> {
-    return this.history.list(orgId, query);
+    return this.history.list(world, query);
   }
 
   @Get('automations')

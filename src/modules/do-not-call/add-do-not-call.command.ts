@@ -1,3 +1,4 @@
+import { World } from '../../common/auth/world';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { lockAdmission } from '../limits/call-admission';
@@ -21,10 +22,10 @@ export class AddDoNotCallCommand {
 
   async execute(
     tx: EntityManager,
-    organizationId: string,
+    world: World,
     listing: DoNotCallListing,
   ): Promise<{ entry: DoNotCallEntry; created: boolean }> {
-    await lockAdmission(tx, organizationId);
-    return this.repository.add(tx, organizationId, listing);
+    await lockAdmission(tx, world.organizationId);
+    return this.repository.add(tx, world, listing);
   }
 }

@@ -120,7 +120,7 @@ export class CallDispatcherJob {
         const failed = await this.calls.failDispatch(m, blocked);
         await this.outbox.recordMany(
           m,
-          failed.map((call) => ({ organizationId, type: 'call.failed', data: { ...CallResponse.from(call) } })),
+          failed.map((call) => ({ owner: call, type: 'call.failed', data: { ...CallResponse.from(call) } })),
         );
       }
       const started = processing.filter((c) => !c.livemode || reservations.get(c.id)?.reserved);
@@ -143,13 +143,21 @@ export class CallDispatcherJob {
     claimed: Call[],
   ): Promise<{ admitted: Call[]; refused: Call[] }> {
     const free = await this.admission.lockFreeOutboundSlots(m, organizationId);
-    const listed = await this.doNotCall.listedAmong(
-      m,
-      organizationId,
-      claimed.map((c) => c.callTo),
-    );
+    // Each call against its own world's ledger: a test listing never blocks a live call, nor the reverse.
+    const refused = new Set<Call>();
+    for (const livemode of [true, false]) {
+      const calls = claimed.filter((c) => c.livemode === livemode);
+      if (!calls.length) continue;
+      const world = { organizationId, livemode };
+      const listed = await this.doNotCall.listedAmong(
+        m,
+        world,
+        calls.map((c) => c.callTo),
+      );
+      for (const c of calls) if (listed.has(c.callTo)) refused.add(c);
+    }
     const due = (c: Call) => (c.scheduledAt ?? c.createdAt).getTime();
-    const oldestFirst = claimed.filter((c) => !listed.has(c.callTo)).sort((a, b) => due(a) - due(b));
+    const oldestFirst = claimed.filter((c) => !refused.has(c)).sort((a, b) => due(a) - due(b));
     const waiting = oldestFirst.slice(free);
     if (waiting.length) {
       await this.calls.requeue(
@@ -157,7 +165,7 @@ export class CallDispatcherJob {
         waiting.map((c) => c.id),
       );
     }
-    return { admitted: oldestFirst.slice(0, free), refused: claimed.filter((c) => listed.has(c.callTo)) };
+    return { admitted: oldestFirst.slice(0, free), refused: [...refused] };
   }
 
   /** How long a due call waited for a worker: from when it was due (scheduledAt, else createdAt) to processing. */
