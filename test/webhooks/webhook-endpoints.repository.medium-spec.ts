@@ -64,6 +64,7 @@ describe('WebhookEndpointsRepository (PostgreSQL)', () => {
       events: ['call.ended'],
       is_active: true,
       consecutive_failures: 0,
+      livemode: true,
     });
     expect(await endpoints.findForSend(randomUUID(), row.id)).toBeUndefined();
   });

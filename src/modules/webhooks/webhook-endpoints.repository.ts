@@ -8,6 +8,7 @@ export interface EndpointForSend {
   events: string[];
   is_active: boolean;
   consecutive_failures: number;
+  livemode: boolean;
 }
 
 /**
@@ -34,7 +35,8 @@ export class WebhookEndpointsRepository {
 
   async findForSend(organizationId: string, id: string): Promise<EndpointForSend | undefined> {
     const [endpoint]: EndpointForSend[] = await this.dataSource.query(
-      `SELECT url, secret, events, is_active, consecutive_failures FROM webhook_endpoints WHERE id = $1 AND organization_id = $2`,
+      `SELECT url, secret, events, is_active, consecutive_failures, livemode
+         FROM webhook_endpoints WHERE id = $1 AND organization_id = $2`,
       [id, organizationId],
     );
     return endpoint;

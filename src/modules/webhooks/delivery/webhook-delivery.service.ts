@@ -129,6 +129,8 @@ export class WebhookDeliveryService {
     // Deleted, disabled or unsubscribed since the event, or the event pruned: the delivery is cancelled.
     if (!endpoint || !endpoint.is_active || !endpoint.events.includes(job.type)) return cancel();
     if (!event || event.logged) return cancel();
+    // The fan-out already matched worlds; a job made any other way never crosses them either.
+    if (event.livemode !== endpoint.livemode) return cancel();
     const claim = await claimed;
     if ('error' in claim) throw claim.error;
     if (!claim.release) return null;
