@@ -1,10 +1,10 @@
-import { World } from '../../common/auth/world';
 import { Injectable } from '@nestjs/common';
 import { Tx } from '../../infra/database/tx';
 import { OutboundAssistantsService } from '../assistants/outbound-assistants.service';
 import { CasesService } from '../cases/cases.service';
 import { ContactsService } from '../contacts/contacts.service';
 import { ResolutionInput } from './call-resolution';
+import { World } from '../../common/auth/world';
 
 export interface CallReferenceIds {
   contactId?: string;

@@ -1,10 +1,10 @@
-import { World } from '../../common/auth/world';
 import { Injectable } from '@nestjs/common';
 import { CampaignAction } from './campaign-state';
 import { CampaignResponse } from './campaign.response';
 import { CampaignsService } from './campaigns.service';
 import { ChangeCampaignStateCommand } from './change-campaign-state.command';
 import { CampaignEngineJob } from './engine/campaign-engine.job';
+import { World } from '../../common/auth/world';
 
 /**
  * start / pause / resume / cancel as one step for every caller (public API and console): the state change under

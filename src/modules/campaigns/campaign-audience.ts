@@ -1,4 +1,3 @@
-import { World, worldParams, worldSql } from '../../common/auth/world';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
@@ -8,6 +7,7 @@ import { NewEntry } from './campaign-entries.repository';
 import { CampaignAudienceDto } from '../audiences/campaign-audience.dto';
 import { CAMPAIGN_BOUNDS } from '../audiences/campaign-bounds';
 import { contactTimeZone } from './engine/contact-time-zone';
+import { World, worldParams, worldSql } from '../../common/auth/world';
 
 interface ContactRow {
   id: string;

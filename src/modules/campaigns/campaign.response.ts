@@ -1,8 +1,8 @@
-import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 import { ApiProperty } from '@nestjs/swagger';
 import { CAMPAIGN_STATUSES, Campaign, CampaignStatus } from './campaign.entity';
 import { CampaignProgress } from './campaigns.repository';
 import { CallingWindowDto, RetryPolicyDto } from './dto/create-campaign.dto';
+import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 
 export class CampaignAudienceResponse {
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) groupId: string | null;

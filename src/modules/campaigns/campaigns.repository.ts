@@ -1,8 +1,8 @@
-import { World, worldSql, worldWhere } from '../../common/auth/world';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { queryEntities } from '../../infra/database/entity-rows';
 import { Campaign, CampaignStatus } from './campaign.entity';
+import { World, worldSql, worldWhere } from '../../common/auth/world';
 
 export interface CampaignProgress {
   counts: { total: number; pending: number; inProgress: number; done: number; skipped: number };

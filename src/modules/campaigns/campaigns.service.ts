@@ -1,4 +1,3 @@
-import { World } from '../../common/auth/world';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
@@ -11,6 +10,7 @@ import { CampaignEntriesRepository } from './campaign-entries.repository';
 import { CampaignEntryResponse } from './campaign-entry.response';
 import { CampaignResponse } from './campaign.response';
 import { CampaignsRepository } from './campaigns.repository';
+import { World } from '../../common/auth/world';
 
 /** Campaign reads: the Campaign with its progress, and its entries with their attempts. */
 @Injectable()

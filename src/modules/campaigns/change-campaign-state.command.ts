@@ -1,4 +1,3 @@
-import { World, inWorld } from '../../common/auth/world';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
@@ -6,6 +5,7 @@ import { Campaign, CampaignStatus } from './campaign.entity';
 import { CampaignEvents } from './campaign-events';
 import { CAMPAIGN_MOVES, CampaignAction } from './campaign-state';
 import { CampaignsRepository } from './campaigns.repository';
+import { World, inWorld } from '../../common/auth/world';
 
 /**
  * start / pause / resume / cancel, under the campaign's row lock (the engine holds the same lock while it

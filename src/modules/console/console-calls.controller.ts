@@ -1,5 +1,3 @@
-import { World } from '../../common/auth/world';
-import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
@@ -16,6 +14,8 @@ import { ListCallsQueryDto } from '../calls/dto/list-calls-query.dto';
 import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
 import { UsageDailyService } from '../usage/usage-daily.service';
 import { OverviewResponse } from './console-responses';
+import { World } from '../../common/auth/world';
+import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 
 const OVERVIEW_DAYS = 30;
 

@@ -1,5 +1,3 @@
-import { World } from '../../common/auth/world';
-import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
@@ -11,6 +9,8 @@ import { CampaignActionsService } from '../campaigns/campaign-actions.service';
 import { CampaignAction } from '../campaigns/campaign-state';
 import { CampaignsService } from '../campaigns/campaigns.service';
 import { ConsoleCampaignResponse } from './console-campaign.response';
+import { World } from '../../common/auth/world';
+import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 
 /** Dialer campaigns (CONTRACTS §9) with their progress, and the public routes' state moves, for any organization. */
 @ApiTags('Usage and automations')

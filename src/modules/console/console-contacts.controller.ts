@@ -1,5 +1,3 @@
-import { World } from '../../common/auth/world';
-import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
@@ -12,6 +10,8 @@ import { ContactGroupsService } from '../contact-groups/contact-groups.service';
 import { ContactListItemResponse, ContactResponse } from '../contacts/contact.response';
 import { ContactsService } from '../contacts/contacts.service';
 import { ListContactsQueryDto } from '../contacts/dto/list-contacts-query.dto';
+import { World } from '../../common/auth/world';
+import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 
 @ApiTags('Contacts')
 @AdminOnly()

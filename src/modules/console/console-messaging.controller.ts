@@ -1,5 +1,3 @@
-import { World } from '../../common/auth/world';
-import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
@@ -12,6 +10,8 @@ import { ConversationsService } from '../messaging/conversations.service';
 import { ListConversationsQueryDto } from '../messaging/dto/list-conversations.dto';
 import { MessagingAccountResponse } from '../messaging/messaging-account.response';
 import { MessagingAccountsService } from '../messaging/messaging-accounts.service';
+import { World } from '../../common/auth/world';
+import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 
 @ApiTags('Messaging')
 @AdminOnly()

@@ -1,5 +1,3 @@
-import { World } from '../../common/auth/world';
-import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
@@ -16,6 +14,8 @@ import { UsageSummaryResponse } from '../usage/usage-summary.response';
 import { UsageSummaryService } from '../usage/usage-summary.service';
 import { AutomationResponse } from './console-responses';
 import { ScheduleStatusDto } from './dto/schedule-status.dto';
+import { World } from '../../common/auth/world';
+import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 
 /** Usage (the ledger's own summary and history) and the automations that spend it. */
 @ApiTags('Usage and automations')

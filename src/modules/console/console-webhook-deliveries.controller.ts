@@ -1,5 +1,3 @@
-import { World } from '../../common/auth/world';
-import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
@@ -10,6 +8,8 @@ import { Page } from '../../common/pagination/pagination.dto';
 import { ListDeliveriesQueryDto } from '../webhooks/dto/list-deliveries-query.dto';
 import { WebhookDeliveryResponse, WebhookRetryResponse } from '../webhooks/operations/webhook-delivery.response';
 import { WebhookOperationsService } from '../webhooks/operations/webhook-operations.service';
+import { World } from '../../common/auth/world';
+import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 
 /**
  * The console's view of an endpoint's delivery log, with re-send and test ping: the public operations

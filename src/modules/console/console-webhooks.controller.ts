@@ -1,5 +1,3 @@
-import { World } from '../../common/auth/world';
-import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
@@ -9,6 +7,8 @@ import { ApiAdminErrors } from '../../common/openapi/api-errors.decorator';
 import { UpdateWebhookDto } from '../webhooks/dto/update-webhook.dto';
 import { WebhookEndpointResponse, WebhookSecretResponse } from '../webhooks/webhook-endpoint.response';
 import { WebhooksService } from '../webhooks/webhooks.service';
+import { World } from '../../common/auth/world';
+import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 
 @ApiTags('Webhooks')
 @AdminOnly()

@@ -1,4 +1,3 @@
-import { World, worldSql, worldWhere } from '../../common/auth/world';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Repository } from 'typeorm';
@@ -8,6 +7,7 @@ import { uuidv7 } from '../../common/ids/uuid-v7';
 import { Tx } from '../../infra/database/tx';
 import { ContactGroup } from './contact-group.entity';
 import { ContactGroupMember } from './contact-group-member.entity';
+import { World, worldSql, worldWhere } from '../../common/auth/world';
 
 /**
  * The list is not paginated and counts every group's members, so its length is capped (README limits table,

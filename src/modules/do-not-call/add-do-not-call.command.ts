@@ -1,9 +1,9 @@
-import { World } from '../../common/auth/world';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { lockAdmission } from '../limits/call-admission';
 import { DoNotCallEntry, DoNotCallSource } from './do-not-call-entry.entity';
 import { DoNotCallRepository } from './do-not-call.repository';
+import { World } from '../../common/auth/world';
 
 export interface DoNotCallListing {
   number: string;

@@ -1,9 +1,9 @@
-import { World, worldParams, worldSql, worldWhere } from '../../common/auth/world';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { queryEntities } from '../../infra/database/entity-rows';
 import { DoNotCallEntry, DoNotCallSource } from './do-not-call-entry.entity';
+import { World, worldParams, worldSql, worldWhere } from '../../common/auth/world';
 
 /** The SQL of `do_not_call_entries`. */
 @Injectable()

@@ -1,4 +1,3 @@
-import { World } from '../../common/auth/world';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
@@ -10,6 +9,7 @@ import { AddDoNotCallCommand, DoNotCallListing } from './add-do-not-call.command
 import { DoNotCallEntry } from './do-not-call-entry.entity';
 import { DoNotCallEntryResponse } from './do-not-call-entry.response';
 import { DoNotCallRepository } from './do-not-call.repository';
+import { World } from '../../common/auth/world';
 
 /** The do-not-call ledger as the API and the dialers see it. */
 @Injectable()

@@ -1,7 +1,7 @@
-import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 import { ApiProperty } from '@nestjs/swagger';
 import { CONVERSATION_STATUSES, Conversation, ConversationStatus } from './conversation.entity';
 import { MessageResponse } from './message.response';
+import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 
 export class ConversationResponse {
   @ApiProperty({ format: 'uuid' }) id: string;

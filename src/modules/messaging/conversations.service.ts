@@ -1,4 +1,3 @@
-import { World, worldSql, worldWhere } from '../../common/auth/world';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
@@ -13,6 +12,7 @@ import { ListConversationsQueryDto } from './dto/list-conversations.dto';
 import { Message } from './message.entity';
 import { MessageResponse } from './message.response';
 import { MessagingAccount } from './messaging-account.entity';
+import { World, worldSql, worldWhere } from '../../common/auth/world';
 
 /** What a listed conversation shows, plus its keyset (`lastActivityAt`, `id`). */
 const LIST_COLUMNS = [

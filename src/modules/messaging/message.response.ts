@@ -1,6 +1,6 @@
-import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 import { ApiProperty } from '@nestjs/swagger';
 import { Message } from './message.entity';
+import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 
 export class MessageResponse {
   @ApiProperty({ format: 'uuid' }) id: string;

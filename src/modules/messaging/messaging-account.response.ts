@@ -1,6 +1,6 @@
-import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 import { ApiProperty } from '@nestjs/swagger';
 import { MESSAGING_ACCOUNT_STATUSES, MessagingAccount, MessagingAccountStatus } from './messaging-account.entity';
+import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 
 export class MessagingAccountResponse {
   @ApiProperty({ format: 'uuid' }) id: string;

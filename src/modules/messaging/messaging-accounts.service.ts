@@ -1,4 +1,3 @@
-import { World, worldWhere } from '../../common/auth/world';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
@@ -10,6 +9,7 @@ import { CreateMessagingTemplateDto } from './dto/create-messaging-template.dto'
 import { MessagingAccount } from './messaging-account.entity';
 import { MessagingTemplate } from './messaging-template.entity';
 import { isUniqueViolation } from '../../infra/database/pg-errors';
+import { World, worldWhere } from '../../common/auth/world';
 
 /**
  * The list is not paginated, so its length is capped (README limits table, OpenAPI): a business connects a few

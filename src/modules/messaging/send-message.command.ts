@@ -1,4 +1,3 @@
-import { World, worldWhere } from '../../common/auth/world';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
@@ -13,6 +12,7 @@ import { MessagingProvider, SendResult } from './providers/messaging-provider';
 import { MessagingSimulatorProvider } from './providers/simulator/messaging-simulator.provider';
 import { previewOf } from './record-inbound-message.command';
 import { RENDERED_TEMPLATE_MAX_LENGTH, renderTemplate } from './template-placeholders';
+import { World, worldWhere } from '../../common/auth/world';
 
 export interface SentMessage {
   messageId: string;

@@ -1,4 +1,3 @@
-import { World } from '../../common/auth/world';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
@@ -8,6 +7,7 @@ import { Page } from '../../common/pagination/pagination.dto';
 import { UsageHistoryQueryDto } from './dto/usage-history-query.dto';
 import { MinuteLedgerEntry } from './entities/minute-ledger-entry.entity';
 import { UsageHistoryRowResponse } from './usage-history-row.response';
+import { World } from '../../common/auth/world';
 
 @Injectable()
 export class UsageHistoryService {

@@ -1,8 +1,8 @@
-import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 import { ApiProperty } from '@nestjs/swagger';
 import { DOMAIN_EVENT_TYPES } from '../outbox/domain-event';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { displayedWebhookUrl } from './webhook-url';
+import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 
 export class WebhookEndpointResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
