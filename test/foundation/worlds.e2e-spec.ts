@@ -165,6 +165,16 @@ describe('worlds: a test key and a live key of one organization', () => {
     expect((await org.api.get('/api/v1/contacts/search?q=Only')).body.data.map((c: any) => c.id)).toEqual([id]);
   });
 
+  it("the minute ledger is the live world's: a test key's usage history is empty, its summary the live plan", async () => {
+    const live = await org.api.get('/api/v1/usage/history');
+    expect(live.body.data.length).toBeGreaterThan(0);
+    const test = await testKey.get('/api/v1/usage/history');
+    expect(test.status).toBe(200);
+    expect(test.body.data).toEqual([]);
+    const [liveSummary, testSummary] = await Promise.all([org.api.get('/api/v1/usage'), testKey.get('/api/v1/usage')]);
+    expect(testSummary.body.data.balanceMins).toBe(liveSummary.body.data.balanceMins);
+  });
+
   it('an Idempotency-Key used by the live key is not replayed to the test key', async () => {
     const body = { title: 'Idem', phone: '+14155550137' };
     const first = await org.api.post('/api/v1/contacts', body, { headers: { 'idempotency-key': 'same-key' } });
