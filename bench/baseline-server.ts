@@ -131,7 +131,7 @@ async function route(req: IncomingMessage, body: string): Promise<[number, unkno
     const q = url.searchParams.get('q') ?? '';
     if (q.trim().length < 2) return [400, { error: { code: 'VALIDATION_ERROR' } }];
     const limit = Math.min(50, Math.max(1, Number(url.searchParams.get('limit') ?? 10)));
-    return [200, { data: await search.search(key.organizationId, q, limit) }];
+    return [200, { data: await search.search({ organizationId: key.organizationId, livemode: true }, q, limit) }];
   }
   return [404, { error: { code: 'NOT_FOUND' } }];
 }

@@ -143,7 +143,9 @@ async function main(): Promise<void> {
     await dataSource.initialize();
     const outbox = new OutboxService();
     const record = (orgId: string, id: string, data: Record<string, unknown> = { id, name: `Contact ${id}` }) =>
-      dataSource.transaction((m) => outbox.record(m, orgId, 'contact.created', data));
+      dataSource.transaction((m) =>
+        outbox.record(m, { organizationId: orgId, livemode: true }, 'contact.created', data),
+      );
     const load = loadavg();
 
     // Phase 1: burst.

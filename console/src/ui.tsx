@@ -158,6 +158,11 @@ export function ConfirmButton({
   );
 }
 
+/** Marks a row of the test world (`livemode: false`); live rows carry no mark. */
+export function TestBadge({ livemode }: { livemode: boolean }) {
+  return livemode ? null : <span className="badge badge-test">Test</span>;
+}
+
 export function StatusBadge({ status }: { status: string }) {
   return <span className={`badge badge-${status}`}>{status}</span>;
 }

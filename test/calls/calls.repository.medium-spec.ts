@@ -15,6 +15,7 @@ describe('CallsRepository (PostgreSQL)', () => {
   let close: () => Promise<void>;
   let calls: CallsRepository;
   const org = randomUUID();
+  const world = { organizationId: org, livemode: true };
 
   beforeAll(async () => {
     ({ dataSource, close } = await openTestDataSource([Call]));
@@ -101,22 +102,30 @@ describe('CallsRepository (PostgreSQL)', () => {
   describe('cancel (new|scheduled -> cancelled)', () => {
     it('cancels the organization’s waiting call, once', async () => {
       const call = await outbound();
-      expect((await calls.cancel(dataSource.manager, org, call.id))?.status).toBe('cancelled');
-      expect(await calls.cancel(dataSource.manager, org, call.id)).toBeNull();
+      expect((await calls.cancel(dataSource.manager, world, call.id))?.status).toBe('cancelled');
+      expect(await calls.cancel(dataSource.manager, world, call.id)).toBeNull();
     });
 
     it('matches no call of another organization', async () => {
       const call = await outbound();
-      expect(await calls.cancel(dataSource.manager, randomUUID(), call.id)).toBeNull();
+      expect(
+        await calls.cancel(dataSource.manager, { organizationId: randomUUID(), livemode: true }, call.id),
+      ).toBeNull();
+      expect(await statusOf(call.id)).toBe('new');
+    });
+
+    it('matches no call of the other world of the organization', async () => {
+      const call = await outbound();
+      expect(await calls.cancel(dataSource.manager, { organizationId: org, livemode: false }, call.id)).toBeNull();
       expect(await statusOf(call.id)).toBe('new');
     });
 
     it('loses to a claim that came first, and a claim loses to a cancel that came first', async () => {
       const claimedFirst = await outbound();
       await calls.claim(claimedFirst.id);
-      expect(await calls.cancel(dataSource.manager, org, claimedFirst.id)).toBeNull();
+      expect(await calls.cancel(dataSource.manager, world, claimedFirst.id)).toBeNull();
       const cancelledFirst = await outbound();
-      await calls.cancel(dataSource.manager, org, cancelledFirst.id);
+      await calls.cancel(dataSource.manager, world, cancelledFirst.id);
       expect(await calls.claim(cancelledFirst.id)).toBeNull();
     });
 
@@ -124,7 +133,7 @@ describe('CallsRepository (PostgreSQL)', () => {
       const call = await outbound();
       const [claimed, cancelled] = await Promise.all([
         calls.claim(call.id),
-        calls.cancel(dataSource.manager, org, call.id),
+        calls.cancel(dataSource.manager, world, call.id),
       ]);
       expect([claimed, cancelled].filter(Boolean)).toHaveLength(1);
     });

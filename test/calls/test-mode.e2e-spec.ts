@@ -44,7 +44,7 @@ describe('test mode: test keys run on the simulators, live keys on the configure
   it('a test-key call never hits Vapi: the simulator plays it, it is marked test and bills no minute', async () => {
     const res = await testKey.post('/api/v1/calls', { to: '+14155550123', from: org.from });
     expect(res.status).toBe(201);
-    const call = await waitForCall(org, res.body.data.id, finished);
+    const call = await waitForCall({ ...org, api: testKey }, res.body.data.id, finished);
     // The simulator's outcome for a last digit 0-6 (CONTRACTS §4).
     expect(call).toMatchObject({ status: 'ended', endedReason: 'customer-ended-call', resultStatus: 'Answered' });
     expect(vapi.requests).toEqual([]);
@@ -88,19 +88,31 @@ describe('test mode: test keys run on the simulators, live keys on the configure
     expect(live.status).toBe(402);
     const test = await poorTest.post('/api/v1/calls', { to: '+14155550125', from: poor.from });
     expect(test.status).toBe(201);
-    expect(await waitForCall(poor, test.body.data.id, finished)).toMatchObject({ status: 'ended' });
+    expect(await waitForCall({ ...poor, api: poorTest }, test.body.data.id, finished)).toMatchObject({
+      status: 'ended',
+    });
     expect(vapi.createCalls().some((r) => r.body?.customer?.number === '+14155550125')).toBe(false);
   });
 
-  it('a test-key message never reaches the WhatsApp Cloud API and is stored marked as test', async () => {
+  it('a test account’s message never reaches the WhatsApp Cloud API and is stored marked as test', async () => {
     const account = await createAccount(t, org.id, { phoneNumberId: '1234567890' });
+    const testAccount = await createAccount(t, org.id, { phoneNumberId: '1234567899', livemode: false });
     const conversationId = await userWrites(t, account.id, '+14155550198');
+    const testConversationId = await userWrites(t, testAccount.id, '+14155550198');
     const before = graph.requests.length;
-    const res = await testKey.post('/api/v1/messaging/messages', { conversationId, type: 'text', text: 'Hi' });
+    const res = await testKey.post('/api/v1/messaging/messages', {
+      conversationId: testConversationId,
+      type: 'text',
+      text: 'Hi',
+    });
     expect(res.status).toBe(201);
     expect(graph.requests.length).toBe(before);
     const { rows } = await t.db.query('SELECT livemode FROM messages WHERE id = $1', [res.body.data.messageId]);
     expect(rows).toEqual([{ livemode: false }]);
+    // The live conversation is the other world's: the test key cannot send into it.
+    const crossed = await testKey.post('/api/v1/messaging/messages', { conversationId, type: 'text', text: 'Hi' });
+    expect(crossed.status).toBe(404);
+    expect(graph.requests.length).toBe(before);
 
     const live = await org.api.post('/api/v1/messaging/messages', { conversationId, type: 'text', text: 'Hi' });
     expect(live.status).toBe(201);
@@ -116,7 +128,7 @@ describe('test mode: test keys run on the simulators, live keys on the configure
     });
     const numbers = ['+14155550131', '+14155550132'];
     const id = await startCampaign({ ...poor, api: poorTest }, { audience: { rows: numbers.map((to) => ({ to })) } });
-    const done = await waitForCampaign(poor, id, (c) => c.status === 'completed');
+    const done = await waitForCampaign({ ...poor, api: poorTest }, id, (c) => c.status === 'completed');
     expect(done).toMatchObject({ counts: { total: 2, done: 2 } });
     expect((await t.db.query('SELECT livemode FROM campaigns WHERE id = $1', [id])).rows).toEqual([
       { livemode: false },

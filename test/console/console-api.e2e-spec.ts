@@ -106,10 +106,29 @@ describe('console API', () => {
     const b = await createOrg(t);
     const call = await t.admin.post(`/admin/v1/organizations/${a.id}/test-calls`, { to: '+14155550101', from: a.from });
     expect(call.status).toBe(201);
-    expect((await t.admin.get(`/admin/v1/organizations/${a.id}/calls/${call.body.data.id}`)).status).toBe(200);
-    expect((await t.admin.get(`/admin/v1/organizations/${b.id}/calls/${call.body.data.id}`)).status).toBe(404);
-    const overview = await t.admin.get(`/admin/v1/organizations/${a.id}/overview`);
+    // The console's test-call button places a test call: it is in the test world (the Test / Live switch).
+    const path = (org: string) => `/admin/v1/organizations/${org}/calls/${call.body.data.id}?livemode=false`;
+    expect((await t.admin.get(path(a.id))).status).toBe(200);
+    expect((await t.admin.get(path(b.id))).status).toBe(404);
+    const overview = await t.admin.get(`/admin/v1/organizations/${a.id}/overview?livemode=false`);
     expect(Object.values(overview.body.data.callsByStatus).reduce((n: number, c) => n + (c as number), 0)).toBe(1);
+  });
+
+  it('shows one world at a time: the live view never lists or counts a test call, and test is badged', async () => {
+    const org = await callingOrg(t);
+    const call = await t.admin.post(`/admin/v1/organizations/${org.id}/test-calls`, {
+      to: '+14155550102',
+      from: org.from,
+    });
+    expect(call.body.data.livemode).toBe(false);
+    const base = `/admin/v1/organizations/${org.id}`;
+    expect((await t.admin.get(`${base}/calls/${call.body.data.id}`)).status).toBe(404);
+    expect((await t.admin.get(`${base}/calls`)).body.data).toEqual([]);
+    expect((await t.admin.get(`${base}/overview`)).body.data.callsByStatus).toEqual({});
+    const test = await t.admin.get(`${base}/calls?livemode=false`);
+    expect(test.body.data.map((c: any) => [c.id, c.livemode])).toEqual([[call.body.data.id, false]]);
+    const bad = await t.admin.get(`${base}/calls?livemode=maybe`);
+    expect({ status: bad.status, code: bad.body.error.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
   });
 
   it('pauses and resumes a recurring schedule', async () => {

@@ -304,6 +304,40 @@ describe('console in Chromium', () => {
     expect([...focused]).toEqual(expect.arrayContaining(['Skip to content', 'Create key', 'Sign out']));
   });
 
+  it('shows one world at a time with the Test / Live switch; test rows are badged', async () => {
+    const created = await t.admin.post(`/admin/v1/organizations/${orgId}/api-keys`, {
+      scopes: ['*'],
+      name: 'test fixtures',
+      environment: 'test',
+    });
+    const testKey = new HttpClient(t.baseUrl, { 'x-api-key': created.body.data.key });
+    expect((await testKey.post('/api/v1/contacts', { title: 'Tess Test', phone: '+14155550119' })).status).toBe(201);
+    await page.goto(url(`/orgs/${orgId}/contacts`));
+    await expectText(page.locator('.rows'), 'Maria Lopez');
+    expect(await page.locator('.rows').textContent()).not.toContain('Tess Test');
+    await page.getByRole('button', { name: 'Test', exact: true }).click();
+    await expectText(page.locator('.rows'), 'Tess Test');
+    expect(await page.locator('.rows').textContent()).not.toContain('Maria Lopez');
+    expect(await page.locator('.rows .badge-test').count()).toBe(1);
+    await expectText(page.getByRole('status'), 'Test data');
+    await check('contacts-test');
+    // The switch holds across sections: the calls list shows the console's test call, badged, and no live call.
+    await page.getByRole('link', { name: 'Calls', exact: true }).click();
+    await page
+      .getByRole('cell', { name: /\+14155550101/ })
+      .first()
+      .waitFor();
+    const cells = (await page.locator('table').textContent()) ?? '';
+    expect(cells).toContain('Test');
+    expect(cells).not.toContain('+14155550102');
+    await page.getByRole('button', { name: 'Live', exact: true }).click();
+    await page
+      .getByRole('cell', { name: /\+14155550102/ })
+      .first()
+      .waitFor();
+    expect(await page.locator('table .badge-test').count()).toBe(0);
+  });
+
   it('signs out, and the old session cookie is refused', async () => {
     const [cookie] = (await context.cookies(t.baseUrl + '/admin/v1')).filter((c) => c.name === 'vc_console_session');
     await page.getByRole('button', { name: 'Sign out' }).click();

@@ -52,6 +52,7 @@ describe('contacts: list filters, pagination and search', () => {
         email: 'alice@example.com',
         tags: ['vip', 'sf'],
         createdAt: expect.any(String),
+        livemode: true,
       });
       expect(res.body.pagination).toEqual({ cursor: null, hasMore: false, pageSize: 25 });
     });

@@ -46,6 +46,7 @@ describe('contacts: create, update, delete', () => {
       tags: ['vip', 'gold'],
       customFields: { plan: 'gold', seats: 3 },
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+      livemode: true,
     });
     const got = await org.api.get(`/api/v1/contacts/${res.body.data.id}`);
     expect(got.status).toBe(200);

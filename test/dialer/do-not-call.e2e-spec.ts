@@ -19,6 +19,7 @@ describe('dialer: do-not-call ledger (CONTRACTS §9)', () => {
       reason: 'asked',
       source: 'api',
       createdAt: expect.any(String),
+      livemode: true,
     });
     expect((await org.api.post('/api/v1/do-not-call', { number: '+14155550400' })).status).toBe(200);
     for (const n of [1, 2]) await org.api.post('/api/v1/do-not-call', { number: `+1415555040${n}` });

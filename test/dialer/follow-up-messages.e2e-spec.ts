@@ -36,7 +36,7 @@ describe('dialer: follow-up campaigns that send an approved template after a fin
   const call = async (api: CallsOrg['api'], to: string) => {
     const res = await api.post('/api/v1/calls', { to, from: org.from, caseId });
     expect(res.status).toBe(201);
-    return waitForCall(org, res.body.data.id, finished, 20_000);
+    return waitForCall({ ...org, api }, res.body.data.id, finished, 20_000);
   };
   const outboundMessages = async (conversationId: string) =>
     (await org.api.get(`/api/v1/messaging/conversations/${conversationId}`)).body.data.messages.filter(
@@ -123,16 +123,20 @@ describe('dialer: follow-up campaigns that send an approved template after a fin
     expect((await outcomes()).filter((o) => o.callId === notAnswered.id)).toHaveLength(1);
   });
 
-  it("a test key's call gets a test message; a number on the do-not-call list gets none", async () => {
+  it("a test key's call messages its world's (a test account's) conversation; a listed number gets none", async () => {
     const testKey = await org.keyWith(['*'], { environment: 'test' });
+    const testAccount = (await createAccount(t, org.id, { displayPhoneNumber: '+1 555-010-0177', livemode: false })).id;
+    await createTemplate(t, testAccount, { name: 'missed_call', language: 'en_US', body: 'We missed you; {{1}}.' });
     const voicemail = '+14155670017';
-    const conversationId = await userWrites(t, accountId, voicemail, 'Hello?');
+    const liveConversation = await userWrites(t, accountId, voicemail, 'Hello?');
+    const conversationId = await userWrites(t, testAccount, voicemail, 'Hello?');
     const testCall = await call(testKey.api, voicemail);
     expect(testCall.endedReason).toBe('voicemail-reached');
     const sent = await outcomeOf(testCall.id);
     expect(sent).toMatchObject({ status: 'sent', conversationId });
     const { rows } = await t.db.query('SELECT livemode FROM messages WHERE id = $1', [sent.messageId]);
     expect(rows).toEqual([{ livemode: false }]);
+    expect(await outboundMessages(liveConversation)).toEqual([]);
 
     // A number listed while its call is live (the user wrote STOP meanwhile) gets no template when the call ends.
     const stopped = '+14155690007';

@@ -26,14 +26,18 @@ describe('event outbox', () => {
   afterAll(() => t?.close());
 
   const record = (type: 'contact.created' | 'contact.updated', data: Record<string, unknown>) =>
-    t.app.get(DataSource).transaction((m) => t.app.get(OutboxService).record(m, ORG, type, data));
+    t.app
+      .get(DataSource)
+      .transaction((m) => t.app.get(OutboxService).record(m, { organizationId: ORG, livemode: true }, type, data));
   const queue = () => t.app.get(JobQueue).queue(QueueName.DomainEvents);
 
   it('records nothing when the surrounding transaction rolls back', async () => {
     const before = await t.db.query('SELECT count(*)::int AS n FROM outbox_events');
     await expect(
       t.app.get(DataSource).transaction(async (m) => {
-        await t.app.get(OutboxService).record(m, ORG, 'contact.created', { id: 'rolled-back' });
+        await t.app
+          .get(OutboxService)
+          .record(m, { organizationId: ORG, livemode: true }, 'contact.created', { id: 'rolled-back' });
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
@@ -43,7 +47,9 @@ describe('event outbox', () => {
 
   it('refuses to record outside a transaction', async () => {
     await expect(
-      t.app.get(OutboxService).record(t.app.get(DataSource).manager, ORG, 'contact.created', {}),
+      t.app
+        .get(OutboxService)
+        .record(t.app.get(DataSource).manager, { organizationId: ORG, livemode: true }, 'contact.created', {}),
     ).rejects.toThrow(/inside a transaction/);
   });
 

@@ -25,7 +25,9 @@ describe('queues on PostgreSQL (no REDIS_URL)', () => {
     const org = await createOrg(t);
     const eventId = await t.app
       .get(DataSource)
-      .transaction((m) => t.app.get(OutboxService).record(m, org.id, 'contact.created', { id: 'pg' }));
+      .transaction((m) =>
+        t.app.get(OutboxService).record(m, { organizationId: org.id, livemode: true }, 'contact.created', { id: 'pg' }),
+      );
     const queue = t.app.get(JobQueue).queue(QueueName.DomainEvents);
     const deadline = Date.now() + 15_000;
     let state: string | undefined;

@@ -4,12 +4,11 @@ import { Writable } from 'node:stream';
 import pinoHttp, { Options as PinoHttpOptions } from 'pino-http';
 import { SCOPES } from '../../src/common/auth/scopes';
 import { callingOrg } from '../calls/call-fixtures';
-import { createPrompt } from '../support/blocker-fixtures';
 import { TestOrg, createOrg } from '../support/factory';
 import { HttpClient, HttpResponse } from '../support/http';
 import { ContractOperation, openApiContract } from '../support/openapi-contract';
 import { TestApp, startTestApp } from '../support/test-app';
-import { createAccount, userWrites } from '../messaging/messaging-fixtures';
+import { MAKERS, collectionOf } from './support/resource-makers';
 
 /**
  * Every documented operation (from openapi/openapi.yaml, so new routes join automatically) against every way
@@ -19,55 +18,6 @@ import { createAccount, userWrites } from '../messaging/messaging-fixtures';
  */
 const operations = openApiContract().operations;
 const UNKNOWN_ID = '0190f0c0-0000-7000-8000-000000000000';
-
-type Maker = (t: TestApp, org: TestOrg & { from: string }) => Promise<string>;
-const created = (what: string) => (res: HttpResponse) => {
-  if (res.status !== 201) throw new Error(`${what}: ${res.status} ${res.text}`);
-  return res.body.data.id as string;
-};
-const MAKERS: Record<string, Maker> = {
-  '/api/v1/contacts': async (_t, o) =>
-    created('contact')(await o.api.post('/api/v1/contacts', { title: 'Victim', phone: '+14155550177' })),
-  '/api/v1/cases': async (_t, o) =>
-    created('case')(await o.api.post('/api/v1/cases', { title: 'Victim', prompt: 'Secret prompt' })),
-  '/api/v1/calls': async (_t, o) =>
-    created('call')(
-      await o.api.post('/api/v1/calls', {
-        to: '+14155550123',
-        from: o.from,
-        scheduledAt: new Date(Date.now() + 3_600_000).toISOString(),
-      }),
-    ),
-  '/api/v1/assistants/outbound': async (_t, o) =>
-    created('outbound assistant')(
-      await o.api.post('/api/v1/assistants/outbound', {
-        name: 'Victim',
-        voice: { provider: '11labs', voiceId: 'rachel' },
-        model: { provider: 'openai', model: 'gpt-4o-mini' },
-      }),
-    ),
-  '/api/v1/assistants/inbound': async (t, o) =>
-    created('inbound assistant')(
-      await t.admin.post(`/admin/v1/organizations/${o.id}/inbound-assistants`, {
-        name: 'Victim',
-        systemPromptId: await createPrompt(t, o.id, 'Secret'),
-      }),
-    ),
-  '/api/v1/messaging/conversations': async (t, o) => userWrites(t, (await createAccount(t, o.id)).id, '+14155550178'),
-  '/api/v1/campaigns': async (_t, o) =>
-    created('campaign')(
-      await o.api.post('/api/v1/campaigns', {
-        name: 'Victim',
-        from: o.from,
-        audience: { rows: [{ to: '+14155550179' }] },
-      }),
-    ),
-  '/api/v1/webhooks': async (_t, o) =>
-    created('webhook')(
-      await o.api.post('/api/v1/webhooks', { url: 'https://hooks.example.com/victim', events: ['call.ended'] }),
-    ),
-};
-const collectionOf = (path: string) => path.slice(0, path.indexOf('/{'));
 
 function send(api: HttpClient, op: ContractOperation, id = UNKNOWN_ID): Promise<HttpResponse> {
   const path = op.path.replace('{id}', id);

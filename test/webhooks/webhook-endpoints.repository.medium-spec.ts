@@ -34,13 +34,26 @@ describe('WebhookEndpointsRepository (PostgreSQL)', () => {
   }
   const reload = (id: string) => dataSource.manager.findOneByOrFail(WebhookEndpoint, { id });
 
-  it('subscribedIds: the organization’s active endpoints subscribed to the type, nothing else', async () => {
+  /** An outbox row of the event (the fan-out reads the event's world from it). */
+  async function event(organizationId: string, livemode: boolean) {
+    const eventId = randomUUID();
+    await dataSource.query(
+      `INSERT INTO outbox_events (event_id, organization_id, livemode, type, data, occurred_at)
+       VALUES ($1, $2, $3, 'call.ended', '{}', now())`,
+      [eventId, organizationId, livemode],
+    );
+    return { eventId, organizationId, type: 'call.ended' };
+  }
+
+  it('subscribedIds: the organization’s active endpoints of the event’s world subscribed to the type', async () => {
     const organizationId = randomUUID();
     const subscribed = await endpoint({ organizationId, events: ['call.ended', 'call.failed'] });
+    const subscribedTest = await endpoint({ organizationId, livemode: false, events: ['call.ended'] });
     await endpoint({ organizationId, events: ['call.failed'] });
     await endpoint({ organizationId, isActive: false });
     await endpoint({ events: ['call.ended'] });
-    expect(await endpoints.subscribedIds(organizationId, 'call.ended')).toEqual([subscribed.id]);
+    expect(await endpoints.subscribedIds(await event(organizationId, true))).toEqual([subscribed.id]);
+    expect(await endpoints.subscribedIds(await event(organizationId, false))).toEqual([subscribedTest.id]);
   });
 
   it('findForSend reads the secret, scoped to the organization', async () => {
@@ -51,6 +64,7 @@ describe('WebhookEndpointsRepository (PostgreSQL)', () => {
       events: ['call.ended'],
       is_active: true,
       consecutive_failures: 0,
+      livemode: true,
     });
     expect(await endpoints.findForSend(randomUUID(), row.id)).toBeUndefined();
   });

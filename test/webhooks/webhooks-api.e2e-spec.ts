@@ -28,7 +28,7 @@ describe('webhook endpoints API', () => {
     });
     expect(created.body.data.secret).toMatch(/^whsec_[0-9a-f]{64}$/);
     expect(Object.keys(created.body.data).sort()).toEqual(
-      ['createdAt', 'description', 'events', 'id', 'isActive', 'secret', 'url'].sort(),
+      ['createdAt', 'description', 'events', 'id', 'isActive', 'livemode', 'secret', 'url'].sort(),
     );
     const list = await org.api.get('/api/v1/webhooks');
     expect(list.status).toBe(200);

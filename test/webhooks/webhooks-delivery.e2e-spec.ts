@@ -89,6 +89,7 @@ describe('webhook delivery engine', () => {
     expect(viaStripe).toEqual({
       event: 'contact.created',
       timestamp: expect.any(String),
+      livemode: true,
       data: { id: 'c-1', name: 'Ada' },
     });
     expect(new Date(viaStripe.timestamp as string).toISOString()).toBe(viaStripe.timestamp);

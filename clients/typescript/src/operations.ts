@@ -175,6 +175,11 @@ export abstract class Operations {
     return this.request('post', '/api/v1/do-not-call', { body, options });
   }
 
+  /** A number's active listing on the do-not-call ledger (`GET /api/v1/do-not-call/{number}`, scope `do_not_call:read`). */
+  getDoNotCall(number: string, options: RequestOptions = {}): Promise<Data<'/api/v1/do-not-call/{number}', 'get'>> {
+    return this.request('get', '/api/v1/do-not-call/{number}', { path: { number }, options });
+  }
+
   /** Lift a number from the do-not-call ledger (`DELETE /api/v1/do-not-call/{number}`, scope `do_not_call:write`). */
   removeDoNotCall(number: string, options: RequestOptions = {}): Promise<Data<'/api/v1/do-not-call/{number}', 'delete'>> {
     return this.request('delete', '/api/v1/do-not-call/{number}', { path: { number }, options });

@@ -467,7 +467,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * A number's active listing on the do-not-call ledger
+         * @description A number that is not listed (never, or lifted since) is 404 NOT_FOUND.
+         */
+        get: operations["getDoNotCall"];
         put?: never;
         post?: never;
         /**
@@ -629,7 +633,7 @@ export interface paths {
         };
         /**
          * Plan, minute balance, current-period usage and allowance
-         * @description Plan, minute balance, current-period usage and allowance. Requires an API key with the scope `usage:read` (or `*`).
+         * @description The organization's plan and its live minutes, whichever key asks: test calls are free and never move them. The history (`/usage/history`) is live-only: a `test` key always gets an empty page.
          */
         get: operations["getUsage"];
         put?: never;
@@ -890,6 +894,11 @@ export interface components {
             /** Format: uuid */
             id: string;
             /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
+            /**
              * @description Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the call; null while the call is live, on the simulator, and when the platform did not say
              * @example 0.42
              */
@@ -937,6 +946,11 @@ export interface components {
             /** Format: uuid */
             id: string;
             /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
+            /**
              * @description Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the call; null while the call is live, on the simulator, and when the platform did not say
              * @example 0.42
              */
@@ -968,6 +982,8 @@ export interface components {
             data: components["schemas"]["Call"];
             /** @enum {string} */
             event: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled";
+            /** @description Extension: the world of what the event describes (false: test data). An endpoint receives only the events of its own world (its creating key's), so a receiver can also refuse the other world. */
+            livemode: boolean;
             /**
              * Format: date-time
              * @description When the event happened (ISO 8601).
@@ -1016,6 +1032,11 @@ export interface components {
             from: string;
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             maxConcurrent: number | null;
             name: string;
             /**
@@ -1116,6 +1137,8 @@ export interface components {
             data: components["schemas"]["Campaign"];
             /** @enum {string} */
             event: "campaign.started" | "campaign.paused" | "campaign.completed";
+            /** @description Extension: the world of what the event describes (false: test data). An endpoint receives only the events of its own world (its creating key's), so a receiver can also refuse the other world. */
+            livemode: boolean;
             /**
              * Format: date-time
              * @description When the event happened (ISO 8601).
@@ -1209,6 +1232,11 @@ export interface components {
             email: string | null;
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             /** @example Prefers afternoon calls */
             notes: string | null;
             /** @example +14155550123 */
@@ -1245,6 +1273,11 @@ export interface components {
             email: string | null;
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             /** @example +14155550123 */
             phone: string;
             /**
@@ -1280,6 +1313,8 @@ export interface components {
             data: components["schemas"]["Contact"];
             /** @enum {string} */
             event: "contact.created" | "contact.updated" | "contact.deleted";
+            /** @description Extension: the world of what the event describes (false: test data). An endpoint receives only the events of its own world (its creating key's), so a receiver can also refuse the other world. */
+            livemode: boolean;
             /**
              * Format: date-time
              * @description When the event happened (ISO 8601).
@@ -1307,6 +1342,11 @@ export interface components {
             lastMessagePreview: string;
             /** Format: date-time */
             lastUserMessageAt: string | null;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             messageCount: number;
             /**
              * Format: date-time
@@ -1346,6 +1386,11 @@ export interface components {
             lastMessagePreview: string;
             /** Format: date-time */
             lastUserMessageAt: string | null;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             messageCount: number;
             /** @description Up to the 50 most recent messages, oldest first */
             messages: components["schemas"]["Message"][];
@@ -1528,6 +1573,11 @@ export interface components {
             id: string;
             isActive: boolean;
             /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
+            /**
              * @description Signing secret; returned only on creation and on rotation
              * @example whsec_3f9a...
              */
@@ -1556,6 +1606,11 @@ export interface components {
         DoNotCallEntry: {
             /** Format: date-time */
             createdAt: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             /**
              * @description E.164
              * @example +14155550123
@@ -1651,6 +1706,11 @@ export interface components {
             direction: "inbound" | "outbound";
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             mediaCaption: string | null;
             mediaUrl: string | null;
             /**
@@ -1676,6 +1736,11 @@ export interface components {
             id: string;
             /** Format: date-time */
             lastMessageAt: string | null;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             messagesReceived: number;
             messagesSent: number;
             /** @example 106540352242922 */
@@ -2215,6 +2280,11 @@ export interface components {
             /** Format: uuid */
             id: string;
             isActive: boolean;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             /** @example https://example.com/hooks/voice */
             url: string;
         };
@@ -6634,6 +6704,126 @@ export interface operations {
             };
             /** @description PAYLOAD_TOO_LARGE */
             413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getDoNotCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.164, URL-encoded (`%2B14155550123`) */
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DoNotCallEntryResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

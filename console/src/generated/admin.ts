@@ -1187,6 +1187,11 @@ export interface components {
             /** Format: uuid */
             id: string;
             /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
+            /**
              * @description Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the call; null while the call is live, on the simulator, and when the platform did not say
              * @example 0.42
              */
@@ -1234,6 +1239,11 @@ export interface components {
             firstMessage: string | null;
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             /**
              * @description Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the call; null while the call is live, on the simulator, and when the platform did not say
              * @example 0.42
@@ -1399,6 +1409,11 @@ export interface components {
             from: string;
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             maxConcurrent: number | null;
             name: string;
             /**
@@ -1459,6 +1474,11 @@ export interface components {
             email: string | null;
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             /** @example +14155550123 */
             phone: string;
             /**
@@ -1485,6 +1505,11 @@ export interface components {
             email: string | null;
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             /** @example Prefers afternoon calls */
             notes: string | null;
             /** @example +14155550123 */
@@ -1519,6 +1544,11 @@ export interface components {
             lastMessagePreview: string;
             /** Format: date-time */
             lastUserMessageAt: string | null;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             messageCount: number;
             /** @description Up to the 50 most recent messages, oldest first */
             messages: components["schemas"]["MessageResponse"][];
@@ -1560,6 +1590,11 @@ export interface components {
             lastMessagePreview: string;
             /** Format: date-time */
             lastUserMessageAt: string | null;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             messageCount: number;
             /**
              * Format: date-time
@@ -1690,6 +1725,11 @@ export interface components {
         CreateMessagingAccountDto: {
             /** @example +1 555-010-0100 */
             displayPhoneNumber: string;
+            /**
+             * @description The world of the account: false makes a test account, whose conversations and messages are test data (read and sent with `test` keys only) and which always uses the messaging simulator
+             * @default true
+             */
+            livemode?: boolean;
             /**
              * @description The provider's phone number id, which its webhooks address; unique across accounts
              * @example 106540352242922
@@ -2108,6 +2148,11 @@ export interface components {
             direction: "inbound" | "outbound";
             /** Format: uuid */
             id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             mediaCaption: string | null;
             mediaUrl: string | null;
             /**
@@ -2133,6 +2178,11 @@ export interface components {
             id: string;
             /** Format: date-time */
             lastMessageAt: string | null;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             messagesReceived: number;
             messagesSent: number;
             /** @example 106540352242922 */
@@ -2828,6 +2878,11 @@ export interface components {
             /** Format: uuid */
             id: string;
             isActive: boolean;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
             /** @example https://example.com/hooks/voice */
             url: string;
         };
@@ -3933,6 +3988,8 @@ export interface operations {
                 to?: string;
                 contactId?: string;
                 caseId?: string;
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
             };
             header?: never;
             path: {
@@ -4003,11 +4060,14 @@ export interface operations {
     };
     adminGetCall: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -4077,6 +4137,8 @@ export interface operations {
                 limit?: number;
                 /** @description From the previous page of the same query */
                 cursor?: string;
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
             };
             header?: never;
             path: {
@@ -4147,11 +4209,14 @@ export interface operations {
     };
     adminCancelCampaign: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -4226,11 +4291,14 @@ export interface operations {
     };
     adminPauseCampaign: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -4305,11 +4373,14 @@ export interface operations {
     };
     adminResumeCampaign: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -4384,11 +4455,14 @@ export interface operations {
     };
     adminStartCampaign: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -4774,7 +4848,10 @@ export interface operations {
     };
     adminListContactGroups: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
                 orgId: string;
@@ -4944,6 +5021,8 @@ export interface operations {
                 groupId?: string;
                 /** @description Comma-separated tags; a contact matches when it has ANY of them (e.g. `vip,gold` lists contacts tagged vip or gold). Tag matching is exact and case-sensitive. */
                 tags?: string;
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
             };
             header?: never;
             path: {
@@ -5014,11 +5093,14 @@ export interface operations {
     };
     adminGetContact: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -5509,7 +5591,10 @@ export interface operations {
     };
     adminListMessagingAccounts: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
                 orgId: string;
@@ -5583,6 +5668,8 @@ export interface operations {
                 /** @description From the previous page of the same query */
                 cursor?: string;
                 status?: "active" | "handed_off" | "closed";
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
             };
             header?: never;
             path: {
@@ -5653,11 +5740,14 @@ export interface operations {
     };
     adminGetConversation: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -5805,7 +5895,10 @@ export interface operations {
     };
     adminGetOverview: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
                 orgId: string;
@@ -6632,6 +6725,8 @@ export interface operations {
                 from?: string;
                 /** @description Rows created at or before */
                 to?: string;
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
             };
             header?: never;
             path: {
@@ -6702,7 +6797,10 @@ export interface operations {
     };
     adminListWebhooks: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
                 orgId: string;
@@ -6771,11 +6869,14 @@ export interface operations {
     };
     adminUpdateWebhook: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -6860,11 +6961,13 @@ export interface operations {
                 cursor?: string;
                 status?: "pending" | "delivered" | "failed";
                 event?: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "webhook.test";
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
             };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -6931,12 +7034,15 @@ export interface operations {
     };
     adminGetWebhookDelivery: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
                 deliveryId: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -7002,12 +7108,15 @@ export interface operations {
     };
     adminRetryWebhookDelivery: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
                 deliveryId: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -7091,11 +7200,14 @@ export interface operations {
     };
     adminRotateWebhookSecret: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
+                orgId: string;
             };
             cookie?: never;
         };
@@ -7161,11 +7273,14 @@ export interface operations {
     };
     adminTestWebhook: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
             header?: never;
             path: {
-                orgId: string;
                 id: string;
+                orgId: string;
             };
             cookie?: never;
         };

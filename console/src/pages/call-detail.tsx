@@ -2,23 +2,26 @@ import { useQuery } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap, type Schemas } from '../api';
-import { QueryView, StatusBadge, formatDate } from '../ui';
+import { QueryView, StatusBadge, TestBadge, formatDate } from '../ui';
 import { TERMINAL } from './calls';
-import { useOrgId } from './org-layout';
+import { useLivemode, useOrgId } from './org-layout';
 
 type Call = Schemas['CallDetailResponse'];
 
 export function CallDetailPage() {
   const orgId = useOrgId();
   const callId = useParams().callId!;
+  const livemode = useLivemode();
   // Statuses seen while watching, in order: the API keeps the current status only, so the live timeline is
   // what this page observed plus the call's own creation and last-update times.
   const seen = useRef<Array<{ status: string; at: string }>>([]);
   const call = useQuery({
-    queryKey: ['call', orgId, callId],
+    queryKey: ['call', orgId, livemode, callId],
     queryFn: async () => {
       const result = await unwrap(
-        api.GET('/admin/v1/organizations/{orgId}/calls/{id}', { params: { path: { orgId, id: callId } } }),
+        api.GET('/admin/v1/organizations/{orgId}/calls/{id}', {
+          params: { path: { orgId, id: callId }, query: { livemode } },
+        }),
       );
       const status = result.data.apiCallStatus ?? result.data.status;
       if (seen.current.at(-1)?.status !== status) seen.current.push({ status, at: new Date().toISOString() });
@@ -35,7 +38,7 @@ export function CallDetailPage() {
         {(c) => (
           <>
             <h1>
-              Call to {c.callTo} <StatusBadge status={c.status} />
+              Call to {c.callTo} <StatusBadge status={c.status} /> <TestBadge livemode={c.livemode} />
             </h1>
             <div className="two-col">
               <section className="panel" aria-labelledby="facts-h">

@@ -3,8 +3,18 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, unwrap, type Schemas } from '../api';
 import { pathsAdminV1OrganizationsOrgIdCallsGetParametersQueryStatusValues } from '../generated/admin';
-import { DateRangeFields, Field, PagedView, StatusBadge, formatDate, rangeQuery, usePaged, Table } from '../ui';
-import { orgPath, useOrgId } from './org-layout';
+import {
+  DateRangeFields,
+  Field,
+  PagedView,
+  StatusBadge,
+  TestBadge,
+  formatDate,
+  rangeQuery,
+  usePaged,
+  Table,
+} from '../ui';
+import { orgPath, useLivemode, useOrgId } from './org-layout';
 
 export const TERMINAL = new Set(['ended', 'cancelled', 'error']);
 const STATUSES = pathsAdminV1OrganizationsOrgIdCallsGetParametersQueryStatusValues;
@@ -12,6 +22,7 @@ type Status = (typeof STATUSES)[number];
 
 export function CallsPage() {
   const orgId = useOrgId();
+  const livemode = useLivemode();
   const [status, setStatus] = useState<Status | ''>('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
@@ -31,11 +42,11 @@ export function CallsPage() {
     ...rangeQuery(from, to),
   };
   const paged = usePaged<Schemas['CallResponse']>(
-    ['calls', orgId, query],
+    ['calls', orgId, livemode, query],
     (cursor) =>
       unwrap(
         api.GET('/admin/v1/organizations/{orgId}/calls', {
-          params: { ...orgPath(orgId), query: { ...query, cursor } },
+          params: { path: { orgId }, query: { ...query, cursor, livemode } },
         }),
       ),
     // Live status: the list refreshes every 2 s, the way a status board does.
@@ -78,7 +89,7 @@ export function CallsPage() {
                   <Link to={`/orgs/${orgId}/calls/${c.id}`}>{formatDate(c.createdAt)}</Link>
                 </td>
                 <td>
-                  <StatusBadge status={c.status} />
+                  <StatusBadge status={c.status} /> <TestBadge livemode={c.livemode} />
                 </td>
                 <td>{c.direction}</td>
                 <td>{c.callTo}</td>

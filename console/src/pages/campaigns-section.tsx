@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type Schemas } from '../api';
-import { ConfirmButton, ErrorNote, PagedView, StatusBadge, formatDate, usePaged } from '../ui';
-import { orgPath } from './org-layout';
+import { ConfirmButton, ErrorNote, PagedView, StatusBadge, TestBadge, formatDate, usePaged } from '../ui';
+import { useLivemode } from './org-layout';
 
 type Campaign = Schemas['ConsoleCampaignResponse'];
 type Action = Campaign['actions'][number];
@@ -14,20 +14,25 @@ const LABELS: Record<Exclude<Action, 'cancel'>, string> = { start: 'Start', paus
  */
 export function CampaignsSection({ orgId }: { orgId: string }) {
   const client = useQueryClient();
-  const key = ['campaigns', orgId];
+  const livemode = useLivemode();
+  const key = ['campaigns', orgId, livemode];
   const paged = usePaged<Campaign>(
     key,
     (cursor) =>
       unwrap(
         api.GET('/admin/v1/organizations/{orgId}/campaigns', {
-          params: { ...orgPath(orgId), query: { limit: 25, cursor } },
+          params: { path: { orgId }, query: { limit: 25, cursor, livemode } },
         }),
       ),
     3000,
   );
   const move = useMutation({
     mutationFn: ({ id, action }: { id: string; action: Action }) =>
-      unwrap(api.POST(`/admin/v1/organizations/{orgId}/campaigns/{id}/${action}`, { params: { path: { orgId, id } } })),
+      unwrap(
+        api.POST(`/admin/v1/organizations/{orgId}/campaigns/{id}/${action}`, {
+          params: { path: { orgId, id }, query: { livemode } },
+        }),
+      ),
     onSuccess: () => void client.invalidateQueries({ queryKey: key }),
   });
   return (
@@ -39,7 +44,7 @@ export function CampaignsSection({ orgId }: { orgId: string }) {
           <ul className="rows">
             {items.map((c) => (
               <li key={c.id} data-testid={`campaign-${c.id}`}>
-                <strong>{c.name}</strong> <StatusBadge status={c.status} />{' '}
+                <strong>{c.name}</strong> <StatusBadge status={c.status} /> <TestBadge livemode={c.livemode} />{' '}
                 {c.pausedReason && <span className="muted">({c.pausedReason})</span>}{' '}
                 <span className="muted">
                   from {c.from} · created {formatDate(c.createdAt)}

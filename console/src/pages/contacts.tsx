@@ -1,23 +1,25 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../api';
-import { Field, PagedView, QueryView, usePaged, ExpandButton } from '../ui';
-import { orgPath, useOrgId } from './org-layout';
+import { Field, PagedView, QueryView, TestBadge, usePaged, ExpandButton } from '../ui';
+import { useLivemode, useOrgId, worldParams } from './org-layout';
 
 export function ContactsPage() {
   const orgId = useOrgId();
+  const livemode = useLivemode();
   const [search, setSearch] = useState('');
   const [groupId, setGroupId] = useState('');
   const [open, setOpen] = useState<string>();
   const groups = useQuery({
-    queryKey: ['groups', orgId],
-    queryFn: () => unwrap(api.GET('/admin/v1/organizations/{orgId}/contact-groups', { params: orgPath(orgId) })),
+    queryKey: ['groups', orgId, livemode],
+    queryFn: () =>
+      unwrap(api.GET('/admin/v1/organizations/{orgId}/contact-groups', { params: worldParams(orgId, livemode) })),
   });
   const query = { limit: 25, ...(search ? { search } : {}), ...(groupId ? { groupId } : {}) };
-  const paged = usePaged<Schemas['ContactListItemResponse']>(['contacts', orgId, query], (cursor) =>
+  const paged = usePaged<Schemas['ContactListItemResponse']>(['contacts', orgId, livemode, query], (cursor) =>
     unwrap(
       api.GET('/admin/v1/organizations/{orgId}/contacts', {
-        params: { ...orgPath(orgId), query: { ...query, cursor } },
+        params: { path: { orgId }, query: { ...query, cursor, livemode } },
       }),
     ),
   );
@@ -51,6 +53,7 @@ export function ContactsPage() {
                 <ExpandButton open={open === c.id} onToggle={() => setOpen(open === c.id ? undefined : c.id)}>
                   {c.title}
                 </ExpandButton>{' '}
+                <TestBadge livemode={c.livemode} />{' '}
                 <span className="muted">
                   {c.phone} {c.email ?? ''} {c.tags.map((t) => `#${t}`).join(' ')}
                 </span>
@@ -65,10 +68,15 @@ export function ContactsPage() {
 }
 
 function ContactFields({ orgId, id }: { orgId: string; id: string }) {
+  const livemode = useLivemode();
   const contact = useQuery({
-    queryKey: ['contact', orgId, id],
+    queryKey: ['contact', orgId, livemode, id],
     queryFn: () =>
-      unwrap(api.GET('/admin/v1/organizations/{orgId}/contacts/{id}', { params: { path: { orgId, id } } })),
+      unwrap(
+        api.GET('/admin/v1/organizations/{orgId}/contacts/{id}', {
+          params: { path: { orgId, id }, query: { livemode } },
+        }),
+      ),
   });
   return (
     <QueryView query={contact}>

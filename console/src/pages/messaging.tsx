@@ -1,20 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../api';
-import { PagedView, QueryView, formatDate, usePaged, ExpandButton } from '../ui';
-import { orgPath, useOrgId } from './org-layout';
+import { PagedView, QueryView, TestBadge, formatDate, usePaged, ExpandButton } from '../ui';
+import { useLivemode, useOrgId, worldParams } from './org-layout';
 
 export function MessagingPage() {
   const orgId = useOrgId();
+  const livemode = useLivemode();
   const [open, setOpen] = useState<string>();
   const accounts = useQuery({
-    queryKey: ['messaging-accounts', orgId],
-    queryFn: () => unwrap(api.GET('/admin/v1/organizations/{orgId}/messaging/accounts', { params: orgPath(orgId) })),
+    queryKey: ['messaging-accounts', orgId, livemode],
+    queryFn: () =>
+      unwrap(api.GET('/admin/v1/organizations/{orgId}/messaging/accounts', { params: worldParams(orgId, livemode) })),
   });
-  const conversations = usePaged<Schemas['ConversationResponse']>(['conversations', orgId], (cursor) =>
+  const conversations = usePaged<Schemas['ConversationResponse']>(['conversations', orgId, livemode], (cursor) =>
     unwrap(
       api.GET('/admin/v1/organizations/{orgId}/messaging/conversations', {
-        params: { ...orgPath(orgId), query: { cursor, limit: 25 } },
+        params: { path: { orgId }, query: { cursor, limit: 25, livemode } },
       }),
     ),
   );
@@ -29,6 +31,7 @@ export function MessagingPage() {
               {data.map((a) => (
                 <li key={a.id}>
                   <strong>{a.verifiedName}</strong> {a.displayPhoneNumber} <span className="badge">{a.status}</span>{' '}
+                  <TestBadge livemode={a.livemode} />{' '}
                   <span className="muted">
                     {a.messagesSent} sent · {a.messagesReceived} received
                   </span>
@@ -48,6 +51,7 @@ export function MessagingPage() {
                   <ExpandButton open={open === c.id} onToggle={() => setOpen(open === c.id ? undefined : c.id)}>
                     {c.waUserName ?? c.waUserPhone}
                   </ExpandButton>{' '}
+                  <TestBadge livemode={c.livemode} />{' '}
                   <span className="muted">
                     {c.messageCount} messages · {c.lastMessagePreview ?? ''}
                   </span>
@@ -63,11 +67,14 @@ export function MessagingPage() {
 }
 
 function Thread({ orgId, id }: { orgId: string; id: string }) {
+  const livemode = useLivemode();
   const conversation = useQuery({
-    queryKey: ['conversation', orgId, id],
+    queryKey: ['conversation', orgId, livemode, id],
     queryFn: () =>
       unwrap(
-        api.GET('/admin/v1/organizations/{orgId}/messaging/conversations/{id}', { params: { path: { orgId, id } } }),
+        api.GET('/admin/v1/organizations/{orgId}/messaging/conversations/{id}', {
+          params: { path: { orgId, id }, query: { livemode } },
+        }),
       ),
   });
   return (

@@ -1,18 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap, type Schemas } from '../api';
 import { QueryView, StatusBadge } from '../ui';
-import { orgPath, useOrgId } from './org-layout';
+import { orgPath, useLivemode, useOrgId, worldParams } from './org-layout';
 import { TestCallForm } from './test-call';
 
 export function OverviewPage() {
   const orgId = useOrgId();
+  const livemode = useLivemode();
   const usage = useQuery({
     queryKey: ['usage', orgId],
     queryFn: () => unwrap(api.GET('/admin/v1/organizations/{orgId}/usage', { params: orgPath(orgId) })),
   });
   const overview = useQuery({
-    queryKey: ['overview', orgId],
-    queryFn: () => unwrap(api.GET('/admin/v1/organizations/{orgId}/overview', { params: orgPath(orgId) })),
+    queryKey: ['overview', orgId, livemode],
+    queryFn: () =>
+      unwrap(api.GET('/admin/v1/organizations/{orgId}/overview', { params: worldParams(orgId, livemode) })),
     refetchInterval: 5000,
   });
   return (

@@ -3,15 +3,19 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { api, unwrap } from '../api';
 import { ErrorNote, Field } from '../ui';
-import { orgPath, useOrgId } from './org-layout';
+import { orgPath, useOrgId, useShowWorld } from './org-layout';
 
-/** Places a call through the console (simulated with VOICE_PROVIDER=simulator) and opens its live detail. */
+/**
+ * Places a test call through the console (always simulated, free) and opens its detail in the test world, where
+ * the call belongs.
+ */
 export function TestCallForm() {
   const orgId = useOrgId();
   const [to, setTo] = useState('+14155550101');
   const [from, setFrom] = useState('');
   const client = useQueryClient();
   const navigate = useNavigate();
+  const showWorld = useShowWorld();
   const numbers = useQuery({
     queryKey: ['numbers', orgId],
     queryFn: () => unwrap(api.GET('/admin/v1/organizations/{orgId}/phone-numbers', { params: orgPath(orgId) })),
@@ -26,6 +30,7 @@ export function TestCallForm() {
       ),
     onSuccess: (call) => {
       void client.invalidateQueries({ queryKey: ['calls', orgId] });
+      showWorld(false);
       void navigate(`/orgs/${orgId}/calls/${call.data.id}`);
     },
   });

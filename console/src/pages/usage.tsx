@@ -13,7 +13,7 @@ import {
   Table,
   formatDay,
 } from '../ui';
-import { orgPath, useOrgId } from './org-layout';
+import { orgPath, useLivemode, useOrgId, worldParams } from './org-layout';
 import { MinutesChart } from './overview';
 
 type LedgerType = NonNullable<Schemas['UsageHistoryRowResponse']['type']>;
@@ -21,6 +21,7 @@ const TYPES = pathsAdminV1OrganizationsOrgIdUsageHistoryGetParametersQueryTypeVa
 
 export function UsagePage() {
   const orgId = useOrgId();
+  const livemode = useLivemode();
   const [type, setType] = useState<LedgerType | ''>('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
@@ -30,8 +31,9 @@ export function UsagePage() {
     refetchInterval: 5000,
   });
   const overview = useQuery({
-    queryKey: ['overview', orgId],
-    queryFn: () => unwrap(api.GET('/admin/v1/organizations/{orgId}/overview', { params: orgPath(orgId) })),
+    queryKey: ['overview', orgId, livemode],
+    queryFn: () =>
+      unwrap(api.GET('/admin/v1/organizations/{orgId}/overview', { params: worldParams(orgId, livemode) })),
     refetchInterval: 5000,
   });
   const query = {
@@ -40,11 +42,11 @@ export function UsagePage() {
     ...rangeQuery(from, to),
   };
   const history = usePaged<Schemas['UsageHistoryRowResponse']>(
-    ['usage-history', orgId, query],
+    ['usage-history', orgId, livemode, query],
     (cursor) =>
       unwrap(
         api.GET('/admin/v1/organizations/{orgId}/usage/history', {
-          params: { ...orgPath(orgId), query: { ...query, cursor } },
+          params: { path: { orgId }, query: { ...query, cursor, livemode } },
         }),
       ),
     5000,

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../api';
 import { ErrorNote, ExpandButton, PagedView, StatusBadge, Table, formatDate, usePaged } from '../ui';
+import { useLivemode } from './org-layout';
 
 type Delivery = Schemas['WebhookDeliveryResponse'];
 
@@ -11,28 +12,31 @@ type Delivery = Schemas['WebhookDeliveryResponse'];
  */
 export function DeliveryLog({ orgId, endpointId }: { orgId: string; endpointId: string }) {
   const client = useQueryClient();
-  const key = ['webhook-deliveries', orgId, endpointId];
+  const livemode = useLivemode();
+  const key = ['webhook-deliveries', orgId, livemode, endpointId];
   const path = { orgId, id: endpointId };
+  const query = { livemode };
   const paged = usePaged<Delivery>(
     key,
     (cursor) =>
       unwrap(
         api.GET('/admin/v1/organizations/{orgId}/webhooks/{id}/deliveries', {
-          params: { path, query: { limit: 20, cursor } },
+          params: { path, query: { limit: 20, cursor, livemode } },
         }),
       ),
     3000,
   );
   const refresh = () => void client.invalidateQueries({ queryKey: key });
   const ping = useMutation({
-    mutationFn: () => unwrap(api.POST('/admin/v1/organizations/{orgId}/webhooks/{id}/test', { params: { path } })),
+    mutationFn: () =>
+      unwrap(api.POST('/admin/v1/organizations/{orgId}/webhooks/{id}/test', { params: { path, query } })),
     onSuccess: refresh,
   });
   const replay = useMutation({
     mutationFn: (deliveryId: string) =>
       unwrap(
         api.POST('/admin/v1/organizations/{orgId}/webhooks/{id}/deliveries/{deliveryId}/retry', {
-          params: { path: { ...path, deliveryId } },
+          params: { path: { ...path, deliveryId }, query },
         }),
       ),
     onSuccess: refresh,

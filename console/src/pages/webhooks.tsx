@@ -1,25 +1,27 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../api';
-import { ConfirmButton, ErrorNote, QueryView, ShownOnce, formatDate } from '../ui';
-import { orgPath, useOrgId } from './org-layout';
+import { ConfirmButton, ErrorNote, QueryView, ShownOnce, TestBadge, formatDate } from '../ui';
+import { useLivemode, useOrgId, worldParams } from './org-layout';
 import { DeliveryLog } from './webhook-deliveries';
 
 export function WebhooksPage() {
   const orgId = useOrgId();
+  const livemode = useLivemode();
   const client = useQueryClient();
   const [secret, setSecret] = useState<string>();
   // One endpoint's log open at a time: each open log polls.
   const [openLog, setOpenLog] = useState<string>();
   const endpoints = useQuery({
-    queryKey: ['webhooks', orgId],
-    queryFn: () => unwrap(api.GET('/admin/v1/organizations/{orgId}/webhooks', { params: orgPath(orgId) })),
+    queryKey: ['webhooks', orgId, livemode],
+    queryFn: () =>
+      unwrap(api.GET('/admin/v1/organizations/{orgId}/webhooks', { params: worldParams(orgId, livemode) })),
   });
   const setActive = useMutation({
     mutationFn: ({ id, isActive }: { id: string; isActive: boolean }) =>
       unwrap(
         api.PATCH('/admin/v1/organizations/{orgId}/webhooks/{id}', {
-          params: { path: { orgId, id } },
+          params: { path: { orgId, id }, query: { livemode } },
           body: { isActive },
         }),
       ),
@@ -28,7 +30,9 @@ export function WebhooksPage() {
   const rotate = useMutation({
     mutationFn: (id: string) =>
       unwrap(
-        api.POST('/admin/v1/organizations/{orgId}/webhooks/{id}/rotate-secret', { params: { path: { orgId, id } } }),
+        api.POST('/admin/v1/organizations/{orgId}/webhooks/{id}/rotate-secret', {
+          params: { path: { orgId, id }, query: { livemode } },
+        }),
       ),
     onSuccess: (result) => setSecret(result.data.secret),
   });
@@ -47,7 +51,7 @@ export function WebhooksPage() {
           <ul className="rows">
             {data.map((w) => (
               <li key={w.id}>
-                <strong>{w.url}</strong>{' '}
+                <strong>{w.url}</strong> <TestBadge livemode={w.livemode} />{' '}
                 <span className={`badge ${w.isActive ? 'badge-ended' : 'badge-error'}`}>
                   {w.isActive ? 'enabled' : 'disabled'}
                 </span>

@@ -26,11 +26,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const header = request.headers['idempotency-key'];
     if (header === undefined) return next.handle();
-    const key = Array.isArray(header) ? header[0] : header;
-    if (!KEY_PATTERN.test(key)) {
+    const clientKey = Array.isArray(header) ? header[0] : header;
+    if (!KEY_PATTERN.test(clientKey)) {
       throw ApiError.validation('Idempotency-Key', 'Idempotency-Key must be 1-255 printable ASCII characters');
     }
-    const organizationId = request.auth!.organizationId;
+    const { organizationId, livemode } = request.auth!;
+    // Keys are kept per organization and world: a test key's key never replays a live response. The stored key
+    // of the test world starts with "test " (a space, which no client key can hold), so the two never meet.
+    const key = livemode ? clientKey : `test ${clientKey}`;
     const hash = createHash('sha256')
       .update(`${request.method} ${request.routeOptions.url}\n${stableJson(request.body ?? null)}`)
       .digest('hex');
@@ -42,7 +45,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
     );
     if (claim.kind === 'replay') {
       const body = secretFrom
-        ? await restoreSecret(claim.body, organizationId, this.moduleRef.get(secretFrom, { strict: false }))
+        ? await restoreSecret(
+            claim.body,
+            { organizationId, livemode },
+            this.moduleRef.get(secretFrom, { strict: false }),
+          )
         : claim.body;
       void reply.status(claim.status).header('Idempotent-Replayed', 'true');
       return of(body);

@@ -1,9 +1,10 @@
+import type { World } from '../auth/world';
 import { createHash } from 'node:crypto';
 import { ApiError } from '../errors/api-error';
 
 /** Reads the live secret of a created resource, so a replay can tell whether the one it answered is still valid. */
 export interface ReplaySecretSource {
-  currentSecret(organizationId: string, resourceId: string): Promise<string | null>;
+  currentSecret(world: World, resourceId: string): Promise<string | null>;
 }
 
 export const IDEMPOTENT_SECRET_SOURCE = 'idempotent:secretSource';
@@ -26,13 +27,9 @@ export function withholdSecret(body: unknown): unknown {
  * The stored response with its secret back, read from the resource: only while the live secret is the one first
  * answered. A rotated secret or a deleted resource is a 409, so a replay never reveals a dead secret.
  */
-export async function restoreSecret(
-  body: unknown,
-  organizationId: string,
-  source: ReplaySecretSource,
-): Promise<unknown> {
+export async function restoreSecret(body: unknown, world: World, source: ReplaySecretSource): Promise<unknown> {
   if (!carriesSecret(body)) return body;
-  const live = await source.currentSecret(organizationId, body.data.id);
+  const live = await source.currentSecret(world, body.data.id);
   if (live === null || digest(live) !== body.data.secret) {
     throw new ApiError(
       'CONFLICT',

@@ -85,7 +85,7 @@ export class CallEventsService {
     await this.outbox.recordMany(
       m,
       calls.map((call) => ({
-        organizationId: call.organizationId,
+        owner: call,
         type: 'call.started',
         data: { ...CallResponse.from(call) },
       })),
@@ -115,7 +115,7 @@ export class CallEventsService {
       if (providerCallId) await this.markStarted(m, [{ callId, providerCallId }]);
       const ended = await this.calls.finish(m, callId, providerCallId, report);
       if (!ended) return null;
-      await this.outbox.record(m, ended.organizationId, report.failed ? 'call.failed' : 'call.ended', {
+      await this.outbox.record(m, ended, report.failed ? 'call.failed' : 'call.ended', {
         ...CallResponse.from(ended),
       });
       this.logger.debug({ callId, status: ended.status, endedReason: ended.endedReason }, 'Call finished');

@@ -4,6 +4,7 @@ import { OutboundAssistantsService } from '../assistants/outbound-assistants.ser
 import { CasesService } from '../cases/cases.service';
 import { ContactsService } from '../contacts/contacts.service';
 import { ResolutionInput } from './call-resolution';
+import { World } from '../../common/auth/world';
 
 export interface CallReferenceIds {
   contactId?: string;
@@ -26,10 +27,12 @@ export class CallReferences {
     private readonly assistants: OutboundAssistantsService,
   ) {}
 
-  async load(tx: Tx, organizationId: string, ids: CallReferenceIds): Promise<Omit<ResolutionInput, 'request'>> {
+  /** The contact is the call's world's (data); the case and assistant the organization's (configuration). */
+  async load(tx: Tx, world: World, ids: CallReferenceIds): Promise<Omit<ResolutionInput, 'request'>> {
+    const { organizationId } = world;
     // Every read on the inserting transaction's connection: a read that took a second connection while this one
     // is held would deadlock the pool once as many creations as connections run together.
-    const contact = ids.contactId ? await this.contacts.getIn(tx, organizationId, ids.contactId) : null;
+    const contact = ids.contactId ? await this.contacts.getIn(tx, world, ids.contactId) : null;
     const kase = ids.caseId ? await this.cases.getForCall(tx, organizationId, ids.caseId) : null;
     const assistant = ids.assistantConfigId
       ? await this.assistants.getForCall(tx, organizationId, ids.assistantConfigId)

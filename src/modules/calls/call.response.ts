@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 import { API_CALL_STATUSES, Call, PUBLIC_CALL_STATUSES } from './call.entity';
 
 type PublicStatus = (typeof PUBLIC_CALL_STATUSES)[number];
@@ -38,6 +39,7 @@ export const CALL_RESPONSE_COLUMNS = [
   'variableValues',
   'createdAt',
   'updatedAt',
+  'livemode',
 ] as const satisfies readonly (keyof Call)[];
 
 export class TranscriptMessageResponse {
@@ -89,6 +91,7 @@ export class CallResponse {
   variableValues: Record<string, string> | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
+  @ApiLivemode() livemode: boolean;
 
   static from(call: Pick<Call, (typeof CALL_RESPONSE_COLUMNS)[number]>): CallResponse {
     return {
@@ -112,6 +115,7 @@ export class CallResponse {
       variableValues: call.variableValues,
       createdAt: call.createdAt.toISOString(),
       updatedAt: call.updatedAt.toISOString(),
+      livemode: call.livemode,
     };
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../../common/auth/access.decorators';
-import { Livemode, OrgId } from '../../common/auth/auth-context';
+import { KeyWorld, World } from '../../common/auth/world';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
@@ -26,12 +26,8 @@ export class CallsController {
   @ApiOperation({ operationId: 'listCalls', summary: 'List calls (outbound and inbound), newest first' })
   @ApiPageResponse(CallResponse)
   @ApiErrors('VALIDATION_ERROR', 'INVALID_CURSOR')
-  list(
-    @OrgId() orgId: string,
-    @Livemode() livemode: boolean,
-    @Query() query: ListCallsQueryDto,
-  ): Promise<Page<CallResponse>> {
-    return this.calls.list(orgId, query, livemode);
+  list(@KeyWorld() world: World, @Query() query: ListCallsQueryDto): Promise<Page<CallResponse>> {
+    return this.calls.list(world, query);
   }
 
   @Post()
@@ -48,12 +44,8 @@ export class CallsController {
     'OUTBOUND_PLAN_REQUIRED',
     'DO_NOT_CALL',
   )
-  async create(
-    @OrgId() orgId: string,
-    @Livemode() livemode: boolean,
-    @Body() dto: CreateCallDto,
-  ): Promise<{ data: CallResponse }> {
-    return { data: CallResponse.from(await this.createCall.execute(orgId, dto, livemode)) };
+  async create(@KeyWorld() world: World, @Body() dto: CreateCallDto): Promise<{ data: CallResponse }> {
+    return { data: CallResponse.from(await this.createCall.execute(world, dto)) };
   }
 
   @Get(':id')
@@ -61,8 +53,8 @@ export class CallsController {
   @ApiOperation({ operationId: 'getCall', summary: 'Get one call with its transcript' })
   @ApiDataResponse(CallDetailResponse)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
-  async get(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<{ data: CallDetailResponse }> {
-    return { data: CallDetailResponse.fromWithTranscript(await this.calls.get(orgId, id)) };
+  async get(@KeyWorld() world: World, @Param('id', IdParamPipe) id: string): Promise<{ data: CallDetailResponse }> {
+    return { data: CallDetailResponse.fromWithTranscript(await this.calls.get(world, id)) };
   }
 
   @Delete(':id')
@@ -70,7 +62,7 @@ export class CallsController {
   @RequireScope('calls:write')
   @ApiOperation({ operationId: 'cancelCall', summary: 'Cancel a new or scheduled call' })
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_STATE')
-  async cancel(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<void> {
-    await this.calls.cancel(orgId, id);
+  async cancel(@KeyWorld() world: World, @Param('id', IdParamPipe) id: string): Promise<void> {
+    await this.calls.cancel(world, id);
   }
 }

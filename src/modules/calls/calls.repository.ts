@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { World, worldParams, worldSql, worldWhere } from '../../common/auth/world';
 import type { ReferenceTarget } from '../../common/references/reference-registry';
 import { queryEntities } from '../../infra/database/entity-rows';
 import { ApiCallStatus, Call, QUEUED_CALL_STATUSES, TranscriptMessage } from './call.entity';
@@ -89,13 +90,13 @@ export class CallsRepository {
     );
   }
 
-  /** `new|scheduled -> cancelled`, for the organization's own call; null when it was claimed or is gone. */
-  async cancel(tx: EntityManager, organizationId: string, callId: string): Promise<Call | null> {
+  /** `new|scheduled -> cancelled`, for the world's own call; null when it was claimed or is gone. */
+  async cancel(tx: EntityManager, world: World, callId: string): Promise<Call | null> {
     const [call] = await this.rows(
       tx,
       `UPDATE calls SET status = 'cancelled', updated_at = now()
-        WHERE id = $1 AND organization_id = $2 AND ${WHERE.waiting} RETURNING *`,
-      [callId, organizationId],
+        WHERE id = $1 AND ${worldSql(undefined, 2)} AND ${WHERE.waiting} RETURNING *`,
+      [callId, ...worldParams(world)],
     );
     return call ?? null;
   }
@@ -267,8 +268,8 @@ export class CallsRepository {
     });
   }
 
-  findOwned(organizationId: string, callId: string): Promise<Call | null> {
-    return this.dataSource.manager.findOneBy(Call, { id: callId, organizationId });
+  findOwned(world: World, callId: string): Promise<Call | null> {
+    return this.dataSource.manager.findOneBy(Call, { id: callId, ...worldWhere(world) });
   }
 
   findByProviderCallId(providerCallId: string): Promise<Call | null> {
@@ -357,14 +358,10 @@ export class CallsRepository {
 
   /**
    * The public list's query, newest first by the caller's keyset. `lock-processing` reads as new/scheduled
-   * (publicStatus), so the status filters follow the same rule. A live key lists live calls, a test key test
-   * calls (CONTRACTS §8); the operator's console (`'all'`) sees both.
+   * (publicStatus), so the status filters follow the same rule. One world's calls only.
    */
-  search(organizationId: string, filters: CallListFilters, livemode: boolean | 'all'): SelectQueryBuilder<Call> {
-    const qb = this.dataSource.manager
-      .createQueryBuilder(Call, 'c')
-      .where('c.organizationId = :organizationId', { organizationId });
-    if (livemode !== 'all') qb.andWhere('c.livemode = :livemode', { livemode });
+  search(world: World, filters: CallListFilters): SelectQueryBuilder<Call> {
+    const qb = this.dataSource.manager.createQueryBuilder(Call, 'c').where(worldSql('c'), worldWhere(world));
     if (filters.status === 'new') {
       qb.andWhere(`(c.status = 'new' OR (c.status = 'lock-processing' AND c.scheduledAt IS NULL))`);
     } else if (filters.status === 'scheduled') {
@@ -377,9 +374,9 @@ export class CallsRepository {
     return qb;
   }
 
-  /** An organization's calls created since `since`, counted by status and whether they carry a time. */
+  /** A world's calls created since `since`, counted by status and whether they carry a time. */
   async countByStatusSince(
-    organizationId: string,
+    world: World,
     since: Date,
   ): Promise<Array<{ status: Call['status']; scheduled: boolean; n: number }>> {
     const rows: Array<{ status: Call['status']; scheduled: boolean; n: string }> = await this.dataSource.manager
@@ -387,7 +384,7 @@ export class CallsRepository {
       .select('c.status', 'status')
       .addSelect('c.scheduledAt IS NOT NULL', 'scheduled')
       .addSelect('count(*)', 'n')
-      .where('c.organizationId = :organizationId AND c.createdAt >= :since', { organizationId, since })
+      .where(`${worldSql('c')} AND c.createdAt >= :since`, { ...worldWhere(world), since })
       .groupBy('c.status')
       .addGroupBy('c.scheduledAt IS NOT NULL')
       .getRawMany();

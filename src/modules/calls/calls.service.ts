@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { World } from '../../common/auth/world';
 import { ApiError } from '../../common/errors/api-error';
 import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { keysetPaginate } from '../../common/pagination/keyset-paginate';
@@ -25,14 +26,8 @@ export class CallsService {
     private readonly billing: CallBilling,
   ) {}
 
-  /**
-   * A live key lists live calls, a test key test calls (CONTRACTS §8: test data kept apart); the operator's
-   * console (`'all'`) sees both.
-   */
-  list(organizationId: string, query: ListCallsQueryDto, livemode: boolean | 'all'): Promise<Page<CallResponse>> {
-    const qb = this.calls
-      .search(organizationId, query, livemode)
-      .select(selectColumns<Call>('c', CALL_RESPONSE_COLUMNS));
+  list(world: World, query: ListCallsQueryDto): Promise<Page<CallResponse>> {
+    const qb = this.calls.search(world, query).select(selectColumns<Call>('c', CALL_RESPONSE_COLUMNS));
     return keysetPaginate(qb, {
       alias: 'c',
       limit: query.limit,
@@ -54,8 +49,8 @@ export class CallsService {
     return this.calls.isLive(callId);
   }
 
-  async get(organizationId: string, id: string): Promise<Call> {
-    const call = await this.calls.findOwned(organizationId, id);
+  async get(world: World, id: string): Promise<Call> {
+    const call = await this.calls.findOwned(world, id);
     if (!call) throw ApiError.notFound('Call');
     return call;
   }
@@ -64,21 +59,21 @@ export class CallsService {
    * Cancels a call that has not been claimed for dispatch. One conditional UPDATE decides the race with the
    * dispatcher's claim: whichever statement commits first wins, the other matches no row.
    */
-  async cancel(organizationId: string, id: string): Promise<void> {
+  async cancel(world: World, id: string): Promise<void> {
     const cancelled = await this.dataSource.transaction(async (m) => {
-      const call = await this.calls.cancel(m, organizationId, id);
+      const call = await this.calls.cancel(m, world, id);
       if (!call) return null;
-      await this.outbox.record(m, organizationId, 'call.cancelled', { ...CallResponse.from(call) });
+      await this.outbox.record(m, call, 'call.cancelled', { ...CallResponse.from(call) });
       return call;
     });
     if (!cancelled) {
-      const current = await this.get(organizationId, id);
+      const current = await this.get(world, id);
       throw new ApiError(
         'INVALID_STATE',
         `Only new or scheduled calls can be cancelled; this call is ${current.status === 'lock-processing' ? 'being dispatched' : current.status}`,
       );
     }
     await this.dispatchQueue.remove(id);
-    if (cancelled.retryAt) await this.billing.releaseDeferred(organizationId, id);
+    if (cancelled.retryAt) await this.billing.releaseDeferred(world.organizationId, id);
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { World } from '../../common/auth/world';
 import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { Tx } from '../../infra/database/tx';
@@ -46,7 +47,9 @@ export class CreateCallCommand {
     private readonly doNotCall: DoNotCallService,
   ) {}
 
-  async execute(organizationId: string, dto: CreateCallDto, livemode: boolean): Promise<Call> {
+  /** A call of the key's world: a test world's call is free and runs on the simulator. */
+  async execute(world: World, dto: CreateCallDto): Promise<Call> {
+    const { organizationId, livemode } = world;
     const scheduledAt = dto.scheduledAt ? new Date(dto.scheduledAt) : null;
     if (scheduledAt && scheduledAt.getTime() <= Date.now()) {
       throw ApiError.validation('scheduledAt', 'scheduledAt must be in the future');
@@ -55,16 +58,16 @@ export class CreateCallCommand {
       throw new ApiError('INVALID_PHONE', `from: ${dto.from} is not a phone number of this organization`);
     }
     const call = await this.dataSource.transaction(async (m) => {
-      const refs = await this.references.load(m, organizationId, dto);
+      const refs = await this.references.load(m, world, dto);
       // On the transaction's own connection: a request holding one connection while waiting for a second
       // deadlocks the pool once as many requests as connections arrive together (seen at 30 concurrent creates).
       const blocked = livemode ? await this.billing.outboundBlockedReasonIn(m, organizationId) : null;
       if (blocked) throw new ApiError(blocked, BLOCKED_MESSAGE[blocked]);
-      if ((await this.doNotCall.listedAmong(m, organizationId, [dto.to])).size) {
+      if ((await this.doNotCall.listedAmong(m, world, [dto.to])).size) {
         throw new ApiError('DO_NOT_CALL', `${dto.to} is on the do-not-call list`);
       }
       const saved = await this.insert(m, organizationId, dto, refs, { id: null, livemode });
-      if (scheduledAt) await this.outbox.record(m, organizationId, 'call.scheduled', { ...CallResponse.from(saved) });
+      if (scheduledAt) await this.outbox.record(m, saved, 'call.scheduled', { ...CallResponse.from(saved) });
       return saved;
     });
     await this.dispatchQueue.enqueue(call.id, scheduledAt);
@@ -78,7 +81,7 @@ export class CreateCallCommand {
     dto: CreateCallDto,
     campaign: { id: string; livemode: boolean },
   ): Promise<Call> {
-    const refs = await this.references.load(tx, organizationId, dto);
+    const refs = await this.references.load(tx, { organizationId, livemode: campaign.livemode }, dto);
     return this.insert(tx, organizationId, dto, refs, campaign);
   }
 

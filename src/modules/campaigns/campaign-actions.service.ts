@@ -4,6 +4,7 @@ import { CampaignResponse } from './campaign.response';
 import { CampaignsService } from './campaigns.service';
 import { ChangeCampaignStateCommand } from './change-campaign-state.command';
 import { CampaignEngineJob } from './engine/campaign-engine.job';
+import { World } from '../../common/auth/world';
 
 /**
  * start / pause / resume / cancel as one step for every caller (public API and console): the state change under
@@ -17,8 +18,8 @@ export class CampaignActionsService {
     private readonly engine: CampaignEngineJob,
   ) {}
 
-  async apply(organizationId: string, id: string, action: CampaignAction): Promise<CampaignResponse> {
-    const campaign = await this.changeState.execute(organizationId, id, action);
+  async apply(world: World, id: string, action: CampaignAction): Promise<CampaignResponse> {
+    const campaign = await this.changeState.execute(world, id, action);
     if (campaign.status === 'running') await this.engine.requestStep(campaign.id);
     return this.campaigns.present(campaign);
   }

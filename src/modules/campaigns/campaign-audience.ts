@@ -7,6 +7,7 @@ import { NewEntry } from './campaign-entries.repository';
 import { CampaignAudienceDto } from '../audiences/campaign-audience.dto';
 import { CAMPAIGN_BOUNDS } from '../audiences/campaign-bounds';
 import { contactTimeZone } from './engine/contact-time-zone';
+import { World, worldParams, worldSql } from '../../common/auth/world';
 
 interface ContactRow {
   id: string;
@@ -23,10 +24,11 @@ interface ContactRow {
 export class CampaignAudienceResolver {
   async resolve(
     m: EntityManager,
-    organizationId: string,
+    world: World,
     dto: CampaignAudienceDto,
     defaultZone: string,
   ): Promise<{ audience: CampaignAudience; entries: NewEntry[] }> {
+    const { organizationId, livemode } = world;
     const given = [dto.groupId, dto.contactIds, dto.rows].filter((x) => x !== undefined).length;
     if (given !== 1) throw ApiError.validation('audience', 'give exactly one of groupId, contactIds, rows');
     const entry = (to: string, contact: ContactRow | undefined, variableValues?: Record<string, string>) => ({
@@ -46,8 +48,9 @@ export class CampaignAudienceResolver {
       const contacts: ContactRow[] = await m.query(
         `SELECT c.id, c.phone, COALESCE(c.custom_fields->'timeZone', c.custom_fields->'timezone') #>> '{}' AS zone
            FROM contacts c JOIN contact_group_members g ON g.contact_id = c.id
-          WHERE g.group_id = $1 AND c.organization_id = $2 ORDER BY c.created_at, c.id LIMIT $3`,
-        [dto.groupId, organizationId, CAMPAIGN_BOUNDS.audience + 1],
+          WHERE g.group_id = $1 AND c.organization_id = $2 AND c.livemode = $4
+          ORDER BY c.created_at, c.id LIMIT $3`,
+        [dto.groupId, organizationId, CAMPAIGN_BOUNDS.audience + 1, livemode],
       );
       if (contacts.length > CAMPAIGN_BOUNDS.audience) {
         throw ApiError.validation('audience.groupId', `the group has more than ${CAMPAIGN_BOUNDS.audience} contacts`);
@@ -57,7 +60,7 @@ export class CampaignAudienceResolver {
     }
 
     if (dto.contactIds) {
-      const contacts = await this.contacts(m, organizationId, dto.contactIds);
+      const contacts = await this.contacts(m, world, dto.contactIds);
       return {
         audience: { contactIds: dto.contactIds },
         entries: dto.contactIds.map((id) => entry(contacts.get(id)!.phone, contacts.get(id))),
@@ -66,19 +69,19 @@ export class CampaignAudienceResolver {
 
     const rows = dto.rows!;
     const linked = [...new Set(rows.flatMap((r) => (r.contactId ? [r.contactId] : [])))];
-    const contacts = await this.contacts(m, organizationId, linked);
+    const contacts = await this.contacts(m, world, linked);
     return {
       audience: { rows: rows.length },
       entries: rows.map((r) => entry(r.to, r.contactId ? contacts.get(r.contactId) : undefined, r.variableValues)),
     };
   }
 
-  private async contacts(m: EntityManager, organizationId: string, ids: string[]): Promise<Map<string, ContactRow>> {
+  private async contacts(m: EntityManager, world: World, ids: string[]): Promise<Map<string, ContactRow>> {
     if (!ids.length) return new Map();
     const rows: ContactRow[] = await m.query(
       `SELECT id, phone, COALESCE(custom_fields->'timeZone', custom_fields->'timezone') #>> '{}' AS zone
-         FROM contacts WHERE organization_id = $1 AND id = ANY($2)`,
-      [organizationId, ids],
+         FROM contacts WHERE id = ANY($1) AND ${worldSql(undefined, 2)}`,
+      [ids, ...worldParams(world)],
     );
     const found = new Map(rows.map((r) => [r.id, r]));
     const missing = ids.find((id) => !found.has(id));

@@ -17,6 +17,6 @@ export class CampaignEvents {
 
   async record(m: EntityManager, campaign: Campaign, type: CampaignEvent): Promise<void> {
     const progress = (await this.campaigns.progress([campaign.id], m)).get(campaign.id)!;
-    await this.outbox.record(m, campaign.organizationId, type, { ...CampaignResponse.from(campaign, progress) });
+    await this.outbox.record(m, campaign, type, { ...CampaignResponse.from(campaign, progress) });
   }
 }

@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { CAMPAIGN_STATUSES, Campaign, CampaignStatus } from './campaign.entity';
 import { CampaignProgress } from './campaigns.repository';
 import { CallingWindowDto, RetryPolicyDto } from './dto/create-campaign.dto';
+import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 
 export class CampaignAudienceResponse {
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) groupId: string | null;
@@ -52,6 +53,7 @@ export class CampaignResponse {
   outcomes: Record<string, number>;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
+  @ApiLivemode() livemode: boolean;
 
   static from(c: Campaign, progress: CampaignProgress): CampaignResponse {
     const a = c.audience;
@@ -78,6 +80,7 @@ export class CampaignResponse {
       outcomes: progress.outcomes,
       createdAt: c.createdAt.toISOString(),
       updatedAt: c.updatedAt.toISOString(),
+      livemode: c.livemode,
     };
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../../common/auth/access.decorators';
-import { Livemode, OrgId } from '../../common/auth/auth-context';
+import { KeyWorld, World } from '../../common/auth/world';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { ApiContractExtension } from '../../common/openapi/api-extension.decorator';
@@ -51,13 +51,10 @@ export class CampaignsController {
   })
   @ApiDataResponse(CampaignResponse, { status: 201 })
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_PHONE')
-  async createCampaign(
-    @OrgId() orgId: string,
-    @Livemode() livemode: boolean,
-    @Body() dto: CreateCampaignDto,
-  ): Promise<{ data: CampaignResponse }> {
+  async createCampaign(@KeyWorld() world: World, @Body() dto: CreateCampaignDto): Promise<{ data: CampaignResponse }> {
     // Without a source the command always creates (null is only for a repeated schedule occurrence).
-    return { data: await this.campaigns.present((await this.create.execute(orgId, dto, { livemode }))!) };
+    const created = await this.create.execute(world.organizationId, dto, { livemode: world.livemode });
+    return { data: await this.campaigns.present(created!) };
   }
 
   @Get()
@@ -66,12 +63,8 @@ export class CampaignsController {
   @ApiOperation({ operationId: 'listCampaigns', summary: 'List campaigns, newest first', description: ENGINE })
   @ApiPageResponse(CampaignResponse)
   @ApiErrors('VALIDATION_ERROR', 'INVALID_CURSOR')
-  list(
-    @OrgId() orgId: string,
-    @Livemode() livemode: boolean,
-    @Query() query: PageQueryDto,
-  ): Promise<Page<CampaignResponse>> {
-    return this.campaigns.list(orgId, query, livemode);
+  list(@KeyWorld() world: World, @Query() query: PageQueryDto): Promise<Page<CampaignResponse>> {
+    return this.campaigns.list(world, query);
   }
 
   @Get(':id')
@@ -80,8 +73,8 @@ export class CampaignsController {
   @ApiOperation({ operationId: 'getCampaign', summary: 'Get a campaign with its progress' })
   @ApiDataResponse(CampaignResponse)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
-  async get(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<{ data: CampaignResponse }> {
-    return { data: await this.campaigns.present(await this.campaigns.get(orgId, id)) };
+  async get(@KeyWorld() world: World, @Param('id', IdParamPipe) id: string): Promise<{ data: CampaignResponse }> {
+    return { data: await this.campaigns.present(await this.campaigns.get(world, id)) };
   }
 
   @Get(':id/entries')
@@ -91,11 +84,11 @@ export class CampaignsController {
   @ApiPageResponse(CampaignEntryResponse)
   @ApiErrors('VALIDATION_ERROR', 'INVALID_CURSOR', 'NOT_FOUND')
   entries(
-    @OrgId() orgId: string,
+    @KeyWorld() world: World,
     @Param('id', IdParamPipe) id: string,
     @Query() query: PageQueryDto,
   ): Promise<Page<CampaignEntryResponse>> {
-    return this.campaigns.listEntries(orgId, id, query);
+    return this.campaigns.listEntries(world, id, query);
   }
 
   @Post(':id/start')
@@ -109,8 +102,8 @@ export class CampaignsController {
   })
   @ApiDataResponse(CampaignResponse)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_STATE')
-  start(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<{ data: CampaignResponse }> {
-    return this.move(orgId, id, 'start');
+  start(@KeyWorld() world: World, @Param('id', IdParamPipe) id: string): Promise<{ data: CampaignResponse }> {
+    return this.move(world, id, 'start');
   }
 
   @Post(':id/pause')
@@ -124,8 +117,8 @@ export class CampaignsController {
   })
   @ApiDataResponse(CampaignResponse)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_STATE')
-  pause(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<{ data: CampaignResponse }> {
-    return this.move(orgId, id, 'pause');
+  pause(@KeyWorld() world: World, @Param('id', IdParamPipe) id: string): Promise<{ data: CampaignResponse }> {
+    return this.move(world, id, 'pause');
   }
 
   @Post(':id/resume')
@@ -139,8 +132,8 @@ export class CampaignsController {
   })
   @ApiDataResponse(CampaignResponse)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_STATE')
-  resume(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<{ data: CampaignResponse }> {
-    return this.move(orgId, id, 'resume');
+  resume(@KeyWorld() world: World, @Param('id', IdParamPipe) id: string): Promise<{ data: CampaignResponse }> {
+    return this.move(world, id, 'resume');
   }
 
   @Post(':id/cancel')
@@ -156,11 +149,11 @@ export class CampaignsController {
   })
   @ApiDataResponse(CampaignResponse)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_STATE')
-  cancel(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<{ data: CampaignResponse }> {
-    return this.move(orgId, id, 'cancel');
+  cancel(@KeyWorld() world: World, @Param('id', IdParamPipe) id: string): Promise<{ data: CampaignResponse }> {
+    return this.move(world, id, 'cancel');
   }
 
-  private async move(orgId: string, id: string, action: CampaignAction): Promise<{ data: CampaignResponse }> {
-    return { data: await this.actions.apply(orgId, id, action) };
+  private async move(world: World, id: string, action: CampaignAction): Promise<{ data: CampaignResponse }> {
+    return { data: await this.actions.apply(world, id, action) };
   }
 }

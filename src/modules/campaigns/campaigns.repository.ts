@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { queryEntities } from '../../infra/database/entity-rows';
 import { Campaign, CampaignStatus } from './campaign.entity';
+import { World, worldSql, worldWhere } from '../../common/auth/world';
 
 export interface CampaignProgress {
   counts: { total: number; pending: number; inProgress: number; done: number; skipped: number };
@@ -34,8 +35,8 @@ export class CampaignsRepository {
     return rows[0]?.source_type ?? null;
   }
 
-  find(organizationId: string, id: string): Promise<Campaign | null> {
-    return this.dataSource.manager.findOneBy(Campaign, { id, organizationId });
+  find(world: World, id: string): Promise<Campaign | null> {
+    return this.dataSource.manager.findOneBy(Campaign, { id, ...worldWhere(world) });
   }
 
   /** The campaign's row lock; null when absent, or (skipLocked) when another engine holds it. */
@@ -75,11 +76,8 @@ export class CampaignsRepository {
     return rows.map((r) => r.id);
   }
 
-  queryBuilder(organizationId: string) {
-    return this.dataSource
-      .getRepository(Campaign)
-      .createQueryBuilder('c')
-      .where('c.organizationId = :organizationId', { organizationId });
+  queryBuilder(world: World) {
+    return this.dataSource.getRepository(Campaign).createQueryBuilder('c').where(worldSql('c'), worldWhere(world));
   }
 
   async progress(

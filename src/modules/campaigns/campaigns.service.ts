@@ -10,6 +10,7 @@ import { CampaignEntriesRepository } from './campaign-entries.repository';
 import { CampaignEntryResponse } from './campaign-entry.response';
 import { CampaignResponse } from './campaign.response';
 import { CampaignsRepository } from './campaigns.repository';
+import { World } from '../../common/auth/world';
 
 /** Campaign reads: the Campaign with its progress, and its entries with their attempts. */
 @Injectable()
@@ -22,8 +23,8 @@ export class CampaignsService {
     private readonly cursors: CursorCodec,
   ) {}
 
-  async get(organizationId: string, id: string): Promise<Campaign> {
-    const campaign = await this.campaigns.find(organizationId, id);
+  async get(world: World, id: string): Promise<Campaign> {
+    const campaign = await this.campaigns.find(world, id);
     if (!campaign) throw ApiError.notFound('Campaign');
     return campaign;
   }
@@ -33,10 +34,8 @@ export class CampaignsService {
     return CampaignResponse.from(campaign, progress.get(campaign.id)!);
   }
 
-  /** `livemode` as for calls: a test key lists test campaigns, a live key live ones; `'all'` for the console. */
-  async list(organizationId: string, query: PageQueryDto, livemode: boolean | 'all'): Promise<Page<CampaignResponse>> {
-    const qb = this.campaigns.queryBuilder(organizationId);
-    if (livemode !== 'all') qb.andWhere('c.livemode = :livemode', { livemode });
+  async list(world: World, query: PageQueryDto): Promise<Page<CampaignResponse>> {
+    const qb = this.campaigns.queryBuilder(world);
     const page = await keysetPaginate(qb, {
       alias: 'c',
       limit: query.limit,
@@ -49,8 +48,8 @@ export class CampaignsService {
     return { ...page, data: page.data.map((c) => CampaignResponse.from(c, progress.get(c.id)!)) };
   }
 
-  async listEntries(organizationId: string, id: string, query: PageQueryDto): Promise<Page<CampaignEntryResponse>> {
-    await this.get(organizationId, id);
+  async listEntries(world: World, id: string, query: PageQueryDto): Promise<Page<CampaignEntryResponse>> {
+    await this.get(world, id);
     const page = await keysetPaginate(this.entries.pageQuery(id), {
       alias: 'e',
       limit: query.limit,

@@ -5,6 +5,7 @@ import { Campaign, CampaignStatus } from './campaign.entity';
 import { CampaignEvents } from './campaign-events';
 import { CAMPAIGN_MOVES, CampaignAction } from './campaign-state';
 import { CampaignsRepository } from './campaigns.repository';
+import { World, inWorld } from '../../common/auth/world';
 
 /**
  * start / pause / resume / cancel, under the campaign's row lock (the engine holds the same lock while it
@@ -19,10 +20,11 @@ export class ChangeCampaignStateCommand {
     private readonly events: CampaignEvents,
   ) {}
 
-  execute(organizationId: string, id: string, action: CampaignAction): Promise<Campaign> {
+  /** The other world's campaign is 404 like another organization's. */
+  execute(world: World, id: string, action: CampaignAction): Promise<Campaign> {
     return this.dataSource.transaction(async (m) => {
       const current = await this.campaigns.lock(m, id, false);
-      if (!current || current.organizationId !== organizationId) throw ApiError.notFound('Campaign');
+      if (!current || !inWorld(current, world)) throw ApiError.notFound('Campaign');
       if (!CAMPAIGN_MOVES[action].includes(current.status)) {
         throw new ApiError('INVALID_STATE', `A ${current.status} campaign cannot ${action}`);
       }

@@ -65,9 +65,10 @@ export class CreateCampaignCommand {
     }
     if (dto.caseId) await this.cases.getForCall(tx, organizationId, dto.caseId);
     if (dto.assistantConfigId) await this.assistants.getForCall(tx, organizationId, dto.assistantConfigId);
+    // The audience's contacts are the campaign's world's; the group, case and assistant are configuration.
     const { audience, entries } = await this.audience.resolve(
       tx,
-      organizationId,
+      { organizationId, livemode },
       dto.audience,
       dto.window?.timezone ?? DEFAULT_ZONE,
     );

@@ -14,6 +14,8 @@ import { ListCallsQueryDto } from '../calls/dto/list-calls-query.dto';
 import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
 import { UsageDailyService } from '../usage/usage-daily.service';
 import { OverviewResponse } from './console-responses';
+import { World } from '../../common/auth/world';
+import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 
 const OVERVIEW_DAYS = 30;
 
@@ -30,42 +32,43 @@ export class ConsoleCallsController {
   ) {}
 
   @Get('overview')
+  @ApiConsoleWorld()
   @ApiOperation({
     operationId: 'adminGetOverview',
     summary: 'Minutes by day and calls by status over the last 30 days',
   })
   @ApiDataResponse(OverviewResponse)
   @ApiAdminErrors()
-  async overview(@Param('orgId', ExistingOrganizationPipe) orgId: string): Promise<{ data: OverviewResponse }> {
+  async overview(@ConsoleWorld(ExistingWorldPipe) world: World): Promise<{ data: OverviewResponse }> {
     const to = new Date();
     const from = new Date(to.getTime() - (OVERVIEW_DAYS - 1) * 86_400_000);
     const [minutesByDay, callsByStatus] = await Promise.all([
-      this.daily.byDay(orgId, from, to),
-      this.stats.countByStatus(orgId, from),
+      // Minutes are the live world's (test calls are free): the test world has none to show.
+      world.livemode ? this.daily.byDay(world.organizationId, from, to) : [],
+      this.stats.countByStatus(world, from),
     ]);
     return { data: { minutesByDay, callsByStatus } };
   }
 
   @Get('calls')
+  @ApiConsoleWorld()
   @ApiOperation({ operationId: 'adminListCalls', summary: "An organization's calls, newest first (GET /api/v1/calls)" })
   @ApiPageResponse(CallResponse)
   @ApiAdminErrors('INVALID_CURSOR')
-  list(
-    @Param('orgId', ExistingOrganizationPipe) orgId: string,
-    @Query() query: ListCallsQueryDto,
-  ): Promise<Page<CallResponse>> {
-    return this.calls.list(orgId, query, 'all');
+  list(@ConsoleWorld(ExistingWorldPipe) world: World, @Query() query: ListCallsQueryDto): Promise<Page<CallResponse>> {
+    return this.calls.list(world, query);
   }
 
   @Get('calls/:id')
+  @ApiConsoleWorld()
   @ApiOperation({ operationId: 'adminGetCall', summary: 'One call with its transcript (GET /api/v1/calls/{id})' })
   @ApiDataResponse(CallDetailResponse)
   @ApiAdminErrors()
   async get(
-    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+    @ConsoleWorld(ExistingWorldPipe) world: World,
     @Param('id', IdParamPipe) id: string,
   ): Promise<{ data: CallDetailResponse }> {
-    return { data: CallDetailResponse.fromWithTranscript(await this.calls.get(orgId, id)) };
+    return { data: CallDetailResponse.fromWithTranscript(await this.calls.get(world, id)) };
   }
 
   @Post('test-calls')
@@ -85,6 +88,6 @@ export class ConsoleCallsController {
     @Body() dto: CreateCallDto,
   ): Promise<{ data: CallResponse }> {
     // A test-mode call (CONTRACTS §8): always on the simulator, free, fires like any call.
-    return { data: CallResponse.from(await this.createCall.execute(orgId, dto, false)) };
+    return { data: CallResponse.from(await this.createCall.execute({ organizationId: orgId, livemode: false }, dto)) };
   }
 }

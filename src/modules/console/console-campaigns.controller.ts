@@ -9,7 +9,8 @@ import { CampaignActionsService } from '../campaigns/campaign-actions.service';
 import { CampaignAction } from '../campaigns/campaign-state';
 import { CampaignsService } from '../campaigns/campaigns.service';
 import { ConsoleCampaignResponse } from './console-campaign.response';
-import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
+import { World } from '../../common/auth/world';
+import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 
 /** Dialer campaigns (CONTRACTS §9) with their progress, and the public routes' state moves, for any organization. */
 @ApiTags('Usage and automations')
@@ -22,6 +23,7 @@ export class ConsoleCampaignsController {
   ) {}
 
   @Get()
+  @ApiConsoleWorld()
   @ApiOperation({
     operationId: 'adminListCampaigns',
     summary: 'Campaigns with progress counts, newest first (GET /api/v1/campaigns)',
@@ -29,54 +31,57 @@ export class ConsoleCampaignsController {
   @ApiPageResponse(ConsoleCampaignResponse)
   @ApiAdminErrors('INVALID_CURSOR')
   async list(
-    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+    @ConsoleWorld(ExistingWorldPipe) world: World,
     @Query() query: PageQueryDto,
   ): Promise<Page<ConsoleCampaignResponse>> {
-    // The console shows test and live campaigns together, as it does calls.
-    const page = await this.campaigns.list(orgId, query, 'all');
+    const page = await this.campaigns.list(world, query);
     return { ...page, data: page.data.map(ConsoleCampaignResponse.withActions) };
   }
 
   @Post(':id/start')
   @HttpCode(200)
+  @ApiConsoleWorld()
   @ApiOperation({
     operationId: 'adminStartCampaign',
     summary: 'Start a draft campaign (POST /api/v1/campaigns/{id}/start)',
   })
   @ApiDataResponse(ConsoleCampaignResponse)
   @ApiAdminErrors('INVALID_STATE')
-  start(@Param('orgId', ExistingOrganizationPipe) orgId: string, @Param('id', IdParamPipe) id: string) {
-    return this.move(orgId, id, 'start');
+  start(@ConsoleWorld(ExistingWorldPipe) world: World, @Param('id', IdParamPipe) id: string) {
+    return this.move(world, id, 'start');
   }
 
   @Post(':id/pause')
   @HttpCode(200)
+  @ApiConsoleWorld()
   @ApiOperation({ operationId: 'adminPauseCampaign', summary: 'Pause a scheduled or running campaign' })
   @ApiDataResponse(ConsoleCampaignResponse)
   @ApiAdminErrors('INVALID_STATE')
-  pause(@Param('orgId', ExistingOrganizationPipe) orgId: string, @Param('id', IdParamPipe) id: string) {
-    return this.move(orgId, id, 'pause');
+  pause(@ConsoleWorld(ExistingWorldPipe) world: World, @Param('id', IdParamPipe) id: string) {
+    return this.move(world, id, 'pause');
   }
 
   @Post(':id/resume')
   @HttpCode(200)
+  @ApiConsoleWorld()
   @ApiOperation({ operationId: 'adminResumeCampaign', summary: 'Resume a paused campaign' })
   @ApiDataResponse(ConsoleCampaignResponse)
   @ApiAdminErrors('INVALID_STATE')
-  resume(@Param('orgId', ExistingOrganizationPipe) orgId: string, @Param('id', IdParamPipe) id: string) {
-    return this.move(orgId, id, 'resume');
+  resume(@ConsoleWorld(ExistingWorldPipe) world: World, @Param('id', IdParamPipe) id: string) {
+    return this.move(world, id, 'resume');
   }
 
   @Post(':id/cancel')
   @HttpCode(200)
+  @ApiConsoleWorld()
   @ApiOperation({ operationId: 'adminCancelCampaign', summary: 'Cancel a campaign for good' })
   @ApiDataResponse(ConsoleCampaignResponse)
   @ApiAdminErrors('INVALID_STATE')
-  cancel(@Param('orgId', ExistingOrganizationPipe) orgId: string, @Param('id', IdParamPipe) id: string) {
-    return this.move(orgId, id, 'cancel');
+  cancel(@ConsoleWorld(ExistingWorldPipe) world: World, @Param('id', IdParamPipe) id: string) {
+    return this.move(world, id, 'cancel');
   }
 
-  private async move(orgId: string, id: string, action: CampaignAction): Promise<{ data: ConsoleCampaignResponse }> {
-    return { data: ConsoleCampaignResponse.withActions(await this.actions.apply(orgId, id, action)) };
+  private async move(world: World, id: string, action: CampaignAction): Promise<{ data: ConsoleCampaignResponse }> {
+    return { data: ConsoleCampaignResponse.withActions(await this.actions.apply(world, id, action)) };
   }
 }

@@ -10,7 +10,8 @@ import { ContactGroupsService } from '../contact-groups/contact-groups.service';
 import { ContactListItemResponse, ContactResponse } from '../contacts/contact.response';
 import { ContactsService } from '../contacts/contacts.service';
 import { ListContactsQueryDto } from '../contacts/dto/list-contacts-query.dto';
-import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
+import { World } from '../../common/auth/world';
+import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 
 @ApiTags('Contacts')
 @AdminOnly()
@@ -22,6 +23,7 @@ export class ConsoleContactsController {
   ) {}
 
   @Get('contacts')
+  @ApiConsoleWorld()
   @ApiOperation({
     operationId: 'adminListContacts',
     summary: 'Contacts with search, group and tag filters (GET /api/v1/contacts)',
@@ -29,26 +31,28 @@ export class ConsoleContactsController {
   @ApiPageResponse(ContactListItemResponse)
   @ApiAdminErrors('INVALID_CURSOR')
   list(
-    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+    @ConsoleWorld(ExistingWorldPipe) world: World,
     @Query() query: ListContactsQueryDto,
   ): Promise<Page<ContactListItemResponse>> {
-    return this.contacts.list(orgId, query);
+    return this.contacts.list(world, query);
   }
 
   @Get('contacts/:id')
+  @ApiConsoleWorld()
   @ApiOperation({ operationId: 'adminGetContact', summary: 'One contact with its custom fields' })
   @ApiDataResponse(ContactResponse)
   @ApiAdminErrors()
-  async get(@Param('orgId', ExistingOrganizationPipe) orgId: string, @Param('id', IdParamPipe) id: string) {
-    return { data: ContactResponse.from(await this.contacts.get(orgId, id)) };
+  async get(@ConsoleWorld(ExistingWorldPipe) world: World, @Param('id', IdParamPipe) id: string) {
+    return { data: ContactResponse.from(await this.contacts.get(world, id)) };
   }
 
   @Get('contact-groups')
+  @ApiConsoleWorld()
   @ApiOperation({ operationId: 'adminListContactGroups', summary: 'Contact groups with their sizes' })
   @ApiDataResponse(ContactGroupResponse, { isArray: true })
   @ApiAdminErrors()
-  async listGroups(@Param('orgId', ExistingOrganizationPipe) orgId: string) {
-    const rows = await this.groups.listWithCounts(orgId);
+  async listGroups(@ConsoleWorld(ExistingWorldPipe) world: World) {
+    const rows = await this.groups.listWithCounts(world);
     return { data: rows.map((r) => ContactGroupResponse.from(r.group, r.contactCount)) };
   }
 }

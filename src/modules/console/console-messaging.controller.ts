@@ -10,7 +10,8 @@ import { ConversationsService } from '../messaging/conversations.service';
 import { ListConversationsQueryDto } from '../messaging/dto/list-conversations.dto';
 import { MessagingAccountResponse } from '../messaging/messaging-account.response';
 import { MessagingAccountsService } from '../messaging/messaging-accounts.service';
-import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
+import { World } from '../../common/auth/world';
+import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 
 @ApiTags('Messaging')
 @AdminOnly()
@@ -22,29 +23,32 @@ export class ConsoleMessagingController {
   ) {}
 
   @Get('accounts')
+  @ApiConsoleWorld()
   @ApiOperation({ operationId: 'adminListMessagingAccounts', summary: 'Connected messaging accounts' })
   @ApiDataResponse(MessagingAccountResponse, { isArray: true })
   @ApiAdminErrors()
-  async listAccounts(@Param('orgId', ExistingOrganizationPipe) orgId: string) {
-    return { data: (await this.accounts.list(orgId)).map(MessagingAccountResponse.from) };
+  async listAccounts(@ConsoleWorld(ExistingWorldPipe) world: World) {
+    return { data: (await this.accounts.list(world)).map(MessagingAccountResponse.from) };
   }
 
   @Get('conversations')
+  @ApiConsoleWorld()
   @ApiOperation({ operationId: 'adminListConversations', summary: 'Conversations, most recent activity first' })
   @ApiPageResponse(ConversationResponse)
   @ApiAdminErrors('INVALID_CURSOR')
   list(
-    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+    @ConsoleWorld(ExistingWorldPipe) world: World,
     @Query() query: ListConversationsQueryDto,
   ): Promise<Page<ConversationResponse>> {
-    return this.conversations.list(orgId, query);
+    return this.conversations.list(world, query);
   }
 
   @Get('conversations/:id')
+  @ApiConsoleWorld()
   @ApiOperation({ operationId: 'adminGetConversation', summary: 'One conversation with its messages' })
   @ApiDataResponse(ConversationDetailResponse)
   @ApiAdminErrors()
-  async get(@Param('orgId', ExistingOrganizationPipe) orgId: string, @Param('id', IdParamPipe) id: string) {
-    return { data: await this.conversations.get(orgId, id) };
+  async get(@ConsoleWorld(ExistingWorldPipe) world: World, @Param('id', IdParamPipe) id: string) {
+    return { data: await this.conversations.get(world, id) };
   }
 }

@@ -14,6 +14,8 @@ import { UsageSummaryResponse } from '../usage/usage-summary.response';
 import { UsageSummaryService } from '../usage/usage-summary.service';
 import { AutomationResponse } from './console-responses';
 import { ScheduleStatusDto } from './dto/schedule-status.dto';
+import { World } from '../../common/auth/world';
+import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 
 /** Usage (the ledger's own summary and history) and the automations that spend it. */
 @ApiTags('Usage and automations')
@@ -35,14 +37,15 @@ export class ConsoleUsageController {
   }
 
   @Get('usage/history')
+  @ApiConsoleWorld()
   @ApiOperation({ operationId: 'adminListUsageHistory', summary: 'Ledger rows, newest first, with filters' })
   @ApiPageResponse(UsageHistoryRowResponse)
   @ApiAdminErrors('INVALID_CURSOR')
   listHistory(
-    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+    @ConsoleWorld(ExistingWorldPipe) world: World,
     @Query() query: UsageHistoryQueryDto,
   ): Promise<Page<UsageHistoryRowResponse>> {
-    return this.history.list(orgId, query);
+    return this.history.list(world, query);
   }
 
   @Get('automations')

@@ -8,7 +8,8 @@ import { Page } from '../../common/pagination/pagination.dto';
 import { ListDeliveriesQueryDto } from '../webhooks/dto/list-deliveries-query.dto';
 import { WebhookDeliveryResponse, WebhookRetryResponse } from '../webhooks/operations/webhook-delivery.response';
 import { WebhookOperationsService } from '../webhooks/operations/webhook-operations.service';
-import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
+import { World } from '../../common/auth/world';
+import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 
 /**
  * The console's view of an endpoint's delivery log, with re-send and test ping: the public operations
@@ -22,6 +23,7 @@ export class ConsoleWebhookDeliveriesController {
   constructor(private readonly operations: WebhookOperationsService) {}
 
   @Get('deliveries')
+  @ApiConsoleWorld()
   @ApiOperation({
     operationId: 'adminListWebhookDeliveries',
     summary: "An endpoint's deliveries, newest first, each with its attempts (GET /api/v1/webhooks/{id}/deliveries)",
@@ -29,27 +31,29 @@ export class ConsoleWebhookDeliveriesController {
   @ApiPageResponse(WebhookDeliveryResponse)
   @ApiAdminErrors('INVALID_CURSOR')
   list(
-    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+    @ConsoleWorld(ExistingWorldPipe) world: World,
     @Param('id', IdParamPipe) id: string,
     @Query() query: ListDeliveriesQueryDto,
   ): Promise<Page<WebhookDeliveryResponse>> {
-    return this.operations.list(orgId, id, query);
+    return this.operations.list(world, id, query);
   }
 
   @Get('deliveries/:deliveryId')
+  @ApiConsoleWorld()
   @ApiOperation({ operationId: 'adminGetWebhookDelivery', summary: 'One delivery with its attempts' })
   @ApiDataResponse(WebhookDeliveryResponse)
   @ApiAdminErrors()
   async get(
-    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+    @ConsoleWorld(ExistingWorldPipe) world: World,
     @Param('id', IdParamPipe) id: string,
     @Param('deliveryId') deliveryId: string,
   ) {
-    return { data: await this.operations.get(orgId, id, deliveryId) };
+    return { data: await this.operations.get(world, id, deliveryId) };
   }
 
   @Post('deliveries/:deliveryId/retry')
   @HttpCode(202)
+  @ApiConsoleWorld()
   @ApiOperation({
     operationId: 'adminRetryWebhookDelivery',
     summary: 'Re-send a delivery now (POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/retry)',
@@ -60,22 +64,23 @@ export class ConsoleWebhookDeliveriesController {
   @ApiDataResponse(WebhookRetryResponse, { status: 202 })
   @ApiAdminErrors('CONFLICT', 'INVALID_STATE')
   async retry(
-    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+    @ConsoleWorld(ExistingWorldPipe) world: World,
     @Param('id', IdParamPipe) id: string,
     @Param('deliveryId') deliveryId: string,
   ) {
-    return { data: await this.operations.retry(orgId, id, deliveryId) };
+    return { data: await this.operations.retry(world, id, deliveryId) };
   }
 
   @Post('test')
   @HttpCode(200)
+  @ApiConsoleWorld()
   @ApiOperation({
     operationId: 'adminTestWebhook',
     summary: 'Send a signed `webhook.test` event now and answer with the outcome (POST /api/v1/webhooks/{id}/test)',
   })
   @ApiDataResponse(WebhookDeliveryResponse)
   @ApiAdminErrors()
-  async test(@Param('orgId', ExistingOrganizationPipe) orgId: string, @Param('id', IdParamPipe) id: string) {
-    return { data: await this.operations.test(orgId, id) };
+  async test(@ConsoleWorld(ExistingWorldPipe) world: World, @Param('id', IdParamPipe) id: string) {
+    return { data: await this.operations.test(world, id) };
   }
 }

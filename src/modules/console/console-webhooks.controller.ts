@@ -4,10 +4,11 @@ import { AdminOnly } from '../../common/auth/access.decorators';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
 import { ApiDataResponse } from '../../common/openapi/api-data-response.decorator';
 import { ApiAdminErrors } from '../../common/openapi/api-errors.decorator';
-import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
 import { UpdateWebhookDto } from '../webhooks/dto/update-webhook.dto';
 import { WebhookEndpointResponse, WebhookSecretResponse } from '../webhooks/webhook-endpoint.response';
 import { WebhooksService } from '../webhooks/webhooks.service';
+import { World } from '../../common/auth/world';
+import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 
 @ApiTags('Webhooks')
 @AdminOnly()
@@ -16,14 +17,16 @@ export class ConsoleWebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
   @Get()
+  @ApiConsoleWorld()
   @ApiOperation({ operationId: 'adminListWebhooks', summary: 'Webhook endpoints (no secrets)' })
   @ApiDataResponse(WebhookEndpointResponse, { isArray: true })
   @ApiAdminErrors()
-  async list(@Param('orgId', ExistingOrganizationPipe) orgId: string) {
-    return { data: (await this.webhooks.list(orgId)).map((e) => WebhookEndpointResponse.from(e)) };
+  async list(@ConsoleWorld(ExistingWorldPipe) world: World) {
+    return { data: (await this.webhooks.list(world)).map((e) => WebhookEndpointResponse.from(e)) };
   }
 
   @Patch(':id')
+  @ApiConsoleWorld()
   @ApiOperation({
     operationId: 'adminUpdateWebhook',
     summary: 'Enable, disable or edit an endpoint (PATCH /api/v1/webhooks/{id})',
@@ -31,19 +34,20 @@ export class ConsoleWebhooksController {
   @ApiDataResponse(WebhookEndpointResponse)
   @ApiAdminErrors()
   async update(
-    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+    @ConsoleWorld(ExistingWorldPipe) world: World,
     @Param('id', IdParamPipe) id: string,
     @Body() dto: UpdateWebhookDto,
   ) {
-    return { data: WebhookEndpointResponse.from(await this.webhooks.update(orgId, id, dto)) };
+    return { data: WebhookEndpointResponse.from(await this.webhooks.update(world, id, dto)) };
   }
 
   @Post(':id/rotate-secret')
   @HttpCode(200)
+  @ApiConsoleWorld()
   @ApiOperation({ operationId: 'adminRotateWebhookSecret', summary: 'Rotate the signing secret; shown once' })
   @ApiDataResponse(WebhookSecretResponse)
   @ApiAdminErrors()
-  async rotate(@Param('orgId', ExistingOrganizationPipe) orgId: string, @Param('id', IdParamPipe) id: string) {
-    return { data: { secret: await this.webhooks.rotateSecret(orgId, id) } };
+  async rotate(@ConsoleWorld(ExistingWorldPipe) world: World, @Param('id', IdParamPipe) id: string) {
+    return { data: { secret: await this.webhooks.rotateSecret(world, id) } };
   }
 }

@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../../common/auth/access.decorators';
-import { OrgId } from '../../common/auth/auth-context';
+import { KeyWorld, World } from '../../common/auth/world';
 import { ApiDataResponse } from '../../common/openapi/api-data-response.decorator';
 import { ContactGroupResponse } from './contact-group.response';
 import { ContactGroupsService, MAX_CONTACT_GROUPS } from './contact-groups.service';
@@ -19,8 +19,8 @@ export class ContactGroupsController {
     description: `Not paginated: an organization has at most ${MAX_CONTACT_GROUPS} contact groups (the admin API's create refuses one more with 422 MAX_CONTACT_GROUPS, an extension).`,
   })
   @ApiDataResponse(ContactGroupResponse, { isArray: true })
-  async list(@OrgId() orgId: string): Promise<{ data: ContactGroupResponse[] }> {
-    const rows = await this.groups.listWithCounts(orgId);
+  async list(@KeyWorld() world: World): Promise<{ data: ContactGroupResponse[] }> {
+    const rows = await this.groups.listWithCounts(world);
     return { data: rows.map((r) => ContactGroupResponse.from(r.group, r.contactCount)) };
   }
 }

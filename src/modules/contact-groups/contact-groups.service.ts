@@ -7,6 +7,7 @@ import { uuidv7 } from '../../common/ids/uuid-v7';
 import { Tx } from '../../infra/database/tx';
 import { ContactGroup } from './contact-group.entity';
 import { ContactGroupMember } from './contact-group-member.entity';
+import { World, worldSql, worldWhere } from '../../common/auth/world';
 
 /**
  * The list is not paginated and counts every group's members, so its length is capped (README limits table,
@@ -32,12 +33,17 @@ export class ContactGroupsService {
    * Every group of the organization with its member count, newest first (one query, counts by join). Not
    * paginated (the spec shows `data` only), so capped per organization (MAX_CONTACT_GROUPS).
    */
-  async listWithCounts(organizationId: string): Promise<Array<{ group: ContactGroup; contactCount: number }>> {
+  /** The organization's groups (configuration), each counting the members of one world (data). */
+  async listWithCounts(world: World): Promise<Array<{ group: ContactGroup; contactCount: number }>> {
     const { entities, raw } = await this.groups
       .createQueryBuilder('g')
-      .leftJoin(ContactGroupMember, 'm', 'm.group_id = g.id')
+      .leftJoin(
+        ContactGroupMember,
+        'm',
+        `m.group_id = g.id AND EXISTS (SELECT 1 FROM contacts c WHERE c.id = m.contact_id AND ${worldSql('c')})`,
+      )
       .addSelect('COUNT(m.contact_id)::int', 'contact_count')
-      .where('g.organization_id = :organizationId', { organizationId })
+      .where('g.organization_id = :organizationId', worldWhere(world))
       .groupBy('g.id')
       .orderBy('g.created_at', 'DESC')
       .addOrderBy('g.id', 'DESC')

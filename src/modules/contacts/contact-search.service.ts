@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { World } from '../../common/auth/world';
 import { ContactSearchItemResponse } from './contact.response';
 import { NAME_SQL, PHONE_DIGITS_SQL, escapeLike, phoneDigitsOf } from './contact-text-match';
 
@@ -12,7 +13,8 @@ type Row = { id: string; title: string; phone: string; email: string | null };
 const NAME = `${NAME_SQL('c')} COLLATE "C"`;
 const DIGITS = `${PHONE_DIGITS_SQL('c')} COLLATE "C"`;
 const COLUMNS = 'c.id, c.title, c.phone, c.email';
-const CONTACTS = 'contacts c WHERE c.organization_id = $1';
+// $4 is the world's livemode: the names table is the organization's, the contacts read from it the world's.
+const CONTACTS = 'contacts c WHERE c.organization_id = $1 AND c.livemode = $4';
 
 /**
  * `GET /contacts/search`: ranked matches over names and phone digits, best first:
@@ -34,10 +36,10 @@ const CONTACTS = 'contacts c WHERE c.organization_id = $1';
 export class ContactSearchService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async search(organizationId: string, q: string, limit: number): Promise<ContactSearchItemResponse[]> {
+  async search(world: World, q: string, limit: number): Promise<ContactSearchItemResponse[]> {
     const text = q.trim().toLowerCase();
     const digits = phoneDigitsOf(text);
-    const sql = new SearchSql([organizationId, text, limit]);
+    const sql = new SearchSql([world.organizationId, text, limit, world.livemode]);
     const statement = sql.build(text, digits);
     // A named statement: PostgreSQL plans it once per connection instead of once per search (planning the
     // statement cost as much CPU as running it). Its text varies only with which arms the query needs, so each
@@ -50,7 +52,7 @@ export class ContactSearchService {
   }
 }
 
-/** The statement for one query text, with its parameters ($1 organization, $2 text, $3 limit, then its own). */
+/** The statement for one query text, with its parameters ($1 organization, $2 text, $3 limit, $4 livemode, then its own). */
 class SearchSql {
   constructor(readonly params: unknown[]) {}
 

@@ -1,9 +1,9 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { CreatedAt, UpdatedAt } from '../../common/entities/timestamps';
 
-/** A person the organization calls or messages. Phone is unique per organization (enforced by the database). */
+/** A person the organization calls or messages. Phone is unique per organization and world (enforced by the database). */
 @Entity('contacts')
-@Index('ux_contacts_org_phone', ['organizationId', 'phone'], { unique: true })
+@Index('ux_contacts_org_phone', ['organizationId', 'livemode', 'phone'], { unique: true })
 @Index('ix_contacts_org_created', ['organizationId', 'createdAt', 'id'])
 // Search indexes on expressions (pg_trgm GIN) live in migration ContactsSearch; TypeORM cannot describe them, so
 // they are declared here only to keep the schema builder (and `npm run db:check`) from dropping them.
@@ -15,6 +15,8 @@ import { CreatedAt, UpdatedAt } from '../../common/entities/timestamps';
 export class Contact {
   @PrimaryColumn('uuid') id: string;
   @Column('uuid') organizationId: string;
+  /** The world the row belongs to (README: "Test and live"): false for test data. */
+  @Column('boolean', { default: true }) livemode: boolean;
   @Column('text') title: string;
   /** E.164. */
   @Column('text') phone: string;

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 import { Contact } from './contact.entity';
 
 /** What `GET /contacts/search` returns per match (the spec's search subset). */
@@ -17,9 +18,15 @@ export class ContactSearchItemResponse {
 export class ContactListItemResponse extends ContactSearchItemResponse {
   @ApiProperty({ type: [String], example: ['vip'] }) tags: string[];
   @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiLivemode() livemode: boolean;
 
   static override from(c: Contact): ContactListItemResponse {
-    return { ...ContactSearchItemResponse.from(c), tags: c.tags, createdAt: c.createdAt.toISOString() };
+    return {
+      ...ContactSearchItemResponse.from(c),
+      tags: c.tags,
+      createdAt: c.createdAt.toISOString(),
+      livemode: c.livemode,
+    };
   }
 }
 
@@ -42,6 +49,7 @@ export class ContactResponse extends ContactListItemResponse {
       tags: c.tags,
       customFields: c.customFields,
       createdAt: c.createdAt.toISOString(),
+      livemode: c.livemode,
     };
   }
 }

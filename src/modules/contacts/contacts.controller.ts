@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../../common/auth/access.decorators';
-import { OrgId } from '../../common/auth/auth-context';
+import { KeyWorld, World } from '../../common/auth/world';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
@@ -34,8 +34,8 @@ export class ContactsController {
   })
   @ApiPageResponse(ContactListItemResponse)
   @ApiErrors('VALIDATION_ERROR', 'INVALID_CURSOR')
-  list(@OrgId() orgId: string, @Query() query: ListContactsQueryDto): Promise<Page<ContactListItemResponse>> {
-    return this.contacts.list(orgId, query);
+  list(@KeyWorld() world: World, @Query() query: ListContactsQueryDto): Promise<Page<ContactListItemResponse>> {
+    return this.contacts.list(world, query);
   }
 
   @Get('search')
@@ -50,10 +50,10 @@ export class ContactsController {
   @ApiDataResponse(ContactSearchItemResponse, { isArray: true })
   @ApiErrors('VALIDATION_ERROR')
   async search(
-    @OrgId() orgId: string,
+    @KeyWorld() world: World,
     @Query() query: SearchContactsQueryDto,
   ): Promise<{ data: ContactSearchItemResponse[] }> {
-    return { data: await this.searcher.search(orgId, query.q, query.limit) };
+    return { data: await this.searcher.search(world, query.q, query.limit) };
   }
 
   @Post()
@@ -63,8 +63,8 @@ export class ContactsController {
   @ApiOperation({ operationId: 'createContact', summary: 'Create a contact' })
   @ApiDataResponse(ContactResponse, { status: 201 })
   @ApiErrors('VALIDATION_ERROR', 'CONFLICT')
-  async create(@OrgId() orgId: string, @Body() dto: CreateContactDto): Promise<{ data: ContactResponse }> {
-    return { data: ContactResponse.from(await this.contacts.create(orgId, dto)) };
+  async create(@KeyWorld() world: World, @Body() dto: CreateContactDto): Promise<{ data: ContactResponse }> {
+    return { data: ContactResponse.from(await this.contacts.create(world, dto)) };
   }
 
   @Get(':id')
@@ -72,8 +72,8 @@ export class ContactsController {
   @ApiOperation({ operationId: 'getContact', summary: 'Get a contact' })
   @ApiDataResponse(ContactResponse)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
-  async get(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<{ data: ContactResponse }> {
-    return { data: ContactResponse.from(await this.contacts.get(orgId, id)) };
+  async get(@KeyWorld() world: World, @Param('id', IdParamPipe) id: string): Promise<{ data: ContactResponse }> {
+    return { data: ContactResponse.from(await this.contacts.get(world, id)) };
   }
 
   @Patch(':id')
@@ -82,11 +82,11 @@ export class ContactsController {
   @ApiDataResponse(ContactResponse)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'CONFLICT')
   async update(
-    @OrgId() orgId: string,
+    @KeyWorld() world: World,
     @Param('id', IdParamPipe) id: string,
     @Body() dto: UpdateContactDto,
   ): Promise<{ data: ContactResponse }> {
-    return { data: ContactResponse.from(await this.contacts.update(orgId, id, dto)) };
+    return { data: ContactResponse.from(await this.contacts.update(world, id, dto)) };
   }
 
   @Delete(':id')
@@ -98,7 +98,7 @@ export class ContactsController {
   })
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
-  async delete(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<void> {
-    await this.contacts.delete(orgId, id);
+  async delete(@KeyWorld() world: World, @Param('id', IdParamPipe) id: string): Promise<void> {
+    await this.contacts.delete(world, id);
   }
 }

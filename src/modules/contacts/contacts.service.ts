@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, Repository } from 'typeorm';
+import { World, worldSql, worldWhere } from '../../common/auth/world';
 import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { keysetPaginate } from '../../common/pagination/keyset-paginate';
@@ -34,13 +35,13 @@ export class ContactsService {
     private readonly cursors: CursorCodec,
   ) {}
 
-  async list(organizationId: string, query: ListContactsQueryDto): Promise<Page<ContactListItemResponse>> {
+  async list(world: World, query: ListContactsQueryDto): Promise<Page<ContactListItemResponse>> {
     const search = query.search?.trim() || undefined;
     const qb = this.contacts
       .createQueryBuilder('c')
       // The list shape only: never `customFields` or `notes` (up to 16 KB and 5,000 characters a contact).
-      .select(selectColumns<Contact>('c', ['id', 'title', 'phone', 'email', 'tags', 'createdAt']))
-      .where('c.organizationId = :organizationId', { organizationId });
+      .select(selectColumns<Contact>('c', ['id', 'title', 'phone', 'email', 'tags', 'createdAt', 'livemode']))
+      .where(worldSql('c'), worldWhere(world));
     if (search) {
       const digits = phoneDigitsOf(search);
       qb.andWhere(
@@ -68,24 +69,24 @@ export class ContactsService {
     });
   }
 
-  get(organizationId: string, id: string): Promise<Contact> {
-    return this.getIn(this.contacts.manager, organizationId, id);
+  get(world: World, id: string): Promise<Contact> {
+    return this.getIn(this.contacts.manager, world, id);
   }
 
   /** The same read in the caller's transaction (a required `Tx`: call creation holds one while it reads). */
-  async getIn(tx: Tx, organizationId: string, id: string): Promise<Contact> {
-    const contact = await tx.findOneBy(Contact, { organizationId, id });
+  async getIn(tx: Tx, world: World, id: string): Promise<Contact> {
+    const contact = await tx.findOneBy(Contact, { ...worldWhere(world), id });
     if (!contact) throw ApiError.notFound('Contact');
     return contact;
   }
 
-  async create(organizationId: string, dto: CreateContactDto): Promise<Contact> {
-    await this.assertGroups(organizationId, dto.groupIds);
+  async create(world: World, dto: CreateContactDto): Promise<Contact> {
+    await this.assertGroups(world.organizationId, dto.groupIds);
     return this.mappingConstraints(() =>
       this.dataSource.transaction(async (m) => {
         const contact = m.create(Contact, {
           id: uuidv7(),
-          organizationId,
+          ...worldWhere(world),
           title: dto.title,
           phone: dto.phone,
           email: dto.email ?? null,
@@ -97,17 +98,18 @@ export class ContactsService {
         // nothing and gets its 409 without an aborted statement. One plain statement: TypeORM's insert builder cost
         // more CPU per create than the statement itself (a profile of POST /contacts, BENCHMARKS.md).
         const inserted: { created_at: Date; updated_at: Date }[] = await m.query(
-          `INSERT INTO contacts (id, organization_id, title, phone, email, notes, tags, custom_fields)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING created_at, updated_at`,
+          `INSERT INTO contacts (id, organization_id, livemode, title, phone, email, notes, tags, custom_fields)
+           VALUES ($1, $2, $9, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING created_at, updated_at`,
           [
             contact.id,
-            organizationId,
+            world.organizationId,
             contact.title,
             contact.phone,
             contact.email,
             contact.notes,
             contact.tags,
             JSON.stringify(contact.customFields),
+            world.livemode,
           ],
         );
         if (!inserted.length) throw phoneTaken();
@@ -121,19 +123,19 @@ export class ContactsService {
     );
   }
 
-  async update(organizationId: string, id: string, dto: UpdateContactDto): Promise<Contact> {
-    await this.assertGroups(organizationId, dto.groupIds);
+  async update(world: World, id: string, dto: UpdateContactDto): Promise<Contact> {
+    await this.assertGroups(world.organizationId, dto.groupIds);
     return this.mappingConstraints(() =>
       this.dataSource.transaction(async (m) => {
         const contact = await m.findOne(Contact, {
-          where: { organizationId, id },
+          where: { ...worldWhere(world), id },
           lock: { mode: 'pessimistic_write' },
         });
         if (!contact) throw ApiError.notFound('Contact');
         if (dto.title !== undefined) contact.title = dto.title;
         if (dto.phone !== undefined && dto.phone !== contact.phone) {
           // The common case answered without a failed statement; the unique index still decides races.
-          if (await m.existsBy(Contact, { organizationId, phone: dto.phone })) throw phoneTaken();
+          if (await m.existsBy(Contact, { ...worldWhere(world), phone: dto.phone })) throw phoneTaken();
           contact.phone = dto.phone;
         }
         if (dto.email !== undefined) contact.email = dto.email;
@@ -149,39 +151,37 @@ export class ContactsService {
   }
 
   /** Deletes the contact and (by cascade) its group memberships; calls and conversations keep their contact id. */
-  async delete(organizationId: string, id: string): Promise<void> {
+  async delete(world: World, id: string): Promise<void> {
     await this.dataSource.transaction(async (m) => {
-      const contact = await m.findOne(Contact, { where: { organizationId, id }, lock: { mode: 'pessimistic_write' } });
+      const contact = await m.findOne(Contact, {
+        where: { ...worldWhere(world), id },
+        lock: { mode: 'pessimistic_write' },
+      });
       if (!contact) throw ApiError.notFound('Contact');
-      await m.delete(Contact, { organizationId, id });
+      await m.delete(Contact, { ...worldWhere(world), id });
       await this.recordEvent(m, 'contact.deleted', contact);
     });
   }
 
   /**
-   * The contact of the organization with this phone, created (with `name` as its title, and a `contact.created`
+   * The contact of the world with this phone, created (with `name` as its title, and a `contact.created`
    * event) when there is none. Runs in the caller's transaction; safe against concurrent callers for one phone.
    */
-  async findOrCreateByPhone(
-    manager: EntityManager,
-    organizationId: string,
-    phone: string,
-    name: string,
-  ): Promise<Contact> {
+  async findOrCreateByPhone(manager: EntityManager, world: World, phone: string, name: string): Promise<Contact> {
     const e164 = toE164(phone);
     if (!e164) throw new Error(`findOrCreateByPhone: ${phone} is not an E.164 phone number`);
     const inserted: unknown[] = await manager.query(
-      `INSERT INTO contacts (id, organization_id, title, phone) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (organization_id, phone) DO NOTHING RETURNING id`,
-      [uuidv7(), organizationId, name.trim().slice(0, 200) || e164, e164],
+      `INSERT INTO contacts (id, organization_id, livemode, title, phone) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (organization_id, livemode, phone) DO NOTHING RETURNING id`,
+      [uuidv7(), world.organizationId, world.livemode, name.trim().slice(0, 200) || e164, e164],
     );
-    const contact = await manager.findOneByOrFail(Contact, { organizationId, phone: e164 });
+    const contact = await manager.findOneByOrFail(Contact, { ...worldWhere(world), phone: e164 });
     if (inserted.length) await this.recordEvent(manager, 'contact.created', contact);
     return contact;
   }
 
   private recordEvent(m: EntityManager, type: DomainEventType, contact: Contact): Promise<string> {
-    return this.outbox.record(m, contact.organizationId, type, { ...ContactResponse.from(contact) });
+    return this.outbox.record(m, contact, type, { ...ContactResponse.from(contact) });
   }
 
   private async assertGroups(organizationId: string, groupIds: readonly string[] | undefined): Promise<void> {

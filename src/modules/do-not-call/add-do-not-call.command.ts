@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { lockAdmission } from '../limits/call-admission';
 import { DoNotCallEntry, DoNotCallSource } from './do-not-call-entry.entity';
 import { DoNotCallRepository } from './do-not-call.repository';
+import { World } from '../../common/auth/world';
 
 export interface DoNotCallListing {
   number: string;
@@ -21,10 +22,10 @@ export class AddDoNotCallCommand {
 
   async execute(
     tx: EntityManager,
-    organizationId: string,
+    world: World,
     listing: DoNotCallListing,
   ): Promise<{ entry: DoNotCallEntry; created: boolean }> {
-    await lockAdmission(tx, organizationId);
-    return this.repository.add(tx, organizationId, listing);
+    await lockAdmission(tx, world.organizationId);
+    return this.repository.add(tx, world, listing);
   }
 }

@@ -10,11 +10,13 @@ export type DoNotCallSource = (typeof DO_NOT_CALL_SOURCES)[number];
  * number is active.
  */
 @Entity('do_not_call_entries')
-@Index('ux_do_not_call_active', ['organizationId', 'number'], { unique: true, where: 'removed_at IS NULL' })
+@Index('ux_do_not_call_active', ['organizationId', 'livemode', 'number'], { unique: true, where: 'removed_at IS NULL' })
 @Index('ix_do_not_call_org_created', ['organizationId', 'createdAt', 'id'])
 export class DoNotCallEntry {
   @PrimaryColumn('uuid') id: string;
   @Column('uuid') organizationId: string;
+  /** The world the row belongs to (README: "Test and live"): false for test data. */
+  @Column('boolean', { default: true }) livemode: boolean;
   /** E.164. */
   @Column('text') number: string;
   @Column('text', { nullable: true }) reason: string | null;

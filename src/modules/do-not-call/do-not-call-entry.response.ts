@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 import { DO_NOT_CALL_SOURCES, DoNotCallEntry, DoNotCallSource } from './do-not-call-entry.entity';
 
 /** A number on the do-not-call ledger (extension, CONTRACTS §9). */
@@ -11,8 +12,15 @@ export class DoNotCallEntryResponse {
   })
   source: DoNotCallSource;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiLivemode() livemode: boolean;
 
   static from(e: DoNotCallEntry): DoNotCallEntryResponse {
-    return { number: e.number, reason: e.reason, source: e.source, createdAt: e.createdAt.toISOString() };
+    return {
+      number: e.number,
+      reason: e.reason,
+      source: e.source,
+      createdAt: e.createdAt.toISOString(),
+      livemode: e.livemode,
+    };
   }
 }

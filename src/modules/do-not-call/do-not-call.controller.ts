@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { RequireScope } from '../../common/auth/access.decorators';
-import { OrgId } from '../../common/auth/auth-context';
+import { KeyWorld, World } from '../../common/auth/world';
 import { ApiError } from '../../common/errors/api-error';
 import { ApiContractExtension } from '../../common/openapi/api-extension.decorator';
 import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
@@ -20,6 +20,14 @@ const LEDGER_RULES =
   'and a campaign entry is skipped with skipReason `DO_NOT_CALL`. A chat message STOP, STOPALL, UNSUBSCRIBE, ' +
   'CANCEL, END or QUIT (any case, surrounding spaces ignored) lists the sender with source `message`.';
 
+const NUMBER_PARAM = { name: 'number', description: 'E.164, URL-encoded (`%2B14155550123`)', example: '+14155550123' };
+
+function numberParam(raw: string): string {
+  const number = toE164(raw);
+  if (!number) throw ApiError.validation('number', 'must be a phone number in E.164 format, e.g. +14155550123');
+  return number;
+}
+
 @ApiTags('Do not call (extension)')
 @Controller('api/v1/do-not-call')
 export class DoNotCallController {
@@ -35,8 +43,8 @@ export class DoNotCallController {
   })
   @ApiPageResponse(DoNotCallEntryResponse)
   @ApiErrors('VALIDATION_ERROR', 'INVALID_CURSOR')
-  list(@OrgId() orgId: string, @Query() query: PageQueryDto): Promise<Page<DoNotCallEntryResponse>> {
-    return this.ledger.list(orgId, query);
+  list(@KeyWorld() world: World, @Query() query: PageQueryDto): Promise<Page<DoNotCallEntryResponse>> {
+    return this.ledger.list(world, query);
   }
 
   @Post()
@@ -51,17 +59,32 @@ export class DoNotCallController {
   @ApiDataResponse(DoNotCallEntryResponse, { status: 200, description: 'The number was already listed' })
   @ApiErrors('VALIDATION_ERROR')
   async add(
-    @OrgId() orgId: string,
+    @KeyWorld() world: World,
     @Body() dto: AddDoNotCallDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<{ data: DoNotCallEntryResponse }> {
-    const { entry, created } = await this.ledger.add(orgId, {
+    const { entry, created } = await this.ledger.add(world, {
       number: dto.number,
       reason: dto.reason ?? null,
       source: 'api',
     });
     void reply.status(created ? 201 : 200);
     return { data: DoNotCallEntryResponse.from(entry) };
+  }
+
+  @Get(':number')
+  @RequireScope('do_not_call:read')
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'getDoNotCall',
+    summary: "A number's active listing on the do-not-call ledger",
+    description: 'A number that is not listed (never, or lifted since) is 404 NOT_FOUND.',
+  })
+  @ApiParam(NUMBER_PARAM)
+  @ApiDataResponse(DoNotCallEntryResponse)
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
+  async get(@KeyWorld() world: World, @Param('number') raw: string): Promise<{ data: DoNotCallEntryResponse }> {
+    return { data: DoNotCallEntryResponse.from(await this.ledger.get(world, numberParam(raw))) };
   }
 
   @Delete(':number')
@@ -73,11 +96,9 @@ export class DoNotCallController {
     summary: 'Lift a number from the do-not-call ledger',
     description: 'The listing is kept as history (when and by whom it was lifted); the number may be dialled again.',
   })
-  @ApiParam({ name: 'number', description: 'E.164, URL-encoded (`%2B14155550123`)', example: '+14155550123' })
+  @ApiParam(NUMBER_PARAM)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
-  async remove(@OrgId() orgId: string, @Param('number') raw: string): Promise<void> {
-    const number = toE164(raw);
-    if (!number) throw ApiError.validation('number', 'must be a phone number in E.164 format, e.g. +14155550123');
-    await this.ledger.remove(orgId, number);
+  async remove(@KeyWorld() world: World, @Param('number') raw: string): Promise<void> {
+    await this.ledger.remove(world, numberParam(raw));
   }
 }

@@ -9,6 +9,7 @@ import { AddDoNotCallCommand, DoNotCallListing } from './add-do-not-call.command
 import { DoNotCallEntry } from './do-not-call-entry.entity';
 import { DoNotCallEntryResponse } from './do-not-call-entry.response';
 import { DoNotCallRepository } from './do-not-call.repository';
+import { World } from '../../common/auth/world';
 
 /** The do-not-call ledger as the API and the dialers see it. */
 @Injectable()
@@ -20,20 +21,27 @@ export class DoNotCallService {
     private readonly cursors: CursorCodec,
   ) {}
 
-  add(organizationId: string, listing: DoNotCallListing): Promise<{ entry: DoNotCallEntry; created: boolean }> {
-    return this.dataSource.transaction((m) => this.addCommand.execute(m, organizationId, listing));
+  add(world: World, listing: DoNotCallListing): Promise<{ entry: DoNotCallEntry; created: boolean }> {
+    return this.dataSource.transaction((m) => this.addCommand.execute(m, world, listing));
   }
 
-  async remove(organizationId: string, number: string): Promise<void> {
+  async remove(world: World, number: string): Promise<void> {
     const removed = await this.dataSource.transaction(async (m) => {
-      await lockAdmission(m, organizationId);
-      return this.repository.remove(m, organizationId, number, 'api');
+      await lockAdmission(m, world.organizationId);
+      return this.repository.remove(m, world, number, 'api');
     });
     if (!removed) throw ApiError.notFound('Do-not-call entry');
   }
 
-  list(organizationId: string, query: PageQueryDto): Promise<Page<DoNotCallEntryResponse>> {
-    return keysetPaginate(this.repository.activeQuery(organizationId), {
+  /** The number's active listing in the world's ledger. */
+  async get(world: World, number: string): Promise<DoNotCallEntry> {
+    const entry = await this.repository.activeQuery(world).andWhere('d.number = :number', { number }).getOne();
+    if (!entry) throw ApiError.notFound('Do-not-call entry');
+    return entry;
+  }
+
+  list(world: World, query: PageQueryDto): Promise<Page<DoNotCallEntryResponse>> {
+    return keysetPaginate(this.repository.activeQuery(world), {
       alias: 'd',
       limit: query.limit,
       cursor: query.cursor,
@@ -44,7 +52,7 @@ export class DoNotCallService {
   }
 
   /** The numbers among these that must not be dialled; call it inside the transaction that decides the dial. */
-  listedAmong(tx: EntityManager, organizationId: string, numbers: readonly string[]): Promise<Set<string>> {
-    return this.repository.listedAmong(tx, organizationId, numbers);
+  listedAmong(tx: EntityManager, world: World, numbers: readonly string[]): Promise<Set<string>> {
+    return this.repository.listedAmong(tx, world, numbers);
   }
 }

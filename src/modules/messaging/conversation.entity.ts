@@ -15,6 +15,8 @@ export class Conversation {
   @Column('uuid') organizationId: string;
   /** The messaging account (`integrationId` in the public API). */
   @Column('uuid') integrationId: string;
+  /** Its account's world, copied when the thread starts so reads scope like every per-world table. */
+  @Column('boolean', { default: true }) livemode: boolean;
   @Column('text') status: ConversationStatus;
   /** E.164. */
   @Column('text') waUserPhone: string;

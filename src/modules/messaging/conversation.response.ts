@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CONVERSATION_STATUSES, Conversation, ConversationStatus } from './conversation.entity';
 import { MessageResponse } from './message.response';
+import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 
 export class ConversationResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -24,6 +25,7 @@ export class ConversationResponse {
   @ApiProperty({ type: String, nullable: true }) aiSummary: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
+  @ApiLivemode() livemode: boolean;
 
   static from(c: Conversation): ConversationResponse {
     return {
@@ -41,6 +43,7 @@ export class ConversationResponse {
       aiSummary: c.aiSummary,
       createdAt: c.createdAt.toISOString(),
       updatedAt: c.updatedAt.toISOString(),
+      livemode: c.livemode,
     };
   }
 }

@@ -12,6 +12,7 @@ import { ListConversationsQueryDto } from './dto/list-conversations.dto';
 import { Message } from './message.entity';
 import { MessageResponse } from './message.response';
 import { MessagingAccount } from './messaging-account.entity';
+import { World, worldSql, worldWhere } from '../../common/auth/world';
 
 /** What a listed conversation shows, plus its keyset (`lastActivityAt`, `id`). */
 const LIST_COLUMNS = [
@@ -30,6 +31,7 @@ const LIST_COLUMNS = [
   'lastActivityAt',
   'createdAt',
   'updatedAt',
+  'livemode',
 ] as const satisfies ReadonlyArray<keyof Conversation>;
 
 /** Spec: a conversation shows at most its 50 most recent messages. */
@@ -44,11 +46,11 @@ export class ConversationsService {
   ) {}
 
   /** Most recent activity first. */
-  list(organizationId: string, query: ListConversationsQueryDto): Promise<Page<ConversationResponse>> {
+  list(world: World, query: ListConversationsQueryDto): Promise<Page<ConversationResponse>> {
     const qb = this.conversations
       .createQueryBuilder('c')
       .select(selectColumns<Conversation>('c', LIST_COLUMNS))
-      .where('c.organizationId = :organizationId', { organizationId });
+      .where(worldSql('c'), worldWhere(world));
     if (query.status) qb.andWhere('c.status = :status', { status: query.status });
     return keysetPaginate(qb, {
       alias: 'c',
@@ -62,24 +64,24 @@ export class ConversationsService {
   }
 
   /**
-   * The organization's most recently active conversation with this phone on an active account: where a message
-   * to that number would go. Null when there is none.
+   * The world's most recently active conversation with this phone on an active account: where a message to that
+   * number would go. Null when there is none.
    */
-  latestWith(organizationId: string, phone: string): Promise<Conversation | null> {
+  latestWith(world: World, phone: string): Promise<Conversation | null> {
     return this.conversations
       .createQueryBuilder('c')
       .innerJoin(MessagingAccount, 'a', 'a.id = c.integrationId AND a.status = :active', { active: 'active' })
-      .where('c.organizationId = :organizationId AND c.waUserPhone = :phone', { organizationId, phone })
+      .where(`${worldSql('c')} AND c.waUserPhone = :phone`, { ...worldWhere(world), phone })
       .orderBy('c.lastActivityAt', 'DESC')
       .addOrderBy('c.id', 'DESC')
       .getOne();
   }
 
-  async get(organizationId: string, id: string): Promise<ConversationDetailResponse> {
-    const conversation = await this.conversations.findOneBy({ id, organizationId });
+  async get(world: World, id: string): Promise<ConversationDetailResponse> {
+    const conversation = await this.conversations.findOneBy({ id, ...worldWhere(world) });
     if (!conversation) throw ApiError.notFound('Conversation');
     const recent = await this.messages.find({
-      where: { conversationId: id, organizationId },
+      where: { conversationId: id, organizationId: world.organizationId },
       order: { timestamp: 'DESC', id: 'DESC' },
       take: CONVERSATION_MESSAGE_LIMIT,
     });

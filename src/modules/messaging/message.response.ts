@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Message } from './message.entity';
+import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 
 export class MessageResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -18,6 +19,7 @@ export class MessageResponse {
   deliveryStatus: string | null;
   @ApiProperty({ format: 'date-time' }) timestamp: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiLivemode() livemode: boolean;
 
   static from(m: Message): MessageResponse {
     return {
@@ -31,6 +33,7 @@ export class MessageResponse {
       deliveryStatus: m.deliveryStatus,
       timestamp: m.timestamp.toISOString(),
       createdAt: m.createdAt.toISOString(),
+      livemode: m.livemode,
     };
   }
 }

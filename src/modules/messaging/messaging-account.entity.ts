@@ -15,6 +15,8 @@ export type MessagingAccountStatus = (typeof MESSAGING_ACCOUNT_STATUSES)[number]
 export class MessagingAccount {
   @PrimaryColumn('uuid') id: string;
   @Column('uuid') organizationId: string;
+  /** The world of its conversations and messages; a test account always uses the messaging simulator. */
+  @Column('boolean', { default: true }) livemode: boolean;
   @Column('text') status: MessagingAccountStatus;
   @Column('text', { nullable: true }) statusMessage: string | null;
   /** WhatsApp Business Account id. */

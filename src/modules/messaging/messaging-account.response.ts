@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { MESSAGING_ACCOUNT_STATUSES, MessagingAccount, MessagingAccountStatus } from './messaging-account.entity';
+import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 
 export class MessagingAccountResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -14,6 +15,7 @@ export class MessagingAccountResponse {
   @ApiProperty() messagesReceived: number;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastMessageAt: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiLivemode() livemode: boolean;
 
   static from(a: MessagingAccount): MessagingAccountResponse {
     return {
@@ -29,6 +31,7 @@ export class MessagingAccountResponse {
       messagesReceived: a.messagesReceived,
       lastMessageAt: a.lastMessageAt?.toISOString() ?? null,
       createdAt: a.createdAt.toISOString(),
+      livemode: a.livemode,
     };
   }
 }

@@ -9,6 +9,7 @@ import { CreateMessagingTemplateDto } from './dto/create-messaging-template.dto'
 import { MessagingAccount } from './messaging-account.entity';
 import { MessagingTemplate } from './messaging-template.entity';
 import { isUniqueViolation } from '../../infra/database/pg-errors';
+import { World, worldWhere } from '../../common/auth/world';
 
 /**
  * The list is not paginated, so its length is capped (README limits table, OpenAPI): a business connects a few
@@ -35,7 +36,7 @@ export class MessagingAccountsService {
   ) {}
 
   /** Not paginated (the spec shows `data` only), so capped per organization (MAX_MESSAGING_ACCOUNTS). */
-  list(organizationId: string): Promise<MessagingAccount[]> {
+  list(world: World): Promise<MessagingAccount[]> {
     // The response's columns, named, so a column added later is not read by the list.
     return this.accounts.find({
       select: {
@@ -51,8 +52,9 @@ export class MessagingAccountsService {
         messagesReceived: true,
         lastMessageAt: true,
         createdAt: true,
+        livemode: true,
       },
-      where: { organizationId },
+      where: worldWhere(world),
       order: { createdAt: 'DESC', id: 'DESC' },
     });
   }
@@ -77,6 +79,7 @@ export class MessagingAccountsService {
           m.create(MessagingAccount, {
             id: uuidv7(),
             organizationId,
+            livemode: dto.livemode ?? true,
             status: dto.status ?? 'active',
             statusMessage: dto.statusMessage ?? null,
             wabaId: dto.wabaId ?? null,

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { RequireScope } from '../../common/auth/access.decorators';
-import { Livemode, OrgId } from '../../common/auth/auth-context';
+import { KeyWorld, World } from '../../common/auth/world';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
 import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
@@ -33,8 +33,8 @@ export class MessagingController {
     description: `Not paginated: an organization has at most ${MAX_MESSAGING_ACCOUNTS} messaging accounts (the dashboard's connect refuses one more with 422 MAX_MESSAGING_ACCOUNTS, an extension).`,
   })
   @ApiDataResponse(MessagingAccountResponse, { isArray: true })
-  async listAccounts(@OrgId() orgId: string): Promise<{ data: MessagingAccountResponse[] }> {
-    return { data: (await this.accounts.list(orgId)).map(MessagingAccountResponse.from) };
+  async listAccounts(@KeyWorld() world: World): Promise<{ data: MessagingAccountResponse[] }> {
+    return { data: (await this.accounts.list(world)).map(MessagingAccountResponse.from) };
   }
 
   @Get('conversations')
@@ -43,10 +43,10 @@ export class MessagingController {
   @ApiPageResponse(ConversationResponse)
   @ApiErrors('VALIDATION_ERROR', 'INVALID_CURSOR')
   listConversations(
-    @OrgId() orgId: string,
+    @KeyWorld() world: World,
     @Query() query: ListConversationsQueryDto,
   ): Promise<Page<ConversationResponse>> {
-    return this.conversations.list(orgId, query);
+    return this.conversations.list(world, query);
   }
 
   @Get('conversations/:id')
@@ -55,10 +55,10 @@ export class MessagingController {
   @ApiDataResponse(ConversationDetailResponse)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
   async getConversation(
-    @OrgId() orgId: string,
+    @KeyWorld() world: World,
     @Param('id', IdParamPipe) id: string,
   ): Promise<{ data: ConversationDetailResponse }> {
-    return { data: await this.conversations.get(orgId, id) };
+    return { data: await this.conversations.get(world, id) };
   }
 
   @Post('messages')
@@ -81,10 +81,9 @@ export class MessagingController {
   @ApiDataResponse(SendMessageResponse, { status: 201 })
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'TEMPLATE_NOT_FOUND', 'SESSION_EXPIRED', 'MESSAGING_API_ERROR')
   async send(
-    @OrgId() orgId: string,
-    @Livemode() livemode: boolean,
+    @KeyWorld() world: World,
     @Body(SendMessageBodyPipe) body: SendMessageDto,
   ): Promise<{ data: SendMessageResponse }> {
-    return { data: await this.sendMessage.execute(orgId, body, livemode) };
+    return { data: await this.sendMessage.execute(world, body) };
   }
 }

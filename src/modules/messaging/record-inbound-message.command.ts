@@ -53,7 +53,7 @@ export class RecordInboundMessageCommand {
   execute(input: InboundMessage): Promise<InboundResult> {
     return this.dataSource.transaction(async (m) => {
       const { account } = input;
-      const contact = await this.contacts.findOrCreateByPhone(m, account.organizationId, input.from, input.name ?? '');
+      const contact = await this.contacts.findOrCreateByPhone(m, account, input.from, input.name ?? '');
       const contactId = contact.id;
       const conversation = await this.findOrCreateConversation(m, input, contactId);
 
@@ -65,6 +65,7 @@ export class RecordInboundMessageCommand {
         .values({
           id: messageId,
           organizationId: account.organizationId,
+          livemode: account.livemode,
           conversationId: conversation.id,
           accountId: account.id,
           direction: 'inbound',
@@ -119,7 +120,7 @@ export class RecordInboundMessageCommand {
         .setParameters({ ts: input.timestamp })
         .execute();
       if (isOptOut(input.text)) {
-        await this.addDoNotCall.execute(m, account.organizationId, {
+        await this.addDoNotCall.execute(m, account, {
           number: input.from,
           reason: `Chat message: ${input.text.trim()}`,
           source: 'message',
@@ -139,6 +140,7 @@ export class RecordInboundMessageCommand {
       .values({
         id: uuidv7(),
         organizationId: account.organizationId,
+        livemode: account.livemode,
         integrationId: account.id,
         status: 'active',
         waUserPhone: input.from,

@@ -12,6 +12,7 @@ import { MessagingProvider, SendResult } from './providers/messaging-provider';
 import { MessagingSimulatorProvider } from './providers/simulator/messaging-simulator.provider';
 import { previewOf } from './record-inbound-message.command';
 import { RENDERED_TEMPLATE_MAX_LENGTH, renderTemplate } from './template-placeholders';
+import { World, worldWhere } from '../../common/auth/world';
 
 export interface SentMessage {
   messageId: string;
@@ -22,8 +23,9 @@ export interface SentMessage {
 /**
  * Sends one message into a conversation, enforcing the rules in order: the conversation and an active account
  * exist (404), free-form text only inside the 24-hour window (422), a template must be registered and APPROVED in
- * that language (404 TEMPLATE_NOT_FOUND); then the provider decides (502 when it refuses). A `test` key's message
- * goes to the simulator whatever MESSAGING_PROVIDER says, and is stored marked `livemode = false` (CONTRACTS §8).
+ * that language (404 TEMPLATE_NOT_FOUND); then the provider decides (502 when it refuses). A test world's message
+ * (a `test` key's, on a test account) goes to the simulator whatever MESSAGING_PROVIDER says, and is stored
+ * marked `livemode = false` (README: "Test and live").
  */
 @Injectable()
 export class SendMessageCommand {
@@ -36,12 +38,18 @@ export class SendMessageCommand {
     private readonly simulator: MessagingSimulatorProvider,
   ) {}
 
-  async execute(organizationId: string, dto: SendMessageDto, livemode: boolean): Promise<SentMessage> {
-    const provider = livemode ? this.configured : this.simulator;
-    const conversation = await this.conversations.findOneBy({ id: dto.conversationId, organizationId });
+  async execute(world: World, dto: SendMessageDto): Promise<SentMessage> {
+    const conversation = await this.conversations.findOneBy({ id: dto.conversationId, ...worldWhere(world) });
     if (!conversation) throw ApiError.notFound('Conversation');
-    const account = await this.accounts.findOneBy({ id: conversation.integrationId, organizationId, status: 'active' });
+    const account = await this.accounts.findOneBy({
+      id: conversation.integrationId,
+      ...worldWhere(world),
+      status: 'active',
+    });
     if (!account) throw ApiError.notFound('Active messaging integration');
+    // The conversation's world is its account's: a test account always sends through the simulator.
+    const livemode = account.livemode;
+    const provider = livemode ? this.configured : this.simulator;
     const to = conversation.waUserPhone;
 
     if (dto.type === 'text') {

@@ -12,6 +12,8 @@ export class OutboxEvent {
   /** Public, stable id of the event: the webhook `X-Webhook-Id` is derived from it. */
   @Index({ unique: true }) @Column('uuid') eventId: string;
   @Column('uuid') organizationId: string;
+  /** The world of what the event describes; webhook endpoints of that world only receive it. */
+  @Column('boolean', { default: true }) livemode: boolean;
   @Column('text') type: string;
   @Column('jsonb') data: Record<string, unknown>;
   @Column({ type: 'timestamptz', precision: 3 }) occurredAt: Date;

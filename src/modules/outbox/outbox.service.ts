@@ -1,12 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import type { World } from '../../common/auth/world';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { DomainEventType } from './domain-event';
 
 export const OUTBOX_CHANNEL = 'vc_outbox';
 
+/**
+ * An event to record. `owner` is the world of what it describes (the row itself will do: a call, a contact, a
+ * campaign); every event carries it, so the envelope's `livemode` needs nothing from the event type.
+ */
 export interface PendingEvent {
-  organizationId: string;
+  owner: World;
   type: DomainEventType;
   data: Record<string, unknown>;
 }
@@ -19,11 +24,11 @@ export class OutboxService {
    */
   async record(
     manager: EntityManager,
-    organizationId: string,
+    owner: World,
     type: DomainEventType,
     data: Record<string, unknown>,
   ): Promise<string> {
-    const [eventId] = await this.recordMany(manager, [{ organizationId, type, data }]);
+    const [eventId] = await this.recordMany(manager, [{ owner, type, data }]);
     return eventId;
   }
 
@@ -45,16 +50,18 @@ export class OutboxService {
     const occurredAt = new Date();
     const rows = events.map((e) => ({
       event_id: uuidv7(),
-      organization_id: e.organizationId,
+      organization_id: e.owner.organizationId,
+      livemode: e.owner.livemode,
       type: e.type,
       data: e.data,
     }));
     // One round trip for all: the rows, and the NOTIFY that PostgreSQL delivers when the transaction commits.
     await manager.query(
       `WITH inserted AS (
-         INSERT INTO outbox_events (event_id, organization_id, type, data, occurred_at)
-         SELECT r.event_id, r.organization_id, r.type, r.data, $2
-           FROM jsonb_to_recordset($1::jsonb) AS r(event_id uuid, organization_id uuid, type text, data jsonb)
+         INSERT INTO outbox_events (event_id, organization_id, livemode, type, data, occurred_at)
+         SELECT r.event_id, r.organization_id, r.livemode, r.type, r.data, $2
+           FROM jsonb_to_recordset($1::jsonb)
+             AS r(event_id uuid, organization_id uuid, livemode boolean, type text, data jsonb)
          RETURNING id)
        SELECT pg_notify('${OUTBOX_CHANNEL}', '') WHERE EXISTS (SELECT 1 FROM inserted)`,
       [JSON.stringify(rows), occurredAt],

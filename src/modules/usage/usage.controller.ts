@@ -2,6 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../../common/auth/access.decorators';
 import { OrgId } from '../../common/auth/auth-context';
+import { KeyWorld, World } from '../../common/auth/world';
 import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { Page } from '../../common/pagination/pagination.dto';
@@ -24,6 +25,9 @@ export class UsageController {
   @ApiOperation({
     operationId: 'getUsage',
     summary: 'Plan, minute balance, current-period usage and allowance',
+    description:
+      "The organization's plan and its live minutes, whichever key asks: test calls are free and never move " +
+      'them. The history (`/usage/history`) is live-only: a `test` key always gets an empty page.',
   })
   @ApiDataResponse(UsageSummaryResponse)
   async get(@OrgId() orgId: string): Promise<{ data: UsageSummaryResponse }> {
@@ -38,7 +42,7 @@ export class UsageController {
   })
   @ApiPageResponse(UsageHistoryRowResponse)
   @ApiErrors('VALIDATION_ERROR', 'INVALID_CURSOR')
-  list(@OrgId() orgId: string, @Query() query: UsageHistoryQueryDto): Promise<Page<UsageHistoryRowResponse>> {
-    return this.history.list(orgId, query);
+  list(@KeyWorld() world: World, @Query() query: UsageHistoryQueryDto): Promise<Page<UsageHistoryRowResponse>> {
+    return this.history.list(world, query);
   }
 }

@@ -10,6 +10,8 @@ import { CreatedAt, UpdatedAt } from '../../common/entities/timestamps';
 export class WebhookEndpoint {
   @PrimaryColumn('uuid') id: string;
   @Index() @Column('uuid') organizationId: string;
+  /** The world whose events the endpoint receives (its creating key's); false for a test endpoint. */
+  @Column('boolean', { default: true }) livemode: boolean;
   @Column('text') url: string;
   @Column('text', { array: true }) events: string[];
   @Column('text', { select: false }) secret: string;

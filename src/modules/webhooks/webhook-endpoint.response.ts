@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { DOMAIN_EVENT_TYPES } from '../outbox/domain-event';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { displayedWebhookUrl } from './webhook-url';
+import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 
 export class WebhookEndpointResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -10,6 +11,7 @@ export class WebhookEndpointResponse {
   @ApiProperty() isActive: boolean;
   @ApiProperty({ nullable: true, type: String, example: 'CRM sync' }) description: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiLivemode() livemode: boolean;
 
   static from(endpoint: WebhookEndpoint): WebhookEndpointResponse {
     return {
@@ -19,6 +21,7 @@ export class WebhookEndpointResponse {
       isActive: endpoint.isActive,
       description: endpoint.description,
       createdAt: endpoint.createdAt.toISOString(),
+      livemode: endpoint.livemode,
     };
   }
 }

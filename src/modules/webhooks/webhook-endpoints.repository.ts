@@ -8,6 +8,7 @@ export interface EndpointForSend {
   events: string[];
   is_active: boolean;
   consecutive_failures: number;
+  livemode: boolean;
 }
 
 /**
@@ -19,18 +20,23 @@ export interface EndpointForSend {
 export class WebhookEndpointsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** The active endpoints of the organization subscribed to the event type. */
-  async subscribedIds(organizationId: string, eventType: string): Promise<string[]> {
+  /**
+   * The active endpoints subscribed to the event's type, of its organization and its world: a test event never
+   * reaches a live endpoint, nor the reverse. The world is read from the event's row (queues carry references).
+   */
+  async subscribedIds(event: { organizationId: string; eventId: string; type: string }): Promise<string[]> {
     const rows: Array<{ id: string }> = await this.dataSource.query(
-      `SELECT id FROM webhook_endpoints WHERE organization_id = $1 AND is_active AND $2 = ANY(events)`,
-      [organizationId, eventType],
+      `SELECT w.id FROM webhook_endpoints w JOIN outbox_events e ON e.event_id = $3
+        WHERE w.organization_id = $1 AND w.livemode = e.livemode AND w.is_active AND $2 = ANY(w.events)`,
+      [event.organizationId, event.type, event.eventId],
     );
     return rows.map((r) => r.id);
   }
 
   async findForSend(organizationId: string, id: string): Promise<EndpointForSend | undefined> {
     const [endpoint]: EndpointForSend[] = await this.dataSource.query(
-      `SELECT url, secret, events, is_active, consecutive_failures FROM webhook_endpoints WHERE id = $1 AND organization_id = $2`,
+      `SELECT url, secret, events, is_active, consecutive_failures, livemode
+         FROM webhook_endpoints WHERE id = $1 AND organization_id = $2`,
       [id, organizationId],
     );
     return endpoint;

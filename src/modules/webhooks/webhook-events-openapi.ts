@@ -7,7 +7,8 @@ type Json = Record<string, any>;
 /** The resource each event family carries in `data` (call events: the Call without `transcript`). */
 const DATA_SCHEMA: Record<string, string> = { call: 'Call', contact: 'Contact', campaign: 'Campaign' };
 
-const DELIVERY = `Delivered as \`POST\` with a JSON body to every active endpoint subscribed to the event.
+const DELIVERY = `Delivered as \`POST\` with a JSON body to every active endpoint of the event's world (\`livemode\`) subscribed
+to the event.
 Signature: \`X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint
 secret>\`; compare in constant time and refuse a \`t\` older than your tolerance (we suggest 300 s). The signature
 is computed when each attempt is sent, so a rotated secret applies to pending retries. \`X-Webhook-Id\` is the same
@@ -37,10 +38,16 @@ export function applyWebhooks(document: OpenAPIObject): void {
       : { type: 'object', additionalProperties: true };
     schemas[name] = {
       type: 'object',
-      required: ['event', 'timestamp', 'data'],
+      required: ['event', 'timestamp', 'livemode', 'data'],
       properties: {
         event: { type: 'string', enum: events },
         timestamp: { type: 'string', format: 'date-time', description: 'When the event happened (ISO 8601).' },
+        livemode: {
+          type: 'boolean',
+          description:
+            'Extension: the world of what the event describes (false: test data). An endpoint receives only ' +
+            "the events of its own world (its creating key's), so a receiver can also refuse the other world.",
+        },
         data,
       },
     };
@@ -66,7 +73,12 @@ export function applyWebhooks(document: OpenAPIObject): void {
           content: {
             'application/json': {
               schema: { $ref: `#/components/schemas/${name}` },
-              example: { event, timestamp: '2025-01-01T10:01:30.000Z', data: exampleOf(data, schemas) },
+              example: {
+                event,
+                timestamp: '2025-01-01T10:01:30.000Z',
+                livemode: true,
+                data: exampleOf(data, schemas),
+              },
             },
           },
         },

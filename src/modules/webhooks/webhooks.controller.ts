@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../../common/auth/access.decorators';
-import { OrgId } from '../../common/auth/auth-context';
+import { KeyWorld, World } from '../../common/auth/world';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
 import { ApiDataResponse } from '../../common/openapi/api-data-response.decorator';
@@ -24,8 +24,8 @@ export class WebhooksController {
   @RequireScope('webhooks:read')
   @ApiOperation({ operationId: 'listWebhooks', summary: 'Webhook endpoints, newest first (not paginated; no secrets)' })
   @ApiDataResponse(WebhookEndpointResponse, { isArray: true })
-  async list(@OrgId() orgId: string): Promise<{ data: WebhookEndpointResponse[] }> {
-    const rows = await this.webhooks.list(orgId);
+  async list(@KeyWorld() world: World): Promise<{ data: WebhookEndpointResponse[] }> {
+    const rows = await this.webhooks.list(world);
     return { data: rows.map((r) => WebhookEndpointResponse.from(r)) };
   }
 
@@ -37,10 +37,10 @@ export class WebhooksController {
   @ApiDataResponse(CreatedWebhookEndpointResponse, { status: 201 })
   @ApiErrors('VALIDATION_ERROR', 'MAX_ENDPOINTS')
   async create(
-    @OrgId() orgId: string,
+    @KeyWorld() world: World,
     @Body() dto: CreateWebhookDto,
   ): Promise<{ data: CreatedWebhookEndpointResponse }> {
-    const { endpoint, secret } = await this.webhooks.create(orgId, dto);
+    const { endpoint, secret } = await this.webhooks.create(world, dto);
     return { data: { ...WebhookEndpointResponse.from(endpoint), secret } };
   }
 
@@ -53,11 +53,11 @@ export class WebhooksController {
   @ApiDataResponse(WebhookEndpointResponse)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
   async update(
-    @OrgId() orgId: string,
+    @KeyWorld() world: World,
     @Param('id', IdParamPipe) id: string,
     @Body() dto: UpdateWebhookDto,
   ): Promise<{ data: WebhookEndpointResponse }> {
-    return { data: WebhookEndpointResponse.from(await this.webhooks.update(orgId, id, dto)) };
+    return { data: WebhookEndpointResponse.from(await this.webhooks.update(world, id, dto)) };
   }
 
   @Delete(':id')
@@ -68,8 +68,8 @@ export class WebhooksController {
     summary: 'Delete a webhook endpoint; pending deliveries are cancelled',
   })
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
-  async remove(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<void> {
-    await this.webhooks.remove(orgId, id);
+  async remove(@KeyWorld() world: World, @Param('id', IdParamPipe) id: string): Promise<void> {
+    await this.webhooks.remove(world, id);
   }
 
   @Post(':id/rotate-secret')
@@ -79,9 +79,9 @@ export class WebhooksController {
   @ApiDataResponse(WebhookSecretResponse)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
   async rotateSecret(
-    @OrgId() orgId: string,
+    @KeyWorld() world: World,
     @Param('id', IdParamPipe) id: string,
   ): Promise<{ data: WebhookSecretResponse }> {
-    return { data: { secret: await this.webhooks.rotateSecret(orgId, id) } };
+    return { data: { secret: await this.webhooks.rotateSecret(world, id) } };
   }
 }

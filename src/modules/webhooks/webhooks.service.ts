@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
+import { World, worldWhere } from '../../common/auth/world';
 import { ApiError } from '../../common/errors/api-error';
 import { OrganizationCap, assertBelowCap } from '../../common/limits/organization-cap';
 import { ReplaySecretSource } from '../../common/idempotency/replay-secret';
@@ -37,26 +38,28 @@ export class WebhooksService implements ReplaySecretSource {
   ) {}
 
   /** For an idempotent replay of the create: the endpoint's live secret, null once it is deleted. */
-  async currentSecret(organizationId: string, id: string): Promise<string | null> {
+  async currentSecret(world: World, id: string): Promise<string | null> {
     const endpoint = await this.endpoints.findOne({
-      where: { id, organizationId },
+      where: { id, ...worldWhere(world) },
       select: { id: true, secret: true },
     });
     return endpoint?.secret ?? null;
   }
 
-  list(organizationId: string): Promise<WebhookEndpoint[]> {
-    return this.endpoints.find({ where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  list(world: World): Promise<WebhookEndpoint[]> {
+    return this.endpoints.find({ where: worldWhere(world), order: { createdAt: 'DESC', id: 'DESC' } });
   }
 
-  async create(organizationId: string, dto: CreateWebhookDto): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  /** The endpoint belongs to the creating key's world and receives that world's events only. */
+  async create(world: World, dto: CreateWebhookDto): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     await assertWebhookUrl(dto.url, this.config.webhookAllowInsecure);
     const secret = newSecret();
     const endpoint = await this.dataSource.transaction(async (m) => {
-      await assertBelowCap(m, ENDPOINT_CAP, organizationId);
+      // The spec's cap is per organization: test and live endpoints count together.
+      await assertBelowCap(m, ENDPOINT_CAP, world.organizationId);
       const row = m.create(WebhookEndpoint, {
         id: uuidv7(),
-        organizationId,
+        ...worldWhere(world),
         url: dto.url,
         events: dto.events,
         secret,
@@ -67,8 +70,8 @@ export class WebhooksService implements ReplaySecretSource {
     return { endpoint, secret };
   }
 
-  async update(organizationId: string, id: string, dto: UpdateWebhookDto): Promise<WebhookEndpoint> {
-    await this.get(organizationId, id);
+  async update(world: World, id: string, dto: UpdateWebhookDto): Promise<WebhookEndpoint> {
+    await this.get(world, id);
     const changes: Partial<WebhookEndpoint> = {};
     if (dto.url !== undefined) {
       await assertWebhookUrl(dto.url, this.config.webhookAllowInsecure);
@@ -82,26 +85,26 @@ export class WebhooksService implements ReplaySecretSource {
     } else if (dto.isActive === false) {
       changes.isActive = false;
     }
-    if (Object.keys(changes).length) await this.endpoints.update({ id, organizationId }, changes);
-    return this.get(organizationId, id);
+    if (Object.keys(changes).length) await this.endpoints.update({ id, ...worldWhere(world) }, changes);
+    return this.get(world, id);
   }
 
   /** Deleting the row is what cancels pending deliveries: a retry whose endpoint is gone stops there. */
-  async remove(organizationId: string, id: string): Promise<void> {
-    const result = await this.endpoints.delete({ id, organizationId });
+  async remove(world: World, id: string): Promise<void> {
+    const result = await this.endpoints.delete({ id, ...worldWhere(world) });
     if (!result.affected) throw ApiError.notFound('Webhook endpoint');
   }
 
   /** The old secret is dead from this commit on: deliveries read the current secret when they send. */
-  async rotateSecret(organizationId: string, id: string): Promise<string> {
+  async rotateSecret(world: World, id: string): Promise<string> {
     const secret = newSecret();
-    const result = await this.endpoints.update({ id, organizationId }, { secret });
+    const result = await this.endpoints.update({ id, ...worldWhere(world) }, { secret });
     if (!result.affected) throw ApiError.notFound('Webhook endpoint');
     return secret;
   }
 
-  async get(organizationId: string, id: string): Promise<WebhookEndpoint> {
-    const endpoint = await this.endpoints.findOne({ where: { id, organizationId } });
+  async get(world: World, id: string): Promise<WebhookEndpoint> {
+    const endpoint = await this.endpoints.findOne({ where: { id, ...worldWhere(world) } });
     if (!endpoint) throw ApiError.notFound('Webhook endpoint');
     return endpoint;
   }

@@ -12,6 +12,8 @@ export async function recordEvent(
   orgId: string,
   type: DomainEventType,
   data: Record<string, unknown>,
+  livemode = true,
 ): Promise<string> {
-  return t.app.get(DataSource).transaction((m) => t.app.get(OutboxService).record(m, orgId, type, data));
+  const owner = { organizationId: orgId, livemode };
+  return t.app.get(DataSource).transaction((m) => t.app.get(OutboxService).record(m, owner, type, data));
 }

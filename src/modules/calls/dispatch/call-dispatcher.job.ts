@@ -138,7 +138,7 @@ export class CallDispatcherJob {
         const failed = await this.calls.failDispatch(m, blocked);
         await this.outbox.recordMany(
           m,
-          failed.map((call) => ({ organizationId, type: 'call.failed', data: { ...CallResponse.from(call) } })),
+          failed.map((call) => ({ owner: call, type: 'call.failed', data: { ...CallResponse.from(call) } })),
         );
       }
       const started = processing.filter((c) => !c.livemode || reservations.get(c.id)?.reserved);
@@ -166,13 +166,21 @@ export class CallDispatcherJob {
     const free = await this.admission.lockFreeOutboundSlots(m, organizationId);
     const claimedLive = claimed.some((c) => c.livemode);
     let poolFree = claimedLive && free > 0 ? await this.admission.lockFreePoolSlots(m, organizationId) : Infinity;
-    const listed = await this.doNotCall.listedAmong(
-      m,
-      organizationId,
-      claimed.map((c) => c.callTo),
-    );
+    // Each call against its own world's ledger: a test listing never blocks a live call, nor the reverse.
+    const refused = new Set<Call>();
+    for (const livemode of [true, false]) {
+      const calls = claimed.filter((c) => c.livemode === livemode);
+      if (!calls.length) continue;
+      const world = { organizationId, livemode };
+      const listed = await this.doNotCall.listedAmong(
+        m,
+        world,
+        calls.map((c) => c.callTo),
+      );
+      for (const c of calls) if (listed.has(c.callTo)) refused.add(c);
+    }
     const due = (c: Call) => (c.scheduledAt ?? c.createdAt).getTime();
-    const oldestFirst = claimed.filter((c) => !listed.has(c.callTo)).sort((a, b) => due(a) - due(b));
+    const oldestFirst = claimed.filter((c) => !refused.has(c)).sort((a, b) => due(a) - due(b));
     const admitted: Call[] = [];
     const waiting: Call[] = [];
     for (const call of oldestFirst) {
@@ -187,7 +195,7 @@ export class CallDispatcherJob {
         waiting.map((c) => c.id),
       );
     }
-    return { admitted, refused: claimed.filter((c) => listed.has(c.callTo)) };
+    return { admitted, refused: [...refused] };
   }
 
   /** How long a due call waited for a worker: from when it was due (scheduledAt, else createdAt) to processing. */

@@ -55,23 +55,21 @@ export class FollowUpMessenger {
     call: MessagedCall,
     livemode: boolean,
   ): Promise<FollowUpMessageOutcome> {
+    // The call's world: its ledger, its conversation, its sending rules.
+    const world = { organizationId, livemode };
     // A number on the ledger asked not to be contacted (a STOP message lists it): no template either.
-    const listed = await this.doNotCall.listedAmong(this.dataSource.manager, organizationId, [call.callTo]);
+    const listed = await this.doNotCall.listedAmong(this.dataSource.manager, world, [call.callTo]);
     if (listed.size) return { status: 'skipped', reason: 'DO_NOT_CALL' };
-    const conversation = await this.conversations.latestWith(organizationId, call.callTo);
+    const conversation = await this.conversations.latestWith(world, call.callTo);
     if (!conversation) return { status: 'skipped', reason: 'NO_CONVERSATION' };
     try {
-      const sent = await this.send.execute(
-        organizationId,
-        {
-          type: 'template',
-          conversationId: conversation.id,
-          templateName: followUp.messageTemplateName!,
-          templateLanguage: followUp.messageTemplateLanguage!,
-          variables: followUp.messageVariables ?? {},
-        },
-        livemode,
-      );
+      const sent = await this.send.execute(world, {
+        type: 'template',
+        conversationId: conversation.id,
+        templateName: followUp.messageTemplateName!,
+        templateLanguage: followUp.messageTemplateLanguage!,
+        variables: followUp.messageVariables ?? {},
+      });
       return { status: 'sent', messageId: sent.messageId, conversationId: conversation.id };
     } catch (error) {
       // The command's refusals (template no longer approved, provider refusal) are outcomes to record, not faults.

@@ -113,7 +113,7 @@ export class AdvanceCampaignCommand {
     const candidates = await this.entries.due(m, campaign.id, slots * 4);
     const listed = await this.doNotCall.listedAmong(
       m,
-      campaign.organizationId,
+      campaign,
       candidates.map((e) => e.to),
     );
     const daily = await this.attempts.dailyByNumber(

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, MaxLength, IsBoolean } from 'class-validator';
 import { MESSAGING_ACCOUNT_STATUSES, MessagingAccountStatus } from '../messaging-account.entity';
 
 /** Admin API: what the dashboard records once an account is connected. */
@@ -50,4 +50,13 @@ export class CreateMessagingAccountDto {
   @IsString()
   @Length(1, 32)
   qualityRating?: string;
+  @ApiPropertyOptional({
+    default: true,
+    description:
+      'The world of the account: false makes a test account, whose conversations and messages are test data ' +
+      '(read and sent with `test` keys only) and which always uses the messaging simulator',
+  })
+  @IsOptional()
+  @IsBoolean()
+  livemode?: boolean;
 }

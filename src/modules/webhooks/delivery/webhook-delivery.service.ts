@@ -21,6 +21,8 @@ export const DISABLE_AFTER_FAILURES = 10;
 export interface EventForSend {
   data: Record<string, unknown>;
   occurred_at: Date;
+  /** The event's world: the envelope's top-level `livemode`, whatever the event type. */
+  livemode: boolean;
 }
 
 interface SentAttempt {
@@ -127,6 +129,8 @@ export class WebhookDeliveryService {
     // Deleted, disabled or unsubscribed since the event, or the event pruned: the delivery is cancelled.
     if (!endpoint || !endpoint.is_active || !endpoint.events.includes(job.type)) return cancel();
     if (!event || event.logged) return cancel();
+    // The fan-out already matched worlds; a job made any other way never crosses them either.
+    if (event.livemode !== endpoint.livemode) return cancel();
     const claim = await claimed;
     if ('error' in claim) throw claim.error;
     if (!claim.release) return null;
@@ -148,7 +152,7 @@ export class WebhookDeliveryService {
     unlessLogged: boolean,
   ): Promise<(EventForSend & { logged: boolean }) | undefined> {
     const [event]: Array<EventForSend & { logged: boolean }> = await this.dataSource.query(
-      `SELECT CASE WHEN type LIKE 'call.%' THEN data - 'transcript' ELSE data END AS data, occurred_at,
+      `SELECT CASE WHEN type LIKE 'call.%' THEN data - 'transcript' ELSE data END AS data, occurred_at, livemode,
               $4 AND EXISTS (SELECT 1 FROM webhook_deliveries WHERE webhook_id = $2 AND attempt >= $3) AS logged
          FROM outbox_events WHERE event_id = $1`,
       [job.eventId, id, job.attempt, unlessLogged],
@@ -180,7 +184,12 @@ export class WebhookDeliveryService {
     event: EventForSend,
     id: string,
   ): Promise<PostResult> {
-    const body = JSON.stringify({ event: job.type, timestamp: event.occurred_at.toISOString(), data: event.data });
+    const body = JSON.stringify({
+      event: job.type,
+      timestamp: event.occurred_at.toISOString(),
+      livemode: event.livemode,
+      data: event.data,
+    });
     // Signed now, with the current secret, over exactly these bytes (CONTRACTS §3).
     const signature = signatureHeader(endpoint.secret, body, Math.floor(Date.now() / 1000));
     return this.http.post(

@@ -7,8 +7,8 @@ import { WebhookEndpointsRepository } from '../webhook-endpoints.repository';
 import { WebhookDeliveryJobData, deliveryJobOptions } from './webhook-delivery-job-data';
 
 /**
- * Turns each relayed domain event into one delivery job per active endpoint of the organization subscribed to
- * its type. Job ids are fixed per (event, endpoint), so a re-relayed event or a retried fan-out adds nothing.
+ * Turns each relayed domain event into one delivery job per active endpoint of the organization and the event's
+ * world subscribed to its type. Job ids are fixed per (event, endpoint), so a re-relayed event or a retried fan-out adds nothing.
  */
 @Injectable()
 export class WebhookFanoutService implements OnModuleInit, DomainEventListener {
@@ -23,7 +23,7 @@ export class WebhookFanoutService implements OnModuleInit, DomainEventListener {
   }
 
   async onDomainEvent(event: DomainEventMessage): Promise<void> {
-    const endpoints = await this.endpoints.subscribedIds(event.organizationId, event.type);
+    const endpoints = await this.endpoints.subscribedIds(event);
     if (!endpoints.length) return;
     await this.jobs.addBulk<WebhookDeliveryJobData>(
       JobName.DeliverWebhook,

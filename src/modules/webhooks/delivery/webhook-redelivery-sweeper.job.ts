@@ -43,7 +43,7 @@ export class WebhookRedeliverySweeperJob {
       `SELECT e.event_id, e.organization_id, e.type, w.id AS endpoint_id, d.last_attempt
          FROM outbox_events e
          JOIN webhook_endpoints w
-           ON w.organization_id = e.organization_id AND w.is_active AND e.type = ANY(w.events)
+           ON w.organization_id = e.organization_id AND w.livemode = e.livemode AND w.is_active AND e.type = ANY(w.events)
           AND w.created_at <= e.occurred_at
          LEFT JOIN LATERAL (
            SELECT max(attempt) AS last_attempt, max(created_at) AS last_at, bool_or(success) AS succeeded

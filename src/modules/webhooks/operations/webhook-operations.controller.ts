@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../../../common/auth/access.decorators';
-import { OrgId } from '../../../common/auth/auth-context';
+import { KeyWorld, World } from '../../../common/auth/world';
 import { IdParamPipe } from '../../../common/ids/id-param.pipe';
 import { ApiDataResponse, ApiPageResponse } from '../../../common/openapi/api-data-response.decorator';
 import { ApiErrors } from '../../../common/openapi/api-errors.decorator';
@@ -33,8 +33,11 @@ export class WebhookOperationsController {
   @ApiOperation({ operationId: 'getWebhook', summary: 'One webhook endpoint (no secret)' })
   @ApiDataResponse(WebhookEndpointResponse)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
-  async get(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<{ data: WebhookEndpointResponse }> {
-    return { data: WebhookEndpointResponse.from(await this.webhooks.get(orgId, id)) };
+  async get(
+    @KeyWorld() world: World,
+    @Param('id', IdParamPipe) id: string,
+  ): Promise<{ data: WebhookEndpointResponse }> {
+    return { data: WebhookEndpointResponse.from(await this.webhooks.get(world, id)) };
   }
 
   @Get(':id/deliveries')
@@ -48,11 +51,11 @@ export class WebhookOperationsController {
   @ApiPageResponse(WebhookDeliveryResponse)
   @ApiErrors('VALIDATION_ERROR', 'INVALID_CURSOR', 'NOT_FOUND')
   list(
-    @OrgId() orgId: string,
+    @KeyWorld() world: World,
     @Param('id', IdParamPipe) id: string,
     @Query() query: ListDeliveriesQueryDto,
   ): Promise<Page<WebhookDeliveryResponse>> {
-    return this.operations.list(orgId, id, query);
+    return this.operations.list(world, id, query);
   }
 
   @Get(':id/deliveries/:deliveryId')
@@ -66,11 +69,11 @@ export class WebhookOperationsController {
   @ApiDataResponse(WebhookDeliveryResponse)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
   async getDelivery(
-    @OrgId() orgId: string,
+    @KeyWorld() world: World,
     @Param('id', IdParamPipe) id: string,
     @Param('deliveryId') deliveryId: string,
   ): Promise<{ data: WebhookDeliveryResponse }> {
-    return { data: await this.operations.get(orgId, id, deliveryId) };
+    return { data: await this.operations.get(world, id, deliveryId) };
   }
 
   @Post(':id/deliveries/:deliveryId/retry')
@@ -90,11 +93,11 @@ export class WebhookOperationsController {
   @ApiDataResponse(WebhookRetryResponse, { status: 202 })
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'CONFLICT', 'INVALID_STATE')
   async retry(
-    @OrgId() orgId: string,
+    @KeyWorld() world: World,
     @Param('id', IdParamPipe) id: string,
     @Param('deliveryId') deliveryId: string,
   ): Promise<{ data: WebhookRetryResponse }> {
-    return { data: await this.operations.retry(orgId, id, deliveryId) };
+    return { data: await this.operations.retry(world, id, deliveryId) };
   }
 
   @Post(':id/test')
@@ -111,8 +114,11 @@ export class WebhookOperationsController {
   })
   @ApiDataResponse(WebhookDeliveryResponse)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
-  async test(@OrgId() orgId: string, @Param('id', IdParamPipe) id: string): Promise<{ data: WebhookDeliveryResponse }> {
-    return { data: await this.operations.test(orgId, id) };
+  async test(
+    @KeyWorld() world: World,
+    @Param('id', IdParamPipe) id: string,
+  ): Promise<{ data: WebhookDeliveryResponse }> {
+    return { data: await this.operations.test(world, id) };
   }
 
   @Post(':id/recover')
@@ -132,10 +138,10 @@ export class WebhookOperationsController {
   @ApiDataResponse(WebhookRecoverResponse, { status: 202 })
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_STATE', 'RATE_LIMITED')
   async recover(
-    @OrgId() orgId: string,
+    @KeyWorld() world: World,
     @Param('id', IdParamPipe) id: string,
     @Query() query: RecoverDeliveriesQueryDto,
   ): Promise<{ data: WebhookRecoverResponse }> {
-    return { data: await this.operations.recover(orgId, id, query.since) };
+    return { data: await this.operations.recover(world, id, query.since) };
   }
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { World, worldParams, worldSql } from '../../../common/auth/world';
 import { ApiError } from '../../../common/errors/api-error';
 import { isUuid } from '../../../common/ids/id-param.pipe';
 import { uuidv7 } from '../../../common/ids/uuid-v7';
@@ -52,22 +53,18 @@ export class WebhookOperationsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async list(
-    organizationId: string,
-    endpointId: string,
-    query: ListDeliveriesQueryDto,
-  ): Promise<Page<WebhookDeliveryResponse>> {
-    const scope = this.scope(await this.webhooks.get(organizationId, endpointId));
+  async list(world: World, endpointId: string, query: ListDeliveriesQueryDto): Promise<Page<WebhookDeliveryResponse>> {
+    const scope = this.scope(await this.webhooks.get(world, endpointId));
     return this.deliveries.page(scope, query);
   }
 
-  async get(organizationId: string, endpointId: string, deliveryId: string): Promise<WebhookDeliveryResponse> {
-    const scope = this.scope(await this.webhooks.get(organizationId, endpointId));
+  async get(world: World, endpointId: string, deliveryId: string): Promise<WebhookDeliveryResponse> {
+    const scope = this.scope(await this.webhooks.get(world, endpointId));
     return this.found(await this.find(scope, deliveryId));
   }
 
-  async retry(organizationId: string, endpointId: string, deliveryId: string): Promise<WebhookRetryResponse> {
-    const endpoint = await this.webhooks.get(organizationId, endpointId);
+  async retry(world: World, endpointId: string, deliveryId: string): Promise<WebhookRetryResponse> {
+    const endpoint = await this.webhooks.get(world, endpointId);
     const delivery = this.found(await this.find(this.scope(endpoint), deliveryId));
     if (delivery.event === WEBHOOK_TEST_EVENT) {
       throw new ApiError('INVALID_STATE', 'A test ping is not re-sent; send a new one with POST /webhooks/{id}/test');
@@ -84,14 +81,14 @@ export class WebhookOperationsService {
     return { deliveryId: delivery.id, attempt };
   }
 
-  async recover(organizationId: string, endpointId: string, sinceIso?: string): Promise<WebhookRecoverResponse> {
+  async recover(world: World, endpointId: string, sinceIso?: string): Promise<WebhookRecoverResponse> {
     const oldest = Date.now() - EVENT_RETENTION_DAYS * 86_400_000;
     const since = new Date(sinceIso ?? oldest);
     if (since.getTime() < oldest) {
       throw ApiError.validation('since', `since must be within the last ${EVENT_RETENTION_DAYS} days`);
     }
     if (since.getTime() > Date.now()) throw ApiError.validation('since', 'since must not be in the future');
-    const endpoint = await this.webhooks.get(organizationId, endpointId);
+    const endpoint = await this.webhooks.get(world, endpointId);
     assertSendable(endpoint);
     await this.claimRecoverySlot(endpoint);
     const failed = await this.deliveries.failedSince(this.scope(endpoint), since, RECOVER_BATCH + 1);
@@ -107,17 +104,18 @@ export class WebhookOperationsService {
   }
 
   /** Sends `webhook.test` now, bounded by WEBHOOK_TIMEOUT_MS, and answers with the logged attempt. */
-  async test(organizationId: string, endpointId: string): Promise<WebhookDeliveryResponse> {
-    const endpoint = await this.webhooks.get(organizationId, endpointId);
+  async test(world: World, endpointId: string): Promise<WebhookDeliveryResponse> {
+    const endpoint = await this.webhooks.get(world, endpointId);
     const job: WebhookDeliveryJobData = {
       eventId: uuidv7(),
-      organizationId,
+      organizationId: world.organizationId,
       endpointId,
       type: WEBHOOK_TEST_EVENT,
       attempt: 1,
     };
     await this.sender.sendNow(job, {
       occurred_at: new Date(),
+      livemode: endpoint.livemode,
       data: { webhookEndpointId: endpointId, message: 'A test event sent with POST /api/v1/webhooks/{id}/test' },
     });
     return this.found(await this.deliveries.find(this.scope(endpoint), webhookId(job.eventId, endpointId)));
@@ -160,8 +158,9 @@ export class WebhookOperationsService {
     if (!resends.length) return 0;
     // Only the events still in the outbox can be re-sent; the payload itself is read when each attempt is sent.
     const events: Array<{ event_id: string; type: DomainEventType }> = await this.dataSource.query(
-      `SELECT event_id, type FROM outbox_events WHERE event_id = ANY($1::uuid[]) AND organization_id = $2`,
-      [resends.map((r) => r.eventId), endpoint.organizationId],
+      `SELECT event_id, type FROM outbox_events
+        WHERE event_id = ANY($1::uuid[]) AND ${worldSql(undefined, 2)}`,
+      [resends.map((r) => r.eventId), ...worldParams(endpoint)],
     );
     const byId = new Map(events.map((e) => [e.event_id, e]));
     const items = resends.flatMap(({ eventId, attempt }, i) => {
