@@ -276,7 +276,8 @@ describe('one Vapi account, many tenants: VAPI_MAX_CONCURRENT_CALLS', () => {
     const testKey = (await org.keyWith(['*'], { environment: 'test' })).api;
     const res = await testKey.post('/api/v1/calls', { to: '+14155550303', from: org.from });
     expect(res.status).toBe(201);
-    const call = await waitForCall(org, res.body.data.id, finished);
+    // A test call belongs to the test world: only a test key reads it.
+    const call = await waitForCall({ ...org, api: testKey }, res.body.data.id, finished);
     expect(call).toMatchObject({ status: 'ended', endedReason: 'customer-ended-call' });
     expect(fake.createCalls().some((r) => r.body?.assistant?.metadata?.callId === call.id)).toBe(false);
     for (const vapiCallId of live) await fake.end(vapiCallId, talked('customer-ended-call'));
