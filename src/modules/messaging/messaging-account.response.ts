@@ -14,6 +14,12 @@ export class MessagingAccountResponse {
   @ApiProperty() messagesReceived: number;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastMessageAt: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({
+    description:
+      'Extension: whether the account has its own provider access token (the token itself is never returned); ' +
+      'false: the process-wide token serves it',
+  })
+  hasAccessToken: boolean;
 
   static from(a: MessagingAccount): MessagingAccountResponse {
     return {
@@ -29,6 +35,7 @@ export class MessagingAccountResponse {
       messagesReceived: a.messagesReceived,
       lastMessageAt: a.lastMessageAt?.toISOString() ?? null,
       createdAt: a.createdAt.toISOString(),
+      hasAccessToken: a.accessTokenSealed !== null,
     };
   }
 }

@@ -4,8 +4,16 @@ import { exampleOf } from '../../common/openapi/openapi-operation-docs';
 
 type Json = Record<string, any>;
 
-/** The resource each event family carries in `data` (call events: the Call without `transcript`). */
-const DATA_SCHEMA: Record<string, string> = { call: 'Call', contact: 'Contact', campaign: 'Campaign' };
+/**
+ * The resource each event family carries in `data` (call events: the Call without `transcript`; message events:
+ * the Message with its conversationId and livemode).
+ */
+const DATA_SCHEMA: Record<string, string> = {
+  call: 'Call',
+  contact: 'Contact',
+  campaign: 'Campaign',
+  message: 'MessageEventData',
+};
 
 const DELIVERY = `Delivered as \`POST\` with a JSON body to every active endpoint subscribed to the event.
 Signature: \`X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint

@@ -1,0 +1,426 @@
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TestOrg, createOrg } from '../support/factory';
+import { TestApp, startTestApp } from '../support/test-app';
+import { WebhookReceiver } from '../webhooks/support/receiver';
+import { FakeGraphApi } from './fake-graph-api';
+import { createAccount, createTemplate, eventually } from './messaging-fixtures';
+import { messageChange, statusChange, templateStatusChange, webhookOf } from './whatsapp-webhooks';
+
+const APP_SECRET = 'whatsapp-app-secret-production';
+const PROCESS_TOKEN = 'EAAG-process-wide-token';
+const PHONE_NUMBER_ID = '206540352242922';
+const WABA_ID = '202290129340398';
+const SECRETS_KEY = randomBytes(32).toString('base64');
+const eventSchema = JSON.parse(readFileSync(join(__dirname, '../../openapi/webhook-events.schema.json'), 'utf8'));
+
+/**
+ * Production WhatsApp against the strict fake Graph API: late and early statuses, Meta's errors mapped, rate
+ * limits retried, every inbound kind kept and media streamed, templates synced, per-account tokens.
+ */
+describe('messaging: WhatsApp in production (strict fake Graph API)', () => {
+  let t: TestApp;
+  let graph: FakeGraphApi;
+  let receiver: WebhookReceiver;
+  let org: TestOrg;
+  let accountId: string;
+  let phoneSeq = 0;
+  const validate = (() => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    return ajv.compile(eventSchema);
+  })();
+
+  beforeAll(async () => {
+    graph = new FakeGraphApi();
+    await graph.start();
+    receiver = await new WebhookReceiver().start();
+    graph.grant(PROCESS_TOKEN, PHONE_NUMBER_ID, WABA_ID);
+    graph.addTemplate(WABA_ID, {
+      name: 'reminder',
+      language: 'en_US',
+      status: 'APPROVED',
+      body: 'Hi {{1}}, see you {{2}}.',
+    });
+    t = await startTestApp({
+      env: {
+        MESSAGING_PROVIDER: 'whatsapp',
+        WHATSAPP_GRAPH_URL: `${graph.url}/v25.0`,
+        WHATSAPP_ACCESS_TOKEN: PROCESS_TOKEN,
+        WHATSAPP_APP_SECRET: APP_SECRET,
+        WHATSAPP_VERIFY_TOKEN: 'verify-token-production',
+        WHATSAPP_RETRY_BASE_MS: '20',
+        WHATSAPP_MEDIA_MAX_BYTES: '1000',
+        SECRETS_KEY,
+        WEBHOOK_ALLOW_INSECURE: 'true',
+      },
+    });
+    graph.deliverWebhooksTo(`${t.baseUrl}/platform/whatsapp/webhook`, APP_SECRET);
+    org = await createOrg(t);
+    accountId = (await createAccount(t, org.id, { phoneNumberId: PHONE_NUMBER_ID, wabaId: WABA_ID })).id;
+    await createTemplate(t, accountId, { name: 'reminder', language: 'en_US', body: 'Hi {{1}}, see you {{2}}.' });
+    const events = ['message.received', 'message.sent', 'message.delivered', 'message.read', 'message.failed'];
+    expect((await org.api.post('/api/v1/webhooks', { url: `${receiver.url}/messages`, events })).status).toBe(201);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await graph?.stop();
+    await receiver?.stop();
+  });
+
+  /** A new user number (digits, as Meta writes it) who has just written, and their conversation. */
+  const userWhoWrote = async (phoneNumberId = PHONE_NUMBER_ID) => {
+    phoneSeq += 1;
+    const phone = `1415557${String(phoneSeq).padStart(4, '0')}`;
+    const change = messageChange(
+      phoneNumberId,
+      { phone },
+      { id: `wamid.in.${phone}`, type: 'text', text: { body: 'hi' } },
+    );
+    expect(await graph.sendWebhook(webhookOf(WABA_ID, change))).toBe(200);
+    const list = (await org.api.get('/api/v1/messaging/conversations', { query: { limit: 100 } })).body.data;
+    return {
+      phone,
+      conversationId: list.find((c: { waUserPhone: string }) => c.waUserPhone === `+${phone}`).id as string,
+    };
+  };
+  const messageOf = async (conversationId: string, id: string) =>
+    (await org.api.get(`/api/v1/messaging/conversations/${conversationId}`)).body.data.messages.find(
+      (m: { id: string }) => m.id === id,
+    );
+  const eventsFor = (messageId: string) =>
+    receiver
+      .on('/messages')
+      .map((r) => JSON.parse(r.rawBody))
+      .filter((b) => b.data.id === messageId);
+
+  it('a late 131047 (a failed status webhook after the send was accepted) fails the message and fires message.failed', async () => {
+    const { phone, conversationId } = await userWhoWrote();
+    graph.failLater(phone, 131047);
+    const res = await org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'Hello later' });
+    expect(res.status).toBe(201);
+    const messageId = res.body.data.messageId;
+    const failed = await eventually(async () => {
+      const m = await messageOf(conversationId, messageId);
+      return m.deliveryStatus === 'failed' && m;
+    });
+    expect(failed.error).toEqual({ code: 131047, title: 'Re-engagement message' });
+    await receiver.waitFor(() => eventsFor(messageId).some((e) => e.event === 'message.failed'));
+    const event = eventsFor(messageId).find((e) => e.event === 'message.failed');
+    expect(event.data).toMatchObject({
+      id: messageId,
+      conversationId,
+      livemode: true,
+      deliveryStatus: 'failed',
+      error: { code: 131047, title: 'Re-engagement message' },
+    });
+    expect(validate(event)).toBe(true);
+  });
+
+  it('a status that arrives before the send is answered (row not yet stored) is kept and applied', async () => {
+    const { phone, conversationId } = await userWhoWrote();
+    graph.reportBeforeAnswering(phone);
+    const res = await org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'Early bird' });
+    expect(res.status).toBe(201);
+    // The fake delivered `sent` (and had it acknowledged) before answering the send: the row did not exist then.
+    expect((await messageOf(conversationId, res.body.data.messageId)).deliveryStatus).toBe('sent');
+    expect((await t.db.query('SELECT count(*)::int AS n FROM early_delivery_statuses')).rows[0].n).toBe(0);
+    await receiver.waitFor(() => eventsFor(res.body.data.messageId).some((e) => e.event === 'message.sent'));
+  });
+
+  it("132000 (parameter count) is 422 TEMPLATE_INVALID with Meta's code in details; nothing stored", async () => {
+    const { conversationId } = await userWhoWrote();
+    const before = graph.sends().length;
+    const res = await org.api.post('/api/v1/messaging/messages', {
+      type: 'template',
+      conversationId,
+      templateName: 'reminder',
+      templateLanguage: 'en_US',
+      variables: { '1': 'Ann' },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({
+      code: 'TEMPLATE_INVALID',
+      details: [expect.objectContaining({ field: 'provider', providerCode: 132000 })],
+    });
+    // The fake refused it on its own rules (one placeholder given, two expected), not on cue.
+    expect(graph.sends().length).toBe(before + 1);
+    expect((await org.api.get(`/api/v1/messaging/conversations/${conversationId}`)).body.data.messageCount).toBe(1);
+  });
+
+  it('130429 (throughput) is retried with backoff and then sent', async () => {
+    const { conversationId } = await userWhoWrote();
+    const before = graph.sends().length;
+    graph.failNext(130429, 2);
+    const res = await org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'Try again' });
+    expect(res.status).toBe(201);
+    expect(graph.sends().length).toBe(before + 3);
+    expect((await messageOf(conversationId, res.body.data.messageId)).deliveryStatus).toBe('accepted');
+  });
+
+  it('130429 past the retries is a 502 that still carries the code', async () => {
+    const { conversationId } = await userWhoWrote();
+    graph.failNext(130429, 4);
+    const res = await org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'No luck' });
+    expect(res.status).toBe(502);
+    expect(res.body.error.details).toEqual([expect.objectContaining({ providerCode: 130429 })]);
+  });
+
+  it('a refused token (190) is 502 MESSAGING_API_ERROR naming the account', async () => {
+    const other = await createAccount(t, org.id, { phoneNumberId: '306540352242922', accessToken: 'EAAG-revoked' });
+    graph.grant(PROCESS_TOKEN, '306540352242922', WABA_ID);
+    const { conversationId } = await userWhoWrote('306540352242922');
+    const res = await org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'x' });
+    expect(res.status).toBe(502);
+    expect(res.body.error.code).toBe('MESSAGING_API_ERROR');
+    expect(res.body.error.message).toContain(other.id);
+    expect(res.body.error.details).toEqual([expect.objectContaining({ providerCode: 190 })]);
+  });
+
+  it("an account's own token is used for its sends, rotatable, and never returned", async () => {
+    const own = 'EAAG-own-token-of-this-account';
+    const account = await createAccount(t, org.id, {
+      phoneNumberId: '406540352242922',
+      wabaId: WABA_ID,
+      accessToken: own,
+    });
+    expect(account).toMatchObject({ hasAccessToken: true });
+    expect(JSON.stringify(account)).not.toContain(own);
+    graph.grant(own, '406540352242922', WABA_ID);
+    const { conversationId } = await userWhoWrote('406540352242922');
+    const res = await org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'Own token' });
+    expect(res.status).toBe(201);
+    expect(graph.sends().at(-1)!.headers.authorization).toBe(`Bearer ${own}`);
+
+    const listed = (await org.api.get('/api/v1/messaging/accounts')).body.data;
+    expect(JSON.stringify(listed)).not.toContain(own);
+    const stored = (await t.db.query('SELECT access_token_sealed FROM messaging_accounts WHERE id = $1', [account.id]))
+      .rows[0].access_token_sealed;
+    expect(stored).toMatch(/^v1\./);
+    expect(stored).not.toContain(own);
+
+    const rotated = 'EAAG-rotated-token';
+    graph.grant(rotated, '406540352242922', WABA_ID);
+    const put = await t.admin.request('PUT', `/admin/v1/messaging-accounts/${account.id}/access-token`, {
+      body: { accessToken: rotated },
+    });
+    expect(put.status).toBe(200);
+    expect(JSON.stringify(put.body)).not.toContain(rotated);
+    expect(
+      (await org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'Rotated' })).status,
+    ).toBe(201);
+    expect(graph.sends().at(-1)!.headers.authorization).toBe(`Bearer ${rotated}`);
+  });
+
+  it('an inbound image and a location are kept with their kind and payload; the image streams through our route', async () => {
+    const bytes = randomBytes(700);
+    graph.addMedia('media-image-1', bytes, 'image/jpeg');
+    const user = { phone: '14155558801', name: 'Pat' };
+    const image = {
+      id: 'wamid.img.1',
+      type: 'image',
+      image: { id: 'media-image-1', mime_type: 'image/jpeg', sha256: 'abc', caption: 'My receipt' },
+    };
+    const location = {
+      id: 'wamid.loc.1',
+      type: 'location',
+      location: { latitude: 52.52, longitude: 13.405, name: 'Office', address: 'Main St 1' },
+    };
+    expect(await graph.sendWebhook(webhookOf(WABA_ID, messageChange(PHONE_NUMBER_ID, user, image)))).toBe(200);
+    expect(await graph.sendWebhook(webhookOf(WABA_ID, messageChange(PHONE_NUMBER_ID, user, location)))).toBe(200);
+    const conversation = (
+      await org.api.get('/api/v1/messaging/conversations', { query: { limit: 100 } })
+    ).body.data.find((c: { waUserPhone: string }) => c.waUserPhone === '+14155558801');
+    const messages = (await org.api.get(`/api/v1/messaging/conversations/${conversation.id}`)).body.data.messages;
+    const img = messages.find((m: { messageType: string }) => m.messageType === 'image');
+    expect(img).toMatchObject({
+      text: 'My receipt',
+      mediaCaption: 'My receipt',
+      mediaId: 'media-image-1',
+      mediaUrl: `/api/v1/messaging/messages/${img.id}/media`,
+      payload: { kind: 'media', mimeType: 'image/jpeg', sha256: 'abc', filename: null, animated: null },
+    });
+    expect(messages.find((m: { messageType: string }) => m.messageType === 'location')).toMatchObject({
+      text: 'Office, Main St 1',
+      mediaUrl: null,
+      payload: {
+        kind: 'location',
+        latitude: 52.52,
+        longitude: 13.405,
+        name: 'Office',
+        address: 'Main St 1',
+        url: null,
+      },
+    });
+
+    const file = await fetch(`${t.baseUrl}${img.mediaUrl}`, { headers: { 'x-api-key': org.key } });
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('image/jpeg');
+    expect(Buffer.from(await file.arrayBuffer())).toEqual(bytes);
+    const fetched = graph.requests.filter(
+      (r) => r.url.includes('media-image-1') || r.url === '/media-files/media-image-1',
+    );
+    expect(fetched.map((r) => r.headers.authorization)).toEqual([`Bearer ${PROCESS_TOKEN}`, `Bearer ${PROCESS_TOKEN}`]);
+    await receiver.waitFor(() => eventsFor(img.id).some((e) => e.event === 'message.received'));
+    expect(validate(eventsFor(img.id)[0])).toBe(true);
+
+    // Bounded: a file over WHATSAPP_MEDIA_MAX_BYTES (1000 here) is refused, not streamed.
+    graph.addMedia('media-big', randomBytes(1001), 'video/mp4');
+    const big = { id: 'wamid.vid.1', type: 'video', video: { id: 'media-big', mime_type: 'video/mp4', sha256: 'x' } };
+    await graph.sendWebhook(webhookOf(WABA_ID, messageChange(PHONE_NUMBER_ID, user, big)));
+    const bigId = (await t.db.query("SELECT id FROM messages WHERE media_id = 'media-big'")).rows[0].id;
+    const refused = await fetch(`${t.baseUrl}/api/v1/messaging/messages/${bigId}/media`, {
+      headers: { 'x-api-key': org.key },
+    });
+    expect(refused.status).toBe(422);
+    expect((await refused.json()).error.code).toBe('MEDIA_TOO_LARGE');
+  });
+
+  it.each([
+    ['audio', { audio: { id: 'm-a', mime_type: 'audio/ogg' } }, { kind: 'media', mimeType: 'audio/ogg' }, ''],
+    [
+      'document',
+      { document: { id: 'm-d', mime_type: 'application/pdf', sha256: 's', filename: 'a.pdf', caption: 'Invoice' } },
+      { kind: 'media', filename: 'a.pdf' },
+      'Invoice',
+    ],
+    [
+      'sticker',
+      { sticker: { id: 'm-s', mime_type: 'image/webp', sha256: 's', animated: true } },
+      { kind: 'media', animated: true },
+      '',
+    ],
+    [
+      'contacts',
+      { contacts: [{ name: { formatted_name: 'Bo Li' }, phones: [{ phone: '+1 415 555 0100' }] }] },
+      { kind: 'contacts', contacts: [{ name: 'Bo Li', phones: ['+1 415 555 0100'], emails: [] }] },
+      'Bo Li',
+    ],
+    [
+      'reaction',
+      { reaction: { message_id: 'wamid.out.1', emoji: '👍' } },
+      { kind: 'reaction', providerMessageId: 'wamid.out.1', emoji: '👍' },
+      '👍',
+    ],
+    [
+      'interactive',
+      { interactive: { type: 'button_reply', button_reply: { id: 'yes', title: 'Yes please' } } },
+      { kind: 'reply', replyType: 'button_reply', id: 'yes', title: 'Yes please' },
+      'Yes please',
+    ],
+    [
+      'button',
+      { button: { text: 'Stop promotions', payload: 'STOP_PROMO' } },
+      { kind: 'reply', replyType: 'button', id: 'STOP_PROMO' },
+      'Stop promotions',
+    ],
+    [
+      'unsupported',
+      { errors: [{ code: 131051, title: 'Message type unknown' }] },
+      { kind: 'unsupported', errorCode: 131051 },
+      '',
+    ],
+  ])('an inbound %s is kept with its kind and typed payload', async (type, body, payload, text) => {
+    const id = `wamid.kind.${type}`;
+    await graph.sendWebhook(
+      webhookOf(WABA_ID, messageChange(PHONE_NUMBER_ID, { phone: '14155558802' }, { id, type, ...body })),
+    );
+    const row = (await t.db.query('SELECT id, conversation_id FROM messages WHERE provider_message_id = $1', [id]))
+      .rows[0];
+    expect(await messageOf(row.conversation_id, row.id)).toMatchObject({ messageType: type, text, payload });
+  });
+
+  it('a user known only by business-scoped id (no `from`) is kept under that id', async () => {
+    const change = messageChange(
+      PHONE_NUMBER_ID,
+      { userId: 'US.13491208655302741918', name: 'Kim' },
+      { id: 'wamid.bsuid.1', type: 'text', text: { body: 'no number' } },
+    );
+    expect(await graph.sendWebhook(webhookOf(WABA_ID, change))).toBe(200);
+    const { rows } = await t.db.query(
+      `SELECT c.id, c.wa_user_phone, c.wa_user_id, c.contact_id FROM conversations c
+         JOIN messages m ON m.conversation_id = c.id WHERE m.provider_message_id = 'wamid.bsuid.1'`,
+    );
+    expect(rows).toEqual([
+      { id: expect.any(String), wa_user_phone: '', wa_user_id: 'US.13491208655302741918', contact_id: null },
+    ]);
+    // A reply goes to that id (`recipient`), the user having written within the window.
+    const res = await org.api.post('/api/v1/messaging/messages', {
+      type: 'text',
+      conversationId: rows[0].id,
+      text: 'Hi Kim',
+    });
+    expect(res.status).toBe(201);
+    expect(graph.sends().at(-1)!.body).toMatchObject({ recipient: 'US.13491208655302741918' });
+  });
+
+  it('templates are synced from Meta (every page): bodies, languages, statuses replaced; status webhooks follow', async () => {
+    const waba = '502290129340398';
+    graph.grant(PROCESS_TOKEN, '506540352242922', waba);
+    const account = await createAccount(t, org.id, { phoneNumberId: '506540352242922', wabaId: waba });
+    await createTemplate(t, account.id, { name: 'typed_by_hand', language: 'en', body: 'Old' });
+    await createTemplate(t, account.id, { name: 'welcome', language: 'en', body: 'Outdated {{1}}', status: 'PENDING' });
+    graph.templatePageSize = 2;
+    graph.addTemplate(waba, { name: 'welcome', language: 'en', status: 'APPROVED', body: 'Welcome {{1}}!' });
+    graph.addTemplate(waba, { name: 'welcome', language: 'de', status: 'APPROVED', body: 'Willkommen {{1}}!' });
+    graph.addTemplate(waba, { name: 'promo', language: 'en', status: 'PAUSED', body: 'Sale' });
+    const res = await t.admin.post(`/admin/v1/messaging-accounts/${account.id}/templates/sync`, {});
+    graph.templatePageSize = 25;
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id: account.id, synced: 3, removed: 1 });
+    const stored = res.body.data.templates.map((x: Record<string, unknown>) => [x.name, x.language, x.status, x.body]);
+    expect(stored).toEqual([
+      ['promo', 'en', 'PAUSED', 'Sale'],
+      ['welcome', 'de', 'APPROVED', 'Willkommen {{1}}!'],
+      ['welcome', 'en', 'APPROVED', 'Welcome {{1}}!'],
+    ]);
+    expect(graph.requests.filter((r) => r.url.startsWith(`/v25.0/${waba}/message_templates`))).toHaveLength(2);
+
+    // Meta disables a template: the status webhook moves it, and sending it is refused before Meta is asked.
+    expect(await graph.sendWebhook(webhookOf(waba, templateStatusChange('welcome', 'en', 'DISABLED')))).toBe(200);
+    const { conversationId } = await userWhoWrote('506540352242922');
+    const before = graph.sends().length;
+    const send = await org.api.post('/api/v1/messaging/messages', {
+      type: 'template',
+      conversationId,
+      templateName: 'welcome',
+      templateLanguage: 'en',
+      variables: { '1': 'Ann' },
+    });
+    expect(send.status).toBe(404);
+    expect(send.body.error.code).toBe('TEMPLATE_NOT_FOUND');
+    expect(graph.sends().length).toBe(before);
+    expect(await graph.sendWebhook(webhookOf(waba, templateStatusChange('welcome', 'en', 'REINSTATED')))).toBe(200);
+    const again = await org.api.post('/api/v1/messaging/messages', {
+      type: 'template',
+      conversationId,
+      templateName: 'welcome',
+      templateLanguage: 'en',
+      variables: { '1': 'Ann' },
+    });
+    expect(again.status).toBe(201);
+  });
+
+  it('sent, delivered and read each fire their event, with the Message and livemode', async () => {
+    const { phone, conversationId } = await userWhoWrote();
+    const res = await org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'Track me' });
+    const messageId = res.body.data.messageId;
+    const wamid = (await t.db.query('SELECT provider_message_id FROM messages WHERE id = $1', [messageId])).rows[0]
+      .provider_message_id;
+    for (const status of ['sent', 'delivered', 'read'] as const) {
+      expect(await graph.sendWebhook(webhookOf(WABA_ID, statusChange(PHONE_NUMBER_ID, wamid, status, phone)))).toBe(
+        200,
+      );
+    }
+    await receiver.waitFor(() => eventsFor(messageId).length === 3);
+    const events = eventsFor(messageId);
+    expect(events.map((e) => e.event).sort()).toEqual(['message.delivered', 'message.read', 'message.sent']);
+    for (const e of events) {
+      expect(e.data).toMatchObject({ id: messageId, conversationId, livemode: true });
+      expect(validate(e)).toBe(true);
+    }
+  });
+});
