@@ -6,7 +6,11 @@ import { join } from 'node:path';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 import { WebhookReceiver } from '../webhooks/support/receiver';
+import { SealedTokensCheck } from '../../src/modules/messaging/sealed-tokens-check';
+import { WHATSAPP_SEND, expectCapturedFixture } from '../support/captured-fixture';
 import { FakeGraphApi } from './fake-graph-api';
+import { captured as capturedDocument } from './fixtures/send-document.fixture';
+import { captured as capturedTemplateHeaderButtons } from './fixtures/send-template-header-buttons.fixture';
 import { createAccount, createTemplate, eventually } from './messaging-fixtures';
 import { messageChange, statusChange, templateStatusChange, webhookOf } from './whatsapp-webhooks';
 
@@ -45,6 +49,13 @@ describe('messaging: WhatsApp in production (strict fake Graph API)', () => {
       status: 'APPROVED',
       body: 'Hi {{1}}, see you {{2}}.',
     });
+    graph.addTemplate(WABA_ID, {
+      name: 'order_update',
+      language: 'en',
+      status: 'APPROVED',
+      body: 'Hi {{1}}, your order is on its way.',
+      header: { format: 'TEXT', text: 'Order {{1}}' },
+    });
     t = await startTestApp({
       env: {
         MESSAGING_PROVIDER: 'whatsapp',
@@ -62,6 +73,11 @@ describe('messaging: WhatsApp in production (strict fake Graph API)', () => {
     org = await createOrg(t);
     accountId = (await createAccount(t, org.id, { phoneNumberId: PHONE_NUMBER_ID, wabaId: WABA_ID })).id;
     await createTemplate(t, accountId, { name: 'reminder', language: 'en_US', body: 'Hi {{1}}, see you {{2}}.' });
+    await createTemplate(t, accountId, {
+      name: 'order_update',
+      language: 'en',
+      body: 'Hi {{1}}, your order is on its way.',
+    });
     const events = ['message.received', 'message.sent', 'message.delivered', 'message.read', 'message.failed'];
     expect((await org.api.post('/api/v1/webhooks', { url: `${receiver.url}/messages`, events })).status).toBe(201);
   });
@@ -72,9 +88,9 @@ describe('messaging: WhatsApp in production (strict fake Graph API)', () => {
   });
 
   /** A new user number (digits, as Meta writes it) who has just written, and their conversation. */
-  const userWhoWrote = async (phoneNumberId = PHONE_NUMBER_ID) => {
+  const userWhoWrote = async (phoneNumberId = PHONE_NUMBER_ID, fixedPhone?: string) => {
     phoneSeq += 1;
-    const phone = `1415557${String(phoneSeq).padStart(4, '0')}`;
+    const phone = fixedPhone ?? `1415557${String(phoneSeq).padStart(4, '0')}`;
     const change = messageChange(
       phoneNumberId,
       { phone },
@@ -422,5 +438,102 @@ describe('messaging: WhatsApp in production (strict fake Graph API)', () => {
       expect(e.data).toMatchObject({ id: messageId, conversationId, livemode: true });
       expect(validate(e)).toBe(true);
     }
+  });
+
+  it('media goes out by link or by id, with caption and filename only where WhatsApp takes them', async () => {
+    // A fixed number: the captured body is compared with its committed fixture.
+    const { conversationId } = await userWhoWrote(PHONE_NUMBER_ID, '14155579001');
+    const doc = await org.api.post('/api/v1/messaging/messages', {
+      type: 'document',
+      conversationId,
+      link: 'https://files.example.com/invoice-42.pdf',
+      caption: 'Your invoice',
+      filename: 'invoice-42.pdf',
+    });
+    expect(doc.status).toBe(201);
+    const body = graph.sends().at(-1)!.body;
+    expect(body).toMatchObject({
+      type: 'document',
+      document: {
+        link: 'https://files.example.com/invoice-42.pdf',
+        caption: 'Your invoice',
+        filename: 'invoice-42.pdf',
+      },
+    });
+    await expectCapturedFixture(
+      `${__dirname}/fixtures/send-document.fixture.ts`,
+      WHATSAPP_SEND,
+      capturedDocument,
+      body,
+    );
+    expect(await messageOf(conversationId, doc.body.data.messageId)).toMatchObject({
+      direction: 'outbound',
+      messageType: 'document',
+      mediaCaption: 'Your invoice',
+      mediaUrl: 'https://files.example.com/invoice-42.pdf',
+    });
+
+    const audio = await org.api.post('/api/v1/messaging/messages', {
+      type: 'audio',
+      conversationId,
+      mediaId: '1013859600285441',
+      caption: 'ignored',
+    });
+    expect(audio.status).toBe(201);
+    expect(graph.sends().at(-1)!.body).toMatchObject({ type: 'audio', audio: { id: '1013859600285441' } });
+    expect(graph.sends().at(-1)!.body).not.toHaveProperty('audio.caption');
+
+    for (const bad of [{}, { link: 'https://x.example/a.png', mediaId: '1' }, { link: 'http://x.example/a.png' }]) {
+      const res = await org.api.post('/api/v1/messaging/messages', { type: 'image', conversationId, ...bad });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    }
+  });
+
+  it("a template's header and button parameters go out as WhatsApp components; a missing header is Meta's 132000", async () => {
+    const { conversationId } = await userWhoWrote(PHONE_NUMBER_ID, '14155579002');
+    const res = await org.api.post('/api/v1/messaging/messages', {
+      type: 'template',
+      conversationId,
+      templateName: 'order_update',
+      templateLanguage: 'en',
+      variables: { '1': 'Ann' },
+      header: { type: 'text', text: '#42' },
+      buttons: [
+        { index: 0, subType: 'quick_reply', value: 'TRACK_42' },
+        { index: 1, subType: 'url', value: 'orders/42' },
+      ],
+    });
+    expect({ status: res.status, error: res.body.error }).toEqual({ status: 201, error: undefined });
+    const body = graph.sends().at(-1)!.body;
+    expect(body.type === 'template' && body.template.components).toEqual([
+      { type: 'header', parameters: [{ type: 'text', text: '#42' }] },
+      { type: 'body', parameters: [{ type: 'text', text: 'Ann' }] },
+      { type: 'button', index: '0', sub_type: 'quick_reply', parameters: [{ type: 'payload', payload: 'TRACK_42' }] },
+      { type: 'button', index: '1', sub_type: 'url', parameters: [{ type: 'text', text: 'orders/42' }] },
+    ]);
+    const fixture = `${__dirname}/fixtures/send-template-header-buttons.fixture.ts`;
+    await expectCapturedFixture(fixture, WHATSAPP_SEND, capturedTemplateHeaderButtons, body);
+
+    const without = await org.api.post('/api/v1/messaging/messages', {
+      type: 'template',
+      conversationId,
+      templateName: 'order_update',
+      templateLanguage: 'en',
+      variables: { '1': 'Ann' },
+    });
+    expect(without.status).toBe(422);
+    expect(without.body.error.details).toEqual([expect.objectContaining({ providerCode: 132000 })]);
+  });
+
+  it('start-up (production) is refused when stored tokens cannot be opened: no SECRETS_KEY, or another key', async () => {
+    await createAccount(t, org.id, { phoneNumberId: '706540352242922', accessToken: 'EAAG-sealed-for-the-check' });
+    const check = t.app.get(SealedTokensCheck);
+    expect(await check.problem({ secretsKey: Buffer.from(SECRETS_KEY, 'base64') })).toBeNull();
+    const missing = await check.problem({ secretsKey: undefined });
+    expect(missing).toMatch(/^Invalid environment: SECRETS_KEY is required: \d+ messaging account\(s\) store/);
+    const other = await check.problem({ secretsKey: randomBytes(32) });
+    expect(other).toContain('SECRETS_KEY does not open the access tokens');
+    expect(`${missing} ${other}`).not.toContain('EAAG');
   });
 });

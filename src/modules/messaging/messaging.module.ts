@@ -12,6 +12,7 @@ import { EarlyDeliveryStatus } from './early-delivery-status.entity';
 import { Message } from './message.entity';
 import { MessagingCredentials } from './messaging-credentials';
 import { MessagingMediaService } from './messaging-media.service';
+import { SealedTokensCheck } from './sealed-tokens-check';
 import { SyncTemplatesCommand } from './sync-templates.command';
 import { WhatsAppGraphClient } from './providers/whatsapp/whatsapp-graph-client';
 import { WhatsAppTemplateReader } from './providers/whatsapp/whatsapp-template-reader';
@@ -46,6 +47,7 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     SendMessageCommand,
     WhatsAppWebhookService,
     MessagingCredentials,
+    SealedTokensCheck,
     MessagingMediaService,
     SyncTemplatesCommand,
     WhatsAppGraphClient,
