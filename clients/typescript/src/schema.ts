@@ -1994,7 +1994,10 @@ export interface components {
             value: string;
         };
         TemplateHeader: {
-            /** @description A public https URL the provider downloads the file from; give `link` or `mediaId`, not both */
+            /**
+             * @description A public https URL the provider downloads the file from; give `link` or `mediaId`, not both
+             * @example https://example.com/invoice.pdf
+             */
             link?: string;
             /** @description The provider's id of an uploaded file */
             mediaId?: string;

@@ -6,6 +6,7 @@ import { uuidv7 } from '../../common/ids/uuid-v7';
 import { Conversation } from './conversation.entity';
 import { DeliveryStatusService } from './delivery-status.service';
 import { SendMediaMessageDto, SendMessageDto, SendTemplateMessageDto } from './dto/send-message.dto';
+import { hasOneSource } from './dto/template-parameters.dto';
 import { Message } from './message.entity';
 import { MessagingAccount } from './messaging-account.entity';
 import { MessagingTemplate } from './messaging-template.entity';
@@ -67,8 +68,7 @@ export class SendMessageCommand {
   }
 
   private async sendMedia(send: Send, to: Recipient, dto: SendMediaMessageDto, livemode: boolean) {
-    if (Boolean(dto.link) === Boolean(dto.mediaId)) throw ApiError.validation('link', 'give either link or mediaId');
-    if (dto.link && !/^https:\/\/[^\s]+$/.test(dto.link)) throw ApiError.validation('link', 'must be an https URL');
+    if (!hasOneSource(dto)) throw ApiError.validation('link', 'give either an https link or a mediaId');
     const media = { link: dto.link, id: dto.mediaId, caption: dto.caption, filename: dto.filename };
     const result = await send.provider.sendMedia({ account: send.account, to, mediaType: dto.type, media });
     const messageId = await this.store(send, result, {
@@ -104,8 +104,8 @@ export class SendMessageCommand {
       );
     }
     const { header } = dto;
-    if (header && (header.type === 'text' ? !header.text : Boolean(header.link) === Boolean(header.mediaId))) {
-      throw ApiError.validation('header', 'a text header needs text; a media header needs either link or mediaId');
+    if (header && (header.type === 'text' ? !header.text : !hasOneSource(header))) {
+      throw ApiError.validation('header', 'a text header needs text; a media header either an https link or a mediaId');
     }
     const result = await send.provider.sendTemplate({
       account: send.account,

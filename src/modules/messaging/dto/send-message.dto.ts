@@ -8,12 +8,11 @@ import {
   IsString,
   IsUUID,
   Length,
-  MaxLength,
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
 import { MEDIA_KINDS, MediaKind } from '../message-payload';
-import { LINK_DOC, TemplateButtonDto, TemplateHeaderDto } from './template-parameters.dto';
+import { MediaSourceDto, TemplateButtonDto, TemplateHeaderDto } from './template-parameters.dto';
 
 const MAX_VARIABLES = 100;
 const MAX_VARIABLE_LENGTH = 1024;
@@ -92,19 +91,9 @@ export class SendTemplateMessageDto {
 }
 
 /** Extension: a media file by link or by the provider's media id; inside the 24-hour window, like text. */
-export class SendMediaMessageDto {
+export class SendMediaMessageDto extends MediaSourceDto {
   @ApiProperty({ enum: MEDIA_KINDS }) @IsIn(MEDIA_KINDS) type: MediaKind;
   @ApiProperty({ format: 'uuid' }) @IsUUID() conversationId: string;
-  @ApiPropertyOptional({ maxLength: 2048, example: 'https://example.com/invoice.pdf', description: LINK_DOC })
-  @IsOptional()
-  @IsString()
-  @MaxLength(2048)
-  link?: string;
-  @ApiPropertyOptional({ maxLength: 200, description: "The provider's id of an uploaded file" })
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
-  mediaId?: string;
   @ApiPropertyOptional({ maxLength: 1024, description: 'image, video and document only' })
   @IsOptional()
   @IsString()

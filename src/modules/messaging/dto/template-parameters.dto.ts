@@ -1,19 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min } from 'class-validator';
 
-export const LINK_DOC = 'A public https URL the provider downloads the file from; give `link` or `mediaId`, not both';
+const LINK_DOC = 'A public https URL the provider downloads the file from; give `link` or `mediaId`, not both';
 
-/** A template header's parameter. */
-export class TemplateHeaderDto {
-  @ApiProperty({ enum: ['text', 'image', 'video', 'document'] })
-  @IsIn(['text', 'image', 'video', 'document'])
-  type: 'text' | 'image' | 'video' | 'document';
-  @ApiPropertyOptional({ maxLength: 60, description: 'For `text`: the value of the header placeholder' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 60)
-  text?: string;
-  @ApiPropertyOptional({ maxLength: 2048, description: LINK_DOC })
+/** A file for the provider to send: by public link or by the provider's id of an uploaded file, one of the two. */
+export class MediaSourceDto {
+  @ApiPropertyOptional({ maxLength: 2048, example: 'https://example.com/invoice.pdf', description: LINK_DOC })
   @IsOptional()
   @IsString()
   @MaxLength(2048)
@@ -23,6 +15,22 @@ export class TemplateHeaderDto {
   @IsString()
   @Length(1, 200)
   mediaId?: string;
+}
+
+/** Whether a media source names exactly one file: a link (https) or an id. */
+export const hasOneSource = (source: MediaSourceDto) =>
+  Boolean(source.link) !== Boolean(source.mediaId) && (!source.link || /^https:\/\/\S+$/.test(source.link));
+
+/** A template header's parameter. */
+export class TemplateHeaderDto extends MediaSourceDto {
+  @ApiProperty({ enum: ['text', 'image', 'video', 'document'] })
+  @IsIn(['text', 'image', 'video', 'document'])
+  type: 'text' | 'image' | 'video' | 'document';
+  @ApiPropertyOptional({ maxLength: 60, description: 'For `text`: the value of the header placeholder' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 60)
+  text?: string;
 }
 
 /** A template button's parameter. */
