@@ -15,6 +15,9 @@ const DATA_SCHEMA: Record<string, string> = {
   message: 'MessageEventData',
 };
 
+/** Event families beyond the spec's Events table: the dialer's campaigns and messaging. */
+const EXTENSION_FAMILIES = ['campaign', 'message'];
+
 const DELIVERY = `Delivered as \`POST\` with a JSON body to every active endpoint subscribed to the event.
 Signature: \`X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint
 secret>\`; compare in constant time and refuse a \`t\` older than your tolerance (we suggest 300 s). The signature
@@ -81,6 +84,10 @@ export function applyWebhooks(document: OpenAPIObject): void {
         responses: { '200': { description: 'Any 2xx acknowledges the delivery; anything else is retried.' } },
       },
     };
+  }
+  // Events beyond the spec's table are extensions, marked as extension routes are.
+  for (const [event, item] of Object.entries(webhooks)) {
+    if (EXTENSION_FAMILIES.includes(event.split('.')[0])) item.post['x-extension'] = true;
   }
   (document as Json)['x-webhooks'] = webhooks;
 }
