@@ -275,6 +275,7 @@ describe('messaging: WhatsApp in production (strict fake Graph API)', () => {
     const file = await fetch(`${t.baseUrl}${img.mediaUrl}`, { headers: { 'x-api-key': org.key } });
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('image/jpeg');
+    expect(file.headers.get('content-disposition')).toBe('attachment');
     expect(Buffer.from(await file.arrayBuffer())).toEqual(bytes);
     const fetched = graph.requests.filter(
       (r) => r.url.includes('media-image-1') || r.url === '/media-files/media-image-1',
@@ -282,6 +283,13 @@ describe('messaging: WhatsApp in production (strict fake Graph API)', () => {
     expect(fetched.map((r) => r.headers.authorization)).toEqual([`Bearer ${PROCESS_TOKEN}`, `Bearer ${PROCESS_TOKEN}`]);
     await receiver.waitFor(() => eventsFor(img.id).some((e) => e.event === 'message.received'));
     expect(validate(eventsFor(img.id)[0])).toBe(true);
+
+    // A message without media has none to fetch.
+    const kept = messages.find((m: { messageType: string }) => m.messageType === 'location');
+    const none = await fetch(`${t.baseUrl}/api/v1/messaging/messages/${kept.id}/media`, {
+      headers: { 'x-api-key': org.key },
+    });
+    expect(none.status).toBe(404);
 
     // Bounded: a file over WHATSAPP_MEDIA_MAX_BYTES (1000 here) is refused, not streamed.
     graph.addMedia('media-big', randomBytes(1001), 'video/mp4');

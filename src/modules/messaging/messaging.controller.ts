@@ -156,6 +156,8 @@ export class MessagingController {
   ): Promise<void> {
     const file = await this.media.open(orgId, id);
     void reply.header('content-type', file.contentType);
+    // The file is the user's: a browser must save it, never render it as one of our pages.
+    void reply.header('content-disposition', 'attachment');
     if (file.length !== null) void reply.header('content-length', String(file.length));
     await reply.send(file.body);
   }
