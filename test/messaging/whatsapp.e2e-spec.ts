@@ -131,6 +131,19 @@ describe('messaging: WhatsApp Cloud API adapter (against a local fake Graph API)
       )
     ).rows[0];
 
+  it("without SECRETS_KEY an account's own token cannot be stored (422), and nothing is created", async () => {
+    const before = (await t.db.query('SELECT count(*)::int AS n FROM messaging_accounts')).rows[0].n;
+    const res = await t.admin.post(`/admin/v1/organizations/${org.id}/messaging-accounts`, {
+      displayPhoneNumber: '+1 555-010-0199',
+      verifiedName: 'No Key Dental',
+      phoneNumberId: '906540352242922',
+      accessToken: 'EAAG-would-be-stored-in-clear',
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code: 'INVALID_STATE', message: expect.stringContaining('SECRETS_KEY') });
+    expect((await t.db.query('SELECT count(*)::int AS n FROM messaging_accounts')).rows[0].n).toBe(before);
+  });
+
   describe('verify-token handshake', () => {
     it('echoes hub.challenge as text/plain for the right token', async () => {
       const res = await t.anonymous.get('/platform/whatsapp/webhook', {

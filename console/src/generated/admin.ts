@@ -525,7 +525,7 @@ export interface paths {
         put?: never;
         /**
          * Record a connected messaging (WhatsApp) account
-         * @description 409 CONFLICT when `phoneNumberId` is already connected; 422 MAX_MESSAGING_ACCOUNTS at the cap (extension).
+         * @description 409 CONFLICT when `phoneNumberId` is already connected; 422 MAX_MESSAGING_ACCOUNTS at the cap (extension); 422 INVALID_STATE when an `accessToken` is given and SECRETS_KEY is not set (it is stored only encrypted).
          */
         post: operations["adminCreateMessagingAccount"];
         delete?: never;
@@ -5744,7 +5744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description MAX_MESSAGING_ACCOUNTS */
+            /** @description MAX_MESSAGING_ACCOUNTS, INVALID_STATE */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -41,10 +41,11 @@ export class AdminMessagingController {
     operationId: 'adminCreateMessagingAccount',
     summary: 'Record a connected messaging (WhatsApp) account',
     description:
-      '409 CONFLICT when `phoneNumberId` is already connected; 422 MAX_MESSAGING_ACCOUNTS at the cap (extension).',
+      '409 CONFLICT when `phoneNumberId` is already connected; 422 MAX_MESSAGING_ACCOUNTS at the cap (extension); ' +
+      '422 INVALID_STATE when an `accessToken` is given and SECRETS_KEY is not set (it is stored only encrypted).',
   })
   @ApiDataResponse(MessagingAccountResponse, { status: 201 })
-  @ApiAdminErrors('CONFLICT', 'MAX_MESSAGING_ACCOUNTS')
+  @ApiAdminErrors('CONFLICT', 'MAX_MESSAGING_ACCOUNTS', 'INVALID_STATE')
   async createAccount(
     @Param('orgId', ExistingOrganizationPipe) orgId: string,
     @Body() dto: CreateMessagingAccountDto,

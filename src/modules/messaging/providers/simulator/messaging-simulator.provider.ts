@@ -16,7 +16,7 @@ import {
 import { SIMULATED_STATUS_STEP_MS, SimulatedStatusJobData } from './simulated-status.job';
 
 /**
- * The default provider (CONTRACTS §4): accepts everything a real provider would, except a message to a phone
+ * The default provider (README "Test mode" and docs/providers.md): accepts everything a real provider would, except a message to a phone
  * whose last digit is 9 and a template whose variables do not match its placeholders.
  */
 @Injectable()
