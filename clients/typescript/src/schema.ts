@@ -1727,8 +1727,6 @@ export interface components {
             createdAt: string;
             /** @example +1 555-010-0100 */
             displayPhoneNumber: string;
-            /** @description Extension: whether the account has its own provider access token (the token itself is never returned); false: the process-wide token serves it */
-            hasAccessToken: boolean;
             /** Format: uuid */
             id: string;
             /** Format: date-time */

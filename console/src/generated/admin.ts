@@ -1096,6 +1096,31 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AdminMessagingAccountResponse: {
+            /** Format: date-time */
+            createdAt: string;
+            /** @example +1 555-010-0100 */
+            displayPhoneNumber: string;
+            /** @description Whether the account has its own provider access token (the token itself is never returned); false: the process-wide token serves it */
+            hasAccessToken: boolean;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            lastMessageAt: string | null;
+            messagesReceived: number;
+            messagesSent: number;
+            /** @example 106540352242922 */
+            phoneNumberId: string | null;
+            /** @example GREEN */
+            qualityRating: string;
+            /** @enum {string} */
+            status: "active" | "disconnected" | "error" | "pending_setup";
+            statusMessage: string | null;
+            /** @example Acme Dental */
+            verifiedName: string;
+            /** @example 102290129340398 */
+            wabaId: string | null;
+        };
         AdminOrganizationResponse: {
             /** @example ops@acme.example */
             contactEmail: string | null;
@@ -2194,8 +2219,6 @@ export interface components {
             createdAt: string;
             /** @example +1 555-010-0100 */
             displayPhoneNumber: string;
-            /** @description Extension: whether the account has its own provider access token (the token itself is never returned); false: the process-wide token serves it */
-            hasAccessToken: boolean;
             /** Format: uuid */
             id: string;
             /** Format: date-time */
@@ -3120,7 +3143,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["MessagingAccountResponse"];
+                        data: components["schemas"]["AdminMessagingAccountResponse"];
                     };
                 };
             };
@@ -5695,7 +5718,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["MessagingAccountResponse"];
+                        data: components["schemas"]["AdminMessagingAccountResponse"];
                     };
                 };
             };
@@ -8189,6 +8212,7 @@ export const pathsAdminV1OrganizationsOrgIdMessagingConversationsGetParametersQu
 export const pathsAdminV1OrganizationsOrgIdUsageHistoryGetParametersQueryTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/usage/history"]["get"]["parameters"]["query"]["type"]> = ["inbound_call", "outbound_call", "monthly_renewal", "addon_purchase", "admin_adjustment", "coupon_redemption", "trial_activation", "trial_conversion", "trial_expiration"];
 export const pathsAdminV1OrganizationsOrgIdWebhooksIdDeliveriesGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/webhooks/{id}/deliveries"]["get"]["parameters"]["query"]["status"]> = ["pending", "delivered", "failed"];
 export const pathsAdminV1OrganizationsOrgIdWebhooksIdDeliveriesGetParametersQueryEventValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/webhooks/{id}/deliveries"]["get"]["parameters"]["query"]["event"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "webhook.test"];
+export const adminMessagingAccountResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminMessagingAccountResponse"]["status"]> = ["active", "disconnected", "error", "pending_setup"];
 export const apiKeyResponseEnvironmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyResponse"]["environment"]> = ["live", "test"];
 export const automationResponseKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AutomationResponse"]["kind"]> = ["recurring-schedule", "follow-up-campaign"];
 export const automationResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AutomationResponse"]["status"]> = ["active", "paused"];

@@ -10,7 +10,7 @@ import { ApiContractExtension } from '../../common/openapi/api-extension.decorat
 import { CreateMessagingAccountDto, SetMessagingAccessTokenDto } from './dto/create-messaging-account.dto';
 import { CreateMessagingTemplateDto } from './dto/create-messaging-template.dto';
 import { SimulateInboundMessageDto } from './dto/simulate-inbound-message.dto';
-import { MessagingAccountResponse } from './messaging-account.response';
+import { AdminMessagingAccountResponse } from './messaging-account.response';
 import { MessagingAccountsService } from './messaging-accounts.service';
 import {
   MessagingTemplateResponse,
@@ -44,13 +44,13 @@ export class AdminMessagingController {
       '409 CONFLICT when `phoneNumberId` is already connected; 422 MAX_MESSAGING_ACCOUNTS at the cap (extension); ' +
       '422 INVALID_STATE when an `accessToken` is given and SECRETS_KEY is not set (it is stored only encrypted).',
   })
-  @ApiDataResponse(MessagingAccountResponse, { status: 201 })
+  @ApiDataResponse(AdminMessagingAccountResponse, { status: 201 })
   @ApiAdminErrors('CONFLICT', 'MAX_MESSAGING_ACCOUNTS', 'INVALID_STATE')
   async createAccount(
     @Param('orgId', ExistingOrganizationPipe) orgId: string,
     @Body() dto: CreateMessagingAccountDto,
-  ): Promise<{ data: MessagingAccountResponse }> {
-    return { data: MessagingAccountResponse.from(await this.accounts.create(orgId, dto)) };
+  ): Promise<{ data: AdminMessagingAccountResponse }> {
+    return { data: AdminMessagingAccountResponse.forAdmin(await this.accounts.create(orgId, dto)) };
   }
 
   @Post('messaging-accounts/:id/templates')
@@ -101,13 +101,13 @@ export class AdminMessagingController {
       'The token is stored encrypted with SECRETS_KEY (AES-256-GCM) and never returned; null clears it, and the ' +
       'process-wide WHATSAPP_ACCESS_TOKEN serves the account again. 422 INVALID_STATE when SECRETS_KEY is not set.',
   })
-  @ApiDataResponse(MessagingAccountResponse)
+  @ApiDataResponse(AdminMessagingAccountResponse)
   @ApiAdminErrors('INVALID_STATE')
   async setAccessToken(
     @Param('id', IdParamPipe) id: string,
     @Body() dto: SetMessagingAccessTokenDto,
-  ): Promise<{ data: MessagingAccountResponse }> {
-    return { data: MessagingAccountResponse.from(await this.accounts.setAccessToken(id, dto.accessToken)) };
+  ): Promise<{ data: AdminMessagingAccountResponse }> {
+    return { data: AdminMessagingAccountResponse.forAdmin(await this.accounts.setAccessToken(id, dto.accessToken)) };
   }
 
   @Post('simulator/inbound-messages')

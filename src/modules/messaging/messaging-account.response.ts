@@ -14,12 +14,6 @@ export class MessagingAccountResponse {
   @ApiProperty() messagesReceived: number;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastMessageAt: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
-  @ApiProperty({
-    description:
-      'Extension: whether the account has its own provider access token (the token itself is never returned); ' +
-      'false: the process-wide token serves it',
-  })
-  hasAccessToken: boolean;
 
   static from(a: MessagingAccount): MessagingAccountResponse {
     return {
@@ -35,7 +29,20 @@ export class MessagingAccountResponse {
       messagesReceived: a.messagesReceived,
       lastMessageAt: a.lastMessageAt?.toISOString() ?? null,
       createdAt: a.createdAt.toISOString(),
-      hasAccessToken: a.accessTokenSealed !== null,
     };
+  }
+}
+
+/** The dashboard's view of an account (admin API): also whether it has a token of its own, never the token. */
+export class AdminMessagingAccountResponse extends MessagingAccountResponse {
+  @ApiProperty({
+    description:
+      'Whether the account has its own provider access token (the token itself is never returned); false: the ' +
+      'process-wide token serves it',
+  })
+  hasAccessToken: boolean;
+
+  static forAdmin(a: MessagingAccount): AdminMessagingAccountResponse {
+    return { ...MessagingAccountResponse.from(a), hasAccessToken: a.accessTokenSealed !== null };
   }
 }

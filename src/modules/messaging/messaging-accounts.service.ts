@@ -53,7 +53,6 @@ export class MessagingAccountsService {
         messagesSent: true,
         messagesReceived: true,
         lastMessageAt: true,
-        accessTokenSealed: true,
         createdAt: true,
       },
       where: { organizationId },
