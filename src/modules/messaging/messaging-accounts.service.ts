@@ -17,6 +17,7 @@ import type { ProviderTemplate } from './providers/whatsapp/whatsapp-template-re
  * numbers, not hundreds.
  */
 export const MAX_MESSAGING_ACCOUNTS = 20;
+const TEMPLATE_WRITE_CHUNK = 1000;
 const ACCOUNT_CAP: OrganizationCap<MessagingAccount> = {
   entity: MessagingAccount,
   max: MAX_MESSAGING_ACCOUNTS,
@@ -114,15 +115,20 @@ export class MessagingAccountsService {
    * Replaces the account's templates with the provider's list in one transaction: bodies, languages, statuses
    * and components as the provider has them; templates it no longer lists are removed.
    */
-  async replaceTemplates(accountId: string, listed: ProviderTemplate[]): Promise<{ synced: number; removed: number }> {
+  async replaceTemplates(accountId: string, all: ProviderTemplate[]): Promise<{ synced: number; removed: number }> {
+    // One row per name and language (an upsert may not touch a row twice): the provider's last word wins.
+    const listed = [...new Map(all.map((t) => [`${t.name}\n${t.language}`, t])).values()];
     return this.dataSource.transaction(async (m) => {
       const now = new Date();
-      if (listed.length) {
+      // In chunks: one statement's parameters are bounded (65,535), and a template takes nine.
+      for (let i = 0; i < listed.length; i += TEMPLATE_WRITE_CHUNK) {
         await m
           .createQueryBuilder()
           .insert()
           .into(MessagingTemplate)
-          .values(listed.map((t) => ({ id: uuidv7(), accountId, ...t, syncedAt: now })))
+          .values(
+            listed.slice(i, i + TEMPLATE_WRITE_CHUNK).map((t) => ({ id: uuidv7(), accountId, ...t, syncedAt: now })),
+          )
           .orUpdate(
             ['status', 'body', 'components', 'provider_template_id', 'synced_at'],
             ['account_id', 'name', 'language'],
