@@ -6,7 +6,7 @@
  *   POST /api/v1/contacts (a new phone each request),
  *   GET /api/v1/contacts/search?q=... over 100,000 contacts (or BENCH_ORGS organizations of BENCH_CONTACTS each).
  * Fixtures are bench-only INSERT ... SELECT generate_series straight into the database (the API would take
- * minutes). Targets: issue 21's (TARGETS below). Each row also reports CPU milliseconds per request of the server
+ * minutes). Targets: the performance targets (TARGETS below). Each row also reports CPU milliseconds per request of the server
  * and of its PostgreSQL backends (less sensitive to a busy machine than req/s), and the run ends with our
  * process's resident memory.
  * Run: `npm run bench compare`. Knobs: BENCH_ROUTES (comma-separated, e.g. "POST /contacts"), BENCH_CPU_PROFILE_DIR
@@ -44,7 +44,7 @@ const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
 const ADMIN_TOKEN = 'bench-admin-token';
 const QUERIES = ['ali', 'smith', 'garcia', 'mar', 'alice smith', '4155', 'jo', 'alicee'];
 
-/** Issue 21's targets (same-run figures of ours `a` and the baseline `b`). */
+/** The performance targets (same-run figures of ours `a` and the baseline `b`). */
 const TARGETS: Record<string, (a: Figures, b: Figures) => boolean> = {
   'GET /calls': (a, b) => a.rps >= 0.9 * b.rps,
   'POST /contacts': (a, b) => a.rps >= 0.8 * b.rps && a.p99 <= 1.5 * b.p99,

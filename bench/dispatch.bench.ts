@@ -1,12 +1,12 @@
 /*
- * Dispatch benchmark (issue "Calls", issue 21): pickup latency from POST /calls to `processing` at a steady
+ * Dispatch benchmark: pickup latency from POST /calls to `processing` at a steady
  * BENCH_RATE (20) calls/s, and sustained dispatches per second when a burst of BENCH_BURST (1000) calls of one
  * organization falls due at once. One server process with every role (api, worker, scheduler), as a small
  * deployment runs it, on the local PostgreSQL and Redis, the simulator as voice platform.
  * Besides the wall-clock figures (noisy on a shared machine), the burst reports the CPU milliseconds per call of
  * the server process and of its PostgreSQL backends, from due until every call is `processing` and until every
  * call has ended. BENCH_CPU_PROFILE_DIR: the server writes a V8 CPU profile there on exit.
- * Targets: p99 pickup < 1 s; >= 500 dispatches/s (issue 21).
+ * Targets: p99 pickup < 1 s; >= 500 dispatches/s.
  */
 import { ChildProcess } from 'node:child_process';
 import { Pool } from 'pg';

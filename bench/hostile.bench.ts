@@ -1,5 +1,5 @@
 /**
- * Hostile bodies against the event loop (issue 16, item 1): `/health/live` latency while 8 clients keep sending
+ * Hostile bodies against the event loop: `/health/live` latency while 8 clients keep sending
  * ~1 MiB JSON bodies of 340,000 members to `POST /api/v1/contacts`, beside the same probe on the idle server, in
  * one run. Target: p99 < 100 ms while the bodies are refused (each is 400 VALIDATION_ERROR at its 2,001st member,
  * decided on the raw bytes before any object is built). Run: `npm run bench hostile`.

@@ -1,5 +1,5 @@
 /*
- * The whole system at once (issue 21, Deliver 4): one server process with every role (api, worker, scheduler),
+ * The whole system at once: one server process with every role (api, worker, scheduler),
  * as `npm run demo` and a small deployment run it, serving a mixed workload for BENCH_DURATION (60) seconds:
  *   reads   GET /calls?limit=25, GET /contacts?limit=25, GET /contacts/search (over BENCH_CONTACTS seeded rows),
  *   writes  POST /contacts (each one a contact.created event),

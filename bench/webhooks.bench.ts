@@ -1,7 +1,7 @@
 /**
  * Webhook delivery benchmark: deliveries per second to a local receiver, event-to-first-attempt latency, and what
  * each delivery costs in CPU (the server process and its PostgreSQL backends) and in PostgreSQL transactions.
- * Run: `npm run bench webhooks` (issue 21's targets: >= 2,000 deliveries/s in the burst, p99 <= 250 ms at 500/s).
+ * Run: `npm run bench webhooks` (targets: >= 2,000 deliveries/s in the burst, p99 <= 250 ms at 500/s).
  *
  * Boots the real app (src/main.ts, api + worker + scheduler in one process of its own, Redis queues) on a fresh
  * database, with 10 organizations x 5 endpoints subscribed to `contact.created`, all pointing at one keep-alive
@@ -10,7 +10,7 @@
  * delivery received. Phase 2 (latency): a steady stream at each rate of BENCH_STEADY_RATES (events per second;
  * x 5 endpoints deliveries per second); latency = time a delivery's first attempt reaches the receiver minus the
  * event's occurredAt (same clock). Phase 3 (queue store): Redis bytes per event of the largest contact the bounds
- * allow (16 KB of custom fields), delivered to 5 endpoints, once every attempt is logged and finished (issue 16's
+ * allow (16 KB of custom fields), delivered to 5 endpoints, once every attempt is logged and finished (the hostile-tenant
  * target: <= 4 KB). Knobs: BENCH_EVENTS (1000), BENCH_STEADY_RATES (40,100), BENCH_STEADY_SECONDS (5),
  * BENCH_CPU_PROFILE_DIR (the server writes a V8 CPU profile there on exit).
  */

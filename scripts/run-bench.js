@@ -9,7 +9,7 @@ const { readdirSync } = require('node:fs');
 const { loadavg } = require('node:os');
 const path = require('node:path');
 
-/** Named runs of one bench with its knobs set (issue 21's table, one command per row). */
+/** Named runs of one bench with its knobs set (the performance table, one command per row). */
 const PRESETS = {
   'search-100k': { file: 'compare.bench.ts', env: { BENCH_ROUTES: 'GET /contacts/search' } },
   'search-1m': {

@@ -14,7 +14,7 @@ const OUTCOME = (digit: number) =>
     : { 7: 'voicemail-reached', 8: 'customer-did-not-answer', 9: 'pipeline-error' }[digit]!;
 
 /**
- * Issue 18, Deliver 5: PostgreSQL is the truth of a campaign, the queues only say "do this now". Every queue key of
+ * PostgreSQL is the truth of a campaign, the queues only say "do this now". Every queue key of
  * the app is deleted twice while a campaign with redials runs; the job schedulers are put back, the sweepers
  * re-enqueue the calls whose dispatch jobs were lost, the tick steps the campaign again, and it completes with
  * every entry accounted for and dialled exactly once per attempt.

@@ -6,7 +6,7 @@ import { WebhookReceiver } from '../webhooks/support/receiver';
 const PER_ENDPOINT = 4;
 
 /**
- * Issue 16 item 6: one organization's slow receivers never delay another's webhooks. Org A's five endpoints
+ * One organization's slow receivers never delay another's webhooks. Org A's five endpoints
  * answer 200 after 9.5 s (inside the 10 s timeout) or never; they live on the same host and port as org B's
  * endpoint, so the worker's delivery slots and the sockets to that host are what both compete for.
  */

@@ -27,7 +27,7 @@ interface ListRoute {
 }
 
 /**
- * Lists read only what they return (issue 16): for every list route below, the SQL the API sends is captured
+ * Lists read only what they return: for every list route below, the SQL the API sends is captured
  * (TypeORM's query logger, on an API-only instance so no worker queries mix in) and the columns each SELECT on
  * the listed table reads must be the response's fields (mapped through the entity) plus the keyset. A list that
  * starts reading a column it does not return (a contact's customFields, a call's transcript or system prompt)

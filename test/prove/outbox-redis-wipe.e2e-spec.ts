@@ -13,7 +13,7 @@ const CONTACTS = 20;
 const PATHS = ['/a', '/b'];
 
 /**
- * Issue 18: a Redis wipe loses nothing. Events are relayed to the domain-events queue while no worker runs, then
+ * A Redis wipe loses nothing. Events are relayed to the domain-events queue while no worker runs, then
  * every queue key of the app is deleted before any fan-out: the relayed events exist only in PostgreSQL. A worker
  * and scheduler start; the outbox replay re-enqueues the relayed-but-unprocessed events, and every event reaches
  * every endpoint exactly once. The webhook redelivery sweeper is held back (a 10-minute grace) so the deliveries

@@ -9,7 +9,7 @@ const PARKED_MS = 30_000;
 const EVENTS = 40;
 
 /**
- * Issue 21: a burst of one organization's events to receivers that answer at once. Most attempts find the
+ * A burst of one organization's events to receivers that answer at once. Most attempts find the
  * organization's share or their endpoint's slots in use and are deferred; each must be woken when a slot frees,
  * never left to wait out its parking delay (before: an endpoint's release promoted nobody, its result misread, and
  * the organization's line held 20, so the rest of a burst waited whole timeouts: p99 30-46 s in the system bench).

@@ -9,7 +9,7 @@ export interface Waiter {
  * of waiters per key, oldest first, to wake when a unit is given back. A free unit goes to whoever asks first
  * (a unit kept for a woken waiter would stand idle while the waiter travels back through the queue); a waiter
  * that finds it taken goes back to its place in line, so every waiter is woken in turn and none waits out its
- * own delay (issue 21: a line of 20 left the rest of a burst parked for whole timeouts).
+ * own delay (measured: a line of 20 left the rest of a burst parked for whole timeouts).
  */
 export class PerKeyLimit {
   private readonly held = new Map<string, number>();

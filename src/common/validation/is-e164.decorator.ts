@@ -4,7 +4,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 
 /**
  * Recent answers of `toE164`: a phone field is parsed by its transform and again by its validator (with the
- * normalised value), and parsing is the costliest step of a contact write (issue 21's profile). Bounded: emptied
+ * normalised value), and parsing is the costliest step of a contact write (a profile of POST /contacts, BENCHMARKS.md). Bounded: emptied
  * when full, so the worst input costs a parse, never memory.
  */
 const recent = new Map<string, string | null>();

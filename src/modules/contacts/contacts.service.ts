@@ -95,7 +95,7 @@ export class ContactsService {
         });
         // ON CONFLICT DO NOTHING: a concurrent create of the same phone waits for the first to commit, then inserts
         // nothing and gets its 409 without an aborted statement. One plain statement: TypeORM's insert builder cost
-        // more CPU per create than the statement itself (issue 21's profile of POST /contacts).
+        // more CPU per create than the statement itself (a profile of POST /contacts, BENCHMARKS.md).
         const inserted: { created_at: Date; updated_at: Date }[] = await m.query(
           `INSERT INTO contacts (id, organization_id, title, phone, email, notes, tags, custom_fields)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING created_at, updated_at`,

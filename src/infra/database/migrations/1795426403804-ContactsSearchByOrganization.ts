@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Contact search indexes scoped by organization (issue 21), same names, so the entity's declarations hold:
+ * Contact search indexes scoped by organization, same names, so the entity's declarations hold:
  * - the name and phone-digit btrees end with `id`: the search's ties go by id, and without it the planner read
  *   every contact of a repeated name ("Alice Johnson" x 1,700) to sort them;
  * - the pg_trgm GIN indexes lead with `organization_id` (btree_gin), so a substring or typo lookup reads one

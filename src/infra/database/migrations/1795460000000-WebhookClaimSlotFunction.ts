@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * A webhook attempt's slot claim in one round trip (issue 21): the per-endpoint lock and the count-and-insert
+ * A webhook attempt's slot claim in one round trip: the per-endpoint lock and the count-and-insert
  * run inside PostgreSQL, so the lock is held for the time of two statements, not of four client round trips
  * during which every other claim of the endpoint waits on a connection of the pool. Each statement of a
  * volatile function takes its own snapshot: the count sees every slot committed before the lock was granted.

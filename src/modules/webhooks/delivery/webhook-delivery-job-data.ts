@@ -33,7 +33,7 @@ const INFRASTRUCTURE_RETRIES = { attempts: 5, backoff: { type: 'exponential', de
 
 /**
  * Queue options of one attempt: its fixed job id, quick infrastructure retries, and a delay for scheduled retries.
- * A finished attempt leaves the queue store at once (issue 16: ~1.4 KB per endpoint and event otherwise, kept a
+ * A finished attempt leaves the queue store at once (~1.4 KB per endpoint and event otherwise, kept a
  * day): what it did is in the delivery log, and an attempt already in the log is never sent again by a duplicate
  * job (a re-relayed event's fan-out, a sweep), so the job id no longer has to be remembered to deduplicate.
  */

@@ -42,7 +42,7 @@ export class WebhookDeliveryLeaseRepository {
    * claims again when it runs), or null when none waits.
    */
   async release(jobId: string, endpointId: string): Promise<WaitingAttempt | null> {
-    // A DELETE comes back from the driver as [rows, count] (reading it as rows woke nobody: issue 21).
+    // A DELETE comes back from the driver as [rows, count] (reading it as rows woke nobody).
     const [rows]: [Array<WaitingAttempt>, number] = await this.dataSource.query(
       `WITH done AS (DELETE FROM webhook_delivery_leases WHERE job_id = $1),
             next AS (

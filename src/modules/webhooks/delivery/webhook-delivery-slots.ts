@@ -16,7 +16,7 @@ const WAKE_TRIES = 3;
 export type ReleaseSlot = () => Promise<void>;
 
 /**
- * Fair shares of delivery capacity (issue 16). An attempt runs only with both of:
+ * Fair shares of delivery capacity. An attempt runs only with both of:
  * - a slot of its organization in this worker process (WEBHOOK_ORGANIZATION_CONCURRENCY of the worker's 50),
  *   so a tenant whose receivers hang holds a bounded part of the worker, and of its sockets to any host;
  * - a slot of its endpoint (WEBHOOK_ENDPOINT_CONCURRENCY), counted in PostgreSQL across all worker processes.

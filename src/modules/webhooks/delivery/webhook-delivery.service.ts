@@ -45,7 +45,7 @@ export class WebhookDeliveryService {
   private readonly http: WebhookHttpClient;
   /**
    * The delivery log's writes, grouped: while one INSERT runs, the attempts that finish meanwhile wait and go in
-   * the next (issue 21: one statement per attempt was a sixth of the round trips of a delivery).
+   * the next (measured: one statement per attempt was a sixth of the round trips of a delivery).
    */
   private readonly log = new KeyedBatcher<Partial<WebhookDelivery>, void>((_, rows) => this.insertLog(rows), 200);
 
@@ -107,7 +107,7 @@ export class WebhookDeliveryService {
   private async attempt(job: WebhookDeliveryJobData, unlessLogged: boolean): Promise<SentAttempt | null> {
     const id = webhookId(job.eventId, job.endpointId);
     // The slot is claimed while the endpoint and the event are read, not after: the attempt holds its
-    // organization's unit one round trip instead of three (issue 21: that unit, 10 per worker, held across an
+    // organization's unit one round trip instead of three (measured: that unit, 10 per worker, held across an
     // attempt's round trips, capped one organization's deliveries). A cancelled attempt gives a slot it got back.
     const claimed = this.slots.claimEndpoint(job).then(
       (release) => ({ release }),

@@ -52,7 +52,7 @@ export class WebhookHttpClient {
 
   constructor(socketsPerTenant: number) {
     // Every socket of a pool stays open when idle: with fewer, a tenant sending at full share to one host closed
-    // and reopened a connection per request (issue 21: connect and close were ~3 % of the server's CPU in a
+    // and reopened a connection per request (measured: connect and close were ~3 % of the server's CPU in a
     // burst). The pool is bounded by the tenant's share all the same, and the receiver closes what it finds idle.
     const pool = { keepAlive: true, maxSockets: socketsPerTenant, maxFreeSockets: socketsPerTenant };
     this.safeHttps = new TenantHttpsAgent({ ...pool, lookup: safeLookup });
