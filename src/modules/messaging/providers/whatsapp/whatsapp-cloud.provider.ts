@@ -153,7 +153,9 @@ function templateComponents(input: SendTemplateInput): TemplateComponents {
       parameters: [
         header.type === 'text'
           ? { type: 'text', text: header.text }
-          : ({ type: header.type, [header.type]: header.id ? { id: header.id } : { link: header.link } } as never),
+          : // The SDK types a media parameter's `type` with its MessageType enum, which exists only in its ES-module
+            // build (not loadable here); the wire value is the same string.
+            ({ type: header.type, [header.type]: header.id ? { id: header.id } : { link: header.link } } as never),
       ],
     });
   }

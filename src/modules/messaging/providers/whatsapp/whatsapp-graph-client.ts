@@ -70,6 +70,7 @@ export class WhatsAppGraphClient {
     return {
       ok: true,
       body: {
+        // fetch's web stream and node:stream/web's are the same object typed by two declarations.
         body: Readable.fromWeb(res.body as never),
         type: res.headers.get('content-type') ?? 'application/octet-stream',
         length: Number.isFinite(length) && res.headers.has('content-length') ? length : null,
