@@ -1,32 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { WHATSAPP_SEND, expectCapturedFixture } from '../support/captured-fixture';
-import type { FakeGraphApi } from './fake-graph-api';
-import type { TestOrg } from '../support/factory';
-import type { TestApp } from '../support/test-app';
 import { captured as capturedDocument } from './fixtures/send-document.fixture';
 import { captured as capturedTemplateHeaderButtons } from './fixtures/send-template-header-buttons.fixture';
 import { createAccount, createTemplate } from './messaging-fixtures';
 import { messageChange, templateStatusChange, webhookOf } from './whatsapp-webhooks';
-import { PHONE_NUMBER_ID, PROCESS_TOKEN, WABA_ID, WhatsAppWorld, startWhatsAppWorld } from './whatsapp-world';
+import { PHONE_NUMBER_ID, PROCESS_TOKEN, WABA_ID, useWhatsAppWorld } from './whatsapp-world';
 
 /**
  * What travels on WhatsApp against the strict fake Graph API: every inbound kind kept with its payload, media
  * streamed through our route, users known only by id, templates synced, outbound media and template parameters.
  */
 describe('messaging: WhatsApp message kinds, media and templates (strict fake Graph API)', () => {
-  let w: WhatsAppWorld;
-  let t: TestApp;
-  let graph: FakeGraphApi;
-  let org: TestOrg;
-  beforeAll(async () => {
-    w = await startWhatsAppWorld();
-    ({ t, graph, org } = w);
-  });
-  afterAll(() => w?.close());
+  const w = useWhatsAppWorld();
 
   it('an inbound image and a location are kept with their kind and payload; the image streams through our route', async () => {
     const bytes = randomBytes(700);
-    graph.addMedia('media-image-1', bytes, 'image/jpeg');
+    w.graph.addMedia('media-image-1', bytes, 'image/jpeg');
     const user = { phone: '14155558801', name: 'Pat' };
     const image = {
       id: 'wamid.img.1',
@@ -38,12 +27,12 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
       type: 'location',
       location: { latitude: 52.52, longitude: 13.405, name: 'Office', address: 'Main St 1' },
     };
-    expect(await graph.sendWebhook(webhookOf(WABA_ID, messageChange(PHONE_NUMBER_ID, user, image)))).toBe(200);
-    expect(await graph.sendWebhook(webhookOf(WABA_ID, messageChange(PHONE_NUMBER_ID, user, location)))).toBe(200);
+    expect(await w.graph.sendWebhook(webhookOf(WABA_ID, messageChange(PHONE_NUMBER_ID, user, image)))).toBe(200);
+    expect(await w.graph.sendWebhook(webhookOf(WABA_ID, messageChange(PHONE_NUMBER_ID, user, location)))).toBe(200);
     const conversation = (
-      await org.api.get('/api/v1/messaging/conversations', { query: { limit: 100 } })
+      await w.org.api.get('/api/v1/messaging/conversations', { query: { limit: 100 } })
     ).body.data.find((c: { waUserPhone: string }) => c.waUserPhone === '+14155558801');
-    const messages = (await org.api.get(`/api/v1/messaging/conversations/${conversation.id}`)).body.data.messages;
+    const messages = (await w.org.api.get(`/api/v1/messaging/conversations/${conversation.id}`)).body.data.messages;
     const img = messages.find((m: { messageType: string }) => m.messageType === 'image');
     expect(img).toMatchObject({
       text: 'My receipt',
@@ -65,32 +54,32 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
       },
     });
 
-    const file = await fetch(`${t.baseUrl}${img.mediaUrl}`, { headers: { 'x-api-key': org.key } });
+    const file = await fetch(`${w.t.baseUrl}${img.mediaUrl}`, { headers: { 'x-api-key': w.org.key } });
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('image/jpeg');
     expect(file.headers.get('content-disposition')).toBe('attachment');
     expect(Buffer.from(await file.arrayBuffer())).toEqual(bytes);
-    const fetched = graph.requests.filter(
+    const fetched = w.graph.requests.filter(
       (r) => r.url.includes('media-image-1') || r.url === '/media-files/media-image-1',
     );
     expect(fetched.map((r) => r.headers.authorization)).toEqual([`Bearer ${PROCESS_TOKEN}`, `Bearer ${PROCESS_TOKEN}`]);
-    await w.receiver.waitFor(() => w.eventsFor(img.id).some((e) => e.event === 'message.received'));
+    await w.receiver.waitFor(() => w.eventsFor(img.id).some((e: { event: string }) => e.event === 'message.received'));
     expect(w.validate(w.eventsFor(img.id)[0])).toBe(true);
 
     // A message without media has none to fetch.
     const kept = messages.find((m: { messageType: string }) => m.messageType === 'location');
-    const none = await fetch(`${t.baseUrl}/api/v1/messaging/messages/${kept.id}/media`, {
-      headers: { 'x-api-key': org.key },
+    const none = await fetch(`${w.t.baseUrl}/api/v1/messaging/messages/${kept.id}/media`, {
+      headers: { 'x-api-key': w.org.key },
     });
     expect(none.status).toBe(404);
 
     // Bounded: a file over WHATSAPP_MEDIA_MAX_BYTES (1000 here) is refused, not streamed.
-    graph.addMedia('media-big', randomBytes(1001), 'video/mp4');
+    w.graph.addMedia('media-big', randomBytes(1001), 'video/mp4');
     const big = { id: 'wamid.vid.1', type: 'video', video: { id: 'media-big', mime_type: 'video/mp4', sha256: 'x' } };
-    await graph.sendWebhook(webhookOf(WABA_ID, messageChange(PHONE_NUMBER_ID, user, big)));
-    const bigId = (await t.db.query("SELECT id FROM messages WHERE media_id = 'media-big'")).rows[0].id;
-    const refused = await fetch(`${t.baseUrl}/api/v1/messaging/messages/${bigId}/media`, {
-      headers: { 'x-api-key': org.key },
+    await w.graph.sendWebhook(webhookOf(WABA_ID, messageChange(PHONE_NUMBER_ID, user, big)));
+    const bigId = (await w.t.db.query("SELECT id FROM messages WHERE media_id = 'media-big'")).rows[0].id;
+    const refused = await fetch(`${w.t.baseUrl}/api/v1/messaging/messages/${bigId}/media`, {
+      headers: { 'x-api-key': w.org.key },
     });
     expect(refused.status).toBe(422);
     expect((await refused.json()).error.code).toBe('MEDIA_TOO_LARGE');
@@ -142,10 +131,10 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
     ],
   ])('an inbound %s is kept with its kind and typed payload', async (type, body, payload, text) => {
     const id = `wamid.kind.${type}`;
-    await graph.sendWebhook(
+    await w.graph.sendWebhook(
       webhookOf(WABA_ID, messageChange(PHONE_NUMBER_ID, { phone: '14155558802' }, { id, type, ...body })),
     );
-    const row = (await t.db.query('SELECT id, conversation_id FROM messages WHERE provider_message_id = $1', [id]))
+    const row = (await w.t.db.query('SELECT id, conversation_id FROM messages WHERE provider_message_id = $1', [id]))
       .rows[0];
     expect(await w.messageOf(row.conversation_id, row.id)).toMatchObject({ messageType: type, text, payload });
   });
@@ -156,8 +145,8 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
       { userId: 'US.13491208655302741918', name: 'Kim' },
       { id: 'wamid.bsuid.1', type: 'text', text: { body: 'no number' } },
     );
-    expect(await graph.sendWebhook(webhookOf(WABA_ID, change))).toBe(200);
-    const { rows } = await t.db.query(
+    expect(await w.graph.sendWebhook(webhookOf(WABA_ID, change))).toBe(200);
+    const { rows } = await w.t.db.query(
       `SELECT c.id, c.wa_user_phone, c.wa_user_id, c.contact_id FROM conversations c
          JOIN messages m ON m.conversation_id = c.id WHERE m.provider_message_id = 'wamid.bsuid.1'`,
     );
@@ -165,27 +154,32 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
       { id: expect.any(String), wa_user_phone: '', wa_user_id: 'US.13491208655302741918', contact_id: null },
     ]);
     // A reply goes to that id (`recipient`), the user having written within the window.
-    const res = await org.api.post('/api/v1/messaging/messages', {
+    const res = await w.org.api.post('/api/v1/messaging/messages', {
       type: 'text',
       conversationId: rows[0].id,
       text: 'Hi Kim',
     });
     expect(res.status).toBe(201);
-    expect(graph.sends().at(-1)!.body).toMatchObject({ recipient: 'US.13491208655302741918' });
+    expect(w.graph.sends().at(-1)!.body).toMatchObject({ recipient: 'US.13491208655302741918' });
   });
 
   it('templates are synced from Meta (every page): bodies, languages, statuses replaced; status webhooks follow', async () => {
     const waba = '502290129340398';
-    graph.grant(PROCESS_TOKEN, '506540352242922', waba);
-    const account = await createAccount(t, org.id, { phoneNumberId: '506540352242922', wabaId: waba });
-    await createTemplate(t, account.id, { name: 'typed_by_hand', language: 'en', body: 'Old' });
-    await createTemplate(t, account.id, { name: 'welcome', language: 'en', body: 'Outdated {{1}}', status: 'PENDING' });
-    graph.templatePageSize = 2;
-    graph.addTemplate(waba, { name: 'welcome', language: 'en', status: 'APPROVED', body: 'Welcome {{1}}!' });
-    graph.addTemplate(waba, { name: 'welcome', language: 'de', status: 'APPROVED', body: 'Willkommen {{1}}!' });
-    graph.addTemplate(waba, { name: 'promo', language: 'en', status: 'PAUSED', body: 'Sale' });
-    const res = await t.admin.post(`/admin/v1/messaging-accounts/${account.id}/templates/sync`, {});
-    graph.templatePageSize = 25;
+    w.graph.grant(PROCESS_TOKEN, '506540352242922', waba);
+    const account = await createAccount(w.t, w.org.id, { phoneNumberId: '506540352242922', wabaId: waba });
+    await createTemplate(w.t, account.id, { name: 'typed_by_hand', language: 'en', body: 'Old' });
+    await createTemplate(w.t, account.id, {
+      name: 'welcome',
+      language: 'en',
+      body: 'Outdated {{1}}',
+      status: 'PENDING',
+    });
+    w.graph.templatePageSize = 2;
+    w.graph.addTemplate(waba, { name: 'welcome', language: 'en', status: 'APPROVED', body: 'Welcome {{1}}!' });
+    w.graph.addTemplate(waba, { name: 'welcome', language: 'de', status: 'APPROVED', body: 'Willkommen {{1}}!' });
+    w.graph.addTemplate(waba, { name: 'promo', language: 'en', status: 'PAUSED', body: 'Sale' });
+    const res = await w.t.admin.post(`/admin/v1/messaging-accounts/${account.id}/templates/sync`, {});
+    w.graph.templatePageSize = 25;
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id: account.id, synced: 3, removed: 1 });
     const stored = res.body.data.templates.map((x: Record<string, unknown>) => [x.name, x.language, x.status, x.body]);
@@ -194,13 +188,13 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
       ['welcome', 'de', 'APPROVED', 'Willkommen {{1}}!'],
       ['welcome', 'en', 'APPROVED', 'Welcome {{1}}!'],
     ]);
-    expect(graph.requests.filter((r) => r.url.startsWith(`/v25.0/${waba}/message_templates`))).toHaveLength(2);
+    expect(w.graph.requests.filter((r) => r.url.startsWith(`/v25.0/${waba}/message_templates`))).toHaveLength(2);
 
     // Meta disables a template: the status webhook moves it, and sending it is refused before Meta is asked.
-    expect(await graph.sendWebhook(webhookOf(waba, templateStatusChange('welcome', 'en', 'DISABLED')))).toBe(200);
+    expect(await w.graph.sendWebhook(webhookOf(waba, templateStatusChange('welcome', 'en', 'DISABLED')))).toBe(200);
     const { conversationId } = await w.userWhoWrote('506540352242922');
-    const before = graph.sends().length;
-    const send = await org.api.post('/api/v1/messaging/messages', {
+    const before = w.graph.sends().length;
+    const send = await w.org.api.post('/api/v1/messaging/messages', {
       type: 'template',
       conversationId,
       templateName: 'welcome',
@@ -209,9 +203,9 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
     });
     expect(send.status).toBe(404);
     expect(send.body.error.code).toBe('TEMPLATE_NOT_FOUND');
-    expect(graph.sends().length).toBe(before);
-    expect(await graph.sendWebhook(webhookOf(waba, templateStatusChange('welcome', 'en', 'REINSTATED')))).toBe(200);
-    const again = await org.api.post('/api/v1/messaging/messages', {
+    expect(w.graph.sends().length).toBe(before);
+    expect(await w.graph.sendWebhook(webhookOf(waba, templateStatusChange('welcome', 'en', 'REINSTATED')))).toBe(200);
+    const again = await w.org.api.post('/api/v1/messaging/messages', {
       type: 'template',
       conversationId,
       templateName: 'welcome',
@@ -224,7 +218,7 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
   it('media goes out by link or by id, with caption and filename only where WhatsApp takes them', async () => {
     // A fixed number: the captured body is compared with its committed fixture.
     const { conversationId } = await w.userWhoWrote(PHONE_NUMBER_ID, '14155579001');
-    const doc = await org.api.post('/api/v1/messaging/messages', {
+    const doc = await w.org.api.post('/api/v1/messaging/messages', {
       type: 'document',
       conversationId,
       link: 'https://files.example.com/invoice-42.pdf',
@@ -232,7 +226,7 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
       filename: 'invoice-42.pdf',
     });
     expect(doc.status).toBe(201);
-    const body = graph.sends().at(-1)!.body;
+    const body = w.graph.sends().at(-1)!.body;
     expect(body).toMatchObject({
       type: 'document',
       document: {
@@ -254,18 +248,18 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
       mediaUrl: 'https://files.example.com/invoice-42.pdf',
     });
 
-    const audio = await org.api.post('/api/v1/messaging/messages', {
+    const audio = await w.org.api.post('/api/v1/messaging/messages', {
       type: 'audio',
       conversationId,
       mediaId: '1013859600285441',
       caption: 'ignored',
     });
     expect(audio.status).toBe(201);
-    expect(graph.sends().at(-1)!.body).toMatchObject({ type: 'audio', audio: { id: '1013859600285441' } });
-    expect(graph.sends().at(-1)!.body).not.toHaveProperty('audio.caption');
+    expect(w.graph.sends().at(-1)!.body).toMatchObject({ type: 'audio', audio: { id: '1013859600285441' } });
+    expect(w.graph.sends().at(-1)!.body).not.toHaveProperty('audio.caption');
 
     for (const bad of [{}, { link: 'https://x.example/a.png', mediaId: '1' }, { link: 'http://x.example/a.png' }]) {
-      const res = await org.api.post('/api/v1/messaging/messages', { type: 'image', conversationId, ...bad });
+      const res = await w.org.api.post('/api/v1/messaging/messages', { type: 'image', conversationId, ...bad });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
     }
@@ -273,7 +267,7 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
 
   it("a template's header and button parameters go out as WhatsApp components; a missing header is Meta's 132000", async () => {
     const { conversationId } = await w.userWhoWrote(PHONE_NUMBER_ID, '14155579002');
-    const res = await org.api.post('/api/v1/messaging/messages', {
+    const res = await w.org.api.post('/api/v1/messaging/messages', {
       type: 'template',
       conversationId,
       templateName: 'order_update',
@@ -286,7 +280,7 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
       ],
     });
     expect({ status: res.status, error: res.body.error }).toEqual({ status: 201, error: undefined });
-    const body = graph.sends().at(-1)!.body;
+    const body = w.graph.sends().at(-1)!.body;
     expect(body.type === 'template' && body.template.components).toEqual([
       { type: 'header', parameters: [{ type: 'text', text: '#42' }] },
       { type: 'body', parameters: [{ type: 'text', text: 'Ann' }] },
@@ -296,7 +290,7 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
     const fixture = `${__dirname}/fixtures/send-template-header-buttons.fixture.ts`;
     await expectCapturedFixture(fixture, WHATSAPP_SEND, capturedTemplateHeaderButtons, body);
 
-    const without = await org.api.post('/api/v1/messaging/messages', {
+    const without = await w.org.api.post('/api/v1/messaging/messages', {
       type: 'template',
       conversationId,
       templateName: 'order_update',

@@ -1,38 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { SealedTokensCheck } from '../../src/modules/messaging/sealed-tokens-check';
-import type { FakeGraphApi } from './fake-graph-api';
-import type { TestOrg } from '../support/factory';
-import type { TestApp } from '../support/test-app';
 import { createAccount, eventually } from './messaging-fixtures';
 import { statusChange, webhookOf } from './whatsapp-webhooks';
-import {
-  PHONE_NUMBER_ID,
-  PROCESS_TOKEN,
-  SECRETS_KEY,
-  WABA_ID,
-  WhatsAppWorld,
-  startWhatsAppWorld,
-} from './whatsapp-world';
+import { PHONE_NUMBER_ID, PROCESS_TOKEN, SECRETS_KEY, WABA_ID, useWhatsAppWorld } from './whatsapp-world';
 
 /**
  * Sends on WhatsApp against the strict fake Graph API: late and early statuses and their events, Meta's errors
  * mapped with their codes, rate limits retried, tokens refused, per-account tokens sealed and never returned.
  */
 describe('messaging: WhatsApp delivery, errors and credentials (strict fake Graph API)', () => {
-  let w: WhatsAppWorld;
-  let t: TestApp;
-  let graph: FakeGraphApi;
-  let org: TestOrg;
-  beforeAll(async () => {
-    w = await startWhatsAppWorld();
-    ({ t, graph, org } = w);
-  });
-  afterAll(() => w?.close());
+  const w = useWhatsAppWorld();
 
   it('a late 131047 (a failed status webhook after the send was accepted) fails the message and fires message.failed', async () => {
     const { phone, conversationId } = await w.userWhoWrote();
-    graph.failLater(phone, 131047);
-    const res = await org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'Hello later' });
+    w.graph.failLater(phone, 131047);
+    const res = await w.org.api.post('/api/v1/messaging/messages', {
+      type: 'text',
+      conversationId,
+      text: 'Hello later',
+    });
     expect(res.status).toBe(201);
     const messageId = res.body.data.messageId;
     const failed = await eventually(async () => {
@@ -40,8 +26,8 @@ describe('messaging: WhatsApp delivery, errors and credentials (strict fake Grap
       return m.deliveryStatus === 'failed' && m;
     });
     expect(failed.error).toEqual({ code: 131047, title: 'Re-engagement message' });
-    await w.receiver.waitFor(() => w.eventsFor(messageId).some((e) => e.event === 'message.failed'));
-    const event = w.eventsFor(messageId).find((e) => e.event === 'message.failed');
+    await w.receiver.waitFor(() => w.eventsFor(messageId).some((e: { event: string }) => e.event === 'message.failed'));
+    const event = w.eventsFor(messageId).find((e: { event: string }) => e.event === 'message.failed');
     expect(event.data).toMatchObject({
       id: messageId,
       conversationId,
@@ -54,19 +40,25 @@ describe('messaging: WhatsApp delivery, errors and credentials (strict fake Grap
 
   it('a status that arrives before the send is answered (row not yet stored) is kept and applied', async () => {
     const { phone, conversationId } = await w.userWhoWrote();
-    graph.reportBeforeAnswering(phone);
-    const res = await org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'Early bird' });
+    w.graph.reportBeforeAnswering(phone);
+    const res = await w.org.api.post('/api/v1/messaging/messages', {
+      type: 'text',
+      conversationId,
+      text: 'Early bird',
+    });
     expect(res.status).toBe(201);
     // The fake delivered `sent` (and had it acknowledged) before answering the send: the row did not exist then.
     expect((await w.messageOf(conversationId, res.body.data.messageId)).deliveryStatus).toBe('sent');
-    expect((await t.db.query('SELECT count(*)::int AS n FROM early_delivery_statuses')).rows[0].n).toBe(0);
-    await w.receiver.waitFor(() => w.eventsFor(res.body.data.messageId).some((e) => e.event === 'message.sent'));
+    expect((await w.t.db.query('SELECT count(*)::int AS n FROM early_delivery_statuses')).rows[0].n).toBe(0);
+    await w.receiver.waitFor(() =>
+      w.eventsFor(res.body.data.messageId).some((e: { event: string }) => e.event === 'message.sent'),
+    );
   });
 
   it("132000 (parameter count) is 422 TEMPLATE_INVALID with Meta's code in details; nothing stored", async () => {
     const { conversationId } = await w.userWhoWrote();
-    const before = graph.sends().length;
-    const res = await org.api.post('/api/v1/messaging/messages', {
+    const before = w.graph.sends().length;
+    const res = await w.org.api.post('/api/v1/messaging/messages', {
       type: 'template',
       conversationId,
       templateName: 'reminder',
@@ -79,33 +71,33 @@ describe('messaging: WhatsApp delivery, errors and credentials (strict fake Grap
       details: [expect.objectContaining({ field: 'provider', providerCode: 132000 })],
     });
     // The fake refused it on its own rules (one placeholder given, two expected), not on cue.
-    expect(graph.sends().length).toBe(before + 1);
-    expect((await org.api.get(`/api/v1/messaging/conversations/${conversationId}`)).body.data.messageCount).toBe(1);
+    expect(w.graph.sends().length).toBe(before + 1);
+    expect((await w.org.api.get(`/api/v1/messaging/conversations/${conversationId}`)).body.data.messageCount).toBe(1);
   });
 
   it('130429 (throughput) is retried with backoff and then sent', async () => {
     const { conversationId } = await w.userWhoWrote();
-    const before = graph.sends().length;
-    graph.failNext(130429, 2);
-    const res = await org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'Try again' });
+    const before = w.graph.sends().length;
+    w.graph.failNext(130429, 2);
+    const res = await w.org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'Try again' });
     expect(res.status).toBe(201);
-    expect(graph.sends().length).toBe(before + 3);
+    expect(w.graph.sends().length).toBe(before + 3);
     expect((await w.messageOf(conversationId, res.body.data.messageId)).deliveryStatus).toBe('accepted');
   });
 
   it('130429 past the retries is a 502 that still carries the code', async () => {
     const { conversationId } = await w.userWhoWrote();
-    graph.failNext(130429, 4);
-    const res = await org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'No luck' });
+    w.graph.failNext(130429, 4);
+    const res = await w.org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'No luck' });
     expect(res.status).toBe(502);
     expect(res.body.error.details).toEqual([expect.objectContaining({ providerCode: 130429 })]);
   });
 
   it('a refused token (190) is 502 MESSAGING_API_ERROR naming the account', async () => {
-    const other = await createAccount(t, org.id, { phoneNumberId: '306540352242922', accessToken: 'EAAG-revoked' });
-    graph.grant(PROCESS_TOKEN, '306540352242922', WABA_ID);
+    const other = await createAccount(w.t, w.org.id, { phoneNumberId: '306540352242922', accessToken: 'EAAG-revoked' });
+    w.graph.grant(PROCESS_TOKEN, '306540352242922', WABA_ID);
     const { conversationId } = await w.userWhoWrote('306540352242922');
-    const res = await org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'x' });
+    const res = await w.org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'x' });
     expect(res.status).toBe(502);
     expect(res.body.error.code).toBe('MESSAGING_API_ERROR');
     expect(res.body.error.message).toContain(other.id);
@@ -114,53 +106,58 @@ describe('messaging: WhatsApp delivery, errors and credentials (strict fake Grap
 
   it("an account's own token is used for its sends, rotatable, and never returned", async () => {
     const own = 'EAAG-own-token-of-this-account';
-    const account = await createAccount(t, org.id, {
+    const account = await createAccount(w.t, w.org.id, {
       phoneNumberId: '406540352242922',
       wabaId: WABA_ID,
       accessToken: own,
     });
     expect(account).toMatchObject({ hasAccessToken: true });
     expect(JSON.stringify(account)).not.toContain(own);
-    graph.grant(own, '406540352242922', WABA_ID);
+    w.graph.grant(own, '406540352242922', WABA_ID);
     const { conversationId } = await w.userWhoWrote('406540352242922');
-    const res = await org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'Own token' });
+    const res = await w.org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'Own token' });
     expect(res.status).toBe(201);
-    expect(graph.sends().at(-1)!.headers.authorization).toBe(`Bearer ${own}`);
+    expect(w.graph.sends().at(-1)!.headers.authorization).toBe(`Bearer ${own}`);
 
-    const listed = (await org.api.get('/api/v1/messaging/accounts')).body.data;
+    const listed = (await w.org.api.get('/api/v1/messaging/accounts')).body.data;
     expect(JSON.stringify(listed)).not.toContain(own);
-    const stored = (await t.db.query('SELECT access_token_sealed FROM messaging_accounts WHERE id = $1', [account.id]))
-      .rows[0].access_token_sealed;
+    const stored = (
+      await w.t.db.query('SELECT access_token_sealed FROM messaging_accounts WHERE id = $1', [account.id])
+    ).rows[0].access_token_sealed;
     expect(stored).toMatch(/^v1\./);
     expect(stored).not.toContain(own);
 
     const rotated = 'EAAG-rotated-token';
-    graph.grant(rotated, '406540352242922', WABA_ID);
-    const put = await t.admin.request('PUT', `/admin/v1/messaging-accounts/${account.id}/access-token`, {
+    w.graph.grant(rotated, '406540352242922', WABA_ID);
+    const put = await w.t.admin.request('PUT', `/admin/v1/messaging-accounts/${account.id}/access-token`, {
       body: { accessToken: rotated },
     });
     expect(put.status).toBe(200);
     expect(JSON.stringify(put.body)).not.toContain(rotated);
     expect(
-      (await org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'Rotated' })).status,
+      (await w.org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'Rotated' })).status,
     ).toBe(201);
-    expect(graph.sends().at(-1)!.headers.authorization).toBe(`Bearer ${rotated}`);
+    expect(w.graph.sends().at(-1)!.headers.authorization).toBe(`Bearer ${rotated}`);
   });
 
   it('sent, delivered and read each fire their event, with the Message and livemode', async () => {
     const { phone, conversationId } = await w.userWhoWrote();
-    const res = await org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'Track me' });
+    const res = await w.org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'Track me' });
     const messageId = res.body.data.messageId;
-    const wamid = (await t.db.query('SELECT provider_message_id FROM messages WHERE id = $1', [messageId])).rows[0]
+    const wamid = (await w.t.db.query('SELECT provider_message_id FROM messages WHERE id = $1', [messageId])).rows[0]
       .provider_message_id;
     for (const status of ['sent', 'delivered', 'read'] as const) {
-      expect(await graph.sendWebhook(webhookOf(WABA_ID, statusChange(PHONE_NUMBER_ID, wamid, status, phone)))).toBe(
+      expect(await w.graph.sendWebhook(webhookOf(WABA_ID, statusChange(PHONE_NUMBER_ID, wamid, status, phone)))).toBe(
         200,
       );
     }
     await w.receiver.waitFor(() => w.eventsFor(messageId).length === 3);
     const events = w.eventsFor(messageId);
-    expect(events.map((e) => e.event).sort()).toEqual(['message.delivered', 'message.read', 'message.sent']);
+    expect(events.map((e: { event: string }) => e.event).sort()).toEqual([
+      'message.delivered',
+      'message.read',
+      'message.sent',
+    ]);
     for (const e of events) {
       expect(e.data).toMatchObject({ id: messageId, conversationId, livemode: true });
       expect(w.validate(e)).toBe(true);
@@ -168,8 +165,8 @@ describe('messaging: WhatsApp delivery, errors and credentials (strict fake Grap
   });
 
   it('start-up (production) is refused when stored tokens cannot be opened: no SECRETS_KEY, or another key', async () => {
-    await createAccount(t, org.id, { phoneNumberId: '706540352242922', accessToken: 'EAAG-sealed-for-the-check' });
-    const check = t.app.get(SealedTokensCheck);
+    await createAccount(w.t, w.org.id, { phoneNumberId: '706540352242922', accessToken: 'EAAG-sealed-for-the-check' });
+    const check = w.t.app.get(SealedTokensCheck);
     expect(await check.problem({ secretsKey: Buffer.from(SECRETS_KEY, 'base64') })).toBeNull();
     const missing = await check.problem({ secretsKey: undefined });
     expect(missing).toMatch(/^Invalid environment: SECRETS_KEY is required: \d+ messaging account\(s\) store/);

@@ -33,7 +33,17 @@ export interface WhatsAppWorld {
   close(): Promise<void>;
 }
 
-export async function startWhatsAppWorld(): Promise<WhatsAppWorld> {
+/** The world of one spec file: started before its tests, closed after them. */
+export function useWhatsAppWorld(): WhatsAppWorld {
+  const world = {} as WhatsAppWorld;
+  beforeAll(async () => {
+    Object.assign(world, await startWhatsAppWorld());
+  });
+  afterAll(() => world.close?.());
+  return world;
+}
+
+async function startWhatsAppWorld(): Promise<WhatsAppWorld> {
   const graph = new FakeGraphApi();
   await graph.start();
   const receiver = await new WebhookReceiver().start();
