@@ -161,6 +161,18 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
     });
     expect(res.status).toBe(201);
     expect(w.graph.sends().at(-1)!.body).toMatchObject({ recipient: 'US.13491208655302741918' });
+    const shown = (await w.org.api.get(`/api/v1/messaging/conversations/${rows[0].id}`)).body.data;
+    expect(shown).toMatchObject({ waUserPhone: '', waUserId: 'US.13491208655302741918', waUserName: 'Kim' });
+
+    // When Meta later names the same user by both, the thread gains the phone (one thread, not two).
+    const both = messageChange(
+      PHONE_NUMBER_ID,
+      { phone: '14155558899', userId: 'US.13491208655302741918', name: 'Kim' },
+      { id: 'wamid.bsuid.2', type: 'text', text: { body: 'my number now' } },
+    );
+    expect(await w.graph.sendWebhook(webhookOf(WABA_ID, both))).toBe(200);
+    const after = (await w.org.api.get(`/api/v1/messaging/conversations/${rows[0].id}`)).body.data;
+    expect(after).toMatchObject({ waUserPhone: '+14155558899', waUserId: 'US.13491208655302741918', messageCount: 3 });
   });
 
   it('templates are synced from Meta (every page): bodies, languages, statuses replaced; status webhooks follow', async () => {

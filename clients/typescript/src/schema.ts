@@ -1327,10 +1327,15 @@ export interface components {
             status: "active" | "handed_off" | "closed";
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description Extension: the provider's business-scoped id of the user (WhatsApp `user_id`), when it sent one
+             * @example US.13491208655302741918
+             */
+            waUserId?: string | null;
             /** @example Ann Lee */
             waUserName: string;
             /**
-             * @description E.164
+             * @description E.164; empty for a user the provider names only by business-scoped id (see `waUserId`)
              * @example +14155550123
              */
             waUserPhone: string;
@@ -1368,10 +1373,15 @@ export interface components {
             status: "active" | "handed_off" | "closed";
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description Extension: the provider's business-scoped id of the user (WhatsApp `user_id`), when it sent one
+             * @example US.13491208655302741918
+             */
+            waUserId?: string | null;
             /** @example Ann Lee */
             waUserName: string;
             /**
-             * @description E.164
+             * @description E.164; empty for a user the provider names only by business-scoped id (see `waUserId`)
              * @example +14155550123
              */
             waUserPhone: string;

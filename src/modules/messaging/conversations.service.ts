@@ -18,6 +18,7 @@ const LIST_COLUMNS = [
   'id',
   'status',
   'waUserPhone',
+  'waUserId',
   'waUserName',
   'contactId',
   'integrationId',
