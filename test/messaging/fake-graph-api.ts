@@ -48,6 +48,9 @@ const META_ERRORS: Record<number, { status: number; type: string; message: strin
   2500: { status: 400, type: 'OAuthException', message: 'Unknown path components' },
 };
 
+/** Codes Meta reports after accepting a send, by a `statuses` webhook with `status: failed`. */
+const REPORTED_LATER = new Set([131047, 131026, 131049]);
+
 export interface FakeTemplate {
   name: string;
   language: string;
@@ -148,8 +151,14 @@ export class FakeGraphApi {
     this.media.set(id, { bytes, mimeType });
   }
 
-  /** The next send (after validation) is refused with this Meta error code, in Meta's shape. */
-  failNext(code: number, times = 1): void {
+  /**
+   * The next send (after validation) is refused with this Meta error code, in Meta's shape. Meta reports 131047,
+   * 131026 and 131049 by status webhook (failLater); answering a send with one takes `answerSynchronously`.
+   */
+  failNext(code: number, times = 1, options: { answerSynchronously?: boolean } = {}): void {
+    if (REPORTED_LATER.has(code) && !options.answerSynchronously) {
+      throw new Error(`FakeGraphApi: Meta reports ${code} in a status webhook; use failLater`);
+    }
     for (let i = 0; i < times; i += 1) this.queued.push(code);
   }
 

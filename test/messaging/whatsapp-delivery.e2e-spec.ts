@@ -11,32 +11,41 @@ import { PHONE_NUMBER_ID, PROCESS_TOKEN, SECRETS_KEY, WABA_ID, useWhatsAppWorld 
 describe('messaging: WhatsApp delivery, errors and credentials (strict fake Graph API)', () => {
   const w = useWhatsAppWorld();
 
-  it('a late 131047 (a failed status webhook after the send was accepted) fails the message and fires message.failed', async () => {
-    const { phone, conversationId } = await w.userWhoWrote();
-    w.graph.failLater(phone, 131047);
-    const res = await w.org.api.post('/api/v1/messaging/messages', {
-      type: 'text',
-      conversationId,
-      text: 'Hello later',
-    });
-    expect(res.status).toBe(201);
-    const messageId = res.body.data.messageId;
-    const failed = await eventually(async () => {
-      const m = await w.messageOf(conversationId, messageId);
-      return m.deliveryStatus === 'failed' && m;
-    });
-    expect(failed.error).toEqual({ code: 131047, title: 'Re-engagement message' });
-    await w.receiver.waitFor(() => w.eventsFor(messageId).some((e: { event: string }) => e.event === 'message.failed'));
-    const event = w.eventsFor(messageId).find((e: { event: string }) => e.event === 'message.failed');
-    expect(event.data).toMatchObject({
-      id: messageId,
-      conversationId,
-      livemode: true,
-      deliveryStatus: 'failed',
-      error: { code: 131047, title: 'Re-engagement message' },
-    });
-    expect(w.validate(event)).toBe(true);
-  });
+  it.each([
+    [131047, 'Re-engagement message'],
+    [131026, 'Message undeliverable'],
+    [131049, 'This message was not delivered to maintain healthy ecosystem engagement.'],
+  ])(
+    'a late %d (a failed status webhook after the send was accepted) fails the message and fires message.failed',
+    async (code, title) => {
+      const { phone, conversationId } = await w.userWhoWrote();
+      w.graph.failLater(phone, code);
+      const res = await w.org.api.post('/api/v1/messaging/messages', {
+        type: 'text',
+        conversationId,
+        text: 'Hello later',
+      });
+      expect(res.status).toBe(201);
+      const messageId = res.body.data.messageId;
+      const failed = await eventually(async () => {
+        const m = await w.messageOf(conversationId, messageId);
+        return m.deliveryStatus === 'failed' && m;
+      });
+      expect(failed.error).toEqual({ code, title });
+      await w.receiver.waitFor(() =>
+        w.eventsFor(messageId).some((e: { event: string }) => e.event === 'message.failed'),
+      );
+      const event = w.eventsFor(messageId).find((e: { event: string }) => e.event === 'message.failed');
+      expect(event.data).toMatchObject({
+        id: messageId,
+        conversationId,
+        livemode: true,
+        deliveryStatus: 'failed',
+        error: { code, title },
+      });
+      expect(w.validate(event)).toBe(true);
+    },
+  );
 
   it('a status that arrives before the send is answered (row not yet stored) is kept and applied', async () => {
     const { phone, conversationId } = await w.userWhoWrote();
