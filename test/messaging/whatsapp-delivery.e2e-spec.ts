@@ -149,7 +149,7 @@ describe('messaging: WhatsApp delivery, errors and credentials (strict fake Grap
     expect(w.graph.sends().at(-1)!.headers.authorization).toBe(`Bearer ${rotated}`);
   });
 
-  it('sent, delivered and read each fire their event, with the Message and livemode', async () => {
+  it('sent, delivered and read each fire their event: signed, logged, with the Message and livemode', async () => {
     const { phone, conversationId } = await w.userWhoWrote();
     const res = await w.org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'Track me' });
     const messageId = res.body.data.messageId;
@@ -171,6 +171,17 @@ describe('messaging: WhatsApp delivery, errors and credentials (strict fake Grap
       expect(e.data).toMatchObject({ id: messageId, conversationId, livemode: true });
       expect(w.validate(e)).toBe(true);
     }
+    // Signed and logged as every event is: the signature header, and the endpoint's delivery log.
+    for (const received of w.receiver.on('/messages').filter((r) => JSON.parse(r.rawBody).data.id === messageId)) {
+      expect(received.headers['x-webhook-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    }
+    await eventually(async () => {
+      const log = await w.org.api.get(`/api/v1/webhooks/${w.webhookId}/deliveries`, { query: { limit: 100 } });
+      const logged = log.body.data.filter((d: { event: string }) => d.event.startsWith('message.'));
+      return ['message.sent', 'message.delivered', 'message.read'].every((e) =>
+        logged.some((d: { event: string; status: string }) => d.event === e && d.status === 'delivered'),
+      );
+    });
   });
 
   it('start-up (production) is refused when stored tokens cannot be opened: no SECRETS_KEY, or another key', async () => {

@@ -24,6 +24,8 @@ export interface WhatsAppWorld {
   receiver: WebhookReceiver;
   org: TestOrg;
   accountId: string;
+  /** The organization's webhook endpoint subscribed to the message events (delivered to `receiver` at /messages). */
+  webhookId: string;
   /** Validates a delivered event against the committed openapi/webhook-events.schema.json. */
   validate: (event: unknown) => boolean;
   /** A new user number (digits, as Meta writes it) who has just written, and their conversation. */
@@ -96,6 +98,7 @@ async function startWhatsAppWorld(): Promise<WhatsAppWorld> {
     receiver,
     org,
     accountId,
+    webhookId: hook.body.data.id,
     validate: (event) => validate(event) as boolean,
     async userWhoWrote(phoneNumberId = PHONE_NUMBER_ID, fixedPhone) {
       phoneSeq += 1;
