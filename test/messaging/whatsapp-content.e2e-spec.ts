@@ -173,6 +173,38 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
     expect(await w.graph.sendWebhook(webhookOf(WABA_ID, both))).toBe(200);
     const after = (await w.org.api.get(`/api/v1/messaging/conversations/${rows[0].id}`)).body.data;
     expect(after).toMatchObject({ waUserPhone: '+14155558899', waUserId: 'US.13491208655302741918', messageCount: 3 });
+
+    // Two threads already, one by phone and one by id: a message naming both joins one and breaks nothing.
+    await w.graph.sendWebhook(
+      webhookOf(
+        WABA_ID,
+        messageChange(
+          PHONE_NUMBER_ID,
+          { phone: '14155558898' },
+          { id: 'wamid.p.1', type: 'text', text: { body: 'a' } },
+        ),
+      ),
+    );
+    await w.graph.sendWebhook(
+      webhookOf(
+        WABA_ID,
+        messageChange(PHONE_NUMBER_ID, { userId: 'US.2' }, { id: 'wamid.u.1', type: 'text', text: { body: 'b' } }),
+      ),
+    );
+    const joined = messageChange(
+      PHONE_NUMBER_ID,
+      { phone: '14155558898', userId: 'US.2' },
+      { id: 'wamid.pu.1', type: 'text', text: { body: 'c' } },
+    );
+    expect(await w.graph.sendWebhook(webhookOf(WABA_ID, joined))).toBe(200);
+    const threads = await w.t.db.query(
+      `SELECT wa_user_phone, wa_user_id, message_count FROM conversations
+        WHERE wa_user_phone = '+14155558898' OR wa_user_id = 'US.2' ORDER BY wa_user_phone`,
+    );
+    expect(threads.rows).toEqual([
+      { wa_user_phone: '', wa_user_id: 'US.2', message_count: 2 },
+      { wa_user_phone: '+14155558898', wa_user_id: null, message_count: 1 },
+    ]);
   });
 
   it('templates are synced from Meta (every page): bodies, languages, statuses replaced; status webhooks follow', async () => {

@@ -113,9 +113,14 @@ export class RecordInboundMessageCommand {
             "CASE WHEN :ts >= last_activity_at THEN 'inbound' ELSE last_message_direction END",
           lastActivityAt: () => 'GREATEST(last_activity_at, :ts)',
           contactId: () => 'COALESCE(contact_id, :contactId)',
-          // The first message that tells both ways of naming the user links them on the thread.
-          waUserId: () => 'COALESCE(wa_user_id, :userId)',
-          waUserPhone: () => "CASE WHEN wa_user_phone = '' THEN :phone ELSE wa_user_phone END",
+          // The first message that tells both ways of naming the user links them on the thread, unless another
+          // thread of the account already holds the other name (then the two threads stay as they were).
+          waUserId: () =>
+            'CASE WHEN wa_user_id IS NULL AND NOT EXISTS (SELECT 1 FROM conversations o WHERE ' +
+            'o.integration_id = conversations.integration_id AND o.wa_user_id = :userId) THEN :userId ELSE wa_user_id END',
+          waUserPhone: () =>
+            "CASE WHEN wa_user_phone = '' AND NOT EXISTS (SELECT 1 FROM conversations o WHERE " +
+            'o.integration_id = conversations.integration_id AND o.wa_user_phone = :phone) THEN :phone ELSE wa_user_phone END',
           // A user writing again re-opens a closed thread; a hand-off to a human stays as it is.
           status: () => "CASE WHEN status = 'closed' THEN 'active' ELSE status END",
           ...(input.name ? { waUserName: input.name } : {}),
