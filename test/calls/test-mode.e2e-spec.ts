@@ -22,6 +22,7 @@ describe('test mode: test keys run on the simulators, live keys on the configure
     vapi = await FakeVapi.start();
     graph = new FakeGraphApi();
     await graph.start();
+    graph.grant('test-access-token', '1234567890', '102290129340398');
     t = await startTestApp({
       env: {
         ...vapiEnv(vapi.url),

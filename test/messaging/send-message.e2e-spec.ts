@@ -249,7 +249,7 @@ describe('messaging: sending text and templates (simulator)', () => {
     it('an unknown or missing type is 400 naming type', async () => {
       const id = await userWrites(t, accountId, '+14155553001', 'hi');
       for (const body of [
-        { type: 'image', conversationId: id },
+        { type: 'location', conversationId: id },
         { conversationId: id, text: 'x' },
       ]) {
         const res = await send(body);

@@ -21,6 +21,9 @@ for (const [path, item] of Object.entries(document.paths)) {
   for (const method of ['get', 'post', 'put', 'patch', 'delete']) {
     const op = item[method];
     if (!op) continue;
+    // The client parses JSON answers; a route that streams a file (media) is fetched with plain fetch instead.
+    const success = op.responses?.['200'] ?? op.responses?.['201'];
+    if (success?.content && !success.content['application/json']) continue;
     const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
     const hasQuery = (op.parameters ?? []).some((p) => p.in === 'query');
     const queryRequired = (op.parameters ?? []).some((p) => p.in === 'query' && p.required);

@@ -205,7 +205,7 @@ export abstract class Operations {
     return this.request('get', '/api/v1/messaging/conversations/{id}', { path: { id }, options });
   }
 
-  /** Send a text (inside the 24-hour window) or an approved template (any time) (`POST /api/v1/messaging/messages`, scope `messaging:write`). */
+  /** Send a text or media (inside the 24-hour window) or an approved template (any time) (`POST /api/v1/messaging/messages`, scope `messaging:write`). */
   sendMessage(body: Body<'/api/v1/messaging/messages', 'post'>, options: RequestOptions = {}): Promise<Data<'/api/v1/messaging/messages', 'post'>> {
     return this.request('post', '/api/v1/messaging/messages', { body, options });
   }

@@ -574,10 +574,30 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a text (inside the 24-hour window) or an approved template (any time)
-         * @description Send a text (inside the 24-hour window) or an approved template (any time). Requires an API key with the scope `messaging:write` (or `*`).
+         * Send a text or media (inside the 24-hour window) or an approved template (any time)
+         * @description Media types (`image`, `audio`, `video`, `document`, `sticker`) and template `header`/`buttons` are extensions. The provider's refusals: 422 SESSION_EXPIRED (WhatsApp 131047) and MESSAGE_UNDELIVERABLE (131026, 131049), 422 TEMPLATE_INVALID (132000, 132001, 132015, 132016), each with the provider code in `details[].providerCode`; rate limits (130429, 131056) are retried with backoff before answering; 502 MESSAGING_API_ERROR for the rest (an expired token, 190, names the account), with the provider code in details whenever it gave one.
          */
         post: operations["sendMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/messaging/messages/{id}/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream a message's media file from the provider (extension)
+         * @description The file of an inbound image, audio, video, document or sticker (a message's `mediaUrl`), fetched from the provider with the account's token and streamed, never stored. At most WHATSAPP_MEDIA_MAX_BYTES (default 100 MiB, WhatsApp's own ceiling): a larger file is 422 MEDIA_TOO_LARGE. 404 when the message has no media or the provider no longer keeps it (WhatsApp keeps inbound media for 30 days).
+         */
+        get: operations["getMessageMedia"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1357,10 +1377,15 @@ export interface components {
             status: "active" | "handed_off" | "closed";
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description Extension: the provider's business-scoped id of the user (WhatsApp `user_id`), when it sent one
+             * @example US.13491208655302741918
+             */
+            waUserId?: string | null;
             /** @example Ann Lee */
             waUserName: string;
             /**
-             * @description E.164
+             * @description E.164; empty for a user the provider names only by business-scoped id (see `waUserId`)
              * @example +14155550123
              */
             waUserPhone: string;
@@ -1403,10 +1428,15 @@ export interface components {
             status: "active" | "handed_off" | "closed";
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description Extension: the provider's business-scoped id of the user (WhatsApp `user_id`), when it sent one
+             * @example US.13491208655302741918
+             */
+            waUserId?: string | null;
             /** @example Ann Lee */
             waUserName: string;
             /**
-             * @description E.164
+             * @description E.164; empty for a user the provider names only by business-scoped id (see `waUserId`)
              * @example +14155550123
              */
             waUserPhone: string;
@@ -1550,7 +1580,7 @@ export interface components {
              *       "call.ended"
              *     ]
              */
-            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed")[];
+            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed")[];
             /**
              * @description HTTPS URL
              * @example https://example.com/hooks/voice
@@ -1568,7 +1598,7 @@ export interface components {
              *       "call.failed"
              *     ]
              */
-            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed")[];
+            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed")[];
             /** Format: uuid */
             id: string;
             isActive: boolean;
@@ -1634,18 +1664,23 @@ export interface components {
         ErrorBody: {
             /** @example NOT_FOUND */
             code: components["schemas"]["ErrorCode"];
-            /** @description Per-field validation failures */
+            /** @description Per-field validation failures, or the provider's refusal */
             details?: components["schemas"]["ErrorDetail"][];
             /** @example Contact not found */
             message: string;
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "KEY_REVOKED" | "KEY_EXPIRED" | "OUTBOUND_MINUTES_EXHAUSTED" | "INSUFFICIENT_SCOPE" | "OUTBOUND_PLAN_REQUIRED" | "NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "CONFLICT" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "INVALID_PHONE" | "INVALID_STATE" | "DO_NOT_CALL" | "SESSION_EXPIRED" | "MAX_ENDPOINTS" | "MAX_ASSISTANTS" | "MAX_MESSAGING_ACCOUNTS" | "MAX_PHONE_NUMBERS" | "MAX_CONTACT_GROUPS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MESSAGING_API_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "KEY_REVOKED" | "KEY_EXPIRED" | "OUTBOUND_MINUTES_EXHAUSTED" | "INSUFFICIENT_SCOPE" | "OUTBOUND_PLAN_REQUIRED" | "NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "CONFLICT" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "INVALID_PHONE" | "INVALID_STATE" | "DO_NOT_CALL" | "SESSION_EXPIRED" | "TEMPLATE_INVALID" | "MESSAGE_UNDELIVERABLE" | "MEDIA_TOO_LARGE" | "MAX_ENDPOINTS" | "MAX_ASSISTANTS" | "MAX_MESSAGING_ACCOUNTS" | "MAX_PHONE_NUMBERS" | "MAX_CONTACT_GROUPS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MESSAGING_API_ERROR" | "SERVICE_UNAVAILABLE";
         ErrorDetail: {
             /** @example title */
             field: string;
             /** @example title must be shorter than or equal to 200 characters */
             message: string;
+            /**
+             * @description Extension: the messaging provider's own numeric error code when it refused (`field` is `provider`), e.g. WhatsApp 131047; see docs/providers.md for the codes and what each error means
+             * @example 132000
+             */
+            providerCode?: number;
         };
         ErrorEnvelope: {
             error: components["schemas"]["ErrorBody"];
@@ -1700,10 +1735,13 @@ export interface components {
             /**
              * @description Outbound: accepted, sent, delivered, read or failed; inbound: null
              * @example read
+             * @enum {string|null}
              */
-            deliveryStatus: string | null;
+            deliveryStatus: "accepted" | "sent" | "delivered" | "read" | "failed" | null;
             /** @enum {string} */
             direction: "inbound" | "outbound";
+            /** @description Extension: why the provider failed the message (when deliveryStatus is failed) */
+            error?: components["schemas"]["MessageError"] | null;
             /** Format: uuid */
             id: string;
             /**
@@ -1712,12 +1750,28 @@ export interface components {
              */
             livemode: boolean;
             mediaCaption: string | null;
+            /** @description Extension: the provider's media id */
+            mediaId?: string | null;
+            /** @description For media: the path of our own route that streams the file from the provider (`/api/v1/messaging/messages/{id}/media`, relative to the API origin); otherwise null */
             mediaUrl: string | null;
             /**
-             * @description `text`, `template`, or an inbound media type
+             * @description What the message is; `text` is the readable summary for every kind (a caption, a location name, an emoji)
              * @example text
+             * @enum {string}
              */
-            messageType: string;
+            messageType: "text" | "template" | "image" | "audio" | "video" | "document" | "sticker" | "location" | "contacts" | "reaction" | "interactive" | "button" | "unsupported";
+            /**
+             * @description Extension: what the message carries beyond `text`, by `messageType` (null for text and template):
+             *     image, audio, video, document, sticker: {kind: "media", mimeType, sha256, filename (documents), animated (stickers)};
+             *     location: {kind: "location", latitude, longitude, name, address, url};
+             *     contacts: {kind: "contacts", contacts: [{name, phones[], emails[]}]} (at most 20 contacts, 20 phones and emails each);
+             *     reaction: {kind: "reaction", providerMessageId (the message reacted to), emoji (empty: reaction removed)};
+             *     interactive, button: {kind: "reply", replyType (button_reply, list_reply, nfm_reply, button), id, title, description};
+             *     unsupported: {kind: "unsupported", providerType, errorCode, errorTitle}.
+             */
+            payload?: {
+                [key: string]: unknown;
+            } | null;
             /**
              * @description `user` (inbound) or `bot`
              * @example user
@@ -1725,6 +1779,29 @@ export interface components {
             senderType: string;
             text: string;
             /** Format: date-time */
+            timestamp: string;
+        };
+        MessageError: {
+            /**
+             * @description The provider's numeric error code (WhatsApp: Meta's, e.g. 131047)
+             * @example 131047
+             */
+            code: number;
+            /** @example Re-engagement message */
+            title: string;
+        };
+        MessageWebhookEvent: {
+            data: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            event: "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed";
+            /** @description Extension: the world of what the event describes (false: test data). An endpoint receives only the events of its own world (its creating key's), so a receiver can also refuse the other world. */
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601).
+             */
             timestamp: string;
         };
         MessagingAccount: {
@@ -1912,20 +1989,44 @@ export interface components {
              */
             on: ("customer-did-not-answer" | "voicemail-reached" | "customer-busy" | "pipeline-error")[];
         };
+        SendMediaMessage: {
+            /** @description image, video and document only */
+            caption?: string;
+            /** Format: uuid */
+            conversationId: string;
+            /** @description document only: the name the user sees */
+            filename?: string;
+            /**
+             * @description A public https URL the provider downloads the file from; give `link` or `mediaId`, not both
+             * @example https://example.com/invoice.pdf
+             */
+            link?: string;
+            /** @description The provider's id of an uploaded file */
+            mediaId?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "audio" | "document" | "image" | "sticker" | "video";
+        };
         SendMessage: {
             /** Format: uuid */
             messageId: string;
             /** @description Template variant only */
             template?: components["schemas"]["SentTemplateRef"];
             /** @enum {string} */
-            type: "text" | "template";
+            type: "text" | "template" | "image" | "audio" | "video" | "document" | "sticker";
         };
         SendMessageResponse: {
             data: components["schemas"]["SendMessage"];
         };
         SendTemplateMessage: {
+            /** @description Extension: parameters of the template's buttons (quick-reply payloads, dynamic URL suffixes) */
+            buttons?: components["schemas"]["TemplateButton"][];
             /** Format: uuid */
             conversationId: string;
+            /** @description Extension: the parameter of the template's header (a text header's placeholder, or a media header's file) */
+            header?: components["schemas"]["TemplateHeader"];
             /**
              * @description Language code of the template
              * @example en_US
@@ -1968,6 +2069,27 @@ export interface components {
             language: string;
             /** @example appointment_reminder */
             name: string;
+        };
+        TemplateButton: {
+            /** @description The button's position in the template, from 0 */
+            index: number;
+            /** @enum {string} */
+            subType: "quick_reply" | "url";
+            /** @description quick_reply: the payload returned when the user taps it; url: the suffix appended to its URL */
+            value: string;
+        };
+        TemplateHeader: {
+            /**
+             * @description A public https URL the provider downloads the file from; give `link` or `mediaId`, not both
+             * @example https://example.com/invoice.pdf
+             */
+            link?: string;
+            /** @description The provider's id of an uploaded file */
+            mediaId?: string;
+            /** @description For `text`: the value of the header placeholder */
+            text?: string;
+            /** @enum {string} */
+            type: "text" | "image" | "video" | "document";
         };
         TranscriberConfig: {
             /** @example en */
@@ -2064,7 +2186,7 @@ export interface components {
         };
         UpdateWebhook: {
             description?: string;
-            events?: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed")[];
+            events?: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed")[];
             isActive?: boolean;
             url?: string;
         };
@@ -2239,7 +2361,7 @@ export interface components {
              * @example call.ended
              * @enum {string}
              */
-            event: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "webhook.test";
+            event: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "webhook.test";
             /**
              * Format: uuid
              * @description The domain event delivered (a fresh id for a test ping)
@@ -2276,7 +2398,7 @@ export interface components {
              *       "call.failed"
              *     ]
              */
-            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed")[];
+            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed")[];
             /** Format: uuid */
             id: string;
             isActive: boolean;
@@ -7421,7 +7543,7 @@ export interface operations {
                  *       "type": "text"
                  *     }
                  */
-                "application/json": components["schemas"]["SendTextMessage"] | components["schemas"]["SendTemplateMessage"];
+                "application/json": components["schemas"]["SendTextMessage"] | components["schemas"]["SendTemplateMessage"] | components["schemas"]["SendMediaMessage"];
             };
         };
         responses: {
@@ -7503,7 +7625,152 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SESSION_EXPIRED */
+            /** @description SESSION_EXPIRED, TEMPLATE_INVALID, MESSAGE_UNDELIVERABLE */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description MESSAGING_API_ERROR */
+            502: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getMessageMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with the provider's Content-Type */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description MEDIA_TOO_LARGE */
             422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -8606,7 +8873,7 @@ export interface operations {
                 /** @description From the previous page of the same query */
                 cursor?: string;
                 status?: "pending" | "delivered" | "failed";
-                event?: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "webhook.test";
+                event?: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "webhook.test";
             };
             header?: never;
             path: {

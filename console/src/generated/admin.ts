@@ -41,6 +41,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/messaging-accounts/{id}/access-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rotate (or clear) a messaging account's own provider access token
+         * @description The token is stored encrypted with SECRETS_KEY (AES-256-GCM) and never returned; null clears it, and the process-wide WHATSAPP_ACCESS_TOKEN serves the account again. 422 INVALID_STATE when SECRETS_KEY is not set.
+         */
+        put: operations["adminSetMessagingAccessToken"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/messaging-accounts/{id}/templates": {
         parameters: {
             query?: never;
@@ -55,6 +75,26 @@ export interface paths {
          * @description 404 for an unknown account; 409 CONFLICT when the account already has a template of that name and language.
          */
         post: operations["adminCreateMessagingTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/messaging-accounts/{id}/templates/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace an account's templates with the provider's (WhatsApp: GET /{waba-id}/message_templates)
+         * @description Reads every page of the account's templates from WhatsApp (its own `wabaId` and token, or the process-wide WHATSAPP_WABA_ID and token; at most 6,000 templates) and replaces the stored bodies, languages and statuses in one transaction; templates WhatsApp no longer lists are removed. A failed read changes nothing (502 MESSAGING_API_ERROR with Meta's code in details). 422 INVALID_STATE without a WhatsApp Business Account id, or when the deployment runs the messaging simulator.
+         */
+        post: operations["adminSyncMessagingTemplates"];
         delete?: never;
         options?: never;
         head?: never;
@@ -485,7 +525,7 @@ export interface paths {
         put?: never;
         /**
          * Record a connected messaging (WhatsApp) account
-         * @description 409 CONFLICT when `phoneNumberId` is already connected; 422 MAX_MESSAGING_ACCOUNTS at the cap (extension).
+         * @description 409 CONFLICT when `phoneNumberId` is already connected; 422 MAX_MESSAGING_ACCOUNTS at the cap (extension); 422 INVALID_STATE when an `accessToken` is given and SECRETS_KEY is not set (it is stored only encrypted).
          */
         post: operations["adminCreateMessagingAccount"];
         delete?: never;
@@ -1056,6 +1096,36 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AdminMessagingAccountResponse: {
+            /** Format: date-time */
+            createdAt: string;
+            /** @example +1 555-010-0100 */
+            displayPhoneNumber: string;
+            /** @description Whether the account has its own provider access token (the token itself is never returned); false: the process-wide token serves it */
+            hasAccessToken: boolean;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            lastMessageAt: string | null;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
+            messagesReceived: number;
+            messagesSent: number;
+            /** @example 106540352242922 */
+            phoneNumberId: string | null;
+            /** @example GREEN */
+            qualityRating: string;
+            /** @enum {string} */
+            status: "active" | "disconnected" | "error" | "pending_setup";
+            statusMessage: string | null;
+            /** @example Acme Dental */
+            verifiedName: string;
+            /** @example 102290129340398 */
+            wabaId: string | null;
+        };
         AdminOrganizationResponse: {
             /** @example ops@acme.example */
             contactEmail: string | null;
@@ -1561,10 +1631,15 @@ export interface components {
             status: "active" | "handed_off" | "closed";
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description Extension: the provider's business-scoped id of the user (WhatsApp `user_id`), when it sent one
+             * @example US.13491208655302741918
+             */
+            waUserId?: string | null;
             /** @example Ann Lee */
             waUserName: string;
             /**
-             * @description E.164
+             * @description E.164; empty for a user the provider names only by business-scoped id (see `waUserId`)
              * @example +14155550123
              */
             waUserPhone: string;
@@ -1605,10 +1680,15 @@ export interface components {
             status: "active" | "handed_off" | "closed";
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description Extension: the provider's business-scoped id of the user (WhatsApp `user_id`), when it sent one
+             * @example US.13491208655302741918
+             */
+            waUserId?: string | null;
             /** @example Ann Lee */
             waUserName: string;
             /**
-             * @description E.164
+             * @description E.164; empty for a user the provider names only by business-scoped id (see `waUserId`)
              * @example +14155550123
              */
             waUserPhone: string;
@@ -1723,6 +1803,8 @@ export interface components {
             systemPromptId: string;
         };
         CreateMessagingAccountDto: {
+            /** @description The account's own WhatsApp access token (a system-user token); stored encrypted with SECRETS_KEY and never returned (`hasAccessToken` tells whether one is set). Without it the process-wide WHATSAPP_ACCESS_TOKEN serves the account. 422 INVALID_STATE when SECRETS_KEY is not set */
+            accessToken?: string;
             /** @example +1 555-010-0100 */
             displayPhoneNumber: string;
             /**
@@ -1771,7 +1853,7 @@ export interface components {
              * @default APPROVED
              * @enum {string}
              */
-            status?: "APPROVED" | "PENDING" | "REJECTED";
+            status?: "APPROVED" | "PENDING" | "REJECTED" | "IN_APPEAL" | "PAUSED" | "DISABLED" | "PENDING_DELETION" | "DELETED" | "LIMIT_EXCEEDED";
         };
         CreateOrganizationDto: {
             contactEmail?: string;
@@ -1966,18 +2048,23 @@ export interface components {
         ErrorBodyDto: {
             /** @example NOT_FOUND */
             code: components["schemas"]["ErrorCode"];
-            /** @description Per-field validation failures */
+            /** @description Per-field validation failures, or the provider's refusal */
             details?: components["schemas"]["ErrorDetailDto"][];
             /** @example Contact not found */
             message: string;
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "KEY_REVOKED" | "KEY_EXPIRED" | "OUTBOUND_MINUTES_EXHAUSTED" | "INSUFFICIENT_SCOPE" | "OUTBOUND_PLAN_REQUIRED" | "NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "CONFLICT" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "INVALID_PHONE" | "INVALID_STATE" | "DO_NOT_CALL" | "SESSION_EXPIRED" | "MAX_ENDPOINTS" | "MAX_ASSISTANTS" | "MAX_MESSAGING_ACCOUNTS" | "MAX_PHONE_NUMBERS" | "MAX_CONTACT_GROUPS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MESSAGING_API_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "KEY_REVOKED" | "KEY_EXPIRED" | "OUTBOUND_MINUTES_EXHAUSTED" | "INSUFFICIENT_SCOPE" | "OUTBOUND_PLAN_REQUIRED" | "NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "CONFLICT" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "INVALID_PHONE" | "INVALID_STATE" | "DO_NOT_CALL" | "SESSION_EXPIRED" | "TEMPLATE_INVALID" | "MESSAGE_UNDELIVERABLE" | "MEDIA_TOO_LARGE" | "MAX_ENDPOINTS" | "MAX_ASSISTANTS" | "MAX_MESSAGING_ACCOUNTS" | "MAX_PHONE_NUMBERS" | "MAX_CONTACT_GROUPS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MESSAGING_API_ERROR" | "SERVICE_UNAVAILABLE";
         ErrorDetailDto: {
             /** @example title */
             field: string;
             /** @example title must be shorter than or equal to 200 characters */
             message: string;
+            /**
+             * @description Extension: the messaging provider's own numeric error code when it refused (`field` is `provider`), e.g. WhatsApp 131047; see docs/providers.md for the codes and what each error means
+             * @example 132000
+             */
+            providerCode?: number;
         };
         ErrorEnvelopeDto: {
             error: components["schemas"]["ErrorBodyDto"];
@@ -2136,16 +2223,28 @@ export interface components {
              */
             systemPromptId?: string | null;
         };
+        MessageErrorResponse: {
+            /**
+             * @description The provider's numeric error code (WhatsApp: Meta's, e.g. 131047)
+             * @example 131047
+             */
+            code: number;
+            /** @example Re-engagement message */
+            title: string;
+        };
         MessageResponse: {
             /** Format: date-time */
             createdAt: string;
             /**
              * @description Outbound: accepted, sent, delivered, read or failed; inbound: null
              * @example read
+             * @enum {string|null}
              */
-            deliveryStatus: string | null;
+            deliveryStatus: "accepted" | "sent" | "delivered" | "read" | "failed" | null;
             /** @enum {string} */
             direction: "inbound" | "outbound";
+            /** @description Extension: why the provider failed the message (when deliveryStatus is failed) */
+            error?: components["schemas"]["MessageErrorResponse"] | null;
             /** Format: uuid */
             id: string;
             /**
@@ -2154,12 +2253,28 @@ export interface components {
              */
             livemode: boolean;
             mediaCaption: string | null;
+            /** @description Extension: the provider's media id */
+            mediaId?: string | null;
+            /** @description For media: the path of our own route that streams the file from the provider (`/api/v1/messaging/messages/{id}/media`, relative to the API origin); otherwise null */
             mediaUrl: string | null;
             /**
-             * @description `text`, `template`, or an inbound media type
+             * @description What the message is; `text` is the readable summary for every kind (a caption, a location name, an emoji)
              * @example text
+             * @enum {string}
              */
-            messageType: string;
+            messageType: "text" | "template" | "image" | "audio" | "video" | "document" | "sticker" | "location" | "contacts" | "reaction" | "interactive" | "button" | "unsupported";
+            /**
+             * @description Extension: what the message carries beyond `text`, by `messageType` (null for text and template):
+             *     image, audio, video, document, sticker: {kind: "media", mimeType, sha256, filename (documents), animated (stickers)};
+             *     location: {kind: "location", latitude, longitude, name, address, url};
+             *     contacts: {kind: "contacts", contacts: [{name, phones[], emails[]}]} (at most 20 contacts, 20 phones and emails each);
+             *     reaction: {kind: "reaction", providerMessageId (the message reacted to), emoji (empty: reaction removed)};
+             *     interactive, button: {kind: "reply", replyType (button_reply, list_reply, nfm_reply, button), id, title, description};
+             *     unsupported: {kind: "unsupported", providerType, errorCode, errorTitle}.
+             */
+            payload?: {
+                [key: string]: unknown;
+            } | null;
             /**
              * @description `user` (inbound) or `bot`
              * @example user
@@ -2212,7 +2327,12 @@ export interface components {
              * @description Only APPROVED templates can be sent
              * @enum {string}
              */
-            status: "APPROVED" | "PENDING" | "REJECTED";
+            status: "APPROVED" | "PENDING" | "REJECTED" | "IN_APPEAL" | "PAUSED" | "DISABLED" | "PENDING_DELETION" | "DELETED" | "LIMIT_EXCEEDED";
+            /**
+             * Format: date-time
+             * @description When the provider last told us about it (a sync or a status webhook); null: recorded by hand
+             */
+            syncedAt: string | null;
         };
         MinuteGrantDto: {
             /**
@@ -2463,6 +2583,10 @@ export interface components {
              */
             maxConcurrentCalls: number;
         };
+        SetMessagingAccessTokenDto: {
+            /** @description The new token (stored encrypted, never returned), or null to use the process-wide token again */
+            accessToken: string | null;
+        };
         SignInDto: {
             /**
              * @description The operator's ADMIN_TOKEN; exchanged once for a session cookie and never stored by the page.
@@ -2599,6 +2723,18 @@ export interface components {
              */
             tier: 1 | 2 | 3 | null;
         };
+        TemplateSyncResponse: {
+            /**
+             * Format: uuid
+             * @description The messaging account
+             */
+            id: string;
+            /** @description Stored templates the provider no longer lists, removed */
+            removed: number;
+            /** @description Templates the provider listed, now stored as it has them */
+            synced: number;
+            templates: components["schemas"]["MessagingTemplateResponse"][];
+        };
         TranscriberConfigDto: {
             /** @default en */
             language?: string;
@@ -2676,7 +2812,7 @@ export interface components {
         };
         UpdateWebhookDto: {
             description?: string;
-            events?: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed")[];
+            events?: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed")[];
             isActive?: boolean;
             url?: string;
         };
@@ -2844,7 +2980,7 @@ export interface components {
              * @example call.ended
              * @enum {string}
              */
-            event: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "webhook.test";
+            event: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "webhook.test";
             /**
              * Format: uuid
              * @description The domain event delivered (a fresh id for a test ping)
@@ -2874,7 +3010,7 @@ export interface components {
              *       "call.failed"
              *     ]
              */
-            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed")[];
+            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed")[];
             /** Format: uuid */
             id: string;
             isActive: boolean;
@@ -3065,6 +3201,97 @@ export interface operations {
             };
         };
     };
+    adminSetMessagingAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetMessagingAccessTokenDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminMessagingAccountResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INVALID_STATE */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     adminCreateMessagingTemplate: {
         parameters: {
             query?: never;
@@ -3138,6 +3365,93 @@ export interface operations {
             };
             /** @description INTERNAL_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminSyncMessagingTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TemplateSyncResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INVALID_STATE */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description MESSAGING_API_ERROR */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5511,7 +5825,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["MessagingAccountResponse"];
+                        data: components["schemas"]["AdminMessagingAccountResponse"];
                     };
                 };
             };
@@ -5560,7 +5874,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description MAX_MESSAGING_ACCOUNTS */
+            /** @description MAX_MESSAGING_ACCOUNTS, INVALID_STATE */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6960,7 +7274,7 @@ export interface operations {
                 /** @description From the previous page of the same query */
                 cursor?: string;
                 status?: "pending" | "delivered" | "failed";
-                event?: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "webhook.test";
+                event?: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "webhook.test";
                 /** @description The console's Test / Live switch: false reads and changes the organization's test data */
                 livemode?: boolean;
             };
@@ -8037,7 +8351,8 @@ export const pathsAdminV1OrganizationsOrgIdCallsGetParametersQueryStatusValues: 
 export const pathsAdminV1OrganizationsOrgIdMessagingConversationsGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/messaging/conversations"]["get"]["parameters"]["query"]["status"]> = ["active", "handed_off", "closed"];
 export const pathsAdminV1OrganizationsOrgIdUsageHistoryGetParametersQueryTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/usage/history"]["get"]["parameters"]["query"]["type"]> = ["inbound_call", "outbound_call", "monthly_renewal", "addon_purchase", "admin_adjustment", "coupon_redemption", "trial_activation", "trial_conversion", "trial_expiration"];
 export const pathsAdminV1OrganizationsOrgIdWebhooksIdDeliveriesGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/webhooks/{id}/deliveries"]["get"]["parameters"]["query"]["status"]> = ["pending", "delivered", "failed"];
-export const pathsAdminV1OrganizationsOrgIdWebhooksIdDeliveriesGetParametersQueryEventValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/webhooks/{id}/deliveries"]["get"]["parameters"]["query"]["event"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "webhook.test"];
+export const pathsAdminV1OrganizationsOrgIdWebhooksIdDeliveriesGetParametersQueryEventValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/webhooks/{id}/deliveries"]["get"]["parameters"]["query"]["event"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "webhook.test"];
+export const adminMessagingAccountResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminMessagingAccountResponse"]["status"]> = ["active", "disconnected", "error", "pending_setup"];
 export const apiKeyResponseEnvironmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyResponse"]["environment"]> = ["live", "test"];
 export const automationResponseKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AutomationResponse"]["kind"]> = ["recurring-schedule", "follow-up-campaign"];
 export const automationResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AutomationResponse"]["status"]> = ["active", "paused"];
@@ -8057,19 +8372,20 @@ export const createApiKeyDtoEnvironmentValues: ReadonlyArray<FlattenedDeepRequir
 export const createApiKeyDtoScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateApiKeyDto"]["scopes"]> = ["*", "calls:read", "calls:write", "contacts:read", "contacts:write", "contact_groups:read", "cases:read", "cases:write", "assistants:read", "assistants:write", "phone_numbers:read", "messaging:read", "messaging:write", "usage:read", "webhooks:read", "webhooks:write", "organization:read", "campaigns:read", "campaigns:write", "do_not_call:read", "do_not_call:write", "limits:read"];
 export const createFollowUpCampaignDtoTriggerOnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateFollowUpCampaignDto"]["triggerOn"]> = ["customer-did-not-answer", "voicemail-reached", "customer-busy", "pipeline-error"];
 export const createMessagingAccountDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateMessagingAccountDto"]["status"]> = ["active", "disconnected", "error", "pending_setup"];
-export const createMessagingTemplateDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateMessagingTemplateDto"]["status"]> = ["APPROVED", "PENDING", "REJECTED"];
+export const createMessagingTemplateDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateMessagingTemplateDto"]["status"]> = ["APPROVED", "PENDING", "REJECTED", "IN_APPEAL", "PAUSED", "DISABLED", "PENDING_DELETION", "DELETED", "LIMIT_EXCEEDED"];
 export const createRecurringScheduleDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateRecurringScheduleDto"]["status"]> = ["active", "paused"];
 export const createSubscriptionDtoProductTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSubscriptionDto"]["productType"]> = ["outreach", "receptionist"];
 export const createSubscriptionDtoTierValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSubscriptionDto"]["tier"]> = [1, 2, 3];
 export const createdApiKeyResponseEnvironmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedApiKeyResponse"]["environment"]> = ["live", "test"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["VALIDATION_ERROR", "INVALID_CURSOR", "UNAUTHORIZED", "KEY_REVOKED", "KEY_EXPIRED", "OUTBOUND_MINUTES_EXHAUSTED", "INSUFFICIENT_SCOPE", "OUTBOUND_PLAN_REQUIRED", "NOT_FOUND", "TEMPLATE_NOT_FOUND", "CONFLICT", "IDEMPOTENCY_CONFLICT", "PAYLOAD_TOO_LARGE", "INVALID_PHONE", "INVALID_STATE", "DO_NOT_CALL", "SESSION_EXPIRED", "MAX_ENDPOINTS", "MAX_ASSISTANTS", "MAX_MESSAGING_ACCOUNTS", "MAX_PHONE_NUMBERS", "MAX_CONTACT_GROUPS", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED", "INTERNAL_ERROR", "MESSAGING_API_ERROR", "SERVICE_UNAVAILABLE"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["VALIDATION_ERROR", "INVALID_CURSOR", "UNAUTHORIZED", "KEY_REVOKED", "KEY_EXPIRED", "OUTBOUND_MINUTES_EXHAUSTED", "INSUFFICIENT_SCOPE", "OUTBOUND_PLAN_REQUIRED", "NOT_FOUND", "TEMPLATE_NOT_FOUND", "CONFLICT", "IDEMPOTENCY_CONFLICT", "PAYLOAD_TOO_LARGE", "INVALID_PHONE", "INVALID_STATE", "DO_NOT_CALL", "SESSION_EXPIRED", "TEMPLATE_INVALID", "MESSAGE_UNDELIVERABLE", "MEDIA_TOO_LARGE", "MAX_ENDPOINTS", "MAX_ASSISTANTS", "MAX_MESSAGING_ACCOUNTS", "MAX_PHONE_NUMBERS", "MAX_CONTACT_GROUPS", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED", "INTERNAL_ERROR", "MESSAGING_API_ERROR", "SERVICE_UNAVAILABLE"];
 export const followUpCampaignResponseTriggerOnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FollowUpCampaignResponse"]["triggerOn"]> = ["customer-did-not-answer", "voicemail-reached", "customer-busy", "pipeline-error"];
 export const followUpMessageResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FollowUpMessageResponse"]["status"]> = ["sending", "sent", "skipped"];
 export const healthIndicatorStateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthIndicatorStateResponse"]["status"]> = ["up", "down"];
 export const healthResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["status"]> = ["ok", "error", "shutting_down"];
 export const messageResponseDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessageResponse"]["direction"]> = ["inbound", "outbound"];
+export const messageResponseMessageTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessageResponse"]["messageType"]> = ["text", "template", "image", "audio", "video", "document", "sticker", "location", "contacts", "reaction", "interactive", "button", "unsupported"];
 export const messagingAccountResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessagingAccountResponse"]["status"]> = ["active", "disconnected", "error", "pending_setup"];
-export const messagingTemplateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessagingTemplateResponse"]["status"]> = ["APPROVED", "PENDING", "REJECTED"];
+export const messagingTemplateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessagingTemplateResponse"]["status"]> = ["APPROVED", "PENDING", "REJECTED", "IN_APPEAL", "PAUSED", "DISABLED", "PENDING_DELETION", "DELETED", "LIMIT_EXCEEDED"];
 export const minuteGrantDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MinuteGrantDto"]["type"]> = ["addon_purchase", "coupon_redemption", "admin_adjustment"];
 export const recurringScheduleResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecurringScheduleResponse"]["status"]> = ["active", "paused"];
 export const recurringScheduleStateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecurringScheduleStateResponse"]["status"]> = ["active", "paused"];
@@ -8079,13 +8395,13 @@ export const subscriptionResponseProductTypeValues: ReadonlyArray<FlattenedDeepR
 export const subscriptionResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionResponse"]["status"]> = ["active", "canceled"];
 export const transcriptMessageResponseRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TranscriptMessageResponse"]["role"]> = ["assistant", "user", "system"];
 export const trialResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TrialResponse"]["status"]> = ["active", "converted", "expired"];
-export const updateWebhookDtoEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateWebhookDto"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed"];
+export const updateWebhookDtoEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateWebhookDto"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed"];
 export const usageHistoryRowResponseTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsageHistoryRowResponse"]["type"]> = ["inbound_call", "outbound_call", "monthly_renewal", "addon_purchase", "admin_adjustment", "coupon_redemption", "trial_activation", "trial_conversion", "trial_expiration"];
 export const usagePeriodResponseSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsagePeriodResponse"]["source"]> = ["subscription", "trial", "rolling_30d"];
 export const usagePlanResponseProductTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsagePlanResponse"]["productType"]> = ["outreach", "receptionist"];
 export const usagePlanResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsagePlanResponse"]["status"]> = ["active", "canceled", "trialing"];
 export const usageSubscriptionResponseProductTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsageSubscriptionResponse"]["productType"]> = ["outreach", "receptionist"];
 export const usageSubscriptionResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsageSubscriptionResponse"]["status"]> = ["active", "canceled"];
-export const webhookDeliveryResponseEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryResponse"]["event"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "webhook.test"];
+export const webhookDeliveryResponseEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryResponse"]["event"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "webhook.test"];
 export const webhookDeliveryResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryResponse"]["status"]> = ["pending", "delivered", "failed"];
-export const webhookEndpointResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEndpointResponse"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed"];
+export const webhookEndpointResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEndpointResponse"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed"];

@@ -1,8 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../api';
-import { PagedView, QueryView, TestBadge, formatDate, usePaged, ExpandButton } from '../ui';
-import { useLivemode, useOrgId, worldParams } from './org-layout';
+import { ErrorNote, PagedView, QueryView, TestBadge, formatDate, usePaged, ExpandButton } from '../ui';
+import { orgPath, useLivemode, useOrgId, worldParams } from './org-layout';
 
 export function MessagingPage() {
   const orgId = useOrgId();
@@ -34,7 +34,8 @@ export function MessagingPage() {
                   <TestBadge livemode={a.livemode} />{' '}
                   <span className="muted">
                     {a.messagesSent} sent · {a.messagesReceived} received
-                  </span>
+                  </span>{' '}
+                  <SyncTemplates accountId={a.id} name={a.verifiedName} />
                 </li>
               ))}
             </ul>
@@ -62,6 +63,45 @@ export function MessagingPage() {
           )}
         </PagedView>
       </section>
+    </>
+  );
+}
+
+/** Replaces the account's templates with WhatsApp's (names, languages, bodies, statuses) and shows the result. */
+function SyncTemplates({ accountId, name }: { accountId: string; name: string }) {
+  const client = useQueryClient();
+  const sync = useMutation({
+    mutationFn: () =>
+      unwrap(api.POST('/admin/v1/messaging-accounts/{id}/templates/sync', { params: { path: { id: accountId } } })),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['messaging-accounts'] }),
+  });
+  const result = sync.data?.data;
+  return (
+    <>
+      <button
+        type="button"
+        aria-label={`Sync templates of ${name}`}
+        disabled={sync.isPending}
+        onClick={() => sync.mutate()}
+      >
+        {sync.isPending ? 'Syncing…' : 'Sync templates'}
+      </button>
+      {sync.error ? <ErrorNote error={sync.error} /> : null}
+      {result ? (
+        <div role="status" className="templates">
+          <p>
+            {result.synced} templates synced from WhatsApp{result.removed ? `, ${result.removed} removed` : ''}.
+          </p>
+          <ul className="rows">
+            {result.templates.map((t) => (
+              <li key={t.id}>
+                <strong>{t.name}</strong> {t.language} <span className="badge">{t.status}</span>{' '}
+                <span className="muted">{t.body}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
     </>
   );
 }

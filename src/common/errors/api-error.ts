@@ -4,6 +4,8 @@ import { ERROR_STATUS, ErrorCode } from './error-codes';
 export interface ErrorDetail {
   field: string;
   message: string;
+  /** An outside provider's own numeric error code, when it refused (e.g. WhatsApp's 131047). */
+  providerCode?: number;
 }
 
 /** The one exception type domain code throws; the filter renders it as the spec's envelope. */

@@ -18,6 +18,12 @@ export const ERROR_STATUS = {
   /** Extension (CONTRACTS §9): the number is on the organization's do-not-call ledger. */
   DO_NOT_CALL: 422,
   SESSION_EXPIRED: 422,
+  /** Extension: the messaging provider refused a template's parameters or the template itself (its code in details). */
+  TEMPLATE_INVALID: 422,
+  /** Extension: the messaging provider will not deliver to this user (its code in details). */
+  MESSAGE_UNDELIVERABLE: 422,
+  /** Extension: a media file is larger than this deployment streams. */
+  MEDIA_TOO_LARGE: 422,
   MAX_ENDPOINTS: 422,
   /** Extension (like MAX_ENDPOINTS): the organization already has the most assistants (of that kind) it may list. */
   MAX_ASSISTANTS: 422,

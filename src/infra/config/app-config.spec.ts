@@ -6,6 +6,13 @@ const production = {
   CURSOR_SECRET: 'c'.repeat(32),
 };
 
+const whatsapp = {
+  MESSAGING_PROVIDER: 'whatsapp',
+  WHATSAPP_ACCESS_TOKEN: 'EAAG-token',
+  WHATSAPP_APP_SECRET: 'app-secret-value',
+  WHATSAPP_VERIFY_TOKEN: 'verify-token-value',
+};
+
 describe('parseConfig', () => {
   it('applies the CONTRACTS §1 defaults', () => {
     const c = parseConfig({});
@@ -110,9 +117,28 @@ describe('parseConfig', () => {
       'PUBLIC_BASE_URL is required when VOICE_PROVIDER=vapi in production',
     ],
     [{ ...production, PUBLIC_BASE_URL: 'http://calls.example.com' }, 'PUBLIC_BASE_URL must be an https origin'],
+    [
+      { MESSAGING_PROVIDER: 'whatsapp', WHATSAPP_APP_SECRET: 's', WHATSAPP_VERIFY_TOKEN: 'v' },
+      'WHATSAPP_ACCESS_TOKEN is required',
+    ],
+    [{ MESSAGING_PROVIDER: 'whatsapp', WHATSAPP_ACCESS_TOKEN: 't' }, 'WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN are'],
+    [{ ...whatsapp, WHATSAPP_GRAPH_URL: 'https://graph.facebook.com' }, 'WHATSAPP_GRAPH_URL'],
+    [{ SECRETS_KEY: 'too-short' }, 'SECRETS_KEY must be 32 bytes'],
   ])('rejects %j naming %s', (env, name) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     expect(() => parseConfig(env)).toThrow(name);
+  });
+
+  it('MESSAGING_PROVIDER=whatsapp starts with its settings, and the refusal never prints a secret', () => {
+    expect(parseConfig(whatsapp).messagingProvider).toBe('whatsapp');
+    const refusal = () => parseConfig({ ...whatsapp, WHATSAPP_ACCESS_TOKEN: '' });
+    expect(refusal).toThrow('WHATSAPP_ACCESS_TOKEN is required when MESSAGING_PROVIDER=whatsapp');
+    expect(refusal).not.toThrow(whatsapp.WHATSAPP_APP_SECRET);
+  });
+
+  it('reads SECRETS_KEY as 32 bytes and has no default key', () => {
+    expect(parseConfig({}).secretsKey).toBeUndefined();
+    expect(parseConfig({ SECRETS_KEY: 'ab'.repeat(32) }).secretsKey).toEqual(Buffer.alloc(32, 0xab));
   });
 
   it('accepts production secrets of exactly 32 characters that are not published', () => {

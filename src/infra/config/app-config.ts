@@ -1,6 +1,7 @@
 import { registerAs } from '@nestjs/config';
 import { Transform, plainToInstance } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, validateSync } from 'class-validator';
+import { parseSecretsKey } from '../secrets/secret-box';
 import { ROLES, Role } from './roles';
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
@@ -61,6 +62,15 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10_000) VAPI_MAX_CONCURRENT_CALLS?: number;
   @IsOptional() @IsString() PUBLIC_BASE_URL?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) CALL_MAX_DURATION_MS?: number;
+  @IsOptional() @IsString() SECRETS_KEY?: string;
+  @IsOptional() @IsString() WHATSAPP_ACCESS_TOKEN?: string;
+  @IsOptional() @IsString() WHATSAPP_APP_SECRET?: string;
+  @IsOptional() @IsString() WHATSAPP_VERIFY_TOKEN?: string;
+  @IsOptional() @IsString() WHATSAPP_GRAPH_URL?: string;
+  @IsOptional() @IsString() WHATSAPP_WABA_ID?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(10) WHATSAPP_MAX_RETRIES?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) WHATSAPP_RETRY_BASE_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(104857600) WHATSAPP_MEDIA_MAX_BYTES?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) CALL_SUPERVISION_GRACE_MS?: number;
 }
 
@@ -134,6 +144,11 @@ export interface AppConfig {
    * server URL handed to Vapi is `<publicBaseUrl>/platform/vapi/events`. Required with Vapi in production.
    */
   publicBaseUrl?: string;
+  /**
+   * SECRETS_KEY (32 bytes): seals secrets stored in the database (messaging accounts' own tokens). Unset: no such
+   * secret can be stored; there is deliberately no default key.
+   */
+  secretsKey?: Buffer;
   /** Supervision: a processing call gets maxDurationMs plus graceMs before the platform is asked about it. */
   callSupervision: { maxDurationMs: number; graceMs: number };
   /** The raw environment, for provider adapters that read their own variables (CONTRACTS §5). */
@@ -186,6 +201,30 @@ function trustProxyOf(value: string | undefined): AppConfig['trustProxy'] {
     .filter(Boolean);
 }
 
+/** A Graph API base: an http(s) origin and a version path such as `/v25.0` (docs/providers.md). */
+const GRAPH_URL = /^https?:\/\/[^/\s]+\/v\d+\.\d+\/?$/;
+
+/**
+ * MESSAGING_PROVIDER=whatsapp: what the Cloud API adapter cannot work without, checked before anything starts and
+ * refused in one line naming the variables (never their values).
+ */
+function assertWhatsAppSettings(parsed: EnvironmentVariables): void {
+  if (parsed.MESSAGING_PROVIDER !== 'whatsapp') return;
+  const required = ['WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_APP_SECRET', 'WHATSAPP_VERIFY_TOKEN'] as const;
+  const missing = required.filter((name) => !parsed[name]);
+  if (missing.length) {
+    throw new ConfigError(
+      `Invalid environment: ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} required when ` +
+        'MESSAGING_PROVIDER=whatsapp (docs/providers.md walks through getting each)',
+    );
+  }
+  if (parsed.WHATSAPP_GRAPH_URL && !GRAPH_URL.test(parsed.WHATSAPP_GRAPH_URL)) {
+    throw new ConfigError(
+      'Invalid environment: WHATSAPP_GRAPH_URL must be the Graph API origin with its version, e.g. https://graph.facebook.com/v25.0',
+    );
+  }
+}
+
 /** Validates an environment and turns it into the typed configuration; throws ConfigError naming each bad variable. */
 export function parseConfig(env: Record<string, string | undefined>): AppConfig {
   const parsed = plainToInstance(EnvironmentVariables, env, { enableImplicitConversion: false });
@@ -220,6 +259,13 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
   if (voiceProvider === 'vapi' && production && !publicBaseUrl) {
     throw new ConfigError('Invalid environment: PUBLIC_BASE_URL is required when VOICE_PROVIDER=vapi in production');
   }
+  const secretsKey = parsed.SECRETS_KEY ? parseSecretsKey(parsed.SECRETS_KEY) : undefined;
+  if (secretsKey === null) {
+    throw new ConfigError(
+      'Invalid environment: SECRETS_KEY must be 32 bytes as 64 hex digits or base64 (generate one with: openssl rand -base64 32)',
+    );
+  }
+  assertWhatsAppSettings(parsed);
   return {
     env: nodeEnv,
     port: parsed.PORT ?? 3000,
@@ -267,6 +313,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       maxDurationMs: parsed.CALL_MAX_DURATION_MS ?? 3_600_000,
       graceMs: parsed.CALL_SUPERVISION_GRACE_MS ?? 120_000,
     },
+    secretsKey,
     raw: Object.freeze({ ...env }),
   };
 }

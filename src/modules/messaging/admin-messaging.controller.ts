@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
@@ -6,16 +6,23 @@ import { uuidv7 } from '../../common/ids/uuid-v7';
 import { ApiDataResponse } from '../../common/openapi/api-data-response.decorator';
 import { ApiAdminErrors } from '../../common/openapi/api-errors.decorator';
 import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
-import { CreateMessagingAccountDto } from './dto/create-messaging-account.dto';
+import { ApiContractExtension } from '../../common/openapi/api-extension.decorator';
+import { CreateMessagingAccountDto, SetMessagingAccessTokenDto } from './dto/create-messaging-account.dto';
 import { CreateMessagingTemplateDto } from './dto/create-messaging-template.dto';
 import { SimulateInboundMessageDto } from './dto/simulate-inbound-message.dto';
-import { MessagingAccountResponse } from './messaging-account.response';
+import { AdminMessagingAccountResponse } from './messaging-account.response';
 import { MessagingAccountsService } from './messaging-accounts.service';
-import { MessagingTemplateResponse, SimulatedInboundMessageResponse } from './messaging-template.response';
+import {
+  MessagingTemplateResponse,
+  SimulatedInboundMessageResponse,
+  TemplateSyncResponse,
+} from './messaging-template.response';
+import { SyncTemplatesCommand } from './sync-templates.command';
 import { RecordInboundMessageCommand } from './record-inbound-message.command';
 
 /**
- * CONTRACTS §6: messaging accounts, templates and simulated inbound messages, for the dashboard. Tagged per route:
+ * The dashboard's messaging routes (README "Admin API"): accounts and their tokens, templates and their sync, and
+ * simulated inbound messages. Tagged per route:
  * the simulator belongs with the other simulators in openapi/admin.yaml.
  */
 @AdminOnly()
@@ -24,6 +31,7 @@ export class AdminMessagingController {
   constructor(
     private readonly accounts: MessagingAccountsService,
     private readonly recordInbound: RecordInboundMessageCommand,
+    private readonly syncTemplates: SyncTemplatesCommand,
   ) {}
 
   @Post('organizations/:orgId/messaging-accounts')
@@ -33,15 +41,16 @@ export class AdminMessagingController {
     operationId: 'adminCreateMessagingAccount',
     summary: 'Record a connected messaging (WhatsApp) account',
     description:
-      '409 CONFLICT when `phoneNumberId` is already connected; 422 MAX_MESSAGING_ACCOUNTS at the cap (extension).',
+      '409 CONFLICT when `phoneNumberId` is already connected; 422 MAX_MESSAGING_ACCOUNTS at the cap (extension); ' +
+      '422 INVALID_STATE when an `accessToken` is given and SECRETS_KEY is not set (it is stored only encrypted).',
   })
-  @ApiDataResponse(MessagingAccountResponse, { status: 201 })
-  @ApiAdminErrors('CONFLICT', 'MAX_MESSAGING_ACCOUNTS')
+  @ApiDataResponse(AdminMessagingAccountResponse, { status: 201 })
+  @ApiAdminErrors('CONFLICT', 'MAX_MESSAGING_ACCOUNTS', 'INVALID_STATE')
   async createAccount(
     @Param('orgId', ExistingOrganizationPipe) orgId: string,
     @Body() dto: CreateMessagingAccountDto,
-  ): Promise<{ data: MessagingAccountResponse }> {
-    return { data: MessagingAccountResponse.from(await this.accounts.create(orgId, dto)) };
+  ): Promise<{ data: AdminMessagingAccountResponse }> {
+    return { data: AdminMessagingAccountResponse.forAdmin(await this.accounts.create(orgId, dto)) };
   }
 
   @Post('messaging-accounts/:id/templates')
@@ -59,10 +68,46 @@ export class AdminMessagingController {
     @Param('id', IdParamPipe) id: string,
     @Body() dto: CreateMessagingTemplateDto,
   ): Promise<{ data: MessagingTemplateResponse }> {
-    const t = await this.accounts.createTemplate(id, dto);
-    return {
-      data: { id: t.id, accountId: t.accountId, name: t.name, language: t.language, status: t.status, body: t.body },
-    };
+    return { data: MessagingTemplateResponse.from(await this.accounts.createTemplate(id, dto)) };
+  }
+
+  @Post('messaging-accounts/:id/templates/sync')
+  @HttpCode(200)
+  @ApiTags('Messaging')
+  @ApiOperation({
+    operationId: 'adminSyncMessagingTemplates',
+    summary: "Replace an account's templates with the provider's (WhatsApp: GET /{waba-id}/message_templates)",
+    description:
+      "Reads every page of the account's templates from WhatsApp (its own `wabaId` and token, or the process-wide " +
+      'WHATSAPP_WABA_ID and token; at most 6,000 templates) and replaces the stored bodies, languages and ' +
+      'statuses in one transaction; templates WhatsApp no longer lists are removed. A failed read changes nothing ' +
+      "(502 MESSAGING_API_ERROR with Meta's code in details). 422 INVALID_STATE without a WhatsApp Business " +
+      'Account id, or when the deployment runs the messaging simulator.',
+  })
+  @ApiDataResponse(TemplateSyncResponse)
+  @ApiAdminErrors('INVALID_STATE', 'MESSAGING_API_ERROR')
+  async sync(@Param('id', IdParamPipe) id: string): Promise<{ data: TemplateSyncResponse }> {
+    return { data: await this.syncTemplates.execute(id) };
+  }
+
+  @Put('messaging-accounts/:id/access-token')
+  @HttpCode(200)
+  @ApiTags('Messaging')
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'adminSetMessagingAccessToken',
+    summary: "Rotate (or clear) a messaging account's own provider access token",
+    description:
+      'The token is stored encrypted with SECRETS_KEY (AES-256-GCM) and never returned; null clears it, and the ' +
+      'process-wide WHATSAPP_ACCESS_TOKEN serves the account again. 422 INVALID_STATE when SECRETS_KEY is not set.',
+  })
+  @ApiDataResponse(AdminMessagingAccountResponse)
+  @ApiAdminErrors('INVALID_STATE')
+  async setAccessToken(
+    @Param('id', IdParamPipe) id: string,
+    @Body() dto: SetMessagingAccessTokenDto,
+  ): Promise<{ data: AdminMessagingAccountResponse }> {
+    return { data: AdminMessagingAccountResponse.forAdmin(await this.accounts.setAccessToken(id, dto.accessToken)) };
   }
 
   @Post('simulator/inbound-messages')

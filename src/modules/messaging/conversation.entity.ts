@@ -7,7 +7,15 @@ export type MessageDirection = 'inbound' | 'outbound';
 
 /** One thread between a messaging account and one user phone. */
 @Entity('conversations')
-@Index('ux_conversations_account_user_phone', ['integrationId', 'waUserPhone'], { unique: true })
+// A user is known by phone, by business-scoped user id, or both: each identifies one thread per account.
+@Index('ux_conversations_account_user_phone', ['integrationId', 'waUserPhone'], {
+  unique: true,
+  where: "wa_user_phone <> ''",
+})
+@Index('ux_conversations_account_user_id', ['integrationId', 'waUserId'], {
+  unique: true,
+  where: 'wa_user_id IS NOT NULL',
+})
 @Index('ix_conversations_org_activity', ['organizationId', 'lastActivityAt', 'id'])
 @Index('ix_conversations_org_status_activity', ['organizationId', 'status', 'lastActivityAt', 'id'])
 export class Conversation {
@@ -18,8 +26,10 @@ export class Conversation {
   /** Its account's world, copied when the thread starts so reads scope like every per-world table. */
   @Column('boolean', { default: true }) livemode: boolean;
   @Column('text') status: ConversationStatus;
-  /** E.164. */
+  /** E.164; empty for a user the provider names only by business-scoped id (waUserId). */
   @Column('text') waUserPhone: string;
+  /** The provider's business-scoped user id (WhatsApp `user_id`), when it sends one. */
+  @Column('text', { nullable: true }) waUserId: string | null;
   @Column('text', { default: '' }) waUserName: string;
   /** No foreign key, as for calls: deleting a contact leaves the thread and its contact id as history. */
   @Column('uuid', { nullable: true }) contactId: string | null;

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CONVERSATION_STATUSES, Conversation, ConversationStatus } from './conversation.entity';
 import { MessageResponse } from './message.response';
 import { ApiLivemode } from '../../common/openapi/api-livemode.property';
@@ -6,7 +6,18 @@ import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 export class ConversationResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ enum: CONVERSATION_STATUSES }) status: ConversationStatus;
-  @ApiProperty({ description: 'E.164', example: '+14155550123' }) waUserPhone: string;
+  @ApiProperty({
+    description: 'E.164; empty for a user the provider names only by business-scoped id (see `waUserId`)',
+    example: '+14155550123',
+  })
+  waUserPhone: string;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: "Extension: the provider's business-scoped id of the user (WhatsApp `user_id`), when it sent one",
+    example: 'US.13491208655302741918',
+  })
+  waUserId: string | null;
   @ApiProperty({ example: 'Ann Lee' }) waUserName: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'Linked contact' })
   contactId: string | null;
@@ -32,6 +43,7 @@ export class ConversationResponse {
       id: c.id,
       status: c.status,
       waUserPhone: c.waUserPhone,
+      waUserId: c.waUserId,
       waUserName: c.waUserName,
       contactId: c.contactId,
       integrationId: c.integrationId,

@@ -19,6 +19,7 @@ const LIST_COLUMNS = [
   'id',
   'status',
   'waUserPhone',
+  'waUserId',
   'waUserName',
   'contactId',
   'integrationId',

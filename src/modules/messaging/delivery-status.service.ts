@@ -1,29 +1,110 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { OutboxService } from '../outbox/outbox.service';
 import { DeliveryStatus, Message } from './message.entity';
+import { MessageEventDataResponse } from './message.response';
+import { ProviderError } from './providers/messaging-provider';
 
 /** The forward order of the good path; a report never moves a message backwards (webhooks arrive out of order). */
 const PROGRESS: DeliveryStatus[] = ['accepted', 'sent', 'delivered', 'read'];
+/** How long a report about a message we never stored is kept (one about another app's message never matches). */
+const EARLY_REPORT_TTL = '1 hour';
 
+export interface StatusReport {
+  accountId: string;
+  providerMessageId: string;
+  status: DeliveryStatus;
+  /** Why, when `failed`. */
+  error?: ProviderError;
+}
+
+/**
+ * Records a provider's status reports for our outbound messages, from its webhook or the simulator alike: moves
+ * `deliveryStatus` forward (never back; `failed` wins over anything but `read`), keeps the error's code and
+ * title, and records `message.<status>` for webhooks in the same transaction. A report that arrives before the
+ * message row is stored is kept and applied once it is (applyEarly), so none is lost.
+ */
 @Injectable()
 export class DeliveryStatusService {
-  constructor(@InjectRepository(Message) private readonly messages: Repository<Message>) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  /** True when the report changed the message. */
+  async apply(report: StatusReport): Promise<boolean> {
+    const outcome = await this.dataSource.transaction(async (m) => {
+      if (await this.move(m, report)) return 'moved';
+      const known = await m.existsBy(Message, {
+        accountId: report.accountId,
+        providerMessageId: report.providerMessageId,
+      });
+      if (known) return 'stale';
+      await m.query(
+        `WITH pruned AS (DELETE FROM early_delivery_statuses WHERE received_at < now() - interval '${EARLY_REPORT_TTL}')
+         INSERT INTO early_delivery_statuses (account_id, provider_message_id, status, error_code, error_title)
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+        [
+          report.accountId,
+          report.providerMessageId,
+          report.status,
+          report.error?.code ?? null,
+          report.error?.title ?? null,
+        ],
+      );
+      return 'kept';
+    });
+    // The message may have been stored while this report was being kept: its own applyEarly ran before this
+    // commit and saw nothing, so look again now that the report is visible.
+    if (outcome === 'kept') return (await this.applyEarly(report.accountId, report.providerMessageId)) > 0;
+    return outcome === 'moved';
+  }
 
   /**
-   * Records a provider's status report for one of our outbound messages. `failed` wins over anything but `read`;
-   * an unknown message id (not ours, or reported before we stored it) changes nothing.
+   * Applies the reports kept for a message that now exists (called after the message row commits, and after a
+   * report is kept). Each kept report is claimed by one caller only (DELETE ... RETURNING), in good-path order.
    */
-  async apply(accountId: string, providerMessageId: string, status: DeliveryStatus, error?: string): Promise<boolean> {
-    const qb = this.messages
+  async applyEarly(accountId: string, providerMessageId: string): Promise<number> {
+    return this.dataSource.transaction(async (m) => {
+      const claimed: Array<{ status: DeliveryStatus; error_code: number | null; error_title: string | null }> =
+        await m.query(
+          // A SELECT over the CTE: TypeORM hands back a DELETE's rows with its count, a SELECT's rows alone.
+          `WITH claimed AS (
+             DELETE FROM early_delivery_statuses e
+              WHERE e.account_id = $1 AND e.provider_message_id = $2
+                AND EXISTS (SELECT 1 FROM messages WHERE account_id = $1 AND provider_message_id = $2)
+            RETURNING e.status, e.error_code, e.error_title)
+           SELECT * FROM claimed`,
+          [accountId, providerMessageId],
+        );
+      const rank = (s: DeliveryStatus) => (s === 'failed' ? PROGRESS.length : PROGRESS.indexOf(s));
+      let moved = 0;
+      for (const row of claimed.sort((a, b) => rank(a.status) - rank(b.status))) {
+        const error = row.error_code === null ? undefined : { code: row.error_code, title: row.error_title ?? '' };
+        if (await this.move(m, { accountId, providerMessageId, status: row.status, error })) moved += 1;
+      }
+      return moved;
+    });
+  }
+
+  /** The conditional move and its event; false when the message is unknown or the report would go backwards. */
+  private async move(m: EntityManager, report: StatusReport): Promise<boolean> {
+    const { status, error } = report;
+    const qb = m
       .createQueryBuilder()
       .update(Message)
-      .set({ deliveryStatus: status, ...(status === 'failed' ? { deliveryError: error ?? 'Delivery failed' } : {}) })
+      .set({
+        deliveryStatus: status,
+        ...(status === 'failed'
+          ? { errorCode: error?.code ?? null, errorTitle: error?.title || 'Delivery failed' }
+          : {}),
+      })
       .where('account_id = :accountId AND provider_message_id = :providerMessageId AND direction = :outbound', {
-        accountId,
-        providerMessageId,
+        accountId: report.accountId,
+        providerMessageId: report.providerMessageId,
         outbound: 'outbound',
-      });
+      })
+      .returning(['id']);
     if (status === 'failed') {
       qb.andWhere("(delivery_status IS NULL OR delivery_status NOT IN ('read', 'failed'))");
     } else {
@@ -34,6 +115,12 @@ export class DeliveryStatusService {
       );
     }
     const result = await qb.execute();
-    return (result.affected ?? 0) > 0;
+    const id = (result.raw as Array<{ id: string }>)[0]?.id;
+    if (!id || status === 'accepted') return Boolean(id);
+    const message = await m.findOneByOrFail(Message, { id });
+    await this.outbox.record(m, message, `message.${status}`, {
+      ...MessageEventDataResponse.of(message),
+    });
+    return true;
   }
 }

@@ -1,6 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { CreatedAt } from '../../common/entities/timestamps';
 import { MessageDirection } from './conversation.entity';
+import { MessagePayload } from './message-payload';
 
 export type SenderType = 'user' | 'bot';
 /** What the provider reported last; `accepted` means the provider took the message and nothing more is known yet. */
@@ -18,14 +19,20 @@ export class Message {
   @Column('uuid') accountId: string;
   @Column('text') direction: MessageDirection;
   @Column('text') senderType: SenderType;
-  /** `text`, `template`, or the provider's type of an inbound media message (`image`, `document`, ...). */
+  /** `text`, `template`, or the kind of an inbound message (`image`, `location`, ...: MESSAGE_TYPES). */
   @Column('text') messageType: string;
   @Column('text', { default: '' }) text: string;
   @Column('text', { nullable: true }) mediaUrl: string | null;
   @Column('text', { nullable: true }) mediaCaption: string | null;
   @Column('text', { nullable: true }) deliveryStatus: DeliveryStatus | null;
-  /** Why the provider reported `failed`. */
-  @Column('text', { nullable: true }) deliveryError: string | null;
+  /** The provider's numeric error code when it reported `failed` (WhatsApp: Meta's code, e.g. 131047). */
+  @Column('integer', { nullable: true }) errorCode: number | null;
+  /** The provider's title of that error. The column keeps its first name (it held free text before codes). */
+  @Column('text', { name: 'delivery_error', nullable: true }) errorTitle: string | null;
+  /** The provider's id of an inbound media file; the file itself is fetched from the provider on demand. */
+  @Column('text', { nullable: true }) mediaId: string | null;
+  /** What the message carries beyond text, typed per messageType (location, reaction, media details, ...). */
+  @Column('jsonb', { nullable: true }) payload: MessagePayload | null;
   @Column('text') providerMessageId: string;
   @Column('text', { nullable: true }) templateName: string | null;
   @Column('text', { nullable: true }) templateLanguage: string | null;

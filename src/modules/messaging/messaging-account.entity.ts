@@ -29,6 +29,11 @@ export class MessagingAccount {
   @Column('integer', { default: 0 }) messagesSent: number;
   @Column('integer', { default: 0 }) messagesReceived: number;
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) lastMessageAt: Date | null;
+  /**
+   * The account's own provider access token, sealed with SECRETS_KEY (src/infra/secrets/secret-box.ts); null: the
+   * process-wide token serves it. Never returned by any route.
+   */
+  @Column('text', { nullable: true }) accessTokenSealed: string | null;
   @CreatedAt() createdAt: Date;
   @UpdatedAt() updatedAt: Date;
 }

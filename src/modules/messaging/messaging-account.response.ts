@@ -35,3 +35,17 @@ export class MessagingAccountResponse {
     };
   }
 }
+
+/** The dashboard's view of an account (admin API): also whether it has a token of its own, never the token. */
+export class AdminMessagingAccountResponse extends MessagingAccountResponse {
+  @ApiProperty({
+    description:
+      'Whether the account has its own provider access token (the token itself is never returned); false: the ' +
+      'process-wide token serves it',
+  })
+  hasAccessToken: boolean;
+
+  static forAdmin(a: MessagingAccount): AdminMessagingAccountResponse {
+    return { ...MessagingAccountResponse.from(a), hasAccessToken: a.accessTokenSealed !== null };
+  }
+}

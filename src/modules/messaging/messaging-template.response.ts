@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { TEMPLATE_STATUSES, TemplateStatus } from './messaging-template.entity';
+import { MessagingTemplate, TEMPLATE_STATUSES, TemplateStatus } from './messaging-template.entity';
 
 /** A message template of an account (POST /admin/v1/messaging-accounts/{id}/templates). */
 export class MessagingTemplateResponse {
@@ -9,6 +9,33 @@ export class MessagingTemplateResponse {
   @ApiProperty({ example: 'en_US' }) language: string;
   @ApiProperty({ enum: TEMPLATE_STATUSES, description: 'Only APPROVED templates can be sent' }) status: TemplateStatus;
   @ApiProperty({ example: 'Hi {{1}}, your appointment is on {{2}}.' }) body: string;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the provider last told us about it (a sync or a status webhook); null: recorded by hand',
+  })
+  syncedAt: string | null;
+
+  static from(t: MessagingTemplate): MessagingTemplateResponse {
+    return {
+      id: t.id,
+      accountId: t.accountId,
+      name: t.name,
+      language: t.language,
+      status: t.status,
+      body: t.body,
+      syncedAt: t.syncedAt?.toISOString() ?? null,
+    };
+  }
+}
+
+/** What a template sync did (POST /admin/v1/messaging-accounts/{id}/templates/sync). */
+export class TemplateSyncResponse {
+  @ApiProperty({ format: 'uuid', description: 'The messaging account' }) id: string;
+  @ApiProperty({ description: 'Templates the provider listed, now stored as it has them' }) synced: number;
+  @ApiProperty({ description: 'Stored templates the provider no longer lists, removed' }) removed: number;
+  @ApiProperty({ type: [MessagingTemplateResponse] }) templates: MessagingTemplateResponse[];
 }
 
 /** What a simulated inbound message did (POST /admin/v1/simulator/inbound-messages). */

@@ -1,5 +1,15 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { ApiContractExtension } from '../../common/openapi/api-extension.decorator';
 import { RequireScope } from '../../common/auth/access.decorators';
 import { KeyWorld, World } from '../../common/auth/world';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
@@ -10,19 +20,30 @@ import { ConversationDetailResponse, ConversationResponse } from './conversation
 import { ConversationsService } from './conversations.service';
 import { ListConversationsQueryDto } from './dto/list-conversations.dto';
 import { SendMessageBodyPipe } from './dto/send-message-body.pipe';
-import { SendMessageDto, SendTemplateMessageDto, SendTextMessageDto } from './dto/send-message.dto';
+import {
+  SendMediaMessageDto,
+  SendMessageDto,
+  SendTemplateMessageDto,
+  SendTextMessageDto,
+} from './dto/send-message.dto';
+import { MEDIA_KINDS } from './message-payload';
+import { MessageEventDataResponse } from './message.response';
+import { MessagingMediaService } from './messaging-media.service';
 import { MessagingAccountResponse } from './messaging-account.response';
 import { MAX_MESSAGING_ACCOUNTS, MessagingAccountsService } from './messaging-accounts.service';
 import { SendMessageCommand } from './send-message.command';
 import { SendMessageResponse } from './send-message.response';
 
 @ApiTags('Messaging')
+// The message.* webhook events carry this shape (openapi x-webhooks).
+@ApiExtraModels(MessageEventDataResponse)
 @Controller('api/v1/messaging')
 export class MessagingController {
   constructor(
     private readonly accounts: MessagingAccountsService,
     private readonly conversations: ConversationsService,
     private readonly sendMessage: SendMessageCommand,
+    private readonly media: MessagingMediaService,
   ) {}
 
   @Get('accounts')
@@ -66,24 +87,77 @@ export class MessagingController {
   @RequireScope('messaging:write')
   @ApiOperation({
     operationId: 'sendMessage',
-    summary: 'Send a text (inside the 24-hour window) or an approved template (any time)',
+    summary: 'Send a text or media (inside the 24-hour window) or an approved template (any time)',
+    description:
+      'Media types (`image`, `audio`, `video`, `document`, `sticker`) and template `header`/`buttons` are extensions. ' +
+      "The provider's refusals: 422 SESSION_EXPIRED (WhatsApp 131047) and MESSAGE_UNDELIVERABLE (131026, 131049), " +
+      '422 TEMPLATE_INVALID (132000, 132001, 132015, 132016), each with the provider code in `details[].providerCode`; ' +
+      'rate limits (130429, 131056) are retried with backoff before answering; 502 MESSAGING_API_ERROR for the rest ' +
+      '(an expired token, 190, names the account), with the provider code in details whenever it gave one.',
   })
-  @ApiExtraModels(SendTextMessageDto, SendTemplateMessageDto)
+  @ApiExtraModels(SendTextMessageDto, SendTemplateMessageDto, SendMediaMessageDto)
   @ApiBody({
     schema: {
-      oneOf: [{ $ref: getSchemaPath(SendTextMessageDto) }, { $ref: getSchemaPath(SendTemplateMessageDto) }],
+      oneOf: [
+        { $ref: getSchemaPath(SendTextMessageDto) },
+        { $ref: getSchemaPath(SendTemplateMessageDto) },
+        { $ref: getSchemaPath(SendMediaMessageDto) },
+      ],
       discriminator: {
         propertyName: 'type',
-        mapping: { text: getSchemaPath(SendTextMessageDto), template: getSchemaPath(SendTemplateMessageDto) },
+        mapping: {
+          text: getSchemaPath(SendTextMessageDto),
+          template: getSchemaPath(SendTemplateMessageDto),
+          ...Object.fromEntries(MEDIA_KINDS.map((kind) => [kind, getSchemaPath(SendMediaMessageDto)])),
+        },
       },
     },
   })
   @ApiDataResponse(SendMessageResponse, { status: 201 })
-  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'TEMPLATE_NOT_FOUND', 'SESSION_EXPIRED', 'MESSAGING_API_ERROR')
+  @ApiErrors(
+    'VALIDATION_ERROR',
+    'NOT_FOUND',
+    'TEMPLATE_NOT_FOUND',
+    'SESSION_EXPIRED',
+    'TEMPLATE_INVALID',
+    'MESSAGE_UNDELIVERABLE',
+    'MESSAGING_API_ERROR',
+  )
   async send(
     @KeyWorld() world: World,
     @Body(SendMessageBodyPipe) body: SendMessageDto,
   ): Promise<{ data: SendMessageResponse }> {
     return { data: await this.sendMessage.execute(world, body) };
+  }
+
+  @Get('messages/:id/media')
+  @RequireScope('messaging:read')
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'getMessageMedia',
+    summary: "Stream a message's media file from the provider (extension)",
+    description:
+      "The file of an inbound image, audio, video, document or sticker (a message's `mediaUrl`), fetched from the " +
+      "provider with the account's token and streamed, never stored. At most WHATSAPP_MEDIA_MAX_BYTES (default " +
+      "100 MiB, WhatsApp's own ceiling): a larger file is 422 MEDIA_TOO_LARGE. 404 when the message has no media or " +
+      'the provider no longer keeps it (WhatsApp keeps inbound media for 30 days).',
+  })
+  @ApiProduces('application/octet-stream')
+  @ApiOkResponse({
+    description: "The file, with the provider's Content-Type",
+    content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+  })
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'MEDIA_TOO_LARGE', 'MESSAGING_API_ERROR')
+  async getMedia(
+    @KeyWorld() world: World,
+    @Param('id', IdParamPipe) id: string,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const file = await this.media.open(world, id);
+    void reply.header('content-type', file.contentType);
+    // The file is the user's: a browser must save it, never render it as one of our pages.
+    void reply.header('content-disposition', 'attachment');
+    if (file.length !== null) void reply.header('content-length', String(file.length));
+    await reply.send(file.body);
   }
 }

@@ -8,7 +8,14 @@ import { AdminMessagingController } from './admin-messaging.controller';
 import { Conversation } from './conversation.entity';
 import { ConversationsService } from './conversations.service';
 import { DeliveryStatusService } from './delivery-status.service';
+import { EarlyDeliveryStatus } from './early-delivery-status.entity';
 import { Message } from './message.entity';
+import { MessagingCredentials } from './messaging-credentials';
+import { MessagingMediaService } from './messaging-media.service';
+import { SealedTokensCheck } from './sealed-tokens-check';
+import { SyncTemplatesCommand } from './sync-templates.command';
+import { WhatsAppGraphClient } from './providers/whatsapp/whatsapp-graph-client';
+import { WhatsAppTemplateReader } from './providers/whatsapp/whatsapp-template-reader';
 import { MessagingAccount } from './messaging-account.entity';
 import { MessagingAccountsService } from './messaging-accounts.service';
 import { MessagingTemplate } from './messaging-template.entity';
@@ -24,7 +31,7 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([MessagingAccount, MessagingTemplate, Conversation, Message]),
+    TypeOrmModule.forFeature([MessagingAccount, MessagingTemplate, Conversation, Message, EarlyDeliveryStatus]),
     OrganizationsModule,
     // Inbound messages link or create the contact by phone.
     ContactsModule,
@@ -39,6 +46,12 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     RecordInboundMessageCommand,
     SendMessageCommand,
     WhatsAppWebhookService,
+    MessagingCredentials,
+    SealedTokensCheck,
+    MessagingMediaService,
+    SyncTemplatesCommand,
+    WhatsAppGraphClient,
+    WhatsAppTemplateReader,
     SimulatedStatusJob,
     MessagingSimulatorProvider,
     WhatsAppCloudProvider,

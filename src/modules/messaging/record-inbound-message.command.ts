@@ -4,8 +4,11 @@ import { uuidv7 } from '../../common/ids/uuid-v7';
 import { ContactsService } from '../contacts/contacts.service';
 import { AddDoNotCallCommand } from '../do-not-call/add-do-not-call.command';
 import { isOptOut } from '../do-not-call/opt-out-keywords';
+import { OutboxService } from '../outbox/outbox.service';
 import { Conversation } from './conversation.entity';
 import { Message } from './message.entity';
+import { MessagePayload } from './message-payload';
+import { MessageEventDataResponse } from './message.response';
 import { MessagingAccount } from './messaging-account.entity';
 
 /** The free-form window the provider allows after a user's message. */
@@ -14,8 +17,10 @@ const PREVIEW_LENGTH = 200;
 
 export interface InboundMessage {
   account: MessagingAccount;
-  /** The user's phone, E.164. */
+  /** The user's phone, E.164; empty when the provider names the user only by `userId`. */
   from: string;
+  /** The provider's business-scoped id of the user, when it sends one. */
+  userId?: string | null;
   /** The user's profile name, when the provider tells it. */
   name?: string;
   providerMessageId: string;
@@ -23,6 +28,8 @@ export interface InboundMessage {
   text: string;
   mediaUrl?: string | null;
   mediaCaption?: string | null;
+  mediaId?: string | null;
+  payload?: MessagePayload | null;
   timestamp: Date;
 }
 
@@ -48,13 +55,16 @@ export class RecordInboundMessageCommand {
     private readonly dataSource: DataSource,
     private readonly contacts: ContactsService,
     private readonly addDoNotCall: AddDoNotCallCommand,
+    private readonly outbox: OutboxService,
   ) {}
 
   execute(input: InboundMessage): Promise<InboundResult> {
     return this.dataSource.transaction(async (m) => {
       const { account } = input;
-      const contact = await this.contacts.findOrCreateByPhone(m, account, input.from, input.name ?? '');
-      const contactId = contact.id;
+      // A user known only by the provider's id has no phone to file a contact under.
+      const contactId = input.from
+        ? (await this.contacts.findOrCreateByPhone(m, account, input.from, input.name ?? '')).id
+        : null;
       const conversation = await this.findOrCreateConversation(m, input, contactId);
 
       const messageId = uuidv7();
@@ -74,6 +84,8 @@ export class RecordInboundMessageCommand {
           text: input.text,
           mediaUrl: input.mediaUrl ?? null,
           mediaCaption: input.mediaCaption ?? null,
+          mediaId: input.mediaId ?? null,
+          payload: input.payload ?? null,
           deliveryStatus: null,
           providerMessageId: input.providerMessageId,
           timestamp: input.timestamp,
@@ -102,12 +114,26 @@ export class RecordInboundMessageCommand {
             "CASE WHEN :ts >= last_activity_at THEN 'inbound' ELSE last_message_direction END",
           lastActivityAt: () => 'GREATEST(last_activity_at, :ts)',
           contactId: () => 'COALESCE(contact_id, :contactId)',
+          // The first message that tells both ways of naming the user links them on the thread, unless another
+          // thread of the account already holds the other name (then the two threads stay as they were).
+          waUserId: () =>
+            'CASE WHEN wa_user_id IS NULL AND NOT EXISTS (SELECT 1 FROM conversations o WHERE ' +
+            'o.integration_id = conversations.integration_id AND o.wa_user_id = :userId) THEN :userId ELSE wa_user_id END',
+          waUserPhone: () =>
+            "CASE WHEN wa_user_phone = '' AND NOT EXISTS (SELECT 1 FROM conversations o WHERE " +
+            'o.integration_id = conversations.integration_id AND o.wa_user_phone = :phone) THEN :phone ELSE wa_user_phone END',
           // A user writing again re-opens a closed thread; a hand-off to a human stays as it is.
           status: () => "CASE WHEN status = 'closed' THEN 'active' ELSE status END",
           ...(input.name ? { waUserName: input.name } : {}),
         })
         .where('id = :id', { id: conversation.id })
-        .setParameters({ ts: input.timestamp, preview: previewOf(input.text), contactId })
+        .setParameters({
+          ts: input.timestamp,
+          preview: previewOf(input.text || `[${input.messageType}]`),
+          contactId,
+          userId: input.userId ?? null,
+          phone: input.from,
+        })
         .execute();
       await m
         .createQueryBuilder()
@@ -119,7 +145,11 @@ export class RecordInboundMessageCommand {
         .where('id = :id', { id: account.id })
         .setParameters({ ts: input.timestamp })
         .execute();
-      if (isOptOut(input.text)) {
+      const stored = await m.findOneByOrFail(Message, { id: messageId });
+      await this.outbox.record(m, account, 'message.received', {
+        ...MessageEventDataResponse.of(stored),
+      });
+      if (input.from && isOptOut(input.text)) {
         await this.addDoNotCall.execute(m, account, {
           number: input.from,
           reason: `Chat message: ${input.text.trim()}`,
@@ -130,8 +160,11 @@ export class RecordInboundMessageCommand {
     });
   }
 
-  /** Insert-if-absent then lock: two first messages from one user at once still make one conversation. */
-  private async findOrCreateConversation(m: EntityManager, input: InboundMessage, contactId: string) {
+  /**
+   * Insert-if-absent then lock: two first messages from one user at once still make one conversation. The thread
+   * is found by the provider's user id or by phone, whichever it already has (the id first).
+   */
+  private async findOrCreateConversation(m: EntityManager, input: InboundMessage, contactId: string | null) {
     const { account } = input;
     await m
       .createQueryBuilder()
@@ -144,6 +177,7 @@ export class RecordInboundMessageCommand {
         integrationId: account.id,
         status: 'active',
         waUserPhone: input.from,
+        waUserId: input.userId ?? null,
         waUserName: input.name ?? '',
         contactId,
         lastActivityAt: input.timestamp,
@@ -153,7 +187,13 @@ export class RecordInboundMessageCommand {
     return m
       .createQueryBuilder(Conversation, 'c')
       .setLock('pessimistic_write')
-      .where('c.integrationId = :accountId AND c.waUserPhone = :phone', { accountId: account.id, phone: input.from })
+      .where('c.integrationId = :accountId', { accountId: account.id })
+      .andWhere("(c.waUserId = :userId OR (c.waUserPhone = :phone AND :phone <> ''))", {
+        userId: input.userId ?? null,
+        phone: input.from,
+      })
+      .orderBy('c.waUserId = :userId', 'DESC', 'NULLS LAST')
+      .limit(1)
       .getOneOrFail();
   }
 }

@@ -4,11 +4,13 @@ import { DataSource, Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { Conversation } from './conversation.entity';
-import { SendMessageDto } from './dto/send-message.dto';
+import { DeliveryStatusService } from './delivery-status.service';
+import { SendMediaMessageDto, SendMessageDto, SendTemplateMessageDto } from './dto/send-message.dto';
+import { hasOneSource } from './dto/template-parameters.dto';
 import { Message } from './message.entity';
 import { MessagingAccount } from './messaging-account.entity';
 import { MessagingTemplate } from './messaging-template.entity';
-import { MessagingProvider, SendResult } from './providers/messaging-provider';
+import { MessagingProvider, Recipient, SendResult } from './providers/messaging-provider';
 import { MessagingSimulatorProvider } from './providers/simulator/messaging-simulator.provider';
 import { previewOf } from './record-inbound-message.command';
 import { RENDERED_TEMPLATE_MAX_LENGTH, renderTemplate } from './template-placeholders';
@@ -16,16 +18,20 @@ import { World, worldWhere } from '../../common/auth/world';
 
 export interface SentMessage {
   messageId: string;
-  type: 'text' | 'template';
+  type: SendMessageDto['type'];
   template?: { name: string; language: string };
 }
 
+type StoredContent = Pick<Message, 'messageType' | 'text' | 'livemode'> &
+  Partial<Pick<Message, 'templateName' | 'templateLanguage' | 'mediaCaption' | 'mediaUrl' | 'mediaId'>>;
+
 /**
  * Sends one message into a conversation, enforcing the rules in order: the conversation and an active account
- * exist (404), free-form text only inside the 24-hour window (422), a template must be registered and APPROVED in
- * that language (404 TEMPLATE_NOT_FOUND); then the provider decides (502 when it refuses). A test world's message
- * (a `test` key's, on a test account) goes to the simulator whatever MESSAGING_PROVIDER says, and is stored
- * marked `livemode = false` (README: "Test and live").
+ * exist (404), free-form text and media only inside the 24-hour window (422), a template must be registered and
+ * APPROVED in that language (404 TEMPLATE_NOT_FOUND, before the provider is asked); then the provider decides
+ * (its refusals mapped as docs/providers.md lists). A test world's message (a `test` key's, on a test account) goes
+ * to the simulator whatever MESSAGING_PROVIDER says, and is stored marked `livemode = false` (README: "Test and
+ * live").
  */
 @Injectable()
 export class SendMessageCommand {
@@ -36,6 +42,7 @@ export class SendMessageCommand {
     @InjectRepository(MessagingTemplate) private readonly templates: Repository<MessagingTemplate>,
     private readonly configured: MessagingProvider,
     private readonly simulator: MessagingSimulatorProvider,
+    private readonly statuses: DeliveryStatusService,
   ) {}
 
   async execute(world: World, dto: SendMessageDto): Promise<SentMessage> {
@@ -50,27 +57,42 @@ export class SendMessageCommand {
     // The conversation's world is its account's: a test account always sends through the simulator.
     const livemode = account.livemode;
     const provider = livemode ? this.configured : this.simulator;
-    const to = conversation.waUserPhone;
+    const to: Recipient = { phone: conversation.waUserPhone, userId: conversation.waUserId };
+    const send = { provider, conversation, account };
 
+    if (dto.type === 'template') return this.sendTemplate(send, to, dto, livemode);
+    if (!conversation.sessionExpiresAt || Date.now() > conversation.sessionExpiresAt.getTime()) {
+      throw new ApiError(
+        'SESSION_EXPIRED',
+        "The 24-hour window after the user's last message has closed; send a template instead",
+      );
+    }
     if (dto.type === 'text') {
-      const now = Date.now();
-      if (!conversation.sessionExpiresAt || now > conversation.sessionExpiresAt.getTime()) {
-        throw new ApiError(
-          'SESSION_EXPIRED',
-          "The 24-hour window after the user's last message has closed; send a template instead",
-        );
-      }
       const result = await provider.sendText({ account, to, text: dto.text });
-      const messageId = await this.store(provider, conversation, account, result, {
-        messageType: 'text',
-        text: dto.text,
-        livemode,
-      });
+      const messageId = await this.store(send, result, { messageType: 'text', text: dto.text, livemode });
       return { messageId, type: 'text' };
     }
+    return this.sendMedia(send, to, dto, livemode);
+  }
 
+  private async sendMedia(send: Send, to: Recipient, dto: SendMediaMessageDto, livemode: boolean) {
+    if (!hasOneSource(dto)) throw ApiError.validation('link', 'give either an https link or a mediaId');
+    const media = { link: dto.link, id: dto.mediaId, caption: dto.caption, filename: dto.filename };
+    const result = await send.provider.sendMedia({ account: send.account, to, mediaType: dto.type, media });
+    const messageId = await this.store(send, result, {
+      livemode,
+      messageType: dto.type,
+      text: dto.caption ?? '',
+      mediaCaption: dto.caption ?? null,
+      mediaUrl: dto.link ?? null,
+      mediaId: dto.mediaId ?? null,
+    });
+    return { messageId, type: dto.type };
+  }
+
+  private async sendTemplate(send: Send, to: Recipient, dto: SendTemplateMessageDto, livemode: boolean) {
     const template = await this.templates.findOneBy({
-      accountId: account.id,
+      accountId: send.account.id,
       name: dto.templateName,
       language: dto.templateLanguage,
       status: 'APPROVED',
@@ -89,27 +111,44 @@ export class SendMessageCommand {
         `the rendered template exceeds ${RENDERED_TEMPLATE_MAX_LENGTH} characters once its placeholders are filled in`,
       );
     }
-    const result = await provider.sendTemplate({ account, to, template, variables });
-    const messageId = await this.store(provider, conversation, account, result, {
+    const { header } = dto;
+    if (header && (header.type === 'text' ? !header.text : !hasOneSource(header))) {
+      throw ApiError.validation('header', 'a text header needs text; a media header either an https link or a mediaId');
+    }
+    const result = await send.provider.sendTemplate({
+      account: send.account,
+      to,
+      template,
+      variables,
+      header:
+        header &&
+        (header.type === 'text'
+          ? { type: 'text', text: header.text! }
+          : { type: header.type, link: header.link, id: header.mediaId }),
+      buttons: dto.buttons,
+    });
+    const messageId = await this.store(send, result, {
       livemode,
       messageType: 'template',
       text,
       templateName: template.name,
       templateLanguage: template.language,
     });
-    return { messageId, type: 'template', template: { name: template.name, language: template.language } };
+    return { messageId, type: 'template' as const, template: { name: template.name, language: template.language } };
   }
 
-  /** Stores an accepted message and moves the conversation and account in one transaction; maps a refusal. */
-  private async store(
-    provider: MessagingProvider,
-    conversation: Conversation,
-    account: MessagingAccount,
-    result: SendResult,
-    content: Pick<Message, 'messageType' | 'text' | 'livemode'> &
-      Partial<Pick<Message, 'templateName' | 'templateLanguage'>>,
-  ): Promise<string> {
-    if (!result.ok) throw new ApiError(result.code, result.message);
+  /**
+   * Stores an accepted message and moves the conversation and account in one transaction, then applies status
+   * reports that arrived before the row existed; maps a refusal (with the provider's code in details).
+   */
+  private async store(send: Send, result: SendResult, content: StoredContent): Promise<string> {
+    if (!result.ok) {
+      const details = result.providerError
+        ? [{ field: 'provider', message: result.providerError.title, providerCode: result.providerError.code }]
+        : undefined;
+      throw new ApiError(result.code, result.message, details);
+    }
+    const { conversation, account } = send;
     const id = uuidv7();
     const now = new Date();
     await this.dataSource.transaction(async (m) => {
@@ -130,7 +169,7 @@ export class SendMessageCommand {
         .update(Conversation)
         .set({
           messageCount: () => 'message_count + 1',
-          lastMessagePreview: previewOf(content.text),
+          lastMessagePreview: previewOf(content.text || `[${content.messageType}]`),
           lastMessageDirection: 'outbound',
           lastActivityAt: () => 'GREATEST(last_activity_at, :now)',
         })
@@ -148,7 +187,15 @@ export class SendMessageCommand {
         .setParameters({ now })
         .execute();
     });
-    await provider.afterStored({ accountId: account.id, providerMessageId: result.providerMessageId });
+    const ref = { accountId: account.id, providerMessageId: result.providerMessageId };
+    await this.statuses.applyEarly(ref.accountId, ref.providerMessageId);
+    await send.provider.afterStored(ref);
     return id;
   }
+}
+
+interface Send {
+  provider: MessagingProvider;
+  conversation: Conversation;
+  account: MessagingAccount;
 }

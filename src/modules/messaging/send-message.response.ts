@@ -1,3 +1,4 @@
+import { MESSAGE_TYPES } from './dto/send-message.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 export class SentTemplateRef {
@@ -7,6 +8,6 @@ export class SentTemplateRef {
 
 export class SendMessageResponse {
   @ApiProperty({ format: 'uuid' }) messageId: string;
-  @ApiProperty({ enum: ['text', 'template'] }) type: string;
+  @ApiProperty({ enum: MESSAGE_TYPES }) type: string;
   @ApiPropertyOptional({ type: SentTemplateRef, description: 'Template variant only' }) template?: SentTemplateRef;
 }

@@ -17,7 +17,7 @@ export function variablesMatch(body: string, variables: Record<string, string>):
   return wanted.length === given.length && wanted.every((name) => name in variables);
 }
 
-/** CONTRACTS §7: a rendered template is no longer than a free-form text message may be. */
+/** README "Limits": a rendered template is no longer than a free-form text message may be. */
 export const RENDERED_TEMPLATE_MAX_LENGTH = 4096;
 
 /**

@@ -12,6 +12,12 @@ export const DOMAIN_EVENT_TYPES = [
   'campaign.started',
   'campaign.paused',
   'campaign.completed',
+  // Extensions: messaging; data is the Message with its conversationId and livemode.
+  'message.received',
+  'message.sent',
+  'message.delivered',
+  'message.read',
+  'message.failed',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];

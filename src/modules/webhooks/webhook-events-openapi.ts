@@ -4,8 +4,19 @@ import { exampleOf } from '../../common/openapi/openapi-operation-docs';
 
 type Json = Record<string, any>;
 
-/** The resource each event family carries in `data` (call events: the Call without `transcript`). */
-const DATA_SCHEMA: Record<string, string> = { call: 'Call', contact: 'Contact', campaign: 'Campaign' };
+/**
+ * The resource each event family carries in `data` (call events: the Call without `transcript`; message events:
+ * the Message with its conversationId and livemode).
+ */
+const DATA_SCHEMA: Record<string, string> = {
+  call: 'Call',
+  contact: 'Contact',
+  campaign: 'Campaign',
+  message: 'MessageEventData',
+};
+
+/** Event families beyond the spec's Events table: the dialer's campaigns and messaging. */
+const EXTENSION_FAMILIES = ['campaign', 'message'];
 
 const DELIVERY = `Delivered as \`POST\` with a JSON body to every active endpoint of the event's world (\`livemode\`) subscribed
 to the event.
@@ -85,6 +96,10 @@ export function applyWebhooks(document: OpenAPIObject): void {
         responses: { '200': { description: 'Any 2xx acknowledges the delivery; anything else is retried.' } },
       },
     };
+  }
+  // Events beyond the spec's table are extensions, marked as extension routes are.
+  for (const [event, item] of Object.entries(webhooks)) {
+    if (EXTENSION_FAMILIES.includes(event.split('.')[0])) item.post['x-extension'] = true;
   }
   (document as Json)['x-webhooks'] = webhooks;
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Length, MaxLength, IsBoolean } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, Length, MaxLength, ValidateIf } from 'class-validator';
 import { MESSAGING_ACCOUNT_STATUSES, MessagingAccountStatus } from '../messaging-account.entity';
 
 /** Admin API: what the dashboard records once an account is connected. */
@@ -59,4 +59,33 @@ export class CreateMessagingAccountDto {
   @IsOptional()
   @IsBoolean()
   livemode?: boolean;
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 1024,
+    writeOnly: true,
+    description:
+      "The account's own WhatsApp access token (a system-user token); stored encrypted with SECRETS_KEY and never " +
+      'returned (`hasAccessToken` tells whether one is set). Without it the process-wide WHATSAPP_ACCESS_TOKEN serves ' +
+      'the account. 422 INVALID_STATE when SECRETS_KEY is not set',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 1024)
+  accessToken?: string;
+}
+
+/** Admin API: rotate (or clear, with null) an account's own access token. */
+export class SetMessagingAccessTokenDto {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    minLength: 1,
+    maxLength: 1024,
+    writeOnly: true,
+    description: 'The new token (stored encrypted, never returned), or null to use the process-wide token again',
+  })
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  @Length(1, 1024)
+  accessToken: string | null;
 }

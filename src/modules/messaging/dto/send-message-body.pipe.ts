@@ -1,9 +1,20 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
 import { ApiError } from '../../../common/errors/api-error';
 import { createValidationPipe } from '../../../common/validation/validation.pipe';
-import { MESSAGE_TYPES, SendMessageDto, SendTemplateMessageDto, SendTextMessageDto } from './send-message.dto';
+import { MEDIA_KINDS } from '../message-payload';
+import {
+  MESSAGE_TYPES,
+  SendMediaMessageDto,
+  SendMessageDto,
+  SendTemplateMessageDto,
+  SendTextMessageDto,
+} from './send-message.dto';
 
-const VARIANTS = { text: SendTextMessageDto, template: SendTemplateMessageDto } as const;
+const VARIANTS = {
+  text: SendTextMessageDto,
+  template: SendTemplateMessageDto,
+  ...Object.fromEntries(MEDIA_KINDS.map((kind) => [kind, SendMediaMessageDto])),
+} as Record<(typeof MESSAGE_TYPES)[number], new () => SendMessageDto>;
 
 /**
  * The send body is a union discriminated by `type`: pick the variant's DTO, then validate it exactly as the

@@ -1,5 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Equals, IsOptional, IsString, IsUUID, Length, ValidateBy } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  Equals,
+  IsIn,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  ValidateBy,
+  ValidateNested,
+} from 'class-validator';
+import { MEDIA_KINDS, MediaKind } from '../message-payload';
+import { MediaSourceDto, TemplateButtonDto, TemplateHeaderDto } from './template-parameters.dto';
 
 const MAX_VARIABLES = 100;
 const MAX_VARIABLE_LENGTH = 1024;
@@ -22,7 +35,7 @@ function IsVariables(): PropertyDecorator {
   });
 }
 
-export const MESSAGE_TYPES = ['text', 'template'] as const;
+export const MESSAGE_TYPES = ['text', 'template', ...MEDIA_KINDS] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
 /** A free-form message; only inside the 24 hours after the user's last message. */
@@ -56,6 +69,41 @@ export class SendTemplateMessageDto {
   @IsOptional()
   @IsVariables()
   variables?: Record<string, string>;
+  @ApiPropertyOptional({
+    type: () => TemplateHeaderDto,
+    description:
+      "Extension: the parameter of the template's header (a text header's placeholder, or a media header's file)",
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => TemplateHeaderDto)
+  header?: TemplateHeaderDto;
+  @ApiPropertyOptional({
+    type: () => [TemplateButtonDto],
+    maxItems: 10,
+    description: "Extension: parameters of the template's buttons (quick-reply payloads, dynamic URL suffixes)",
+  })
+  @IsOptional()
+  @ArrayMaxSize(10)
+  @ValidateNested({ each: true })
+  @Type(() => TemplateButtonDto)
+  buttons?: TemplateButtonDto[];
 }
 
-export type SendMessageDto = SendTextMessageDto | SendTemplateMessageDto;
+/** Extension: a media file by link or by the provider's media id; inside the 24-hour window, like text. */
+export class SendMediaMessageDto extends MediaSourceDto {
+  @ApiProperty({ enum: MEDIA_KINDS }) @IsIn(MEDIA_KINDS) type: MediaKind;
+  @ApiProperty({ format: 'uuid' }) @IsUUID() conversationId: string;
+  @ApiPropertyOptional({ maxLength: 1024, description: 'image, video and document only' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 1024)
+  caption?: string;
+  @ApiPropertyOptional({ maxLength: 240, description: 'document only: the name the user sees' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 240)
+  filename?: string;
+}
+
+export type SendMessageDto = SendTextMessageDto | SendTemplateMessageDto | SendMediaMessageDto;

@@ -1,25 +1,68 @@
+import { MediaKind } from '../message-payload';
 import { MessagingAccount } from '../messaging-account.entity';
 import { MessagingTemplate } from '../messaging-template.entity';
 
 /** How a provider may refuse a message; each maps one-to-one onto the public error code. */
-export type ProviderRejectionCode = 'SESSION_EXPIRED' | 'TEMPLATE_NOT_FOUND' | 'MESSAGING_API_ERROR';
+export type ProviderRejectionCode =
+  'SESSION_EXPIRED' | 'TEMPLATE_NOT_FOUND' | 'TEMPLATE_INVALID' | 'MESSAGE_UNDELIVERABLE' | 'MESSAGING_API_ERROR';
+
+/** The provider's own error, as it reported it (a synchronous refusal or a later `failed` status). */
+export interface ProviderError {
+  /** The provider's numeric code (WhatsApp: Meta's, e.g. 131047); 0 when the provider gave none. */
+  code: number;
+  title: string;
+}
 
 export type SendResult =
-  { ok: true; providerMessageId: string } | { ok: false; code: ProviderRejectionCode; message: string };
+  | { ok: true; providerMessageId: string }
+  | { ok: false; code: ProviderRejectionCode; message: string; providerError?: ProviderError };
 
-export interface SendTextInput {
+/** Who a message goes to: the user's phone (E.164, empty when unknown) and the provider's user id when known. */
+export interface Recipient {
+  phone: string;
+  userId: string | null;
+}
+
+interface SendInput {
   account: MessagingAccount;
-  /** E.164. */
-  to: string;
+  to: Recipient;
+}
+
+export interface SendTextInput extends SendInput {
   text: string;
 }
 
-export interface SendTemplateInput {
-  account: MessagingAccount;
-  to: string;
+/** A media file by public https link or by the provider's media id; caption for image, video and document. */
+export interface OutboundMedia {
+  link?: string;
+  id?: string;
+  caption?: string;
+  filename?: string;
+}
+
+export interface SendMediaInput extends SendInput {
+  mediaType: MediaKind;
+  media: OutboundMedia;
+}
+
+/** A template header's parameter: text for a text header with a placeholder, or the media of a media header. */
+export type TemplateHeaderParameter =
+  { type: 'text'; text: string } | { type: 'image' | 'video' | 'document'; link?: string; id?: string };
+
+/** A template button's parameter: a quick reply's payload or a dynamic URL's suffix, by the button's index. */
+export interface TemplateButtonParameter {
+  index: number;
+  subType: 'quick_reply' | 'url';
+  /** quick_reply: the payload returned when tapped; url: the text appended to the button's URL. */
+  value: string;
+}
+
+export interface SendTemplateInput extends SendInput {
   template: MessagingTemplate;
   /** Placeholder name (or position `'1'`, `'2'`) to value, as the caller supplied them. */
   variables: Record<string, string>;
+  header?: TemplateHeaderParameter;
+  buttons?: TemplateButtonParameter[];
 }
 
 /** A message the provider accepted and we stored; the provider may go on to report its delivery. */
@@ -35,6 +78,7 @@ export interface StoredMessageRef {
 export abstract class MessagingProvider {
   abstract sendText(input: SendTextInput): Promise<SendResult>;
   abstract sendTemplate(input: SendTemplateInput): Promise<SendResult>;
+  abstract sendMedia(input: SendMediaInput): Promise<SendResult>;
 
   /**
    * Called once the accepted message is stored. Real providers report statuses through their webhook, so the
@@ -43,4 +87,9 @@ export abstract class MessagingProvider {
   async afterStored(_message: StoredMessageRef): Promise<void> {}
 }
 
-export const rejected = (code: ProviderRejectionCode, message: string): SendResult => ({ ok: false, code, message });
+export const rejected = (code: ProviderRejectionCode, message: string, providerError?: ProviderError): SendResult => ({
+  ok: false,
+  code,
+  message,
+  ...(providerError ? { providerError } : {}),
+});

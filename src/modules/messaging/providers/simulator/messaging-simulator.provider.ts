@@ -5,6 +5,8 @@ import { JobName } from '../../../../infra/queue/queue-names';
 import { templatePlaceholders, variablesMatch } from '../../template-placeholders';
 import {
   MessagingProvider,
+  Recipient,
+  SendMediaInput,
   SendResult,
   SendTemplateInput,
   SendTextInput,
@@ -14,7 +16,7 @@ import {
 import { SIMULATED_STATUS_STEP_MS, SimulatedStatusJobData } from './simulated-status.job';
 
 /**
- * The default provider (CONTRACTS §4): accepts everything a real provider would, except a message to a phone
+ * The default provider (README "Test mode" and docs/providers.md): accepts everything a real provider would, except a message to a phone
  * whose last digit is 9 and a template whose variables do not match its placeholders.
  */
 @Injectable()
@@ -24,6 +26,10 @@ export class MessagingSimulatorProvider extends MessagingProvider {
   }
 
   async sendText(input: SendTextInput): Promise<SendResult> {
+    return this.unreachable(input.to) ?? this.accept();
+  }
+
+  async sendMedia(input: SendMediaInput): Promise<SendResult> {
     return this.unreachable(input.to) ?? this.accept();
   }
 
@@ -53,8 +59,10 @@ export class MessagingSimulatorProvider extends MessagingProvider {
     await this.jobs.addBulk<SimulatedStatusJobData>(JobName.SimulateMessageStatus, steps);
   }
 
-  private unreachable(to: string): SendResult | undefined {
-    if (to.endsWith('9')) return rejected('MESSAGING_API_ERROR', `Simulator: ${to} is not reachable on the provider`);
+  private unreachable(to: Recipient): SendResult | undefined {
+    if (to.phone.endsWith('9')) {
+      return rejected('MESSAGING_API_ERROR', `Simulator: ${to.phone} is not reachable on the provider`);
+    }
     return undefined;
   }
 

@@ -23,6 +23,6 @@ export class SimulatedStatusJob {
 
   @OnJob({ name: JobName.SimulateMessageStatus })
   async report(data: SimulatedStatusJobData): Promise<void> {
-    await this.statuses.apply(data.accountId, data.providerMessageId, data.status);
+    await this.statuses.apply(data);
   }
 }

@@ -1,14 +1,30 @@
 import { AppConfig } from '../../../../infra/config/app-config';
 
-/** The WhatsApp Cloud API settings (CONTRACTS §5), read from the raw environment as provider secrets are. */
+/** The WhatsApp Cloud API settings (docs/providers.md), read from the raw environment as provider secrets are. */
 export interface WhatsAppConfig {
+  /** The process-wide token: accounts without a token of their own send with it. */
   accessToken?: string;
   graphUrl: string;
   appSecret?: string;
   verifyToken?: string;
+  /** The process-wide WhatsApp Business Account id: accounts without their own sync templates from it. */
+  wabaId?: string;
+  /** Further attempts of a send Meta refused for rate (130429, 131056), with exponential backoff from retryBaseMs. */
+  maxRetries: number;
+  retryBaseMs: number;
+  /** The largest media file our route streams (bytes). */
+  mediaMaxBytes: number;
 }
 
-export const DEFAULT_GRAPH_URL = 'https://graph.facebook.com/v21.0';
+/**
+ * Graph API v25.0: the version whose shapes our types (@great-detail/whatsapp) describe, served by Meta until
+ * 2028-07-29 (docs/providers.md says how to move to a later one with WHATSAPP_GRAPH_URL).
+ */
+export const DEFAULT_GRAPH_URL = 'https://graph.facebook.com/v25.0';
+/** WhatsApp's own ceiling for any media file (documents, 100 MB); smaller limits are the operator's choice. */
+export const DEFAULT_MEDIA_MAX_BYTES = 100 * 1024 * 1024;
+
+const intOr = (value: string | undefined, fallback: number) => (value ? Number(value) : fallback);
 
 export function whatsAppConfig(config: AppConfig): WhatsAppConfig {
   const raw = config.raw;
@@ -17,5 +33,9 @@ export function whatsAppConfig(config: AppConfig): WhatsAppConfig {
     graphUrl: (raw.WHATSAPP_GRAPH_URL || DEFAULT_GRAPH_URL).replace(/\/+$/, ''),
     appSecret: raw.WHATSAPP_APP_SECRET || undefined,
     verifyToken: raw.WHATSAPP_VERIFY_TOKEN || undefined,
+    wabaId: raw.WHATSAPP_WABA_ID || undefined,
+    maxRetries: intOr(raw.WHATSAPP_MAX_RETRIES, 3),
+    retryBaseMs: intOr(raw.WHATSAPP_RETRY_BASE_MS, 500),
+    mediaMaxBytes: intOr(raw.WHATSAPP_MEDIA_MAX_BYTES, DEFAULT_MEDIA_MAX_BYTES),
   };
 }

@@ -1,8 +1,13 @@
 import type {
+  CreateMessageMedia,
   CreateMessagePayload,
   CreateMessageTemplate,
   CreateMessageText,
+  ListTemplatesPayload,
+  MediaGetURLPayload,
   WebhookEventNotification,
+  WebhookEventNotificationMessageTemplateStatusUpdateChanges,
+  WhatsappError,
 } from '@great-detail/whatsapp' with { 'resolution-mode': 'import' };
 
 /*
@@ -10,52 +15,102 @@ import type {
  * Platform; only its types are used). Why it and how it is checked: docs/providers.md.
  */
 
-/** `POST /{phone-number-id}/messages`: the Cloud API's envelope around the SDK's text and template objects. */
-export type GraphSendBody = { messaging_product: 'whatsapp'; recipient_type: 'individual'; to: string } & (
-  { type: 'text'; text: CreateMessageText } | { type: 'template'; template: CreateMessageTemplate }
-);
+/** Meta's error object (`{"error": {...}}` of any Graph answer, `errors[]` of a failed status). */
+export type GraphError = WhatsappError;
+
+/** Who a send goes to: the user's number (digits, no `+`), or their business-scoped user id when that is all we know. */
+export type GraphRecipient = { to: string } | { recipient: string };
+
+type SendEnvelope = { messaging_product: 'whatsapp'; recipient_type: 'individual' } & GraphRecipient;
+export type GraphMediaType = 'image' | 'audio' | 'video' | 'document' | 'sticker';
+
+/** `POST /{phone-number-id}/messages`: the Cloud API's envelope around the SDK's text, template and media objects. */
+export type GraphSendBody = SendEnvelope &
+  (
+    | { type: 'text'; text: CreateMessageText }
+    | { type: 'template'; template: CreateMessageTemplate }
+    | { type: 'image'; image: CreateMessageMedia }
+    | { type: 'audio'; audio: Omit<CreateMessageMedia, 'caption'> }
+    | { type: 'video'; video: CreateMessageMedia }
+    | { type: 'document'; document: CreateMessageMedia }
+    | { type: 'sticker'; sticker: Omit<CreateMessageMedia, 'caption'> }
+  );
 
 /** The answer to a send: `messages[0].id` on success, `error` on a refusal (never both). */
 export type GraphSendAnswer = Partial<CreateMessagePayload>;
+/** `GET /{media-id}`: where the file is, for five minutes. */
+export type GraphMediaAnswer = MediaGetURLPayload;
+/** `GET /{waba-id}/message_templates`, one page (`paging.next` links the following one). */
+export type GraphTemplatesPage = ListTemplatesPayload & { paging?: { next?: string } };
 
 /** The webhook payload (`object: whatsapp_business_account`), read defensively: every field may be missing. */
 export interface WhatsAppWebhookPayload {
   object?: string;
-  entry?: Array<{ id?: string; changes?: Array<{ field?: string; value?: WhatsAppChangeValue }> }>;
+  entry?: Array<{ id?: string; changes?: Array<{ field?: string; value?: unknown }> }>;
 }
 
 export interface WhatsAppChangeValue {
   metadata?: { display_phone_number?: string; phone_number_id?: string };
-  contacts?: Array<{ wa_id?: string; profile?: { name?: string } }>;
+  contacts?: Array<{ wa_id?: string; user_id?: string; profile?: { name?: string } }>;
   messages?: WhatsAppInboundMessage[];
   statuses?: WhatsAppStatus[];
 }
 
+interface InboundMedia {
+  id?: string;
+  mime_type?: string;
+  sha256?: string;
+  caption?: string;
+  filename?: string;
+  animated?: boolean;
+}
+
 export interface WhatsAppInboundMessage {
   from?: string;
+  from_user_id?: string;
   id?: string;
   /** Unix seconds, as a string. */
   timestamp?: string;
   type?: string;
   text?: { body?: string };
-  button?: { text?: string };
-  interactive?: { type?: string; button_reply?: { title?: string }; list_reply?: { title?: string } };
-  image?: { caption?: string };
-  video?: { caption?: string };
-  document?: { caption?: string };
+  button?: { text?: string; payload?: string };
+  interactive?: {
+    type?: string;
+    button_reply?: { id?: string; title?: string };
+    list_reply?: { id?: string; title?: string; description?: string };
+    nfm_reply?: { name?: string; body?: string };
+  };
+  image?: InboundMedia;
+  audio?: InboundMedia;
+  video?: InboundMedia;
+  document?: InboundMedia;
+  sticker?: InboundMedia;
+  location?: unknown;
+  contacts?: unknown;
+  reaction?: { message_id?: string; emoji?: string };
+  errors?: Array<Partial<GraphError>>;
 }
 
 export interface WhatsAppStatus {
   id?: string;
   status?: string;
   recipient_id?: string;
-  errors?: Array<{ code?: number; title?: string; message?: string; error_data?: { details?: string } }>;
+  recipient_user_id?: string;
+  errors?: Array<Partial<GraphError>>;
 }
 
+/** `message_template_status_update`: a template's review outcome, addressed by the WhatsApp Business Account id. */
+export type WhatsAppTemplateStatusValue = Partial<WebhookEventNotificationMessageTemplateStatusUpdateChanges['value']>;
+
 /**
- * Compile-time proof that our reader fits the SDK's description of a `messages` webhook: every field we read
- * exists there with the type we read it as (an extra or misspelt field, or a wrong type, fails tsc).
+ * Compile-time proof that our readers fit the SDK's description of the webhooks: every field we read exists there
+ * with the type we read it as (an extra or misspelt field, or a wrong type, fails tsc).
  */
-type MessagesChange = Extract<WebhookEventNotification['entry'][number]['changes'][number], { field: 'messages' }>;
+type Change = WebhookEventNotification['entry'][number]['changes'][number];
+type MessagesChange = Extract<Change, { field: 'messages' }>;
 const readerFitsTheSdk = (value: MessagesChange['value']): WhatsAppChangeValue => value;
+const templateReaderFits = (
+  value: Extract<Change, { field: 'message_template_status_update' }>['value'],
+): WhatsAppTemplateStatusValue => value;
 void readerFitsTheSdk;
+void templateReaderFits;

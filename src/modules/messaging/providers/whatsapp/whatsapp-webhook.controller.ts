@@ -18,7 +18,7 @@ const sameText = (a: string, b: string) => {
 };
 
 /**
- * CONTRACTS §5: the WhatsApp Cloud API webhook (verify-token handshake, then signed messages and statuses).
+ * The WhatsApp Cloud API webhook (docs/providers.md) (verify-token handshake, then signed messages and statuses).
  * Excluded from our OpenAPI documents: the bodies are Meta's contract (docs/providers.md), not ours.
  */
 @ApiExcludeController()

@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Readable, Transform } from 'node:stream';
+import { Repository } from 'typeorm';
+import { ApiError } from '../../common/errors/api-error';
+import { World, worldWhere } from '../../common/auth/world';
+import { Message } from './message.entity';
+import { MessagingAccount } from './messaging-account.entity';
+import { WhatsAppGraphClient } from './providers/whatsapp/whatsapp-graph-client';
+import type { GraphError, GraphMediaAnswer } from './providers/whatsapp/whatsapp-graph.types';
+
+export interface MediaStream {
+  body: Readable;
+  contentType: string;
+  length: number | null;
+}
+
+/**
+ * A message's media file, fetched from the provider with the account's token and streamed through (never
+ * stored): `GET /{media-id}` tells where it is for five minutes, then that URL gives the bytes. Bounded by
+ * WHATSAPP_MEDIA_MAX_BYTES, before the first byte when the provider states the size and while streaming else.
+ */
+@Injectable()
+export class MessagingMediaService {
+  constructor(
+    @InjectRepository(Message) private readonly messages: Repository<Message>,
+    @InjectRepository(MessagingAccount) private readonly accounts: Repository<MessagingAccount>,
+    private readonly graph: WhatsAppGraphClient,
+  ) {}
+
+  async open(world: World, messageId: string): Promise<MediaStream> {
+    const message = await this.messages.findOneBy({ id: messageId, ...worldWhere(world) });
+    if (!message?.mediaId) throw ApiError.notFound('Message media');
+    const account = await this.accounts.findOneByOrFail({ id: message.accountId });
+    const { token } = this.graph.credentialsOf(account);
+    const max = this.graph.settings.mediaMaxBytes;
+    const where = await this.graph.json<GraphMediaAnswer>(token, 'GET', `/${encodeURIComponent(message.mediaId)}`);
+    if (!where.ok) throw refusal(account, where.status, where.error);
+    if (Number(where.body.file_size) > max) throw tooLarge(max);
+    const file = await this.graph.download(token, where.body.url);
+    if (!file.ok) throw refusal(account, file.status, file.error);
+    if (file.body.length !== null && file.body.length > max) {
+      file.body.body.destroy();
+      throw tooLarge(max);
+    }
+    return {
+      body: file.body.body.pipe(limit(max)),
+      contentType: where.body.mime_type || file.body.type,
+      length: file.body.length,
+    };
+  }
+}
+
+const tooLarge = (max: number) =>
+  new ApiError('MEDIA_TOO_LARGE', `The media file is larger than ${max} bytes (WHATSAPP_MEDIA_MAX_BYTES)`);
+
+function refusal(account: MessagingAccount, status: number, error: GraphError): ApiError {
+  if (status === 404) return ApiError.notFound('Message media (the provider no longer has it)');
+  const code = error.code ? ` (Meta error ${error.code})` : '';
+  return new ApiError(
+    'MESSAGING_API_ERROR',
+    `Fetching media for messaging account ${account.id} failed${code}: ${error.message ?? ''}`,
+    error.code ? [{ field: 'provider', message: error.message ?? '', providerCode: error.code }] : undefined,
+  );
+}
+
+/** Fails the stream once more than `max` bytes went through (the provider said no size, or said it wrong). */
+function limit(max: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      done(seen > max ? new Error(`media over ${max} bytes`) : null, chunk);
+    },
+  });
+}

@@ -1,0 +1,110 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Readable } from 'node:stream';
+import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
+import { MessagingAccount } from '../../messaging-account.entity';
+import { MessagingCredentials } from '../../messaging-credentials';
+import { WhatsAppConfig, whatsAppConfig } from './whatsapp-config';
+import type { GraphError } from './whatsapp-graph.types';
+
+const REQUEST_TIMEOUT_MS = 10_000;
+
+/** A Graph API call's outcome: the parsed body, or Meta's error object (or ours, when Meta could not be reached). */
+export type GraphResult<T> = { ok: true; body: T } | { ok: false; status: number; error: GraphError };
+
+/** What an account talks to Meta with: its own ids and token where it has them, the process-wide ones otherwise. */
+export interface GraphCredentials {
+  token?: string;
+  phoneNumberId: string | null;
+  wabaId?: string;
+}
+
+/**
+ * The one HTTP client for Meta's Graph API: resolves the account's credentials, sends the bearer token, bounds
+ * every call in time, and turns any failure into Meta's error shape so callers map one thing.
+ */
+@Injectable()
+export class WhatsAppGraphClient {
+  private readonly logger = new Logger(WhatsAppGraphClient.name);
+  readonly settings: WhatsAppConfig;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly credentials: MessagingCredentials,
+  ) {
+    this.settings = whatsAppConfig(config);
+  }
+
+  credentialsOf(account: MessagingAccount): GraphCredentials {
+    return {
+      token: this.credentials.ownToken(account) ?? this.settings.accessToken,
+      phoneNumberId: account.phoneNumberId,
+      wabaId: account.wabaId ?? this.settings.wabaId,
+    };
+  }
+
+  /** `path` is relative to the versioned Graph URL (`/123/messages`), or an absolute `next` page link. */
+  async json<T>(
+    token: string | undefined,
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+  ): Promise<GraphResult<T>> {
+    const response = await this.fetch(token, method, path, body);
+    if (!response.ok && 'error' in response) return response;
+    const res = (response as { res: Response }).res;
+    const parsed = (await res.json().catch(() => null)) as (T & { error?: GraphError }) | null;
+    if (res.ok && parsed && !parsed.error) return { ok: true, body: parsed };
+    return { ok: false, status: res.status, error: parsed?.error ?? httpError(res.status) };
+  }
+
+  /** A media file's bytes (`url` from `GET /{media-id}`), streamed: Meta wants the same bearer token there. */
+  async download(
+    token: string | undefined,
+    url: string,
+  ): Promise<GraphResult<{ body: Readable; type: string; length: number | null }>> {
+    const response = await this.fetch(token, 'GET', url);
+    if (!response.ok && 'error' in response) return response;
+    const res = (response as { res: Response }).res;
+    if (!res.ok || !res.body) return { ok: false, status: res.status, error: httpError(res.status) };
+    const length = Number(res.headers.get('content-length'));
+    return {
+      ok: true,
+      body: {
+        // fetch's web stream and node:stream/web's are the same object typed by two declarations.
+        body: Readable.fromWeb(res.body as never),
+        type: res.headers.get('content-type') ?? 'application/octet-stream',
+        length: Number.isFinite(length) && res.headers.has('content-length') ? length : null,
+      },
+    };
+  }
+
+  private async fetch(
+    token: string | undefined,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ ok: true; res: Response } | { ok: false; status: number; error: GraphError }> {
+    if (!token)
+      return { ok: false, status: 0, error: ownError('No WhatsApp access token is configured for this account') };
+    const url = /^https?:\/\//.test(path) ? path : `${this.settings.graphUrl}${path}`;
+    try {
+      const res = await fetch(url, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+      return { ok: true, res };
+    } catch (error) {
+      this.logger.warn({ err: (error as Error).message, method }, 'WhatsApp Graph API unreachable');
+      return { ok: false, status: 0, error: ownError('The messaging provider could not be reached') };
+    }
+  }
+}
+
+/** An error we make up when Meta sent none: no numeric code of Meta's (code 0). */
+const ownError = (message: string): GraphError => ({ code: 0, type: 'ClientError', message, fbtrace_id: '' });
+const httpError = (status: number): GraphError => ownError(`The messaging provider answered HTTP ${status}`);

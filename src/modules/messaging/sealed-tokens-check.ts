@@ -1,0 +1,44 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig, ConfigError } from '../../infra/config/app-config';
+import { SecretBox } from '../../infra/secrets/secret-box';
+
+/**
+ * At start-up: every messaging account's stored access token must open with this SECRETS_KEY (set, and the key it
+ * was sealed with). In production a failure stops start-up with one line (no secret printed); elsewhere it is a
+ * warning, so a developer database with old tokens still starts.
+ */
+@Injectable()
+export class SealedTokensCheck implements OnApplicationBootstrap {
+  private readonly logger = new Logger(SealedTokensCheck.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const problem = await this.problem(this.config);
+    if (!problem) return;
+    if (this.config.env === 'production') throw new ConfigError(problem);
+    this.logger.warn(problem);
+  }
+
+  /** The one-line refusal for this configuration and the stored tokens, or null when all open. */
+  async problem(config: Pick<AppConfig, 'secretsKey'>): Promise<string | null> {
+    const rows: Array<{ access_token_sealed: string }> = await this.dataSource.query(
+      'SELECT access_token_sealed FROM messaging_accounts WHERE access_token_sealed IS NOT NULL',
+    );
+    if (!rows.length) return null;
+    if (!config.secretsKey) {
+      return `Invalid environment: SECRETS_KEY is required: ${rows.length} messaging account(s) store their own access token`;
+    }
+    const box = new SecretBox(config.secretsKey);
+    const unreadable = rows.filter((r) => box.open(r.access_token_sealed) === null).length;
+    if (!unreadable) return null;
+    return (
+      `Invalid environment: SECRETS_KEY does not open the access tokens of ${unreadable} messaging account(s) ` +
+      '(sealed under another key); restore the key or set those tokens again'
+    );
+  }
+}

@@ -1,0 +1,347 @@
+import { randomBytes } from 'node:crypto';
+import { WHATSAPP_SEND, expectCapturedFixture } from '../support/captured-fixture';
+import { captured as capturedDocument } from './fixtures/send-document.fixture';
+import { captured as capturedTemplateHeaderButtons } from './fixtures/send-template-header-buttons.fixture';
+import { createAccount, createTemplate } from './messaging-fixtures';
+import { messageChange, templateStatusChange, webhookOf } from './whatsapp-webhooks';
+import { PHONE_NUMBER_ID, PROCESS_TOKEN, WABA_ID, useWhatsAppWorld } from './whatsapp-world';
+
+/**
+ * What travels on WhatsApp against the strict fake Graph API: every inbound kind kept with its payload, media
+ * streamed through our route, users known only by id, templates synced, outbound media and template parameters.
+ */
+describe('messaging: WhatsApp message kinds, media and templates (strict fake Graph API)', () => {
+  const w = useWhatsAppWorld();
+
+  it('an inbound image and a location are kept with their kind and payload; the image streams through our route', async () => {
+    const bytes = randomBytes(700);
+    w.graph.addMedia('media-image-1', bytes, 'image/jpeg');
+    const user = { phone: '14155558801', name: 'Pat' };
+    const image = {
+      id: 'wamid.img.1',
+      type: 'image',
+      image: { id: 'media-image-1', mime_type: 'image/jpeg', sha256: 'abc', caption: 'My receipt' },
+    };
+    const location = {
+      id: 'wamid.loc.1',
+      type: 'location',
+      location: { latitude: 52.52, longitude: 13.405, name: 'Office', address: 'Main St 1' },
+    };
+    expect(await w.graph.sendWebhook(webhookOf(WABA_ID, messageChange(PHONE_NUMBER_ID, user, image)))).toBe(200);
+    expect(await w.graph.sendWebhook(webhookOf(WABA_ID, messageChange(PHONE_NUMBER_ID, user, location)))).toBe(200);
+    const conversation = (
+      await w.org.api.get('/api/v1/messaging/conversations', { query: { limit: 100 } })
+    ).body.data.find((c: { waUserPhone: string }) => c.waUserPhone === '+14155558801');
+    const messages = (await w.org.api.get(`/api/v1/messaging/conversations/${conversation.id}`)).body.data.messages;
+    const img = messages.find((m: { messageType: string }) => m.messageType === 'image');
+    expect(img).toMatchObject({
+      text: 'My receipt',
+      mediaCaption: 'My receipt',
+      mediaId: 'media-image-1',
+      mediaUrl: `/api/v1/messaging/messages/${img.id}/media`,
+      payload: { kind: 'media', mimeType: 'image/jpeg', sha256: 'abc', filename: null, animated: null },
+    });
+    expect(messages.find((m: { messageType: string }) => m.messageType === 'location')).toMatchObject({
+      text: 'Office, Main St 1',
+      mediaUrl: null,
+      payload: {
+        kind: 'location',
+        latitude: 52.52,
+        longitude: 13.405,
+        name: 'Office',
+        address: 'Main St 1',
+        url: null,
+      },
+    });
+
+    const file = await fetch(`${w.t.baseUrl}${img.mediaUrl}`, { headers: { 'x-api-key': w.org.key } });
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('image/jpeg');
+    expect(file.headers.get('content-disposition')).toBe('attachment');
+    expect(Buffer.from(await file.arrayBuffer())).toEqual(bytes);
+    const fetched = w.graph.requests.filter(
+      (r) => r.url.includes('media-image-1') || r.url === '/media-files/media-image-1',
+    );
+    expect(fetched.map((r) => r.headers.authorization)).toEqual([`Bearer ${PROCESS_TOKEN}`, `Bearer ${PROCESS_TOKEN}`]);
+    await w.receiver.waitFor(() => w.eventsFor(img.id).some((e: { event: string }) => e.event === 'message.received'));
+    expect(w.validate(w.eventsFor(img.id)[0])).toBe(true);
+
+    // A message without media has none to fetch.
+    const kept = messages.find((m: { messageType: string }) => m.messageType === 'location');
+    const none = await fetch(`${w.t.baseUrl}/api/v1/messaging/messages/${kept.id}/media`, {
+      headers: { 'x-api-key': w.org.key },
+    });
+    expect(none.status).toBe(404);
+
+    // Bounded: a file over WHATSAPP_MEDIA_MAX_BYTES (1000 here) is refused, not streamed.
+    w.graph.addMedia('media-big', randomBytes(1001), 'video/mp4');
+    const big = { id: 'wamid.vid.1', type: 'video', video: { id: 'media-big', mime_type: 'video/mp4', sha256: 'x' } };
+    await w.graph.sendWebhook(webhookOf(WABA_ID, messageChange(PHONE_NUMBER_ID, user, big)));
+    const bigId = (await w.t.db.query("SELECT id FROM messages WHERE media_id = 'media-big'")).rows[0].id;
+    const refused = await fetch(`${w.t.baseUrl}/api/v1/messaging/messages/${bigId}/media`, {
+      headers: { 'x-api-key': w.org.key },
+    });
+    expect(refused.status).toBe(422);
+    expect((await refused.json()).error.code).toBe('MEDIA_TOO_LARGE');
+  });
+
+  it.each([
+    ['audio', { audio: { id: 'm-a', mime_type: 'audio/ogg' } }, { kind: 'media', mimeType: 'audio/ogg' }, ''],
+    [
+      'document',
+      { document: { id: 'm-d', mime_type: 'application/pdf', sha256: 's', filename: 'a.pdf', caption: 'Invoice' } },
+      { kind: 'media', filename: 'a.pdf' },
+      'Invoice',
+    ],
+    [
+      'sticker',
+      { sticker: { id: 'm-s', mime_type: 'image/webp', sha256: 's', animated: true } },
+      { kind: 'media', animated: true },
+      '',
+    ],
+    [
+      'contacts',
+      { contacts: [{ name: { formatted_name: 'Bo Li' }, phones: [{ phone: '+1 415 555 0100' }] }] },
+      { kind: 'contacts', contacts: [{ name: 'Bo Li', phones: ['+1 415 555 0100'], emails: [] }] },
+      'Bo Li',
+    ],
+    [
+      'reaction',
+      { reaction: { message_id: 'wamid.out.1', emoji: '👍' } },
+      { kind: 'reaction', providerMessageId: 'wamid.out.1', emoji: '👍' },
+      '👍',
+    ],
+    [
+      'interactive',
+      { interactive: { type: 'button_reply', button_reply: { id: 'yes', title: 'Yes please' } } },
+      { kind: 'reply', replyType: 'button_reply', id: 'yes', title: 'Yes please' },
+      'Yes please',
+    ],
+    [
+      'button',
+      { button: { text: 'Stop promotions', payload: 'STOP_PROMO' } },
+      { kind: 'reply', replyType: 'button', id: 'STOP_PROMO' },
+      'Stop promotions',
+    ],
+    [
+      'unsupported',
+      { errors: [{ code: 131051, title: 'Message type unknown' }] },
+      { kind: 'unsupported', errorCode: 131051 },
+      '',
+    ],
+  ])('an inbound %s is kept with its kind and typed payload', async (type, body, payload, text) => {
+    const id = `wamid.kind.${type}`;
+    await w.graph.sendWebhook(
+      webhookOf(WABA_ID, messageChange(PHONE_NUMBER_ID, { phone: '14155558802' }, { id, type, ...body })),
+    );
+    const row = (await w.t.db.query('SELECT id, conversation_id FROM messages WHERE provider_message_id = $1', [id]))
+      .rows[0];
+    expect(await w.messageOf(row.conversation_id, row.id)).toMatchObject({ messageType: type, text, payload });
+  });
+
+  it('a user known only by business-scoped id (no `from`) is kept under that id', async () => {
+    const change = messageChange(
+      PHONE_NUMBER_ID,
+      { userId: 'US.13491208655302741918', name: 'Kim' },
+      { id: 'wamid.bsuid.1', type: 'text', text: { body: 'no number' } },
+    );
+    expect(await w.graph.sendWebhook(webhookOf(WABA_ID, change))).toBe(200);
+    const { rows } = await w.t.db.query(
+      `SELECT c.id, c.wa_user_phone, c.wa_user_id, c.contact_id FROM conversations c
+         JOIN messages m ON m.conversation_id = c.id WHERE m.provider_message_id = 'wamid.bsuid.1'`,
+    );
+    expect(rows).toEqual([
+      { id: expect.any(String), wa_user_phone: '', wa_user_id: 'US.13491208655302741918', contact_id: null },
+    ]);
+    // A reply goes to that id (`recipient`), the user having written within the window.
+    const res = await w.org.api.post('/api/v1/messaging/messages', {
+      type: 'text',
+      conversationId: rows[0].id,
+      text: 'Hi Kim',
+    });
+    expect(res.status).toBe(201);
+    expect(w.graph.sends().at(-1)!.body).toMatchObject({ recipient: 'US.13491208655302741918' });
+    const shown = (await w.org.api.get(`/api/v1/messaging/conversations/${rows[0].id}`)).body.data;
+    expect(shown).toMatchObject({ waUserPhone: '', waUserId: 'US.13491208655302741918', waUserName: 'Kim' });
+
+    // When Meta later names the same user by both, the thread gains the phone (one thread, not two).
+    const both = messageChange(
+      PHONE_NUMBER_ID,
+      { phone: '14155558899', userId: 'US.13491208655302741918', name: 'Kim' },
+      { id: 'wamid.bsuid.2', type: 'text', text: { body: 'my number now' } },
+    );
+    expect(await w.graph.sendWebhook(webhookOf(WABA_ID, both))).toBe(200);
+    const after = (await w.org.api.get(`/api/v1/messaging/conversations/${rows[0].id}`)).body.data;
+    expect(after).toMatchObject({ waUserPhone: '+14155558899', waUserId: 'US.13491208655302741918', messageCount: 3 });
+
+    // Two threads already, one by phone and one by id: a message naming both joins one and breaks nothing.
+    await w.graph.sendWebhook(
+      webhookOf(
+        WABA_ID,
+        messageChange(
+          PHONE_NUMBER_ID,
+          { phone: '14155558898' },
+          { id: 'wamid.p.1', type: 'text', text: { body: 'a' } },
+        ),
+      ),
+    );
+    await w.graph.sendWebhook(
+      webhookOf(
+        WABA_ID,
+        messageChange(PHONE_NUMBER_ID, { userId: 'US.2' }, { id: 'wamid.u.1', type: 'text', text: { body: 'b' } }),
+      ),
+    );
+    const joined = messageChange(
+      PHONE_NUMBER_ID,
+      { phone: '14155558898', userId: 'US.2' },
+      { id: 'wamid.pu.1', type: 'text', text: { body: 'c' } },
+    );
+    expect(await w.graph.sendWebhook(webhookOf(WABA_ID, joined))).toBe(200);
+    const threads = await w.t.db.query(
+      `SELECT wa_user_phone, wa_user_id, message_count FROM conversations
+        WHERE wa_user_phone = '+14155558898' OR wa_user_id = 'US.2' ORDER BY wa_user_phone`,
+    );
+    expect(threads.rows).toEqual([
+      { wa_user_phone: '', wa_user_id: 'US.2', message_count: 2 },
+      { wa_user_phone: '+14155558898', wa_user_id: null, message_count: 1 },
+    ]);
+  });
+
+  it('templates are synced from Meta (every page): bodies, languages, statuses replaced; status webhooks follow', async () => {
+    const waba = '502290129340398';
+    w.graph.grant(PROCESS_TOKEN, '506540352242922', waba);
+    const account = await createAccount(w.t, w.org.id, { phoneNumberId: '506540352242922', wabaId: waba });
+    await createTemplate(w.t, account.id, { name: 'typed_by_hand', language: 'en', body: 'Old' });
+    await createTemplate(w.t, account.id, {
+      name: 'welcome',
+      language: 'en',
+      body: 'Outdated {{1}}',
+      status: 'PENDING',
+    });
+    w.graph.templatePageSize = 2;
+    w.graph.addTemplate(waba, { name: 'welcome', language: 'en', status: 'APPROVED', body: 'Welcome {{1}}!' });
+    w.graph.addTemplate(waba, { name: 'welcome', language: 'de', status: 'APPROVED', body: 'Willkommen {{1}}!' });
+    w.graph.addTemplate(waba, { name: 'promo', language: 'en', status: 'PAUSED', body: 'Sale' });
+    const res = await w.t.admin.post(`/admin/v1/messaging-accounts/${account.id}/templates/sync`, {});
+    w.graph.templatePageSize = 25;
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id: account.id, synced: 3, removed: 1 });
+    const stored = res.body.data.templates.map((x: Record<string, unknown>) => [x.name, x.language, x.status, x.body]);
+    expect(stored).toEqual([
+      ['promo', 'en', 'PAUSED', 'Sale'],
+      ['welcome', 'de', 'APPROVED', 'Willkommen {{1}}!'],
+      ['welcome', 'en', 'APPROVED', 'Welcome {{1}}!'],
+    ]);
+    expect(w.graph.requests.filter((r) => r.url.startsWith(`/v25.0/${waba}/message_templates`))).toHaveLength(2);
+
+    // Meta disables a template: the status webhook moves it, and sending it is refused before Meta is asked.
+    expect(await w.graph.sendWebhook(webhookOf(waba, templateStatusChange('welcome', 'en', 'DISABLED')))).toBe(200);
+    const { conversationId } = await w.userWhoWrote('506540352242922');
+    const before = w.graph.sends().length;
+    const send = await w.org.api.post('/api/v1/messaging/messages', {
+      type: 'template',
+      conversationId,
+      templateName: 'welcome',
+      templateLanguage: 'en',
+      variables: { '1': 'Ann' },
+    });
+    expect(send.status).toBe(404);
+    expect(send.body.error.code).toBe('TEMPLATE_NOT_FOUND');
+    expect(w.graph.sends().length).toBe(before);
+    expect(await w.graph.sendWebhook(webhookOf(waba, templateStatusChange('welcome', 'en', 'REINSTATED')))).toBe(200);
+    const again = await w.org.api.post('/api/v1/messaging/messages', {
+      type: 'template',
+      conversationId,
+      templateName: 'welcome',
+      templateLanguage: 'en',
+      variables: { '1': 'Ann' },
+    });
+    expect(again.status).toBe(201);
+  });
+
+  it('media goes out by link or by id, with caption and filename only where WhatsApp takes them', async () => {
+    // A fixed number: the captured body is compared with its committed fixture.
+    const { conversationId } = await w.userWhoWrote(PHONE_NUMBER_ID, '14155579001');
+    const doc = await w.org.api.post('/api/v1/messaging/messages', {
+      type: 'document',
+      conversationId,
+      link: 'https://files.example.com/invoice-42.pdf',
+      caption: 'Your invoice',
+      filename: 'invoice-42.pdf',
+    });
+    expect(doc.status).toBe(201);
+    const body = w.graph.sends().at(-1)!.body;
+    expect(body).toMatchObject({
+      type: 'document',
+      document: {
+        link: 'https://files.example.com/invoice-42.pdf',
+        caption: 'Your invoice',
+        filename: 'invoice-42.pdf',
+      },
+    });
+    await expectCapturedFixture(
+      `${__dirname}/fixtures/send-document.fixture.ts`,
+      WHATSAPP_SEND,
+      capturedDocument,
+      body,
+    );
+    expect(await w.messageOf(conversationId, doc.body.data.messageId)).toMatchObject({
+      direction: 'outbound',
+      messageType: 'document',
+      mediaCaption: 'Your invoice',
+      mediaUrl: 'https://files.example.com/invoice-42.pdf',
+    });
+
+    const audio = await w.org.api.post('/api/v1/messaging/messages', {
+      type: 'audio',
+      conversationId,
+      mediaId: '1013859600285441',
+      caption: 'ignored',
+    });
+    expect(audio.status).toBe(201);
+    expect(w.graph.sends().at(-1)!.body).toMatchObject({ type: 'audio', audio: { id: '1013859600285441' } });
+    expect(w.graph.sends().at(-1)!.body).not.toHaveProperty('audio.caption');
+
+    for (const bad of [{}, { link: 'https://x.example/a.png', mediaId: '1' }, { link: 'http://x.example/a.png' }]) {
+      const res = await w.org.api.post('/api/v1/messaging/messages', { type: 'image', conversationId, ...bad });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    }
+  });
+
+  it("a template's header and button parameters go out as WhatsApp components; a missing header is Meta's 132000", async () => {
+    const { conversationId } = await w.userWhoWrote(PHONE_NUMBER_ID, '14155579002');
+    const res = await w.org.api.post('/api/v1/messaging/messages', {
+      type: 'template',
+      conversationId,
+      templateName: 'order_update',
+      templateLanguage: 'en',
+      variables: { '1': 'Ann' },
+      header: { type: 'text', text: '#42' },
+      buttons: [
+        { index: 0, subType: 'quick_reply', value: 'TRACK_42' },
+        { index: 1, subType: 'url', value: 'orders/42' },
+      ],
+    });
+    expect({ status: res.status, error: res.body.error }).toEqual({ status: 201, error: undefined });
+    const body = w.graph.sends().at(-1)!.body;
+    expect(body.type === 'template' && body.template.components).toEqual([
+      { type: 'header', parameters: [{ type: 'text', text: '#42' }] },
+      { type: 'body', parameters: [{ type: 'text', text: 'Ann' }] },
+      { type: 'button', index: '0', sub_type: 'quick_reply', parameters: [{ type: 'payload', payload: 'TRACK_42' }] },
+      { type: 'button', index: '1', sub_type: 'url', parameters: [{ type: 'text', text: 'orders/42' }] },
+    ]);
+    const fixture = `${__dirname}/fixtures/send-template-header-buttons.fixture.ts`;
+    await expectCapturedFixture(fixture, WHATSAPP_SEND, capturedTemplateHeaderButtons, body);
+
+    const without = await w.org.api.post('/api/v1/messaging/messages', {
+      type: 'template',
+      conversationId,
+      templateName: 'order_update',
+      templateLanguage: 'en',
+      variables: { '1': 'Ann' },
+    });
+    expect(without.status).toBe(422);
+    expect(without.body.error.details).toEqual([expect.objectContaining({ providerCode: 132000 })]);
+  });
+});
