@@ -50,11 +50,11 @@ export const MAKERS: Record<string, Maker> = {
     ),
   '/api/v1/messaging/conversations': async (t, o) =>
     userWrites(t, (await createAccount(t, o.id, { livemode: o.livemode ?? true })).id, '+14155550178'),
-  // A message of the owner's (its media route is the one under this collection).
+  // A media message of the owner's (its media route is the one under this collection).
   '/api/v1/messaging/messages': async (t, o) => {
     const account = await createAccount(t, o.id, { livemode: o.livemode ?? true });
     const conversationId = await userWrites(t, account.id, '+14155550180');
-    const res = await o.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'Victim' });
+    const res = await o.api.post('/api/v1/messaging/messages', { type: 'image', conversationId, mediaId: 'victim' });
     if (res.status !== 201) throw new Error(`message: ${res.status} ${res.text}`);
     return res.body.data.messageId as string;
   },
