@@ -1,0 +1,57 @@
+import { createOrg } from '../support/factory';
+import { TEST_REDIS_URL } from '../support/databases';
+import { HttpClient } from '../support/http';
+import { TestApp, startTestApp } from '../support/test-app';
+import { TcpProxy } from './support/tcp-proxy';
+
+/**
+ * Redis briefly unreachable: an API instance whose Redis connections (rate-limit counters, queues) go through a
+ * proxy the test can cut answers every API-key request 503 SERVICE_UNAVAILABLE with `Retry-After`, never 500 and
+ * never a hang, and serves again once the proxy is back, without a restart. The shared Redis is never touched.
+ */
+describe('faults: Redis briefly unreachable', () => {
+  let t: TestApp;
+  let proxy: TcpProxy;
+  let api: HttpClient;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const target = new URL(TEST_REDIS_URL);
+    proxy = await new TcpProxy(target.hostname, Number(target.port || 6379)).start();
+    const peer = await t.startPeer({ REDIS_URL: proxy.url(TEST_REDIS_URL), ROLES: 'api' });
+    const org = await createOrg(t);
+    api = new HttpClient(peer.baseUrl, { 'x-api-key': org.key });
+  });
+  afterAll(async () => {
+    await proxy?.restore().catch(() => undefined);
+    await t?.close();
+    await proxy?.stop();
+  });
+
+  const contact = (n: number) => ({ title: `Redis outage ${n}`, phone: `+1415557${String(n).padStart(4, '0')}` });
+
+  it('answers 503 with Retry-After on every API-key request while Redis is cut, then recovers', async () => {
+    expect((await api.post('/api/v1/contacts', contact(1))).status).toBe(201);
+
+    await proxy.cut();
+    for (const res of [
+      await api.get('/api/v1/contacts'),
+      await api.post('/api/v1/contacts', contact(2)),
+      await api.get('/api/v1/calls'),
+      await api.get('/api/v1/organization'),
+    ]) {
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.any(String) } });
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+
+    await proxy.restore();
+    let recovered = await api.get('/api/v1/contacts');
+    for (let i = 0; i < 40 && recovered.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      recovered = await api.get('/api/v1/contacts');
+    }
+    expect(recovered.status).toBe(200);
+    expect((await api.post('/api/v1/contacts', contact(3))).status).toBe(201);
+  });
+});
