@@ -19,6 +19,7 @@ import { Metrics } from '../infra/metrics/metrics';
 import { applySecurityHeaders } from './security-headers';
 import { requireJsonContentType } from './require-json-content-type';
 import { AdminTokenCheck } from '../common/auth/admin-token';
+import { AuthFailureBudget } from '../common/rate-limit/auth-failure-budget';
 import { assertEveryRouteDeclaresAccess } from '../common/auth/assert-route-access';
 import { setupOpenApi } from './openapi-document';
 import { useBoundedJsonParser } from './json-body-parser';
@@ -104,7 +105,12 @@ export async function createApp(options: {
   installHttpMetrics(fastify, app.get(Metrics));
   const accessLog = new NestLogger('access');
   installAccessLog(fastify, { log: (line, message) => accessLog.log({ ...line, msg: message }) });
-  await mountQueueDashboard(fastify, app.get(JobQueue), new AdminTokenCheck(options.config.adminToken));
+  const adminToken = new AdminTokenCheck(options.config.adminToken);
+  const failures = app.get(AuthFailureBudget);
+  await mountQueueDashboard(fastify, app.get(JobQueue), {
+    enabled: adminToken.enabled,
+    refusal: (authorization, address) => adminToken.refusal(authorization, address, failures),
+  });
   await mountConsole(fastify);
   setupOpenApi(app);
   await app.init();

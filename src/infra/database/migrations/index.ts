@@ -19,6 +19,7 @@ import { WebhookDeliveryLeases1795437199546 } from './1795437199546-WebhookDeliv
 import { FollowUpMessages1795445220856 } from './1795445220856-FollowUpMessages';
 import { OutboxProcessed1795452000000 } from './1795452000000-OutboxProcessed';
 import { WebhookClaimSlotFunction1795460000000 } from './1795460000000-WebhookClaimSlotFunction';
+import { ConsoleSessionTokenBinding1795470000000 } from './1795470000000-ConsoleSessionTokenBinding';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -46,4 +47,5 @@ export const MIGRATIONS: Function[] = [
   FollowUpMessages1795445220856,
   OutboxProcessed1795452000000,
   WebhookClaimSlotFunction1795460000000,
+  ConsoleSessionTokenBinding1795470000000,
 ];
