@@ -763,7 +763,7 @@ export interface paths {
         put?: never;
         /**
          * Re-send a delivery now
-         * @description Queues a new attempt at once, with the same `X-Webhook-Id` and the same body, signed with the current secret when it is sent; it appears in `attempts` when done. Allowed for `delivered` and `failed` deliveries of an active endpoint still subscribed to the event (422 INVALID_STATE otherwise); a `pending` one is 409 CONFLICT (its automatic retry is scheduled). A failed re-send counts as a failed delivery towards disabling the endpoint, like any last retry. Attempts are kept 14 days; a delivery can be re-sent while its event is kept (7 days). A delivery is one event to one endpoint; its `id` is the `X-Webhook-Id` header every attempt carried.
+         * @description Queues a new attempt at once, with the same `X-Webhook-Id` and the same body, signed with the current secret when it is sent; it appears in `attempts` when done. Allowed for `delivered` and `failed` deliveries of an active endpoint still subscribed to the event (422 INVALID_STATE otherwise); a `pending` one is 409 CONFLICT (its automatic retry is scheduled). A failed re-send counts as a failed delivery towards disabling the endpoint, like any last retry. At most 10 test pings and re-sends together per endpoint per minute, across every instance (429 RATE_LIMITED with `Retry-After`). Attempts are kept 14 days; a delivery can be re-sent while its event is kept (7 days). A delivery is one event to one endpoint; its `id` is the `X-Webhook-Id` header every attempt carried.
          */
         post: operations["retryWebhookDelivery"];
         delete?: never;
@@ -823,7 +823,7 @@ export interface paths {
         put?: never;
         /**
          * Send a signed `webhook.test` event to this endpoint now and answer with the outcome
-         * @description One attempt, to this endpoint only, signed like every delivery; the answer waits for it, at most `WEBHOOK_TIMEOUT_MS` (10 s by default). Works on a disabled endpoint too (to check it before re-enabling); never retried and never counted towards disabling. The attempt is logged like any delivery.
+         * @description One attempt, to this endpoint only, signed like every delivery; the answer waits for it, at most `WEBHOOK_TIMEOUT_MS` (10 s by default). Works on a disabled endpoint too (to check it before re-enabling); never retried and never counted towards disabling. The attempt is logged like any delivery. At most 10 test pings and re-sends together per endpoint per minute, across every instance (429 RATE_LIMITED with `Retry-After`).
          */
         post: operations["testWebhook"];
         delete?: never;
@@ -1379,7 +1379,7 @@ export interface components {
             from: string;
             /**
              * Format: date-time
-             * @description ISO 8601, in the future; omitted means immediate.
+             * @description ISO 8601, in the future (years 1970-9999); omitted means immediate.
              */
             scheduledAt?: string;
             /** @description Destination, E.164. */
@@ -1417,7 +1417,7 @@ export interface components {
             retry?: components["schemas"]["RetryPolicy"];
             /**
              * Format: date-time
-             * @description Not before this time; default: when started
+             * @description Not before this time (years 1970-9999); default: when started
              */
             startAt?: string;
             /** @description Omitted: any time */
@@ -1497,7 +1497,7 @@ export interface components {
              */
             events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed")[];
             /**
-             * @description HTTPS URL
+             * @description HTTPS URL to a public address; http or https inside the operator's `WEBHOOK_PRIVATE_NETWORKS`
              * @example https://example.com/hooks/voice
              */
             url: string;
@@ -3276,9 +3276,9 @@ export interface operations {
                 /** @description From the previous page of the same query */
                 cursor?: string;
                 status?: "new" | "scheduled" | "processing" | "ended" | "cancelled" | "error";
-                /** @description Only calls created at or after this time (ISO 8601). */
+                /** @description Only calls created at or after this time (ISO 8601, years 1970-9999). */
                 from?: string;
-                /** @description Only calls created before this time (ISO 8601). */
+                /** @description Only calls created before this time (ISO 8601, years 1970-9999). */
                 to?: string;
                 contactId?: string;
                 caseId?: string;
@@ -7665,9 +7665,9 @@ export interface operations {
                 /** @description From the previous page of the same query */
                 cursor?: string;
                 type?: "inbound_call" | "outbound_call" | "monthly_renewal" | "addon_purchase" | "admin_adjustment" | "coupon_redemption" | "trial_activation" | "trial_conversion" | "trial_expiration";
-                /** @description Rows created at or after */
+                /** @description Rows created at or after (years 1970-9999) */
                 from?: string;
-                /** @description Rows created at or before */
+                /** @description Rows created at or before (years 1970-9999) */
                 to?: string;
             };
             header?: never;
@@ -8793,7 +8793,7 @@ export interface operations {
     recoverWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Re-send deliveries first attempted at or after this time; at most 7 days ago (events are kept 7 days), the default */
+                /** @description Re-send deliveries first attempted at or after this time; at most 7 days ago (events are kept 7 days), the default; years 1970-9999 */
                 since?: string;
             };
             header?: never;

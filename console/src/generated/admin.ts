@@ -1591,6 +1591,10 @@ export interface components {
         CreateApiKeyDto: {
             /** @enum {string} */
             environment?: "live" | "test";
+            /**
+             * Format: date-time
+             * @description The key is refused after this time (years 1970-9999)
+             */
             expiresAt?: string;
             name?: string;
             /**
@@ -1617,7 +1621,7 @@ export interface components {
             from: string;
             /**
              * Format: date-time
-             * @description ISO 8601, in the future; omitted means immediate.
+             * @description ISO 8601, in the future (years 1970-9999); omitted means immediate.
              */
             scheduledAt?: string;
             /** @description Destination, E.164. */
@@ -1842,17 +1846,17 @@ export interface components {
             enforced?: boolean;
             /**
              * Format: date-time
-             * @description Default: enforced at once
+             * @description Default: enforced at once (years 1970-9999)
              */
             enforcementStartsAt?: string;
             /**
              * Format: date-time
-             * @description Default: a month after `periodStart`; must be after it
+             * @description Default: a month after `periodStart`; must be after it (years 1970-9999)
              */
             periodEnd?: string;
             /**
              * Format: date-time
-             * @description Default: now
+             * @description Default: now (years 1970-9999)
              */
             periodStart?: string;
             /**
@@ -2475,7 +2479,7 @@ export interface components {
             text: string;
             /**
              * Format: date-time
-             * @description When the user wrote it (default now); a past time backdates the 24-hour window
+             * @description When the user wrote it (default now; years 1970-9999); a past time backdates the 24-hour window
              */
             timestamp?: string;
         };
@@ -2515,7 +2519,7 @@ export interface components {
             mins: number;
             /**
              * Format: date-time
-             * @description Default now; a past start shortens the trial (400 when it would already have ended)
+             * @description Default now (years 1970-9999); a past start shortens the trial (400 when it would already have ended)
              */
             startedAt?: string;
         };
@@ -3944,9 +3948,9 @@ export interface operations {
                 /** @description From the previous page of the same query */
                 cursor?: string;
                 status?: "new" | "scheduled" | "processing" | "ended" | "cancelled" | "error";
-                /** @description Only calls created at or after this time (ISO 8601). */
+                /** @description Only calls created at or after this time (ISO 8601, years 1970-9999). */
                 from?: string;
-                /** @description Only calls created before this time (ISO 8601). */
+                /** @description Only calls created before this time (ISO 8601, years 1970-9999). */
                 to?: string;
                 contactId?: string;
                 caseId?: string;
@@ -6645,9 +6649,9 @@ export interface operations {
                 /** @description From the previous page of the same query */
                 cursor?: string;
                 type?: "inbound_call" | "outbound_call" | "monthly_renewal" | "addon_purchase" | "admin_adjustment" | "coupon_redemption" | "trial_activation" | "trial_conversion" | "trial_expiration";
-                /** @description Rows created at or after */
+                /** @description Rows created at or after (years 1970-9999) */
                 from?: string;
-                /** @description Rows created at or before */
+                /** @description Rows created at or before (years 1970-9999) */
                 to?: string;
             };
             header?: never;

@@ -17,7 +17,7 @@ export const RULE_CHECK_BUDGET_MS = 50;
 export const SCHEDULING_BUDGET_MS = 1000;
 
 /** The computation outlasted its budget: the thread was stopped, no occurrence is known. */
-export class OccurrenceTimeout extends Error {}
+class OccurrenceTimeout extends Error {}
 
 /**
  * Computes a recurrence rule's occurrences on a thread of its own, one question at a time, each with

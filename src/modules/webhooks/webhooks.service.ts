@@ -10,7 +10,8 @@ import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
-import { assertWebhookUrl } from './webhook-url';
+import { assertOutboundUrl } from '../../common/url-safety/assert-outbound-url';
+import { OutboundUrlPolicy } from '../../common/url-safety/outbound-url-policy';
 
 export const MAX_ENDPOINTS_PER_ORG = 5;
 
@@ -30,11 +31,15 @@ export function newSecret(): string {
 
 @Injectable()
 export class WebhooksService implements ReplaySecretSource {
+  private readonly urlPolicy: OutboundUrlPolicy;
+
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(WebhookEndpoint) private readonly endpoints: Repository<WebhookEndpoint>,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.urlPolicy = OutboundUrlPolicy.fromConfig(config);
+  }
 
   /** For an idempotent replay of the create: the endpoint's live secret, null once it is deleted. */
   async currentSecret(organizationId: string, id: string): Promise<string | null> {
@@ -50,7 +55,7 @@ export class WebhooksService implements ReplaySecretSource {
   }
 
   async create(organizationId: string, dto: CreateWebhookDto): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
-    await assertWebhookUrl(dto.url, this.config.webhookAllowInsecure);
+    await assertOutboundUrl(dto.url, this.urlPolicy);
     const secret = newSecret();
     const endpoint = await this.dataSource.transaction(async (m) => {
       await assertBelowCap(m, ENDPOINT_CAP, organizationId);
@@ -71,7 +76,7 @@ export class WebhooksService implements ReplaySecretSource {
     await this.get(organizationId, id);
     const changes: Partial<WebhookEndpoint> = {};
     if (dto.url !== undefined) {
-      await assertWebhookUrl(dto.url, this.config.webhookAllowInsecure);
+      await assertOutboundUrl(dto.url, this.urlPolicy);
       changes.url = dto.url;
     }
     if (dto.events !== undefined) changes.events = dto.events;
