@@ -23,6 +23,7 @@ class EnvironmentVariables {
   @IsOptional() @IsIn(['development', 'production', 'test']) NODE_ENV?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT?: number;
   @IsOptional() @IsString() HOST?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(300_000) REQUEST_TIMEOUT_MS?: number;
   @IsOptional() @IsString() DATABASE_URL?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(500) DATABASE_POOL_SIZE?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(65535) EMBEDDED_PG_PORT?: number;
@@ -66,6 +67,8 @@ export interface AppConfig {
   env: 'development' | 'production' | 'test';
   port: number;
   host: string;
+  /** A whole request (headers and body) must arrive within this; later, 408 and the connection closed. */
+  requestTimeoutMs: number;
   /** Unset outside production: an embedded PostgreSQL is started instead. */
   databaseUrl?: string;
   /** Connections per process in the application's PostgreSQL pool. */
@@ -252,6 +255,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     env: nodeEnv,
     port: parsed.PORT ?? 3000,
     host: parsed.HOST ?? '0.0.0.0',
+    requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS ?? 30_000,
     databaseUrl: parsed.DATABASE_URL,
     databasePoolSize: parsed.DATABASE_POOL_SIZE ?? 20,
     embeddedPgPort: parsed.EMBEDDED_PG_PORT ?? 54329,
