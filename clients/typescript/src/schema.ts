@@ -839,7 +839,7 @@ export interface components {
         AddDoNotCall: {
             /**
              * @description E.164 (spaces and dashes are accepted and normalised)
-             * @example +14155550123
+             * @example +14155550187
              */
             number: string;
             /** @example Asked not to be called */
@@ -848,7 +848,7 @@ export interface components {
         AudienceRow: {
             /** Format: uuid */
             contactId?: string;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             to: string;
             /**
              * @example {
@@ -865,9 +865,9 @@ export interface components {
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
             /** Format: uuid */
             assistantConfigId: string | null;
-            /** @example +14155550100 */
+            /** @example +14155550142 */
             callFrom: string;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             callTo: string;
             /**
              * Format: uuid
@@ -907,9 +907,9 @@ export interface components {
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
             /** Format: uuid */
             assistantConfigId: string | null;
-            /** @example +14155550100 */
+            /** @example +14155550142 */
             callFrom: string;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             callTo: string;
             /**
              * Format: uuid
@@ -1002,7 +1002,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             firstMessage: string | null;
-            /** @example +14155550100 */
+            /** @example +14155550142 */
             from: string;
             /** Format: uuid */
             id: string;
@@ -1088,7 +1088,7 @@ export interface components {
             status: "pending" | "in_progress" | "done" | "skipped";
             /** @description IANA zone its calling window is evaluated in */
             timeZone: string;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             to: string;
         };
         CampaignEntryListResponse: {
@@ -1201,7 +1201,7 @@ export interface components {
             id: string;
             /** @example Prefers afternoon calls */
             notes: string | null;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             phone: string;
             /**
              * @example [
@@ -1235,7 +1235,7 @@ export interface components {
             email: string | null;
             /** Format: uuid */
             id: string;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             phone: string;
             /**
              * @example [
@@ -1258,7 +1258,7 @@ export interface components {
             email: string | null;
             /** Format: uuid */
             id: string;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             phone: string;
             /** @example Alice Smith */
             title: string;
@@ -1311,7 +1311,7 @@ export interface components {
             waUserName: string;
             /**
              * @description E.164
-             * @example +14155550123
+             * @example +14155550187
              */
             waUserPhone: string;
         };
@@ -1352,7 +1352,7 @@ export interface components {
             waUserName: string;
             /**
              * @description E.164
-             * @example +14155550123
+             * @example +14155550187
              */
             waUserPhone: string;
         };
@@ -1406,7 +1406,7 @@ export interface components {
             firstMessage?: string;
             /**
              * @description Caller ID: one of the organization's numbers
-             * @example +14155550100
+             * @example +14155550142
              */
             from: string;
             /** @description Default: no campaign cap */
@@ -1454,7 +1454,7 @@ export interface components {
             notes?: string | null;
             /**
              * @description E.164, unique in the organization; spaces, dashes and brackets are accepted and removed
-             * @example +14155550123
+             * @example +14155550187
              */
             phone: string;
             /**
@@ -1548,7 +1548,7 @@ export interface components {
             createdAt: string;
             /**
              * @description E.164
-             * @example +14155550123
+             * @example +14155550187
              */
             number: string;
             /** @example Asked not to be called */
@@ -1704,7 +1704,7 @@ export interface components {
         Organization: {
             /** @example ops@acme.example */
             contactEmail: string | null;
-            /** @example +14155550100 */
+            /** @example +14155550142 */
             contactPhone: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -1809,7 +1809,7 @@ export interface components {
             label: string;
             /**
              * @description E.164
-             * @example +14155550100
+             * @example +14155550142
              */
             number: string;
         };
@@ -1946,7 +1946,7 @@ export interface components {
             notes?: string | null;
             /**
              * @description E.164, unique in the organization; spaces, dashes and brackets are accepted and removed
-             * @example +14155550123
+             * @example +14155550187
              */
             phone?: string;
             /**
@@ -3399,8 +3399,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "firstMessage": "Hi {{name}}, this is Acme calling about your order.",
-                 *       "from": "+14155550100",
-                 *       "to": "+14155550123",
+                 *       "from": "+14155550142",
+                 *       "to": "+14155550187",
                  *       "variableValues": {
                  *         "name": "Ada"
                  *       }
@@ -3942,17 +3942,16 @@ export interface operations {
                 /**
                  * @example {
                  *       "audience": {
-                 *         "contactIds": [
-                 *           "0b5c8e0e-4f59-4c53-9d0f-2f6f1d0f8a11"
-                 *         ],
-                 *         "groupId": "0b5c8e0e-4f59-4c53-9d0f-2f6f1d0f8a11",
                  *         "rows": [
                  *           {
-                 *             "to": "+14155550123"
+                 *             "to": "+14155550187",
+                 *             "variableValues": {
+                 *               "name": "Ada"
+                 *             }
                  *           }
                  *         ]
                  *       },
-                 *       "from": "+14155550100",
+                 *       "from": "+14155550142",
                  *       "name": "November reminders"
                  *     }
                  */
@@ -5783,7 +5782,7 @@ export interface operations {
                  *         "visits": 3
                  *       },
                  *       "email": "ada@example.com",
-                 *       "phone": "+14155550123",
+                 *       "phone": "+14155550187",
                  *       "tags": [
                  *         "vip"
                  *       ],
@@ -5932,7 +5931,7 @@ export interface operations {
     searchContacts: {
         parameters: {
             query: {
-                /** @description Required, 2-100 characters (surrounding spaces ignored). Matches names (case-insensitive; exact, prefix, word prefix, substring, then typo-tolerant) and, when it looks like a phone number, phone digits ("+1 415 55" and "4155" both find +14155550123). */
+                /** @description Required, 2-100 characters (surrounding spaces ignored). Matches names (case-insensitive; exact, prefix, word prefix, substring, then typo-tolerant) and, when it looks like a phone number, phone digits ("+1 415 55" and "4155" both find +14155550187). */
                 q: string;
                 limit?: number;
             };
@@ -6550,7 +6549,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "number": "+14155550123"
+                 *       "number": "+14155550187"
                  *     }
                  */
                 "application/json": components["schemas"]["AddDoNotCall"];
@@ -6683,7 +6682,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description E.164, URL-encoded (`%2B14155550123`) */
+                /** @description E.164, URL-encoded (`%2B14155550187`) */
                 number: string;
             };
             cookie?: never;

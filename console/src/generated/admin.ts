@@ -1079,7 +1079,7 @@ export interface components {
         AdminOrganizationResponse: {
             /** @example ops@acme.example */
             contactEmail: string | null;
-            /** @example +14155550100 */
+            /** @example +14155550142 */
             contactPhone: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -1105,7 +1105,7 @@ export interface components {
             label: string;
             /**
              * @description E.164
-             * @example +14155550100
+             * @example +14155550142
              */
             number: string;
             /**
@@ -1148,7 +1148,7 @@ export interface components {
         AudienceRowDto: {
             /** Format: uuid */
             contactId?: string;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             to: string;
             /**
              * @example {
@@ -1182,9 +1182,9 @@ export interface components {
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
             /** Format: uuid */
             assistantConfigId: string | null;
-            /** @example +14155550100 */
+            /** @example +14155550142 */
             callFrom: string;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             callTo: string;
             /**
              * Format: uuid
@@ -1225,9 +1225,9 @@ export interface components {
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
             /** Format: uuid */
             assistantConfigId: string | null;
-            /** @example +14155550100 */
+            /** @example +14155550142 */
             callFrom: string;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             callTo: string;
             /**
              * Format: uuid
@@ -1405,7 +1405,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             firstMessage: string | null;
-            /** @example +14155550100 */
+            /** @example +14155550142 */
             from: string;
             /** Format: uuid */
             id: string;
@@ -1469,7 +1469,7 @@ export interface components {
             email: string | null;
             /** Format: uuid */
             id: string;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             phone: string;
             /**
              * @example [
@@ -1497,7 +1497,7 @@ export interface components {
             id: string;
             /** @example Prefers afternoon calls */
             notes: string | null;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             phone: string;
             /**
              * @example [
@@ -1545,7 +1545,7 @@ export interface components {
             waUserName: string;
             /**
              * @description E.164
-             * @example +14155550123
+             * @example +14155550187
              */
             waUserPhone: string;
         };
@@ -1584,7 +1584,7 @@ export interface components {
             waUserName: string;
             /**
              * @description E.164
-             * @example +14155550123
+             * @example +14155550187
              */
             waUserPhone: string;
         };
@@ -1672,7 +1672,7 @@ export interface components {
             delaySeconds?: number;
             /**
              * @description Extension: the follow-up call's caller ID
-             * @example +14155550100
+             * @example +14155550142
              */
             from?: string;
             /** @description Extension: the template sent after a triggering call */
@@ -1782,7 +1782,7 @@ export interface components {
             label?: string;
             /**
              * @description E.164; a number belongs to one organization at most
-             * @example +14155550100
+             * @example +14155550142
              */
             number: string;
             /**
@@ -1813,7 +1813,7 @@ export interface components {
             caseId?: string;
             /**
              * @description Extension: the caller ID, one of the organization's numbers
-             * @example +14155550100
+             * @example +14155550142
              */
             from?: string;
             /**
@@ -2336,7 +2336,7 @@ export interface components {
             label: string;
             /**
              * @description E.164
-             * @example +14155550100
+             * @example +14155550142
              */
             number: string;
         };
@@ -2444,12 +2444,12 @@ export interface components {
         SimulateInboundCallDto: {
             /**
              * @description The caller, E.164
-             * @example +14155550123
+             * @example +14155550187
              */
             from: string;
             /**
              * @description The number called, E.164: one of an organization's numbers
-             * @example +14155550100
+             * @example +14155550142
              */
             to: string;
         };
@@ -2462,7 +2462,7 @@ export interface components {
             accountId: string;
             /**
              * @description The user's phone, E.164
-             * @example +14155550123
+             * @example +14155550187
              */
             from: string;
             /**

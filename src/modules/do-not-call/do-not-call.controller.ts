@@ -73,11 +73,11 @@ export class DoNotCallController {
     summary: 'Lift a number from the do-not-call ledger',
     description: 'The listing is kept as history (when and by whom it was lifted); the number may be dialled again.',
   })
-  @ApiParam({ name: 'number', description: 'E.164, URL-encoded (`%2B14155550123`)', example: '+14155550123' })
+  @ApiParam({ name: 'number', description: 'E.164, URL-encoded (`%2B14155550187`)', example: '+14155550187' })
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
   async remove(@OrgId() orgId: string, @Param('number') raw: string): Promise<void> {
     const number = toE164(raw);
-    if (!number) throw ApiError.validation('number', 'must be a phone number in E.164 format, e.g. +14155550123');
+    if (!number) throw ApiError.validation('number', 'must be a phone number in E.164 format, e.g. +14155550187');
     await this.ledger.remove(orgId, number);
   }
 }

@@ -5,7 +5,7 @@ import { MessageResponse } from './message.response';
 export class ConversationResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ enum: CONVERSATION_STATUSES }) status: ConversationStatus;
-  @ApiProperty({ description: 'E.164', example: '+14155550123' }) waUserPhone: string;
+  @ApiProperty({ description: 'E.164', example: '+14155550187' }) waUserPhone: string;
   @ApiProperty({ example: 'Ann Lee' }) waUserName: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'Linked contact' })
   contactId: string | null;

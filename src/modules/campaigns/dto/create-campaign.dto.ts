@@ -82,7 +82,7 @@ export class RetryPolicyDto {
 
 export class CreateCampaignDto {
   @ApiProperty({ example: 'November reminders', maxLength: 200 }) @IsString() @Length(1, 200) name: string;
-  @ApiProperty({ example: '+14155550100', description: "Caller ID: one of the organization's numbers" })
+  @ApiProperty({ example: '+14155550142', description: "Caller ID: one of the organization's numbers" })
   @IsE164()
   from: string;
 

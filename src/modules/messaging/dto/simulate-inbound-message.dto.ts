@@ -12,7 +12,7 @@ export class SimulateInboundMessageDto {
   })
   @IsUUID()
   accountId: string;
-  @ApiProperty({ example: '+14155550123', description: "The user's phone, E.164" })
+  @ApiProperty({ example: '+14155550187', description: "The user's phone, E.164" })
   @IsE164()
   from: string;
   @ApiPropertyOptional({ maxLength: 200, example: 'Ada Lovelace', description: "The user's profile name" })
