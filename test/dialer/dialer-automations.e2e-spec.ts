@@ -1,5 +1,6 @@
 import { TestApp, startTestApp } from '../support/test-app';
 import { CallsOrg, callingOrg, finished, insertCase, waitForCall } from '../calls/call-fixtures';
+import { occurNow } from './campaign-fixtures';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -34,30 +35,10 @@ describe('dialer: recurring schedules and follow-up campaigns place real calls',
           [scheduleId],
         )
       ).rows;
-    // Rules repeat at most hourly, so the test brings the next occurrence to now instead of waiting an hour (a
-    // fixture written in the database, as a clock would), then waits until a scheduler has moved it on.
-    const occurNow = async () => {
-      const { rows } = await t.db.query(
-        `UPDATE recurring_schedules SET next_occurrence_at = now() + interval '1 second' WHERE id = $1
-         RETURNING next_occurrence_at`,
-        [scheduleId],
-      );
-      const forced = new Date(rows[0].next_occurrence_at).getTime();
-      const deadline = Date.now() + 20_000;
-      while (Date.now() < deadline) {
-        const { rows: now } = await t.db.query('SELECT next_occurrence_at FROM recurring_schedules WHERE id = $1', [
-          scheduleId,
-        ]);
-        if (new Date(now[0].next_occurrence_at).getTime() > forced) return;
-        await sleep(100);
-      }
-      throw new Error('no scheduler handled the occurrence');
-    };
-
-    await occurNow();
+    await occurNow(t, scheduleId);
     await sleep(2500); // both schedulers tick at least twice more
     expect(await occurrences()).toHaveLength(1);
-    await occurNow();
+    await occurNow(t, scheduleId);
     await sleep(2500);
     const fired = await occurrences();
     expect(fired).toHaveLength(2);

@@ -8,6 +8,7 @@ import {
   insertContact,
   waitForCall,
 } from '../calls/call-fixtures';
+import { occurNow } from './campaign-fixtures';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -28,7 +29,6 @@ describe("dialer: a recurring schedule's occurrence is placed on its tick's own 
     const caseId = await insertCase(t, org, { prompt: 'Remind {{name}}', firstMessage: 'Hello {{name}}' });
     const assistantConfigId = await insertAssistant(org, { systemPrompt: 'Assistant prompt' });
     const contactId = await insertContact(org, { title: 'Grace Hopper', phone: '+14155670000' });
-    // Rules repeat at most hourly: the schedule's next occurrence is brought to now (a fixture in the database).
     const created = await t.admin.post(`/admin/v1/organizations/${org.id}/recurring-schedules`, {
       caseId,
       assistantConfigId,
@@ -38,22 +38,9 @@ describe("dialer: a recurring schedule's occurrence is placed on its tick's own 
     });
     expect(created.status).toBe(201);
     const scheduleId = created.body.data.id;
-    const { rows: forced } = await t.db.query(
-      `UPDATE recurring_schedules SET next_occurrence_at = now() + interval '1 second' WHERE id = $1
-       RETURNING next_occurrence_at`,
-      [scheduleId],
-    );
-    const forcedAt = new Date(forced[0].next_occurrence_at).getTime();
-
     // The tick has handled the occurrence (placed or given up) once the schedule's next occurrence moved on.
     const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      const { rows } = await t.db.query('SELECT next_occurrence_at FROM recurring_schedules WHERE id = $1', [
-        scheduleId,
-      ]);
-      if (new Date(rows[0].next_occurrence_at).getTime() > forcedAt) break;
-      await sleep(100);
-    }
+    await occurNow(t, scheduleId);
     const { rows: campaigns } = await t.db.query('SELECT id FROM campaigns WHERE source_id = $1', [scheduleId]);
     expect(campaigns).toHaveLength(1);
 
