@@ -1,7 +1,6 @@
-import { createOrg } from '../support/factory';
 import { HttpClient } from '../support/http';
 import { TestApp, startTestApp } from '../support/test-app';
-import { expectUnavailable, recovered } from './support/outage';
+import { closeBehindProxy, expectUnavailable, peerBehindProxy, recovered } from './support/outage';
 import { TcpProxy } from './support/tcp-proxy';
 
 /**
@@ -16,17 +15,9 @@ describe('faults: PostgreSQL briefly unreachable', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    const target = new URL(t.databaseUrl);
-    proxy = await new TcpProxy(target.hostname, Number(target.port || 5432)).start();
-    const peer = await t.startPeer({ DATABASE_URL: proxy.url(t.databaseUrl), ROLES: 'api' });
-    const org = await createOrg(t);
-    api = new HttpClient(peer.baseUrl, { 'x-api-key': org.key });
+    ({ proxy, api } = await peerBehindProxy(t, 'DATABASE_URL', t.databaseUrl));
   });
-  afterAll(async () => {
-    await proxy?.restore().catch(() => undefined);
-    await t?.close();
-    await proxy?.stop();
-  });
+  afterAll(() => closeBehindProxy(t, proxy));
 
   const contact = (n: number) => ({ title: `Outage ${n}`, phone: `+1415558${String(n).padStart(4, '0')}` });
 

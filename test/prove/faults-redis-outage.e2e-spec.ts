@@ -1,8 +1,7 @@
-import { createOrg } from '../support/factory';
 import { TEST_REDIS_URL } from '../support/databases';
 import { HttpClient } from '../support/http';
 import { TestApp, startTestApp } from '../support/test-app';
-import { expectUnavailable, recovered } from './support/outage';
+import { closeBehindProxy, expectUnavailable, peerBehindProxy, recovered } from './support/outage';
 import { TcpProxy } from './support/tcp-proxy';
 
 /**
@@ -17,17 +16,9 @@ describe('faults: Redis briefly unreachable', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    const target = new URL(TEST_REDIS_URL);
-    proxy = await new TcpProxy(target.hostname, Number(target.port || 6379)).start();
-    const peer = await t.startPeer({ REDIS_URL: proxy.url(TEST_REDIS_URL), ROLES: 'api' });
-    const org = await createOrg(t);
-    api = new HttpClient(peer.baseUrl, { 'x-api-key': org.key });
+    ({ proxy, api } = await peerBehindProxy(t, 'REDIS_URL', TEST_REDIS_URL));
   });
-  afterAll(async () => {
-    await proxy?.restore().catch(() => undefined);
-    await t?.close();
-    await proxy?.stop();
-  });
+  afterAll(() => closeBehindProxy(t, proxy));
 
   const contact = (n: number) => ({ title: `Redis outage ${n}`, phone: `+1415557${String(n).padStart(4, '0')}` });
 
