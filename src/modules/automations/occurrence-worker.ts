@@ -27,5 +27,10 @@ parentPort?.on('message', (question: OccurrenceQuestion) => {
   }
   parentPort!.postMessage(answer);
 });
-// Loaded and listening: questions may come (the caller's budget then counts computation only).
-parentPort?.postMessage('ready');
+// Loaded, warmed up (rrule's and luxon's code run once, so the first question is not also their first run) and
+// listening: questions may come, and the caller's budget then counts their computation only.
+if (parentPort) {
+  const now = new Date();
+  nextOccurrence('FREQ=DAILY;BYHOUR=9', 'Europe/Paris', now, now);
+  parentPort.postMessage('ready');
+}
