@@ -42,8 +42,9 @@ export async function assertOutboundUrl(url: string, policy: OutboundUrlPolicy, 
     );
   }
   // An http URL whose name does not resolve now cannot be shown to lead into the private networks.
-  if (parsed.protocol !== 'https:' && !addresses.length)
+  if (parsed.protocol !== 'https:' && !addresses.length) {
     throw refuse('must use https outside WEBHOOK_PRIVATE_NETWORKS');
+  }
 }
 
 /** The addresses a name resolves to now; none when it does not resolve in time (the connection will refuse it). */
