@@ -99,20 +99,57 @@ export function SignInPage() {
   );
 }
 
-export function SignOutButton() {
+/** After this page's session ended: forget it and go to sign-in. */
+function useLeave() {
   const client = useQueryClient();
   const navigate = useNavigate();
+  return () => {
+    setCsrfToken(undefined);
+    client.clear();
+    void navigate('/sign-in', { replace: true });
+  };
+}
+
+export function SignOutButton() {
+  const leave = useLeave();
   const signOut = useMutation({
     mutationFn: () => unwrap(api.DELETE('/admin/v1/session')),
-    onSettled: () => {
-      setCsrfToken(undefined);
-      client.clear();
-      void navigate('/sign-in', { replace: true });
-    },
+    onSettled: leave,
   });
   return (
     <button type="button" className="secondary" onClick={() => signOut.mutate()}>
       Sign out
     </button>
+  );
+}
+
+/**
+ * Ends every console session, this one included (POST /admin/v1/sessions/revoke-all): for a lost laptop or a
+ * departed operator, without changing ADMIN_TOKEN. Asks once before doing it.
+ */
+export function SignOutEveryoneButton() {
+  const leave = useLeave();
+  const [confirming, setConfirming] = useState(false);
+  const revokeAll = useMutation({
+    mutationFn: () => unwrap(api.POST('/admin/v1/sessions/revoke-all')),
+    onSuccess: leave,
+  });
+  if (!confirming) {
+    return (
+      <button type="button" className="secondary" onClick={() => setConfirming(true)}>
+        Sign out everyone
+      </button>
+    );
+  }
+  return (
+    <span role="group" aria-label="Sign out everyone">
+      <button type="button" className="danger" onClick={() => revokeAll.mutate()} disabled={revokeAll.isPending}>
+        End all sessions
+      </button>
+      <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+        Cancel
+      </button>
+      {revokeAll.isError && <ErrorNote error={revokeAll.error} />}
+    </span>
   );
 }

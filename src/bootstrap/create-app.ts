@@ -19,6 +19,7 @@ import { Metrics } from '../infra/metrics/metrics';
 import { applySecurityHeaders } from './security-headers';
 import { requireJsonContentType } from './require-json-content-type';
 import { AdminTokenCheck } from '../common/auth/admin-token';
+import { AuthFailureBudget } from '../common/rate-limit/auth-failure-budget';
 import { assertEveryRouteDeclaresAccess } from '../common/auth/assert-route-access';
 import { setupOpenApi } from './openapi-document';
 import { useBoundedJsonParser } from './json-body-parser';
@@ -26,13 +27,28 @@ import { useBoundedJsonParser } from './json-body-parser';
 /** CONTRACTS §2: bodies over 1 MiB are 413 PAYLOAD_TOO_LARGE. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /**
- * A client gets 30 s to send a whole request (a half-sent body no longer holds a socket for minutes), an idle
- * socket is closed after 60 s, and a kept-alive one waits 65 s for the next request: longer than the 60 s idle
- * timeout of common load balancers, so they close first and never reuse a socket we just closed.
+ * A client gets REQUEST_TIMEOUT_MS (30 s by default) to send a whole request, body included: Node checks every
+ * CONNECTIONS_CHECK_MS whether a request has outlived it and answers 408 (so a body delivered slowly is cut at
+ * most a second past the bound, not up to Node's default 30 s later); an idle socket is closed after 60 s, and a
+ * kept-alive one waits 65 s for the next request: longer than the 60 s idle timeout of common load balancers, so
+ * they close first and never reuse a socket we just closed.
  */
-export const HTTP_TIMEOUTS = { requestTimeout: 30_000, connectionTimeout: 60_000, keepAliveTimeout: 65_000 } as const;
+export const CONNECTIONS_CHECK_MS = 1000;
+export const HTTP_TIMEOUTS = { connectionTimeout: 60_000, keepAliveTimeout: 65_000 } as const;
 /** CONTRACTS §7: a longer path parameter is answered 404 NOT_FOUND by the router, before any handler. */
 export const MAX_PARAM_LENGTH = 100;
+
+/** How a request Node's HTTP parser refused (or timed out) is answered, before any routing. */
+function clientErrorAnswer(code: string | undefined, requestTimeoutMs: number) {
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return { status: 431, reason: 'Request Header Fields Too Large', message: 'request: URL or headers exceed 16 KB' };
+  }
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    const seconds = requestTimeoutMs / 1000;
+    return { status: 408, reason: 'Request Timeout', message: `request: not received in full within ${seconds} s` };
+  }
+  return { status: 400, reason: 'Bad Request', message: 'request: malformed HTTP request' };
+}
 
 /** Builds the Nest application on Fastify with every cross-cutting piece wired; the caller decides whether to listen. */
 export async function createApp(options: {
@@ -47,6 +63,10 @@ export async function createApp(options: {
     trustProxy: options.config.trustProxy,
     logger: false,
     ...HTTP_TIMEOUTS,
+    requestTimeout: options.config.requestTimeoutMs,
+    // Given to Node's server constructor too: set only afterwards (as Fastify does), Node never enforced it and a
+    // slow body held its socket until the 60 s headers timeout (measured). Headers get the same bound.
+    http: { connectionsCheckingInterval: CONNECTIONS_CHECK_MS, requestTimeout: options.config.requestTimeoutMs },
     // Errors Fastify's router raises before any route or hook runs, answered in the envelope (CONTRACTS §7): a path
     // parameter over 100 characters can never be a known id, so it is an unknown one.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -64,17 +84,11 @@ export async function createApp(options: {
     // Requests Node's HTTP parser rejects (headers or URL over 16 KB, malformed request line) never reach Fastify's
     // routing; answer them in the same envelope instead of Fastify's default body.
     clientErrorHandler: (error: Error & { code?: string }, socket) => {
-      const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-      const status = tooLarge ? 431 : 400;
-      const body = JSON.stringify(
-        envelope(
-          'VALIDATION_ERROR',
-          tooLarge ? 'request: URL or headers exceed 16 KB' : 'request: malformed HTTP request',
-        ),
-      );
+      const { status, reason, message } = clientErrorAnswer(error.code, options.config.requestTimeoutMs);
+      const body = JSON.stringify(envelope('VALIDATION_ERROR', message));
       if (socket.writable) {
         socket.end(
-          `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+          `HTTP/1.1 ${status} ${reason}\r\n` +
             `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
             `Connection: close\r\n\r\n${body}`,
         );
@@ -104,7 +118,12 @@ export async function createApp(options: {
   installHttpMetrics(fastify, app.get(Metrics));
   const accessLog = new NestLogger('access');
   installAccessLog(fastify, { log: (line, message) => accessLog.log({ ...line, msg: message }) });
-  await mountQueueDashboard(fastify, app.get(JobQueue), new AdminTokenCheck(options.config.adminToken));
+  const adminToken = new AdminTokenCheck(options.config.adminToken);
+  const failures = app.get(AuthFailureBudget);
+  await mountQueueDashboard(fastify, app.get(JobQueue), {
+    enabled: adminToken.enabled,
+    refusal: (authorization, address) => adminToken.refusal(authorization, address, failures),
+  });
   await mountConsole(fastify);
   setupOpenApi(app);
   await app.init();

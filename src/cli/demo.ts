@@ -8,7 +8,7 @@ import { closeOnSignals } from '../bootstrap/shutdown';
 import { claimDemo, demoAdminToken, releaseDemo, runningDemo } from './demo-state';
 import { startDemoWebhookReceiver } from './demo-webhook-receiver';
 import { consoleSignInLines } from '../modules/console/console-link';
-import { seedDemo } from './seed-demo';
+import { DEMO_CALL_TO, seedDemo } from './seed-demo';
 
 /**
  * `npm run demo`: the whole product on one machine with nothing but Node. Without DATABASE_URL an embedded
@@ -95,7 +95,7 @@ function banner(
     '',
     'Place a simulated call (numbers ending 0-6 answer, 7 voicemail, 8 no answer, 9 error):',
     `  curl -s -X POST ${key} -H 'Content-Type: application/json' \\`,
-    `    -d '{"to": "+14155550123", "from": "${seeded.phoneNumber}", "firstMessage": "Hi, this is a demo call"}' \\`,
+    `    -d '{"to": "${DEMO_CALL_TO}", "from": "${seeded.phoneNumber}", "firstMessage": "Hi, this is a demo call"}' \\`,
     `    ${base}/api/v1/calls`,
     '',
     `Watch webhooks arrive: a receiver on http://127.0.0.1:${receiverPort} logs each delivery here. (The demo lets`,

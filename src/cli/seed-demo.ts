@@ -8,7 +8,10 @@ import { UsageAdminService } from '../modules/usage/usage-admin.service';
 import { storeDemoKey, storedDemoKey } from './demo-state';
 
 const DEMO_ORG = 'Demo organization';
-const DEMO_NUMBER = '+14155550100';
+/** The demo organization's number; OpenAPI examples never use it (a pasted example must not reach demo data). */
+export const DEMO_NUMBER = '+14155550100';
+/** The number the demo's ready-to-paste `curl` calls; likewise never an OpenAPI example. */
+export const DEMO_CALL_TO = '+14155550123';
 
 /**
  * The demo organization (with a trial's minutes), created on first run and reused afterwards. Its full-access

@@ -74,3 +74,26 @@ export function sampleMax(t: TestApp, sql: string, params: unknown[]): { stop: (
     },
   };
 }
+
+/**
+ * Brings a recurring schedule's next occurrence to a second from now and waits until a scheduler has handled it
+ * (the schedule's next occurrence moved past it). Rules repeat at most hourly, so tests do not wait for the
+ * rule's own time: a fixture written in the database, as a clock would.
+ */
+export async function occurNow(t: TestApp, scheduleId: string, timeoutMs = 30_000): Promise<void> {
+  const { rows } = await t.db.query(
+    `UPDATE recurring_schedules SET next_occurrence_at = now() + interval '1 second' WHERE id = $1
+     RETURNING next_occurrence_at`,
+    [scheduleId],
+  );
+  const forced = new Date(rows[0].next_occurrence_at).getTime();
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const { rows: now } = await t.db.query('SELECT next_occurrence_at FROM recurring_schedules WHERE id = $1', [
+      scheduleId,
+    ]);
+    if (new Date(now[0].next_occurrence_at).getTime() > forced) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no scheduler handled the occurrence of schedule ${scheduleId}`);
+}

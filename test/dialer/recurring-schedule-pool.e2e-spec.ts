@@ -8,6 +8,7 @@ import {
   insertContact,
   waitForCall,
 } from '../calls/call-fixtures';
+import { occurNow } from './campaign-fixtures';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -28,26 +29,18 @@ describe("dialer: a recurring schedule's occurrence is placed on its tick's own 
     const caseId = await insertCase(t, org, { prompt: 'Remind {{name}}', firstMessage: 'Hello {{name}}' });
     const assistantConfigId = await insertAssistant(org, { systemPrompt: 'Assistant prompt' });
     const contactId = await insertContact(org, { title: 'Grace Hopper', phone: '+14155670000' });
-    // One occurrence, about 2 s from now: COUNT=2 counts the series' start, which is never "after" it.
     const created = await t.admin.post(`/admin/v1/organizations/${org.id}/recurring-schedules`, {
       caseId,
       assistantConfigId,
-      rrule: 'FREQ=SECONDLY;INTERVAL=2;COUNT=2',
+      rrule: 'FREQ=DAILY',
       from: org.from,
       audience: { rows: [{ to: '+14155670000', contactId }] },
     });
     expect(created.status).toBe(201);
     const scheduleId = created.body.data.id;
-
-    // The tick has handled the occurrence (placed or given up) once the schedule has no next occurrence.
+    // The tick has handled the occurrence (placed or given up) once the schedule's next occurrence moved on.
     const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      const { rows } = await t.db.query('SELECT next_occurrence_at FROM recurring_schedules WHERE id = $1', [
-        scheduleId,
-      ]);
-      if (rows[0].next_occurrence_at === null) break;
-      await sleep(100);
-    }
+    await occurNow(t, scheduleId);
     const { rows: campaigns } = await t.db.query('SELECT id FROM campaigns WHERE source_id = $1', [scheduleId]);
     expect(campaigns).toHaveLength(1);
 

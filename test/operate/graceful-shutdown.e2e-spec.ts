@@ -58,7 +58,8 @@ describe('graceful shutdown (SIGTERM)', () => {
         DATABASE_URL: database.url,
         REDIS_URL: TEST_REDIS_URL,
         QUEUE_PREFIX: `t${randomBytes(5).toString('hex')}`,
-        CURSOR_SECRET: randomBytes(32).toString('hex'),
+        // base64url: a hexadecimal secret can hold fewer than the 16 different characters production requires.
+        CURSOR_SECRET: randomBytes(32).toString('base64url'),
         ADMIN_TOKEN,
         HOST: '127.0.0.1',
         PORT: String(port),

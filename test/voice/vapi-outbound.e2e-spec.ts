@@ -1,3 +1,4 @@
+import { Liquid } from 'liquidjs';
 import type { Vapi } from '@vapi-ai/server-sdk';
 import type { TestApp } from '../support/test-app';
 import { eventsOf, finished, insertAssistant, insertCase, insertContact, waitForCall } from '../calls/call-fixtures';
@@ -59,6 +60,24 @@ describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
     },
     analysis: { summary: 'Short call' },
     ...over,
+  });
+
+  it("sends the rendered texts as Liquid that Vapi's engine prints unchanged (a name cannot expand there)", async () => {
+    const caseId = await insertCase(t, org, { firstMessage: 'Hello {{name}}', prompt: 'Talk to {{name}}' });
+    const name = '{% for i in (1..100000) %}{{ customer.number }}{% endfor %}';
+    const contactId = await insertContact(org, { title: name, phone: '+14155550112' });
+    const { id, request } = await placed({ caseId, contactId });
+    const assistant = request.body!.assistant!;
+    // Our rendering filled in the name once; every Liquid opening it brought is printed literally by Vapi.
+    const escaped = '{{ "{%" }} for i in (1..100000) %}{{ "{{" }} customer.number }}{{ "{%" }} endfor %}';
+    expect(assistant.firstMessage).toBe(`Hello ${escaped}`);
+    expect(assistant.model?.messages).toEqual([{ role: 'system', content: `Talk to ${escaped}` }]);
+    // Rendered by Liquid as Vapi does (its variables at hand), it is our text again, expanded nowhere.
+    const liquid = new Liquid();
+    const vapiVariables = { name: 'Ada', customer: { number: '+14155550112' } };
+    expect(liquid.parseAndRenderSync(assistant.firstMessage!, vapiVariables)).toBe(`Hello ${name}`);
+    // Our own record keeps the text as rendered.
+    expect((await org.api.get(`/api/v1/calls/${id}`)).body.data.firstMessage).toBe(`Hello ${name}`);
   });
 
   it('places the call with the exact Vapi request body, follows its messages, and ends it', async () => {

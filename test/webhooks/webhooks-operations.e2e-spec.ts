@@ -63,7 +63,7 @@ describe('webhook operations (extension): delivery log, re-send, recover, test p
     const failedEvent = await recordEvent(t, org.id, 'contact.created', { id: 'c-1' });
     await deliveriesUntil(org, hook.id, (rows) => rows.some((r) => r.status === 'failed'));
     const okEvent = await recordEvent(t, org.id, 'contact.deleted', { id: 'c-2' });
-    const rows = await deliveriesUntil(org, hook.id, (all) => all.some((r) => r.status === 'delivered'));
+    const rows = await deliveriesUntil(org, hook.id, (all: any[]) => all.some((r) => r.status === 'delivered'));
 
     expect(rows.map((r) => r.eventId)).toEqual([okEvent, failedEvent]);
     const failed = rows[1];
@@ -241,6 +241,36 @@ describe('webhook operations (extension): delivery log, re-send, recover, test p
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('INSUFFICIENT_SCOPE');
     }
+  });
+
+  it('allows 10 test pings and re-sends together per endpoint per minute, then 429 with Retry-After', async () => {
+    const org = await createOrg(t);
+    const hook = await endpoint(org);
+    const other = await endpoint(org);
+    const pings: number[] = [];
+    for (let i = 0; i < 10; i++) pings.push((await org.api.post(`/api/v1/webhooks/${hook.id}/test`)).status);
+    expect(pings).toEqual(Array(10).fill(200));
+    expect(receiver.on(hook.path)).toHaveLength(10);
+
+    const limited = await org.api.post(`/api/v1/webhooks/${hook.id}/test`);
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe('RATE_LIMITED');
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    // A re-send of a real delivery shares the budget.
+    await recordEvent(t, org.id, 'contact.created', { id: 'c-budget' });
+    const rows = await deliveriesUntil(org, hook.id, (all: any[]) =>
+      all.some((r: any) => r.event === 'contact.created' && r.status === 'delivered'),
+    );
+    const delivered = rows.find((r: any) => r.event === 'contact.created');
+    const resend = await org.api.post(`/api/v1/webhooks/${hook.id}/deliveries/${delivered.id}/retry`);
+    expect(resend.status).toBe(429);
+    expect(Number(resend.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Nothing was sent for the refused requests: 10 pings and the event's own delivery.
+    expect(receiver.on(hook.path)).toHaveLength(11);
+    // Another endpoint has its own budget.
+    expect((await org.api.post(`/api/v1/webhooks/${other.id}/test`)).status).toBe(200);
   });
 });
 

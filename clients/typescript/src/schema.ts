@@ -787,7 +787,7 @@ export interface paths {
         put?: never;
         /**
          * Re-send a delivery now
-         * @description Queues a new attempt at once, with the same `X-Webhook-Id` and the same body, signed with the current secret when it is sent; it appears in `attempts` when done. Allowed for `delivered` and `failed` deliveries of an active endpoint still subscribed to the event (422 INVALID_STATE otherwise); a `pending` one is 409 CONFLICT (its automatic retry is scheduled). A failed re-send counts as a failed delivery towards disabling the endpoint, like any last retry. Attempts are kept 14 days; a delivery can be re-sent while its event is kept (7 days). A delivery is one event to one endpoint; its `id` is the `X-Webhook-Id` header every attempt carried.
+         * @description Queues a new attempt at once, with the same `X-Webhook-Id` and the same body, signed with the current secret when it is sent; it appears in `attempts` when done. Allowed for `delivered` and `failed` deliveries of an active endpoint still subscribed to the event (422 INVALID_STATE otherwise); a `pending` one is 409 CONFLICT (its automatic retry is scheduled). A failed re-send counts as a failed delivery towards disabling the endpoint, like any last retry. At most 10 test pings and re-sends together per endpoint per minute, across every instance (429 RATE_LIMITED with `Retry-After`). Attempts are kept 14 days; a delivery can be re-sent while its event is kept (7 days). A delivery is one event to one endpoint; its `id` is the `X-Webhook-Id` header every attempt carried.
          */
         post: operations["retryWebhookDelivery"];
         delete?: never;
@@ -847,7 +847,7 @@ export interface paths {
         put?: never;
         /**
          * Send a signed `webhook.test` event to this endpoint now and answer with the outcome
-         * @description One attempt, to this endpoint only, signed like every delivery; the answer waits for it, at most `WEBHOOK_TIMEOUT_MS` (10 s by default). Works on a disabled endpoint too (to check it before re-enabling); never retried and never counted towards disabling. The attempt is logged like any delivery.
+         * @description One attempt, to this endpoint only, signed like every delivery; the answer waits for it, at most `WEBHOOK_TIMEOUT_MS` (10 s by default). Works on a disabled endpoint too (to check it before re-enabling); never retried and never counted towards disabling. The attempt is logged like any delivery. At most 10 test pings and re-sends together per endpoint per minute, across every instance (429 RATE_LIMITED with `Retry-After`).
          */
         post: operations["testWebhook"];
         delete?: never;
@@ -863,7 +863,7 @@ export interface components {
         AddDoNotCall: {
             /**
              * @description E.164 (spaces and dashes are accepted and normalised)
-             * @example +14155550123
+             * @example +14155550187
              */
             number: string;
             /** @example Asked not to be called */
@@ -872,7 +872,7 @@ export interface components {
         AudienceRow: {
             /** Format: uuid */
             contactId?: string;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             to: string;
             /**
              * @example {
@@ -889,9 +889,9 @@ export interface components {
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
             /** Format: uuid */
             assistantConfigId: string | null;
-            /** @example +14155550100 */
+            /** @example +14155550142 */
             callFrom: string;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             callTo: string;
             /**
              * Format: uuid
@@ -941,9 +941,9 @@ export interface components {
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
             /** Format: uuid */
             assistantConfigId: string | null;
-            /** @example +14155550100 */
+            /** @example +14155550142 */
             callFrom: string;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             callTo: string;
             /**
              * Format: uuid
@@ -1048,7 +1048,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             firstMessage: string | null;
-            /** @example +14155550100 */
+            /** @example +14155550142 */
             from: string;
             /** Format: uuid */
             id: string;
@@ -1139,7 +1139,7 @@ export interface components {
             status: "pending" | "in_progress" | "done" | "skipped";
             /** @description IANA zone its calling window is evaluated in */
             timeZone: string;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             to: string;
         };
         CampaignEntryListResponse: {
@@ -1259,7 +1259,7 @@ export interface components {
             livemode: boolean;
             /** @example Prefers afternoon calls */
             notes: string | null;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             phone: string;
             /**
              * @example [
@@ -1298,7 +1298,7 @@ export interface components {
              * @example true
              */
             livemode: boolean;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             phone: string;
             /**
              * @example [
@@ -1321,7 +1321,7 @@ export interface components {
             email: string | null;
             /** Format: uuid */
             id: string;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             phone: string;
             /** @example Alice Smith */
             title: string;
@@ -1386,7 +1386,7 @@ export interface components {
             waUserName: string;
             /**
              * @description E.164; empty for a user the provider names only by business-scoped id (see `waUserId`)
-             * @example +14155550123
+             * @example +14155550187
              */
             waUserPhone: string;
         };
@@ -1437,7 +1437,7 @@ export interface components {
             waUserName: string;
             /**
              * @description E.164; empty for a user the provider names only by business-scoped id (see `waUserId`)
-             * @example +14155550123
+             * @example +14155550187
              */
             waUserPhone: string;
         };
@@ -1464,7 +1464,7 @@ export interface components {
             from: string;
             /**
              * Format: date-time
-             * @description ISO 8601, in the future; omitted means immediate.
+             * @description ISO 8601, in the future (years 1970-9999); omitted means immediate.
              */
             scheduledAt?: string;
             /** @description Destination, E.164. */
@@ -1491,7 +1491,7 @@ export interface components {
             firstMessage?: string;
             /**
              * @description Caller ID: one of the organization's numbers
-             * @example +14155550100
+             * @example +14155550142
              */
             from: string;
             /** @description Default: no campaign cap */
@@ -1502,7 +1502,7 @@ export interface components {
             retry?: components["schemas"]["RetryPolicy"];
             /**
              * Format: date-time
-             * @description Not before this time; default: when started
+             * @description Not before this time (years 1970-9999); default: when started
              */
             startAt?: string;
             /** @description Omitted: any time */
@@ -1539,7 +1539,7 @@ export interface components {
             notes?: string | null;
             /**
              * @description E.164, unique in the organization; spaces, dashes and brackets are accepted and removed
-             * @example +14155550123
+             * @example +14155550187
              */
             phone: string;
             /**
@@ -1582,7 +1582,7 @@ export interface components {
              */
             events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed")[];
             /**
-             * @description HTTPS URL
+             * @description HTTPS URL to a public address; http or https inside the operator's `WEBHOOK_PRIVATE_NETWORKS`
              * @example https://example.com/hooks/voice
              */
             url: string;
@@ -1643,7 +1643,7 @@ export interface components {
             livemode: boolean;
             /**
              * @description E.164
-             * @example +14155550123
+             * @example +14155550187
              */
             number: string;
             /** @example Asked not to be called */
@@ -1856,7 +1856,7 @@ export interface components {
         Organization: {
             /** @example ops@acme.example */
             contactEmail: string | null;
-            /** @example +14155550100 */
+            /** @example +14155550142 */
             contactPhone: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -1961,7 +1961,7 @@ export interface components {
             label: string;
             /**
              * @description E.164
-             * @example +14155550100
+             * @example +14155550142
              */
             number: string;
         };
@@ -2143,7 +2143,7 @@ export interface components {
             notes?: string | null;
             /**
              * @description E.164, unique in the organization; spaces, dashes and brackets are accepted and removed
-             * @example +14155550123
+             * @example +14155550187
              */
             phone?: string;
             /**
@@ -3478,9 +3478,9 @@ export interface operations {
                 /** @description From the previous page of the same query */
                 cursor?: string;
                 status?: "new" | "scheduled" | "processing" | "ended" | "cancelled" | "error";
-                /** @description Only calls created at or after this time (ISO 8601). */
+                /** @description Only calls created at or after this time (ISO 8601, years 1970-9999). */
                 from?: string;
-                /** @description Only calls created before this time (ISO 8601). */
+                /** @description Only calls created before this time (ISO 8601, years 1970-9999). */
                 to?: string;
                 contactId?: string;
                 caseId?: string;
@@ -3601,8 +3601,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "firstMessage": "Hi {{name}}, this is Acme calling about your order.",
-                 *       "from": "+14155550100",
-                 *       "to": "+14155550123",
+                 *       "from": "+14155550142",
+                 *       "to": "+14155550187",
                  *       "variableValues": {
                  *         "name": "Ada"
                  *       }
@@ -4144,17 +4144,16 @@ export interface operations {
                 /**
                  * @example {
                  *       "audience": {
-                 *         "contactIds": [
-                 *           "0b5c8e0e-4f59-4c53-9d0f-2f6f1d0f8a11"
-                 *         ],
-                 *         "groupId": "0b5c8e0e-4f59-4c53-9d0f-2f6f1d0f8a11",
                  *         "rows": [
                  *           {
-                 *             "to": "+14155550123"
+                 *             "to": "+14155550187",
+                 *             "variableValues": {
+                 *               "name": "Ada"
+                 *             }
                  *           }
                  *         ]
                  *       },
-                 *       "from": "+14155550100",
+                 *       "from": "+14155550142",
                  *       "name": "November reminders"
                  *     }
                  */
@@ -5985,7 +5984,7 @@ export interface operations {
                  *         "visits": 3
                  *       },
                  *       "email": "ada@example.com",
-                 *       "phone": "+14155550123",
+                 *       "phone": "+14155550187",
                  *       "tags": [
                  *         "vip"
                  *       ],
@@ -6134,7 +6133,7 @@ export interface operations {
     searchContacts: {
         parameters: {
             query: {
-                /** @description Required, 2-100 characters (surrounding spaces ignored). Matches names (case-insensitive; exact, prefix, word prefix, substring, then typo-tolerant) and, when it looks like a phone number, phone digits ("+1 415 55" and "4155" both find +14155550123). */
+                /** @description Required, 2-100 characters (surrounding spaces ignored). Matches names (case-insensitive; exact, prefix, word prefix, substring, then typo-tolerant) and, when it looks like a phone number, phone digits ("+1 415 55" and "4155" both find +14155550187). */
                 q: string;
                 limit?: number;
             };
@@ -6752,7 +6751,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "number": "+14155550123"
+                 *       "number": "+14155550187"
                  *     }
                  */
                 "application/json": components["schemas"]["AddDoNotCall"];
@@ -6885,7 +6884,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description E.164, URL-encoded (`%2B14155550123`) */
+                /** @description E.164, URL-encoded (`%2B14155550187`) */
                 number: string;
             };
             cookie?: never;
@@ -7005,7 +7004,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description E.164, URL-encoded (`%2B14155550123`) */
+                /** @description E.164, URL-encoded (`%2B14155550187`) */
                 number: string;
             };
             cookie?: never;
@@ -8132,9 +8131,9 @@ export interface operations {
                 /** @description From the previous page of the same query */
                 cursor?: string;
                 type?: "inbound_call" | "outbound_call" | "monthly_renewal" | "addon_purchase" | "admin_adjustment" | "coupon_redemption" | "trial_activation" | "trial_conversion" | "trial_expiration";
-                /** @description Rows created at or after */
+                /** @description Rows created at or after (years 1970-9999) */
                 from?: string;
-                /** @description Rows created at or before */
+                /** @description Rows created at or before (years 1970-9999) */
                 to?: string;
             };
             header?: never;
@@ -9260,7 +9259,7 @@ export interface operations {
     recoverWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Re-send deliveries first attempted at or after this time; at most 7 days ago (events are kept 7 days), the default */
+                /** @description Re-send deliveries first attempted at or after this time; at most 7 days ago (events are kept 7 days), the default; years 1970-9999 */
                 since?: string;
             };
             header?: never;

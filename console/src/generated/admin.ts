@@ -972,6 +972,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/sessions/revoke-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End every console session now
+         * @description Every operator, the caller included when signed in with a session, must sign in again. Sessions also end by themselves when `ADMIN_TOKEN` changes: each is bound to the token that opened it.
+         */
+        post: operations["revokeAllSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/simulator/inbound-calls": {
         parameters: {
             query?: never;
@@ -1129,7 +1149,7 @@ export interface components {
         AdminOrganizationResponse: {
             /** @example ops@acme.example */
             contactEmail: string | null;
-            /** @example +14155550100 */
+            /** @example +14155550142 */
             contactPhone: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -1155,7 +1175,7 @@ export interface components {
             label: string;
             /**
              * @description E.164
-             * @example +14155550100
+             * @example +14155550142
              */
             number: string;
             /**
@@ -1198,7 +1218,7 @@ export interface components {
         AudienceRowDto: {
             /** Format: uuid */
             contactId?: string;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             to: string;
             /**
              * @example {
@@ -1232,9 +1252,9 @@ export interface components {
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
             /** Format: uuid */
             assistantConfigId: string | null;
-            /** @example +14155550100 */
+            /** @example +14155550142 */
             callFrom: string;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             callTo: string;
             /**
              * Format: uuid
@@ -1285,9 +1305,9 @@ export interface components {
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
             /** Format: uuid */
             assistantConfigId: string | null;
-            /** @example +14155550100 */
+            /** @example +14155550142 */
             callFrom: string;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             callTo: string;
             /**
              * Format: uuid
@@ -1475,7 +1495,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             firstMessage: string | null;
-            /** @example +14155550100 */
+            /** @example +14155550142 */
             from: string;
             /** Format: uuid */
             id: string;
@@ -1549,7 +1569,7 @@ export interface components {
              * @example true
              */
             livemode: boolean;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             phone: string;
             /**
              * @example [
@@ -1582,7 +1602,7 @@ export interface components {
             livemode: boolean;
             /** @example Prefers afternoon calls */
             notes: string | null;
-            /** @example +14155550123 */
+            /** @example +14155550187 */
             phone: string;
             /**
              * @example [
@@ -1640,7 +1660,7 @@ export interface components {
             waUserName: string;
             /**
              * @description E.164; empty for a user the provider names only by business-scoped id (see `waUserId`)
-             * @example +14155550123
+             * @example +14155550187
              */
             waUserPhone: string;
         };
@@ -1689,13 +1709,17 @@ export interface components {
             waUserName: string;
             /**
              * @description E.164; empty for a user the provider names only by business-scoped id (see `waUserId`)
-             * @example +14155550123
+             * @example +14155550187
              */
             waUserPhone: string;
         };
         CreateApiKeyDto: {
             /** @enum {string} */
             environment?: "live" | "test";
+            /**
+             * Format: date-time
+             * @description The key is refused after this time (years 1970-9999)
+             */
             expiresAt?: string;
             name?: string;
             /**
@@ -1722,7 +1746,7 @@ export interface components {
             from: string;
             /**
              * Format: date-time
-             * @description ISO 8601, in the future; omitted means immediate.
+             * @description ISO 8601, in the future (years 1970-9999); omitted means immediate.
              */
             scheduledAt?: string;
             /** @description Destination, E.164. */
@@ -1773,7 +1797,7 @@ export interface components {
             delaySeconds?: number;
             /**
              * @description Extension: the follow-up call's caller ID
-             * @example +14155550100
+             * @example +14155550142
              */
             from?: string;
             /** @description Extension: the template sent after a triggering call */
@@ -1890,7 +1914,7 @@ export interface components {
             label?: string;
             /**
              * @description E.164; a number belongs to one organization at most
-             * @example +14155550100
+             * @example +14155550142
              */
             number: string;
             /**
@@ -1921,7 +1945,7 @@ export interface components {
             caseId?: string;
             /**
              * @description Extension: the caller ID, one of the organization's numbers
-             * @example +14155550100
+             * @example +14155550142
              */
             from?: string;
             /**
@@ -1954,17 +1978,17 @@ export interface components {
             enforced?: boolean;
             /**
              * Format: date-time
-             * @description Default: enforced at once
+             * @description Default: enforced at once (years 1970-9999)
              */
             enforcementStartsAt?: string;
             /**
              * Format: date-time
-             * @description Default: a month after `periodStart`; must be after it
+             * @description Default: a month after `periodStart`; must be after it (years 1970-9999)
              */
             periodEnd?: string;
             /**
              * Format: date-time
-             * @description Default: now
+             * @description Default: now (years 1970-9999)
              */
             periodStart?: string;
             /**
@@ -2492,7 +2516,7 @@ export interface components {
             label: string;
             /**
              * @description E.164
-             * @example +14155550100
+             * @example +14155550142
              */
             number: string;
         };
@@ -2563,6 +2587,13 @@ export interface components {
              */
             on: ("customer-did-not-answer" | "voicemail-reached" | "customer-busy" | "pipeline-error")[];
         };
+        RevokedSessionsResponse: {
+            /**
+             * @description Console sessions that were live and are now ended
+             * @example 3
+             */
+            revoked: number;
+        };
         ScheduleStatusDto: {
             /**
              * @example paused
@@ -2597,12 +2628,12 @@ export interface components {
         SimulateInboundCallDto: {
             /**
              * @description The caller, E.164
-             * @example +14155550123
+             * @example +14155550187
              */
             from: string;
             /**
              * @description The number called, E.164: one of an organization's numbers
-             * @example +14155550100
+             * @example +14155550142
              */
             to: string;
         };
@@ -2615,7 +2646,7 @@ export interface components {
             accountId: string;
             /**
              * @description The user's phone, E.164
-             * @example +14155550123
+             * @example +14155550187
              */
             from: string;
             /**
@@ -2632,7 +2663,7 @@ export interface components {
             text: string;
             /**
              * Format: date-time
-             * @description When the user wrote it (default now); a past time backdates the 24-hour window
+             * @description When the user wrote it (default now; years 1970-9999); a past time backdates the 24-hour window
              */
             timestamp?: string;
         };
@@ -2672,7 +2703,7 @@ export interface components {
             mins: number;
             /**
              * Format: date-time
-             * @description Default now; a past start shortens the trial (400 when it would already have ended)
+             * @description Default now (years 1970-9999); a past start shortens the trial (400 when it would already have ended)
              */
             startedAt?: string;
         };
@@ -4296,9 +4327,9 @@ export interface operations {
                 /** @description From the previous page of the same query */
                 cursor?: string;
                 status?: "new" | "scheduled" | "processing" | "ended" | "cancelled" | "error";
-                /** @description Only calls created at or after this time (ISO 8601). */
+                /** @description Only calls created at or after this time (ISO 8601, years 1970-9999). */
                 from?: string;
-                /** @description Only calls created before this time (ISO 8601). */
+                /** @description Only calls created before this time (ISO 8601, years 1970-9999). */
                 to?: string;
                 contactId?: string;
                 caseId?: string;
@@ -7035,9 +7066,9 @@ export interface operations {
                 /** @description From the previous page of the same query */
                 cursor?: string;
                 type?: "inbound_call" | "outbound_call" | "monthly_renewal" | "addon_purchase" | "admin_adjustment" | "coupon_redemption" | "trial_activation" | "trial_conversion" | "trial_expiration";
-                /** @description Rows created at or after */
+                /** @description Rows created at or after (years 1970-9999) */
                 from?: string;
-                /** @description Rows created at or before */
+                /** @description Rows created at or before (years 1970-9999) */
                 to?: string;
                 /** @description The console's Test / Live switch: false reads and changes the organization's test data */
                 livemode?: boolean;
@@ -7924,6 +7955,55 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    revokeAllSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RevokedSessionsResponse"];
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, unwrap } from '../api';
-import { SignOutButton } from '../session';
+import { SignOutButton, SignOutEveryoneButton } from '../session';
 import { ErrorNote, Field, PagedView, formatDate, usePaged } from '../ui';
 
 export function OrganizationsPage() {
@@ -13,6 +13,7 @@ export function OrganizationsPage() {
     <div className="page">
       <header className="topbar">
         <span className="brand">Console</span>
+        <SignOutEveryoneButton />
         <SignOutButton />
       </header>
       <main className="content narrow">

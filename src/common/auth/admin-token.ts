@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors/api-error';
 import { ErrorResponse, toErrorResponse } from '../errors/to-error-response';
+import type { AuthFailureBudget } from '../rate-limit/auth-failure-budget';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
 
@@ -32,13 +33,22 @@ export class AdminTokenCheck {
     }
   }
 
-  /** The same check for callers outside Nest (the queue dashboard): the error response to send, or undefined. */
-  refusal(authorization: string | undefined): ErrorResponse | undefined {
+  /**
+   * The same check for callers outside Nest (the queue dashboard): the error response to send, or undefined. A
+   * wrong token is charged to `address` in `failures` (AUTH_FAILURE_LIMIT_PER_MINUTE), so guessing the token
+   * through the dashboard is as slow as through the admin API; past the budget the answer is 429.
+   */
+  async refusal(
+    authorization: string | undefined,
+    address: string,
+    failures: AuthFailureBudget,
+  ): Promise<ErrorResponse | undefined> {
     try {
       this.verify(authorization);
       return undefined;
     } catch (error) {
-      return toErrorResponse(error);
+      if (!(error instanceof ApiError) || error.code !== 'UNAUTHORIZED') return toErrorResponse(error);
+      return failures.refuse(address, error).catch(toErrorResponse);
     }
   }
 }

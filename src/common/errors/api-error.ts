@@ -8,6 +8,10 @@ export interface ErrorDetail {
   providerCode?: number;
 }
 
+/** What a client is told when a backing service is down, and how soon to retry (seconds). */
+export const UNAVAILABLE_MESSAGE = 'A backing service is temporarily unavailable; retry shortly';
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = '1';
+
 /** The one exception type domain code throws; the filter renders it as the spec's envelope. */
 export class ApiError extends HttpException {
   constructor(
@@ -30,4 +34,20 @@ export class ApiError extends HttpException {
   static conflict(message: string): ApiError {
     return new ApiError('CONFLICT', message);
   }
+
+  /**
+   * A backing service (PostgreSQL, Redis) cannot be reached: 503 with `Retry-After`, the same answer whatever the
+   * service, so a client retries rather than reports a bug. `cause` is kept for the log, never shown.
+   */
+  static unavailable(service: string, cause?: unknown): ApiError {
+    const error = new ApiError('SERVICE_UNAVAILABLE', UNAVAILABLE_MESSAGE, undefined, {
+      'retry-after': UNAVAILABLE_RETRY_AFTER_SECONDS,
+    });
+    error.unavailableService = service;
+    error.cause = cause;
+    return error;
+  }
+
+  /** Set by `unavailable`: which backing service failed, for the error log. */
+  unavailableService?: string;
 }

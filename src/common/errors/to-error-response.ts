@@ -1,5 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { ApiError } from './api-error';
+import { ApiError, UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER_SECONDS } from './api-error';
 import { ERROR_STATUS, ErrorCode } from './error-codes';
 import { ErrorEnvelope, envelope } from './error-envelope';
 
@@ -68,7 +68,8 @@ export function toErrorResponse(error: unknown): ErrorResponse {
       status: error.getStatus(),
       body: envelope(error.code, error.message, error.details),
       headers: error.headers,
-      unexpected: false,
+      // An outage is worth an error line in the log, whichever service it was.
+      unexpected: error.unavailableService !== undefined,
     };
   }
   // Nest wraps errors raised inside Fastify (body parsing, limits) in an HttpException whose cause keeps the code.
@@ -94,8 +95,8 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   if (isUnavailable(error, fastifyCode)) {
     return {
       status: HttpStatus.SERVICE_UNAVAILABLE,
-      body: envelope('SERVICE_UNAVAILABLE', 'A backing service is temporarily unavailable; retry shortly'),
-      headers: { 'retry-after': '1' },
+      body: envelope('SERVICE_UNAVAILABLE', UNAVAILABLE_MESSAGE),
+      headers: { 'retry-after': UNAVAILABLE_RETRY_AFTER_SECONDS },
       unexpected: true,
     };
   }

@@ -15,7 +15,7 @@ const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
   INSUFFICIENT_SCOPE: 'This key lacks the scope calls:write',
   NOT_FOUND: 'Resource not found',
   PAYLOAD_TOO_LARGE: 'Request body exceeds 1 MiB',
-  DO_NOT_CALL: '+14155550123 is on the do-not-call list',
+  DO_NOT_CALL: '+14155550187 is on the do-not-call list',
   RATE_LIMITED: 'Rate limit exceeded; retry after the Retry-After header',
   INTERNAL_ERROR: 'Internal server error',
   SERVICE_UNAVAILABLE: 'A backing service is temporarily unavailable; retry shortly',

@@ -1,19 +1,26 @@
 /**
  * One valid request body per operation (each passes the route's validation; ids and numbers must of course be
- * the caller's own). Keyed by operationId; an operation with a body and no entry here falls back to an example
+ * the caller's own; test/docs/request-examples.e2e-spec.ts posts every one). Numbers are fictional 555-01xx ones,
+ * never the demo's (src/cli/seed-demo.ts), and URLs use reserved example domains, so a pasted example reaches no
+ * real data or receiver. Keyed by operationId; an operation with a body and no entry here falls back to an example
  * built from its schema's property examples (openapi-operation-docs.ts), and Redocly's
  * `no-invalid-media-type-examples` checks every one against its schema.
  */
 export const REQUEST_EXAMPLES: Record<string, unknown> = {
   createCall: {
-    to: '+14155550123',
-    from: '+14155550100',
+    to: '+14155550187',
+    from: '+14155550142',
     firstMessage: 'Hi {{name}}, this is Acme calling about your order.',
     variableValues: { name: 'Ada' },
   },
+  createCampaign: {
+    name: 'November reminders',
+    from: '+14155550142',
+    audience: { rows: [{ to: '+14155550187', variableValues: { name: 'Ada' } }] },
+  },
   createContact: {
     title: 'Ada Lovelace',
-    phone: '+14155550123',
+    phone: '+14155550187',
     email: 'ada@example.com',
     tags: ['vip'],
     customFields: { plan: 'gold', visits: 3 },

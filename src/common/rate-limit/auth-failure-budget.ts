@@ -1,8 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ThrottlerStorage } from '@nestjs/throttler';
-import { ApiError } from '../errors/api-error';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
-import { RATE_LIMIT_STORAGE, RATE_LIMIT_WINDOW_MS } from './rate-limit-storage';
+import { ActionBudget } from './action-budget';
 
 /**
  * Failed authentications and scope refusals per client address (CONTRACTS §7, AUTH_FAILURE_LIMIT_PER_MINUTE),
@@ -13,22 +11,19 @@ import { RATE_LIMIT_STORAGE, RATE_LIMIT_WINDOW_MS } from './rate-limit-storage';
 @Injectable()
 export class AuthFailureBudget {
   constructor(
-    @Inject(RATE_LIMIT_STORAGE) private readonly storage: ThrottlerStorage,
+    private readonly budget: ActionBudget,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Counts one failure of `address`, then throws `refusal`, or a 429 once the address is over its budget. */
   async refuse(address: string, refusal: unknown): Promise<never> {
     const limit = this.config.authFailureLimitPerMinute;
-    const window = RATE_LIMIT_WINDOW_MS;
-    const record = await this.storage.increment(`auth-failures:${address}`, window, limit, window, 'auth');
-    if (!record.isBlocked) throw refusal;
-    const retryAfter = String(Math.max(1, record.timeToBlockExpire || record.timeToExpire));
-    throw new ApiError(
-      'RATE_LIMITED',
-      `More than ${limit} failed authentications per minute from this address; retry in ${retryAfter} s`,
-      undefined,
-      { 'retry-after': retryAfter },
+    await this.budget.spend(
+      `auth-failures:${address}`,
+      limit,
+      (retryAfter) =>
+        `More than ${limit} failed authentications per minute from this address; retry in ${retryAfter} s`,
     );
+    throw refusal;
   }
 }

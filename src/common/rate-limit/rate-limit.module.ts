@@ -3,6 +3,7 @@ import { ThrottlerModule, ThrottlerStorage, ThrottlerStorageService } from '@nes
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
 
+import { ActionBudget } from './action-budget';
 import { AuthFailureBudget } from './auth-failure-budget';
 import { RATE_LIMIT_STORAGE, RATE_LIMIT_WINDOW_MS } from './rate-limit-storage';
 
@@ -27,7 +28,7 @@ class RateLimitStorageModule {}
 
 /**
  * @nestjs/throttler configured for RATE_LIMIT_PER_MINUTE per key (the guard itself is registered in AppModule),
- * and the per-address budget of failed authentications the access guard charges.
+ * the per-address budget of failed authentications the access guard charges, and per-minute budgets of actions.
  */
 @Module({
   imports: [
@@ -41,7 +42,7 @@ class RateLimitStorageModule {}
       }),
     }),
   ],
-  providers: [AuthFailureBudget],
-  exports: [ThrottlerModule, AuthFailureBudget],
+  providers: [ActionBudget, AuthFailureBudget],
+  exports: [ThrottlerModule, ActionBudget, AuthFailureBudget],
 })
 export class RateLimitModule {}

@@ -24,7 +24,7 @@ export function toE164(value: unknown): string | null {
 
 /**
  * A phone number in international form (`+` and country code); spaces, dashes and brackets are accepted and the
- * value is normalised to E.164 (`+14155550123`) before it reaches the service.
+ * value is normalised to E.164 (`+14155550187`) before it reaches the service.
  */
 export function IsE164(options?: ValidationOptions): PropertyDecorator {
   const normalise = Transform(({ value }) => toE164(value) ?? value);
@@ -33,7 +33,7 @@ export function IsE164(options?: ValidationOptions): PropertyDecorator {
       name: 'isE164',
       validator: {
         validate: (value: unknown) => typeof value === 'string' && toE164(value) === value,
-        defaultMessage: (args) => `${args?.property} must be a phone number in E.164 format, e.g. +14155550123`,
+        defaultMessage: (args) => `${args?.property} must be a phone number in E.164 format, e.g. +14155550187`,
       },
     },
     options,

@@ -3,8 +3,10 @@ import { ConfigError, parseConfig } from './app-config';
 const production = {
   NODE_ENV: 'production',
   DATABASE_URL: 'postgres://x',
-  CURSOR_SECRET: 'c'.repeat(32),
+  CURSOR_SECRET: 'abcdefghijklmnopqrstuvwxyz012345',
 };
+/** 32 characters, exactly 16 of them different: the least a production secret may be. */
+const SIXTEEN_DISTINCT = 'ABCDEFGHIJKLMNOP'.repeat(2);
 
 const whatsapp = {
   MESSAGING_PROVIDER: 'whatsapp',
@@ -103,6 +105,16 @@ describe('parseConfig', () => {
     ],
     [{ ...production, ADMIN_TOKEN: 'change-me-local-only-admin-token' }, 'ADMIN_TOKEN is a value published'],
     [{ ...production, CURSOR_SECRET: 'change-me-local-only-cursor-secret' }, 'CURSOR_SECRET is a value published'],
+    [{ ...production, ADMIN_TOKEN: 'b'.repeat(32) }, 'ADMIN_TOKEN must hold at least 16 different characters'],
+    [{ ...production, CURSOR_SECRET: 'ABCDEFGHIJKLMNO'.repeat(3) }, 'CURSOR_SECRET must hold at least 16 different'],
+    [{ ...production, VAPI_WEBHOOK_SECRET: 'secret-secret-secret' }, 'VAPI_WEBHOOK_SECRET must hold at least 16'],
+    [{ ...production, WHATSAPP_VERIFY_TOKEN: 'verify' }, 'WHATSAPP_VERIFY_TOKEN must be at least 16 characters'],
+    [
+      { ...production, WEBHOOK_ALLOW_INSECURE: 'true' },
+      'WEBHOOK_ALLOW_INSECURE=true is refused when NODE_ENV=production',
+    ],
+    [{ WEBHOOK_PRIVATE_NETWORKS: '10.0.0.0/8,intranet' }, 'WEBHOOK_PRIVATE_NETWORKS: "intranet" is not a CIDR range'],
+    [{ WEBHOOK_PRIVATE_NETWORKS: '10.0.0.0/33' }, 'WEBHOOK_PRIVATE_NETWORKS'],
     [{ AUTH_FAILURE_LIMIT_PER_MINUTE: '0' }, 'AUTH_FAILURE_LIMIT_PER_MINUTE'],
     [{ VOICE_PROVIDER: 'vapi', VAPI_WEBHOOK_SECRET: 's' }, 'VAPI_API_KEY'],
     [{ VOICE_PROVIDER: 'vapi', VAPI_API_KEY: 'k' }, 'VAPI_WEBHOOK_SECRET'],
@@ -141,10 +153,22 @@ describe('parseConfig', () => {
     expect(parseConfig({ SECRETS_KEY: 'ab'.repeat(32) }).secretsKey).toEqual(Buffer.alloc(32, 0xab));
   });
 
-  it('accepts production secrets of exactly 32 characters that are not published', () => {
-    const c = parseConfig({ ...production, ADMIN_TOKEN: 'b'.repeat(32) });
+  it('accepts production secrets of exactly 32 characters, 16 of them different, that are not published', () => {
+    const c = parseConfig({ ...production, ADMIN_TOKEN: SIXTEEN_DISTINCT, VAPI_WEBHOOK_SECRET: 'ABCDEFGHIJKLMNOP' });
     expect(c.cursorSecret).toBe(production.CURSOR_SECRET);
-    expect(c.adminToken).toBe('b'.repeat(32));
+    expect(c.adminToken).toBe(SIXTEEN_DISTINCT);
+  });
+
+  it('does not judge credentials a provider issues (a hexadecimal app secret may hold fewer than 16 characters)', () => {
+    const c = parseConfig({ ...production, WHATSAPP_APP_SECRET: 'abc123'.repeat(6), VAPI_API_KEY: '0123-4567' });
+    expect(c.raw.WHATSAPP_APP_SECRET).toBe('abc123'.repeat(6));
+  });
+
+  it('reads WEBHOOK_PRIVATE_NETWORKS as a CIDR list, allowed in production (WEBHOOK_ALLOW_INSECURE is not)', () => {
+    expect(parseConfig({}).webhookPrivateNetworks).toEqual([]);
+    const c = parseConfig({ ...production, WEBHOOK_PRIVATE_NETWORKS: '10.0.0.0/8, fd00::/8,192.168.1.0/24' });
+    expect(c.webhookPrivateNetworks).toEqual(['10.0.0.0/8', 'fd00::/8', '192.168.1.0/24']);
+    expect(c.webhookAllowInsecure).toBe(false);
   });
 
   it('trusts no proxy unless TRUST_PROXY says so (true, or the addresses of the proxies)', () => {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { registerAs } from '@nestjs/config';
 import { Transform, plainToInstance } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, validateSync } from 'class-validator';
@@ -23,6 +24,7 @@ class EnvironmentVariables {
   @IsOptional() @IsIn(['development', 'production', 'test']) NODE_ENV?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT?: number;
   @IsOptional() @IsString() HOST?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(300_000) REQUEST_TIMEOUT_MS?: number;
   @IsOptional() @IsString() DATABASE_URL?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(500) DATABASE_POOL_SIZE?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(65535) EMBEDDED_PG_PORT?: number;
@@ -40,6 +42,7 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) WEBHOOK_TIMEOUT_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) WEBHOOK_REDELIVERY_GRACE_MS?: number;
   @IsOptional() @Transform(toBool) @IsBoolean() WEBHOOK_ALLOW_INSECURE?: boolean;
+  @IsOptional() @Transform(toList) @IsString({ each: true }) WEBHOOK_PRIVATE_NETWORKS?: string[];
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) OUTBOX_REPLAY_GRACE_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) WEBHOOK_ENDPOINT_CONCURRENCY?: number;
   // At most half a worker's delivery slots, so at least two organizations always fit beside each other.
@@ -78,6 +81,8 @@ export interface AppConfig {
   env: 'development' | 'production' | 'test';
   port: number;
   host: string;
+  /** A whole request (headers and body) must arrive within this; later, 408 and the connection closed. */
+  requestTimeoutMs: number;
   /** Unset outside production: an embedded PostgreSQL is started instead. */
   databaseUrl?: string;
   /** Connections per process in the application's PostgreSQL pool. */
@@ -99,6 +104,11 @@ export interface AppConfig {
   /** How overdue a webhook attempt must be before the sweeper assumes its job was lost with the queue store. */
   webhookRedeliveryGraceMs: number;
   webhookAllowInsecure: boolean;
+  /**
+   * CIDR ranges of the operator's own network that webhook (and later tool) URLs may reach, over http or https;
+   * every other address keeps the public-address and https rules.
+   */
+  webhookPrivateNetworks: string[];
   /** How long a relayed event may stay unprocessed before the replay assumes its job was lost with the queue store. */
   outboxReplayGraceMs: number;
   /** Attempts in flight per webhook endpoint, across every worker process (decided in PostgreSQL). */
@@ -158,8 +168,19 @@ export interface AppConfig {
 /** Used only outside production, where a fixed secret is harmless and keeps cursors valid across restarts. */
 const DEV_CURSOR_SECRET = 'dev-only-cursor-secret-change-me-in-production';
 
-/** CONTRACTS §7: production secrets are at least this long... */
+/** Production secrets the service itself checks are at least this long (ADMIN_TOKEN, CURSOR_SECRET)... */
 const MIN_SECRET_LENGTH = 32;
+/**
+ * ...and every secret the operator chooses holds at least this many different characters, which refuses
+ * `aaaa...`, `123123...` and the like whatever their length (docs/operations.md, "Configuration").
+ */
+const MIN_DISTINCT_CHARACTERS = 16;
+/**
+ * The operator's own secrets besides ADMIN_TOKEN and CURSOR_SECRET. Credentials a provider issues
+ * (VAPI_API_KEY, WHATSAPP_ACCESS_TOKEN, WHATSAPP_APP_SECRET) are not judged: they are not ours to choose, and a
+ * hexadecimal secret such as Meta's app secret often holds fewer than 16 different characters.
+ */
+const OPERATOR_SECRETS = ['VAPI_WEBHOOK_SECRET', 'WHATSAPP_VERIFY_TOKEN'] as const;
 /** ...and none of the values written anywhere in this repository (examples, tests, scripts, old defaults). */
 const PUBLISHED_SECRETS = new Set([
   DEV_CURSOR_SECRET,
@@ -175,11 +196,11 @@ const PUBLISHED_SECRETS = new Set([
 export class ConfigError extends Error {}
 
 /** Refuses a weak or published production secret in one line naming the variable (never its value). */
-function assertStrongSecret(name: string, value: string | undefined): void {
+function assertStrongSecret(name: string, value: string | undefined, minLength = MIN_SECRET_LENGTH): void {
   if (value === undefined) return;
-  if (value.length < MIN_SECRET_LENGTH) {
+  if (value.length < minLength) {
     throw new ConfigError(
-      `Invalid environment: ${name} must be at least ${MIN_SECRET_LENGTH} characters when NODE_ENV=production ` +
+      `Invalid environment: ${name} must be at least ${minLength} characters when NODE_ENV=production ` +
         `(generate one with: openssl rand -base64 32)`,
     );
   }
@@ -189,6 +210,21 @@ function assertStrongSecret(name: string, value: string | undefined): void {
         `NODE_ENV=production (generate one with: openssl rand -base64 32)`,
     );
   }
+  if (new Set(value).size < MIN_DISTINCT_CHARACTERS) {
+    throw new ConfigError(
+      `Invalid environment: ${name} must hold at least ${MIN_DISTINCT_CHARACTERS} different characters when ` +
+        `NODE_ENV=production (generate one with: openssl rand -base64 32)`,
+    );
+  }
+}
+
+/** `address/prefix` with an IPv4 (prefix 0-32) or IPv6 (0-128) address. */
+function isCidr(text: string): boolean {
+  const match = /^([^/]+)\/(\d{1,3})$/.exec(text);
+  if (!match) return false;
+  const family = isIP(match[1]);
+  const prefix = Number(match[2]);
+  return family !== 0 && prefix <= (family === 4 ? 32 : 128);
 }
 
 function trustProxyOf(value: string | undefined): AppConfig['trustProxy'] {
@@ -244,6 +280,20 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
   if (production) {
     assertStrongSecret('CURSOR_SECRET', parsed.CURSOR_SECRET);
     assertStrongSecret('ADMIN_TOKEN', parsed.ADMIN_TOKEN);
+    for (const name of OPERATOR_SECRETS) assertStrongSecret(name, env[name], MIN_DISTINCT_CHARACTERS);
+    if (parsed.WEBHOOK_ALLOW_INSECURE) {
+      throw new ConfigError(
+        'Invalid environment: WEBHOOK_ALLOW_INSECURE=true is refused when NODE_ENV=production; allow receivers ' +
+          'on your own network with WEBHOOK_PRIVATE_NETWORKS (CIDR list) instead',
+      );
+    }
+  }
+  const privateNetworks = parsed.WEBHOOK_PRIVATE_NETWORKS ?? [];
+  const badNetwork = privateNetworks.find((cidr) => !isCidr(cidr));
+  if (badNetwork !== undefined) {
+    throw new ConfigError(
+      `Invalid environment: WEBHOOK_PRIVATE_NETWORKS: "${badNetwork}" is not a CIDR range (e.g. 10.0.0.0/8, fd00::/8)`,
+    );
   }
   const retryDelays = (parsed.WEBHOOK_RETRY_DELAYS_MS ?? ['10000', '60000', '300000']).map(Number);
   if (retryDelays.some((d) => !Number.isInteger(d) || d < 0)) {
@@ -270,6 +320,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     env: nodeEnv,
     port: parsed.PORT ?? 3000,
     host: parsed.HOST ?? '0.0.0.0',
+    requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS ?? 30_000,
     databaseUrl: parsed.DATABASE_URL,
     databasePoolSize: parsed.DATABASE_POOL_SIZE ?? 20,
     embeddedPgPort: parsed.EMBEDDED_PG_PORT ?? 54329,
@@ -287,6 +338,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     webhookTimeoutMs: parsed.WEBHOOK_TIMEOUT_MS ?? 10000,
     webhookRedeliveryGraceMs: parsed.WEBHOOK_REDELIVERY_GRACE_MS ?? 60000,
     webhookAllowInsecure: parsed.WEBHOOK_ALLOW_INSECURE ?? false,
+    webhookPrivateNetworks: privateNetworks,
     outboxReplayGraceMs: parsed.OUTBOX_REPLAY_GRACE_MS ?? 60000,
     webhookEndpointConcurrency: parsed.WEBHOOK_ENDPOINT_CONCURRENCY ?? 4,
     webhookOrganizationConcurrency: parsed.WEBHOOK_ORGANIZATION_CONCURRENCY ?? 10,

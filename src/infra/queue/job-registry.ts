@@ -6,7 +6,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Metrics } from '../metrics/metrics';
 import { DeferJob } from './defer-job';
 import { ON_JOB_KEY, OnJobOptions } from './on-job.decorator';
-import { JOB_QUEUE, JobName, QUEUE_CONCURRENCY } from './queue-names';
+import { JOB_QUEUE, JobName, QUEUE_CONCURRENCY, QueueName } from './queue-names';
 import { QUEUE_CONNECTION } from './queue.tokens';
 import { QueueConnection } from './queue-connection';
 
@@ -44,6 +44,7 @@ export class JobRegistry implements OnApplicationBootstrap, BeforeApplicationShu
 
   async onApplicationBootstrap(): Promise<void> {
     this.discover();
+    this.logQueueErrors();
     if (this.config.roles.has('worker')) this.startWorkers();
     if (this.config.roles.has('scheduler')) {
       await this.registerSchedules();
@@ -79,6 +80,17 @@ export class JobRegistry implements OnApplicationBootstrap, BeforeApplicationShu
     }
     const missing = Object.values(JobName).filter((name) => !this.handlers.has(name));
     if (missing.length) throw new Error(`Jobs without a handler: ${missing.join(', ')}`);
+  }
+
+  /**
+   * A queue's connection errors (Redis unreachable) are emitted as events; without a listener BullMQ prints each
+   * one with console.error, outside the JSON log. The requests that needed the queue answer 503 on their own.
+   */
+  private logQueueErrors(): void {
+    for (const name of Object.values(QueueName)) {
+      const queue = this.moduleRef.get<Queue>(getQueueToken(name), { strict: false });
+      queue.on('error', (err) => this.logger.warn({ queue: name, err: err.message }, 'Queue connection error'));
+    }
   }
 
   private startWorkers(): void {

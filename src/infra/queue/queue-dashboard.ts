@@ -9,11 +9,15 @@ export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 
 /**
  * The admin check, handed in by the caller so infra stays free of the API's auth and error vocabulary.
- * `refusal` answers undefined when the request may pass, otherwise the response to send.
+ * `refusal` answers undefined when the request may pass, otherwise the response to send (a wrong token counts
+ * against the client address's failed-authentication budget, as on every other door).
  */
 export interface QueueDashboardAccess {
   readonly enabled: boolean;
-  refusal(authorization: string | undefined): { status: number; body: unknown } | undefined;
+  refusal(
+    authorization: string | undefined,
+    address: string,
+  ): Promise<{ status: number; body: unknown; headers?: Record<string, string> } | undefined>;
 }
 
 /**
@@ -36,8 +40,12 @@ export async function mountQueueDashboard(
   });
   await fastify.register(async (scope) => {
     scope.addHook('onRequest', async (request, reply) => {
-      const refusal = admin.refusal(request.headers.authorization);
-      if (refusal) return reply.status(refusal.status).send(refusal.body);
+      const refusal = await admin.refusal(request.headers.authorization, request.ip);
+      if (refusal)
+        return reply
+          .headers(refusal.headers ?? {})
+          .status(refusal.status)
+          .send(refusal.body);
     });
     await scope.register(serverAdapter.registerPlugin(), { prefix: QUEUE_DASHBOARD_PATH });
   });

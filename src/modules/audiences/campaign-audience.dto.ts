@@ -16,7 +16,7 @@ import { VARIABLE_VALUES_LIMITS } from '../calls/dto/create-call.dto';
 import { CAMPAIGN_BOUNDS } from './campaign-bounds';
 
 export class AudienceRowDto {
-  @ApiProperty({ example: '+14155550123' }) @IsE164() to: string;
+  @ApiProperty({ example: '+14155550187' }) @IsE164() to: string;
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() contactId?: string;
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, example: { name: 'Ada' } })
   @IsOptional()

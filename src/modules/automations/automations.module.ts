@@ -5,6 +5,7 @@ import { OrganizationsModule } from '../organizations/organizations.module';
 import { AdminAutomationsController } from './admin-automations.controller';
 import { AdminRecurringSchedulesController } from './admin-recurring-schedules.controller';
 import { AutomationsService } from './automations.service';
+import { OccurrencesService } from './occurrences.service';
 import { AutomationsBlocker } from './automations-blocker';
 import { FollowUpCampaignsRepository } from './follow-up-campaigns.repository';
 import { FollowUpMessage } from './follow-up-message.entity';
@@ -27,11 +28,18 @@ import { RecurringSchedule } from './recurring-schedule.entity';
   controllers: [AdminAutomationsController, AdminRecurringSchedulesController],
   providers: [
     AutomationsService,
+    OccurrencesService,
     AutomationsBlocker,
     RecurringSchedulesRepository,
     FollowUpCampaignsRepository,
     FollowUpMessagesRepository,
   ],
-  exports: [AutomationsService, RecurringSchedulesRepository, FollowUpCampaignsRepository, FollowUpMessagesRepository],
+  exports: [
+    AutomationsService,
+    OccurrencesService,
+    RecurringSchedulesRepository,
+    FollowUpCampaignsRepository,
+    FollowUpMessagesRepository,
+  ],
 })
 export class AutomationsModule {}

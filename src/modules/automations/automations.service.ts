@@ -4,7 +4,8 @@ import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { OutboundAssistant } from '../assistants/outbound-assistant.entity';
 import { Case } from '../cases/case.entity';
-import { nextOccurrence, isValidRule } from './next-occurrence';
+import { RULE_HORIZON_DAYS, ruleProblem } from './next-occurrence';
+import { OccurrencesService, RULE_CHECK_BUDGET_MS } from './occurrences.service';
 import { MessagingAccountsService } from '../messaging/messaging-accounts.service';
 import { variablesMatch } from '../messaging/template-placeholders';
 import { CreateFollowUpCampaignDto, FollowUpMessageDto } from './dto/create-follow-up-campaign.dto';
@@ -26,9 +27,10 @@ export class AutomationsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly messaging: MessagingAccountsService,
+    private readonly occurrences: OccurrencesService,
   ) {}
 
-  createRecurringSchedule(
+  async createRecurringSchedule(
     organizationId: string,
     dto: CreateRecurringScheduleDto,
     status: RecurringScheduleStatus,
@@ -36,9 +38,7 @@ export class AutomationsService {
     const dialer = [dto.rrule, dto.from, dto.audience].filter((x) => x !== undefined).length;
     if (dialer !== 0 && dialer !== 3) throw ApiError.validation('rrule', 'rrule, from and audience go together');
     const timeZone = dto.timeZone ?? 'UTC';
-    if (dto.rrule && !isValidRule(dto.rrule, timeZone)) {
-      throw ApiError.validation('rrule', 'rrule must be an RFC 5545 rule with occurrences to come');
-    }
+    if (dto.rrule) await this.assertBoundedRule(dto.rrule, timeZone);
     return this.dataSource.transaction(async (m) => {
       await this.lockReferences(m, organizationId, dto);
       const schedule = await m.save(
@@ -59,7 +59,12 @@ export class AutomationsService {
       // The series is anchored at createdAt, as the runner and resume compute it: an anchor taken from this
       // process's clock instead could fall in another second than the row's timestamp (the transaction's start)
       // and put the first occurrence off the series' grid (seen: two occurrences of an every-2-s rule 1 s apart).
-      schedule.nextOccurrenceAt = nextOccurrence(schedule.rrule, timeZone, schedule.createdAt, schedule.createdAt);
+      schedule.nextOccurrenceAt = await this.occurrences.next(
+        schedule.rrule,
+        timeZone,
+        schedule.createdAt,
+        schedule.createdAt,
+      );
       await m.update(RecurringSchedule, { id: schedule.id }, { nextOccurrenceAt: schedule.nextOccurrenceAt });
       return schedule;
     });
@@ -73,9 +78,27 @@ export class AutomationsService {
     const schedule = await this.dataSource.manager.findOneBy(RecurringSchedule, { id });
     if (!schedule) throw ApiError.notFound('Recurring schedule');
     const now = new Date();
-    const next = schedule.rrule ? nextOccurrence(schedule.rrule, schedule.timeZone, schedule.createdAt, now) : null;
+    const next = schedule.rrule
+      ? await this.occurrences.next(schedule.rrule, schedule.timeZone, schedule.createdAt, now)
+      : null;
     await this.dataSource.manager.update(RecurringSchedule, { id }, { status, nextOccurrenceAt: next });
     return this.dataSource.manager.findOneByOrFail(RecurringSchedule, { id });
+  }
+
+  /**
+   * A rule is accepted when it is bounded (ruleProblem) and has an occurrence within RULE_HORIZON_DAYS, found
+   * within the computation budget: a rule that never matches is refused in about that budget, never by walking
+   * rrule's periods up to the year 9999 (docs/operations.md, "Recurring schedules").
+   */
+  private async assertBoundedRule(rule: string, zone: string): Promise<void> {
+    const problem = ruleProblem(rule);
+    if (problem) throw ApiError.validation('rrule', problem);
+    const now = new Date();
+    const horizon = now.getTime() + RULE_HORIZON_DAYS * 24 * 3600 * 1000;
+    const next = await this.occurrences.next(rule, zone, now, now, RULE_CHECK_BUDGET_MS).catch(() => null);
+    if (!next || next.getTime() > horizon) {
+      throw ApiError.validation('rrule', `rrule must have an occurrence within the next ${RULE_HORIZON_DAYS} days`);
+    }
   }
 
   async createFollowUpCampaign(organizationId: string, dto: CreateFollowUpCampaignDto): Promise<FollowUpCampaign> {

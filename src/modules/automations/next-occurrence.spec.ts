@@ -1,4 +1,4 @@
-import { isValidRule, nextOccurrence } from './next-occurrence';
+import { nextOccurrence, ruleProblem } from './next-occurrence';
 
 describe('nextOccurrence', () => {
   const start = new Date('2026-01-05T00:00:00Z');
@@ -21,8 +21,12 @@ describe('nextOccurrence', () => {
     expect(nextOccurrence(rule, 'UTC', start, new Date('2026-01-05T00:00:04Z'))).toBeNull();
   });
 
-  it('validates rules', () => {
-    expect(isValidRule('FREQ=WEEKLY;BYDAY=MO', 'UTC')).toBe(true);
-    expect(isValidRule('FREQ=NOPE', 'UTC')).toBe(false);
+  it('accepts hourly and slower rules, refuses what does not parse and sub-hourly frequencies', () => {
+    expect(ruleProblem('FREQ=WEEKLY;BYDAY=MO')).toBeNull();
+    expect(ruleProblem('FREQ=HOURLY;BYMINUTE=0,30;BYSECOND=0')).toBeNull();
+    expect(ruleProblem('FREQ=NOPE')).toMatch(/RFC 5545/);
+    expect(ruleProblem('FREQ=SECONDLY')).toMatch(/at most hourly/);
+    expect(ruleProblem('FREQ=MINUTELY;INTERVAL=30')).toMatch(/at most hourly/);
+    expect(ruleProblem('FREQ=HOURLY;BYSECOND=0,30')).toMatch(/BYSECOND/);
   });
 });

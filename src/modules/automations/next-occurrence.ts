@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { rrulestr } from 'rrule';
+import { Frequency, RRule, rrulestr } from 'rrule';
 
 /** Wall-clock fields of an instant in a zone, as a UTC date (rrule computes in "floating" time this way). */
 const floating = (at: Date, zone: string) => {
@@ -29,12 +29,29 @@ export function nextOccurrence(rule: string, zone: string, dtstart: Date, after:
   ).toJSDate();
 }
 
-/** A rule the dialer accepts: parses, and has at least one occurrence after `dtstart`. */
-export function isValidRule(rule: string, zone: string): boolean {
+/** How far ahead a new rule must have an occurrence (docs/operations.md, "Recurring schedules"). */
+export const RULE_HORIZON_DAYS = 366;
+/** Frequencies that would place campaigns seconds or minutes apart: a schedule calls an audience, not a clock. */
+const REFUSED_FREQUENCIES = new Set([Frequency.SECONDLY, Frequency.MINUTELY]);
+
+/**
+ * What is wrong with a rule on its face, before any occurrence is computed (null: nothing): it must parse as an
+ * RFC 5545 RRULE, repeat hourly or slower, and name at most one second (a BYSECOND list would bring back the
+ * sub-minute series the frequency rule refuses).
+ */
+export function ruleProblem(rule: string): string | null {
+  let parsed: unknown;
   try {
-    const now = new Date();
-    return nextOccurrence(rule, zone, now, now) !== null;
+    parsed = rrulestr(rule);
   } catch {
-    return false;
+    return 'rrule must be an RFC 5545 rule';
   }
+  if (!(parsed instanceof RRule)) return 'rrule must be one RRULE (no sets, RDATE or EXDATE)';
+  const { freq, bysecond } = parsed.origOptions;
+  if (freq === undefined) return 'rrule must have a FREQ';
+  if (REFUSED_FREQUENCIES.has(freq)) {
+    return 'rrule must repeat at most hourly (FREQ=SECONDLY and FREQ=MINUTELY are refused)';
+  }
+  if (Array.isArray(bysecond) && bysecond.length > 1) return 'rrule must name at most one BYSECOND value';
+  return null;
 }

@@ -11,7 +11,7 @@ export class CampaignAttemptResponse {
 
 export class CampaignEntryResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ example: '+14155550123' }) to: string;
+  @ApiProperty({ example: '+14155550187' }) to: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) contactId: string | null;
   @ApiProperty({ enum: ENTRY_STATUSES }) status: EntryStatus;
   @ApiProperty({

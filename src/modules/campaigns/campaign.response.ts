@@ -33,7 +33,7 @@ export class CampaignResponse {
       'itself once calls can be placed again); null when paused by hand or not paused',
   })
   pausedReason: string | null;
-  @ApiProperty({ example: '+14155550100' }) from: string;
+  @ApiProperty({ example: '+14155550142' }) from: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) caseId: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) assistantConfigId: string | null;
   @ApiProperty({ type: String, nullable: true }) firstMessage: string | null;

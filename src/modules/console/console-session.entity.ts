@@ -13,6 +13,11 @@ export class ConsoleSession {
   @Column('text') subject: string;
   /** Null for the admin, who may act on every organization; set for a future organization-member session. */
   @Column('uuid', { nullable: true }) organizationId: string | null;
+  /**
+   * SHA-256 of the ADMIN_TOKEN that opened the session: once the token changes, no session opened with the old one
+   * is accepted. Null (sessions opened before sessions were bound) never matches.
+   */
+  @Column('bytea', { nullable: true }) adminTokenHash: Buffer | null;
   @Column('timestamptz') expiresAt: Date;
   @Column('timestamptz', { nullable: true }) revokedAt: Date | null;
   @CreatedAt() createdAt: Date;

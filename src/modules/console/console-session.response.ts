@@ -13,3 +13,8 @@ export class ConsoleSessionResponse {
     return { csrfToken: session.csrfToken, expiresAt: session.expiresAt.toISOString(), subject: 'admin' };
   }
 }
+
+export class RevokedSessionsResponse {
+  @ApiProperty({ minimum: 0, description: 'Console sessions that were live and are now ended', example: 3 })
+  revoked: number;
+}

@@ -9,16 +9,31 @@ import { ConsoleSession } from './console-session.entity';
 export class ConsoleSessionsRepository {
   constructor(@InjectRepository(ConsoleSession) private readonly repo: Repository<ConsoleSession>) {}
 
-  insert(tokenHash: Buffer, subject: string, expiresAt: Date): Promise<ConsoleSession> {
+  insert(tokenHash: Buffer, subject: string, expiresAt: Date, adminTokenHash: Buffer): Promise<ConsoleSession> {
     return this.repo.save(
-      this.repo.create({ id: uuidv7(), tokenHash, subject, organizationId: null, expiresAt, revokedAt: null }),
+      this.repo.create({
+        id: uuidv7(),
+        tokenHash,
+        subject,
+        organizationId: null,
+        adminTokenHash,
+        expiresAt,
+        revokedAt: null,
+      }),
     );
   }
 
-  /** The live session with this token hash: not revoked, not expired. */
-  async findLive(tokenHash: Buffer): Promise<ConsoleSession | null> {
+  /** The live session with this token hash, opened with this admin token: not revoked, not expired. */
+  async findLive(tokenHash: Buffer, adminTokenHash: Buffer): Promise<ConsoleSession | null> {
     const session = await this.repo.findOneBy({ tokenHash, revokedAt: IsNull() });
-    return session && session.expiresAt.getTime() > Date.now() ? session : null;
+    if (!session || session.expiresAt.getTime() <= Date.now()) return null;
+    return session.adminTokenHash?.equals(adminTokenHash) ? session : null;
+  }
+
+  /** Revokes every live session; the number revoked. */
+  async revokeAll(): Promise<number> {
+    const { affected } = await this.repo.update({ revokedAt: IsNull() }, { revokedAt: new Date() });
+    return affected ?? 0;
   }
 
   async revoke(tokenHash: Buffer): Promise<void> {

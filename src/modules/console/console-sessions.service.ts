@@ -13,6 +13,15 @@ export const SESSION_TTL_SECONDS = 8 * 60 * 60;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
+/**
+ * What a session keeps of the admin token that opened it: a hash under its own label, so it equals no other
+ * digest of the token the service computes (the bearer check's).
+ */
+const adminTokenBinding = (adminToken: string | undefined) =>
+  createHash('sha256')
+    .update('console-session-admin-token:')
+    .update(adminToken ?? '')
+    .digest();
 
 /**
  * The CSRF token is derived from the session token, so nothing more is stored; the page reads it from the
@@ -30,12 +39,15 @@ export interface SignedIn {
 @Injectable()
 export class ConsoleSessionsService implements ConsoleSessionVerifier {
   private readonly admin: AdminTokenCheck;
+  /** Sessions are bound to the admin token: one opened with another token (before a change) is refused. */
+  private readonly binding: Buffer;
 
   constructor(
     private readonly sessions: ConsoleSessionsRepository,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.admin = new AdminTokenCheck(config.adminToken);
+    this.binding = adminTokenBinding(config.adminToken);
   }
 
   /** Exchanges the admin token for a session (404 when the admin API is off, 401 on a wrong token). */
@@ -47,6 +59,7 @@ export class ConsoleSessionsService implements ConsoleSessionVerifier {
       sha256(token),
       'admin',
       new Date(Date.now() + SESSION_TTL_SECONDS * 1000),
+      this.binding,
     );
     return { token, csrfToken: csrfFor(token), expiresAt: session.expiresAt };
   }
@@ -54,9 +67,14 @@ export class ConsoleSessionsService implements ConsoleSessionVerifier {
   /** The session of this request's cookie, or 401. */
   async current(request: FastifyRequest): Promise<SignedIn> {
     const token = readCookie(request, SESSION_COOKIE);
-    const session = token ? await this.sessions.findLive(sha256(token)) : null;
+    const session = token ? await this.sessions.findLive(sha256(token), this.binding) : null;
     if (!token || !session) throw new ApiError('UNAUTHORIZED', 'Not signed in, or the session ended');
     return { token, csrfToken: csrfFor(token), expiresAt: session.expiresAt };
+  }
+
+  /** Ends every console session at once (all operators sign in again); the number ended. */
+  revokeAll(): Promise<number> {
+    return this.sessions.revokeAll();
   }
 
   async signOut(request: FastifyRequest): Promise<void> {

@@ -24,6 +24,7 @@ import { ConsoleOrganizationsController } from './console-organizations.controll
 import { ConsoleScriptsController } from './console-scripts.controller';
 import { ConsoleSession } from './console-session.entity';
 import { ConsoleSessionController } from './console-session.controller';
+import { ConsoleSessionsController } from './console-sessions.controller';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { ConsoleSessionsService } from './console-sessions.service';
 import { ConsoleUsageController } from './console-usage.controller';
@@ -55,6 +56,7 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
   ],
   controllers: [
     ConsoleSessionController,
+    ConsoleSessionsController,
     ConsoleOrganizationsController,
     ConsoleCallsController,
     ConsoleScriptsController,

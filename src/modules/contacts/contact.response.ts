@@ -6,7 +6,7 @@ import { Contact } from './contact.entity';
 export class ContactSearchItemResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ example: 'Alice Smith' }) title: string;
-  @ApiProperty({ example: '+14155550123' }) phone: string;
+  @ApiProperty({ example: '+14155550187' }) phone: string;
   @ApiProperty({ type: String, nullable: true, example: 'alice@example.com' }) email: string | null;
 
   static from(c: Pick<Contact, 'id' | 'title' | 'phone' | 'email'>): ContactSearchItemResponse {

@@ -20,11 +20,11 @@ const LEDGER_RULES =
   'and a campaign entry is skipped with skipReason `DO_NOT_CALL`. A chat message STOP, STOPALL, UNSUBSCRIBE, ' +
   'CANCEL, END or QUIT (any case, surrounding spaces ignored) lists the sender with source `message`.';
 
-const NUMBER_PARAM = { name: 'number', description: 'E.164, URL-encoded (`%2B14155550123`)', example: '+14155550123' };
+const NUMBER_PARAM = { name: 'number', description: 'E.164, URL-encoded (`%2B14155550187`)', example: '+14155550187' };
 
 function numberParam(raw: string): string {
   const number = toE164(raw);
-  if (!number) throw ApiError.validation('number', 'must be a phone number in E.164 format, e.g. +14155550123');
+  if (!number) throw ApiError.validation('number', 'must be a phone number in E.164 format, e.g. +14155550187');
   return number;
 }
 

@@ -8,7 +8,7 @@ export class ConversationResponse {
   @ApiProperty({ enum: CONVERSATION_STATUSES }) status: ConversationStatus;
   @ApiProperty({
     description: 'E.164; empty for a user the provider names only by business-scoped id (see `waUserId`)',
-    example: '+14155550123',
+    example: '+14155550187',
   })
   waUserPhone: string;
   @ApiPropertyOptional({

@@ -3,7 +3,7 @@ import { PhoneNumber } from './phone-number.entity';
 
 export class PhoneNumberResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ description: 'E.164', example: '+14155550100' }) number: string;
+  @ApiProperty({ description: 'E.164', example: '+14155550142' }) number: string;
   @ApiProperty({ example: 'Main line' }) label: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 

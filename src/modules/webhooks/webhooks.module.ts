@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RateLimitModule } from '../../common/rate-limit/rate-limit.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { WebhookDeliveryJob } from './delivery/webhook-delivery.job';
 import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
@@ -19,7 +20,8 @@ import { WebhookOperationsService } from './operations/webhook-operations.servic
 
 /** Webhook endpoints (API) and the delivery engine (worker role: fan-out of domain events, signed retried POSTs). */
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookEndpoint, WebhookDelivery, WebhookDeliveryLease])],
+  // RateLimitModule: the per-endpoint budget of test pings and re-sends, in the rate limits' shared store.
+  imports: [TypeOrmModule.forFeature([WebhookEndpoint, WebhookDelivery, WebhookDeliveryLease]), RateLimitModule],
   controllers: [WebhooksController, WebhookOperationsController],
   providers: [
     WebhooksService,

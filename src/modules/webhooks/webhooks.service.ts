@@ -11,7 +11,8 @@ import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
-import { assertWebhookUrl } from './webhook-url';
+import { assertOutboundUrl } from '../../common/url-safety/assert-outbound-url';
+import { OutboundUrlPolicy } from '../../common/url-safety/outbound-url-policy';
 
 export const MAX_ENDPOINTS_PER_ORG = 5;
 
@@ -31,11 +32,15 @@ export function newSecret(): string {
 
 @Injectable()
 export class WebhooksService implements ReplaySecretSource {
+  private readonly urlPolicy: OutboundUrlPolicy;
+
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(WebhookEndpoint) private readonly endpoints: Repository<WebhookEndpoint>,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.urlPolicy = OutboundUrlPolicy.fromConfig(config);
+  }
 
   /** For an idempotent replay of the create: the endpoint's live secret, null once it is deleted. */
   async currentSecret(world: World, id: string): Promise<string | null> {
@@ -52,7 +57,7 @@ export class WebhooksService implements ReplaySecretSource {
 
   /** The endpoint belongs to the creating key's world and receives that world's events only. */
   async create(world: World, dto: CreateWebhookDto): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
-    await assertWebhookUrl(dto.url, this.config.webhookAllowInsecure);
+    await assertOutboundUrl(dto.url, this.urlPolicy);
     const secret = newSecret();
     const endpoint = await this.dataSource.transaction(async (m) => {
       // The spec's cap is per organization: test and live endpoints count together.
@@ -74,7 +79,7 @@ export class WebhooksService implements ReplaySecretSource {
     await this.get(world, id);
     const changes: Partial<WebhookEndpoint> = {};
     if (dto.url !== undefined) {
-      await assertWebhookUrl(dto.url, this.config.webhookAllowInsecure);
+      await assertOutboundUrl(dto.url, this.urlPolicy);
       changes.url = dto.url;
     }
     if (dto.events !== undefined) changes.events = dto.events;

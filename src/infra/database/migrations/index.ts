@@ -21,6 +21,7 @@ import { OutboxProcessed1795452000000 } from './1795452000000-OutboxProcessed';
 import { WebhookClaimSlotFunction1795460000000 } from './1795460000000-WebhookClaimSlotFunction';
 import { CallProviderOutcome1795470000000 } from './1795470000000-CallProviderOutcome';
 import { Worlds1795470000001 } from './1795470000001-Worlds';
+import { ConsoleSessionTokenBinding1795470000002 } from './1795470000002-ConsoleSessionTokenBinding';
 import { WhatsAppProduction1795471000000 } from './1795471000000-WhatsAppProduction';
 
 /**
@@ -51,5 +52,6 @@ export const MIGRATIONS: Function[] = [
   WebhookClaimSlotFunction1795460000000,
   CallProviderOutcome1795470000000,
   Worlds1795470000001,
+  ConsoleSessionTokenBinding1795470000002,
   WhatsAppProduction1795471000000,
 ];

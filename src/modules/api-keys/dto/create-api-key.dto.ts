@@ -1,5 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMinSize, IsArray, IsIn, IsISO8601, IsOptional, IsString, Length } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { IsBoundedDate } from '../../../common/validation/is-bounded-date.decorator';
 import { SCOPES } from '../../../common/auth/scopes';
 
 export class CreateApiKeyDto {
@@ -10,5 +11,8 @@ export class CreateApiKeyDto {
   scopes: string[];
   @IsOptional() @IsIn(['live', 'test']) environment?: 'live' | 'test';
   @IsOptional() @IsString() @Length(1, 200) name?: string;
-  @IsOptional() @IsISO8601({ strict: true }) expiresAt?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'The key is refused after this time (years 1970-9999)' })
+  @IsOptional()
+  @IsBoundedDate()
+  expiresAt?: string;
 }

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsISO8601, IsObject, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsObject, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsBoundedDate } from '../../../common/validation/is-bounded-date.decorator';
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
 import { FlatRecordLimits, IsFlatRecord } from '../../../common/validation/is-flat-record.decorator';
 
@@ -34,10 +35,10 @@ export class CreateCallDto {
   @MaxLength(1000)
   firstMessage?: string;
 
-  /** ISO 8601, in the future; omitted means immediate. */
+  /** ISO 8601, in the future (years 1970-9999); omitted means immediate. */
   @ApiPropertyOptional({ format: 'date-time' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsBoundedDate()
   scheduledAt?: string;
 
   @ApiPropertyOptional({

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsOptional, IsUUID } from 'class-validator';
+import { IsIn, IsOptional, IsUUID } from 'class-validator';
+import { IsBoundedDate } from '../../../common/validation/is-bounded-date.decorator';
 import { PageQueryDto } from '../../../common/pagination/pagination.dto';
 import { PUBLIC_CALL_STATUSES } from '../call.entity';
 
@@ -12,15 +13,15 @@ export class ListCallsQueryDto extends PageQueryDto {
   @IsOptional() @IsUUID() contactId?: string;
   @IsOptional() @IsUUID() caseId?: string;
 
-  /** Only calls created at or after this time (ISO 8601). */
+  /** Only calls created at or after this time (ISO 8601, years 1970-9999). */
   @ApiPropertyOptional({ format: 'date-time' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsBoundedDate()
   from?: string;
 
-  /** Only calls created before this time (ISO 8601). */
+  /** Only calls created before this time (ISO 8601, years 1970-9999). */
   @ApiPropertyOptional({ format: 'date-time' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsBoundedDate()
   to?: string;
 }

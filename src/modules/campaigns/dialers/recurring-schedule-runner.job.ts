@@ -7,7 +7,7 @@ import { RecurringSchedule } from '../../automations/recurring-schedule.entity';
 import { RecurringSchedulesRepository } from '../../automations/recurring-schedules.repository';
 import { CampaignAudienceDto } from '../../audiences/campaign-audience.dto';
 import { CreateCampaignCommand } from '../create-campaign.command';
-import { nextOccurrence } from '../../automations/next-occurrence';
+import { OccurrencesService } from '../../automations/occurrences.service';
 
 export const SCHEDULE_TICK_MS = 1000;
 const BATCH = 20;
@@ -26,6 +26,7 @@ export class RecurringScheduleRunnerJob {
     private readonly dataSource: DataSource,
     private readonly schedules: RecurringSchedulesRepository,
     private readonly create: CreateCampaignCommand,
+    private readonly occurrences: OccurrencesService,
   ) {}
 
   @OnJob({ name: JobName.RecurringScheduleTick, schedule: { every: SCHEDULE_TICK_MS } })
@@ -35,14 +36,23 @@ export class RecurringScheduleRunnerJob {
       for (const schedule of due) {
         await this.fire(m, schedule);
         const after = new Date(Math.max(Date.now(), schedule.nextOccurrenceAt!.getTime()));
-        await this.schedules.setNextOccurrence(
-          m,
-          schedule.id,
-          nextOccurrence(schedule.rrule!, schedule.timeZone, schedule.createdAt, after),
-        );
+        await this.schedules.setNextOccurrence(m, schedule.id, await this.following(schedule, after));
       }
       return due.length;
     });
+  }
+
+  /**
+   * The occurrence after `after`, or null: the series has ended, or its next occurrence is too far to find within
+   * the computation budget (the schedule then stops, with a warning: nothing could be placed on time anyway).
+   */
+  private async following(s: RecurringSchedule, after: Date): Promise<Date | null> {
+    try {
+      return await this.occurrences.next(s.rrule!, s.timeZone, s.createdAt, after);
+    } catch (error) {
+      this.logger.warn({ scheduleId: s.id, err: (error as Error).message }, 'Schedule stopped: no next occurrence');
+      return null;
+    }
   }
 
   /**

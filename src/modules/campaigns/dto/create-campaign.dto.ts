@@ -6,7 +6,6 @@ import {
   ArrayUnique,
   IsArray,
   IsIn,
-  IsISO8601,
   IsInt,
   IsObject,
   IsOptional,
@@ -20,6 +19,7 @@ import {
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
+import { IsBoundedDate } from '../../../common/validation/is-bounded-date.decorator';
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
 import { isValidTimeZone } from '../../../common/validation/time-zone';
 import { CampaignAudienceDto } from '../../audiences/campaign-audience.dto';
@@ -82,7 +82,7 @@ export class RetryPolicyDto {
 
 export class CreateCampaignDto {
   @ApiProperty({ example: 'November reminders', maxLength: 200 }) @IsString() @Length(1, 200) name: string;
-  @ApiProperty({ example: '+14155550100', description: "Caller ID: one of the organization's numbers" })
+  @ApiProperty({ example: '+14155550142', description: "Caller ID: one of the organization's numbers" })
   @IsE164()
   from: string;
 
@@ -96,9 +96,9 @@ export class CreateCampaignDto {
   @Type(() => CampaignAudienceDto)
   audience: CampaignAudienceDto;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Not before this time; default: when started' })
+  @ApiPropertyOptional({ format: 'date-time', description: 'Not before this time (years 1970-9999); default: when started' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsBoundedDate()
   startAt?: string;
 
   @ApiPropertyOptional({ type: CallingWindowDto, description: 'Omitted: any time' })

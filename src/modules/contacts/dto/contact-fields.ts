@@ -62,7 +62,7 @@ export const PhoneField = (kind: Presence) =>
     ApiProperty({
       required: kind === 'required',
       description: 'E.164, unique in the organization; spaces, dashes and brackets are accepted and removed',
-      example: '+14155550123',
+      example: '+14155550187',
     }),
     ...presence(kind, 'phone'),
     IsE164(),

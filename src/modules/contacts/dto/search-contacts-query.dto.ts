@@ -9,7 +9,7 @@ export class SearchContactsQueryDto {
     description:
       'Required, 2-100 characters (surrounding spaces ignored). Matches names (case-insensitive; exact, prefix, ' +
       'word prefix, substring, then typo-tolerant) and, when it looks like a phone number, phone digits ' +
-      '("+1 415 55" and "4155" both find +14155550123).',
+      '("+1 415 55" and "4155" both find +14155550187).',
     minLength: 2,
     maxLength: 100,
     example: 'ali',

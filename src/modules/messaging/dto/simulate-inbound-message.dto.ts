@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsISO8601, IsOptional, IsString, IsUUID, Length, MaxLength } from 'class-validator';
+import { IsOptional, IsString, IsUUID, Length, MaxLength } from 'class-validator';
+import { IsBoundedDate } from '../../../common/validation/is-bounded-date.decorator';
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
 
 /** Admin API: a user's message arrives at an account, as the provider's webhook would bring it. */
@@ -11,7 +12,7 @@ export class SimulateInboundMessageDto {
   })
   @IsUUID()
   accountId: string;
-  @ApiProperty({ example: '+14155550123', description: "The user's phone, E.164" })
+  @ApiProperty({ example: '+14155550187', description: "The user's phone, E.164" })
   @IsE164()
   from: string;
   @ApiPropertyOptional({ maxLength: 200, example: 'Ada Lovelace', description: "The user's profile name" })
@@ -25,10 +26,10 @@ export class SimulateInboundMessageDto {
   text: string;
   @ApiPropertyOptional({
     format: 'date-time',
-    description: 'When the user wrote it (default now); a past time backdates the 24-hour window',
+    description: 'When the user wrote it (default now; years 1970-9999); a past time backdates the 24-hour window',
   })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsBoundedDate()
   timestamp?: string;
   @ApiPropertyOptional({
     minLength: 1,

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsDate, IsIn, IsInt, IsOptional, Max, Min, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min, ValidateIf } from 'class-validator';
+import { IsBoundedDate } from '../../../common/validation/is-bounded-date.decorator';
 import { PRODUCT_TYPES, ProductType } from '../entities/subscription.entity';
 
 export class CreateSubscriptionDto {
@@ -37,23 +38,23 @@ export class CreateSubscriptionDto {
   @IsOptional()
   @IsBoolean()
   enforced?: boolean;
-  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Default: enforced at once' })
+  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Default: enforced at once (years 1970-9999)' })
   @IsOptional()
   @Type(() => Date)
-  @IsDate()
+  @IsBoundedDate()
   enforcementStartsAt?: Date;
-  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Default: now' })
+  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Default: now (years 1970-9999)' })
   @IsOptional()
   @Type(() => Date)
-  @IsDate()
+  @IsBoundedDate()
   periodStart?: Date;
   @ApiPropertyOptional({
     type: String,
     format: 'date-time',
-    description: 'Default: a month after `periodStart`; must be after it',
+    description: 'Default: a month after `periodStart`; must be after it (years 1970-9999)',
   })
   @IsOptional()
   @Type(() => Date)
-  @IsDate()
+  @IsBoundedDate()
   periodEnd?: Date;
 }

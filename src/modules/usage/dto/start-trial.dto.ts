@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDate, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsBoundedDate } from '../../../common/validation/is-bounded-date.decorator';
 
 export class StartTrialDto {
   @ApiProperty({ type: 'integer', minimum: 1, maximum: 365, example: 14, description: 'Length of the trial' })
@@ -22,10 +23,10 @@ export class StartTrialDto {
   @ApiPropertyOptional({
     type: String,
     format: 'date-time',
-    description: 'Default now; a past start shortens the trial (400 when it would already have ended)',
+    description: 'Default now (years 1970-9999); a past start shortens the trial (400 when it would already have ended)',
   })
   @IsOptional()
   @Type(() => Date)
-  @IsDate()
+  @IsBoundedDate()
   startedAt?: Date;
 }

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDate, IsIn, IsOptional } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
+import { IsBoundedDate } from '../../../common/validation/is-bounded-date.decorator';
 import { PageQueryDto } from '../../../common/pagination/pagination.dto';
 import { LEDGER_TYPES, LedgerType } from '../entities/minute-ledger-entry.entity';
 
@@ -12,19 +13,19 @@ export class UsageHistoryQueryDto extends PageQueryDto {
 
   @ApiPropertyOptional({
     format: 'date-time',
-    description: 'Rows created at or after',
+    description: 'Rows created at or after (years 1970-9999)',
   })
   @IsOptional()
   @Type(() => Date)
-  @IsDate()
+  @IsBoundedDate()
   from?: Date;
 
   @ApiPropertyOptional({
     format: 'date-time',
-    description: 'Rows created at or before',
+    description: 'Rows created at or before (years 1970-9999)',
   })
   @IsOptional()
   @Type(() => Date)
-  @IsDate()
+  @IsBoundedDate()
   to?: Date;
 }

@@ -8,6 +8,7 @@ import { Metrics } from '../../../infra/metrics/metrics';
 import { JobQueue } from '../../../infra/queue/job-queue';
 import { JobName } from '../../../infra/queue/queue-names';
 import { WebhookDelivery } from '../webhook-delivery.entity';
+import { OutboundUrlPolicy } from '../../../common/url-safety/outbound-url-policy';
 import { PostResult, WebhookHttpClient } from './webhook-http.client';
 import { WebhookDeliveryJobData, deliveryJobOptions, retryDelay, webhookId } from './webhook-delivery-job-data';
 import { signatureHeader } from './webhook-signature';
@@ -60,7 +61,7 @@ export class WebhookDeliveryService {
     private readonly endpoints: WebhookEndpointsRepository,
   ) {
     // An organization's sockets to one host never exceed its attempts in flight in this worker.
-    this.http = new WebhookHttpClient(config.webhookOrganizationConcurrency);
+    this.http = new WebhookHttpClient(config.webhookOrganizationConcurrency, OutboundUrlPolicy.fromConfig(config));
   }
 
   async deliver(job: WebhookDeliveryJobData, queued?: Pick<Job, 'attemptsMade' | 'timestamp' | 'opts'>): Promise<void> {
@@ -203,7 +204,6 @@ export class WebhookDeliveryService {
       },
       {
         timeoutMs: this.config.webhookTimeoutMs,
-        allowInsecure: this.config.webhookAllowInsecure,
         tenant: job.organizationId,
       },
     );

@@ -1,7 +1,8 @@
 import { Agent as HttpAgent, ClientRequestArgs, IncomingMessage, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, RequestOptions as HttpsRequestOptions, request as httpsRequest } from 'node:https';
-import { isIpLiteral, isPublicAddress } from '../ssrf/ip-rules';
-import { safeLookup } from '../ssrf/safe-lookup';
+import { isIpLiteral } from '../../../common/url-safety/ip-rules';
+import { OutboundUrlPolicy } from '../../../common/url-safety/outbound-url-policy';
+import { safeLookup } from '../../../common/url-safety/safe-lookup';
 
 /** What is kept of a response body: enough to tell an operator why a receiver said no. */
 export const RESPONSE_EXCERPT_BYTES = 2048;
@@ -19,8 +20,6 @@ export interface PostOptions {
   timeoutMs: number;
   /** Whose request this is: each tenant has its own socket pool per host (see WebhookHttpClient). */
   tenant: string;
-  /** When false (production), only https and public addresses, vetted at connect time. */
-  allowInsecure: boolean;
 }
 
 /** The tenant a request is sent for, carried in the request options to the agent's pool key. */
@@ -46,18 +45,22 @@ class TenantHttpsAgent extends HttpsAgent {
  * only their own sockets to a shared host (a hosted webhook inbox), never everyone's.
  */
 export class WebhookHttpClient {
-  private readonly safeHttps: HttpsAgent;
-  private readonly insecureHttps: HttpsAgent;
-  private readonly insecureHttp: HttpAgent;
+  private readonly https: HttpsAgent;
+  private readonly http: HttpAgent;
 
-  constructor(socketsPerTenant: number) {
+  /** `policy` says which addresses each protocol may reach; it is applied to the addresses connected to. */
+  constructor(
+    socketsPerTenant: number,
+    private readonly policy: OutboundUrlPolicy,
+  ) {
     // Every socket of a pool stays open when idle: with fewer, a tenant sending at full share to one host closed
     // and reopened a connection per request (measured: connect and close were ~3 % of the server's CPU in a
     // burst). The pool is bounded by the tenant's share all the same, and the receiver closes what it finds idle.
     const pool = { keepAlive: true, maxSockets: socketsPerTenant, maxFreeSockets: socketsPerTenant };
-    this.safeHttps = new TenantHttpsAgent({ ...pool, lookup: safeLookup });
-    this.insecureHttps = new TenantHttpsAgent(pool);
-    this.insecureHttp = new TenantHttpAgent(pool);
+    const vetted = (protocol: 'http:' | 'https:') =>
+      policy.allowInsecure ? {} : { lookup: safeLookup(policy, protocol) };
+    this.https = new TenantHttpsAgent({ ...pool, ...vetted('https:') });
+    this.http = new TenantHttpAgent({ ...pool, ...vetted('http:') });
   }
 
   post(url: string, body: string, headers: Record<string, string>, options: PostOptions): Promise<PostResult> {
@@ -77,16 +80,17 @@ export class WebhookHttpClient {
       return Promise.resolve(fail('invalid url'));
     }
     const secure = target.protocol === 'https:';
-    if (!options.allowInsecure) {
-      if (!secure) return Promise.resolve(fail('only https URLs are allowed'));
-      // A literal IP never goes through `lookup`, so it is judged here.
-      if (isIpLiteral(target.hostname) && !isPublicAddress(target.hostname)) {
-        return Promise.resolve(fail(`${target.hostname} is not a public address`));
-      }
-    } else if (!secure && target.protocol !== 'http:') {
-      return Promise.resolve(fail('unsupported protocol'));
+    if (!this.policy.protocols().includes(target.protocol)) {
+      return Promise.resolve(
+        fail(secure || target.protocol === 'http:' ? 'only https URLs are allowed' : 'unsupported protocol'),
+      );
     }
-    const agent = secure ? (options.allowInsecure ? this.insecureHttps : this.safeHttps) : this.insecureHttp;
+    // A literal IP never goes through `lookup`, so it is judged here.
+    const literalProblem = isIpLiteral(target.hostname)
+      ? this.policy.addressProblem(target.hostname, target.protocol)
+      : null;
+    if (literalProblem) return Promise.resolve(fail(literalProblem));
+    const agent = secure ? this.https : this.http;
     const send = secure ? httpsRequest : httpRequest;
 
     return new Promise<PostResult>((resolve) => {

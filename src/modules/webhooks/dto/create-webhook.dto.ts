@@ -14,7 +14,11 @@ import { DOMAIN_EVENT_TYPES, DomainEventType } from '../../outbox/domain-event';
 export const MAX_URL_LENGTH = 2048;
 
 export class CreateWebhookDto {
-  @ApiProperty({ example: 'https://example.com/hooks/voice', maxLength: MAX_URL_LENGTH, description: 'HTTPS URL' })
+  @ApiProperty({
+    example: 'https://example.com/hooks/voice',
+    maxLength: MAX_URL_LENGTH,
+    description: "HTTPS URL to a public address; http or https inside the operator's `WEBHOOK_PRIVATE_NETWORKS`",
+  })
   @IsString()
   @MaxLength(MAX_URL_LENGTH)
   url: string;

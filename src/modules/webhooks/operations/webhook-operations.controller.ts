@@ -12,8 +12,16 @@ import { RecoverDeliveriesQueryDto } from '../dto/recover-deliveries-query.dto';
 import { WebhookEndpointResponse } from '../webhook-endpoint.response';
 import { WebhooksService } from '../webhooks.service';
 import { WebhookDeliveryResponse, WebhookRecoverResponse, WebhookRetryResponse } from './webhook-delivery.response';
-import { RECOVER_BATCH, RECOVER_INTERVAL_SECONDS, WebhookOperationsService } from './webhook-operations.service';
+import {
+  MANUAL_SENDS_PER_MINUTE,
+  RECOVER_BATCH,
+  RECOVER_INTERVAL_SECONDS,
+  WebhookOperationsService,
+} from './webhook-operations.service';
 
+const MANUAL_SENDS =
+  `At most ${MANUAL_SENDS_PER_MINUTE} test pings and re-sends together per endpoint per minute, across every ` +
+  'instance (429 RATE_LIMITED with `Retry-After`).';
 const RETENTION =
   'Attempts are kept 14 days; a delivery can be re-sent while its event is kept (7 days). ' +
   'A delivery is one event to one endpoint; its `id` is the `X-Webhook-Id` header every attempt carried.';
@@ -88,10 +96,10 @@ export class WebhookOperationsController {
       'secret when it is sent; it appears in `attempts` when done. Allowed for `delivered` and `failed` ' +
       'deliveries of an active endpoint still subscribed to the event (422 INVALID_STATE otherwise); a `pending` ' +
       'one is 409 CONFLICT (its automatic retry is scheduled). A failed re-send counts as a failed delivery ' +
-      `towards disabling the endpoint, like any last retry. ${RETENTION}`,
+      `towards disabling the endpoint, like any last retry. ${MANUAL_SENDS} ${RETENTION}`,
   })
   @ApiDataResponse(WebhookRetryResponse, { status: 202 })
-  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'CONFLICT', 'INVALID_STATE')
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'CONFLICT', 'INVALID_STATE', 'RATE_LIMITED')
   async retry(
     @KeyWorld() world: World,
     @Param('id', IdParamPipe) id: string,
@@ -110,10 +118,11 @@ export class WebhookOperationsController {
     description:
       'One attempt, to this endpoint only, signed like every delivery; the answer waits for it, at most ' +
       '`WEBHOOK_TIMEOUT_MS` (10 s by default). Works on a disabled endpoint too (to check it before re-enabling); ' +
-      'never retried and never counted towards disabling. The attempt is logged like any delivery.',
+      'never retried and never counted towards disabling. The attempt is logged like any delivery. ' +
+      MANUAL_SENDS,
   })
   @ApiDataResponse(WebhookDeliveryResponse)
-  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'RATE_LIMITED')
   async test(
     @KeyWorld() world: World,
     @Param('id', IdParamPipe) id: string,

@@ -18,6 +18,7 @@ import {
 } from '../delivery/webhook-delivery-job-data';
 import { WebhookDeliveryService } from '../delivery/webhook-delivery.service';
 import { ListDeliveriesQueryDto } from '../dto/list-deliveries-query.dto';
+import { ActionBudget } from '../../../common/rate-limit/action-budget';
 import { WebhookEndpoint } from '../webhook-endpoint.entity';
 import { WebhookEndpointsRepository } from '../webhook-endpoints.repository';
 import { WebhooksService } from '../webhooks.service';
@@ -28,6 +29,11 @@ import { WebhookDeliveryResponse, WebhookRecoverResponse, WebhookRetryResponse }
 export const RECOVER_BATCH = 500;
 /** One POST /recover per endpoint per this many seconds (429 with Retry-After otherwise). */
 export const RECOVER_INTERVAL_SECONDS = 60;
+/**
+ * Sends an operator triggers by hand on one endpoint (test pings and single re-sends together) per minute, across
+ * every instance: enough to debug a receiver, too few to use our servers to flood someone else's.
+ */
+export const MANUAL_SENDS_PER_MINUTE = 10;
 /** The re-sends of one recover are spread at this pace (10 a second), so a backlog never lands all at once. */
 export const RECOVER_SPACING_MS = 100;
 
@@ -50,6 +56,7 @@ export class WebhookOperationsService {
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly sender: WebhookDeliveryService,
     private readonly jobs: JobQueue,
+    private readonly budget: ActionBudget,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -73,6 +80,7 @@ export class WebhookOperationsService {
       throw ApiError.conflict('An automatic retry of this delivery is already scheduled');
     }
     assertSendable(endpoint, delivery.event);
+    await this.spendManualSend(endpoint);
     const attempt = Math.max(...delivery.attempts.map((a) => a.attempt)) + 1;
     const queued = await this.resend(endpoint, [{ eventId: delivery.eventId, attempt }], 0);
     if (!queued) {
@@ -106,6 +114,7 @@ export class WebhookOperationsService {
   /** Sends `webhook.test` now, bounded by WEBHOOK_TIMEOUT_MS, and answers with the logged attempt. */
   async test(world: World, endpointId: string): Promise<WebhookDeliveryResponse> {
     const endpoint = await this.webhooks.get(world, endpointId);
+    await this.spendManualSend(endpoint);
     const job: WebhookDeliveryJobData = {
       eventId: uuidv7(),
       organizationId: world.organizationId,
@@ -138,6 +147,16 @@ export class WebhookOperationsService {
   private found(delivery: WebhookDeliveryResponse | null): WebhookDeliveryResponse {
     if (!delivery) throw ApiError.notFound('Webhook delivery');
     return delivery;
+  }
+
+  /** Counts one test ping or re-send of the endpoint; 429 with Retry-After past MANUAL_SENDS_PER_MINUTE. */
+  private spendManualSend(endpoint: WebhookEndpoint): Promise<void> {
+    return this.budget.spend(
+      `webhook-manual-sends:${endpoint.id}`,
+      MANUAL_SENDS_PER_MINUTE,
+      (retryAfter) =>
+        `At most ${MANUAL_SENDS_PER_MINUTE} test pings and re-sends per endpoint per minute; try again in ${retryAfter} s`,
+    );
   }
 
   /** One conditional update, so the once-a-minute rule holds across every API process. */

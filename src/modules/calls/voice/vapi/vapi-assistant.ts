@@ -1,3 +1,4 @@
+import { escapeLiquid } from './vapi-liquid';
 import type { Vapi } from '@vapi-ai/server-sdk';
 import type { ModelConfig, TranscriberConfig, VoiceConfig } from '../../../assistants/outbound-assistant.entity';
 import type { Call } from '../../call.entity';
@@ -155,8 +156,10 @@ function vapiModel(model: ModelConfig, systemPrompt: string, dtmf: boolean): Vap
 const toMaxDurationSeconds = (ms: number) => Math.max(10, Math.ceil(ms / 1000));
 
 /**
- * The inline assistant of one call (Vapi's CreateAssistantDto): the resolved first message and system prompt, the
- * voice settings, our call id, and where and how Vapi sends the call's server messages (`server`, vapi-server.ts). Mapping (docs/providers.md): the dial keypad is Vapi's `dtmf` tool, background
+ * The inline assistant of one call (Vapi's CreateAssistantDto): the resolved first message and system prompt (as
+ * Liquid that prints them unchanged: escapeLiquid), the voice settings, our call id, and where and how Vapi sends
+ * the call's server messages (`server`, vapi-server.ts). Mapping (docs/providers.md): the dial keypad is Vapi's
+ * `dtmf` tool, background
  * denoising is `backgroundSpeechDenoisingPlan.smartDenoisingPlan` (Krisp); Vapi's current API has no assistant
  * backchanneling switch, so `backchannelingEnabled` is kept and returned by our API but not sent.
  */
@@ -167,8 +170,8 @@ export function vapiAssistant(
   server: Vapi.Server,
 ): Vapi.CreateAssistantDto {
   return {
-    firstMessage: call.firstMessage ?? '',
-    model: vapiModel(settings.model, call.systemPrompt ?? '', settings.dialKeypadFunctionEnabled),
+    firstMessage: escapeLiquid(call.firstMessage ?? ''),
+    model: vapiModel(settings.model, escapeLiquid(call.systemPrompt ?? ''), settings.dialKeypadFunctionEnabled),
     voice: vapiVoice(settings.voice),
     transcriber: vapiTranscriber(settings.transcriber),
     backgroundSpeechDenoisingPlan: { smartDenoisingPlan: { enabled: settings.backgroundDenoisingEnabled } },

@@ -1,0 +1,106 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import type { OccurrenceAnswer, OccurrenceQuestion } from './occurrence-worker';
+
+/**
+ * How long checking a new rule may compute before the answer is "no occurrence within 366 days" (docs/operations.md,
+ * "Recurring schedules"). A rule with occurrences to come is answered in well under a millisecond; only a rule
+ * that (nearly) never matches makes rrule walk years of periods.
+ */
+export const RULE_CHECK_BUDGET_MS = 50;
+/**
+ * The budget of an accepted rule's next occurrence (the scheduler, resume): more generous, so a busy machine does
+ * not stop a schedule, and costless to the event loop all the same, which only waits for the thread's answer.
+ */
+export const SCHEDULING_BUDGET_MS = 1000;
+
+/** The computation outlasted its budget: the thread was stopped, no occurrence is known. */
+class OccurrenceTimeout extends Error {}
+
+/**
+ * Computes a recurrence rule's occurrences on a thread of its own, one question at a time, each with
+ * a budget to answer: a pathological rule then costs the event loop nothing (it only waits for a
+ * message), and when the budget runs out the thread is terminated and a fresh one answers the next question.
+ */
+@Injectable()
+export class OccurrencesService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(OccurrencesService.name);
+  private worker?: Promise<Worker>;
+  /** Questions are answered in turn: the thread computes one at a time and a timeout must stop only its own. */
+  private turn: Promise<unknown> = Promise.resolve();
+
+  onModuleInit(): void {
+    // Started now so that the first question does not wait for the thread to boot.
+    void this.thread().catch(() => undefined);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    const worker = await this.worker?.catch(() => undefined);
+    this.worker = undefined;
+    await worker?.terminate();
+  }
+
+  /**
+   * The first occurrence of `rule` strictly after `after` (series anchored at `dtstart`, wall-clock times in
+   * `zone`); null when there is none. Throws OccurrenceTimeout past `budgetMs`, and the parse error of a bad rule.
+   */
+  next(rule: string, zone: string, dtstart: Date, after: Date, budgetMs = SCHEDULING_BUDGET_MS): Promise<Date | null> {
+    const question: OccurrenceQuestion = { rule, zone, dtstart: dtstart.getTime(), after: after.getTime() };
+    const answer = this.turn.then(() => this.ask(question, budgetMs));
+    this.turn = answer.catch(() => undefined);
+    return answer;
+  }
+
+  private async ask(question: OccurrenceQuestion, budgetMs: number): Promise<Date | null> {
+    const worker = await this.thread();
+    const answer = await new Promise<OccurrenceAnswer>((resolve, reject) => {
+      const answered = (message: OccurrenceAnswer) => {
+        clearTimeout(timer);
+        resolve(message);
+      };
+      const timer = setTimeout(() => {
+        worker.off('message', answered);
+        this.worker = undefined;
+        void worker.terminate();
+        reject(new OccurrenceTimeout(`no occurrence found within ${budgetMs} ms of computation`));
+      }, budgetMs);
+      worker.once('message', answered);
+      worker.postMessage(question);
+    });
+    if ('error' in answer) throw new Error(answer.error);
+    return answer.next === null ? null : new Date(answer.next);
+  }
+
+  /** The running thread, started on first use (and again after a timeout terminated it). */
+  private thread(): Promise<Worker> {
+    if (this.worker) return this.worker;
+    this.worker = new Promise<Worker>((resolve, reject) => {
+      const worker = new Worker(...workerEntry());
+      // Never what keeps a process alive; shutdown terminates it anyway.
+      worker.unref();
+      worker.once('message', () => resolve(worker)); // 'ready': its modules are loaded
+      // A thread that fails or exits is replaced on the next question; a question it was computing times out.
+      worker.on('error', (error) => {
+        this.logger.error({ err: error.message }, 'Occurrence thread failed');
+        reject(error);
+      });
+      worker.once('exit', () => {
+        if (this.worker === started) this.worker = undefined;
+      });
+    });
+    const started = this.worker;
+    return started;
+  }
+}
+
+/**
+ * The thread's script: the compiled file next to this one, or, when the application runs from its TypeScript
+ * sources (the test suite), the source through ts-node's transpiler.
+ */
+function workerEntry(): [string, { execArgv?: string[] }] {
+  const compiled = join(__dirname, 'occurrence-worker.js');
+  if (existsSync(compiled)) return [compiled, {}];
+  return [join(__dirname, 'occurrence-worker.ts'), { execArgv: ['--require', 'ts-node/register/transpile-only'] }];
+}
