@@ -125,7 +125,7 @@ describe('parseConfig', () => {
     [{ PUBLIC_BASE_URL: 'calls.example.com' }, 'PUBLIC_BASE_URL'],
     [{ PUBLIC_BASE_URL: 'https://u:p@calls.example.com' }, 'PUBLIC_BASE_URL'],
     [
-      { ...production, VOICE_PROVIDER: 'vapi', VAPI_API_KEY: 'k', VAPI_WEBHOOK_SECRET: 's' },
+      { ...production, VOICE_PROVIDER: 'vapi', VAPI_API_KEY: 'k', VAPI_WEBHOOK_SECRET: SIXTEEN_DISTINCT },
       'PUBLIC_BASE_URL is required when VOICE_PROVIDER=vapi in production',
     ],
     [{ ...production, PUBLIC_BASE_URL: 'http://calls.example.com' }, 'PUBLIC_BASE_URL must be an https origin'],
