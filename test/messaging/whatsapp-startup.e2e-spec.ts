@@ -12,7 +12,10 @@ describe('start-up with MESSAGING_PROVIDER=whatsapp', () => {
   });
 
   it('is refused with one line naming the missing token, printing no secret, before anything starts', () => {
-    const secrets = { WHATSAPP_APP_SECRET: 'app-secret-never-printed', WHATSAPP_VERIFY_TOKEN: 'verify-token-never-printed-K9Q2' };
+    const secrets = {
+      WHATSAPP_APP_SECRET: 'app-secret-never-printed',
+      WHATSAPP_VERIFY_TOKEN: 'verify-token-never-printed-K9Q2',
+    };
     const run = spawnSync(process.execPath, ['dist/main.js'], {
       cwd: ROOT,
       encoding: 'utf8',
