@@ -59,6 +59,8 @@ export class FakeVapi {
   readonly calls = new Map<string, Vapi.Call>();
   readonly phoneNumbers = new Map<string, Vapi.ListPhoneNumbersResponseItem>();
   readonly credentials = new Map<string, FakeCredential>();
+  /** Calls ended through their control URL (`end-call`), in order. */
+  readonly controlled: string[] = [];
   /** The account's concurrency pool; null: unlimited. */
   concurrencyLimit: number | null = null;
   /** The most calls live at once on this account so far. */
@@ -275,6 +277,24 @@ export class FakeVapi {
     return sent;
   }
 
+  /**
+   * A live-call control message: validated as the SDK's ClientInboundMessageMessage; `end-call` on a live call
+   * ends it the way Vapi does (status-update ended, then the end-of-call report), after answering the request.
+   */
+  private control(vapiCallId: string, record: RecordedRequest, send: (status: number, body: unknown) => void): void {
+    const call = this.calls.get(vapiCallId);
+    if (!call || call.status === 'ended')
+      return send(404, { statusCode: 404, message: 'Not Found', error: 'Not Found' });
+    const errors = VapiSchema.get().validate('ClientInboundMessageMessage', record.body);
+    if (errors.length) return send(400, { statusCode: 400, message: errors, error: 'Bad Request' });
+    send(200, { message: 'ok' });
+    const message = record.body as unknown as Vapi.ClientInboundMessageMessage;
+    if (message.type === 'end-call') {
+      this.controlled.push(vapiCallId);
+      void this.end(vapiCallId, { endedReason: 'manually-canceled', endedAt: new Date().toISOString() });
+    }
+  }
+
   private update(vapiCallId: string, changes: Partial<Vapi.Call>): Vapi.Call {
     const call = { ...this.calls.get(vapiCallId)!, ...changes, updatedAt: new Date().toISOString() };
     this.calls.set(vapiCallId, call);
@@ -297,6 +317,11 @@ export class FakeVapi {
       res.end(JSON.stringify(body));
     };
     const refuse = (errors: string[]) => send(400, { statusCode: 400, message: errors, error: 'Bad Request' });
+    const [path0] = record.path.split('?');
+    if (record.method === 'POST' && path0.startsWith('/control/')) {
+      // Vapi's control URLs take no API key unless the call's monitorPlan asks for one.
+      return this.control(decodeURIComponent(path0.slice('/control/'.length)), record, send);
+    }
     if (req.headers.authorization !== 'Bearer test-vapi-key') {
       return send(401, {
         statusCode: 401,
@@ -326,8 +351,9 @@ export class FakeVapi {
       }
       const now = new Date().toISOString();
       const { phoneNumberId, customer, assistant, assistantOverrides } = record.body!;
+      const id = randomUUID();
       const call: Vapi.Call = {
-        id: randomUUID(),
+        id,
         orgId: 'fake-org',
         type: 'outboundPhoneCall',
         status: 'queued',
@@ -335,6 +361,8 @@ export class FakeVapi {
         customer,
         assistant,
         assistantOverrides,
+        // Vapi's live-call control endpoint for this call (a control message ends or steers it).
+        monitor: { controlUrl: `${this.url}/control/${id}` },
         createdAt: now,
         updatedAt: now,
       };

@@ -82,4 +82,11 @@ export abstract class VoiceProvider {
 
   /** The platform's view of a call, or null when it cannot say (unknown call, platform unreachable). */
   abstract getCall(call: Call): Promise<ProviderCallState | null>;
+
+  /**
+   * Asks the platform to end a live call now (`POST /api/v1/calls/{id}/end`). Resolves with the end-of-call
+   * report when the platform ended the call on the spot (the simulator), or null when the platform reports the
+   * end through its own messages later (Vapi). Throws when the platform could not be asked.
+   */
+  abstract endCall(call: Call): Promise<EndOfCallReport | null>;
 }

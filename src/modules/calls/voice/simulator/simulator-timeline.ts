@@ -143,3 +143,28 @@ export function simulatorTimeline(input: TimelineInput): TimelineStep[] {
       ];
   }
 }
+
+/** The endedReason of a call ended through `POST /calls/{id}/end` (Vapi's value for a call ended by its API). */
+export const ENDED_THROUGH_API = 'manually-canceled';
+
+/**
+ * The report of a simulated call ended through the API at `now` (docs/tools.md, "Ending a live call"): a call
+ * already talking is answered and billed for the talk so far, with the transcript it has; one still ringing was
+ * never answered.
+ */
+export function endedEarlyReport(
+  call: { apiCallStatus: string | null; transcript: TranscriptMessage[]; providerCallId: string },
+  timing: { placedAt: number; ringMs: number; callMs: number } | null,
+  now: number,
+): EndOfCallReport {
+  const talking = call.apiCallStatus === 'in-progress';
+  const talkMs = talking && timing ? Math.min(Math.max(0, now - timing.placedAt - timing.ringMs), timing.callMs) : 0;
+  return {
+    failed: false,
+    endedReason: ENDED_THROUGH_API,
+    resultStatus: talking ? 'Answered' : 'Not Answered',
+    durationSeconds: talkMs / 1000,
+    recordingUrl: talking ? `https://recordings.simulator.invalid/${call.providerCallId}.mp3` : null,
+    transcript: talking ? call.transcript : [],
+  };
+}
