@@ -142,6 +142,29 @@ export class FakeVapi {
   }
 
   /**
+   * An answering machine picks up, and Vapi does what the call's assistant asks: with `voicemailDetection` on,
+   * it says `voicemailMessage` after the beep when there is one (else hangs up) and ends with `voicemail`; with
+   * detection off, the machine is talked to like a person (the first message) and hangs up on its own.
+   */
+  async answerMachine(vapiCallId: string, analysis?: Vapi.Analysis): Promise<SentMessage> {
+    await this.status(vapiCallId, 'ringing');
+    await this.status(vapiCallId, 'in-progress');
+    const assistant = this.calls.get(vapiCallId)!.assistant!;
+    const detect = assistant.voicemailDetection !== undefined && assistant.voicemailDetection !== 'off';
+    const said = detect ? assistant.voicemailMessage : assistant.firstMessage;
+    const messages = said
+      ? [{ role: 'bot', message: said, time: Date.now(), endTime: Date.now() + 500, secondsFromStart: 1 }]
+      : [];
+    return this.end(vapiCallId, {
+      endedReason: detect ? 'voicemail' : 'customer-ended-call',
+      startedAt: '2025-01-01T10:00:00.000Z',
+      endedAt: '2025-01-01T10:00:20.000Z',
+      artifact: { messages },
+      ...(analysis ? { analysis } : {}),
+    });
+  }
+
+  /**
    * A customer calls one of the account's numbers: Vapi asks the number's server for an assistant
    * (assistant-request), validates what it gets back, and starts the call with it; the Vapi call id.
    */

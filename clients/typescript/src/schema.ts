@@ -865,6 +865,26 @@ export interface components {
             /** @example Asked not to be called */
             reason?: string;
         };
+        AnalysisPlan: {
+            structuredDataSchema?: {
+                [key: string]: unknown;
+            } | null;
+            successCriteria?: string | null;
+            summary?: boolean;
+        };
+        AnalysisPlanInput: {
+            /** @description JSON Schema of an object (`"type": "object"`, at most 50 properties, 16384 bytes); it must compile. The structured data extracted from each call is validated against it before it is stored. */
+            structuredDataSchema?: {
+                [key: string]: unknown;
+            };
+            /** @description What makes a call a success */
+            successCriteria?: string;
+            /**
+             * @description Summarise each ended call
+             * @default true
+             */
+            summary?: boolean;
+        };
         AudienceRow: {
             /** Format: uuid */
             contactId?: string;
@@ -880,6 +900,13 @@ export interface components {
             };
         };
         Call: {
+            /** @description Extension: the post-call analysis of an ended call whose case asks for one; null otherwise (docs/tools.md) */
+            analysis: components["schemas"]["CallAnalysis"] | null;
+            /**
+             * @description Extension: who picked up an outbound call (`unknown` when answering-machine detection was off); null when nobody did, while the call is live, and on inbound calls (docs/tools.md)
+             * @enum {string|null}
+             */
+            answeredBy: "human" | "voicemail" | "unknown" | null;
             apiCallId: string | null;
             /** @enum {string|null} */
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
@@ -926,7 +953,22 @@ export interface components {
                 [key: string]: string;
             } | null;
         };
+        CallAnalysis: {
+            /** @description Valid against the case's structuredDataSchema; null when none was produced or it was not valid */
+            structuredData?: {
+                [key: string]: unknown;
+            } | null;
+            success?: boolean | null;
+            summary?: string | null;
+        };
         CallDetail: {
+            /** @description Extension: the post-call analysis of an ended call whose case asks for one; null otherwise (docs/tools.md) */
+            analysis: components["schemas"]["CallAnalysis"] | null;
+            /**
+             * @description Extension: who picked up an outbound call (`unknown` when answering-machine detection was off); null when nobody did, while the call is live, and on inbound calls (docs/tools.md)
+             * @enum {string|null}
+             */
+            answeredBy: "human" | "voicemail" | "unknown" | null;
             apiCallId: string | null;
             /** @enum {string|null} */
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
@@ -1022,6 +1064,16 @@ export interface components {
             timezone: string;
         };
         Campaign: {
+            /**
+             * @description Extension: ended calls (every attempt) by `answeredBy` (`human`, `voicemail`, `unknown`)
+             * @example {
+             *       "human": 150,
+             *       "voicemail": 45
+             *     }
+             */
+            answeredBy: {
+                [key: string]: number;
+            };
             /** Format: uuid */
             assistantConfigId: string | null;
             audience: components["schemas"]["CampaignAudience"];
@@ -1058,8 +1110,20 @@ export interface components {
             startAt: string | null;
             /** @enum {string} */
             status: "draft" | "scheduled" | "running" | "paused" | "completed" | "cancelled";
+            /**
+             * @description Extension: ended calls (every attempt) by their post-call analysis's `success` (`true`, `false`)
+             * @example {
+             *       "false": 30,
+             *       "true": 120
+             *     }
+             */
+            success: {
+                [key: string]: number;
+            };
             /** Format: date-time */
             updatedAt: string;
+            /** @description Extension (docs/tools.md); null: not set here */
+            voicemail: components["schemas"]["VoicemailPolicy"] | null;
             window: components["schemas"]["CallingWindow"] | null;
         };
         CampaignAttempt: {
@@ -1143,6 +1207,8 @@ export interface components {
             timestamp: string;
         };
         Case: {
+            /** @description Extension (docs/tools.md); null: none */
+            analysis: components["schemas"]["AnalysisPlan"] | null;
             /** Format: date-time */
             createdAt: string;
             description: string | null;
@@ -1169,6 +1235,8 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             variables: components["schemas"]["CaseVariable"][];
+            /** @description Extension (docs/tools.md); null: not set */
+            voicemail: components["schemas"]["VoicemailPolicy"] | null;
         };
         CaseListItem: {
             /** Format: date-time */
@@ -1450,10 +1518,14 @@ export interface components {
              * @description Not before this time; default: when started
              */
             startAt?: string;
+            /** @description Extension: what the campaign's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
+            voicemail?: components["schemas"]["VoicemailPolicyInput"];
             /** @description Omitted: any time */
             window?: components["schemas"]["CallingWindow"];
         };
         CreateCase: {
+            /** @description Extension: the post-call analysis its calls get (summary, structured data, success; docs/tools.md) */
+            analysis?: components["schemas"]["AnalysisPlanInput"];
             description?: string;
             /** @description Opening line; supports `{{variables}}`. Defaults to empty text. */
             firstMessage?: string;
@@ -1466,6 +1538,8 @@ export interface components {
             title: string;
             /** @description Names must be unique */
             variables?: components["schemas"]["CaseVariableInput"][];
+            /** @description Extension: what the case's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
+            voicemail?: components["schemas"]["VoicemailPolicyInput"];
         };
         CreateContact: {
             /**
@@ -1516,6 +1590,8 @@ export interface components {
             /** @description Default: {"provider":"deepgram","model":"nova-2","language":"en"} */
             transcriber?: components["schemas"]["TranscriberConfigInput"];
             voice: components["schemas"]["VoiceConfigInput"];
+            /** @description Extension: what the assistant's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
+            voicemail?: components["schemas"]["VoicemailPolicyInput"];
         };
         CreateWebhook: {
             /** @example CRM sync */
@@ -1772,6 +1848,8 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             voice: components["schemas"]["VoiceConfig"];
+            /** @description Extension (docs/tools.md); null: not set */
+            voicemail: components["schemas"]["VoicemailPolicy"] | null;
         };
         OutboundAssistantResponse: {
             data: components["schemas"]["OutboundAssistant"];
@@ -1946,6 +2024,8 @@ export interface components {
             timestamp: number | null;
         };
         UpdateCase: {
+            /** @description Extension: the post-call analysis its calls get (summary, structured data, success; docs/tools.md) */
+            analysis?: components["schemas"]["AnalysisPlanInput"];
             description?: string;
             /** @description Opening line; supports `{{variables}}`. Defaults to empty text. */
             firstMessage?: string;
@@ -1958,6 +2038,8 @@ export interface components {
             title?: string;
             /** @description Names must be unique */
             variables?: components["schemas"]["CaseVariableInput"][];
+            /** @description Extension: what the case's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
+            voicemail?: components["schemas"]["VoicemailPolicyInput"];
         };
         UpdateContact: {
             /**
@@ -2016,6 +2098,8 @@ export interface components {
             /** @description Default: {"provider":"deepgram","model":"nova-2","language":"en"} */
             transcriber?: components["schemas"]["TranscriberConfigInput"];
             voice?: components["schemas"]["VoiceConfigInput"];
+            /** @description Extension: what the assistant's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
+            voicemail?: components["schemas"]["VoicemailPolicyInput"];
         };
         UpdateWebhook: {
             description?: string;
@@ -2151,6 +2235,27 @@ export interface components {
         VoiceSummary: {
             provider: string;
             voiceId: string;
+        };
+        VoicemailPolicy: {
+            /** @enum {string} */
+            action?: "hang-up" | "leave-message";
+            /** @description Detect answering machines */
+            detect?: boolean;
+            message?: string | null;
+        };
+        VoicemailPolicyInput: {
+            /**
+             * @default hang-up
+             * @enum {string}
+             */
+            action?: "hang-up" | "leave-message";
+            /**
+             * @description Detect answering machines
+             * @default true
+             */
+            detect?: boolean;
+            /** @description The message left on the machine; `{{variables}}` are filled in like firstMessage, and the rendered text is at most 1000 characters too. Required with `leave-message`. */
+            message?: string;
         };
         WebhookAttempt: {
             /**

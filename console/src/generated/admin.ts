@@ -1094,6 +1094,26 @@ export interface components {
              */
             providerId: string | null;
         };
+        AnalysisPlanDto: {
+            /** @description JSON Schema of an object (`"type": "object"`, at most 50 properties, 16384 bytes); it must compile. The structured data extracted from each call is validated against it before it is stored. */
+            structuredDataSchema?: {
+                [key: string]: unknown;
+            };
+            /** @description What makes a call a success */
+            successCriteria?: string;
+            /**
+             * @description Summarise each ended call
+             * @default true
+             */
+            summary?: boolean;
+        };
+        AnalysisPlanResponse: {
+            structuredDataSchema?: {
+                [key: string]: unknown;
+            } | null;
+            successCriteria?: string | null;
+            summary?: boolean;
+        };
         ApiKeyResponse: {
             /** Format: date-time */
             createdAt: string;
@@ -1156,7 +1176,22 @@ export interface components {
              */
             status?: "active" | "paused";
         };
+        CallAnalysisResponse: {
+            /** @description Valid against the case's structuredDataSchema; null when none was produced or it was not valid */
+            structuredData?: {
+                [key: string]: unknown;
+            } | null;
+            success?: boolean | null;
+            summary?: string | null;
+        };
         CallDetailResponse: {
+            /** @description Extension: the post-call analysis of an ended call whose case asks for one; null otherwise (docs/tools.md) */
+            analysis: components["schemas"]["CallAnalysisResponse"] | null;
+            /**
+             * @description Extension: who picked up an outbound call (`unknown` when answering-machine detection was off); null when nobody did, while the call is live, and on inbound calls (docs/tools.md)
+             * @enum {string|null}
+             */
+            answeredBy: "human" | "voicemail" | "unknown" | null;
             apiCallId: string | null;
             /** @enum {string|null} */
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
@@ -1205,6 +1240,13 @@ export interface components {
             } | null;
         };
         CallResponse: {
+            /** @description Extension: the post-call analysis of an ended call whose case asks for one; null otherwise (docs/tools.md) */
+            analysis: components["schemas"]["CallAnalysisResponse"] | null;
+            /**
+             * @description Extension: who picked up an outbound call (`unknown` when answering-machine detection was off); null when nobody did, while the call is live, and on inbound calls (docs/tools.md)
+             * @enum {string|null}
+             */
+            answeredBy: "human" | "voicemail" | "unknown" | null;
             apiCallId: string | null;
             /** @enum {string|null} */
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
@@ -1331,6 +1373,8 @@ export interface components {
             variables: string[];
         };
         CaseResponse: {
+            /** @description Extension (docs/tools.md); null: none */
+            analysis: components["schemas"]["AnalysisPlanResponse"] | null;
             /** Format: date-time */
             createdAt: string;
             description: string | null;
@@ -1357,6 +1401,8 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             variables: components["schemas"]["CaseVariableResponse"][];
+            /** @description Extension (docs/tools.md); null: not set */
+            voicemail: components["schemas"]["VoicemailPolicyResponse"] | null;
         };
         CaseVariableDto: {
             /** @description Used when the source resolves to nothing */
@@ -1385,6 +1431,16 @@ export interface components {
              *     ]
              */
             actions: ("start" | "pause" | "resume" | "cancel")[];
+            /**
+             * @description Extension: ended calls (every attempt) by `answeredBy` (`human`, `voicemail`, `unknown`)
+             * @example {
+             *       "human": 150,
+             *       "voicemail": 45
+             *     }
+             */
+            answeredBy: {
+                [key: string]: number;
+            };
             /** Format: uuid */
             assistantConfigId: string | null;
             audience: components["schemas"]["CampaignAudienceResponse"];
@@ -1421,8 +1477,20 @@ export interface components {
             startAt: string | null;
             /** @enum {string} */
             status: "draft" | "scheduled" | "running" | "paused" | "completed" | "cancelled";
+            /**
+             * @description Extension: ended calls (every attempt) by their post-call analysis's `success` (`true`, `false`)
+             * @example {
+             *       "false": 30,
+             *       "true": 120
+             *     }
+             */
+            success: {
+                [key: string]: number;
+            };
             /** Format: date-time */
             updatedAt: string;
+            /** @description Extension (docs/tools.md); null: not set here */
+            voicemail: components["schemas"]["VoicemailPolicyResponse"] | null;
             window: components["schemas"]["CallingWindowDto"] | null;
         };
         ConsoleSessionResponse: {
@@ -1623,6 +1691,8 @@ export interface components {
             };
         };
         CreateCaseDto: {
+            /** @description Extension: the post-call analysis its calls get (summary, structured data, success; docs/tools.md) */
+            analysis?: components["schemas"]["AnalysisPlanDto"];
             description?: string;
             /** @description Opening line; supports `{{variables}}`. Defaults to empty text. */
             firstMessage?: string;
@@ -1635,6 +1705,8 @@ export interface components {
             title: string;
             /** @description Names must be unique */
             variables?: components["schemas"]["CaseVariableDto"][];
+            /** @description Extension: what the case's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
+            voicemail?: components["schemas"]["VoicemailPolicyDto"];
         };
         CreateContactGroupDto: {
             /** @example VIP patients */
@@ -1759,6 +1831,8 @@ export interface components {
             /** @description Default: {"provider":"deepgram","model":"nova-2","language":"en"} */
             transcriber?: components["schemas"]["TranscriberConfigDto"];
             voice: components["schemas"]["VoiceConfigDto"];
+            /** @description Extension: what the assistant's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
+            voicemail?: components["schemas"]["VoicemailPolicyDto"];
         };
         CreatePhoneNumberDto: {
             /**
@@ -2247,6 +2321,8 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             voice: components["schemas"]["VoiceConfigResponse"];
+            /** @description Extension (docs/tools.md); null: not set */
+            voicemail: components["schemas"]["VoicemailPolicyResponse"] | null;
         };
         OutboundAssistantSummaryResponse: {
             /** Format: date-time */
@@ -2591,6 +2667,8 @@ export interface components {
             status: "active" | "converted" | "expired";
         };
         UpdateCaseDto: {
+            /** @description Extension: the post-call analysis its calls get (summary, structured data, success; docs/tools.md) */
+            analysis?: components["schemas"]["AnalysisPlanDto"];
             description?: string;
             /** @description Opening line; supports `{{variables}}`. Defaults to empty text. */
             firstMessage?: string;
@@ -2603,6 +2681,8 @@ export interface components {
             title?: string;
             /** @description Names must be unique */
             variables?: components["schemas"]["CaseVariableDto"][];
+            /** @description Extension: what the case's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
+            voicemail?: components["schemas"]["VoicemailPolicyDto"];
         };
         UpdateOutboundAssistantDto: {
             /** @default true */
@@ -2623,6 +2703,8 @@ export interface components {
             /** @description Default: {"provider":"deepgram","model":"nova-2","language":"en"} */
             transcriber?: components["schemas"]["TranscriberConfigDto"];
             voice?: components["schemas"]["VoiceConfigDto"];
+            /** @description Extension: what the assistant's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
+            voicemail?: components["schemas"]["VoicemailPolicyDto"];
         };
         UpdateWebhookDto: {
             description?: string;
@@ -2751,6 +2833,27 @@ export interface components {
         VoiceSummaryResponse: {
             provider: string;
             voiceId: string;
+        };
+        VoicemailPolicyDto: {
+            /**
+             * @default hang-up
+             * @enum {string}
+             */
+            action?: "hang-up" | "leave-message";
+            /**
+             * @description Detect answering machines
+             * @default true
+             */
+            detect?: boolean;
+            /** @description The message left on the machine; `{{variables}}` are filled in like firstMessage, and the rendered text is at most 1000 characters too. Required with `leave-message`. */
+            message?: string;
+        };
+        VoicemailPolicyResponse: {
+            /** @enum {string} */
+            action?: "hang-up" | "leave-message";
+            /** @description Detect answering machines */
+            detect?: boolean;
+            message?: string | null;
         };
         WebhookAttemptResponse: {
             /**
@@ -7971,6 +8074,8 @@ export const usagePlanResponseProductTypeValues: ReadonlyArray<FlattenedDeepRequ
 export const usagePlanResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsagePlanResponse"]["status"]> = ["active", "canceled", "trialing"];
 export const usageSubscriptionResponseProductTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsageSubscriptionResponse"]["productType"]> = ["outreach", "receptionist"];
 export const usageSubscriptionResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsageSubscriptionResponse"]["status"]> = ["active", "canceled"];
+export const voicemailPolicyDtoActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicemailPolicyDto"]["action"]> = ["hang-up", "leave-message"];
+export const voicemailPolicyResponseActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicemailPolicyResponse"]["action"]> = ["hang-up", "leave-message"];
 export const webhookDeliveryResponseEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryResponse"]["event"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "webhook.test"];
 export const webhookDeliveryResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryResponse"]["status"]> = ["pending", "delivered", "failed"];
 export const webhookEndpointResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEndpointResponse"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed"];

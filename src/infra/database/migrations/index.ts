@@ -20,6 +20,7 @@ import { FollowUpMessages1795445220856 } from './1795445220856-FollowUpMessages'
 import { OutboxProcessed1795452000000 } from './1795452000000-OutboxProcessed';
 import { WebhookClaimSlotFunction1795460000000 } from './1795460000000-WebhookClaimSlotFunction';
 import { CallProviderOutcome1795470000000 } from './1795470000000-CallProviderOutcome';
+import { CallOutcomes1795483100000 } from './1795483100000-CallOutcomes';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -48,4 +49,5 @@ export const MIGRATIONS: Function[] = [
   OutboxProcessed1795452000000,
   WebhookClaimSlotFunction1795460000000,
   CallProviderOutcome1795470000000,
+  CallOutcomes1795483100000,
 ];

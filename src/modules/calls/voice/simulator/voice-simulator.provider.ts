@@ -99,7 +99,13 @@ export class VoiceSimulatorProvider extends VoiceProvider {
       callMs: this.config.simulatorCallMs,
     };
     // Built here only for each step's time; the prompt and messages are left out of the jobs.
-    const steps = simulatorTimeline({ ...timing, callTo: call.callTo, systemPrompt: '', firstMessage: '' });
+    const steps = simulatorTimeline({
+      ...timing,
+      callTo: call.callTo,
+      systemPrompt: '',
+      firstMessage: '',
+      voicemail: call.voicemail,
+    });
     await this.jobs.addBulk<SimulatorStepJobData>(
       JobName.PlaySimulatorStep,
       steps.map((step, i) => ({

@@ -3,6 +3,7 @@ import type { ModelConfig, TranscriberConfig, VoiceConfig } from '../../../assis
 import type { Call } from '../../call.entity';
 import { VoiceCallRejected } from '../voice-provider';
 import { VAPI_SERVER_MESSAGES } from './vapi-server';
+import { vapiAnalysisPlan, vapiVoicemail } from './vapi-outcomes';
 
 /** The voice settings of an assistant as the platform needs them (an outbound assistant's, or the defaults). */
 export interface VoiceSettings {
@@ -161,7 +162,7 @@ const toMaxDurationSeconds = (ms: number) => Math.max(10, Math.ceil(ms / 1000));
  * backchanneling switch, so `backchannelingEnabled` is kept and returned by our API but not sent.
  */
 export function vapiAssistant(
-  call: Pick<Call, 'id' | 'firstMessage' | 'systemPrompt'>,
+  call: Pick<Call, 'id' | 'firstMessage' | 'systemPrompt'> & Partial<Pick<Call, 'voicemail' | 'analysisPlan'>>,
   settings: VoiceSettings,
   maxDurationMs: number,
   server: Vapi.Server,
@@ -177,12 +178,15 @@ export function vapiAssistant(
     metadata: { callId: call.id },
     server,
     serverMessages: [...VAPI_SERVER_MESSAGES],
+    ...(call.voicemail ? vapiVoicemail(call.voicemail) : {}),
+    ...(call.analysisPlan ? { analysisPlan: vapiAnalysisPlan(call.analysisPlan) } : {}),
   };
 }
 
 /** Vapi's POST /call body for an outbound phone call with a transient assistant. */
 export function vapiCreateCallBody(
-  call: Pick<Call, 'id' | 'firstMessage' | 'systemPrompt' | 'callTo' | 'variableValues'>,
+  call: Pick<Call, 'id' | 'firstMessage' | 'systemPrompt' | 'callTo' | 'variableValues'> &
+    Partial<Pick<Call, 'voicemail' | 'analysisPlan'>>,
   phoneNumberId: string,
   settings: VoiceSettings,
   maxDurationMs: number,
