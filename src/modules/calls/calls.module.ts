@@ -81,6 +81,6 @@ import { EndCallCommand } from './end-call.command';
       route: (chosen, simulator) => new ModeRoutedVoiceProvider(chosen, simulator),
     }),
   ],
-  exports: [CallsService, CreateCallCommand, CallEventsService, CallDispatchQueue, CallStatsService],
+  exports: [CallsService, CreateCallCommand, EndCallCommand, CallEventsService, CallDispatchQueue, CallStatsService],
 })
 export class CallsModule {}

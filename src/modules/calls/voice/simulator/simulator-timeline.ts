@@ -229,5 +229,6 @@ export function endedEarlyReport(
     durationSeconds: talkMs / 1000,
     recordingUrl: talking ? `https://recordings.simulator.invalid/${call.providerCallId}.mp3` : null,
     transcript: talking ? call.transcript : [],
+    answeredBy: talking ? 'human' : null,
   };
 }
