@@ -142,19 +142,25 @@ export class FakeVapi {
   }
 
   /**
-   * An answering machine picks up, and Vapi does what the call's assistant asks: with `voicemailDetection` on,
-   * it says `voicemailMessage` after the beep when there is one (else hangs up) and ends with `voicemail`; with
-   * detection off, the machine is talked to like a person (the first message) and hangs up on its own.
+   * An answering machine picks up while the first message plays, and Vapi does what the call's assistant asks:
+   * with `voicemailDetection` on, it says `voicemailMessage` after the beep when there is one (else hangs up)
+   * and ends with `voicemail`; with detection off, the machine is talked to like a person and hangs up itself.
    */
   async answerMachine(vapiCallId: string, analysis?: Vapi.Analysis): Promise<SentMessage> {
     await this.status(vapiCallId, 'ringing');
     await this.status(vapiCallId, 'in-progress');
     const assistant = this.calls.get(vapiCallId)!.assistant!;
     const detect = assistant.voicemailDetection !== undefined && assistant.voicemailDetection !== 'off';
-    const said = detect ? assistant.voicemailMessage : assistant.firstMessage;
-    const messages = said
-      ? [{ role: 'bot', message: said, time: Date.now(), endTime: Date.now() + 500, secondsFromStart: 1 }]
-      : [];
+    const said = [assistant.firstMessage, detect ? assistant.voicemailMessage : undefined].filter(
+      (m): m is string => typeof m === 'string',
+    );
+    const messages = said.map((message, i) => ({
+      role: 'bot',
+      message,
+      time: Date.now() + i,
+      endTime: Date.now() + i + 500,
+      secondsFromStart: i + 1,
+    }));
     return this.end(vapiCallId, {
       endedReason: detect ? 'voicemail' : 'customer-ended-call',
       startedAt: '2025-01-01T10:00:00.000Z',

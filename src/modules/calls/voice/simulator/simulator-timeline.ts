@@ -157,11 +157,11 @@ export function simulatorTimeline(input: TimelineInput): TimelineStep[] {
       ];
     }
     case 'voicemail': {
-      // The machine is detected before the assistant speaks: it hangs up, or says only the voicemail message.
+      // The machine is detected while the first message plays (docs/tools.md): the call hangs up, or says the
+      // voicemail message after the beep, which is then the last assistant line.
       const talk = Math.round(callMs / 4);
-      const leaves = voicemail.action === 'leave-message' && voicemail.message !== null;
-      const said = leaves ? [line(ringMs, { role: 'assistant', content: voicemail.message! })] : [];
-      const heard = [opening[0], ...said];
+      const message = voicemail.action === 'leave-message' ? voicemail.message : null;
+      const heard = message === null ? opening : [...opening, line(ringMs, { role: 'assistant', content: message })];
       return [
         status(0, 'ringing'),
         status(ringMs, 'in-progress'),
