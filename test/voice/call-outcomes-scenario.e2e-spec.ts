@@ -192,6 +192,16 @@ describe.each([
     expect(events.find((e) => e.type === 'call.ended')!.data.analysis).toEqual(ended.analysis);
   });
 
+  if (start === vapi) {
+    it("keyterms: the case's terms, one per line, reach the transcriber (Deepgram's keyterm)", async () => {
+      const id = await call('+14155550174', await createCase({ keyterms: 'Acme Dental\n\n  Zyrtec  \n' }));
+      const { assistant } = await platform.createBody!(id);
+      expect(assistant?.transcriber).toMatchObject({ provider: 'deepgram', keyterm: ['Acme Dental', 'Zyrtec'] });
+      await platform.playAnswered(id);
+      expect(await waitForCall(platform.org, id, finished)).toMatchObject({ status: 'ended' });
+    });
+  }
+
   // Only a real model can get the structured data wrong; the simulator always builds valid data.
   if (start === vapi) {
     it('analysis: structured data that does not fit the schema is stored as null', async () => {

@@ -29,6 +29,7 @@ describe('resolveCall', () => {
         variableValues: null,
         voicemail: { detect: true, action: 'hang-up', message: null },
         analysisPlan: null,
+        keyterms: null,
       });
     });
 

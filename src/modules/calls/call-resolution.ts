@@ -28,6 +28,7 @@ export interface ResolutionInput {
     variables: CaseVariable[];
     voicemail?: VoicemailPolicy | null;
     analysis?: AnalysisPlan | null;
+    keyterms?: string | null;
   } | null;
   assistant?: { firstMessage: string | null; systemPrompt: string | null; voicemail?: VoicemailPolicy | null } | null;
   /** The voicemail policy of the campaign placing the call, when it sets one (the most specific). */
@@ -43,6 +44,8 @@ export interface ResolvedCall {
   /** The policy that applies (campaign, case, assistant, default), its message rendered. */
   voicemail: VoicemailPolicy;
   analysisPlan: AnalysisPlan | null;
+  /** The case's keyterms, one per non-empty line; null when it has none. */
+  keyterms: string[] | null;
 }
 
 export class MissingRequiredVariableError extends Error {
@@ -109,6 +112,14 @@ function resolveVariable(name: string, input: ResolutionInput, definition?: Case
   return present(definition?.defaultValue) ? definition.defaultValue : undefined;
 }
 
+function keytermsOf(text: string | null | undefined): string[] | null {
+  const terms = (text ?? '')
+    .split('\n')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  return terms.length ? terms : null;
+}
+
 /**
  * Resolves what a call injects (spec Calls rules 1-3, CONTRACTS §3): first message and system prompt by
  * request, case, assistant, generic default; tools from the case only; variables by priority; placeholders
@@ -150,5 +161,6 @@ export function resolveCall(input: ResolutionInput): ResolvedCall {
       message: voicemail.message === null ? null : render('voicemail.message', voicemail.message, values),
     },
     analysisPlan: input.case?.analysis ?? null,
+    keyterms: keytermsOf(input.case?.keyterms),
   };
 }

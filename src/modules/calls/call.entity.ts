@@ -77,6 +77,8 @@ export class Call {
   @Column('jsonb', { nullable: true }) voicemail: VoicemailPolicy | null;
   /** The case's post-call analysis plan as it was when the call was created; null when the case has none. */
   @Column('jsonb', { nullable: true }) analysisPlan: AnalysisPlan | null;
+  /** The case's keyterms (one per line there) when the call was created, for the platform's transcriber. */
+  @Column('text', { array: true, nullable: true }) keyterms: string[] | null;
   /** Extension: who picked up (`human`, `voicemail`, `unknown`), null when nobody did. */
   @Column('text', { nullable: true }) answeredBy: AnsweredBy | null;
   /** Extension: the post-call analysis of an ended call whose case asked for one. */

@@ -2,7 +2,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Voicemail policies (outbound assistants, cases, campaigns) and post-call analysis plans (cases); on calls, the
- * policy and plan resolved when the call was created, who answered, and the analysis produced at its end.
+ * policy, plan and case keyterms resolved when the call was created, who answered, and the analysis produced
+ * at its end.
  */
 export class CallOutcomes1795483100000 implements MigrationInterface {
   name = 'CallOutcomes1795483100000';
@@ -16,9 +17,11 @@ export class CallOutcomes1795483100000 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "calls" ADD "analysis_plan" jsonb`);
     await queryRunner.query(`ALTER TABLE "calls" ADD "answered_by" text`);
     await queryRunner.query(`ALTER TABLE "calls" ADD "analysis" jsonb`);
+    await queryRunner.query(`ALTER TABLE "calls" ADD "keyterms" text array`);
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "calls" DROP COLUMN "keyterms"`);
     await queryRunner.query(`ALTER TABLE "calls" DROP COLUMN "analysis"`);
     await queryRunner.query(`ALTER TABLE "calls" DROP COLUMN "answered_by"`);
     await queryRunner.query(`ALTER TABLE "calls" DROP COLUMN "analysis_plan"`);
