@@ -40,6 +40,7 @@ describe('outbound assistants', () => {
         dialKeypadFunctionEnabled: false,
         backchannelingEnabled: true,
         backgroundDenoisingEnabled: true,
+        voicemail: null,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       });

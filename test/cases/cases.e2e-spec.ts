@@ -35,6 +35,8 @@ describe('cases', () => {
         toolIds: [],
         integrationToolIds: [],
         keyterms: null,
+        voicemail: null,
+        analysis: null,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       });

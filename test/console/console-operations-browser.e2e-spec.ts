@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { CallsOrg, callingOrg } from '../calls/call-fixtures';
+import { CallsOrg, callingOrg, waitForCall } from '../calls/call-fixtures';
 import { ADMIN_TOKEN, TestApp, startTestApp } from '../support/test-app';
 import { WebhookReceiver } from '../webhooks/support/receiver';
 import { SCREENSHOTS, ensureConsoleBuilt, expectText, launchChromium, seriousViolations, signIn } from './browser';
@@ -22,8 +22,9 @@ describe('console operations in Chromium: webhook deliveries and campaigns', () 
   beforeAll(async () => {
     ensureConsoleBuilt();
     receiver = await new WebhookReceiver().start();
-    // Plain http to 127.0.0.1 for the local receiver; calls long enough to see a campaign's call in progress.
-    t = await startTestApp({ env: { WEBHOOK_ALLOW_INSECURE: 'true', SIMULATOR_CALL_MS: '8000' } });
+    // Plain http to 127.0.0.1 for the local receiver; calls long enough to see a campaign's call in progress and
+    // to end a live call by hand (it can only end by the button).
+    t = await startTestApp({ env: { WEBHOOK_ALLOW_INSECURE: 'true', SIMULATOR_CALL_MS: '60000' } });
     ({ context, close: closeBrowser } = await launchChromium());
     page = await context.newPage();
     page.on('console', (message) => {
@@ -120,5 +121,23 @@ describe('console operations in Chromium: webhook deliveries and campaigns', () 
     await expectText(row, 'running');
     expect((await org.api.get(`/api/v1/campaigns/${id}`)).body.data.status).toBe('running');
     expect(cspViolations).toEqual([]);
+  });
+
+  it('ends a live call from its page after confirmation; the call ends as ended through the API', async () => {
+    const placed = await org.api.post('/api/v1/calls', { to: '+14155550134', from: org.from });
+    expect(placed.status).toBe(201);
+    const id = placed.body.data.id;
+    await waitForCall(org, id, (c) => c.apiCallStatus === 'in-progress');
+    await page.goto(url(`/calls/${id}`));
+    await page.getByRole('button', { name: 'End call' }).click();
+    await page.getByRole('button', { name: 'Yes, end call' }).click();
+    await expectText(page.getByTestId('call-status'), 'ended', 15_000);
+    expect(await page.getByRole('button', { name: 'End call' }).count()).toBe(0);
+    await expectText(page.getByTestId('answered-by'), 'human');
+    expect((await org.api.get(`/api/v1/calls/${id}`)).body.data).toMatchObject({
+      status: 'ended',
+      endedReason: 'manually-canceled',
+    });
+    await check('call-ended-by-hand');
   });
 });

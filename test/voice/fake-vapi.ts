@@ -59,6 +59,8 @@ export class FakeVapi {
   readonly calls = new Map<string, Vapi.Call>();
   readonly phoneNumbers = new Map<string, Vapi.ListPhoneNumbersResponseItem>();
   readonly credentials = new Map<string, FakeCredential>();
+  /** Calls ended through their control URL (`end-call`), in order. */
+  readonly controlled: string[] = [];
   /** The account's concurrency pool; null: unlimited. */
   concurrencyLimit: number | null = null;
   /** The most calls live at once on this account so far. */
@@ -137,6 +139,35 @@ export class FakeVapi {
       analysis: call.analysis ?? {},
     };
     return this.send(vapiCallId, report, options.report);
+  }
+
+  /**
+   * An answering machine picks up while the first message plays, and Vapi does what the call's assistant asks:
+   * with `voicemailDetection` on, it says `voicemailMessage` after the beep when there is one (else hangs up)
+   * and ends with `voicemail`; with detection off, the machine is talked to like a person and hangs up itself.
+   */
+  async answerMachine(vapiCallId: string, analysis?: Vapi.Analysis): Promise<SentMessage> {
+    await this.status(vapiCallId, 'ringing');
+    await this.status(vapiCallId, 'in-progress');
+    const assistant = this.calls.get(vapiCallId)!.assistant!;
+    const detect = assistant.voicemailDetection !== undefined && assistant.voicemailDetection !== 'off';
+    const said = [assistant.firstMessage, detect ? assistant.voicemailMessage : undefined].filter(
+      (m): m is string => typeof m === 'string',
+    );
+    const messages = said.map((message, i) => ({
+      role: 'bot',
+      message,
+      time: Date.now() + i,
+      endTime: Date.now() + i + 500,
+      secondsFromStart: i + 1,
+    }));
+    return this.end(vapiCallId, {
+      endedReason: detect ? 'voicemail' : 'customer-ended-call',
+      startedAt: '2025-01-01T10:00:00.000Z',
+      endedAt: '2025-01-01T10:00:20.000Z',
+      artifact: { messages },
+      ...(analysis ? { analysis } : {}),
+    });
   }
 
   /**
@@ -275,6 +306,24 @@ export class FakeVapi {
     return sent;
   }
 
+  /**
+   * A live-call control message: validated as the SDK's ClientInboundMessageMessage; `end-call` on a live call
+   * ends it the way Vapi does (status-update ended, then the end-of-call report), after answering the request.
+   */
+  private control(vapiCallId: string, record: RecordedRequest, send: (status: number, body: unknown) => void): void {
+    const call = this.calls.get(vapiCallId);
+    if (!call || call.status === 'ended')
+      return send(404, { statusCode: 404, message: 'Not Found', error: 'Not Found' });
+    const errors = VapiSchema.get().validate('ClientInboundMessageMessage', record.body);
+    if (errors.length) return send(400, { statusCode: 400, message: errors, error: 'Bad Request' });
+    send(200, { message: 'ok' });
+    const message = record.body as unknown as Vapi.ClientInboundMessageMessage;
+    if (message.type === 'end-call') {
+      this.controlled.push(vapiCallId);
+      void this.end(vapiCallId, { endedReason: 'manually-canceled', endedAt: new Date().toISOString() });
+    }
+  }
+
   private update(vapiCallId: string, changes: Partial<Vapi.Call>): Vapi.Call {
     const call = { ...this.calls.get(vapiCallId)!, ...changes, updatedAt: new Date().toISOString() };
     this.calls.set(vapiCallId, call);
@@ -297,6 +346,11 @@ export class FakeVapi {
       res.end(JSON.stringify(body));
     };
     const refuse = (errors: string[]) => send(400, { statusCode: 400, message: errors, error: 'Bad Request' });
+    const [path0] = record.path.split('?');
+    if (record.method === 'POST' && path0.startsWith('/control/')) {
+      // Vapi's control URLs take no API key unless the call's monitorPlan asks for one.
+      return this.control(decodeURIComponent(path0.slice('/control/'.length)), record, send);
+    }
     if (req.headers.authorization !== 'Bearer test-vapi-key') {
       return send(401, {
         statusCode: 401,
@@ -326,8 +380,9 @@ export class FakeVapi {
       }
       const now = new Date().toISOString();
       const { phoneNumberId, customer, assistant, assistantOverrides } = record.body!;
+      const id = randomUUID();
       const call: Vapi.Call = {
-        id: randomUUID(),
+        id,
         orgId: 'fake-org',
         type: 'outboundPhoneCall',
         status: 'queued',
@@ -335,6 +390,8 @@ export class FakeVapi {
         customer,
         assistant,
         assistantOverrides,
+        // Vapi's live-call control endpoint for this call (a control message ends or steers it).
+        monitor: { controlUrl: `${this.url}/control/${id}` },
         createdAt: now,
         updatedAt: now,
       };

@@ -127,6 +127,8 @@ describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
           'conversation-update',
           'transcript[transcriptType="final"]',
         ],
+        // The default voicemail policy (docs/tools.md): detect answering machines, hang up on them.
+        voicemailDetection: { provider: 'vapi' },
       },
       assistantOverrides: { variableValues: { name: 'Ada', topic: 'your order' } },
     });

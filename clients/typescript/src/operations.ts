@@ -65,6 +65,11 @@ export abstract class Operations {
     return this.request('delete', '/api/v1/calls/{id}', { path: { id }, options });
   }
 
+  /** End a live call now (`POST /api/v1/calls/{id}/end`, scope `calls:write`). */
+  endCall(id: string, options: RequestOptions = {}): Promise<Data<'/api/v1/calls/{id}/end', 'post'>> {
+    return this.request('post', '/api/v1/calls/{id}/end', { path: { id }, options });
+  }
+
   /** List campaigns, newest first (`GET /api/v1/campaigns`, scope `campaigns:read`). */
   listCampaigns(query: Query<'/api/v1/campaigns', 'get'> = {}, options: RequestOptions = {}): Promise<Data<'/api/v1/campaigns', 'get'>> {
     return this.request('get', '/api/v1/campaigns', { query, options });

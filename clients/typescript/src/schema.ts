@@ -148,6 +148,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/calls/{id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a live call now
+         * @description Asks the voice platform to hang up a live call (status `processing`, placed on the platform). The answer is the call as it stands: ended already on the simulator; on a real platform the end follows through its report moments later (`call.ended`). 422 INVALID_STATE for a call that is not live; 503 when the platform could not be asked. Extension.
+         */
+        post: operations["endCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns": {
         parameters: {
             query?: never;
@@ -869,6 +889,26 @@ export interface components {
             /** @example Asked not to be called */
             reason?: string;
         };
+        AnalysisPlan: {
+            structuredDataSchema?: {
+                [key: string]: unknown;
+            } | null;
+            successCriteria?: string | null;
+            summary?: boolean;
+        };
+        AnalysisPlanInput: {
+            /** @description JSON Schema of an object (`"type": "object"`, at most 50 properties, 16384 bytes); it must compile. The structured data extracted from each call is validated against it before it is stored. */
+            structuredDataSchema?: {
+                [key: string]: unknown;
+            };
+            /** @description What makes a call a success */
+            successCriteria?: string;
+            /**
+             * @description Summarise each ended call
+             * @default true
+             */
+            summary?: boolean;
+        };
         AudienceRow: {
             /** Format: uuid */
             contactId?: string;
@@ -884,6 +924,13 @@ export interface components {
             };
         };
         Call: {
+            /** @description Extension: the post-call analysis of an ended call whose case asks for one; null otherwise (docs/tools.md) */
+            analysis: components["schemas"]["CallAnalysis"] | null;
+            /**
+             * @description Extension: who picked up an outbound call (`unknown` when answering-machine detection was off); null when nobody did, while the call is live, and on inbound calls (docs/tools.md)
+             * @enum {string|null}
+             */
+            answeredBy: "human" | "voicemail" | "unknown" | null;
             apiCallId: string | null;
             /** @enum {string|null} */
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
@@ -935,7 +982,22 @@ export interface components {
                 [key: string]: string;
             } | null;
         };
+        CallAnalysis: {
+            /** @description Valid against the case's structuredDataSchema; null when none was produced or it was not valid */
+            structuredData?: {
+                [key: string]: unknown;
+            } | null;
+            success?: boolean | null;
+            summary?: string | null;
+        };
         CallDetail: {
+            /** @description Extension: the post-call analysis of an ended call whose case asks for one; null otherwise (docs/tools.md) */
+            analysis: components["schemas"]["CallAnalysis"] | null;
+            /**
+             * @description Extension: who picked up an outbound call (`unknown` when answering-machine detection was off); null when nobody did, while the call is live, and on inbound calls (docs/tools.md)
+             * @enum {string|null}
+             */
+            answeredBy: "human" | "voicemail" | "unknown" | null;
             apiCallId: string | null;
             /** @enum {string|null} */
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
@@ -1038,6 +1100,16 @@ export interface components {
             timezone: string;
         };
         Campaign: {
+            /**
+             * @description Extension: ended calls (every attempt) by `answeredBy` (`human`, `voicemail`, `unknown`)
+             * @example {
+             *       "human": 150,
+             *       "voicemail": 45
+             *     }
+             */
+            answeredBy: {
+                [key: string]: number;
+            };
             /** Format: uuid */
             assistantConfigId: string | null;
             audience: components["schemas"]["CampaignAudience"];
@@ -1079,8 +1151,20 @@ export interface components {
             startAt: string | null;
             /** @enum {string} */
             status: "draft" | "scheduled" | "running" | "paused" | "completed" | "cancelled";
+            /**
+             * @description Extension: ended calls (every attempt) by their post-call analysis's `success` (`true`, `false`)
+             * @example {
+             *       "false": 30,
+             *       "true": 120
+             *     }
+             */
+            success: {
+                [key: string]: number;
+            };
             /** Format: date-time */
             updatedAt: string;
+            /** @description Extension (docs/tools.md); null: not set here */
+            voicemail: components["schemas"]["VoicemailPolicy"] | null;
             window: components["schemas"]["CallingWindow"] | null;
         };
         CampaignAttempt: {
@@ -1166,6 +1250,8 @@ export interface components {
             timestamp: string;
         };
         Case: {
+            /** @description Extension (docs/tools.md); null: none */
+            analysis: components["schemas"]["AnalysisPlan"] | null;
             /** Format: date-time */
             createdAt: string;
             description: string | null;
@@ -1192,6 +1278,8 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             variables: components["schemas"]["CaseVariable"][];
+            /** @description Extension (docs/tools.md); null: not set */
+            voicemail: components["schemas"]["VoicemailPolicy"] | null;
         };
         CaseListItem: {
             /** Format: date-time */
@@ -1505,10 +1593,14 @@ export interface components {
              * @description Not before this time (years 1970-9999); default: when started
              */
             startAt?: string;
+            /** @description Extension: what the campaign's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
+            voicemail?: components["schemas"]["VoicemailPolicyInput"];
             /** @description Omitted: any time */
             window?: components["schemas"]["CallingWindow"];
         };
         CreateCase: {
+            /** @description Extension: the post-call analysis its calls get (summary, structured data, success; docs/tools.md) */
+            analysis?: components["schemas"]["AnalysisPlanInput"];
             description?: string;
             /** @description Opening line; supports `{{variables}}`. Defaults to empty text. */
             firstMessage?: string;
@@ -1521,6 +1613,8 @@ export interface components {
             title: string;
             /** @description Names must be unique */
             variables?: components["schemas"]["CaseVariableInput"][];
+            /** @description Extension: what the case's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
+            voicemail?: components["schemas"]["VoicemailPolicyInput"];
         };
         CreateContact: {
             /**
@@ -1571,6 +1665,8 @@ export interface components {
             /** @description Default: {"provider":"deepgram","model":"nova-2","language":"en"} */
             transcriber?: components["schemas"]["TranscriberConfigInput"];
             voice: components["schemas"]["VoiceConfigInput"];
+            /** @description Extension: what the assistant's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
+            voicemail?: components["schemas"]["VoicemailPolicyInput"];
         };
         CreateWebhook: {
             /** @example CRM sync */
@@ -1894,6 +1990,8 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             voice: components["schemas"]["VoiceConfig"];
+            /** @description Extension (docs/tools.md); null: not set */
+            voicemail: components["schemas"]["VoicemailPolicy"] | null;
         };
         OutboundAssistantResponse: {
             data: components["schemas"]["OutboundAssistant"];
@@ -2113,6 +2211,8 @@ export interface components {
             timestamp: number | null;
         };
         UpdateCase: {
+            /** @description Extension: the post-call analysis its calls get (summary, structured data, success; docs/tools.md) */
+            analysis?: components["schemas"]["AnalysisPlanInput"];
             description?: string;
             /** @description Opening line; supports `{{variables}}`. Defaults to empty text. */
             firstMessage?: string;
@@ -2125,6 +2225,8 @@ export interface components {
             title?: string;
             /** @description Names must be unique */
             variables?: components["schemas"]["CaseVariableInput"][];
+            /** @description Extension: what the case's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
+            voicemail?: components["schemas"]["VoicemailPolicyInput"];
         };
         UpdateContact: {
             /**
@@ -2183,6 +2285,8 @@ export interface components {
             /** @description Default: {"provider":"deepgram","model":"nova-2","language":"en"} */
             transcriber?: components["schemas"]["TranscriberConfigInput"];
             voice?: components["schemas"]["VoiceConfigInput"];
+            /** @description Extension: what the assistant's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
+            voicemail?: components["schemas"]["VoicemailPolicyInput"];
         };
         UpdateWebhook: {
             description?: string;
@@ -2318,6 +2422,27 @@ export interface components {
         VoiceSummary: {
             provider: string;
             voiceId: string;
+        };
+        VoicemailPolicy: {
+            /** @enum {string} */
+            action?: "hang-up" | "leave-message";
+            /** @description Detect answering machines */
+            detect?: boolean;
+            message?: string | null;
+        };
+        VoicemailPolicyInput: {
+            /**
+             * @default hang-up
+             * @enum {string}
+             */
+            action?: "hang-up" | "leave-message";
+            /**
+             * @description Detect answering machines
+             * @default true
+             */
+            detect?: boolean;
+            /** @description The message left on the machine; `{{variables}}` are filled in like firstMessage, and the rendered text is at most 1000 characters too. Required with `leave-message`. */
+            message?: string;
         };
         WebhookAttempt: {
             /**
@@ -3912,6 +4037,138 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INVALID_STATE */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    endCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallResponse"];
+                };
             };
             /** @description VALIDATION_ERROR */
             400: {

@@ -261,6 +261,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/organizations/{orgId}/calls/{id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End a live call now (the console button; POST /api/v1/calls/{id}/end) */
+        post: operations["adminEndCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/organizations/{orgId}/campaigns": {
         parameters: {
             query?: never;
@@ -1184,6 +1201,26 @@ export interface components {
              */
             providerId: string | null;
         };
+        AnalysisPlanDto: {
+            /** @description JSON Schema of an object (`"type": "object"`, at most 50 properties, 16384 bytes); it must compile. The structured data extracted from each call is validated against it before it is stored. */
+            structuredDataSchema?: {
+                [key: string]: unknown;
+            };
+            /** @description What makes a call a success */
+            successCriteria?: string;
+            /**
+             * @description Summarise each ended call
+             * @default true
+             */
+            summary?: boolean;
+        };
+        AnalysisPlanResponse: {
+            structuredDataSchema?: {
+                [key: string]: unknown;
+            } | null;
+            successCriteria?: string | null;
+            summary?: boolean;
+        };
         ApiKeyResponse: {
             /** Format: date-time */
             createdAt: string;
@@ -1246,7 +1283,22 @@ export interface components {
              */
             status?: "active" | "paused";
         };
+        CallAnalysisResponse: {
+            /** @description Valid against the case's structuredDataSchema; null when none was produced or it was not valid */
+            structuredData?: {
+                [key: string]: unknown;
+            } | null;
+            success?: boolean | null;
+            summary?: string | null;
+        };
         CallDetailResponse: {
+            /** @description Extension: the post-call analysis of an ended call whose case asks for one; null otherwise (docs/tools.md) */
+            analysis: components["schemas"]["CallAnalysisResponse"] | null;
+            /**
+             * @description Extension: who picked up an outbound call (`unknown` when answering-machine detection was off); null when nobody did, while the call is live, and on inbound calls (docs/tools.md)
+             * @enum {string|null}
+             */
+            answeredBy: "human" | "voicemail" | "unknown" | null;
             apiCallId: string | null;
             /** @enum {string|null} */
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
@@ -1300,6 +1352,13 @@ export interface components {
             } | null;
         };
         CallResponse: {
+            /** @description Extension: the post-call analysis of an ended call whose case asks for one; null otherwise (docs/tools.md) */
+            analysis: components["schemas"]["CallAnalysisResponse"] | null;
+            /**
+             * @description Extension: who picked up an outbound call (`unknown` when answering-machine detection was off); null when nobody did, while the call is live, and on inbound calls (docs/tools.md)
+             * @enum {string|null}
+             */
+            answeredBy: "human" | "voicemail" | "unknown" | null;
             apiCallId: string | null;
             /** @enum {string|null} */
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
@@ -1431,6 +1490,8 @@ export interface components {
             variables: string[];
         };
         CaseResponse: {
+            /** @description Extension (docs/tools.md); null: none */
+            analysis: components["schemas"]["AnalysisPlanResponse"] | null;
             /** Format: date-time */
             createdAt: string;
             description: string | null;
@@ -1457,6 +1518,8 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             variables: components["schemas"]["CaseVariableResponse"][];
+            /** @description Extension (docs/tools.md); null: not set */
+            voicemail: components["schemas"]["VoicemailPolicyResponse"] | null;
         };
         CaseVariableDto: {
             /** @description Used when the source resolves to nothing */
@@ -1485,6 +1548,16 @@ export interface components {
              *     ]
              */
             actions: ("start" | "pause" | "resume" | "cancel")[];
+            /**
+             * @description Extension: ended calls (every attempt) by `answeredBy` (`human`, `voicemail`, `unknown`)
+             * @example {
+             *       "human": 150,
+             *       "voicemail": 45
+             *     }
+             */
+            answeredBy: {
+                [key: string]: number;
+            };
             /** Format: uuid */
             assistantConfigId: string | null;
             audience: components["schemas"]["CampaignAudienceResponse"];
@@ -1526,8 +1599,20 @@ export interface components {
             startAt: string | null;
             /** @enum {string} */
             status: "draft" | "scheduled" | "running" | "paused" | "completed" | "cancelled";
+            /**
+             * @description Extension: ended calls (every attempt) by their post-call analysis's `success` (`true`, `false`)
+             * @example {
+             *       "false": 30,
+             *       "true": 120
+             *     }
+             */
+            success: {
+                [key: string]: number;
+            };
             /** Format: date-time */
             updatedAt: string;
+            /** @description Extension (docs/tools.md); null: not set here */
+            voicemail: components["schemas"]["VoicemailPolicyResponse"] | null;
             window: components["schemas"]["CallingWindowDto"] | null;
         };
         ConsoleSessionResponse: {
@@ -1762,6 +1847,8 @@ export interface components {
             };
         };
         CreateCaseDto: {
+            /** @description Extension: the post-call analysis its calls get (summary, structured data, success; docs/tools.md) */
+            analysis?: components["schemas"]["AnalysisPlanDto"];
             description?: string;
             /** @description Opening line; supports `{{variables}}`. Defaults to empty text. */
             firstMessage?: string;
@@ -1774,6 +1861,8 @@ export interface components {
             title: string;
             /** @description Names must be unique */
             variables?: components["schemas"]["CaseVariableDto"][];
+            /** @description Extension: what the case's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
+            voicemail?: components["schemas"]["VoicemailPolicyDto"];
         };
         CreateContactGroupDto: {
             /** @example VIP patients */
@@ -1905,6 +1994,8 @@ export interface components {
             /** @description Default: {"provider":"deepgram","model":"nova-2","language":"en"} */
             transcriber?: components["schemas"]["TranscriberConfigDto"];
             voice: components["schemas"]["VoiceConfigDto"];
+            /** @description Extension: what the assistant's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
+            voicemail?: components["schemas"]["VoicemailPolicyDto"];
         };
         CreatePhoneNumberDto: {
             /**
@@ -2441,6 +2532,8 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             voice: components["schemas"]["VoiceConfigResponse"];
+            /** @description Extension (docs/tools.md); null: not set */
+            voicemail: components["schemas"]["VoicemailPolicyResponse"] | null;
         };
         OutboundAssistantSummaryResponse: {
             /** Format: date-time */
@@ -2808,6 +2901,8 @@ export interface components {
             status: "active" | "converted" | "expired";
         };
         UpdateCaseDto: {
+            /** @description Extension: the post-call analysis its calls get (summary, structured data, success; docs/tools.md) */
+            analysis?: components["schemas"]["AnalysisPlanDto"];
             description?: string;
             /** @description Opening line; supports `{{variables}}`. Defaults to empty text. */
             firstMessage?: string;
@@ -2820,6 +2915,8 @@ export interface components {
             title?: string;
             /** @description Names must be unique */
             variables?: components["schemas"]["CaseVariableDto"][];
+            /** @description Extension: what the case's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
+            voicemail?: components["schemas"]["VoicemailPolicyDto"];
         };
         UpdateOutboundAssistantDto: {
             /** @default true */
@@ -2840,6 +2937,8 @@ export interface components {
             /** @description Default: {"provider":"deepgram","model":"nova-2","language":"en"} */
             transcriber?: components["schemas"]["TranscriberConfigDto"];
             voice?: components["schemas"]["VoiceConfigDto"];
+            /** @description Extension: what the assistant's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
+            voicemail?: components["schemas"]["VoicemailPolicyDto"];
         };
         UpdateWebhookDto: {
             description?: string;
@@ -2968,6 +3067,27 @@ export interface components {
         VoiceSummaryResponse: {
             provider: string;
             voiceId: string;
+        };
+        VoicemailPolicyDto: {
+            /**
+             * @default hang-up
+             * @enum {string}
+             */
+            action?: "hang-up" | "leave-message";
+            /**
+             * @description Detect answering machines
+             * @default true
+             */
+            detect?: boolean;
+            /** @description The message left on the machine; `{{variables}}` are filled in like firstMessage, and the rendered text is at most 1000 characters too. Required with `leave-message`. */
+            message?: string;
+        };
+        VoicemailPolicyResponse: {
+            /** @enum {string} */
+            action?: "hang-up" | "leave-message";
+            /** @description Detect answering machines */
+            detect?: boolean;
+            message?: string | null;
         };
         WebhookAttemptResponse: {
             /**
@@ -4449,6 +4569,88 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminEndCall: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CallResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INVALID_STATE */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8482,6 +8684,8 @@ export const usagePlanResponseProductTypeValues: ReadonlyArray<FlattenedDeepRequ
 export const usagePlanResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsagePlanResponse"]["status"]> = ["active", "canceled", "trialing"];
 export const usageSubscriptionResponseProductTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsageSubscriptionResponse"]["productType"]> = ["outreach", "receptionist"];
 export const usageSubscriptionResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsageSubscriptionResponse"]["status"]> = ["active", "canceled"];
+export const voicemailPolicyDtoActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicemailPolicyDto"]["action"]> = ["hang-up", "leave-message"];
+export const voicemailPolicyResponseActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicemailPolicyResponse"]["action"]> = ["hang-up", "leave-message"];
 export const webhookDeliveryResponseEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryResponse"]["event"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "webhook.test"];
 export const webhookDeliveryResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryResponse"]["status"]> = ["pending", "delivered", "failed"];
 export const webhookEndpointResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEndpointResponse"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed"];

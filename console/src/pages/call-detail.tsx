@@ -1,8 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap, type Schemas } from '../api';
-import { QueryView, StatusBadge, TestBadge, formatDate } from '../ui';
+import { ConfirmButton, ErrorNote, QueryView, StatusBadge, TestBadge, formatDate } from '../ui';
 import { TERMINAL } from './calls';
 import { useLivemode, useOrgId } from './org-layout';
 
@@ -29,6 +29,13 @@ export function CallDetailPage() {
     },
     refetchInterval: (q) => (q.state.data && TERMINAL.has(q.state.data.status) ? false : 1000),
   });
+  const client = useQueryClient();
+  // Hangs up a live call through its voice platform; the page then follows the end like any other.
+  const end = useMutation({
+    mutationFn: () =>
+      unwrap(api.POST('/admin/v1/organizations/{orgId}/calls/{id}/end', { params: { path: { orgId, id: callId } } })),
+    onSettled: () => void client.invalidateQueries({ queryKey: ['call', orgId, callId] }),
+  });
   return (
     <>
       <p>
@@ -40,6 +47,17 @@ export function CallDetailPage() {
             <h1>
               Call to {c.callTo} <StatusBadge status={c.status} /> <TestBadge livemode={c.livemode} />
             </h1>
+            {c.status === 'processing' && c.apiCallId && (
+              <p>
+                <ConfirmButton
+                  label="End call"
+                  confirmLabel="Hang up this live call now?"
+                  busy={end.isPending}
+                  onConfirm={() => end.mutate()}
+                />
+              </p>
+            )}
+            {end.error && <ErrorNote error={end.error} />}
             <div className="two-col">
               <section className="panel" aria-labelledby="facts-h">
                 <h2 id="facts-h">Details</h2>
@@ -79,6 +97,18 @@ function CallFacts({ call: c }: { call: Call }) {
       </dd>
       <dt>Result</dt>
       <dd>{[c.resultStatus, c.endedReason].filter(Boolean).join(' · ') || '—'}</dd>
+      <dt>Answered by</dt>
+      <dd data-testid="answered-by">{c.answeredBy ?? '—'}</dd>
+      {c.analysis && (
+        <>
+          <dt>Analysis</dt>
+          <dd data-testid="analysis">
+            {c.analysis.summary && <p>{c.analysis.summary}</p>}
+            {c.analysis.success != null && <p>Success: {c.analysis.success ? 'yes' : 'no'}</p>}
+            {c.analysis.structuredData && <pre>{JSON.stringify(c.analysis.structuredData, null, 2)}</pre>}
+          </dd>
+        </>
+      )}
       <dt>Duration</dt>
       <dd>{c.durationSeconds != null ? `${c.durationSeconds} s` : '—'}</dd>
       <dt>First message</dt>

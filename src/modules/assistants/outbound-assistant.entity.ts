@@ -1,5 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { CreatedAt, UpdatedAt } from '../../common/entities/timestamps';
+import type { VoicemailPolicy } from '../call-outcomes/voicemail-policy';
 
 export interface VoiceConfig {
   provider: string;
@@ -41,6 +42,8 @@ export class OutboundAssistant {
   @Column('boolean', { default: false }) dialKeypadFunctionEnabled: boolean;
   @Column('boolean', { default: true }) backchannelingEnabled: boolean;
   @Column('boolean', { default: true }) backgroundDenoisingEnabled: boolean;
+  /** Extension: what its calls do on reaching an answering machine (docs/tools.md); null: not set here. */
+  @Column('jsonb', { nullable: true }) voicemail: VoicemailPolicy | null;
   @CreatedAt() createdAt: Date;
   @UpdatedAt() updatedAt: Date;
 }

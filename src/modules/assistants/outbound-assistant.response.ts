@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { VoicemailPolicyResponse } from '../call-outcomes/voicemail-policy';
 import { OutboundAssistant } from './outbound-assistant.entity';
 
 export class VoiceConfigResponse {
@@ -38,6 +39,12 @@ export class OutboundAssistantResponse {
   @ApiProperty() dialKeypadFunctionEnabled: boolean;
   @ApiProperty() backchannelingEnabled: boolean;
   @ApiProperty() backgroundDenoisingEnabled: boolean;
+  @ApiProperty({
+    type: VoicemailPolicyResponse,
+    nullable: true,
+    description: 'Extension (docs/tools.md); null: not set',
+  })
+  voicemail: VoicemailPolicyResponse | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 
@@ -55,6 +62,7 @@ export class OutboundAssistantResponse {
       dialKeypadFunctionEnabled: a.dialKeypadFunctionEnabled,
       backchannelingEnabled: a.backchannelingEnabled,
       backgroundDenoisingEnabled: a.backgroundDenoisingEnabled,
+      voicemail: a.voicemail ?? null,
       createdAt: a.createdAt.toISOString(),
       updatedAt: a.updatedAt.toISOString(),
     };

@@ -18,6 +18,7 @@ import { UpdateOutboundAssistantDto } from './dto/update-outbound-assistant.dto'
 import { ModelConfig, OutboundAssistant, TranscriberConfig, VoiceConfig } from './outbound-assistant.entity';
 import { OutboundAssistantSummary } from './outbound-assistant.response';
 import { Tx } from '../../infra/database/tx';
+import { voicemailPolicyOf } from '../call-outcomes/voicemail-policy';
 
 /** Plain JSON without absent keys: stored exactly as the API will show it. */
 const voiceConfig = (v: VoiceConfigDto): VoiceConfig => JSON.parse(JSON.stringify({ ...v })) as VoiceConfig;
@@ -103,6 +104,7 @@ export class OutboundAssistantsService {
           dialKeypadFunctionEnabled: dto.dialKeypadFunctionEnabled ?? false,
           backchannelingEnabled: dto.backchannelingEnabled ?? true,
           backgroundDenoisingEnabled: dto.backgroundDenoisingEnabled ?? true,
+          voicemail: dto.voicemail ? voicemailPolicyOf(dto.voicemail) : null,
         }),
       );
     });
@@ -126,6 +128,7 @@ export class OutboundAssistantsService {
       if (dto.description !== undefined) patch.description = dto.description;
       if (dto.firstMessage !== undefined) patch.firstMessage = dto.firstMessage;
       if (dto.systemPrompt !== undefined) patch.systemPrompt = dto.systemPrompt;
+      if (dto.voicemail !== undefined) patch.voicemail = dto.voicemail ? voicemailPolicyOf(dto.voicemail) : null;
       // Values equal to the stored ones are no change: a GET body sent back leaves `updatedAt` as it was.
       for (const key of Object.keys(patch) as Array<keyof OutboundAssistant>) {
         if (isDeepStrictEqual(patch[key], current[key])) delete patch[key];

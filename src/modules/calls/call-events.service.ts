@@ -7,6 +7,11 @@ import { CallResponse } from './call.response';
 import { CallsRepository, PlacedCall } from './calls.repository';
 import { CallAdmissionQueueJob } from './dispatch/call-admission-queue.job';
 import { EndOfCallReport, PlatformEvent } from './voice/voice-provider';
+import { CallAnalysis, finalAnalysis } from '../call-outcomes/analysis-plan';
+import { recordedAnsweredBy } from '../call-outcomes/answered-by';
+import { DEFAULT_VOICEMAIL_POLICY } from '../call-outcomes/voicemail-policy';
+import { Call } from './call.entity';
+import { CallOutcome } from './calls.repository';
 
 /** Calls recorded as started in one transaction at most. */
 const MAX_STARTED_BATCH = 100;
@@ -97,23 +102,48 @@ export class CallEventsService {
    * call, so a crash in between is repaired by the retried event, and only the one statement that moves the
    * call out of `processing` records the terminal event.
    */
+  /**
+   * What the call records beyond the platform's figures (docs/tools.md): who answered, under the call's detection
+   * setting; the analysis its plan asked for, structured data checked against the plan's schema (dropped and
+   * logged when it does not fit); and the seconds billed, none for a voicemail where no message was left.
+   */
+  private outcome(call: Call, report: EndOfCallReport): CallOutcome {
+    const policy = call.voicemail ?? DEFAULT_VOICEMAIL_POLICY;
+    const answeredBy = call.direction === 'outbound' ? recordedAnsweredBy(report.answeredBy, policy.detect) : null;
+    let analysis: CallAnalysis | null = null;
+    if (call.analysisPlan && !report.failed) {
+      const checked = finalAnalysis(call.analysisPlan, report.analysis);
+      if (checked.problem) {
+        this.logger.warn(
+          { callId: call.id, reason: checked.problem },
+          'Structured data does not fit the schema; dropped',
+        );
+      }
+      analysis = checked.analysis;
+    }
+    const messageLeft = policy.action === 'leave-message' && policy.message !== null;
+    const billedSeconds = answeredBy === 'voicemail' && !messageLeft ? 0 : report.durationSeconds;
+    return { answeredBy, analysis, billedSeconds };
+  }
+
   async finish(callId: string, providerCallId: string | null, report: EndOfCallReport): Promise<void> {
     const call = await this.calls.findById(callId);
     if (!call || call.status !== 'processing') return;
+    const outcome = this.outcome(call, report);
     // A test-mode call reserved nothing, so there is nothing to settle.
     if (call.livemode) {
       await this.billing.settleCall({
         organizationId: call.organizationId,
         callId,
         direction: call.direction,
-        durationSeconds: report.durationSeconds,
+        durationSeconds: outcome.billedSeconds,
         providerCallId: call.apiCallId ?? providerCallId,
       });
     }
     const finished = await this.dataSource.transaction(async (m) => {
       // The row lock taken here keeps the call in `processing` for the terminal update below.
       if (providerCallId) await this.markStarted(m, [{ callId, providerCallId }]);
-      const ended = await this.calls.finish(m, callId, providerCallId, report);
+      const ended = await this.calls.finish(m, callId, providerCallId, report, outcome);
       if (!ended) return null;
       await this.outbox.record(m, ended, report.failed ? 'call.failed' : 'call.ended', {
         ...CallResponse.from(ended),

@@ -27,7 +27,23 @@ describe('resolveCall', () => {
         systemPrompt: DEFAULT_SYSTEM_PROMPT,
         toolIds: [],
         variableValues: null,
+        voicemail: { detect: true, action: 'hang-up', message: null },
+        analysisPlan: null,
+        keyterms: null,
       });
+    });
+
+    it('takes the most specific voicemail policy (campaign, case, assistant) and renders its message', () => {
+      const policy = (message: string) => ({ detect: true, action: 'leave-message' as const, message });
+      const assistant = { firstMessage: null, systemPrompt: null, voicemail: policy('A {{name}}') };
+      const withCase = { ...kase(), voicemail: policy('C {{name}}') };
+      const request = { variableValues: { name: 'Ada' } };
+      expect(resolveCall({ request, assistant }).voicemail.message).toBe('A Ada');
+      expect(resolveCall({ request, assistant, case: withCase }).voicemail.message).toBe('C Ada');
+      const campaignVoicemail = policy('K {{name}}');
+      expect(resolveCall({ request, assistant, case: withCase, campaignVoicemail }).voicemail.message).toBe('K Ada');
+      const tooLong = { ...withCase, voicemail: policy(`${'x'.repeat(998)}{{name}}`) };
+      expect(() => resolveCall({ request, case: tooLong })).toThrow(RenderedTooLongError);
     });
 
     it('takes first message, prompt and tools from the case with only a case', () => {

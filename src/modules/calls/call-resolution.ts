@@ -1,8 +1,14 @@
 import type { CaseVariable } from '../cases/case.entity';
 import { renderWithin } from '../../common/text/render-within';
+import type { AnalysisPlan } from '../call-outcomes/analysis-plan';
+import { VOICEMAIL_MESSAGE_MAX, VoicemailPolicy, effectiveVoicemailPolicy } from '../call-outcomes/voicemail-policy';
 
 /** CONTRACTS §7: what a call may inject once its `{{variables}}` are filled in. */
-export const RENDERED_LIMITS = { firstMessage: 1000, systemPrompt: 50_000 } as const;
+export const RENDERED_LIMITS = {
+  firstMessage: 1000,
+  systemPrompt: 50_000,
+  'voicemail.message': VOICEMAIL_MESSAGE_MAX,
+} as const;
 
 /** Used when neither the request, the case nor the assistant supplies an opening line (spec Calls rule 1). */
 export const DEFAULT_FIRST_MESSAGE = 'Hello! This is an automated assistant calling. Do you have a moment to talk?';
@@ -15,8 +21,18 @@ export interface ResolutionInput {
   request: { firstMessage?: string; variableValues?: Record<string, string> };
   contact?: { title: string; email: string | null; phone: string; notes: string | null } | null;
   /** `prompt` is the case's effective prompt (its prompt-library entry when linked). */
-  case?: { firstMessage: string | null; prompt: string; toolIds: string[]; variables: CaseVariable[] } | null;
-  assistant?: { firstMessage: string | null; systemPrompt: string | null } | null;
+  case?: {
+    firstMessage: string | null;
+    prompt: string;
+    toolIds: string[];
+    variables: CaseVariable[];
+    voicemail?: VoicemailPolicy | null;
+    analysis?: AnalysisPlan | null;
+    keyterms?: string | null;
+  } | null;
+  assistant?: { firstMessage: string | null; systemPrompt: string | null; voicemail?: VoicemailPolicy | null } | null;
+  /** The voicemail policy of the campaign placing the call, when it sets one (the most specific). */
+  campaignVoicemail?: VoicemailPolicy | null;
 }
 
 export interface ResolvedCall {
@@ -25,6 +41,11 @@ export interface ResolvedCall {
   toolIds: string[];
   /** Every variable that resolved to a value (what was injected); null when none did. */
   variableValues: Record<string, string> | null;
+  /** The policy that applies (campaign, case, assistant, default), its message rendered. */
+  voicemail: VoicemailPolicy;
+  analysisPlan: AnalysisPlan | null;
+  /** The case's keyterms, one per non-empty line; null when it has none. */
+  keyterms: string[] | null;
 }
 
 export class MissingRequiredVariableError extends Error {
@@ -91,6 +112,14 @@ function resolveVariable(name: string, input: ResolutionInput, definition?: Case
   return present(definition?.defaultValue) ? definition.defaultValue : undefined;
 }
 
+function keytermsOf(text: string | null | undefined): string[] | null {
+  const terms = (text ?? '')
+    .split('\n')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  return terms.length ? terms : null;
+}
+
 /**
  * Resolves what a call injects (spec Calls rules 1-3, CONTRACTS §3): first message and system prompt by
  * request, case, assistant, generic default; tools from the case only; variables by priority; placeholders
@@ -104,11 +133,17 @@ export function resolveCall(input: ResolutionInput): ResolvedCall {
   const promptTemplate = input.case?.prompt ?? input.assistant?.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
 
   const definitions = new Map((input.case?.variables ?? []).map((v) => [v.name, v]));
+  const voicemail = effectiveVoicemailPolicy(
+    input.campaignVoicemail,
+    input.case?.voicemail,
+    input.assistant?.voicemail,
+  );
   const names = new Set([
     ...Object.keys(input.request.variableValues ?? {}),
     ...definitions.keys(),
     ...placeholdersOf(firstMessageTemplate),
     ...placeholdersOf(promptTemplate),
+    ...placeholdersOf(voicemail.message ?? ''),
   ]);
   const values: Record<string, string> = {};
   for (const name of names) {
@@ -121,5 +156,11 @@ export function resolveCall(input: ResolutionInput): ResolvedCall {
     systemPrompt: render('systemPrompt', promptTemplate, values),
     toolIds: [...(input.case?.toolIds ?? [])],
     variableValues: Object.keys(values).length ? values : null,
+    voicemail: {
+      ...voicemail,
+      message: voicemail.message === null ? null : render('voicemail.message', voicemail.message, values),
+    },
+    analysisPlan: input.case?.analysis ?? null,
+    keyterms: keytermsOf(input.case?.keyterms),
   };
 }

@@ -1,5 +1,8 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { CreatedAt, UpdatedAt } from '../../common/entities/timestamps';
+import type { AnalysisPlan, CallAnalysis } from '../call-outcomes/analysis-plan';
+import type { AnsweredBy } from '../call-outcomes/answered-by';
+import type { VoicemailPolicy } from '../call-outcomes/voicemail-policy';
 
 /** Public statuses plus the internal claim state `lock-processing` (never shown; reads as not yet dispatched). */
 export const CALL_STATUSES = [
@@ -70,6 +73,16 @@ export class Call {
   @Column('double precision', { nullable: true }) providerCost: number | null;
   /** The voice platform's own summary of the conversation (not public; post-call analysis reads it). */
   @Column('text', { nullable: true }) providerSummary: string | null;
+  /** The voicemail policy resolved at creation, its message rendered (docs/tools.md); null on inbound calls. */
+  @Column('jsonb', { nullable: true }) voicemail: VoicemailPolicy | null;
+  /** The case's post-call analysis plan as it was when the call was created; null when the case has none. */
+  @Column('jsonb', { nullable: true }) analysisPlan: AnalysisPlan | null;
+  /** The case's keyterms (one per line there) when the call was created, for the platform's transcriber. */
+  @Column('text', { array: true, nullable: true }) keyterms: string[] | null;
+  /** Extension: who picked up (`human`, `voicemail`, `unknown`), null when nobody did. */
+  @Column('text', { nullable: true }) answeredBy: AnsweredBy | null;
+  /** Extension: the post-call analysis of an ended call whose case asked for one. */
+  @Column('jsonb', { nullable: true }) analysis: CallAnalysis | null;
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) dispatchedAt: Date | null;
   /** Not dispatched again before this (the voice platform asked us to come back later); internal. */
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) retryAt: Date | null;

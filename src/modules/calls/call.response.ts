@@ -1,5 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiLivemode } from '../../common/openapi/api-livemode.property';
+import { CallAnalysisResponse } from '../call-outcomes/analysis-plan';
+import { ANSWERED_BY, AnsweredBy } from '../call-outcomes/answered-by';
 import { API_CALL_STATUSES, Call, PUBLIC_CALL_STATUSES } from './call.entity';
 
 type PublicStatus = (typeof PUBLIC_CALL_STATUSES)[number];
@@ -37,6 +39,8 @@ export const CALL_RESPONSE_COLUMNS = [
   'durationSeconds',
   'providerCost',
   'variableValues',
+  'answeredBy',
+  'analysis',
   'createdAt',
   'updatedAt',
   'livemode',
@@ -89,6 +93,22 @@ export class CallResponse {
     description: 'The resolved variables injected into the call',
   })
   variableValues: Record<string, string> | null;
+  @ApiProperty({
+    type: String,
+    enum: ANSWERED_BY,
+    nullable: true,
+    description:
+      'Extension: who picked up an outbound call (`unknown` when answering-machine detection was off); null when ' +
+      'nobody did, while the call is live, and on inbound calls (docs/tools.md)',
+  })
+  answeredBy: AnsweredBy | null;
+  @ApiProperty({
+    type: CallAnalysisResponse,
+    nullable: true,
+    description:
+      'Extension: the post-call analysis of an ended call whose case asks for one; null otherwise (docs/tools.md)',
+  })
+  analysis: CallAnalysisResponse | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
   @ApiLivemode() livemode: boolean;
@@ -113,6 +133,8 @@ export class CallResponse {
       durationSeconds: call.durationSeconds,
       providerCost: call.providerCost,
       variableValues: call.variableValues,
+      answeredBy: call.answeredBy ?? null,
+      analysis: call.analysis ?? null,
       createdAt: call.createdAt.toISOString(),
       updatedAt: call.updatedAt.toISOString(),
       livemode: call.livemode,

@@ -10,6 +10,8 @@ import { Page } from '../../common/pagination/pagination.dto';
 import { CallDetailResponse, CallResponse } from './call.response';
 import { CallsService } from './calls.service';
 import { CreateCallCommand } from './create-call.command';
+import { EndCallCommand } from './end-call.command';
+import { ApiContractExtension } from '../../common/openapi/api-extension.decorator';
 import { CreateCallDto } from './dto/create-call.dto';
 import { ListCallsQueryDto } from './dto/list-calls-query.dto';
 
@@ -19,6 +21,7 @@ export class CallsController {
   constructor(
     private readonly calls: CallsService,
     private readonly createCall: CreateCallCommand,
+    private readonly endCall: EndCallCommand,
   ) {}
 
   @Get()
@@ -55,6 +58,26 @@ export class CallsController {
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
   async get(@KeyWorld() world: World, @Param('id', IdParamPipe) id: string): Promise<{ data: CallDetailResponse }> {
     return { data: CallDetailResponse.fromWithTranscript(await this.calls.get(world, id)) };
+  }
+
+  @Post(':id/end')
+  @HttpCode(200)
+  @RequireScope('calls:write')
+  @ApiContractExtension()
+  @ApiTags('Calls (extension)')
+  @ApiOperation({
+    operationId: 'endCall',
+    summary: 'End a live call now',
+    description:
+      'Asks the voice platform to hang up a live call (status `processing`, placed on the platform). The answer is ' +
+      'the call as it stands: ended already on the simulator; on a real platform the end follows through its ' +
+      'report moments later (`call.ended`). 422 INVALID_STATE for a call that is not live; 503 when the platform ' +
+      'could not be asked. Extension.',
+  })
+  @ApiDataResponse(CallResponse)
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_STATE', 'SERVICE_UNAVAILABLE')
+  async end(@KeyWorld() world: World, @Param('id', IdParamPipe) id: string): Promise<{ data: CallResponse }> {
+    return { data: CallResponse.from(await this.endCall.execute(world, id)) };
   }
 
   @Delete(':id')

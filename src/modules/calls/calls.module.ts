@@ -34,6 +34,7 @@ import { CallReportRecoveryJob } from './supervision/call-report-recovery.job';
 import { VapiVoiceProvider } from './voice/vapi/vapi-voice.provider';
 import { ModeRoutedVoiceProvider } from './voice/mode-routed-voice.provider';
 import { VoiceProvider } from './voice/voice-provider';
+import { EndCallCommand } from './end-call.command';
 
 /** Calls: the public API, the dispatch engine and the voice platform behind it (CallBilling from UsageModule). */
 @Module({
@@ -53,6 +54,7 @@ import { VoiceProvider } from './voice/voice-provider';
     CallStatsService,
     CallsService,
     CreateCallCommand,
+    EndCallCommand,
     CallReferences,
     QueuedCallsBlocker,
     CallEventsService,
@@ -79,6 +81,6 @@ import { VoiceProvider } from './voice/voice-provider';
       route: (chosen, simulator) => new ModeRoutedVoiceProvider(chosen, simulator),
     }),
   ],
-  exports: [CallsService, CreateCallCommand, CallEventsService, CallDispatchQueue, CallStatsService],
+  exports: [CallsService, CreateCallCommand, EndCallCommand, CallEventsService, CallDispatchQueue, CallStatsService],
 })
 export class CallsModule {}

@@ -6,10 +6,20 @@ import { queryEntities } from '../../infra/database/entity-rows';
 import { ApiCallStatus, Call, QUEUED_CALL_STATUSES, TranscriptMessage } from './call.entity';
 import { CALL_MOVES, INITIAL_CALL_STATUSES, LIVE_CALL_STATUS, statusIn } from './call-transitions';
 import { EndOfCallReport } from './voice/voice-provider';
+import type { CallAnalysis } from '../call-outcomes/analysis-plan';
+import type { AnsweredBy } from '../call-outcomes/answered-by';
 
 /** A call as its creator resolved it; what it leaves out takes the column's default. */
 export type NewCall = Pick<Call, 'id' | 'organizationId' | 'status' | 'direction' | 'callFrom' | 'callTo'> &
   Partial<Omit<Call, 'createdAt' | 'updatedAt'>>;
+
+/** What a finished call records beyond the platform's report (CallEventsService decides it). */
+export interface CallOutcome {
+  answeredBy: AnsweredBy | null;
+  analysis: CallAnalysis | null;
+  /** The talk time billed: the report's, except none for a voicemail where no message was left. */
+  billedSeconds: number | null;
+}
 
 export interface DispatchFailure {
   id: string;
@@ -170,6 +180,7 @@ export class CallsRepository {
     callId: string,
     providerCallId: string | null,
     report: EndOfCallReport,
+    outcome: Pick<CallOutcome, 'answeredBy' | 'analysis'> = { answeredBy: null, analysis: null },
   ): Promise<Call | null> {
     const [ended] = await this.rows(
       tx,
@@ -177,7 +188,8 @@ export class CallsRepository {
               ended_reason = $4, result_status = $5, duration_seconds = $6, recording_url = $7,
               transcript = CASE WHEN jsonb_array_length(transcript) < jsonb_array_length($8::jsonb)
                                 THEN $8::jsonb ELSE transcript END,
-              provider_cost = $9, provider_summary = $10, ended_at = now(), updated_at = now()
+              provider_cost = $9, provider_summary = $10, answered_by = $11, analysis = $12::jsonb,
+              ended_at = now(), updated_at = now()
         WHERE id = $1 AND ${WHERE.live} RETURNING *`,
       [
         callId,
@@ -190,6 +202,8 @@ export class CallsRepository {
         JSON.stringify(report.transcript),
         report.providerCost ?? null,
         report.summary ?? null,
+        outcome.answeredBy,
+        outcome.analysis === null ? null : JSON.stringify(outcome.analysis),
       ],
     );
     return ended ?? null;
@@ -261,10 +275,12 @@ export class CallsRepository {
   }
 
   /** What a simulated call's timeline is built from: the number and the resolved script, nothing more. */
-  findScript(callId: string): Promise<Pick<Call, 'id' | 'callTo' | 'systemPrompt' | 'firstMessage'> | null> {
+  findScript(
+    callId: string,
+  ): Promise<Pick<Call, 'id' | 'callTo' | 'systemPrompt' | 'firstMessage' | 'voicemail' | 'analysisPlan'> | null> {
     return this.dataSource.manager.findOne(Call, {
       where: { id: callId },
-      select: { id: true, callTo: true, systemPrompt: true, firstMessage: true },
+      select: { id: true, callTo: true, systemPrompt: true, firstMessage: true, voicemail: true, analysisPlan: true },
     });
   }
 

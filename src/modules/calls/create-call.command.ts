@@ -8,6 +8,7 @@ import { DoNotCallService } from '../do-not-call/do-not-call.service';
 import { OutboxService } from '../outbox/outbox.service';
 import { PhoneNumbersService } from '../phone-numbers/phone-numbers.service';
 import { CallBilling } from '../usage/call-billing.port';
+import type { VoicemailPolicy } from '../call-outcomes/voicemail-policy';
 import { Call } from './call.entity';
 import { CallReferences } from './call-references';
 import { CallResponse } from './call.response';
@@ -79,7 +80,7 @@ export class CreateCallCommand {
     tx: Tx,
     organizationId: string,
     dto: CreateCallDto,
-    campaign: { id: string; livemode: boolean },
+    campaign: { id: string; livemode: boolean; voicemail?: VoicemailPolicy | null },
   ): Promise<Call> {
     const refs = await this.references.load(tx, { organizationId, livemode: campaign.livemode }, dto);
     return this.insert(tx, organizationId, dto, refs, campaign);
@@ -90,10 +91,10 @@ export class CreateCallCommand {
     organizationId: string,
     dto: CreateCallDto,
     refs: Awaited<ReturnType<CallReferences['load']>>,
-    campaign: { id: string | null; livemode: boolean },
+    campaign: { id: string | null; livemode: boolean; voicemail?: VoicemailPolicy | null },
   ): Promise<Call> {
     const scheduledAt = dto.scheduledAt ? new Date(dto.scheduledAt) : null;
-    const resolved = this.resolve({ request: dto, ...refs });
+    const resolved = this.resolve({ request: dto, ...refs, campaignVoicemail: campaign.voicemail });
     return this.calls.insert(tx, {
       id: uuidv7(),
       organizationId,

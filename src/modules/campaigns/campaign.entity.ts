@@ -1,5 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { CreatedAt, UpdatedAt } from '../../common/entities/timestamps';
+import type { VoicemailPolicy } from '../call-outcomes/voicemail-policy';
 
 export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'running', 'paused', 'completed', 'cancelled'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
@@ -51,6 +52,8 @@ export class Campaign {
   @Column('int', { nullable: true }) maxConcurrent: number | null;
   @Column('int', { nullable: true }) callsPerMinute: number | null;
   @Column('jsonb', { nullable: true }) retry: RetryPolicy | null;
+  /** Extension: what its calls do on reaching an answering machine (docs/tools.md); null: not set here. */
+  @Column('jsonb', { nullable: true }) voicemail: VoicemailPolicy | null;
   /** false when a test key made it (or it follows up a test call): its calls are test calls (README: test mode). */
   @Column('boolean', { default: true }) livemode: boolean;
   @Column('text', { nullable: true }) sourceType: CampaignSourceType | null;

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { VoicemailPolicyResponse } from '../call-outcomes/voicemail-policy';
 import { CAMPAIGN_STATUSES, Campaign, CampaignStatus } from './campaign.entity';
 import { CampaignProgress } from './campaigns.repository';
 import { CallingWindowDto, RetryPolicyDto } from './dto/create-campaign.dto';
@@ -51,6 +52,26 @@ export class CampaignResponse {
     description: 'Final endedReason of each done entry -> number of entries',
   })
   outcomes: Record<string, number>;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    example: { human: 150, voicemail: 45 },
+    description: 'Extension: ended calls (every attempt) by `answeredBy` (`human`, `voicemail`, `unknown`)',
+  })
+  answeredBy: Record<string, number>;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    example: { true: 120, false: 30 },
+    description: "Extension: ended calls (every attempt) by their post-call analysis's `success` (`true`, `false`)",
+  })
+  success: Record<string, number>;
+  @ApiProperty({
+    type: VoicemailPolicyResponse,
+    nullable: true,
+    description: 'Extension (docs/tools.md); null: not set here',
+  })
+  voicemail: VoicemailPolicyResponse | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
   @ApiLivemode() livemode: boolean;
@@ -78,6 +99,9 @@ export class CampaignResponse {
       retry: c.retry,
       counts: progress.counts,
       outcomes: progress.outcomes,
+      answeredBy: progress.answeredBy,
+      success: progress.success,
+      voicemail: c.voicemail ?? null,
       createdAt: c.createdAt.toISOString(),
       updatedAt: c.updatedAt.toISOString(),
       livemode: c.livemode,

@@ -8,11 +8,17 @@ export interface CampaignProgress {
   counts: { total: number; pending: number; inProgress: number; done: number; skipped: number };
   /** Final endedReason of each done entry -> entries. */
   outcomes: Record<string, number>;
+  /** Extension: the campaign's ended calls (every attempt) by who answered them (`answeredBy`, when set). */
+  answeredBy: Record<string, number>;
+  /** Extension: the campaign's ended calls by their post-call analysis verdict (`"true"` / `"false"`, when set). */
+  success: Record<string, number>;
 }
 
 const EMPTY_PROGRESS = (): CampaignProgress => ({
   counts: { total: 0, pending: 0, inProgress: 0, done: 0, skipped: 0 },
   outcomes: {},
+  answeredBy: {},
+  success: {},
 });
 
 /** The SQL of `campaigns` (and the progress aggregate read over its entries). */
@@ -102,6 +108,19 @@ export class CampaignsRepository {
         const reason = row.reason ?? 'unknown';
         p.outcomes[reason] = (p.outcomes[reason] ?? 0) + row.n;
       }
+    }
+    const verdicts: Array<{ campaign_id: string; answered_by: string | null; success: string | null; n: number }> =
+      await m.query(
+        `SELECT campaign_id, answered_by, analysis->>'success' AS success, count(*)::int AS n
+           FROM calls WHERE campaign_id = ANY($1) AND status IN ('ended', 'error')
+            AND (answered_by IS NOT NULL OR analysis->>'success' IS NOT NULL)
+          GROUP BY 1, 2, 3`,
+        [ids],
+      );
+    for (const row of verdicts) {
+      const p = result.get(row.campaign_id)!;
+      if (row.answered_by) p.answeredBy[row.answered_by] = (p.answeredBy[row.answered_by] ?? 0) + row.n;
+      if (row.success) p.success[row.success] = (p.success[row.success] ?? 0) + row.n;
     }
     return result;
   }

@@ -11,6 +11,7 @@ import { CampaignAudienceResolver } from './campaign-audience';
 import { CampaignEntriesRepository } from './campaign-entries.repository';
 import { CampaignsRepository } from './campaigns.repository';
 import { CreateCampaignDto } from './dto/create-campaign.dto';
+import { voicemailPolicyOf } from '../call-outcomes/voicemail-policy';
 
 /** Zone of contacts whose own zone is unknown when the campaign has no window. */
 const DEFAULT_ZONE = 'UTC';
@@ -94,6 +95,7 @@ export class CreateCampaignCommand {
         maxConcurrent: dto.maxConcurrent ?? null,
         callsPerMinute: dto.callsPerMinute ?? null,
         retry: dto.retry ? { ...dto.retry } : null,
+        voicemail: dto.voicemail ? voicemailPolicyOf(dto.voicemail) : null,
       }),
     );
     if (!campaign) return null;

@@ -1,5 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { CreatedAt, UpdatedAt } from '../../common/entities/timestamps';
+import type { AnalysisPlan } from '../call-outcomes/analysis-plan';
+import type { VoicemailPolicy } from '../call-outcomes/voicemail-policy';
 
 export const VARIABLE_SOURCES = ['contact.title', 'contact.email', 'contact.notes', 'contact.phone', 'custom'] as const;
 export type VariableSource = (typeof VARIABLE_SOURCES)[number];
@@ -29,6 +31,10 @@ export class Case {
   @Column('text', { array: true, default: () => "'{}'" }) toolIds: string[];
   @Column('text', { array: true, default: () => "'{}'" }) integrationToolIds: string[];
   @Column('text', { nullable: true }) keyterms: string | null;
+  /** Extension: what the case's calls do on reaching an answering machine (null: the assistant's, else the default). */
+  @Column('jsonb', { nullable: true }) voicemail: VoicemailPolicy | null;
+  /** Extension: the post-call analysis the case's calls get. */
+  @Column('jsonb', { nullable: true }) analysis: AnalysisPlan | null;
   @CreatedAt() createdAt: Date;
   @UpdatedAt() updatedAt: Date;
 }

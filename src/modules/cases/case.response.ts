@@ -1,4 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { AnalysisPlanResponse } from '../call-outcomes/analysis-plan';
+import { VoicemailPolicyResponse } from '../call-outcomes/voicemail-policy';
 import { Case, CaseVariable, VARIABLE_SOURCES } from './case.entity';
 
 export class CaseVariableResponse {
@@ -28,6 +30,14 @@ export class CaseResponse {
   @ApiProperty({ type: [String], description: 'Attached in the dashboard only' }) toolIds: string[];
   @ApiProperty({ type: [String], description: 'Attached in the dashboard only' }) integrationToolIds: string[];
   @ApiProperty({ type: String, nullable: true, description: 'Newline-separated' }) keyterms: string | null;
+  @ApiProperty({
+    type: VoicemailPolicyResponse,
+    nullable: true,
+    description: 'Extension (docs/tools.md); null: not set',
+  })
+  voicemail: VoicemailPolicyResponse | null;
+  @ApiProperty({ type: AnalysisPlanResponse, nullable: true, description: 'Extension (docs/tools.md); null: none' })
+  analysis: AnalysisPlanResponse | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 
@@ -44,6 +54,8 @@ export class CaseResponse {
       toolIds: c.toolIds,
       integrationToolIds: c.integrationToolIds,
       keyterms: c.keyterms,
+      voicemail: c.voicemail ?? null,
+      analysis: c.analysis ?? null,
       createdAt: c.createdAt.toISOString(),
       updatedAt: c.updatedAt.toISOString(),
     };

@@ -16,6 +16,8 @@ import { ListCasesQueryDto } from './dto/list-cases-query.dto';
 import { UpdateCaseDto } from './dto/update-case.dto';
 import { PromptsService } from './prompts.service';
 import { Tx } from '../../infra/database/tx';
+import { analysisPlanOf } from '../call-outcomes/analysis-plan';
+import { voicemailPolicyOf } from '../call-outcomes/voicemail-policy';
 
 /** A case as a call uses it: `prompt` is the effective system prompt (the library entry's when linked). */
 export interface CaseForCall {
@@ -24,7 +26,17 @@ export interface CaseForCall {
 }
 
 /** The fields PATCH may change; everything else (ids, tools, prompt link, timestamps) is read-only. */
-const EDITABLE = ['title', 'prompt', 'firstMessage', 'description', 'tags', 'variables', 'keyterms'] as const;
+const EDITABLE = [
+  'title',
+  'prompt',
+  'firstMessage',
+  'description',
+  'tags',
+  'variables',
+  'keyterms',
+  'voicemail',
+  'analysis',
+] as const;
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -81,6 +93,8 @@ export class CasesService {
         tags: dto.tags ?? [],
         variables: toVariables(dto.variables ?? []),
         keyterms: dto.keyterms ?? null,
+        voicemail: dto.voicemail ? voicemailPolicyOf(dto.voicemail) : null,
+        analysis: dto.analysis ? analysisPlanOf(dto.analysis) : null,
         systemPromptId: null,
         toolIds: [],
         integrationToolIds: [],
@@ -99,6 +113,8 @@ export class CasesService {
       const next: Partial<Case> = {
         ...dto,
         variables: dto.variables != null ? toVariables(dto.variables) : undefined,
+        voicemail: dto.voicemail != null ? voicemailPolicyOf(dto.voicemail) : undefined,
+        analysis: dto.analysis != null ? analysisPlanOf(dto.analysis) : undefined,
       };
       const patch: Partial<Record<(typeof EDITABLE)[number], unknown>> = {};
       for (const key of EDITABLE) {

@@ -9,6 +9,7 @@ import { CallDetailResponse, CallResponse } from '../calls/call.response';
 import { CallStatsService } from '../calls/call-stats.service';
 import { CallsService } from '../calls/calls.service';
 import { CreateCallCommand } from '../calls/create-call.command';
+import { EndCallCommand } from '../calls/end-call.command';
 import { CreateCallDto } from '../calls/dto/create-call.dto';
 import { ListCallsQueryDto } from '../calls/dto/list-calls-query.dto';
 import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
@@ -27,6 +28,7 @@ export class ConsoleCallsController {
   constructor(
     private readonly calls: CallsService,
     private readonly createCall: CreateCallCommand,
+    private readonly endCall: EndCallCommand,
     private readonly stats: CallStatsService,
     private readonly daily: UsageDailyService,
   ) {}
@@ -69,6 +71,22 @@ export class ConsoleCallsController {
     @Param('id', IdParamPipe) id: string,
   ): Promise<{ data: CallDetailResponse }> {
     return { data: CallDetailResponse.fromWithTranscript(await this.calls.get(world, id)) };
+  }
+
+  @Post('calls/:id/end')
+  @HttpCode(200)
+  @ApiConsoleWorld()
+  @ApiOperation({
+    operationId: 'adminEndCall',
+    summary: 'End a live call now (the console button; POST /api/v1/calls/{id}/end)',
+  })
+  @ApiDataResponse(CallResponse)
+  @ApiAdminErrors('INVALID_STATE', 'SERVICE_UNAVAILABLE')
+  async end(
+    @ConsoleWorld(ExistingWorldPipe) world: World,
+    @Param('id', IdParamPipe) id: string,
+  ): Promise<{ data: CallResponse }> {
+    return { data: CallResponse.from(await this.endCall.execute(world, id)) };
   }
 
   @Post('test-calls')

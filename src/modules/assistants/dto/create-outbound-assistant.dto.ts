@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsDefined, IsOptional, IsString, Length, MaxLength, ValidateNested } from 'class-validator';
+import { VoicemailPolicyDto, VoicemailPolicyField } from '../../call-outcomes/voicemail-policy';
 import { DEFAULT_TRANSCRIBER, ModelConfigDto, TranscriberConfigDto, VoiceConfigDto } from './assistant-configs.dto';
 
 export class CreateOutboundAssistantDto {
@@ -38,4 +39,7 @@ export class CreateOutboundAssistantDto {
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() dialKeypadFunctionEnabled?: boolean;
   @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() backchannelingEnabled?: boolean;
   @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() backgroundDenoisingEnabled?: boolean;
+
+  @VoicemailPolicyField("the assistant's")
+  voicemail?: VoicemailPolicyDto;
 }

@@ -1,5 +1,5 @@
 import type { Call } from '../call.entity';
-import { ProviderCallState, VoiceProvider } from './voice-provider';
+import { EndOfCallReport, ProviderCallState, VoiceProvider } from './voice-provider';
 
 /**
  * CONTRACTS §8: a call placed with a `test` key (`livemode = false`) is always played by the simulator, whatever
@@ -20,6 +20,10 @@ export class ModeRoutedVoiceProvider extends VoiceProvider {
 
   getCall(call: Call): Promise<ProviderCallState | null> {
     return this.route(call).getCall(call);
+  }
+
+  endCall(call: Call): Promise<EndOfCallReport | null> {
+    return this.route(call).endCall(call);
   }
 
   private route(call: Call): VoiceProvider {

@@ -1,3 +1,5 @@
+import type { CallAnalysis } from '../../call-outcomes/analysis-plan';
+import type { AnsweredBy } from '../../call-outcomes/answered-by';
 import type { ApiCallStatus, Call, TranscriptMessage } from '../call.entity';
 
 /**
@@ -26,6 +28,10 @@ export interface EndOfCallReport {
   providerCost?: number | null;
   /** The platform's own summary of the conversation, when it sends one (kept for post-call analysis). */
   summary?: string | null;
+  /** Who the platform found on the line (before the call's detection setting is applied); null: nobody. */
+  answeredBy?: AnsweredBy | null;
+  /** The post-call analysis the platform produced, unchecked (the call keeps what its plan asked, validated). */
+  analysis?: Partial<CallAnalysis> | null;
 }
 
 /**
@@ -82,4 +88,11 @@ export abstract class VoiceProvider {
 
   /** The platform's view of a call, or null when it cannot say (unknown call, platform unreachable). */
   abstract getCall(call: Call): Promise<ProviderCallState | null>;
+
+  /**
+   * Asks the platform to end a live call now (`POST /api/v1/calls/{id}/end`). Resolves with the end-of-call
+   * report when the platform ended the call on the spot (the simulator), or null when the platform reports the
+   * end through its own messages later (Vapi). Throws when the platform could not be asked.
+   */
+  abstract endCall(call: Call): Promise<EndOfCallReport | null>;
 }

@@ -25,6 +25,7 @@ import { isValidTimeZone } from '../../../common/validation/time-zone';
 import { CampaignAudienceDto } from '../../audiences/campaign-audience.dto';
 import { CAMPAIGN_BOUNDS, RETRYABLE_REASONS } from '../../audiences/campaign-bounds';
 import { WEEKDAYS, Weekday } from '../campaign.entity';
+import { VoicemailPolicyDto, VoicemailPolicyField } from '../../call-outcomes/voicemail-policy';
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 
@@ -126,4 +127,7 @@ export class CreateCampaignDto {
   @ValidateNested()
   @Type(() => RetryPolicyDto)
   retry?: RetryPolicyDto;
+
+  @VoicemailPolicyField("the campaign's")
+  voicemail?: VoicemailPolicyDto;
 }

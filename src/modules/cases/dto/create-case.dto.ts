@@ -10,6 +10,8 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
+import { AnalysisPlanDto } from '../../call-outcomes/analysis-plan';
+import { VoicemailPolicyDto, VoicemailPolicyField } from '../../call-outcomes/voicemail-policy';
 import { CaseVariableDto } from './case-variable.dto';
 
 export class CreateCaseDto {
@@ -42,4 +44,16 @@ export class CreateCaseDto {
 
   /** Newline-separated terms biasing speech recognition. */
   @IsOptional() @IsString() @MaxLength(5000) keyterms?: string;
+
+  @VoicemailPolicyField("the case's")
+  voicemail?: VoicemailPolicyDto;
+
+  @ApiPropertyOptional({
+    type: AnalysisPlanDto,
+    description: 'Extension: the post-call analysis its calls get (summary, structured data, success; docs/tools.md)',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => AnalysisPlanDto)
+  analysis?: AnalysisPlanDto;
 }

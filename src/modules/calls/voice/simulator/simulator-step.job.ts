@@ -44,6 +44,8 @@ export class SimulatorStepJob {
       ringMs: job.ringMs,
       callMs: job.callMs,
       outcome: job.outcome,
+      voicemail: call.voicemail,
+      analysisPlan: call.analysisPlan,
     })[job.step];
     if (step) await this.callEvents.apply(step.event);
   }

@@ -1,5 +1,27 @@
 import type { TranscriptMessage } from '../../call.entity';
 import type { EndOfCallReport, PlatformEvent } from '../voice-provider';
+import type { AnalysisPlan, CallAnalysis } from '../../../call-outcomes/analysis-plan';
+import { exampleFromSchema } from '../../../call-outcomes/schema-example';
+import { DEFAULT_VOICEMAIL_POLICY, VoicemailPolicy } from '../../../call-outcomes/voicemail-policy';
+
+/**
+ * The simulator's post-call analysis (docs/tools.md): a fixed summary naming the number, structured data built
+ * from the plan's schema, success when a person answered. Null without a plan.
+ */
+export function simulatedAnalysis(
+  plan: AnalysisPlan | null | undefined,
+  callTo: string,
+  answered: boolean,
+): Partial<CallAnalysis> | null {
+  if (!plan) return null;
+  return {
+    summary: `Simulated call to ${callTo}: ${answered ? 'the customer answered and talked with the assistant' : 'an answering machine picked up'}.`,
+    structuredData: plan.structuredDataSchema
+      ? exampleFromSchema(plan.structuredDataSchema as Record<string, unknown>)
+      : null,
+    success: answered,
+  };
+}
 
 export interface TimelineStep {
   /** Milliseconds after the call was placed. */
@@ -18,9 +40,15 @@ export interface TimelineInput {
   callMs: number;
   /** Forces the outcome (inbound simulated calls are always answered); by default the number decides. */
   outcome?: Outcome;
+  /** The call's voicemail policy (its message rendered); the default when absent. */
+  voicemail?: VoicemailPolicy | null;
+  /** The call's post-call analysis plan, if its case has one. */
+  analysisPlan?: AnalysisPlan | null;
 }
 
 export type Outcome = 'answered' | 'voicemail' | 'not-answered' | 'error';
+/** A machine answered a call placed without answering-machine detection. */
+type PlayedOutcome = Outcome | 'machine-undetected';
 
 /** CONTRACTS §4: the outcome is chosen by the last digit of the number called. */
 export function simulatedOutcome(callTo: string): Outcome {
@@ -72,7 +100,34 @@ export function simulatorTimeline(input: TimelineInput): TimelineStep[] {
     event: { ...base, kind: 'conversation', messages },
   });
 
-  switch (input.outcome ?? simulatedOutcome(input.callTo)) {
+  const voicemail = input.voicemail ?? DEFAULT_VOICEMAIL_POLICY;
+  const analysis = (answered: boolean) => simulatedAnalysis(input.analysisPlan, input.callTo, answered);
+  let outcome: PlayedOutcome = input.outcome ?? simulatedOutcome(input.callTo);
+  // Without detection a machine is talked to like a person: the call cannot tell them apart (docs/tools.md).
+  if (outcome === 'voicemail' && !voicemail.detect) outcome = 'machine-undetected';
+
+  switch (outcome) {
+    case 'machine-undetected': {
+      const talk = Math.round(callMs / 4);
+      return [
+        status(0, 'ringing'),
+        status(ringMs, 'in-progress'),
+        conversation(ringMs, opening),
+        end(
+          ringMs + talk,
+          {
+            failed: false,
+            endedReason: 'customer-ended-call',
+            resultStatus: 'Answered',
+            durationSeconds: talk / 1000,
+            transcript: opening,
+            answeredBy: 'human',
+            analysis: analysis(true),
+          },
+          true,
+        ),
+      ];
+    }
     case 'answered': {
       const turns = CONVERSATION.map((m, i) =>
         line(ringMs + Math.round(((i + 1) * callMs) / (CONVERSATION.length + 1)), m),
@@ -94,17 +149,23 @@ export function simulatorTimeline(input: TimelineInput): TimelineStep[] {
             resultStatus: 'Answered',
             durationSeconds: callMs / 1000,
             transcript: full,
+            answeredBy: 'human',
+            analysis: analysis(true),
           },
           true,
         ),
       ];
     }
     case 'voicemail': {
+      // The machine is detected while the first message plays (docs/tools.md): the call hangs up, or says the
+      // voicemail message after the beep, which is then the last assistant line.
       const talk = Math.round(callMs / 4);
+      const message = voicemail.action === 'leave-message' ? voicemail.message : null;
+      const heard = message === null ? opening : [...opening, line(ringMs, { role: 'assistant', content: message })];
       return [
         status(0, 'ringing'),
         status(ringMs, 'in-progress'),
-        conversation(ringMs, opening),
+        conversation(ringMs, heard),
         end(
           ringMs + talk,
           {
@@ -112,7 +173,9 @@ export function simulatorTimeline(input: TimelineInput): TimelineStep[] {
             endedReason: 'voicemail-reached',
             resultStatus: 'Voicemail',
             durationSeconds: talk / 1000,
-            transcript: opening,
+            transcript: heard,
+            answeredBy: 'voicemail',
+            analysis: analysis(false),
           },
           true,
         ),
@@ -142,4 +205,30 @@ export function simulatorTimeline(input: TimelineInput): TimelineStep[] {
         ),
       ];
   }
+}
+
+/** The endedReason of a call ended through `POST /calls/{id}/end` (Vapi's value for a call ended by its API). */
+export const ENDED_THROUGH_API = 'manually-canceled';
+
+/**
+ * The report of a simulated call ended through the API at `now` (docs/tools.md, "Ending a live call"): a call
+ * already talking is answered and billed for the talk so far, with the transcript it has; one still ringing was
+ * never answered.
+ */
+export function endedEarlyReport(
+  call: { apiCallStatus: string | null; transcript: TranscriptMessage[]; providerCallId: string },
+  timing: { placedAt: number; ringMs: number; callMs: number } | null,
+  now: number,
+): EndOfCallReport {
+  const talking = call.apiCallStatus === 'in-progress';
+  const talkMs = talking && timing ? Math.min(Math.max(0, now - timing.placedAt - timing.ringMs), timing.callMs) : 0;
+  return {
+    failed: false,
+    endedReason: ENDED_THROUGH_API,
+    resultStatus: talking ? 'Answered' : 'Not Answered',
+    durationSeconds: talkMs / 1000,
+    recordingUrl: talking ? `https://recordings.simulator.invalid/${call.providerCallId}.mp3` : null,
+    transcript: talking ? call.transcript : [],
+    answeredBy: talking ? 'human' : null,
+  };
 }

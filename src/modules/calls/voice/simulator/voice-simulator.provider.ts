@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { Job } from 'bullmq';
 import { uuidv7 } from '../../../../common/ids/uuid-v7';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 import { JobQueue } from '../../../../infra/queue/job-queue';
 import { JOB_QUEUE, JobName } from '../../../../infra/queue/queue-names';
 import type { Call } from '../../call.entity';
-import { ProviderCallState, VoiceProvider } from '../voice-provider';
-import { Outcome, simulatedOutcome, simulatorTimeline } from './simulator-timeline';
+import { EndOfCallReport, ProviderCallState, VoiceProvider } from '../voice-provider';
+import { Outcome, endedEarlyReport, simulatedOutcome, simulatorTimeline } from './simulator-timeline';
 import { SimulatorStepJobData } from './simulator-step.job';
 
 /**
@@ -60,14 +61,31 @@ export class VoiceSimulatorProvider extends VoiceProvider {
    */
   async getCall(call: Call): Promise<ProviderCallState | null> {
     if (!call.apiCallId) return null;
+    const pending = await this.pendingSteps(call.apiCallId);
+    return pending.length ? { status: call.apiCallStatus ?? 'queued', report: null } : null;
+  }
+
+  /**
+   * Ends the call on the spot: its remaining steps are withdrawn (a step already running may still apply its
+   * event; the call finishes once whichever end comes first) and the report of a call ended now is returned.
+   */
+  async endCall(call: Call): Promise<EndOfCallReport | null> {
+    if (!call.apiCallId) return null;
+    const pending = await this.pendingSteps(call.apiCallId);
+    const timing = pending[0]?.data ?? null;
+    await Promise.all(pending.map((job) => job.remove().catch(() => undefined)));
+    return endedEarlyReport({ ...call, providerCallId: call.apiCallId }, timing, Date.now());
+  }
+
+  /** The call's timeline steps not yet played, in order. */
+  private async pendingSteps(providerCallId: string): Promise<Array<Job<SimulatorStepJobData>>> {
     const queue = this.jobs.queue(JOB_QUEUE[JobName.PlaySimulatorStep]);
+    const pending: Array<Job<SimulatorStepJobData>> = [];
     for (let i = 0; i < MAX_STEPS; i++) {
-      const job = await queue.getJob(`${call.apiCallId}-${i}`);
-      if (job && PENDING_STATES.has(await job.getState())) {
-        return { status: call.apiCallStatus ?? 'queued', report: null };
-      }
+      const job = (await queue.getJob(`${providerCallId}-${i}`)) as Job<SimulatorStepJobData> | undefined;
+      if (job && PENDING_STATES.has(await job.getState())) pending.push(job);
     }
-    return null;
+    return pending;
   }
 
   private async schedule(call: Call, providerCallId: string, outcome?: Outcome): Promise<void> {
@@ -81,7 +99,13 @@ export class VoiceSimulatorProvider extends VoiceProvider {
       callMs: this.config.simulatorCallMs,
     };
     // Built here only for each step's time; the prompt and messages are left out of the jobs.
-    const steps = simulatorTimeline({ ...timing, callTo: call.callTo, systemPrompt: '', firstMessage: '' });
+    const steps = simulatorTimeline({
+      ...timing,
+      callTo: call.callTo,
+      systemPrompt: '',
+      firstMessage: '',
+      voicemail: call.voicemail,
+    });
     await this.jobs.addBulk<SimulatorStepJobData>(
       JobName.PlaySimulatorStep,
       steps.map((step, i) => ({

@@ -4,6 +4,7 @@ import type { ModelConfig, TranscriberConfig, VoiceConfig } from '../../../assis
 import type { Call } from '../../call.entity';
 import { VoiceCallRejected } from '../voice-provider';
 import { VAPI_SERVER_MESSAGES } from './vapi-server';
+import { vapiAnalysisPlan, vapiVoicemail } from './vapi-outcomes';
 
 /** The voice settings of an assistant as the platform needs them (an outbound assistant's, or the defaults). */
 export interface VoiceSettings {
@@ -134,10 +135,23 @@ function vapiVoice(voice: VoiceConfig): VapiVoice {
   return { provider: voice.provider, voiceId: voice.voiceId, ...pick(voice, fields) } as VapiVoice;
 }
 
-function vapiTranscriber(transcriber: TranscriberConfig): VapiTranscriber {
+/** AssemblyAI takes at most 100 keyterms of at most 50 characters each (Vapi's `keytermsPrompt`). */
+const ASSEMBLY_KEYTERMS = { count: 100, length: 50 } as const;
+
+/**
+ * The transcriber, with the case's keyterms where the provider takes them (docs/providers.md): Deepgram's
+ * `keyterm`, AssemblyAI's `keytermsPrompt` (its bounds applied); other providers have no such field.
+ */
+function vapiTranscriber(transcriber: TranscriberConfig, keyterms: string[] | null): VapiTranscriber {
   if (!isKnown(TRANSCRIBER_FIELDS, transcriber.provider)) return unsupported('transcriber', transcriber.provider);
   const fields: ReadonlyArray<keyof TranscriberConfig> = TRANSCRIBER_FIELDS[transcriber.provider];
-  return { provider: transcriber.provider, ...pick(transcriber, fields) } as VapiTranscriber;
+  const base = { provider: transcriber.provider, ...pick(transcriber, fields) };
+  if (keyterms && transcriber.provider === 'deepgram') return { ...base, keyterm: keyterms } as VapiTranscriber;
+  if (keyterms && transcriber.provider === 'assembly-ai') {
+    const fitting = keyterms.filter((k) => k.length <= ASSEMBLY_KEYTERMS.length).slice(0, ASSEMBLY_KEYTERMS.count);
+    if (fitting.length) return { ...base, keytermsPrompt: fitting } as VapiTranscriber;
+  }
+  return base as VapiTranscriber;
 }
 
 function vapiModel(model: ModelConfig, systemPrompt: string, dtmf: boolean): VapiModel {
@@ -164,7 +178,8 @@ const toMaxDurationSeconds = (ms: number) => Math.max(10, Math.ceil(ms / 1000));
  * backchanneling switch, so `backchannelingEnabled` is kept and returned by our API but not sent.
  */
 export function vapiAssistant(
-  call: Pick<Call, 'id' | 'firstMessage' | 'systemPrompt'>,
+  call: Pick<Call, 'id' | 'firstMessage' | 'systemPrompt'> &
+    Partial<Pick<Call, 'voicemail' | 'analysisPlan' | 'keyterms'>>,
   settings: VoiceSettings,
   maxDurationMs: number,
   server: Vapi.Server,
@@ -173,19 +188,22 @@ export function vapiAssistant(
     firstMessage: escapeLiquid(call.firstMessage ?? ''),
     model: vapiModel(settings.model, escapeLiquid(call.systemPrompt ?? ''), settings.dialKeypadFunctionEnabled),
     voice: vapiVoice(settings.voice),
-    transcriber: vapiTranscriber(settings.transcriber),
+    transcriber: vapiTranscriber(settings.transcriber, call.keyterms ?? null),
     backgroundSpeechDenoisingPlan: { smartDenoisingPlan: { enabled: settings.backgroundDenoisingEnabled } },
     maxDurationSeconds: toMaxDurationSeconds(maxDurationMs),
     // Echoed on the call in every server message: how a message finds our call before its id is known.
     metadata: { callId: call.id },
     server,
     serverMessages: [...VAPI_SERVER_MESSAGES],
+    ...(call.voicemail ? vapiVoicemail(call.voicemail) : {}),
+    ...(call.analysisPlan ? { analysisPlan: vapiAnalysisPlan(call.analysisPlan) } : {}),
   };
 }
 
 /** Vapi's POST /call body for an outbound phone call with a transient assistant. */
 export function vapiCreateCallBody(
-  call: Pick<Call, 'id' | 'firstMessage' | 'systemPrompt' | 'callTo' | 'variableValues'>,
+  call: Pick<Call, 'id' | 'firstMessage' | 'systemPrompt' | 'callTo' | 'variableValues'> &
+    Partial<Pick<Call, 'voicemail' | 'analysisPlan' | 'keyterms'>>,
   phoneNumberId: string,
   settings: VoiceSettings,
   maxDurationMs: number,

@@ -110,6 +110,21 @@ export class VapiClient {
     }
   }
 
+  /**
+   * Sends a live-call control message (`end-call`, ...) to the call's `monitor.controlUrl`, which Vapi hands out
+   * per call. Not retried: a control message that may have arrived is not sent twice.
+   */
+  async controlCall(controlUrl: string, message: Vapi.ClientInboundMessageMessage): Promise<void> {
+    const response = await fetch(controlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(message),
+      signal: AbortSignal.timeout(this.config.vapi.timeoutMs),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new VapiRequestRejected(response.status, detailOf(text));
+  }
+
   /** GET /phone-number: the account's numbers (at most PHONE_NUMBER_PAGE). */
   listPhoneNumbers(): Promise<Vapi.ListPhoneNumbersResponseItem[]> {
     return this.request('GET', `/phone-number?limit=${PHONE_NUMBER_PAGE}`, undefined, { idempotent: true });

@@ -38,6 +38,8 @@ describe('Vapi server messages', () => {
       transcript: [],
       providerCost: null,
       summary: null,
+      answeredBy: null,
+      analysis: { summary: null, structuredData: null, success: null },
     });
   });
 

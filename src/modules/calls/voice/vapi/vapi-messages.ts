@@ -2,6 +2,7 @@ import type { Vapi } from '@vapi-ai/server-sdk';
 import { API_CALL_STATUSES, ApiCallStatus, TranscriptMessage } from '../../call.entity';
 import type { EndOfCallReport, OutcomeClass, PlatformEvent } from '../voice-provider';
 import { VAPI_ENDED_REASONS } from './vapi-ended-reasons';
+import { analysisFromVapi } from './vapi-outcomes';
 
 /** A conversation line as Vapi reports it (`artifact.messages`, `conversation-update.messages`, `call.messages`). */
 type VapiMessage = Vapi.ArtifactMessagesItem;
@@ -98,6 +99,8 @@ export function toReport(source: Vapi.ServerMessageEndOfCallReport | Vapi.Call):
     transcript,
     providerCost: typeof source.cost === 'number' && Number.isFinite(source.cost) ? source.cost : null,
     summary: typeof source.analysis?.summary === 'string' && source.analysis.summary ? source.analysis.summary : null,
+    answeredBy: outcome === 'voicemail' ? 'voicemail' : outcome === 'answered' && connected ? 'human' : null,
+    analysis: analysisFromVapi(source.analysis),
   };
 }
 

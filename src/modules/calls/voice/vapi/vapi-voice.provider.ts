@@ -3,7 +3,7 @@ import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 import { OutboundAssistantsService } from '../../../assistants/outbound-assistants.service';
 import { PhoneNumbersService } from '../../../phone-numbers/phone-numbers.service';
 import type { Call } from '../../call.entity';
-import { ProviderCallState, VoiceCallRejected, VoiceProvider } from '../voice-provider';
+import { EndOfCallReport, ProviderCallState, VoiceCallRejected, VoiceProvider } from '../voice-provider';
 import { DEFAULT_VOICE_SETTINGS, VoiceSettings, vapiCreateCallBody } from './vapi-assistant';
 import { VapiClient } from './vapi-client';
 import { vapiServer } from './vapi-server';
@@ -45,6 +45,19 @@ export class VapiVoiceProvider extends VoiceProvider {
       this.logger.warn({ callId: call.id, err: (error as Error).message }, 'Vapi could not say how the call is');
       return null;
     }
+  }
+
+  /**
+   * Ends a live call through the live-call control URL Vapi gives each call (`monitor.controlUrl`, read from
+   * GET /call/{id}); Vapi then reports the end with its usual messages, so nothing is finished here.
+   */
+  async endCall(call: Call): Promise<EndOfCallReport | null> {
+    if (!call.apiCallId) throw new Error('the call has not reached Vapi yet');
+    const found = await this.client.getCall(call.apiCallId);
+    const controlUrl = found?.monitor?.controlUrl;
+    if (!controlUrl) throw new Error('Vapi gave no control URL for the call');
+    await this.client.controlCall(controlUrl, { type: 'end-call' });
+    return null;
   }
 
   /** The call's outbound assistant, else the organization's default one, else the built-in settings. */
