@@ -14,6 +14,9 @@ import { MessagingPage } from './pages/messaging';
 import { UsagePage } from './pages/usage';
 import { AutomationsPage } from './pages/automations';
 import { ProfilePage } from './pages/profile';
+import { CampaignsPage } from './campaigns/campaigns-page';
+import { NewCampaignPage } from './campaigns/new-campaign';
+import { CampaignPage } from './campaigns/campaign-page';
 import { RequireSession, SignInPage } from './session';
 
 export const router = createBrowserRouter(
@@ -40,6 +43,9 @@ export const router = createBrowserRouter(
             { path: 'messaging', element: <MessagingPage /> },
             { path: 'usage', element: <UsagePage /> },
             { path: 'automations', element: <AutomationsPage /> },
+            { path: 'campaigns', element: <CampaignsPage /> },
+            { path: 'campaigns/new', element: <NewCampaignPage /> },
+            { path: 'campaigns/:campaignId', element: <CampaignPage /> },
             { path: 'profile', element: <ProfilePage /> },
           ],
         },

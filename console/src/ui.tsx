@@ -125,17 +125,24 @@ export function Field({
   );
 }
 
-/** A destructive action asks once more, in place (keyboard-reachable, no window.confirm). */
+/**
+ * A destructive action asks once more, in place (keyboard-reachable, no window.confirm). `yesLabel` and `noLabel`
+ * name the two answers when "Yes, …" / "Cancel" would be ambiguous (cancelling a campaign).
+ */
 export function ConfirmButton({
   label,
   confirmLabel,
   onConfirm,
   busy,
+  yesLabel = `Yes, ${label.toLowerCase()}`,
+  noLabel = 'Cancel',
 }: {
   label: string;
   confirmLabel: string;
   onConfirm: () => void;
   busy?: boolean;
+  yesLabel?: string;
+  noLabel?: string;
 }) {
   const [asking, setAsking] = useState(false);
   if (!asking) {
@@ -149,10 +156,10 @@ export function ConfirmButton({
     <span className="confirm" role="group" aria-label={confirmLabel}>
       <span>{confirmLabel}</span>
       <button type="button" className="danger" disabled={busy} onClick={onConfirm} autoFocus>
-        Yes, {label.toLowerCase()}
+        {yesLabel}
       </button>
       <button type="button" className="secondary" onClick={() => setAsking(false)}>
-        Cancel
+        {noLabel}
       </button>
     </span>
   );

@@ -196,4 +196,56 @@ describe('console API', () => {
     const foreign = await t.admin.post(`/admin/v1/organizations/${other.id}/campaigns/${created.body.data.id}/resume`);
     expect([foreign.status, foreign.body.error.code]).toEqual([404, 'NOT_FOUND']);
   });
+
+  it('creates a campaign in the chosen world with the public rules, and reads it and its entries there only', async () => {
+    const org = await callingOrg(t);
+    const other = await createOrg(t);
+    const base = `/admin/v1/organizations/${org.id}/campaigns`;
+    const body = {
+      name: 'Console recall',
+      from: org.from,
+      maxConcurrent: 2,
+      audience: { rows: [{ to: '+1 415 555 0141', variableValues: { name: 'Ada' } }, { to: '+14155550142' }] },
+      startAt: new Date(Date.now() + 3_600_000).toISOString(),
+    };
+    const bad = await t.admin.post(`${base}?livemode=false`, {
+      ...body,
+      audience: { rows: [{ to: '+1 555' }] },
+    });
+    expect([bad.status, bad.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
+    expect(bad.body.error.message).toContain('E.164');
+    const notOurs = await t.admin.post(`${base}?livemode=false`, { ...body, from: '+14155559999' });
+    expect([notOurs.status, notOurs.body.error.code]).toEqual([422, 'INVALID_PHONE']);
+    const created = await t.admin.post(`${base}?livemode=false`, body);
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({
+      status: 'draft',
+      livemode: false,
+      maxConcurrent: 2,
+      audience: { rowCount: 2 },
+      actions: ['start', 'cancel'],
+    });
+    const id = created.body.data.id;
+    expect((await t.admin.get(`${base}/${id}?livemode=false`)).body.data).toMatchObject({ id, livemode: false });
+    const first = await t.admin.get(`${base}/${id}/entries?livemode=false&limit=1`);
+    expect(first.body.pagination.hasMore).toBe(true);
+    const cursor = encodeURIComponent(first.body.pagination.cursor);
+    const second = await t.admin.get(`${base}/${id}/entries?livemode=false&limit=1&cursor=${cursor}`);
+    const entries = [...first.body.data, ...second.body.data];
+    // Normalised to E.164 like the public route; nothing called yet.
+    expect(entries.map((e: { to: string }) => e.to).sort()).toEqual(['+14155550141', '+14155550142']);
+    expect(
+      entries.every((e: { status: string; attempts: unknown[] }) => e.status === 'pending' && e.attempts.length === 0),
+    ).toBe(true);
+    // The live world, another organization and the live key do not see it.
+    for (const res of [
+      await t.admin.get(`${base}/${id}`),
+      await t.admin.get(`${base}/${id}/entries`),
+      await t.admin.get(`/admin/v1/organizations/${other.id}/campaigns/${id}?livemode=false`),
+      await t.admin.get(`/admin/v1/organizations/${other.id}/campaigns/${id}/entries?livemode=false`),
+      await org.api.get(`/api/v1/campaigns/${id}`),
+    ]) {
+      expect([res.status, res.body.error.code]).toEqual([404, 'NOT_FOUND']);
+    }
+  });
 });

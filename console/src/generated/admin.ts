@@ -231,6 +231,24 @@ export interface paths {
         /** Campaigns with progress counts, newest first (GET /api/v1/campaigns) */
         get: operations["adminListCampaigns"];
         put?: never;
+        /** Create a campaign in draft in the chosen world (POST /api/v1/campaigns: same body, bounds and errors) */
+        post: operations["adminCreateCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/campaigns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A campaign with its progress and outcomes */
+        get: operations["adminGetCampaign"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -249,6 +267,23 @@ export interface paths {
         put?: never;
         /** Cancel a campaign for good */
         post: operations["adminCancelCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/campaigns/{id}/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The entries of a campaign with their attempts (GET /api/v1/campaigns/{id}/entries) */
+        get: operations["adminListCampaignEntries"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1288,6 +1323,17 @@ export interface components {
              */
             timezone: string;
         };
+        CampaignAttemptResponse: {
+            /** Format: date-time */
+            at: string;
+            /**
+             * Format: uuid
+             * @description The call placed (GET /api/v1/calls/{id})
+             */
+            callId: string;
+            /** @description null while the call is in progress */
+            endedReason: string | null;
+        };
         CampaignAudienceDto: {
             /** @description These contacts */
             contactIds?: string[];
@@ -1312,6 +1358,29 @@ export interface components {
             pending: number;
             skipped: number;
             total: number;
+        };
+        CampaignEntryResponse: {
+            attempts: components["schemas"]["CampaignAttemptResponse"][];
+            /** Format: uuid */
+            contactId: string | null;
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description A pending entry is not called before this time
+             */
+            nextAttemptAt: string;
+            /**
+             * @description Why a skipped entry was not called: DO_NOT_CALL, or the error code that made its call impossible
+             * @example DO_NOT_CALL
+             */
+            skipReason: string | null;
+            /** @enum {string} */
+            status: "pending" | "in_progress" | "done" | "skipped";
+            /** @description IANA zone its calling window is evaluated in */
+            timeZone: string;
+            /** @example +14155550123 */
+            to: string;
         };
         CancelSubscriptionDto: {
             /**
@@ -1656,6 +1725,35 @@ export interface components {
             variableValues?: {
                 [key: string]: string;
             };
+        };
+        CreateCampaignDto: {
+            /** Format: uuid */
+            assistantConfigId?: string;
+            /** @description Exactly one of groupId, contactIds, rows */
+            audience: components["schemas"]["CampaignAudienceDto"];
+            /** @description New calls per minute */
+            callsPerMinute?: number;
+            /** Format: uuid */
+            caseId?: string;
+            firstMessage?: string;
+            /**
+             * @description Caller ID: one of the organization's numbers
+             * @example +14155550100
+             */
+            from: string;
+            /** @description Default: no campaign cap */
+            maxConcurrent?: number;
+            /** @example November reminders */
+            name: string;
+            /** @description Omitted: one attempt per entry */
+            retry?: components["schemas"]["RetryPolicyDto"];
+            /**
+             * Format: date-time
+             * @description Not before this time; default: when started
+             */
+            startAt?: string;
+            /** @description Omitted: any time */
+            window?: components["schemas"]["CallingWindowDto"];
         };
         CreateCaseDto: {
             description?: string;
@@ -4207,6 +4305,173 @@ export interface operations {
             };
         };
     };
+    adminCreateCampaign: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCampaignDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ConsoleCampaignResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INVALID_PHONE */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminGetCampaign: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ConsoleCampaignResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     adminCancelCampaign: {
         parameters: {
             query?: {
@@ -4262,6 +4527,83 @@ export interface operations {
             };
             /** @description INVALID_STATE */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminListCampaignEntries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description From the previous page of the same query */
+                cursor?: string;
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first; follow `pagination.cursor` while `hasMore` is true */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CampaignEntryResponse"][];
+                        pagination: components["schemas"]["PaginationDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, INVALID_CURSOR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8046,6 +8388,7 @@ export const callDetailResponseStatusValues: ReadonlyArray<FlattenedDeepRequired
 export const callResponseDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallResponse"]["direction"]> = ["outbound", "inbound"];
 export const callResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallResponse"]["status"]> = ["new", "scheduled", "processing", "ended", "cancelled", "error"];
 export const callingWindowDtoDaysValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallingWindowDto"]["days"]> = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+export const campaignEntryResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CampaignEntryResponse"]["status"]> = ["pending", "in_progress", "done", "skipped"];
 export const caseVariableDtoSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CaseVariableDto"]["source"]> = ["contact.title", "contact.email", "contact.notes", "contact.phone", "custom"];
 export const caseVariableResponseSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CaseVariableResponse"]["source"]> = ["contact.title", "contact.email", "contact.notes", "contact.phone", "custom"];
 export const consoleCampaignResponseActionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsoleCampaignResponse"]["actions"]> = ["start", "pause", "resume", "cancel"];

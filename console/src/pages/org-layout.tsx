@@ -48,6 +48,7 @@ const SECTIONS = [
   ['webhooks', 'Webhooks'],
   ['messaging', 'Messaging'],
   ['usage', 'Usage'],
+  ['campaigns', 'Campaigns'],
   ['automations', 'Automations'],
   ['profile', 'Profile'],
 ] as const;

@@ -8,7 +8,7 @@ import { ApiContractExtension } from '../../common/openapi/api-extension.decorat
 import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { Page, PageQueryDto } from '../../common/pagination/pagination.dto';
-import { toE164 } from '../../common/validation/is-e164.decorator';
+import { toE164 } from '../../common/validation/e164';
 import { DoNotCallEntryResponse } from './do-not-call-entry.response';
 import { DoNotCallService } from './do-not-call.service';
 import { AddDoNotCallDto } from './dto/add-do-not-call.dto';

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { toE164 } from '../../../../common/validation/is-e164.decorator';
+import { toE164 } from '../../../../common/validation/e164';
 import { DeliveryStatusService } from '../../delivery-status.service';
 import { DELIVERY_STATUSES, DeliveryStatus } from '../../message.entity';
 import { MessagingAccount } from '../../messaging-account.entity';
