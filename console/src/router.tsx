@@ -17,6 +17,7 @@ import { ProfilePage } from './pages/profile';
 import { CampaignsPage } from './campaigns/campaigns-page';
 import { NewCampaignPage } from './campaigns/new-campaign';
 import { CampaignPage } from './campaigns/campaign-page';
+import { DoNotCallPage } from './pages/do-not-call';
 import { RequireSession, SignInPage } from './session';
 
 export const router = createBrowserRouter(
@@ -46,6 +47,7 @@ export const router = createBrowserRouter(
             { path: 'campaigns', element: <CampaignsPage /> },
             { path: 'campaigns/new', element: <NewCampaignPage /> },
             { path: 'campaigns/:campaignId', element: <CampaignPage /> },
+            { path: 'do-not-call', element: <DoNotCallPage /> },
             { path: 'profile', element: <ProfilePage /> },
           ],
         },

@@ -269,10 +269,23 @@ export function ExpandButton({
   );
 }
 
-/** A scrollable table with its column headers; rows are the children. */
-export function Table({ headers, testId, children }: { headers: string[]; testId?: string; children: ReactNode }) {
+/**
+ * A table with its column headers; rows are the children. On a narrow screen it scrolls sideways, so its wrapper
+ * is a named, focusable region: keyboard users can scroll it too.
+ */
+export function Table({
+  headers,
+  testId,
+  label = 'Scrollable table',
+  children,
+}: {
+  headers: string[];
+  testId?: string;
+  label?: string;
+  children: ReactNode;
+}) {
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" role="region" aria-label={label} tabIndex={0}>
       <table data-testid={testId}>
         <thead>
           <tr>
@@ -284,5 +297,23 @@ export function Table({ headers, testId, children }: { headers: string[]; testId
         <tbody>{children}</tbody>
       </table>
     </div>
+  );
+}
+
+/**
+ * A short explanation next to a figure: shown on hover and on keyboard focus of its "?" button, and read by screen
+ * readers as the button's description.
+ */
+export function Tip({ label, children }: { label: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <span className="tip">
+      <button type="button" className="tip-button" aria-label={label} aria-describedby={id}>
+        ?
+      </button>
+      <span role="tooltip" id={id} className="tip-text">
+        {children}
+      </span>
+    </span>
   );
 }

@@ -248,4 +248,81 @@ describe('console API', () => {
       expect([res.status, res.body.error.code]).toEqual([404, 'NOT_FOUND']);
     }
   });
+
+  it('keeps the do-not-call ledger, webhook creation and replies to their world and organization', async () => {
+    const org = await callingOrg(t);
+    const other = await createOrg(t);
+    const base = `/admin/v1/organizations/${org.id}`;
+    const listed = await t.admin.post(`${base}/do-not-call?livemode=false`, { number: '+1 415 555 0161' });
+    expect([listed.status, listed.body.data]).toEqual([
+      201,
+      expect.objectContaining({ number: '+14155550161', source: 'console', livemode: false }),
+    ]);
+    expect((await t.admin.post(`${base}/do-not-call?livemode=false`, { number: '+14155550161' })).status).toBe(200);
+    const bad = await t.admin.post(`${base}/do-not-call`, { number: '555' });
+    expect([bad.status, bad.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
+    // The live world's ledger and the live key do not see the test listing.
+    expect((await t.admin.get(`${base}/do-not-call`)).body.data).toEqual([]);
+    expect((await org.api.get('/api/v1/do-not-call')).body.data).toEqual([]);
+    const foreign = await t.admin.delete(
+      `/admin/v1/organizations/${other.id}/do-not-call/%2B14155550161?livemode=false`,
+    );
+    expect([foreign.status, foreign.body.error.code]).toEqual([404, 'NOT_FOUND']);
+    expect((await t.admin.delete(`${base}/do-not-call/%2B14155550161?livemode=false`)).status).toBe(204);
+    expect((await t.admin.get(`${base}/do-not-call?livemode=false`)).body.data).toEqual([]);
+
+    const hook = await t.admin.post(`${base}/webhooks?livemode=false`, {
+      url: 'https://example.com/hooks',
+      events: ['call.ended'],
+    });
+    expect(hook.status).toBe(201);
+    expect(hook.body.data).toMatchObject({ livemode: false, secret: expect.any(String) });
+    const invalid = await t.admin.post(`${base}/webhooks`, { url: 'https://example.com/x', events: ['nope'] });
+    expect([invalid.status, invalid.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
+    expect((await t.admin.get(`${base}/webhooks`)).body.data).toEqual([]);
+
+    const account = await t.admin.post(`${base}/messaging-accounts`, {
+      displayPhoneNumber: '+1 415-555-0100',
+      verifiedName: 'Acme',
+      status: 'active',
+    });
+    const accountId = account.body.data.id;
+    const inbound = await t.admin.post('/admin/v1/simulator/inbound-messages', {
+      accountId,
+      from: '+14155550162',
+      name: 'Ann',
+      text: 'Hi',
+      timestamp: new Date(Date.now() - 48 * 3600_000).toISOString(),
+    });
+    const conversationId = inbound.body.data.conversationId;
+    const late = await t.admin.post(`${base}/messaging/messages`, { type: 'text', conversationId, text: 'Hello?' });
+    expect([late.status, late.body.error.code]).toEqual([422, 'SESSION_EXPIRED']);
+    await t.admin.post(`/admin/v1/messaging-accounts/${accountId}/templates`, {
+      name: 'hello',
+      language: 'en_US',
+      status: 'APPROVED',
+      body: 'Hello {{1}}',
+    });
+    const templates = await t.admin.get(`${base}/messaging/accounts/${accountId}/templates`);
+    expect(templates.body.data.map((x: { name: string }) => x.name)).toEqual(['hello']);
+    const sent = await t.admin.post(`${base}/messaging/messages`, {
+      type: 'template',
+      conversationId,
+      templateName: 'hello',
+      templateLanguage: 'en_US',
+      variables: { '1': 'Ann' },
+    });
+    expect(sent.status).toBe(201);
+    for (const res of [
+      await t.admin.get(`/admin/v1/organizations/${other.id}/messaging/accounts/${accountId}/templates`),
+      await t.admin.get(`${base}/messaging/accounts/${accountId}/templates?livemode=false`),
+      await t.admin.post(`/admin/v1/organizations/${other.id}/messaging/messages`, {
+        type: 'text',
+        conversationId,
+        text: 'x',
+      }),
+    ]) {
+      expect([res.status, res.body.error.code]).toEqual([404, 'NOT_FOUND']);
+    }
+  });
 });

@@ -1,9 +1,8 @@
-import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { CallsOrg, callingOrg } from '../calls/call-fixtures';
 import { ADMIN_TOKEN, TestApp, startTestApp } from '../support/test-app';
 import { WebhookReceiver } from '../webhooks/support/receiver';
-import { SCREENSHOTS, ensureConsoleBuilt, expectText, launchChromium, seriousViolations, signIn } from './browser';
+import { checkPage, ensureConsoleBuilt, expectText, launchChromium, signIn } from './browser';
 
 /**
  * The console's operations pages in Chromium against the real app and a real local webhook receiver: an
@@ -43,12 +42,8 @@ describe('console operations in Chromium: webhook deliveries and campaigns', () 
   const hooks = () => receiver.on('/hooks');
   const delivery = () => page.getByTestId('deliveries').locator('li').filter({ hasText: 'contact.created' });
 
-  /** axe on the page as shown, and a screenshot for docs/console.md. */
-  async function check(name: string): Promise<void> {
-    await page.waitForSelector('[aria-busy="true"]', { state: 'detached' });
-    expect({ page: name, violations: await seriousViolations(page) }).toEqual({ page: name, violations: [] });
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  }
+  /** axe on the page as shown at both widths, and screenshots for docs/console.md. */
+  const check = (name: string) => checkPage(page, name, { fullPage: true });
 
   it("shows an endpoint's empty log, then a contact.created delivery with its attempt", async () => {
     const hook = await org.api.post('/api/v1/webhooks', { url: `${receiver.url}/hooks`, events: ['contact.created'] });

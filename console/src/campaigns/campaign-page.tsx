@@ -72,7 +72,11 @@ export function CampaignPage() {
           <h2>Entries</h2>
           <PagedView paged={entries} empty="No entries.">
             {(items) => (
-              <Table headers={['To', 'Status', 'Attempts', 'Next attempt or skip reason']} testId="campaign-entries">
+              <Table
+                headers={['To', 'Status', 'Attempts', 'Next attempt or skip reason']}
+                testId="campaign-entries"
+                label="Entries"
+              >
                 {items.map((e) => (
                   <tr key={e.id}>
                     <td>{e.to}</td>
@@ -107,7 +111,7 @@ function Outcomes({ outcomes }: { outcomes: Record<string, number> }) {
   const rows = Object.entries(outcomes).sort((a, b) => b[1] - a[1]);
   if (rows.length === 0) return <p className="empty">No entry has finished yet.</p>;
   return (
-    <Table headers={['Ended reason', 'Entries']} testId="campaign-outcomes">
+    <Table headers={['Ended reason', 'Entries']} testId="campaign-outcomes" label="Outcomes">
       {rows.map(([reason, n]) => (
         <tr key={reason}>
           <td>{reason}</td>

@@ -432,6 +432,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/organizations/{orgId}/do-not-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The listed numbers, newest first (GET /api/v1/do-not-call) */
+        get: operations["adminListDoNotCall"];
+        put?: never;
+        /** List a number (source `console`); one already listed answers 200 with its listing, a new one 201 */
+        post: operations["adminAddDoNotCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/do-not-call/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Lift a listing (kept as history, lifted by `console`) */
+        delete: operations["adminRemoveDoNotCall"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/organizations/{orgId}/follow-up-campaigns": {
         parameters: {
             query?: never;
@@ -546,6 +581,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/organizations/{orgId}/messaging/accounts/{id}/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's APPROVED templates by name and language (at most 200), for a reply outside the 24-hour window */
+        get: operations["adminListApprovedTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/organizations/{orgId}/messaging/conversations": {
         parameters: {
             query?: never;
@@ -574,6 +626,23 @@ export interface paths {
         get: operations["adminGetConversation"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/messaging/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reply in a conversation of the chosen world: a text inside the 24-hour window, a template any time (POST /api/v1/messaging/messages) */
+        post: operations["adminSendMessage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -799,7 +868,8 @@ export interface paths {
         /** Webhook endpoints (no secrets) */
         get: operations["adminListWebhooks"];
         put?: never;
-        post?: never;
+        /** Create an endpoint in the chosen world; the answer carries its secret, shown once (POST /api/v1/webhooks) */
+        post: operations["adminCreateWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1091,6 +1161,15 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AddDoNotCallDto: {
+            /**
+             * @description E.164 (spaces and dashes are accepted and normalised)
+             * @example +14155550123
+             */
+            number: string;
+            /** @example Asked not to be called */
+            reason?: string;
+        };
         AdminOrganizationResponse: {
             /** @example ops@acme.example */
             contactEmail: string | null;
@@ -2001,6 +2080,21 @@ export interface components {
              */
             tier?: 1 | 2 | 3;
         };
+        CreateWebhookDto: {
+            /** @example CRM sync */
+            description?: string;
+            /**
+             * @example [
+             *       "call.ended"
+             *     ]
+             */
+            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed")[];
+            /**
+             * @description HTTPS URL
+             * @example https://example.com/hooks/voice
+             */
+            url: string;
+        };
         CreatedApiKeyResponse: {
             /** Format: date-time */
             createdAt: string;
@@ -2034,6 +2128,34 @@ export interface components {
              */
             scopes: string[];
         };
+        CreatedWebhookEndpointResponse: {
+            /** Format: date-time */
+            createdAt: string;
+            /** @example CRM sync */
+            description: string | null;
+            /**
+             * @example [
+             *       "call.ended",
+             *       "call.failed"
+             *     ]
+             */
+            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed")[];
+            /** Format: uuid */
+            id: string;
+            isActive: boolean;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
+            /**
+             * @description Signing secret; returned only on creation and on rotation
+             * @example whsec_3f9a...
+             */
+            secret: string;
+            /** @example https://example.com/hooks/voice */
+            url: string;
+        };
         CurrentPeriodUsageResponse: {
             /** @description Part that reduced the balance */
             deductedMins: number;
@@ -2060,6 +2182,27 @@ export interface components {
         DirectionUsageResponse: {
             calls: number;
             mins: number;
+        };
+        DoNotCallEntryResponse: {
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
+            /**
+             * @description E.164
+             * @example +14155550123
+             */
+            number: string;
+            /** @example Asked not to be called */
+            reason: string | null;
+            /**
+             * @description `api`: this API; `message`: the contact sent STOP (or a variant) in a chat; `console`: the dashboard
+             * @enum {string}
+             */
+            source: "api" | "message" | "console";
         };
         ErrorBodyDto: {
             /** @example NOT_FOUND */
@@ -2547,6 +2690,60 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "paused";
+        };
+        SendMessageResponse: {
+            /** Format: uuid */
+            messageId: string;
+            /** @description Template variant only */
+            template?: components["schemas"]["SentTemplateRef"];
+            /** @enum {string} */
+            type: "text" | "template";
+        };
+        SendTemplateMessageDto: {
+            /** Format: uuid */
+            conversationId: string;
+            /**
+             * @description Language code of the template
+             * @example en_US
+             */
+            templateLanguage: string;
+            /**
+             * @description Exact registered template name
+             * @example appointment_reminder
+             */
+            templateName: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "template";
+            /**
+             * @description Placeholder name to value; for positional placeholders use keys `1`, `2`, ...
+             * @example {
+             *       "1": "Ann",
+             *       "2": "Tuesday 10:00"
+             *     }
+             */
+            variables?: {
+                [key: string]: string;
+            };
+        };
+        SendTextMessageDto: {
+            /** Format: uuid */
+            conversationId: string;
+            /** @example Your appointment is confirmed. */
+            text: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "text";
+        };
+        SentTemplateRef: {
+            /** @example en_US */
+            language: string;
+            /** @example appointment_reminder */
+            name: string;
         };
         SetLimitsDto: {
             /**
@@ -5506,6 +5703,247 @@ export interface operations {
             };
         };
     };
+    adminListDoNotCall: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description From the previous page of the same query */
+                cursor?: string;
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first; follow `pagination.cursor` while `hasMore` is true */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DoNotCallEntryResponse"][];
+                        pagination: components["schemas"]["PaginationDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, INVALID_CURSOR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminAddDoNotCall: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddDoNotCallDto"];
+            };
+        };
+        responses: {
+            /** @description The number was already listed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DoNotCallEntryResponse"];
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DoNotCallEntryResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminRemoveDoNotCall: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description E.164, URL-encoded (`%2B14155550123`) */
+                number: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     adminCreateFollowUpCampaign: {
         parameters: {
             query?: never;
@@ -6003,6 +6441,79 @@ export interface operations {
             };
         };
     };
+    adminListApprovedTemplates: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MessagingTemplateResponse"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     adminListConversations: {
         parameters: {
             query?: {
@@ -6135,6 +6646,109 @@ export interface operations {
             };
             /** @description INTERNAL_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminSendMessage: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendTextMessageDto"] | components["schemas"]["SendTemplateMessageDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SendMessageResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND, TEMPLATE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SESSION_EXPIRED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description MESSAGING_API_ERROR */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7182,6 +7796,100 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminCreateWebhook: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedWebhookEndpointResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description MAX_ENDPOINTS */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8404,7 +9112,10 @@ export const createMessagingTemplateDtoStatusValues: ReadonlyArray<FlattenedDeep
 export const createRecurringScheduleDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateRecurringScheduleDto"]["status"]> = ["active", "paused"];
 export const createSubscriptionDtoProductTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSubscriptionDto"]["productType"]> = ["outreach", "receptionist"];
 export const createSubscriptionDtoTierValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSubscriptionDto"]["tier"]> = [1, 2, 3];
+export const createWebhookDtoEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWebhookDto"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed"];
 export const createdApiKeyResponseEnvironmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedApiKeyResponse"]["environment"]> = ["live", "test"];
+export const createdWebhookEndpointResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedWebhookEndpointResponse"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed"];
+export const doNotCallEntryResponseSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DoNotCallEntryResponse"]["source"]> = ["api", "message", "console"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["VALIDATION_ERROR", "INVALID_CURSOR", "UNAUTHORIZED", "KEY_REVOKED", "KEY_EXPIRED", "OUTBOUND_MINUTES_EXHAUSTED", "INSUFFICIENT_SCOPE", "OUTBOUND_PLAN_REQUIRED", "NOT_FOUND", "TEMPLATE_NOT_FOUND", "CONFLICT", "IDEMPOTENCY_CONFLICT", "PAYLOAD_TOO_LARGE", "INVALID_PHONE", "INVALID_STATE", "DO_NOT_CALL", "SESSION_EXPIRED", "MAX_ENDPOINTS", "MAX_ASSISTANTS", "MAX_MESSAGING_ACCOUNTS", "MAX_PHONE_NUMBERS", "MAX_CONTACT_GROUPS", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED", "INTERNAL_ERROR", "MESSAGING_API_ERROR", "SERVICE_UNAVAILABLE"];
 export const followUpCampaignResponseTriggerOnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FollowUpCampaignResponse"]["triggerOn"]> = ["customer-did-not-answer", "voicemail-reached", "customer-busy", "pipeline-error"];
 export const followUpMessageResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FollowUpMessageResponse"]["status"]> = ["sending", "sent", "skipped"];
@@ -8418,6 +9129,9 @@ export const recurringScheduleResponseStatusValues: ReadonlyArray<FlattenedDeepR
 export const recurringScheduleStateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecurringScheduleStateResponse"]["status"]> = ["active", "paused"];
 export const retryPolicyDtoOnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RetryPolicyDto"]["on"]> = ["customer-did-not-answer", "voicemail-reached", "customer-busy", "pipeline-error"];
 export const scheduleStatusDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ScheduleStatusDto"]["status"]> = ["active", "paused"];
+export const sendMessageResponseTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SendMessageResponse"]["type"]> = ["text", "template"];
+export const sendTemplateMessageDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SendTemplateMessageDto"]["type"]> = ["template"];
+export const sendTextMessageDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SendTextMessageDto"]["type"]> = ["text"];
 export const subscriptionResponseProductTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionResponse"]["productType"]> = ["outreach", "receptionist"];
 export const subscriptionResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionResponse"]["status"]> = ["active", "canceled"];
 export const transcriptMessageResponseRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TranscriptMessageResponse"]["role"]> = ["assistant", "user", "system"];

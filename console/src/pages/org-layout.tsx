@@ -41,6 +41,7 @@ const SECTIONS = [
   ['', 'Overview'],
   ['calls', 'Calls'],
   ['contacts', 'Contacts'],
+  ['do-not-call', 'Do not call'],
   ['cases', 'Cases'],
   ['assistants', 'Assistants'],
   ['keys', 'API keys'],

@@ -6,7 +6,7 @@ import { keysetPaginate } from '../../common/pagination/keyset-paginate';
 import { Page, PageQueryDto } from '../../common/pagination/pagination.dto';
 import { lockAdmission } from '../limits/call-admission';
 import { AddDoNotCallCommand, DoNotCallListing } from './add-do-not-call.command';
-import { DoNotCallEntry } from './do-not-call-entry.entity';
+import { DoNotCallEntry, DoNotCallSource } from './do-not-call-entry.entity';
 import { DoNotCallEntryResponse } from './do-not-call-entry.response';
 import { DoNotCallRepository } from './do-not-call.repository';
 import { World } from '../../common/auth/world';
@@ -25,10 +25,11 @@ export class DoNotCallService {
     return this.dataSource.transaction((m) => this.addCommand.execute(m, world, listing));
   }
 
-  async remove(world: World, number: string): Promise<void> {
+  /** Lifts the number's listing; `by` is kept as who lifted it (the API or the console). */
+  async remove(world: World, number: string, by: DoNotCallSource = 'api'): Promise<void> {
     const removed = await this.dataSource.transaction(async (m) => {
       await lockAdmission(m, world.organizationId);
-      return this.repository.remove(m, world, number, 'api');
+      return this.repository.remove(m, world, number, by);
     });
     if (!removed) throw ApiError.notFound('Do-not-call entry');
   }

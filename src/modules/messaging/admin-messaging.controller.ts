@@ -59,10 +59,7 @@ export class AdminMessagingController {
     @Param('id', IdParamPipe) id: string,
     @Body() dto: CreateMessagingTemplateDto,
   ): Promise<{ data: MessagingTemplateResponse }> {
-    const t = await this.accounts.createTemplate(id, dto);
-    return {
-      data: { id: t.id, accountId: t.accountId, name: t.name, language: t.language, status: t.status, body: t.body },
-    };
+    return { data: MessagingTemplateResponse.from(await this.accounts.createTemplate(id, dto)) };
   }
 
   @Post('simulator/inbound-messages')

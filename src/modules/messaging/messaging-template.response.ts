@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { TEMPLATE_STATUSES, TemplateStatus } from './messaging-template.entity';
+import { MessagingTemplate, TEMPLATE_STATUSES, TemplateStatus } from './messaging-template.entity';
 
 /** A message template of an account (POST /admin/v1/messaging-accounts/{id}/templates). */
 export class MessagingTemplateResponse {
@@ -9,6 +9,10 @@ export class MessagingTemplateResponse {
   @ApiProperty({ example: 'en_US' }) language: string;
   @ApiProperty({ enum: TEMPLATE_STATUSES, description: 'Only APPROVED templates can be sent' }) status: TemplateStatus;
   @ApiProperty({ example: 'Hi {{1}}, your appointment is on {{2}}.' }) body: string;
+
+  static from(t: MessagingTemplate): MessagingTemplateResponse {
+    return { id: t.id, accountId: t.accountId, name: t.name, language: t.language, status: t.status, body: t.body };
+  }
 }
 
 /** What a simulated inbound message did (POST /admin/v1/simulator/inbound-messages). */

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../../common/auth/access.decorators';
 import { KeyWorld, World } from '../../common/auth/world';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
@@ -10,7 +10,8 @@ import { ConversationDetailResponse, ConversationResponse } from './conversation
 import { ConversationsService } from './conversations.service';
 import { ListConversationsQueryDto } from './dto/list-conversations.dto';
 import { SendMessageBodyPipe } from './dto/send-message-body.pipe';
-import { SendMessageDto, SendTemplateMessageDto, SendTextMessageDto } from './dto/send-message.dto';
+import { ApiSendMessageBody } from './dto/api-send-message-body';
+import { SendMessageDto } from './dto/send-message.dto';
 import { MessagingAccountResponse } from './messaging-account.response';
 import { MAX_MESSAGING_ACCOUNTS, MessagingAccountsService } from './messaging-accounts.service';
 import { SendMessageCommand } from './send-message.command';
@@ -68,16 +69,7 @@ export class MessagingController {
     operationId: 'sendMessage',
     summary: 'Send a text (inside the 24-hour window) or an approved template (any time)',
   })
-  @ApiExtraModels(SendTextMessageDto, SendTemplateMessageDto)
-  @ApiBody({
-    schema: {
-      oneOf: [{ $ref: getSchemaPath(SendTextMessageDto) }, { $ref: getSchemaPath(SendTemplateMessageDto) }],
-      discriminator: {
-        propertyName: 'type',
-        mapping: { text: getSchemaPath(SendTextMessageDto), template: getSchemaPath(SendTemplateMessageDto) },
-      },
-    },
-  })
+  @ApiSendMessageBody()
   @ApiDataResponse(SendMessageResponse, { status: 201 })
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'TEMPLATE_NOT_FOUND', 'SESSION_EXPIRED', 'MESSAGING_API_ERROR')
   async send(
