@@ -15,7 +15,6 @@ import { UsagePage } from './pages/usage';
 import { AutomationsPage } from './pages/automations';
 import { ProfilePage } from './pages/profile';
 import { CampaignsPage } from './campaigns/campaigns-page';
-import { NewCampaignPage } from './campaigns/new-campaign';
 import { CampaignPage } from './campaigns/campaign-page';
 import { DoNotCallPage } from './pages/do-not-call';
 import { RequireSession, SignInPage } from './session';
@@ -45,7 +44,11 @@ export const router = createBrowserRouter(
             { path: 'usage', element: <UsagePage /> },
             { path: 'automations', element: <AutomationsPage /> },
             { path: 'campaigns', element: <CampaignsPage /> },
-            { path: 'campaigns/new', element: <NewCampaignPage /> },
+            {
+              path: 'campaigns/new',
+              // Loaded when opened: the CSV parser and the phone-number rules are most of its weight.
+              lazy: async () => ({ Component: (await import('./campaigns/new-campaign')).NewCampaignPage }),
+            },
             { path: 'campaigns/:campaignId', element: <CampaignPage /> },
             { path: 'do-not-call', element: <DoNotCallPage /> },
             { path: 'profile', element: <ProfilePage /> },

@@ -124,3 +124,14 @@ export async function checkPage(page: Page, name: string, options: { fullPage?: 
   }
   await page.setViewportSize({ width: 1280, height: 860 });
 }
+
+/** A page of a fresh Chromium, keeping every Content Security Policy violation Chromium reports on it. */
+export async function openPage(): Promise<{ page: Page; cspViolations: string[]; close: () => Promise<void> }> {
+  const { context, close } = await launchChromium();
+  const page = await context.newPage();
+  const cspViolations: string[] = [];
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+  });
+  return { page, cspViolations, close };
+}

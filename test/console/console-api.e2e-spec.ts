@@ -325,4 +325,23 @@ describe('console API', () => {
       expect([res.status, res.body.error.code]).toEqual([404, 'NOT_FOUND']);
     }
   });
+
+  it('finds calls by number, to or from, in the chosen world; a number that is not one is a 400', async () => {
+    const org = await callingOrg(t);
+    const base = `/admin/v1/organizations/${org.id}/calls`;
+    const placed = [];
+    for (const to of ['+14155550171', '+14155550172', '+14155550171']) {
+      const res = await org.api.post('/api/v1/calls', { to, from: org.from });
+      expect(res.status).toBe(201);
+      placed.push(res.body.data.id);
+    }
+    const found = await t.admin.get(`${base}?number=${encodeURIComponent('+1 415-555-0171')}`);
+    expect(found.body.data.map((c: { id: string }) => c.id).sort()).toEqual([placed[0], placed[2]].sort());
+    const byFrom = await t.admin.get(`${base}?number=${encodeURIComponent(org.from)}&limit=2`);
+    expect(byFrom.body.data).toHaveLength(2);
+    expect(byFrom.body.pagination.hasMore).toBe(true);
+    expect((await t.admin.get(`${base}?number=%2B14155550171&livemode=false`)).body.data).toEqual([]);
+    const bad = await t.admin.get(`${base}?number=12345`);
+    expect([bad.status, bad.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
+  });
 });

@@ -1,7 +1,7 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { CallsOrg, callingOrg } from '../calls/call-fixtures';
 import { ADMIN_TOKEN, TestApp, startTestApp } from '../support/test-app';
-import { checkPage, ensureConsoleBuilt, expectText, launchChromium, signIn } from './browser';
+import { checkPage, ensureConsoleBuilt, expectText, openPage, signIn } from './browser';
 
 /**
  * A campaign run from the browser against the real app: a CSV of 20 rows whose 2 bad ones are named before
@@ -10,21 +10,16 @@ import { checkPage, ensureConsoleBuilt, expectText, launchChromium, signIn } fro
  */
 describe('console campaigns in Chromium: CSV upload to completed', () => {
   let t: TestApp;
-  let context: BrowserContext;
   let closeBrowser: () => Promise<void>;
   let page: Page;
   let org: CallsOrg;
   let campaignId: string;
-  const cspViolations: string[] = [];
+  let cspViolations: string[];
 
   beforeAll(async () => {
     ensureConsoleBuilt();
     t = await startTestApp();
-    ({ context, close: closeBrowser } = await launchChromium());
-    page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
-    });
+    ({ page, cspViolations, close: closeBrowser } = await openPage());
     org = await callingOrg(t);
     await signIn(page, t.baseUrl, ADMIN_TOKEN);
   }, 120_000);
@@ -118,6 +113,44 @@ describe('console campaigns in Chromium: CSV upload to completed', () => {
     const call = (await org.api.get(`/api/v1/calls/${callId}`)).body.data;
     expect(call).toMatchObject({ callTo: to, campaignId, status: 'ended' });
     await expectText(page.locator('main'), to);
+    // The same call is found on the calls page by its number, typed the way people write it.
+    await page.goto(url('/calls'));
+    await page.getByLabel('Phone number').fill(`+1 (415) 555-${to.slice(-4)}`);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForFunction(
+      (id) =>
+        document.querySelector(`a[href$="/calls/${id}"]`) !== null && document.querySelectorAll('tbody tr').length >= 1,
+      callId,
+    );
+    const numbers = await page.locator('tbody tr td:nth-child(2)').allTextContents();
+    expect(new Set(numbers)).toEqual(new Set([to]));
+    await checkPage(page, 'calls-search');
+  });
+
+  it('says a call was not answered instead of waiting for a transcript, and reports no cost on the simulator', async () => {
+    const entries = (await org.api.get(`/api/v1/campaigns/${campaignId}/entries?limit=100`)).body.data;
+    const unanswered = entries
+      .flatMap((e: { attempts: Array<{ callId: string; endedReason: string }> }) => e.attempts)
+      .find((a: { endedReason: string }) => a.endedReason === 'customer-did-not-answer');
+    expect(unanswered).toBeDefined();
+    await page.goto(url(`/calls/${unanswered.callId}`));
+    await expectText(page.locator('main'), 'Nobody answered. There is no conversation to show.');
+    expect(await page.locator('main').textContent()).not.toContain('No transcript yet');
+    await expectText(page.getByTestId('call-cost'), 'Not reported');
+  });
+
+  it('shows minutes talked next to minutes billed, with the rounding rule, and a labelled chart axis', async () => {
+    await page.goto(url(''));
+    const talked = Number(/([\d.]+) min/.exec((await page.getByTestId('minutes-talked').textContent())!)![1]);
+    const billed = Number(/([\d.]+) min/.exec((await page.getByTestId('minutes-billed').textContent())!)![1]);
+    const usage = (await org.api.get('/api/v1/usage')).body.data;
+    expect(talked).toBeGreaterThan(0);
+    expect(billed).toBeGreaterThanOrEqual(talked);
+    expect(Math.round(usage.currentPeriodUsage.totalMins * 100) / 100).toBe(talked);
+    await page.getByRole('button', { name: 'How billed minutes are rounded' }).focus();
+    await expect(page.getByRole('tooltip').isVisible()).resolves.toBe(true);
+    await expectText(page.getByRole('tooltip'), 'billed per started minute');
+    await expectText(page.getByTestId('minutes-chart'), 'Minutes');
   });
 
   it('asks "Cancel campaign" or "Keep running" before cancelling', async () => {

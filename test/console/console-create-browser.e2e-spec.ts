@@ -1,9 +1,9 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { CallsOrg, callingOrg } from '../calls/call-fixtures';
 import { signatureMac } from '../../src/modules/webhooks/delivery/webhook-signature';
 import { ADMIN_TOKEN, TestApp, startTestApp } from '../support/test-app';
 import { WebhookReceiver } from '../webhooks/support/receiver';
-import { checkPage, ensureConsoleBuilt, expectText, launchChromium, signIn } from './browser';
+import { checkPage, ensureConsoleBuilt, expectText, openPage, signIn } from './browser';
 
 /**
  * What the console creates, in Chromium against the real app and a real local receiver: a webhook endpoint
@@ -13,22 +13,17 @@ import { checkPage, ensureConsoleBuilt, expectText, launchChromium, signIn } fro
 describe('console in Chromium: creating endpoints and replying', () => {
   let t: TestApp;
   let receiver: WebhookReceiver;
-  let context: BrowserContext;
   let closeBrowser: () => Promise<void>;
   let page: Page;
   let org: CallsOrg;
   let accountId: string;
-  const cspViolations: string[] = [];
+  let cspViolations: string[];
 
   beforeAll(async () => {
     ensureConsoleBuilt();
     receiver = await new WebhookReceiver().start();
     t = await startTestApp({ env: { WEBHOOK_ALLOW_INSECURE: 'true' } });
-    ({ context, close: closeBrowser } = await launchChromium());
-    page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
-    });
+    ({ page, cspViolations, close: closeBrowser } = await openPage());
     org = await callingOrg(t);
     await signIn(page, t.baseUrl, ADMIN_TOKEN);
   }, 120_000);

@@ -1,8 +1,8 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { CallsOrg, callingOrg } from '../calls/call-fixtures';
 import { ADMIN_TOKEN, TestApp, startTestApp } from '../support/test-app';
 import { WebhookReceiver } from '../webhooks/support/receiver';
-import { checkPage, ensureConsoleBuilt, expectText, launchChromium, signIn } from './browser';
+import { checkPage, ensureConsoleBuilt, expectText, openPage, signIn } from './browser';
 
 /**
  * The console's operations pages in Chromium against the real app and a real local webhook receiver: an
@@ -11,23 +11,18 @@ import { checkPage, ensureConsoleBuilt, expectText, launchChromium, signIn } fro
 describe('console operations in Chromium: webhook deliveries and campaigns', () => {
   let t: TestApp;
   let receiver: WebhookReceiver;
-  let context: BrowserContext;
   let closeBrowser: () => Promise<void>;
   let page: Page;
   let org: CallsOrg;
   let endpointId: string;
-  const cspViolations: string[] = [];
+  let cspViolations: string[];
 
   beforeAll(async () => {
     ensureConsoleBuilt();
     receiver = await new WebhookReceiver().start();
     // Plain http to 127.0.0.1 for the local receiver; calls long enough to see a campaign's call in progress.
     t = await startTestApp({ env: { WEBHOOK_ALLOW_INSECURE: 'true', SIMULATOR_CALL_MS: '8000' } });
-    ({ context, close: closeBrowser } = await launchChromium());
-    page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
-    });
+    ({ page, cspViolations, close: closeBrowser } = await openPage());
     org = await callingOrg(t);
     await signIn(page, t.baseUrl, ADMIN_TOKEN);
   }, 120_000);

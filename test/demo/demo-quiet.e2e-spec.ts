@@ -2,7 +2,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import { DemoRun, freePort, freshCheckout, runDemo, waitForOutput } from './support/demo-process';
+import { DemoRun, demoPorts, freshCheckout, runDemo, waitForOutput } from './support/demo-process';
 
 const STARTUP_MS = 180_000;
 const BANNER = 'Voice Calling API demo is running.';
@@ -36,11 +36,7 @@ describe('demo: a quiet terminal', () => {
   let env: Record<string, string>;
   beforeAll(async () => {
     dir = freshCheckout();
-    env = {
-      PORT: String(await freePort()),
-      DEMO_RECEIVER_PORT: String(await freePort()),
-      EMBEDDED_PG_PORT: String(await freePort()),
-    };
+    env = await demoPorts();
   });
   afterAll(async () => {
     if (run && run.child.exitCode === null) {

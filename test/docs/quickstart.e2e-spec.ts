@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { DemoRun, freePort, freshCheckout, runDemo, waitForOutput } from '../demo/support/demo-process';
+import { DemoRun, demoPorts, freePort, freshCheckout, runDemo, waitForOutput } from '../demo/support/demo-process';
 
 const QUICKSTART = join(__dirname, '..', '..', 'docs', 'quickstart.md');
 const STARTUP_MS = 180_000;
@@ -53,12 +53,7 @@ describe('docs/quickstart.md', () => {
       expect(blocks[0].trim()).toBe('npm run demo');
 
       dir = freshCheckout();
-      const env = {
-        PORT: String(await freePort()),
-        DEMO_RECEIVER_PORT: String(await freePort()),
-        EMBEDDED_PG_PORT: String(await freePort()),
-        SIMULATOR_CALL_MS: '1500',
-      };
+      const env = { ...(await demoPorts()), SIMULATOR_CALL_MS: '1500' };
       demo = runDemo(dir, env);
       await waitForOutput(demo, 'Stop with Ctrl-C', STARTUP_MS);
 

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { CAMPAIGN_BOUNDS } from '../../../src/modules/audiences/campaign-bounds';
 import { api, unwrap, type Schemas } from '../api';
 import { orgPath, useLivemode, useOrgId, worldParams } from '../pages/org-layout';
+import { CaseSelect, GroupSelect } from '../pages/choices';
 import { ErrorNote, Field } from '../ui';
 import { parseAudienceCsv, type ParsedAudience } from './audience-csv';
 import { CapField, RetryFields, WindowFields, defaultRetry, defaultWindow } from './campaign-form-parts';
@@ -34,18 +35,6 @@ export function NewCampaignPage() {
   const numbers = useQuery({
     queryKey: ['numbers', orgId],
     queryFn: () => unwrap(api.GET('/admin/v1/organizations/{orgId}/phone-numbers', { params: orgPath(orgId) })),
-  });
-  const cases = useQuery({
-    queryKey: ['case-choices', orgId],
-    queryFn: () =>
-      unwrap(
-        api.GET('/admin/v1/organizations/{orgId}/cases', { params: { ...orgPath(orgId), query: { limit: 100 } } }),
-      ),
-  });
-  const groups = useQuery({
-    queryKey: ['groups', orgId, livemode],
-    queryFn: () =>
-      unwrap(api.GET('/admin/v1/organizations/{orgId}/contact-groups', { params: worldParams(orgId, livemode) })),
   });
   const create = useMutation({
     mutationFn: (body: Body) =>
@@ -85,18 +74,13 @@ export function NewCampaignPage() {
             </select>
           )}
         </Field>
-        <Field label="Case" hint="What the assistant talks about; its variables come from the rows.">
-          {(id) => (
-            <select id={id} value={caseId} onChange={(e) => setCaseId(e.target.value)}>
-              <option value="">None</option>
-              {cases.data?.data.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.title}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <CaseSelect
+          orgId={orgId}
+          value={caseId}
+          onChange={setCaseId}
+          none="None"
+          hint="What the assistant talks about; its variables come from the rows."
+        />
         <fieldset>
           <legend>Who to call</legend>
           <div className="checks">
@@ -131,18 +115,14 @@ export function NewCampaignPage() {
               {csv && <CsvReport report={csv} />}
             </>
           ) : (
-            <Field label="Contact group">
-              {(id) => (
-                <select id={id} value={groupId} onChange={(e) => setGroupId(e.target.value)}>
-                  <option value="">Choose a group</option>
-                  {groups.data?.data.map((g) => (
-                    <option key={g.id} value={g.id}>
-                      {g.name} ({g.contactCount})
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
+            <GroupSelect
+              orgId={orgId}
+              livemode={livemode}
+              label="Contact group"
+              value={groupId}
+              onChange={setGroupId}
+              none="Choose a group"
+            />
           )}
         </fieldset>
         <label>

@@ -194,7 +194,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An organization's calls, newest first (GET /api/v1/calls) */
+        /** An organization's calls, newest first (GET /api/v1/calls), searchable by number (`number`) */
         get: operations["adminListCalls"];
         put?: never;
         post?: never;
@@ -4281,6 +4281,8 @@ export interface operations {
                 from?: string;
                 /** @description Only calls created before this time (ISO 8601). */
                 to?: string;
+                /** @description Extension: calls to or from this number (E.164; spaces and dashes are accepted and normalised) */
+                number?: string;
                 contactId?: string;
                 caseId?: string;
                 /** @description The console's Test / Live switch: false reads and changes the organization's test data */

@@ -10,7 +10,7 @@ import { CallStatsService } from '../calls/call-stats.service';
 import { CallsService } from '../calls/calls.service';
 import { CreateCallCommand } from '../calls/create-call.command';
 import { CreateCallDto } from '../calls/dto/create-call.dto';
-import { ListCallsQueryDto } from '../calls/dto/list-calls-query.dto';
+import { ConsoleListCallsQueryDto } from './dto/console-list-calls-query.dto';
 import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
 import { UsageDailyService } from '../usage/usage-daily.service';
 import { OverviewResponse } from './console-responses';
@@ -52,10 +52,16 @@ export class ConsoleCallsController {
 
   @Get('calls')
   @ApiConsoleWorld()
-  @ApiOperation({ operationId: 'adminListCalls', summary: "An organization's calls, newest first (GET /api/v1/calls)" })
+  @ApiOperation({
+    operationId: 'adminListCalls',
+    summary: "An organization's calls, newest first (GET /api/v1/calls), searchable by number (`number`)",
+  })
   @ApiPageResponse(CallResponse)
   @ApiAdminErrors('INVALID_CURSOR')
-  list(@ConsoleWorld(ExistingWorldPipe) world: World, @Query() query: ListCallsQueryDto): Promise<Page<CallResponse>> {
+  list(
+    @ConsoleWorld(ExistingWorldPipe) world: World,
+    @Query() query: ConsoleListCallsQueryDto,
+  ): Promise<Page<CallResponse>> {
     return this.calls.list(world, query);
   }
 

@@ -51,13 +51,9 @@ export class ConsoleDoNotCallController {
     @Body() dto: AddDoNotCallDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<{ data: DoNotCallEntryResponse }> {
-    const { entry, created } = await this.ledger.add(world, {
-      number: dto.number,
-      reason: dto.reason ?? null,
-      source: 'console',
-    });
-    void reply.status(created ? 201 : 200);
-    return { data: DoNotCallEntryResponse.from(entry) };
+    const { status, data } = await this.ledger.addRequested(world, dto, 'console');
+    void reply.status(status);
+    return { data };
   }
 
   @Delete(':number')

@@ -54,13 +54,9 @@ export class DoNotCallController {
     @Body() dto: AddDoNotCallDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<{ data: DoNotCallEntryResponse }> {
-    const { entry, created } = await this.ledger.add(world, {
-      number: dto.number,
-      reason: dto.reason ?? null,
-      source: 'api',
-    });
-    void reply.status(created ? 201 : 200);
-    return { data: DoNotCallEntryResponse.from(entry) };
+    const { status, data } = await this.ledger.addRequested(world, dto, 'api');
+    void reply.status(status);
+    return { data };
   }
 
   @Get(':number')

@@ -9,6 +9,7 @@ import { AddDoNotCallCommand, DoNotCallListing } from './add-do-not-call.command
 import { DoNotCallEntry, DoNotCallSource } from './do-not-call-entry.entity';
 import { DoNotCallEntryResponse } from './do-not-call-entry.response';
 import { DoNotCallRepository } from './do-not-call.repository';
+import { AddDoNotCallDto } from './dto/add-do-not-call.dto';
 import { World } from '../../common/auth/world';
 
 /** The do-not-call ledger as the API and the dialers see it. */
@@ -23,6 +24,16 @@ export class DoNotCallService {
 
   add(world: World, listing: DoNotCallListing): Promise<{ entry: DoNotCallEntry; created: boolean }> {
     return this.dataSource.transaction((m) => this.addCommand.execute(m, world, listing));
+  }
+
+  /** A listing asked for over HTTP (the API or the console): its response and status, 201 new or 200 already listed. */
+  async addRequested(
+    world: World,
+    dto: AddDoNotCallDto,
+    source: DoNotCallSource,
+  ): Promise<{ status: 200 | 201; data: DoNotCallEntryResponse }> {
+    const { entry, created } = await this.add(world, { number: dto.number, reason: dto.reason ?? null, source });
+    return { status: created ? 201 : 200, data: DoNotCallEntryResponse.from(entry) };
   }
 
   /** Lifts the number's listing; `by` is kept as who lifted it (the API or the console). */

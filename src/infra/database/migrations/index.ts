@@ -21,6 +21,7 @@ import { OutboxProcessed1795452000000 } from './1795452000000-OutboxProcessed';
 import { WebhookClaimSlotFunction1795460000000 } from './1795460000000-WebhookClaimSlotFunction';
 import { CallProviderOutcome1795470000000 } from './1795470000000-CallProviderOutcome';
 import { Worlds1795470000001 } from './1795470000001-Worlds';
+import { CallsByNumber1795480000000 } from './1795480000000-CallsByNumber';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -50,4 +51,5 @@ export const MIGRATIONS: Function[] = [
   WebhookClaimSlotFunction1795460000000,
   CallProviderOutcome1795470000000,
   Worlds1795470000001,
+  CallsByNumber1795480000000,
 ];
