@@ -271,6 +271,15 @@ describe('console API', () => {
     expect((await t.admin.delete(`${base}/do-not-call/%2B14155550161?livemode=false`)).status).toBe(204);
     expect((await t.admin.get(`${base}/do-not-call?livemode=false`)).body.data).toEqual([]);
 
+    const contact = await t.admin.post(`${base}/contacts?livemode=false`, { title: 'Tess', phone: '+1 415 555 0163' });
+    expect([contact.status, contact.body.data]).toEqual([
+      201,
+      expect.objectContaining({ phone: '+14155550163', livemode: false }),
+    ]);
+    const noPhone = await t.admin.post(`${base}/contacts`, { title: 'No phone' });
+    expect([noPhone.status, noPhone.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
+    expect((await org.api.get('/api/v1/contacts')).body.data).toEqual([]);
+
     const hook = await t.admin.post(`${base}/webhooks?livemode=false`, {
       url: 'https://example.com/hooks',
       events: ['call.ended'],

@@ -158,4 +158,23 @@ describe('console in Chromium: creating endpoints and replying', () => {
     const lifted = await org.api.get('/api/v1/do-not-call/%2B14155550177');
     expect([lifted.status, lifted.body.error.code]).toEqual([404, 'NOT_FOUND']);
   });
+
+  it("creates a contact from the form, and shows the API's refusal of a phone already used", async () => {
+    await page.goto(url('/contacts'));
+    await page.getByRole('button', { name: 'New contact' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Ada Lovelace');
+    await page.getByLabel('Phone', { exact: true }).fill('+1 415 555 0181');
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByRole('button', { name: 'Create contact' }).click();
+    await expectText(page.locator('.rows'), 'Ada Lovelace');
+    const listed = (await org.api.get('/api/v1/contacts?search=Lovelace')).body.data;
+    expect(listed).toEqual([expect.objectContaining({ title: 'Ada Lovelace', phone: '+14155550181' })]);
+    await page.getByRole('button', { name: 'New contact' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Ada again');
+    await page.getByLabel('Phone', { exact: true }).fill('+14155550181');
+    await page.getByRole('button', { name: 'Create contact' }).click();
+    await expectText(page.locator('form [role="alert"]'), 'CONFLICT');
+    await checkPage(page, 'contact-new', { fullPage: true });
+    expect((await org.api.get('/api/v1/contacts?search=Ada%20again')).body.data).toEqual([]);
+  });
 });

@@ -408,7 +408,8 @@ export interface paths {
         /** Contacts with search, group and tag filters (GET /api/v1/contacts) */
         get: operations["adminListContacts"];
         put?: never;
-        post?: never;
+        /** Create a contact in the chosen world (POST /api/v1/contacts: same body, bounds and errors) */
+        post: operations["adminCreateContact"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1847,6 +1848,36 @@ export interface components {
             title: string;
             /** @description Names must be unique */
             variables?: components["schemas"]["CaseVariableDto"][];
+        };
+        CreateContactDto: {
+            /**
+             * @description Custom fields: a flat JSON object of at most 100 keys of 1-64 characters; each value a string (at most 1000 characters), number, boolean or null (no nested objects or arrays); at most 16 KB serialised. Otherwise 400 VALIDATION_ERROR naming customFields
+             * @example {
+             *       "plan": "gold"
+             *     }
+             */
+            customFields?: {
+                [key: string]: (string | null) | number | boolean;
+            };
+            /** Format: email */
+            email?: string | null;
+            /** @description Contact groups to put the contact in. Each must be a contact group of this organization (otherwise 400 VALIDATION_ERROR naming groupIds) */
+            groupIds?: string[];
+            notes?: string | null;
+            /**
+             * @description E.164, unique in the organization; spaces, dashes and brackets are accepted and removed
+             * @example +14155550123
+             */
+            phone: string;
+            /**
+             * @description Tags. At most 20 tags of 1-50 characters; duplicates are dropped
+             * @example [
+             *       "vip"
+             *     ]
+             */
+            tags?: string[];
+            /** @example Alice Smith */
+            title: string;
         };
         CreateContactGroupDto: {
             /** @example VIP patients */
@@ -5605,6 +5636,100 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminCreateContact: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateContactDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ContactResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../api';
 import { Field, PagedView, QueryView, TestBadge, usePaged, ExpandButton } from '../ui';
 import { GroupSelect } from './choices';
+import { ContactForm } from './contact-form';
 import { useLivemode, useOrgId } from './org-layout';
 
 export function ContactsPage() {
@@ -11,6 +12,7 @@ export function ContactsPage() {
   const [search, setSearch] = useState('');
   const [groupId, setGroupId] = useState('');
   const [open, setOpen] = useState<string>();
+  const [creating, setCreating] = useState(false);
   const query = { limit: 25, ...(search ? { search } : {}), ...(groupId ? { groupId } : {}) };
   const paged = usePaged<Schemas['ContactListItemResponse']>(['contacts', orgId, livemode, query], (cursor) =>
     unwrap(
@@ -22,6 +24,13 @@ export function ContactsPage() {
   return (
     <>
       <h1>Contacts</h1>
+      {creating ? (
+        <ContactForm onDone={() => setCreating(false)} />
+      ) : (
+        <button type="button" onClick={() => setCreating(true)}>
+          New contact
+        </button>
+      )}
       <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <Field label="Search name or phone">
           {(id) => (
