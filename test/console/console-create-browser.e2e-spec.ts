@@ -177,4 +177,32 @@ describe('console in Chromium: creating endpoints and replying', () => {
     await checkPage(page, 'contact-new', { fullPage: true });
     expect((await org.api.get('/api/v1/contacts?search=Ada%20again')).body.data).toEqual([]);
   });
+
+  it('creates a case with variables, which calls then must supply', async () => {
+    await page.goto(url('/cases'));
+    await page.getByRole('button', { name: 'New case' }).click();
+    await page.getByLabel('Title').fill('Reminder');
+    await page.getByLabel('Prompt').fill('Remind {{name}} of the appointment on {{date}}.');
+    await page.getByLabel('First message').fill('Hi {{name}}, about {{date}}.');
+    await page.getByRole('button', { name: 'Add variable' }).click();
+    await page.getByLabel('Name of variable 1').fill('date');
+    await page.getByRole('group', { name: 'Variable 1' }).getByLabel('Required').check();
+    await page.getByRole('button', { name: 'Add variable' }).click();
+    await page.getByLabel('Name of variable 2').fill('name');
+    await page.getByLabel('Source of variable 2').selectOption('contact.title');
+    await page.getByLabel('Default of variable 2').fill('there');
+    await checkPage(page, 'case-new', { fullPage: true });
+    await page.getByRole('button', { name: 'Save case' }).click();
+    await expectText(page.locator('.rows'), 'Reminder');
+    const cases = (await org.api.get('/api/v1/cases')).body.data;
+    const created = cases.find((c: { title: string }) => c.title === 'Reminder');
+    const full = (await org.api.get(`/api/v1/cases/${created.id}`)).body.data;
+    expect(full.variables).toEqual([
+      expect.objectContaining({ name: 'date', source: 'custom', required: true }),
+      expect.objectContaining({ name: 'name', source: 'contact.title', defaultValue: 'there' }),
+    ]);
+    const missing = await org.api.post('/api/v1/calls', { to: '+14155550191', from: org.from, caseId: created.id });
+    expect([missing.status, missing.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
+    expect(missing.body.error.message).toContain('date');
+  });
 });
