@@ -98,7 +98,7 @@ export function MinutesChart({ days: used }: { days: Schemas['DailyUsageResponse
           Minutes
         </text>
         <text x={-4} y={8} textAnchor="end" className="axis">
-          {max.toFixed(1)}
+          {max.toFixed(max < 1 ? 2 : 1)}
         </text>
         <text x={-4} y={height} textAnchor="end" className="axis">
           0
