@@ -24,8 +24,20 @@ function buildIfStale(root, log = console.log) {
   const server = path.join(root, 'dist', 'cli', 'demo.js');
   const consolePage = path.join(root, 'dist', 'console', 'index.html');
   if (!stale(server, 'src') && !stale(consolePage, 'console/src')) return 0;
-  log('Building (first run or sources changed)...');
-  return spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' }).status ?? 1;
+  // The two steps of `npm run build`, each announced: a first build takes a while and is otherwise silent.
+  const steps = [
+    ['the server (nest build)', ['exec', '--', 'nest', 'build']],
+    ['the console (vite build)', ['run', '--silent', 'console:build']],
+  ];
+  log('Building (first run or sources changed):');
+  const started = Date.now();
+  for (const [index, [what, args]] of steps.entries()) {
+    log(`  [${index + 1}/${steps.length}] ${what}...`);
+    const status = spawnSync('npm', args, { cwd: root, stdio: 'inherit' }).status ?? 1;
+    if (status !== 0) return status;
+  }
+  log(`  built in ${Math.round((Date.now() - started) / 1000)} s`);
+  return 0;
 }
 
 module.exports = { buildIfStale };

@@ -3,6 +3,7 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { buildIfStale } = require('./build-if-stale');
+const { serviceNode } = require('./runtime-node');
 
 const root = path.join(__dirname, '..');
 const entry = path.join(root, 'dist', 'cli', 'demo.js');
@@ -13,7 +14,8 @@ if (built !== 0) process.exit(built);
 // The server runs in a process group of its own, so it hears a signal once, from us: a terminal's Ctrl-C
 // reaches npm and this script (and npm forwards it here again), and a second copy would make the server
 // skip its graceful shutdown. A signal sent to `npm run demo` alone reaches the server the same way.
-const server = spawn(process.execPath, [entry], { cwd: root, stdio: 'inherit', detached: true });
+// On a system Node older than the runtime dependencies need, the Node 24 of the dev dependencies runs it.
+const server = spawn(serviceNode(), [entry], { cwd: root, stdio: 'inherit', detached: true });
 let lastForwarded = 0;
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {

@@ -14,6 +14,9 @@ import { MessagingPage } from './pages/messaging';
 import { UsagePage } from './pages/usage';
 import { AutomationsPage } from './pages/automations';
 import { ProfilePage } from './pages/profile';
+import { CampaignsPage } from './campaigns/campaigns-page';
+import { CampaignPage } from './campaigns/campaign-page';
+import { DoNotCallPage } from './pages/do-not-call';
 import { RequireSession, SignInPage } from './session';
 
 export const router = createBrowserRouter(
@@ -40,6 +43,14 @@ export const router = createBrowserRouter(
             { path: 'messaging', element: <MessagingPage /> },
             { path: 'usage', element: <UsagePage /> },
             { path: 'automations', element: <AutomationsPage /> },
+            { path: 'campaigns', element: <CampaignsPage /> },
+            {
+              path: 'campaigns/new',
+              // Loaded when opened: the CSV parser and the phone-number rules are most of its weight.
+              lazy: async () => ({ Component: (await import('./campaigns/new-campaign')).NewCampaignPage }),
+            },
+            { path: 'campaigns/:campaignId', element: <CampaignPage /> },
+            { path: 'do-not-call', element: <DoNotCallPage /> },
             { path: 'profile', element: <ProfilePage /> },
           ],
         },

@@ -125,17 +125,24 @@ export function Field({
   );
 }
 
-/** A destructive action asks once more, in place (keyboard-reachable, no window.confirm). */
+/**
+ * A destructive action asks once more, in place (keyboard-reachable, no window.confirm). `yesLabel` and `noLabel`
+ * name the two answers when "Yes, …" / "Cancel" would be ambiguous (cancelling a campaign).
+ */
 export function ConfirmButton({
   label,
   confirmLabel,
   onConfirm,
   busy,
+  yesLabel = `Yes, ${label.toLowerCase()}`,
+  noLabel = 'Cancel',
 }: {
   label: string;
   confirmLabel: string;
   onConfirm: () => void;
   busy?: boolean;
+  yesLabel?: string;
+  noLabel?: string;
 }) {
   const [asking, setAsking] = useState(false);
   if (!asking) {
@@ -149,10 +156,10 @@ export function ConfirmButton({
     <span className="confirm" role="group" aria-label={confirmLabel}>
       <span>{confirmLabel}</span>
       <button type="button" className="danger" disabled={busy} onClick={onConfirm} autoFocus>
-        Yes, {label.toLowerCase()}
+        {yesLabel}
       </button>
       <button type="button" className="secondary" onClick={() => setAsking(false)}>
-        Cancel
+        {noLabel}
       </button>
     </span>
   );
@@ -262,10 +269,23 @@ export function ExpandButton({
   );
 }
 
-/** A scrollable table with its column headers; rows are the children. */
-export function Table({ headers, testId, children }: { headers: string[]; testId?: string; children: ReactNode }) {
+/**
+ * A table with its column headers; rows are the children. On a narrow screen it scrolls sideways, so its wrapper
+ * is a named, focusable region: keyboard users can scroll it too.
+ */
+export function Table({
+  headers,
+  testId,
+  label = 'Scrollable table',
+  children,
+}: {
+  headers: string[];
+  testId?: string;
+  label?: string;
+  children: ReactNode;
+}) {
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" role="region" aria-label={label} tabIndex={0}>
       <table data-testid={testId}>
         <thead>
           <tr>
@@ -277,5 +297,23 @@ export function Table({ headers, testId, children }: { headers: string[]; testId
         <tbody>{children}</tbody>
       </table>
     </div>
+  );
+}
+
+/**
+ * A short explanation next to a figure: shown on hover and on keyboard focus of its "?" button, and read by screen
+ * readers as the button's description.
+ */
+export function Tip({ label, children }: { label: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <span className="tip">
+      <button type="button" className="tip-button" aria-label={label} aria-describedby={id}>
+        ?
+      </button>
+      <span role="tooltip" id={id} className="tip-text">
+        {children}
+      </span>
+    </span>
   );
 }

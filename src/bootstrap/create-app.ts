@@ -117,7 +117,10 @@ export async function createApp(options: {
   applySecurityHeaders(app, options.config);
   installHttpMetrics(fastify, app.get(Metrics));
   const accessLog = new NestLogger('access');
-  installAccessLog(fastify, { log: (line, message) => accessLog.log({ ...line, msg: message }) });
+  installAccessLog(fastify, {
+    log: (line, message) => accessLog.log({ ...line, msg: message }),
+    debug: (line, message) => accessLog.debug({ ...line, msg: message }),
+  });
   const adminToken = new AdminTokenCheck(options.config.adminToken);
   const failures = app.get(AuthFailureBudget);
   await mountQueueDashboard(fastify, app.get(JobQueue), {

@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Server } from 'node:http';
+import { createServer } from 'node:net';
 import { DataSource } from 'typeorm';
 import { AppConfig, ConfigError, parseConfig } from '../infra/config/app-config';
 import { StartupError, prepareInfrastructure } from '../bootstrap/prepare-infrastructure';
@@ -18,8 +19,11 @@ import { DEMO_CALL_TO, seedDemo } from './seed-demo';
  * built-in receiver logs what it gets, so webhooks can be seen working without a tunnel.
  */
 async function main(): Promise<void> {
+  // The banner prints a full-access key and the admin token: the demo listens on this machine only unless
+  // HOST says otherwise (README, "The demo").
   const env: NodeJS.ProcessEnv = {
     WEBHOOK_ALLOW_INSECURE: 'true',
+    HOST: '127.0.0.1',
     ...process.env,
   };
   env.ADMIN_TOKEN ??= demoAdminToken();
@@ -32,8 +36,11 @@ async function main(): Promise<void> {
     );
     process.exit(1);
   }
-  claimDemo(config.port);
   const receiverPort = Number(env.DEMO_RECEIVER_PORT ?? config.port + 1);
+  // Before anything starts (the embedded database, Nest): a clash found after a minute of start-up is a poor welcome.
+  await assertPortFree(config.host, config.port, 'PORT');
+  await assertPortFree('127.0.0.1', receiverPort, 'DEMO_RECEIVER_PORT');
+  claimDemo(config.port);
   let stopInfrastructure = async (): Promise<void> => undefined;
   let receiver: Server | undefined;
   let app: NestFastifyApplication | undefined;
@@ -61,6 +68,22 @@ async function main(): Promise<void> {
     await stopAll().catch(() => undefined);
     throw error;
   }
+}
+
+/** Exits with a clear message when `port` is taken on `host`, naming the variable that moves it. */
+async function assertPortFree(host: string, port: number, variable: string): Promise<void> {
+  const probe = createServer();
+  const error = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+    probe.once('error', resolve);
+    probe.listen(port, host, () => probe.close(() => resolve(undefined)));
+  });
+  if (!error) return;
+  console.error(
+    error.code === 'EADDRINUSE'
+      ? `Demo not started: port ${port} is already in use on ${host}. Set ${variable} to a free port (e.g. ${variable}=${port + 10} npm run demo).`
+      : `Demo not started: cannot listen on ${host}:${port} (${error.message}). Set HOST or ${variable}.`,
+  );
+  process.exit(1);
 }
 
 async function endpointSecrets(app: NestFastifyApplication, url: string): Promise<string[]> {
@@ -93,16 +116,17 @@ function banner(
     'Try it:',
     `  curl -s ${key} ${base}/api/v1/organization`,
     '',
-    'Place a simulated call (numbers ending 0-6 answer, 7 voicemail, 8 no answer, 9 error):',
-    `  curl -s -X POST ${key} -H 'Content-Type: application/json' \\`,
-    `    -d '{"to": "${DEMO_CALL_TO}", "from": "${seeded.phoneNumber}", "firstMessage": "Hi, this is a demo call"}' \\`,
-    `    ${base}/api/v1/calls`,
-    '',
-    `Watch webhooks arrive: a receiver on http://127.0.0.1:${receiverPort} logs each delivery here. (The demo lets`,
-    'webhooks target http:// and local addresses, WEBHOOK_ALLOW_INSECURE=true; production allows only public https.)',
+    `1. Send webhooks to the built-in receiver (http://127.0.0.1:${receiverPort}); it logs each delivery here.`,
+    '   (The demo lets webhooks target http:// and local addresses; production allows only public https.)',
     `  curl -s -X POST ${key} -H 'Content-Type: application/json' \\`,
     `    -d '{"url": "http://127.0.0.1:${receiverPort}/hooks", "events": ["call.started", "call.ended", "call.failed"]}' \\`,
     `    ${base}/api/v1/webhooks`,
+    '',
+    '2. Place a simulated call and watch its webhooks arrive below',
+    '   (numbers ending 0-6 answer, 7 voicemail, 8 no answer, 9 error):',
+    `  curl -s -X POST ${key} -H 'Content-Type: application/json' \\`,
+    `    -d '{"to": "${DEMO_CALL_TO}", "from": "${seeded.phoneNumber}", "firstMessage": "Hi, this is a demo call"}' \\`,
+    `    ${base}/api/v1/calls`,
     '',
     'A guided tour: docs/quickstart.md. Stop with Ctrl-C.',
     '',

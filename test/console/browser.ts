@@ -105,3 +105,33 @@ export async function expectTextChange(locator: Locator, from: string, timeout: 
   }
   throw new Error(`expected ${locator} to change from "${from}"`);
 }
+
+/**
+ * axe on the page as shown at desktop (1280 px) and phone (390 px) width, no horizontal overflow at either, and
+ * a screenshot at each for docs/console.md (`<name>.png`, `<name>-phone.png`); the page is left at 1280 px.
+ */
+export async function checkPage(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  await page.waitForSelector('[aria-busy="true"]', { state: 'detached' });
+  for (const [width, suffix] of [
+    [1280, ''],
+    [390, '-phone'],
+  ] as const) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 860 });
+    const violations = await seriousViolations(page);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    expect({ page: name, width, violations, overflow }).toEqual({ page: name, width, violations: [], overflow: false });
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}${suffix}.png`), fullPage: options.fullPage ?? false });
+  }
+  await page.setViewportSize({ width: 1280, height: 860 });
+}
+
+/** A page of a fresh Chromium, keeping every Content Security Policy violation Chromium reports on it. */
+export async function openPage(): Promise<{ page: Page; cspViolations: string[]; close: () => Promise<void> }> {
+  const { context, close } = await launchChromium();
+  const page = await context.newPage();
+  const cspViolations: string[] = [];
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+  });
+  return { page, cspViolations, close };
+}

@@ -196,4 +196,161 @@ describe('console API', () => {
     const foreign = await t.admin.post(`/admin/v1/organizations/${other.id}/campaigns/${created.body.data.id}/resume`);
     expect([foreign.status, foreign.body.error.code]).toEqual([404, 'NOT_FOUND']);
   });
+
+  it('creates a campaign in the chosen world with the public rules, and reads it and its entries there only', async () => {
+    const org = await callingOrg(t);
+    const other = await createOrg(t);
+    const base = `/admin/v1/organizations/${org.id}/campaigns`;
+    const body = {
+      name: 'Console recall',
+      from: org.from,
+      maxConcurrent: 2,
+      audience: { rows: [{ to: '+1 415 555 0141', variableValues: { name: 'Ada' } }, { to: '+14155550142' }] },
+      startAt: new Date(Date.now() + 3_600_000).toISOString(),
+    };
+    const bad = await t.admin.post(`${base}?livemode=false`, {
+      ...body,
+      audience: { rows: [{ to: '+1 555' }] },
+    });
+    expect([bad.status, bad.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
+    expect(bad.body.error.message).toContain('E.164');
+    const notOurs = await t.admin.post(`${base}?livemode=false`, { ...body, from: '+14155559999' });
+    expect([notOurs.status, notOurs.body.error.code]).toEqual([422, 'INVALID_PHONE']);
+    const created = await t.admin.post(`${base}?livemode=false`, body);
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({
+      status: 'draft',
+      livemode: false,
+      maxConcurrent: 2,
+      audience: { rowCount: 2 },
+      actions: ['start', 'cancel'],
+    });
+    const id = created.body.data.id;
+    expect((await t.admin.get(`${base}/${id}?livemode=false`)).body.data).toMatchObject({ id, livemode: false });
+    const first = await t.admin.get(`${base}/${id}/entries?livemode=false&limit=1`);
+    expect(first.body.pagination.hasMore).toBe(true);
+    const cursor = encodeURIComponent(first.body.pagination.cursor);
+    const second = await t.admin.get(`${base}/${id}/entries?livemode=false&limit=1&cursor=${cursor}`);
+    const entries = [...first.body.data, ...second.body.data];
+    // Normalised to E.164 like the public route; nothing called yet.
+    expect(entries.map((e: { to: string }) => e.to).sort()).toEqual(['+14155550141', '+14155550142']);
+    expect(
+      entries.every((e: { status: string; attempts: unknown[] }) => e.status === 'pending' && e.attempts.length === 0),
+    ).toBe(true);
+    // The live world, another organization and the live key do not see it.
+    for (const res of [
+      await t.admin.get(`${base}/${id}`),
+      await t.admin.get(`${base}/${id}/entries`),
+      await t.admin.get(`/admin/v1/organizations/${other.id}/campaigns/${id}?livemode=false`),
+      await t.admin.get(`/admin/v1/organizations/${other.id}/campaigns/${id}/entries?livemode=false`),
+      await org.api.get(`/api/v1/campaigns/${id}`),
+    ]) {
+      expect([res.status, res.body.error.code]).toEqual([404, 'NOT_FOUND']);
+    }
+  });
+
+  it('keeps the do-not-call ledger, webhook creation and replies to their world and organization', async () => {
+    const org = await callingOrg(t);
+    const other = await createOrg(t);
+    const base = `/admin/v1/organizations/${org.id}`;
+    const listed = await t.admin.post(`${base}/do-not-call?livemode=false`, { number: '+1 415 555 0161' });
+    expect([listed.status, listed.body.data]).toEqual([
+      201,
+      expect.objectContaining({ number: '+14155550161', source: 'console', livemode: false }),
+    ]);
+    expect((await t.admin.post(`${base}/do-not-call?livemode=false`, { number: '+14155550161' })).status).toBe(200);
+    const bad = await t.admin.post(`${base}/do-not-call`, { number: '555' });
+    expect([bad.status, bad.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
+    // The live world's ledger and the live key do not see the test listing.
+    expect((await t.admin.get(`${base}/do-not-call`)).body.data).toEqual([]);
+    expect((await org.api.get('/api/v1/do-not-call')).body.data).toEqual([]);
+    const foreign = await t.admin.delete(
+      `/admin/v1/organizations/${other.id}/do-not-call/%2B14155550161?livemode=false`,
+    );
+    expect([foreign.status, foreign.body.error.code]).toEqual([404, 'NOT_FOUND']);
+    expect((await t.admin.delete(`${base}/do-not-call/%2B14155550161?livemode=false`)).status).toBe(204);
+    expect((await t.admin.get(`${base}/do-not-call?livemode=false`)).body.data).toEqual([]);
+
+    const contact = await t.admin.post(`${base}/contacts?livemode=false`, { title: 'Tess', phone: '+1 415 555 0163' });
+    expect([contact.status, contact.body.data]).toEqual([
+      201,
+      expect.objectContaining({ phone: '+14155550163', livemode: false }),
+    ]);
+    const noPhone = await t.admin.post(`${base}/contacts`, { title: 'No phone' });
+    expect([noPhone.status, noPhone.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
+    expect((await org.api.get('/api/v1/contacts')).body.data).toEqual([]);
+
+    const hook = await t.admin.post(`${base}/webhooks?livemode=false`, {
+      url: 'https://example.com/hooks',
+      events: ['call.ended'],
+    });
+    expect(hook.status).toBe(201);
+    expect(hook.body.data).toMatchObject({ livemode: false, secret: expect.any(String) });
+    const invalid = await t.admin.post(`${base}/webhooks`, { url: 'https://example.com/x', events: ['nope'] });
+    expect([invalid.status, invalid.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
+    expect((await t.admin.get(`${base}/webhooks`)).body.data).toEqual([]);
+
+    const account = await t.admin.post(`${base}/messaging-accounts`, {
+      displayPhoneNumber: '+1 415-555-0100',
+      verifiedName: 'Acme',
+      status: 'active',
+    });
+    const accountId = account.body.data.id;
+    const inbound = await t.admin.post('/admin/v1/simulator/inbound-messages', {
+      accountId,
+      from: '+14155550162',
+      name: 'Ann',
+      text: 'Hi',
+      timestamp: new Date(Date.now() - 48 * 3600_000).toISOString(),
+    });
+    const conversationId = inbound.body.data.conversationId;
+    const late = await t.admin.post(`${base}/messaging/messages`, { type: 'text', conversationId, text: 'Hello?' });
+    expect([late.status, late.body.error.code]).toEqual([422, 'SESSION_EXPIRED']);
+    await t.admin.post(`/admin/v1/messaging-accounts/${accountId}/templates`, {
+      name: 'hello',
+      language: 'en_US',
+      status: 'APPROVED',
+      body: 'Hello {{1}}',
+    });
+    const templates = await t.admin.get(`${base}/messaging/accounts/${accountId}/templates`);
+    expect(templates.body.data.map((x: { name: string }) => x.name)).toEqual(['hello']);
+    const sent = await t.admin.post(`${base}/messaging/messages`, {
+      type: 'template',
+      conversationId,
+      templateName: 'hello',
+      templateLanguage: 'en_US',
+      variables: { '1': 'Ann' },
+    });
+    expect(sent.status).toBe(201);
+    for (const res of [
+      await t.admin.get(`/admin/v1/organizations/${other.id}/messaging/accounts/${accountId}/templates`),
+      await t.admin.get(`${base}/messaging/accounts/${accountId}/templates?livemode=false`),
+      await t.admin.post(`/admin/v1/organizations/${other.id}/messaging/messages`, {
+        type: 'text',
+        conversationId,
+        text: 'x',
+      }),
+    ]) {
+      expect([res.status, res.body.error.code]).toEqual([404, 'NOT_FOUND']);
+    }
+  });
+
+  it('finds calls by number, to or from, in the chosen world; a number that is not one is a 400', async () => {
+    const org = await callingOrg(t);
+    const base = `/admin/v1/organizations/${org.id}/calls`;
+    const placed = [];
+    for (const to of ['+14155550171', '+14155550172', '+14155550171']) {
+      const res = await org.api.post('/api/v1/calls', { to, from: org.from });
+      expect(res.status).toBe(201);
+      placed.push(res.body.data.id);
+    }
+    const found = await t.admin.get(`${base}?number=${encodeURIComponent('+1 415-555-0171')}`);
+    expect(found.body.data.map((c: { id: string }) => c.id).sort()).toEqual([placed[0], placed[2]].sort());
+    const byFrom = await t.admin.get(`${base}?number=${encodeURIComponent(org.from)}&limit=2`);
+    expect(byFrom.body.data).toHaveLength(2);
+    expect(byFrom.body.pagination.hasMore).toBe(true);
+    expect((await t.admin.get(`${base}?number=%2B14155550171&livemode=false`)).body.data).toEqual([]);
+    const bad = await t.admin.get(`${base}?number=12345`);
+    expect([bad.status, bad.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
+  });
 });

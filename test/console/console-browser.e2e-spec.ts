@@ -1,17 +1,9 @@
 /// <reference lib="dom" />
 // Functions passed to page.evaluate run in the browser, so they see the DOM.
-import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { HttpClient } from '../support/http';
 import { ADMIN_TOKEN, TestApp, startTestApp } from '../support/test-app';
-import {
-  SCREENSHOTS,
-  ensureConsoleBuilt,
-  expectText,
-  expectTextChange,
-  launchChromium,
-  seriousViolations,
-} from './browser';
+import { checkPage, ensureConsoleBuilt, expectText, expectTextChange, launchChromium } from './browser';
 
 /**
  * The console in real Chromium against the real app: every step goes through the pages as an operator would,
@@ -53,12 +45,8 @@ describe('console in Chromium', () => {
     return new HttpClient(t.baseUrl, { 'x-api-key': created.body.data.key });
   }
 
-  /** axe on the page as shown, and a screenshot for docs/console.md. */
-  async function check(name: string): Promise<void> {
-    await page.waitForSelector('[aria-busy="true"]', { state: 'detached' });
-    expect({ page: name, violations: await seriousViolations(page) }).toEqual({ page: name, violations: [] });
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
-  }
+  /** axe on the page as shown at both widths, and screenshots for docs/console.md. */
+  const check = (name: string) => checkPage(page, name);
 
   it('sends a signed-out visitor to sign-in and refuses a wrong token with the API message', async () => {
     await page.goto(url('/'));
@@ -287,7 +275,6 @@ describe('console in Chromium', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(url(`/orgs/${orgId}/calls`));
     await page.locator('table').waitFor();
-    await check('calls-phone');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await page.setViewportSize({ width: 1280, height: 860 });

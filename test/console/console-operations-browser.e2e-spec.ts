@@ -1,9 +1,8 @@
-import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { CallsOrg, callingOrg, waitForCall } from '../calls/call-fixtures';
 import { ADMIN_TOKEN, TestApp, startTestApp } from '../support/test-app';
 import { WebhookReceiver } from '../webhooks/support/receiver';
-import { SCREENSHOTS, ensureConsoleBuilt, expectText, launchChromium, seriousViolations, signIn } from './browser';
+import { checkPage, ensureConsoleBuilt, expectText, openPage, signIn } from './browser';
 
 /**
  * The console's operations pages in Chromium against the real app and a real local webhook receiver: an
@@ -12,12 +11,11 @@ import { SCREENSHOTS, ensureConsoleBuilt, expectText, launchChromium, seriousVio
 describe('console operations in Chromium: webhook deliveries and campaigns', () => {
   let t: TestApp;
   let receiver: WebhookReceiver;
-  let context: BrowserContext;
   let closeBrowser: () => Promise<void>;
   let page: Page;
   let org: CallsOrg;
   let endpointId: string;
-  const cspViolations: string[] = [];
+  let cspViolations: string[];
 
   beforeAll(async () => {
     ensureConsoleBuilt();
@@ -25,11 +23,7 @@ describe('console operations in Chromium: webhook deliveries and campaigns', () 
     // Plain http to 127.0.0.1 for the local receiver; calls long enough to see a campaign's call in progress and
     // to end a live call by hand (it can only end by the button).
     t = await startTestApp({ env: { WEBHOOK_ALLOW_INSECURE: 'true', SIMULATOR_CALL_MS: '60000' } });
-    ({ context, close: closeBrowser } = await launchChromium());
-    page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
-    });
+    ({ page, cspViolations, close: closeBrowser } = await openPage());
     org = await callingOrg(t);
     await signIn(page, t.baseUrl, ADMIN_TOKEN);
   }, 120_000);
@@ -44,12 +38,8 @@ describe('console operations in Chromium: webhook deliveries and campaigns', () 
   const hooks = () => receiver.on('/hooks');
   const delivery = () => page.getByTestId('deliveries').locator('li').filter({ hasText: 'contact.created' });
 
-  /** axe on the page as shown, and a screenshot for docs/console.md. */
-  async function check(name: string): Promise<void> {
-    await page.waitForSelector('[aria-busy="true"]', { state: 'detached' });
-    expect({ page: name, violations: await seriousViolations(page) }).toEqual({ page: name, violations: [] });
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  }
+  /** axe on the page as shown at both widths, and screenshots for docs/console.md. */
+  const check = (name: string) => checkPage(page, name, { fullPage: true });
 
   it("shows an endpoint's empty log, then a contact.created delivery with its attempt", async () => {
     const hook = await org.api.post('/api/v1/webhooks', { url: `${receiver.url}/hooks`, events: ['contact.created'] });

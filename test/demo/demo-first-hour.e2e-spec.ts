@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DemoRun, freePort, freshCheckout, runDemo, waitForOutput } from './support/demo-process';
+import { DemoRun, demoPorts, freePort, freshCheckout, runDemo, waitForOutput } from './support/demo-process';
 
 const STARTUP_MS = 180_000;
 const keyIn = (run: DemoRun) => /API key:\s+(\S+)/.exec(run.stdout())?.[1];
@@ -29,11 +29,7 @@ describe('demo: the first hour', () => {
   let first: DemoRun | undefined;
   beforeAll(async () => {
     dir = freshCheckout();
-    env = {
-      PORT: String(await freePort()),
-      DEMO_RECEIVER_PORT: String(await freePort()),
-      EMBEDDED_PG_PORT: String(await freePort()),
-    };
+    env = await demoPorts();
   });
   afterAll(async () => {
     for (const run of [first]) if (run && run.child.exitCode === null) run.child.kill('SIGKILL');

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { DemoRun, freePort, freshCheckout, runDemo, waitForOutput } from '../demo/support/demo-process';
+import { DemoRun, demoPorts, freePort, freshCheckout, runDemo, waitForOutput } from '../demo/support/demo-process';
 
 const QUICKSTART = join(__dirname, '..', '..', 'docs', 'quickstart.md');
 const STARTUP_MS = 180_000;
@@ -53,22 +53,20 @@ describe('docs/quickstart.md', () => {
       expect(blocks[0].trim()).toBe('npm run demo');
 
       dir = freshCheckout();
-      const env = {
-        PORT: String(await freePort()),
-        DEMO_RECEIVER_PORT: String(await freePort()),
-        EMBEDDED_PG_PORT: String(await freePort()),
-        SIMULATOR_CALL_MS: '1500',
-      };
+      const env = { ...(await demoPorts()), SIMULATOR_CALL_MS: '1500' };
       demo = runDemo(dir, env);
       await waitForOutput(demo, 'Stop with Ctrl-C', STARTUP_MS);
 
       const { code, out } = await runScript(blocks.slice(1).join('\n'), dir, {
         PORT: env.PORT,
-        RECEIVER_PORT: String(await freePort()),
+        DEMO_RECEIVER_PORT: env.DEMO_RECEIVER_PORT,
+        OWN_PORT: String(await freePort()),
       });
       expect({ code, out }).toEqual({ code: 0, out: expect.any(String) });
       expect(out).toContain('Hi Ada, this is a reminder of your appointment on Friday 10:00.');
-      expect(out).toMatch(/verified call\.ended for [0-9a-f-]{36} \(X-Webhook-Id [0-9a-f-]{36}\)/);
+      // The demo's own receiver got the call's webhooks, signed; the reader's own receiver verified the ping.
+      expect(demo.stdout()).toMatch(/received call\.ended on \/hooks \(X-Webhook-Id [0-9a-f-]{36}, signature valid\)/);
+      expect(out).toMatch(/verified webhook\.test for \S+ \(X-Webhook-Id [0-9a-f-]{36}\)/);
       expect(out).toContain('"event":"webhook.test","status":"delivered"');
       expect(out).toContain('"type":"outbound_call"');
       expect(out).not.toContain('rejected: bad signature');

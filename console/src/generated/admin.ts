@@ -234,7 +234,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An organization's calls, newest first (GET /api/v1/calls) */
+        /** An organization's calls, newest first (GET /api/v1/calls), searchable by number (`number`) */
         get: operations["adminListCalls"];
         put?: never;
         post?: never;
@@ -288,6 +288,24 @@ export interface paths {
         /** Campaigns with progress counts, newest first (GET /api/v1/campaigns) */
         get: operations["adminListCampaigns"];
         put?: never;
+        /** Create a campaign in draft in the chosen world (POST /api/v1/campaigns: same body, bounds and errors) */
+        post: operations["adminCreateCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/campaigns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A campaign with its progress and outcomes */
+        get: operations["adminGetCampaign"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -306,6 +324,23 @@ export interface paths {
         put?: never;
         /** Cancel a campaign for good */
         post: operations["adminCancelCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/campaigns/{id}/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The entries of a campaign with their attempts (GET /api/v1/campaigns/{id}/entries) */
+        get: operations["adminListCampaignEntries"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -430,7 +465,8 @@ export interface paths {
         /** Contacts with search, group and tag filters (GET /api/v1/contacts) */
         get: operations["adminListContacts"];
         put?: never;
-        post?: never;
+        /** Create a contact in the chosen world (POST /api/v1/contacts: same body, bounds and errors) */
+        post: operations["adminCreateContact"];
         delete?: never;
         options?: never;
         head?: never;
@@ -449,6 +485,41 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/do-not-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The listed numbers, newest first (GET /api/v1/do-not-call) */
+        get: operations["adminListDoNotCall"];
+        put?: never;
+        /** List a number (source `console`); one already listed answers 200 with its listing, a new one 201 */
+        post: operations["adminAddDoNotCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/do-not-call/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Lift a listing (kept as history, lifted by `console`) */
+        delete: operations["adminRemoveDoNotCall"];
         options?: never;
         head?: never;
         patch?: never;
@@ -568,6 +639,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/organizations/{orgId}/messaging/accounts/{id}/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's APPROVED templates by name and language (at most 200), for a reply outside the 24-hour window */
+        get: operations["adminListApprovedTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/organizations/{orgId}/messaging/conversations": {
         parameters: {
             query?: never;
@@ -596,6 +684,23 @@ export interface paths {
         get: operations["adminGetConversation"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/messaging/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reply in a conversation of the chosen world: a text inside the 24-hour window, a template any time (POST /api/v1/messaging/messages) */
+        post: operations["adminSendMessage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -821,7 +926,8 @@ export interface paths {
         /** Webhook endpoints (no secrets) */
         get: operations["adminListWebhooks"];
         put?: never;
-        post?: never;
+        /** Create an endpoint in the chosen world; the answer carries its secret, shown once (POST /api/v1/webhooks) */
+        post: operations["adminCreateWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1133,6 +1239,15 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AddDoNotCallDto: {
+            /**
+             * @description E.164 (spaces and dashes are accepted and normalised)
+             * @example +14155550187
+             */
+            number: string;
+            /** @example Asked not to be called */
+            reason?: string;
+        };
         AdminMessagingAccountResponse: {
             /** Format: date-time */
             createdAt: string;
@@ -1437,6 +1552,17 @@ export interface components {
              */
             timezone: string;
         };
+        CampaignAttemptResponse: {
+            /** Format: date-time */
+            at: string;
+            /**
+             * Format: uuid
+             * @description The call placed (GET /api/v1/calls/{id})
+             */
+            callId: string;
+            /** @description null while the call is in progress */
+            endedReason: string | null;
+        };
         CampaignAudienceDto: {
             /** @description These contacts */
             contactIds?: string[];
@@ -1461,6 +1587,29 @@ export interface components {
             pending: number;
             skipped: number;
             total: number;
+        };
+        CampaignEntryResponse: {
+            attempts: components["schemas"]["CampaignAttemptResponse"][];
+            /** Format: uuid */
+            contactId: string | null;
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description A pending entry is not called before this time
+             */
+            nextAttemptAt: string;
+            /**
+             * @description Why a skipped entry was not called: DO_NOT_CALL, or the error code that made its call impossible
+             * @example DO_NOT_CALL
+             */
+            skipReason: string | null;
+            /** @enum {string} */
+            status: "pending" | "in_progress" | "done" | "skipped";
+            /** @description IANA zone its calling window is evaluated in */
+            timeZone: string;
+            /** @example +14155550187 */
+            to: string;
         };
         CancelSubscriptionDto: {
             /**
@@ -1846,6 +1995,37 @@ export interface components {
                 [key: string]: string;
             };
         };
+        CreateCampaignDto: {
+            /** Format: uuid */
+            assistantConfigId?: string;
+            /** @description Exactly one of groupId, contactIds, rows */
+            audience: components["schemas"]["CampaignAudienceDto"];
+            /** @description New calls per minute */
+            callsPerMinute?: number;
+            /** Format: uuid */
+            caseId?: string;
+            firstMessage?: string;
+            /**
+             * @description Caller ID: one of the organization's numbers
+             * @example +14155550142
+             */
+            from: string;
+            /** @description Default: no campaign cap */
+            maxConcurrent?: number;
+            /** @example November reminders */
+            name: string;
+            /** @description Omitted: one attempt per entry */
+            retry?: components["schemas"]["RetryPolicyDto"];
+            /**
+             * Format: date-time
+             * @description Not before this time (years 1970-9999); default: when started
+             */
+            startAt?: string;
+            /** @description Extension: what the campaign's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
+            voicemail?: components["schemas"]["VoicemailPolicyDto"];
+            /** @description Omitted: any time */
+            window?: components["schemas"]["CallingWindowDto"];
+        };
         CreateCaseDto: {
             /** @description Extension: the post-call analysis its calls get (summary, structured data, success; docs/tools.md) */
             analysis?: components["schemas"]["AnalysisPlanDto"];
@@ -1863,6 +2043,36 @@ export interface components {
             variables?: components["schemas"]["CaseVariableDto"][];
             /** @description Extension: what the case's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
             voicemail?: components["schemas"]["VoicemailPolicyDto"];
+        };
+        CreateContactDto: {
+            /**
+             * @description Custom fields: a flat JSON object of at most 100 keys of 1-64 characters; each value a string (at most 1000 characters), number, boolean or null (no nested objects or arrays); at most 16 KB serialised. Otherwise 400 VALIDATION_ERROR naming customFields
+             * @example {
+             *       "plan": "gold"
+             *     }
+             */
+            customFields?: {
+                [key: string]: (string | null) | number | boolean;
+            };
+            /** Format: email */
+            email?: string | null;
+            /** @description Contact groups to put the contact in. Each must be a contact group of this organization (otherwise 400 VALIDATION_ERROR naming groupIds) */
+            groupIds?: string[];
+            notes?: string | null;
+            /**
+             * @description E.164, unique in the organization; spaces, dashes and brackets are accepted and removed
+             * @example +14155550187
+             */
+            phone: string;
+            /**
+             * @description Tags. At most 20 tags of 1-50 characters; duplicates are dropped
+             * @example [
+             *       "vip"
+             *     ]
+             */
+            tags?: string[];
+            /** @example Alice Smith */
+            title: string;
         };
         CreateContactGroupDto: {
             /** @example VIP patients */
@@ -2100,6 +2310,21 @@ export interface components {
              */
             tier?: 1 | 2 | 3;
         };
+        CreateWebhookDto: {
+            /** @example CRM sync */
+            description?: string;
+            /**
+             * @example [
+             *       "call.ended"
+             *     ]
+             */
+            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed")[];
+            /**
+             * @description HTTPS URL to a public address; http or https inside the operator's `WEBHOOK_PRIVATE_NETWORKS`
+             * @example https://example.com/hooks/voice
+             */
+            url: string;
+        };
         CreatedApiKeyResponse: {
             /** Format: date-time */
             createdAt: string;
@@ -2133,6 +2358,34 @@ export interface components {
              */
             scopes: string[];
         };
+        CreatedWebhookEndpointResponse: {
+            /** Format: date-time */
+            createdAt: string;
+            /** @example CRM sync */
+            description: string | null;
+            /**
+             * @example [
+             *       "call.ended",
+             *       "call.failed"
+             *     ]
+             */
+            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed")[];
+            /** Format: uuid */
+            id: string;
+            isActive: boolean;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
+            /**
+             * @description Signing secret; returned only on creation and on rotation
+             * @example whsec_3f9a...
+             */
+            secret: string;
+            /** @example https://example.com/hooks/voice */
+            url: string;
+        };
         CurrentPeriodUsageResponse: {
             /** @description Part that reduced the balance */
             deductedMins: number;
@@ -2159,6 +2412,27 @@ export interface components {
         DirectionUsageResponse: {
             calls: number;
             mins: number;
+        };
+        DoNotCallEntryResponse: {
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
+            /**
+             * @description E.164
+             * @example +14155550187
+             */
+            number: string;
+            /** @example Asked not to be called */
+            reason: string | null;
+            /**
+             * @description `api`: this API; `message`: the contact sent STOP (or a variant) in a chat; `console`: the dashboard
+             * @enum {string}
+             */
+            source: "api" | "message" | "console";
         };
         ErrorBodyDto: {
             /** @example NOT_FOUND */
@@ -2694,6 +2968,84 @@ export interface components {
              */
             status: "active" | "paused";
         };
+        SendMediaMessageDto: {
+            /** @description image, video and document only */
+            caption?: string;
+            /** Format: uuid */
+            conversationId: string;
+            /** @description document only: the name the user sees */
+            filename?: string;
+            /**
+             * @description A public https URL the provider downloads the file from; give `link` or `mediaId`, not both
+             * @example https://example.com/invoice.pdf
+             */
+            link?: string;
+            /** @description The provider's id of an uploaded file */
+            mediaId?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "audio" | "document" | "image" | "sticker" | "video";
+        };
+        SendMessageResponse: {
+            /** Format: uuid */
+            messageId: string;
+            /** @description Template variant only */
+            template?: components["schemas"]["SentTemplateRef"];
+            /** @enum {string} */
+            type: "text" | "template" | "image" | "audio" | "video" | "document" | "sticker";
+        };
+        SendTemplateMessageDto: {
+            /** @description Extension: parameters of the template's buttons (quick-reply payloads, dynamic URL suffixes) */
+            buttons?: components["schemas"]["TemplateButtonDto"][];
+            /** Format: uuid */
+            conversationId: string;
+            /** @description Extension: the parameter of the template's header (a text header's placeholder, or a media header's file) */
+            header?: components["schemas"]["TemplateHeaderDto"];
+            /**
+             * @description Language code of the template
+             * @example en_US
+             */
+            templateLanguage: string;
+            /**
+             * @description Exact registered template name
+             * @example appointment_reminder
+             */
+            templateName: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "template";
+            /**
+             * @description Placeholder name to value; for positional placeholders use keys `1`, `2`, ...
+             * @example {
+             *       "1": "Ann",
+             *       "2": "Tuesday 10:00"
+             *     }
+             */
+            variables?: {
+                [key: string]: string;
+            };
+        };
+        SendTextMessageDto: {
+            /** Format: uuid */
+            conversationId: string;
+            /** @example Your appointment is confirmed. */
+            text: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "text";
+        };
+        SentTemplateRef: {
+            /** @example en_US */
+            language: string;
+            /** @example appointment_reminder */
+            name: string;
+        };
         SetLimitsDto: {
             /**
              * @description Extension: slots kept free of outbound calls for inbound callers
@@ -2846,6 +3198,27 @@ export interface components {
              * @enum {integer|null}
              */
             tier: 1 | 2 | 3 | null;
+        };
+        TemplateButtonDto: {
+            /** @description The button's position in the template, from 0 */
+            index: number;
+            /** @enum {string} */
+            subType: "quick_reply" | "url";
+            /** @description quick_reply: the payload returned when the user taps it; url: the suffix appended to its URL */
+            value: string;
+        };
+        TemplateHeaderDto: {
+            /**
+             * @description A public https URL the provider downloads the file from; give `link` or `mediaId`, not both
+             * @example https://example.com/invoice.pdf
+             */
+            link?: string;
+            /** @description The provider's id of an uploaded file */
+            mediaId?: string;
+            /** @description For `text`: the value of the header placeholder */
+            text?: string;
+            /** @enum {string} */
+            type: "text" | "image" | "video" | "document";
         };
         TemplateSyncResponse: {
             /**
@@ -4451,6 +4824,8 @@ export interface operations {
                 from?: string;
                 /** @description Only calls created before this time (ISO 8601, years 1970-9999). */
                 to?: string;
+                /** @description Extension: calls to or from this number (E.164; spaces and dashes are accepted and normalised) */
+                number?: string;
                 contactId?: string;
                 caseId?: string;
                 /** @description The console's Test / Live switch: false reads and changes the organization's test data */
@@ -4754,6 +5129,173 @@ export interface operations {
             };
         };
     };
+    adminCreateCampaign: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCampaignDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ConsoleCampaignResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INVALID_PHONE */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminGetCampaign: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ConsoleCampaignResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     adminCancelCampaign: {
         parameters: {
             query?: {
@@ -4809,6 +5351,83 @@ export interface operations {
             };
             /** @description INVALID_STATE */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminListCampaignEntries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description From the previous page of the same query */
+                cursor?: string;
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first; follow `pagination.cursor` while `hasMore` is true */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CampaignEntryResponse"][];
+                        pagination: components["schemas"]["PaginationDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, INVALID_CURSOR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5638,6 +6257,100 @@ export interface operations {
             };
         };
     };
+    adminCreateContact: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateContactDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ContactResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     adminGetContact: {
         parameters: {
             query?: {
@@ -5663,6 +6376,247 @@ export interface operations {
                         data: components["schemas"]["ContactResponse"];
                     };
                 };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminListDoNotCall: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description From the previous page of the same query */
+                cursor?: string;
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first; follow `pagination.cursor` while `hasMore` is true */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DoNotCallEntryResponse"][];
+                        pagination: components["schemas"]["PaginationDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, INVALID_CURSOR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminAddDoNotCall: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddDoNotCallDto"];
+            };
+        };
+        responses: {
+            /** @description The number was already listed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DoNotCallEntryResponse"];
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DoNotCallEntryResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminRemoveDoNotCall: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description E.164, URL-encoded (`%2B14155550187`) */
+                number: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description VALIDATION_ERROR */
             400: {
@@ -6208,6 +7162,79 @@ export interface operations {
             };
         };
     };
+    adminListApprovedTemplates: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MessagingTemplateResponse"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     adminListConversations: {
         parameters: {
             query?: {
@@ -6340,6 +7367,109 @@ export interface operations {
             };
             /** @description INTERNAL_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminSendMessage: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendTextMessageDto"] | components["schemas"]["SendTemplateMessageDto"] | components["schemas"]["SendMediaMessageDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SendMessageResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND, TEMPLATE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SESSION_EXPIRED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description MESSAGING_API_ERROR */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7387,6 +8517,100 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminCreateWebhook: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedWebhookEndpointResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description MAX_ENDPOINTS */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8643,6 +9867,7 @@ export const callDetailResponseStatusValues: ReadonlyArray<FlattenedDeepRequired
 export const callResponseDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallResponse"]["direction"]> = ["outbound", "inbound"];
 export const callResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallResponse"]["status"]> = ["new", "scheduled", "processing", "ended", "cancelled", "error"];
 export const callingWindowDtoDaysValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallingWindowDto"]["days"]> = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+export const campaignEntryResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CampaignEntryResponse"]["status"]> = ["pending", "in_progress", "done", "skipped"];
 export const caseVariableDtoSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CaseVariableDto"]["source"]> = ["contact.title", "contact.email", "contact.notes", "contact.phone", "custom"];
 export const caseVariableResponseSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CaseVariableResponse"]["source"]> = ["contact.title", "contact.email", "contact.notes", "contact.phone", "custom"];
 export const consoleCampaignResponseActionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsoleCampaignResponse"]["actions"]> = ["start", "pause", "resume", "cancel"];
@@ -8658,7 +9883,10 @@ export const createMessagingTemplateDtoStatusValues: ReadonlyArray<FlattenedDeep
 export const createRecurringScheduleDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateRecurringScheduleDto"]["status"]> = ["active", "paused"];
 export const createSubscriptionDtoProductTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSubscriptionDto"]["productType"]> = ["outreach", "receptionist"];
 export const createSubscriptionDtoTierValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSubscriptionDto"]["tier"]> = [1, 2, 3];
+export const createWebhookDtoEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWebhookDto"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed"];
 export const createdApiKeyResponseEnvironmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedApiKeyResponse"]["environment"]> = ["live", "test"];
+export const createdWebhookEndpointResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedWebhookEndpointResponse"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed"];
+export const doNotCallEntryResponseSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DoNotCallEntryResponse"]["source"]> = ["api", "message", "console"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["VALIDATION_ERROR", "INVALID_CURSOR", "UNAUTHORIZED", "KEY_REVOKED", "KEY_EXPIRED", "OUTBOUND_MINUTES_EXHAUSTED", "INSUFFICIENT_SCOPE", "OUTBOUND_PLAN_REQUIRED", "NOT_FOUND", "TEMPLATE_NOT_FOUND", "CONFLICT", "IDEMPOTENCY_CONFLICT", "PAYLOAD_TOO_LARGE", "INVALID_PHONE", "INVALID_STATE", "DO_NOT_CALL", "SESSION_EXPIRED", "TEMPLATE_INVALID", "MESSAGE_UNDELIVERABLE", "MEDIA_TOO_LARGE", "MAX_ENDPOINTS", "MAX_ASSISTANTS", "MAX_MESSAGING_ACCOUNTS", "MAX_PHONE_NUMBERS", "MAX_CONTACT_GROUPS", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED", "INTERNAL_ERROR", "MESSAGING_API_ERROR", "SERVICE_UNAVAILABLE"];
 export const followUpCampaignResponseTriggerOnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FollowUpCampaignResponse"]["triggerOn"]> = ["customer-did-not-answer", "voicemail-reached", "customer-busy", "pipeline-error"];
 export const followUpMessageResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FollowUpMessageResponse"]["status"]> = ["sending", "sent", "skipped"];
@@ -8673,8 +9901,14 @@ export const recurringScheduleResponseStatusValues: ReadonlyArray<FlattenedDeepR
 export const recurringScheduleStateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecurringScheduleStateResponse"]["status"]> = ["active", "paused"];
 export const retryPolicyDtoOnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RetryPolicyDto"]["on"]> = ["customer-did-not-answer", "voicemail-reached", "customer-busy", "pipeline-error"];
 export const scheduleStatusDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ScheduleStatusDto"]["status"]> = ["active", "paused"];
+export const sendMediaMessageDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SendMediaMessageDto"]["type"]> = ["audio", "document", "image", "sticker", "video"];
+export const sendMessageResponseTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SendMessageResponse"]["type"]> = ["text", "template", "image", "audio", "video", "document", "sticker"];
+export const sendTemplateMessageDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SendTemplateMessageDto"]["type"]> = ["template"];
+export const sendTextMessageDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SendTextMessageDto"]["type"]> = ["text"];
 export const subscriptionResponseProductTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionResponse"]["productType"]> = ["outreach", "receptionist"];
 export const subscriptionResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionResponse"]["status"]> = ["active", "canceled"];
+export const templateButtonDtoSubTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TemplateButtonDto"]["subType"]> = ["quick_reply", "url"];
+export const templateHeaderDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TemplateHeaderDto"]["type"]> = ["text", "image", "video", "document"];
 export const transcriptMessageResponseRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TranscriptMessageResponse"]["role"]> = ["assistant", "user", "system"];
 export const trialResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TrialResponse"]["status"]> = ["active", "converted", "expired"];
 export const updateWebhookDtoEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateWebhookDto"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed"];

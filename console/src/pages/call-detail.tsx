@@ -76,7 +76,7 @@ export function CallDetailPage() {
               </section>
               <section className="panel" aria-labelledby="transcript-h">
                 <h2 id="transcript-h">Transcript</h2>
-                <Transcript messages={c.transcript} />
+                <Transcript call={c} />
               </section>
             </div>
           </>
@@ -111,6 +111,12 @@ function CallFacts({ call: c }: { call: Call }) {
       )}
       <dt>Duration</dt>
       <dd>{c.durationSeconds != null ? `${c.durationSeconds} s` : '—'}</dd>
+      <dt>Cost</dt>
+      <dd data-testid="call-cost">
+        {c.providerCost != null
+          ? `$${c.providerCost.toFixed(2)} (what the voice platform charged)`
+          : 'Not reported (the simulator, or a call still live)'}
+      </dd>
       <dt>First message</dt>
       <dd>{c.firstMessage ?? '—'}</dd>
       <dt>Variables</dt>
@@ -130,9 +136,12 @@ function CallFacts({ call: c }: { call: Call }) {
       <dt>Recording</dt>
       <dd>
         {c.recordingUrl ? (
-          <a href={c.recordingUrl} rel="noreferrer noopener" target="_blank">
-            Open recording
-          </a>
+          <>
+            <audio controls preload="none" src={c.recordingUrl} aria-label="Call recording" />{' '}
+            <a href={c.recordingUrl} rel="noreferrer noopener" target="_blank">
+              Open recording
+            </a>
+          </>
         ) : (
           '—'
         )}
@@ -143,14 +152,27 @@ function CallFacts({ call: c }: { call: Call }) {
   );
 }
 
-function Transcript({ messages }: { messages: Call['transcript'] }) {
-  const turns = messages.filter((m) => m.role !== 'system');
-  if (turns.length === 0) return <p className="empty">No transcript yet.</p>;
+/** endedReasons of a call nobody talked in: the transcript pane says so instead of waiting for one. */
+const UNANSWERED: Record<string, string> = {
+  'customer-did-not-answer': 'Nobody answered.',
+  'customer-busy': 'The line was busy.',
+  'voicemail-reached': 'The call reached voicemail.',
+};
+
+function Transcript({ call }: { call: Call }) {
+  const turns = call.transcript.filter((m) => m.role !== 'system');
+  if (turns.length === 0) {
+    const unanswered = call.endedReason ? UNANSWERED[call.endedReason] : undefined;
+    if (unanswered) return <p className="empty">{unanswered} There is no conversation to show.</p>;
+    if (TERMINAL.has(call.status)) return <p className="empty">The call ended without a conversation.</p>;
+    return <p className="empty">No transcript yet.</p>;
+  }
+  const other = call.direction === 'inbound' ? 'Caller' : 'Customer';
   return (
     <ol className="conversation" data-testid="transcript">
       {turns.map((m, i) => (
         <li key={i} className={`bubble bubble-${m.role}`}>
-          <span className="who">{m.role === 'assistant' ? 'Assistant' : 'Caller'}</span>
+          <span className="who">{m.role === 'assistant' ? 'Assistant' : other}</span>
           <p>{m.content}</p>
         </li>
       ))}

@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, unwrap, type Schemas } from '../api';
@@ -14,7 +13,8 @@ import {
   usePaged,
   Table,
 } from '../ui';
-import { orgPath, useLivemode, useOrgId } from './org-layout';
+import { CaseSelect } from './choices';
+import { useLivemode, useOrgId } from './org-layout';
 
 export const TERMINAL = new Set(['ended', 'cancelled', 'error']);
 const STATUSES = pathsAdminV1OrganizationsOrgIdCallsGetParametersQueryStatusValues;
@@ -27,18 +27,14 @@ export function CallsPage() {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [caseId, setCaseId] = useState('');
-  // The case filter offers the newest 100 cases: enough to pick from on a console page.
-  const cases = useQuery({
-    queryKey: ['case-options', orgId],
-    queryFn: () =>
-      unwrap(
-        api.GET('/admin/v1/organizations/{orgId}/cases', { params: { ...orgPath(orgId), query: { limit: 100 } } }),
-      ),
-  });
+  // The number is searched when submitted (Enter or the button), not at each keystroke: a partial number is no number.
+  const [numberInput, setNumberInput] = useState('');
+  const [number, setNumber] = useState('');
   const query = {
     limit: 25,
     ...(status ? { status } : {}),
     ...(caseId ? { caseId } : {}),
+    ...(number ? { number } : {}),
     ...rangeQuery(from, to),
   };
   const paged = usePaged<Schemas['CallResponse']>(
@@ -55,6 +51,28 @@ export function CallsPage() {
   return (
     <>
       <h1>Calls</h1>
+      <form
+        className="filters"
+        role="search"
+        aria-label="Search calls by number"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setNumber(numberInput.trim());
+        }}
+      >
+        <Field label="Phone number" hint="To or from, e.g. +14155550123">
+          {(id) => (
+            <input
+              id={id}
+              type="search"
+              maxLength={40}
+              value={numberInput}
+              onChange={(e) => setNumberInput(e.target.value)}
+            />
+          )}
+        </Field>
+        <button type="submit">Search</button>
+      </form>
       <form className="filters" aria-label="Call filters" onSubmit={(e) => e.preventDefault()}>
         <Field label="Status">
           {(id) => (
@@ -66,34 +84,24 @@ export function CallsPage() {
             </select>
           )}
         </Field>
-        <Field label="Case">
-          {(id) => (
-            <select id={id} value={caseId} onChange={(e) => setCaseId(e.target.value)}>
-              <option value="">Any</option>
-              {cases.data?.data.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.title}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <CaseSelect orgId={orgId} value={caseId} onChange={setCaseId} none="Any" />
         <DateRangeFields from={from} to={to} onFrom={setFrom} onTo={setTo} labels={['Created from', 'Created to']} />
       </form>
       <PagedView paged={paged} empty="No calls match. Place a test call from the overview.">
         {(calls) => (
-          <Table headers={['Created', 'Status', 'Direction', 'To', 'Result', 'Duration']}>
+          // The columns a person scans first come first: on a phone the rest scroll into view.
+          <Table headers={['Created', 'To', 'Status', 'Result', 'Direction', 'Duration']} label="Calls">
             {calls.map((c) => (
               <tr key={c.id}>
                 <td>
                   <Link to={`/orgs/${orgId}/calls/${c.id}`}>{formatDate(c.createdAt)}</Link>
                 </td>
+                <td>{c.callTo}</td>
                 <td>
                   <StatusBadge status={c.status} /> <TestBadge livemode={c.livemode} />
                 </td>
-                <td>{c.direction}</td>
-                <td>{c.callTo}</td>
                 <td>{c.resultStatus ?? c.endedReason ?? '—'}</td>
+                <td>{c.direction}</td>
                 <td>{c.durationSeconds != null ? `${c.durationSeconds} s` : '—'}</td>
               </tr>
             ))}

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, unwrap, type Schemas } from '../api';
 import { Field, FormActions, PagedView, formatDate, usePaged } from '../ui';
+import { CaseVariablesFields } from './case-variables';
 import { orgPath, useOrgId } from './org-layout';
 
 type CaseItem = Schemas['CaseListItemResponse'];
@@ -49,6 +50,8 @@ function CaseForm({ item, onDone }: { item: CaseItem | 'new'; onDone: () => void
   const [title, setTitle] = useState(existing?.title ?? '');
   const [prompt, setPrompt] = useState('');
   const [firstMessage, setFirstMessage] = useState(existing?.firstMessage ?? '');
+  // Set on a new case only: an edit leaves the case's variables as they are (PATCH without `variables`).
+  const [variables, setVariables] = useState<Schemas['CaseVariableDto'][]>([]);
   const save = useMutation({
     mutationFn: () => {
       const body = { title, ...(prompt ? { prompt } : {}), ...(firstMessage ? { firstMessage } : {}) };
@@ -60,7 +63,10 @@ function CaseForm({ item, onDone }: { item: CaseItem | 'new'; onDone: () => void
             }),
           )
         : unwrap(
-            api.POST('/admin/v1/organizations/{orgId}/cases', { params: orgPath(orgId), body: { ...body, prompt } }),
+            api.POST('/admin/v1/organizations/{orgId}/cases', {
+              params: orgPath(orgId),
+              body: { ...body, prompt, ...(variables.length ? { variables } : {}) },
+            }),
           );
     },
     onSuccess: () => {
@@ -94,6 +100,7 @@ function CaseForm({ item, onDone }: { item: CaseItem | 'new'; onDone: () => void
           <input id={id} maxLength={1000} value={firstMessage} onChange={(e) => setFirstMessage(e.target.value)} />
         )}
       </Field>
+      {!existing && <CaseVariablesFields value={variables} onChange={setVariables} />}
       <FormActions saveLabel="Save case" busy={save.isPending} error={save.error} onCancel={onDone} />
     </form>
   );

@@ -2,7 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../api';
 import { Field, PagedView, QueryView, TestBadge, usePaged, ExpandButton } from '../ui';
-import { useLivemode, useOrgId, worldParams } from './org-layout';
+import { GroupSelect } from './choices';
+import { ContactForm } from './contact-form';
+import { useLivemode, useOrgId } from './org-layout';
 
 export function ContactsPage() {
   const orgId = useOrgId();
@@ -10,11 +12,7 @@ export function ContactsPage() {
   const [search, setSearch] = useState('');
   const [groupId, setGroupId] = useState('');
   const [open, setOpen] = useState<string>();
-  const groups = useQuery({
-    queryKey: ['groups', orgId, livemode],
-    queryFn: () =>
-      unwrap(api.GET('/admin/v1/organizations/{orgId}/contact-groups', { params: worldParams(orgId, livemode) })),
-  });
+  const [creating, setCreating] = useState(false);
   const query = { limit: 25, ...(search ? { search } : {}), ...(groupId ? { groupId } : {}) };
   const paged = usePaged<Schemas['ContactListItemResponse']>(['contacts', orgId, livemode, query], (cursor) =>
     unwrap(
@@ -26,24 +24,27 @@ export function ContactsPage() {
   return (
     <>
       <h1>Contacts</h1>
+      {creating ? (
+        <ContactForm onDone={() => setCreating(false)} />
+      ) : (
+        <button type="button" onClick={() => setCreating(true)}>
+          New contact
+        </button>
+      )}
       <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <Field label="Search name or phone">
           {(id) => (
             <input id={id} type="search" maxLength={200} value={search} onChange={(e) => setSearch(e.target.value)} />
           )}
         </Field>
-        <Field label="Group">
-          {(id) => (
-            <select id={id} value={groupId} onChange={(e) => setGroupId(e.target.value)}>
-              <option value="">All contacts</option>
-              {groups.data?.data.map((g) => (
-                <option key={g.id} value={g.id}>
-                  {g.name} ({g.contactCount})
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <GroupSelect
+          orgId={orgId}
+          livemode={livemode}
+          label="Group"
+          value={groupId}
+          onChange={setGroupId}
+          none="All contacts"
+        />
       </form>
       <PagedView paged={paged} empty="No contacts match.">
         {(contacts) => (

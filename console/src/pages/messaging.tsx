@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../api';
 import { ErrorNote, PagedView, QueryView, TestBadge, formatDate, usePaged, ExpandButton } from '../ui';
+import { ReplyBox } from './reply-box';
 import { orgPath, useLivemode, useOrgId, worldParams } from './org-layout';
 
 export function MessagingPage() {
@@ -120,16 +121,19 @@ function Thread({ orgId, id }: { orgId: string; id: string }) {
   return (
     <QueryView query={conversation}>
       {({ data }) => (
-        <ol className="conversation">
-          {data.messages.map((m) => (
-            <li key={m.id} className={`bubble ${m.direction === 'inbound' ? 'bubble-user' : 'bubble-assistant'}`}>
-              <span className="who">
-                {m.senderType} · {formatDate(m.timestamp)} {m.deliveryStatus ? `· ${m.deliveryStatus}` : ''}
-              </span>
-              <p>{m.text ?? m.mediaCaption ?? `[${m.messageType}]`}</p>
-            </li>
-          ))}
-        </ol>
+        <>
+          <ol className="conversation">
+            {data.messages.map((m) => (
+              <li key={m.id} className={`bubble ${m.direction === 'inbound' ? 'bubble-user' : 'bubble-assistant'}`}>
+                <span className="who">
+                  {m.senderType} · {formatDate(m.timestamp)} {m.deliveryStatus ? `· ${m.deliveryStatus}` : ''}
+                </span>
+                <p>{m.text ?? m.mediaCaption ?? `[${m.messageType}]`}</p>
+              </li>
+            ))}
+          </ol>
+          <ReplyBox orgId={orgId} conversation={data} />
+        </>
       )}
     </QueryView>
   );

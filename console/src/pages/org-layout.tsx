@@ -41,6 +41,7 @@ const SECTIONS = [
   ['', 'Overview'],
   ['calls', 'Calls'],
   ['contacts', 'Contacts'],
+  ['do-not-call', 'Do not call'],
   ['cases', 'Cases'],
   ['assistants', 'Assistants'],
   ['keys', 'API keys'],
@@ -48,6 +49,7 @@ const SECTIONS = [
   ['webhooks', 'Webhooks'],
   ['messaging', 'Messaging'],
   ['usage', 'Usage'],
+  ['campaigns', 'Campaigns'],
   ['automations', 'Automations'],
   ['profile', 'Profile'],
 ] as const;

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, unwrap, type Schemas } from '../api';
 import { QueryView, StatusBadge } from '../ui';
 import { orgPath, useLivemode, useOrgId, worldParams } from './org-layout';
+import { MinutesStats } from './minutes-stats';
 import { TestCallForm } from './test-call';
 
 export function OverviewPage() {
@@ -33,10 +34,7 @@ export function OverviewPage() {
                 <dt>Balance</dt>
                 <dd data-testid="balance">{data.balanceMins} min</dd>
               </div>
-              <div>
-                <dt>Used this period</dt>
-                <dd>{Math.round(data.currentPeriodUsage.totalMins * 100) / 100} min</dd>
-              </div>
+              <MinutesStats usage={data.currentPeriodUsage} />
               <div>
                 <dt>Calls this period</dt>
                 <dd>{data.currentPeriodUsage.totalCalls}</dd>
@@ -91,11 +89,21 @@ export function MinutesChart({ days: used }: { days: Schemas['DailyUsageResponse
   return (
     <figure className="chart">
       <svg
-        viewBox={`-20 0 ${width + 40} ${height + 20}`}
+        viewBox={`-48 0 ${width + 68} ${height + 20}`}
         role="img"
         aria-label="Talk minutes per day"
         data-testid="minutes-chart"
       >
+        <text x={-36} y={height / 2} textAnchor="middle" className="axis" transform={`rotate(-90 -36 ${height / 2})`}>
+          Minutes
+        </text>
+        <text x={-4} y={8} textAnchor="end" className="axis">
+          {max.toFixed(max < 1 ? 2 : 1)}
+        </text>
+        <text x={-4} y={height} textAnchor="end" className="axis">
+          0
+        </text>
+        <line x1={0} y1={0} x2={0} y2={height} className="axis-line" />
         {days.map((d, i) => {
           const h = d.talkMins > 0 ? Math.max(2, (d.talkMins / max) * height) : 0;
           return (

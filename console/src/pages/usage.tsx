@@ -15,6 +15,7 @@ import {
 } from '../ui';
 import { orgPath, useLivemode, useOrgId, worldParams } from './org-layout';
 import { MinutesChart } from './overview';
+import { MinutesStats } from './minutes-stats';
 
 type LedgerType = NonNullable<Schemas['UsageHistoryRowResponse']['type']>;
 const TYPES = pathsAdminV1OrganizationsOrgIdUsageHistoryGetParametersQueryTypeValues;
@@ -69,10 +70,7 @@ export function UsagePage() {
                   {formatDay(data.period.start)} – {formatDay(data.period.end)}
                 </dd>
               </div>
-              <div>
-                <dt>Minutes this period</dt>
-                <dd>{Math.round(data.currentPeriodUsage.totalMins * 100) / 100}</dd>
-              </div>
+              <MinutesStats usage={data.currentPeriodUsage} />
               <div>
                 <dt>Outbound blocked</dt>
                 <dd>{data.outboundBlockedReason ?? 'no'}</dd>

@@ -4,12 +4,14 @@ import { api, unwrap } from '../api';
 import { ConfirmButton, ErrorNote, QueryView, ShownOnce, TestBadge, formatDate } from '../ui';
 import { useLivemode, useOrgId, worldParams } from './org-layout';
 import { DeliveryLog } from './webhook-deliveries';
+import { WebhookForm } from './webhook-form';
 
 export function WebhooksPage() {
   const orgId = useOrgId();
   const livemode = useLivemode();
   const client = useQueryClient();
-  const [secret, setSecret] = useState<string>();
+  const [secret, setSecret] = useState<{ label: string; value: string }>();
+  const [creating, setCreating] = useState(false);
   // One endpoint's log open at a time: each open log polls.
   const [openLog, setOpenLog] = useState<string>();
   const endpoints = useQuery({
@@ -34,19 +36,30 @@ export function WebhooksPage() {
           params: { path: { orgId, id }, query: { livemode } },
         }),
       ),
-    onSuccess: (result) => setSecret(result.data.secret),
+    onSuccess: (result) => setSecret({ label: 'New signing secret.', value: result.data.secret }),
   });
   return (
     <>
       <h1>Webhooks</h1>
-      {secret && <ShownOnce label="New signing secret." value={secret} />}
+      {!creating && (
+        <button type="button" onClick={() => setCreating(true)}>
+          New endpoint
+        </button>
+      )}
+      {creating && (
+        <WebhookForm
+          onCancel={() => setCreating(false)}
+          onCreated={(created) => {
+            setCreating(false);
+            setSecret({ label: `Signing secret of ${created.url}.`, value: created.secret });
+            setOpenLog(created.id);
+          }}
+        />
+      )}
+      {secret && <ShownOnce label={secret.label} value={secret.value} />}
       {setActive.isError && <ErrorNote error={setActive.error} />}
       {rotate.isError && <ErrorNote error={rotate.error} />}
-      <QueryView
-        query={endpoints}
-        empty="No webhook endpoints. Create them with POST /api/v1/webhooks."
-        isEmpty={(d) => d.data.length === 0}
-      >
+      <QueryView query={endpoints} empty="No webhook endpoints yet." isEmpty={(d) => d.data.length === 0}>
         {({ data }) => (
           <ul className="rows">
             {data.map((w) => (

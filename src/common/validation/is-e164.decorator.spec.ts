@@ -1,4 +1,4 @@
-import { toE164 } from './is-e164.decorator';
+import { toE164 } from './e164';
 
 describe('toE164', () => {
   it.each([

@@ -3,8 +3,9 @@ import { installAccessLog } from './access-log';
 
 describe('access log', () => {
   const lines: Record<string, unknown>[] = [];
+  const quiet: Record<string, unknown>[] = [];
   const app = Fastify();
-  installAccessLog(app, { log: (line) => lines.push(line) });
+  installAccessLog(app, { log: (line) => lines.push(line), debug: (line) => quiet.push(line) });
   app.addHook('preHandler', async (request) => {
     if (request.headers['x-api-key'] === 'vc_test_secret') {
       request.auth = { organizationId: 'org-1', apiKeyId: 'key-1', scopes: ['*'], livemode: false };
@@ -12,8 +13,12 @@ describe('access log', () => {
   });
   app.get('/api/v1/contacts/:id', async () => ({ data: {} }));
   app.post('/admin/v1/organizations', async (_request, reply) => reply.code(201).send({ data: {} }));
+  app.get('/admin/v1/organizations', async () => ({ data: [] }));
   app.get('/health/live', async () => ({ status: 'ok' }));
-  beforeEach(() => (lines.length = 0));
+  beforeEach(() => {
+    lines.length = 0;
+    quiet.length = 0;
+  });
   afterAll(() => app.close());
 
   it('writes one line per API request: route template, status, duration, request id, org and key ids', async () => {
@@ -48,5 +53,12 @@ describe('access log', () => {
   it('leaves health probes out', async () => {
     await app.inject({ method: 'GET', url: '/health/live' });
     expect(lines).toEqual([]);
+  });
+
+  it("writes the console's successful admin reads at debug, and a refused one at info", async () => {
+    await app.inject({ method: 'GET', url: '/admin/v1/organizations?limit=25' });
+    await app.inject({ method: 'GET', url: '/admin/v1/nowhere' });
+    expect(quiet.map((l) => [l.route, l.status])).toEqual([['/admin/v1/organizations', 200]]);
+    expect(lines.map((l) => [l.route, l.status])).toEqual([[null, 404]]);
   });
 });

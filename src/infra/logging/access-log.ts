@@ -1,14 +1,17 @@
 import type { FastifyInstance } from 'fastify';
+import { isQuietRequest } from './quiet-requests';
 
 /** The paths whose every request leaves one line (CONTRACTS §7): the public, admin and platform APIs. */
 const LOGGED_PREFIXES = ['/api/v1/', '/admin/v1/', '/platform/'];
 
 export interface AccessLogSink {
   log(line: Record<string, unknown>, message: string): void;
+  /** The console's own static files and polling reads (isQuietRequest). */
+  debug(line: Record<string, unknown>, message: string): void;
 }
 
 /**
- * One info line per request on the APIs, written when the response is sent: method, route template (never the
+ * One line per request on the APIs (info; debug for the console's own reads, isQuietRequest), written when the response is sent: method, route template (never the
  * concrete URL, which can carry ids and query text), status, duration, request id, and the organization and key
  * the request authenticated as. Never headers, bodies or keys.
  */
@@ -16,7 +19,8 @@ export function installAccessLog(fastify: FastifyInstance, sink: AccessLogSink):
   fastify.addHook('onResponse', async (request, reply) => {
     const path = request.url;
     if (!LOGGED_PREFIXES.some((prefix) => path.startsWith(prefix) || `${path}/` === prefix)) return;
-    sink.log(
+    const write = isQuietRequest(request.method, path, reply.statusCode) ? 'debug' : 'log';
+    sink[write](
       {
         method: request.method,
         route: request.routeOptions.url ?? null,

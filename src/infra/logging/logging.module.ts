@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from '../config/app-config';
 import { prettyLogOptions } from './dev-log-format';
+import { isQuietRequest } from './quiet-requests';
 import { requestIdFor } from './request-id';
 
 /** Structured JSON logs (pino) carrying the request id; credentials are redacted before anything is written. */
@@ -27,6 +28,11 @@ export class LoggingModule {
               censor: '[redacted]',
             },
             autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') },
+            // pino-http's own levels (error for a failure, info otherwise), and debug for the console's own reads.
+            customLogLevel: (req, res, error) => {
+              if (error || res.statusCode >= 500) return 'error';
+              return isQuietRequest(req.method, req.url, res.statusCode) ? 'debug' : 'info';
+            },
             serializers: {
               req: (req: { id: string; method: string; url: string }) => ({
                 id: req.id,

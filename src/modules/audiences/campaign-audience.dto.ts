@@ -12,7 +12,7 @@ import {
 } from 'class-validator';
 import { IsE164 } from '../../common/validation/is-e164.decorator';
 import { IsFlatRecord } from '../../common/validation/is-flat-record.decorator';
-import { VARIABLE_VALUES_LIMITS } from '../calls/dto/create-call.dto';
+import { VARIABLE_VALUES_LIMITS } from '../calls/variable-values-limits';
 import { CAMPAIGN_BOUNDS } from './campaign-bounds';
 
 export class AudienceRowDto {

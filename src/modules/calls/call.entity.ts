@@ -37,6 +37,9 @@ export interface TranscriptMessage {
   where: `status IN ('new', 'scheduled', 'lock-processing')`,
 })
 @Index('ix_calls_contact', ['organizationId', 'contactId'])
+// The console's search by number: either end of the call, newest first.
+@Index('ix_calls_org_to_created', ['organizationId', 'callTo', 'createdAt', 'id'])
+@Index('ix_calls_org_from_created', ['organizationId', 'callFrom', 'createdAt', 'id'])
 @Index('ix_calls_campaign', ['campaignId'], { where: 'campaign_id IS NOT NULL' })
 /** Admission control counts an organization's live and waiting calls (limits/call-admission.ts). */
 @Index('ix_calls_org_active', ['organizationId', 'status'], {

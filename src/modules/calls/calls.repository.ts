@@ -38,6 +38,8 @@ export interface CallListFilters {
   caseId?: string;
   from?: string;
   to?: string;
+  /** E.164: calls to or from this number (the console's search). */
+  number?: string;
 }
 
 /** Statuses compared in SQL, from the transition table (call-transitions.ts). */
@@ -387,6 +389,7 @@ export class CallsRepository {
     if (filters.caseId) qb.andWhere('c.caseId = :caseId', { caseId: filters.caseId });
     if (filters.from) qb.andWhere('c.createdAt >= :from', { from: new Date(filters.from) });
     if (filters.to) qb.andWhere('c.createdAt < :to', { to: new Date(filters.to) });
+    if (filters.number) qb.andWhere('(c.callTo = :number OR c.callFrom = :number)', { number: filters.number });
     return qb;
   }
 

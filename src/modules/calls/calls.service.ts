@@ -8,7 +8,7 @@ import { Page } from '../../common/pagination/pagination.dto';
 import { OutboxService } from '../outbox/outbox.service';
 import { CallBilling } from '../usage/call-billing.port';
 import { Call } from './call.entity';
-import { CallsRepository } from './calls.repository';
+import { CallListFilters, CallsRepository } from './calls.repository';
 import { selectColumns } from '../../infra/database/select-columns';
 import { CALL_RESPONSE_COLUMNS, CallResponse } from './call.response';
 import { CallDispatchQueue } from './dispatch/call-dispatch-queue';
@@ -26,7 +26,7 @@ export class CallsService {
     private readonly billing: CallBilling,
   ) {}
 
-  list(world: World, query: ListCallsQueryDto): Promise<Page<CallResponse>> {
+  list(world: World, query: ListCallsQueryDto & CallListFilters): Promise<Page<CallResponse>> {
     const qb = this.calls.search(world, query).select(selectColumns<Call>('c', CALL_RESPONSE_COLUMNS));
     return keysetPaginate(qb, {
       alias: 'c',
@@ -39,6 +39,7 @@ export class CallsService {
         caseId: query.caseId,
         from: query.from,
         to: query.to,
+        number: query.number,
       },
       map: CallResponse.from,
     });

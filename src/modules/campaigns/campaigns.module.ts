@@ -59,6 +59,6 @@ import { CampaignEngineJob } from './engine/campaign-engine.job';
     FollowUpRunner,
     FollowUpMessenger,
   ],
-  exports: [CampaignEngineJob, CampaignsService, CampaignActionsService],
+  exports: [CampaignEngineJob, CampaignsService, CampaignActionsService, CreateCampaignCommand],
 })
 export class CampaignsModule {}

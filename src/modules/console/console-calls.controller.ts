@@ -11,7 +11,7 @@ import { CallsService } from '../calls/calls.service';
 import { CreateCallCommand } from '../calls/create-call.command';
 import { EndCallCommand } from '../calls/end-call.command';
 import { CreateCallDto } from '../calls/dto/create-call.dto';
-import { ListCallsQueryDto } from '../calls/dto/list-calls-query.dto';
+import { ConsoleListCallsQueryDto } from './dto/console-list-calls-query.dto';
 import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
 import { UsageDailyService } from '../usage/usage-daily.service';
 import { OverviewResponse } from './console-responses';
@@ -54,10 +54,16 @@ export class ConsoleCallsController {
 
   @Get('calls')
   @ApiConsoleWorld()
-  @ApiOperation({ operationId: 'adminListCalls', summary: "An organization's calls, newest first (GET /api/v1/calls)" })
+  @ApiOperation({
+    operationId: 'adminListCalls',
+    summary: "An organization's calls, newest first (GET /api/v1/calls), searchable by number (`number`)",
+  })
   @ApiPageResponse(CallResponse)
   @ApiAdminErrors('INVALID_CURSOR')
-  list(@ConsoleWorld(ExistingWorldPipe) world: World, @Query() query: ListCallsQueryDto): Promise<Page<CallResponse>> {
+  list(
+    @ConsoleWorld(ExistingWorldPipe) world: World,
+    @Query() query: ConsoleListCallsQueryDto,
+  ): Promise<Page<CallResponse>> {
     return this.calls.list(world, query);
   }
 

@@ -1,13 +1,17 @@
-import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
 import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
 import { ApiAdminErrors } from '../../common/openapi/api-errors.decorator';
+import { ApiContractExtension } from '../../common/openapi/api-extension.decorator';
 import { Page, PageQueryDto } from '../../common/pagination/pagination.dto';
 import { CampaignActionsService } from '../campaigns/campaign-actions.service';
 import { CampaignAction } from '../campaigns/campaign-state';
+import { CampaignEntryResponse } from '../campaigns/campaign-entry.response';
 import { CampaignsService } from '../campaigns/campaigns.service';
+import { CreateCampaignCommand } from '../campaigns/create-campaign.command';
+import { CreateCampaignDto } from '../campaigns/dto/create-campaign.dto';
 import { ConsoleCampaignResponse } from './console-campaign.response';
 import { World } from '../../common/auth/world';
 import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
@@ -20,7 +24,27 @@ export class ConsoleCampaignsController {
   constructor(
     private readonly campaigns: CampaignsService,
     private readonly actions: CampaignActionsService,
+    private readonly create: CreateCampaignCommand,
   ) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiConsoleWorld()
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'adminCreateCampaign',
+    summary: 'Create a campaign in draft in the chosen world (POST /api/v1/campaigns: same body, bounds and errors)',
+  })
+  @ApiDataResponse(ConsoleCampaignResponse, { status: 201 })
+  @ApiAdminErrors('INVALID_PHONE')
+  async createCampaign(
+    @ConsoleWorld(ExistingWorldPipe) world: World,
+    @Body() dto: CreateCampaignDto,
+  ): Promise<{ data: ConsoleCampaignResponse }> {
+    // Without a source the command always creates (null is only for a repeated schedule occurrence).
+    const created = await this.create.execute(world.organizationId, dto, { livemode: world.livemode });
+    return { data: ConsoleCampaignResponse.withActions(await this.campaigns.present(created!)) };
+  }
 
   @Get()
   @ApiConsoleWorld()
@@ -36,6 +60,38 @@ export class ConsoleCampaignsController {
   ): Promise<Page<ConsoleCampaignResponse>> {
     const page = await this.campaigns.list(world, query);
     return { ...page, data: page.data.map(ConsoleCampaignResponse.withActions) };
+  }
+
+  @Get(':id')
+  @ApiConsoleWorld()
+  @ApiContractExtension()
+  @ApiOperation({ operationId: 'adminGetCampaign', summary: 'A campaign with its progress and outcomes' })
+  @ApiDataResponse(ConsoleCampaignResponse)
+  @ApiAdminErrors()
+  async get(
+    @ConsoleWorld(ExistingWorldPipe) world: World,
+    @Param('id', IdParamPipe) id: string,
+  ): Promise<{ data: ConsoleCampaignResponse }> {
+    return {
+      data: ConsoleCampaignResponse.withActions(await this.campaigns.present(await this.campaigns.get(world, id))),
+    };
+  }
+
+  @Get(':id/entries')
+  @ApiConsoleWorld()
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'adminListCampaignEntries',
+    summary: 'The entries of a campaign with their attempts (GET /api/v1/campaigns/{id}/entries)',
+  })
+  @ApiPageResponse(CampaignEntryResponse)
+  @ApiAdminErrors('INVALID_CURSOR')
+  entries(
+    @ConsoleWorld(ExistingWorldPipe) world: World,
+    @Param('id', IdParamPipe) id: string,
+    @Query() query: PageQueryDto,
+  ): Promise<Page<CampaignEntryResponse>> {
+    return this.campaigns.listEntries(world, id, query);
   }
 
   @Post(':id/start')

@@ -1,14 +1,16 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
 import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
 import { ApiAdminErrors } from '../../common/openapi/api-errors.decorator';
+import { ApiContractExtension } from '../../common/openapi/api-extension.decorator';
 import { Page } from '../../common/pagination/pagination.dto';
 import { ContactGroupResponse } from '../contact-groups/contact-group.response';
 import { ContactGroupsService } from '../contact-groups/contact-groups.service';
 import { ContactListItemResponse, ContactResponse } from '../contacts/contact.response';
 import { ContactsService } from '../contacts/contacts.service';
+import { CreateContactDto } from '../contacts/dto/create-contact.dto';
 import { ListContactsQueryDto } from '../contacts/dto/list-contacts-query.dto';
 import { World } from '../../common/auth/world';
 import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
@@ -35,6 +37,20 @@ export class ConsoleContactsController {
     @Query() query: ListContactsQueryDto,
   ): Promise<Page<ContactListItemResponse>> {
     return this.contacts.list(world, query);
+  }
+
+  @Post('contacts')
+  @HttpCode(201)
+  @ApiConsoleWorld()
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'adminCreateContact',
+    summary: 'Create a contact in the chosen world (POST /api/v1/contacts: same body, bounds and errors)',
+  })
+  @ApiDataResponse(ContactResponse, { status: 201 })
+  @ApiAdminErrors('CONFLICT')
+  async create(@ConsoleWorld(ExistingWorldPipe) world: World, @Body() dto: CreateContactDto) {
+    return { data: ContactResponse.from(await this.contacts.create(world, dto)) };
   }
 
   @Get('contacts/:id')

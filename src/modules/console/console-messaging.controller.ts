@@ -1,15 +1,23 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
 import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
 import { ApiAdminErrors } from '../../common/openapi/api-errors.decorator';
+import { ApiContractExtension } from '../../common/openapi/api-extension.decorator';
+import { ApiError } from '../../common/errors/api-error';
 import { Page } from '../../common/pagination/pagination.dto';
 import { ConversationDetailResponse, ConversationResponse } from '../messaging/conversation.response';
 import { ConversationsService } from '../messaging/conversations.service';
 import { ListConversationsQueryDto } from '../messaging/dto/list-conversations.dto';
 import { MessagingAccountResponse } from '../messaging/messaging-account.response';
-import { MessagingAccountsService } from '../messaging/messaging-accounts.service';
+import { MAX_TEMPLATES_LISTED, MessagingAccountsService } from '../messaging/messaging-accounts.service';
+import { ApiSendMessageBody } from '../messaging/dto/api-send-message-body';
+import { SendMessageBodyPipe } from '../messaging/dto/send-message-body.pipe';
+import { SendMessageDto } from '../messaging/dto/send-message.dto';
+import { MessagingTemplateResponse } from '../messaging/messaging-template.response';
+import { SendMessageCommand } from '../messaging/send-message.command';
+import { SendMessageResponse } from '../messaging/send-message.response';
 import { World } from '../../common/auth/world';
 import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 
@@ -20,6 +28,7 @@ export class ConsoleMessagingController {
   constructor(
     private readonly accounts: MessagingAccountsService,
     private readonly conversations: ConversationsService,
+    private readonly sendMessage: SendMessageCommand,
   ) {}
 
   @Get('accounts')
@@ -50,5 +59,39 @@ export class ConsoleMessagingController {
   @ApiAdminErrors()
   async get(@ConsoleWorld(ExistingWorldPipe) world: World, @Param('id', IdParamPipe) id: string) {
     return { data: await this.conversations.get(world, id) };
+  }
+
+  @Get('accounts/:id/templates')
+  @ApiConsoleWorld()
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'adminListApprovedTemplates',
+    summary: `The account's APPROVED templates by name and language (at most ${MAX_TEMPLATES_LISTED}), for a reply outside the 24-hour window`,
+  })
+  @ApiDataResponse(MessagingTemplateResponse, { isArray: true })
+  @ApiAdminErrors()
+  async templates(@ConsoleWorld(ExistingWorldPipe) world: World, @Param('id', IdParamPipe) id: string) {
+    const templates = await this.accounts.approvedTemplatesOf(world, id);
+    if (!templates) throw ApiError.notFound('Messaging account');
+    return { data: templates.map(MessagingTemplateResponse.from) };
+  }
+
+  @Post('messages')
+  @HttpCode(201)
+  @ApiConsoleWorld()
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'adminSendMessage',
+    summary:
+      'Reply in a conversation of the chosen world: a text inside the 24-hour window, a template any time (POST /api/v1/messaging/messages)',
+  })
+  @ApiSendMessageBody()
+  @ApiDataResponse(SendMessageResponse, { status: 201 })
+  @ApiAdminErrors('TEMPLATE_NOT_FOUND', 'SESSION_EXPIRED', 'MESSAGING_API_ERROR')
+  async send(
+    @ConsoleWorld(ExistingWorldPipe) world: World,
+    @Body(SendMessageBodyPipe) body: SendMessageDto,
+  ): Promise<{ data: SendMessageResponse }> {
+    return { data: await this.sendMessage.execute(world, body) };
   }
 }

@@ -17,6 +17,8 @@ export const CONSOLE_CSP = [
   "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'self'",
+  // Call recordings play in the page from where the voice platform stores them (https only): media, not code.
+  "media-src 'self' https:",
   "manifest-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",

@@ -4,8 +4,14 @@ import { AdminOnly } from '../../common/auth/access.decorators';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
 import { ApiDataResponse } from '../../common/openapi/api-data-response.decorator';
 import { ApiAdminErrors } from '../../common/openapi/api-errors.decorator';
+import { ApiContractExtension } from '../../common/openapi/api-extension.decorator';
+import { CreateWebhookDto } from '../webhooks/dto/create-webhook.dto';
 import { UpdateWebhookDto } from '../webhooks/dto/update-webhook.dto';
-import { WebhookEndpointResponse, WebhookSecretResponse } from '../webhooks/webhook-endpoint.response';
+import {
+  CreatedWebhookEndpointResponse,
+  WebhookEndpointResponse,
+  WebhookSecretResponse,
+} from '../webhooks/webhook-endpoint.response';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { World } from '../../common/auth/world';
 import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
@@ -23,6 +29,25 @@ export class ConsoleWebhooksController {
   @ApiAdminErrors()
   async list(@ConsoleWorld(ExistingWorldPipe) world: World) {
     return { data: (await this.webhooks.list(world)).map((e) => WebhookEndpointResponse.from(e)) };
+  }
+
+  @Post()
+  @HttpCode(201)
+  @ApiConsoleWorld()
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'adminCreateWebhook',
+    summary:
+      'Create an endpoint in the chosen world; the answer carries its secret, shown once (POST /api/v1/webhooks)',
+  })
+  @ApiDataResponse(CreatedWebhookEndpointResponse, { status: 201 })
+  @ApiAdminErrors('MAX_ENDPOINTS')
+  async create(
+    @ConsoleWorld(ExistingWorldPipe) world: World,
+    @Body() dto: CreateWebhookDto,
+  ): Promise<{ data: CreatedWebhookEndpointResponse }> {
+    const { endpoint, secret } = await this.webhooks.create(world, dto);
+    return { data: { ...WebhookEndpointResponse.from(endpoint), secret } };
   }
 
   @Patch(':id')

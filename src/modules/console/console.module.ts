@@ -20,6 +20,8 @@ import { ConsoleCallsController } from './console-calls.controller';
 import { ConsoleCampaignsController } from './console-campaigns.controller';
 import { ConsoleContactsController } from './console-contacts.controller';
 import { ConsoleMessagingController } from './console-messaging.controller';
+import { ConsoleDoNotCallController } from './console-do-not-call.controller';
+import { DoNotCallModule } from '../do-not-call/do-not-call.module';
 import { ConsoleOrganizationsController } from './console-organizations.controller';
 import { ConsoleScriptsController } from './console-scripts.controller';
 import { ConsoleSession } from './console-session.entity';
@@ -38,6 +40,7 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
 @Global()
 @Module({
   imports: [
+    DoNotCallModule,
     TypeOrmModule.forFeature([ConsoleSession]),
     RateLimitModule,
     OrganizationsModule,
@@ -64,6 +67,7 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
     ConsoleWebhooksController,
     ConsoleWebhookDeliveriesController,
     ConsoleMessagingController,
+    ConsoleDoNotCallController,
     ConsoleUsageController,
     ConsoleCampaignsController,
   ],

@@ -7,7 +7,7 @@ import { uuidv7 } from '../../common/ids/uuid-v7';
 import { keysetPaginate } from '../../common/pagination/keyset-paginate';
 import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { Page } from '../../common/pagination/pagination.dto';
-import { toE164 } from '../../common/validation/is-e164.decorator';
+import { toE164 } from '../../common/validation/e164';
 import { ContactGroupsService } from '../contact-groups/contact-groups.service';
 import { DomainEventType } from '../outbox/domain-event';
 import { OutboxService } from '../outbox/outbox.service';

@@ -3,15 +3,14 @@ import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { RequireScope } from '../../common/auth/access.decorators';
 import { KeyWorld, World } from '../../common/auth/world';
-import { ApiError } from '../../common/errors/api-error';
 import { ApiContractExtension } from '../../common/openapi/api-extension.decorator';
 import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { Page, PageQueryDto } from '../../common/pagination/pagination.dto';
-import { toE164 } from '../../common/validation/is-e164.decorator';
 import { DoNotCallEntryResponse } from './do-not-call-entry.response';
 import { DoNotCallService } from './do-not-call.service';
 import { AddDoNotCallDto } from './dto/add-do-not-call.dto';
+import { NUMBER_PARAM, numberParam } from './number-param';
 
 const LEDGER_RULES =
   'Extension (CONTRACTS §9). The ledger is checked right before every dial, whatever placed the call (POST ' +
@@ -19,14 +18,6 @@ const LEDGER_RULES =
   'DO_NOT_CALL, a queued call whose number was listed meanwhile ends in `error` with endedReason `do-not-call`, ' +
   'and a campaign entry is skipped with skipReason `DO_NOT_CALL`. A chat message STOP, STOPALL, UNSUBSCRIBE, ' +
   'CANCEL, END or QUIT (any case, surrounding spaces ignored) lists the sender with source `message`.';
-
-const NUMBER_PARAM = { name: 'number', description: 'E.164, URL-encoded (`%2B14155550187`)', example: '+14155550187' };
-
-function numberParam(raw: string): string {
-  const number = toE164(raw);
-  if (!number) throw ApiError.validation('number', 'must be a phone number in E.164 format, e.g. +14155550187');
-  return number;
-}
 
 @ApiTags('Do not call (extension)')
 @Controller('api/v1/do-not-call')
@@ -63,13 +54,9 @@ export class DoNotCallController {
     @Body() dto: AddDoNotCallDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<{ data: DoNotCallEntryResponse }> {
-    const { entry, created } = await this.ledger.add(world, {
-      number: dto.number,
-      reason: dto.reason ?? null,
-      source: 'api',
-    });
-    void reply.status(created ? 201 : 200);
-    return { data: DoNotCallEntryResponse.from(entry) };
+    const { status, data } = await this.ledger.addRequested(world, dto, 'api');
+    void reply.status(status);
+    return { data };
   }
 
   @Get(':number')

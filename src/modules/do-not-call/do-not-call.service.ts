@@ -6,9 +6,10 @@ import { keysetPaginate } from '../../common/pagination/keyset-paginate';
 import { Page, PageQueryDto } from '../../common/pagination/pagination.dto';
 import { lockAdmission } from '../limits/call-admission';
 import { AddDoNotCallCommand, DoNotCallListing } from './add-do-not-call.command';
-import { DoNotCallEntry } from './do-not-call-entry.entity';
+import { DoNotCallEntry, DoNotCallSource } from './do-not-call-entry.entity';
 import { DoNotCallEntryResponse } from './do-not-call-entry.response';
 import { DoNotCallRepository } from './do-not-call.repository';
+import { AddDoNotCallDto } from './dto/add-do-not-call.dto';
 import { World } from '../../common/auth/world';
 
 /** The do-not-call ledger as the API and the dialers see it. */
@@ -25,10 +26,21 @@ export class DoNotCallService {
     return this.dataSource.transaction((m) => this.addCommand.execute(m, world, listing));
   }
 
-  async remove(world: World, number: string): Promise<void> {
+  /** A listing asked for over HTTP (the API or the console): its response and status, 201 new or 200 already listed. */
+  async addRequested(
+    world: World,
+    dto: AddDoNotCallDto,
+    source: DoNotCallSource,
+  ): Promise<{ status: 200 | 201; data: DoNotCallEntryResponse }> {
+    const { entry, created } = await this.add(world, { number: dto.number, reason: dto.reason ?? null, source });
+    return { status: created ? 201 : 200, data: DoNotCallEntryResponse.from(entry) };
+  }
+
+  /** Lifts the number's listing; `by` is kept as who lifted it (the API or the console). */
+  async remove(world: World, number: string, by: DoNotCallSource = 'api'): Promise<void> {
     const removed = await this.dataSource.transaction(async (m) => {
       await lockAdmission(m, world.organizationId);
-      return this.repository.remove(m, world, number, 'api');
+      return this.repository.remove(m, world, number, by);
     });
     if (!removed) throw ApiError.notFound('Do-not-call entry');
   }

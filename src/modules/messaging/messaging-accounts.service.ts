@@ -30,6 +30,9 @@ const ACCOUNT_CAP: OrganizationCap<MessagingAccount> = {
     ),
 };
 
+/** At most this many approved templates are listed for the console's reply box (docs/console.md). */
+export const MAX_TEMPLATES_LISTED = 200;
+
 @Injectable()
 export class MessagingAccountsService {
   constructor(
@@ -177,6 +180,17 @@ export class MessagingAccountsService {
       )
       .execute();
     return result.affected ?? 0;
+  }
+
+  /** The APPROVED templates of one of the world's accounts, by name and language; null when it is not one of them. */
+  async approvedTemplatesOf(world: World, accountId: string): Promise<MessagingTemplate[] | null> {
+    const account = await this.accounts.findOneBy({ id: accountId, ...worldWhere(world) });
+    if (!account) return null;
+    return this.templates.find({
+      where: { accountId, status: 'APPROVED' },
+      order: { name: 'ASC', language: 'ASC' },
+      take: MAX_TEMPLATES_LISTED,
+    });
   }
 
   /** An APPROVED template of that name and language on one of the organization's active accounts. */

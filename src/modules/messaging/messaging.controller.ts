@@ -1,13 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiExtraModels,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProduces,
-  ApiTags,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiContractExtension } from '../../common/openapi/api-extension.decorator';
 import { RequireScope } from '../../common/auth/access.decorators';
@@ -20,13 +12,8 @@ import { ConversationDetailResponse, ConversationResponse } from './conversation
 import { ConversationsService } from './conversations.service';
 import { ListConversationsQueryDto } from './dto/list-conversations.dto';
 import { SendMessageBodyPipe } from './dto/send-message-body.pipe';
-import {
-  SendMediaMessageDto,
-  SendMessageDto,
-  SendTemplateMessageDto,
-  SendTextMessageDto,
-} from './dto/send-message.dto';
-import { MEDIA_KINDS } from './message-payload';
+import { ApiSendMessageBody } from './dto/api-send-message-body';
+import { SendMessageDto } from './dto/send-message.dto';
 import { MessageEventDataResponse } from './message.response';
 import { MessagingMediaService } from './messaging-media.service';
 import { MessagingAccountResponse } from './messaging-account.response';
@@ -95,24 +82,7 @@ export class MessagingController {
       'rate limits (130429, 131056) are retried with backoff before answering; 502 MESSAGING_API_ERROR for the rest ' +
       '(an expired token, 190, names the account), with the provider code in details whenever it gave one.',
   })
-  @ApiExtraModels(SendTextMessageDto, SendTemplateMessageDto, SendMediaMessageDto)
-  @ApiBody({
-    schema: {
-      oneOf: [
-        { $ref: getSchemaPath(SendTextMessageDto) },
-        { $ref: getSchemaPath(SendTemplateMessageDto) },
-        { $ref: getSchemaPath(SendMediaMessageDto) },
-      ],
-      discriminator: {
-        propertyName: 'type',
-        mapping: {
-          text: getSchemaPath(SendTextMessageDto),
-          template: getSchemaPath(SendTemplateMessageDto),
-          ...Object.fromEntries(MEDIA_KINDS.map((kind) => [kind, getSchemaPath(SendMediaMessageDto)])),
-        },
-      },
-    },
-  })
+  @ApiSendMessageBody()
   @ApiDataResponse(SendMessageResponse, { status: 201 })
   @ApiErrors(
     'VALIDATION_ERROR',

@@ -40,6 +40,15 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** Free ports for the demo's API, its webhook receiver and its embedded PostgreSQL. */
+export async function demoPorts(): Promise<Record<'PORT' | 'DEMO_RECEIVER_PORT' | 'EMBEDDED_PG_PORT', string>> {
+  return {
+    PORT: String(await freePort()),
+    DEMO_RECEIVER_PORT: String(await freePort()),
+    EMBEDDED_PG_PORT: String(await freePort()),
+  };
+}
+
 export interface DemoRun {
   child: ChildProcess;
   stdout: () => string;

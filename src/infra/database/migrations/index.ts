@@ -23,6 +23,7 @@ import { CallProviderOutcome1795470000000 } from './1795470000000-CallProviderOu
 import { Worlds1795470000001 } from './1795470000001-Worlds';
 import { ConsoleSessionTokenBinding1795470000002 } from './1795470000002-ConsoleSessionTokenBinding';
 import { WhatsAppProduction1795471000000 } from './1795471000000-WhatsAppProduction';
+import { CallsByNumber1795480000000 } from './1795480000000-CallsByNumber';
 import { CallOutcomes1795483100000 } from './1795483100000-CallOutcomes';
 
 /**
@@ -55,5 +56,6 @@ export const MIGRATIONS: Function[] = [
   Worlds1795470000001,
   ConsoleSessionTokenBinding1795470000002,
   WhatsAppProduction1795471000000,
+  CallsByNumber1795480000000,
   CallOutcomes1795483100000,
 ];

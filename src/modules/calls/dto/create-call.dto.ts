@@ -2,16 +2,8 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsObject, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { IsBoundedDate } from '../../../common/validation/is-bounded-date.decorator';
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
-import { FlatRecordLimits, IsFlatRecord } from '../../../common/validation/is-flat-record.decorator';
-
-/** CONTRACTS §7: the `{{placeholder}}` values of a call; their rendered results are bounded too (call-resolution). */
-export const VARIABLE_VALUES_LIMITS: FlatRecordLimits = {
-  maxKeys: 100,
-  // As long as a case variable's name may be.
-  maxKeyLength: 100,
-  maxStringLength: 1000,
-  scalars: false,
-};
+import { IsFlatRecord } from '../../../common/validation/is-flat-record.decorator';
+import { VARIABLE_VALUES_LIMITS } from '../variable-values-limits';
 
 export class CreateCallDto {
   /** Destination, E.164. */

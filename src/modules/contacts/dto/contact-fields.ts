@@ -13,7 +13,8 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
-import { FlatRecordLimits, IsFlatRecord } from '../../../common/validation/is-flat-record.decorator';
+import { FlatRecordLimits } from '../../../common/validation/flat-record';
+import { IsFlatRecord } from '../../../common/validation/is-flat-record.decorator';
 import { IsSafeEmail } from '../../../common/validation/is-safe-email.decorator';
 
 export const CONTACT_LIMITS = { title: 200, notes: 5000, tags: 20, tag: 50, groupIds: 20, email: 320 } as const;

@@ -1,4 +1,4 @@
-import { toE164 } from '../../../../common/validation/is-e164.decorator';
+import { toE164 } from '../../../../common/validation/e164';
 import { MessageKind, MessagePayload, SharedContact, isMediaKind } from '../../message-payload';
 import { WhatsAppChangeValue, WhatsAppInboundMessage } from './whatsapp-graph.types';
 
