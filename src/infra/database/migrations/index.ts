@@ -21,6 +21,7 @@ import { OutboxProcessed1795452000000 } from './1795452000000-OutboxProcessed';
 import { WebhookClaimSlotFunction1795460000000 } from './1795460000000-WebhookClaimSlotFunction';
 import { CallProviderOutcome1795470000000 } from './1795470000000-CallProviderOutcome';
 import { Worlds1795470000001 } from './1795470000001-Worlds';
+import { ChatAgent1795480000000 } from './1795480000000-ChatAgent';
 import { WhatsAppProduction1795471000000 } from './1795471000000-WhatsAppProduction';
 
 /**
@@ -52,4 +53,5 @@ export const MIGRATIONS: Function[] = [
   CallProviderOutcome1795470000000,
   Worlds1795470000001,
   WhatsAppProduction1795471000000,
+  ChatAgent1795480000000,
 ];
