@@ -79,6 +79,7 @@ import { VoiceProvider } from './voice/voice-provider';
       route: (chosen, simulator) => new ModeRoutedVoiceProvider(chosen, simulator),
     }),
   ],
-  exports: [CallsService, CreateCallCommand, CallEventsService, CallDispatchQueue, CallStatsService],
+  // VapiClient: the chat agent talks to the same Vapi account over its chat API.
+  exports: [CallsService, CreateCallCommand, CallEventsService, CallDispatchQueue, CallStatsService, VapiClient],
 })
 export class CallsModule {}

@@ -18,6 +18,10 @@ import { ConversationMovesCommand } from './chat-agent/conversation-moves.comman
 import { ConversationMovesController } from './chat-agent/conversation-moves.controller';
 import { ConversationSummaries } from './chat-agent/conversation-summaries';
 import { SimulatorChatPlatform } from './chat-agent/simulator-chat-platform';
+import { VapiChatPlatform } from './chat-agent/vapi-chat-platform';
+import { AssistantsModule } from '../assistants/assistants.module';
+import { CallsModule } from '../calls/calls.module';
+import { CasesModule } from '../cases/cases.module';
 import { Conversation } from './conversation.entity';
 import { ConversationsService } from './conversations.service';
 import { DeliveryStatusService } from './delivery-status.service';
@@ -58,6 +62,10 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     ContactsModule,
     // A STOP message lists the sender on the do-not-call ledger.
     DoNotCallModule,
+    // The chat agent answers with the scripts and assistants calls use, on the same Vapi account.
+    CasesModule,
+    AssistantsModule,
+    CallsModule,
   ],
   controllers: [
     MessagingController,
@@ -98,7 +106,14 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     AnswerChatMessageJob,
     SimulatorChatPlatform,
     ChatPlatformRouter,
-    { provide: ChatPlatform, useExisting: SimulatorChatPlatform },
+    VapiChatPlatform,
+    // VOICE_PROVIDER picks who answers chats, as it picks who places calls.
+    simulatorUnlessConfigured({
+      provide: ChatPlatform,
+      simulator: SimulatorChatPlatform,
+      real: VapiChatPlatform,
+      useReal: (config) => config.voiceProvider === 'vapi',
+    }),
   ],
   // The dialer's message follow-ups send through the very command the public API uses.
   exports: [MessagingAccountsService, ConversationsService, SendMessageCommand, ChatAgentsService],

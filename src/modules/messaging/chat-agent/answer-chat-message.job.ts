@@ -1,6 +1,7 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
 import { JobQueue } from '../../../infra/queue/job-queue';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
@@ -9,9 +10,11 @@ import { DomainEventFanoutService } from '../../outbox/domain-event-fanout.servi
 import { OutboxService } from '../../outbox/outbox.service';
 import { AnswerMessageCommand } from './answer-message.command';
 
-/** Attempts at one answer: the first and three retries after about 2 s, 4 s and 8 s (README "Chat agent"). */
+/**
+ * Attempts at one answer: the first and three retries, after CHAT_AGENT_RETRY_BASE_MS (default 2 s), twice and four
+ * times that (README "Chat agent").
+ */
 export const ANSWER_ATTEMPTS = 4;
-export const ANSWER_BACKOFF_MS = 2000;
 
 export interface AnswerChatMessageJobData {
   messageId: string;
@@ -30,6 +33,7 @@ export class AnswerChatMessageJob implements OnModuleInit, DomainEventListener {
     private readonly dataSource: DataSource,
     private readonly jobs: JobQueue,
     private readonly answer: AnswerMessageCommand,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
@@ -44,7 +48,7 @@ export class AnswerChatMessageJob implements OnModuleInit, DomainEventListener {
     await this.jobs.add(JobName.AnswerChatMessage, job, {
       jobId: `answer-${data.id}`,
       attempts: ANSWER_ATTEMPTS,
-      backoff: { type: 'exponential', delay: ANSWER_BACKOFF_MS },
+      backoff: { type: 'exponential', delay: this.config.chatAgentRetryBaseMs },
       removeOnComplete: true,
       removeOnFail: 1000,
     });
