@@ -609,6 +609,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/organizations/{orgId}/messaging/conversations/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A person's text reply in a conversation (senderType `agent`)
+         * @description Sent like any text (the 24-hour window, test mode and the provider apply; the same errors as `POST /api/v1/messaging/messages`) and stored with senderType `agent`, so a reader tells it from the bot.
+         */
+        post: operations["adminReplyToConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/organizations/{orgId}/minute-grants": {
         parameters: {
             query?: never;
@@ -2528,6 +2548,10 @@ export interface components {
              */
             pageSize: number;
         };
+        PersonReplyDto: {
+            /** @example Hi, this is Sam from the front desk. */
+            text: string;
+        };
         PhoneNumberResponse: {
             /** Format: date-time */
             createdAt: string;
@@ -2647,6 +2671,20 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "paused";
+        };
+        SendMessageResponse: {
+            /** Format: uuid */
+            messageId: string;
+            /** @description Template variant only */
+            template?: components["schemas"]["SentTemplateRef"];
+            /** @enum {string} */
+            type: "text" | "template" | "image" | "audio" | "video" | "document" | "sticker";
+        };
+        SentTemplateRef: {
+            /** @example en_US */
+            language: string;
+            /** @example appointment_reminder */
+            name: string;
         };
         SetLimitsDto: {
             /**
@@ -6354,6 +6392,110 @@ export interface operations {
             };
         };
     };
+    adminReplyToConversation: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonReplyDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SendMessageResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SESSION_EXPIRED, MESSAGE_UNDELIVERABLE */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description MESSAGING_API_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     adminGrantMinutes: {
         parameters: {
             query?: never;
@@ -8621,6 +8763,7 @@ export const recurringScheduleResponseStatusValues: ReadonlyArray<FlattenedDeepR
 export const recurringScheduleStateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecurringScheduleStateResponse"]["status"]> = ["active", "paused"];
 export const retryPolicyDtoOnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RetryPolicyDto"]["on"]> = ["customer-did-not-answer", "voicemail-reached", "customer-busy", "pipeline-error"];
 export const scheduleStatusDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ScheduleStatusDto"]["status"]> = ["active", "paused"];
+export const sendMessageResponseTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SendMessageResponse"]["type"]> = ["text", "template", "image", "audio", "video", "document", "sticker"];
 export const subscriptionResponseProductTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionResponse"]["productType"]> = ["outreach", "receptionist"];
 export const subscriptionResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionResponse"]["status"]> = ["active", "canceled"];
 export const transcriptMessageResponseRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TranscriptMessageResponse"]["role"]> = ["assistant", "user", "system"];

@@ -36,6 +36,7 @@ export function MessagingPage() {
                     {a.messagesSent} sent · {a.messagesReceived} received
                   </span>{' '}
                   <SyncTemplates accountId={a.id} name={a.verifiedName} />
+                  <ChatAgentSettings accountId={a.id} name={a.verifiedName} />
                 </li>
               ))}
             </ul>
@@ -52,7 +53,7 @@ export function MessagingPage() {
                   <ExpandButton open={open === c.id} onToggle={() => setOpen(open === c.id ? undefined : c.id)}>
                     {c.waUserName ?? c.waUserPhone}
                   </ExpandButton>{' '}
-                  <TestBadge livemode={c.livemode} />{' '}
+                  <TestBadge livemode={c.livemode} /> <span className="badge">{c.status}</span>{' '}
                   <span className="muted">
                     {c.messageCount} messages · {c.lastMessagePreview ?? ''}
                   </span>
@@ -120,17 +121,110 @@ function Thread({ orgId, id }: { orgId: string; id: string }) {
   return (
     <QueryView query={conversation}>
       {({ data }) => (
-        <ol className="conversation">
-          {data.messages.map((m) => (
-            <li key={m.id} className={`bubble ${m.direction === 'inbound' ? 'bubble-user' : 'bubble-assistant'}`}>
-              <span className="who">
-                {m.senderType} · {formatDate(m.timestamp)} {m.deliveryStatus ? `· ${m.deliveryStatus}` : ''}
-              </span>
-              <p>{m.text ?? m.mediaCaption ?? `[${m.messageType}]`}</p>
-            </li>
-          ))}
-        </ol>
+        <>
+          {data.aiSummary ? <p className="muted">Summary: {data.aiSummary}</p> : null}
+          <ol className="conversation">
+            {data.messages.map((m) => (
+              <li key={m.id} className={`bubble ${m.direction === 'inbound' ? 'bubble-user' : 'bubble-assistant'}`}>
+                <span className="who">
+                  {m.senderType} · {formatDate(m.timestamp)} {m.deliveryStatus ? `· ${m.deliveryStatus}` : ''}
+                </span>
+                <p>{m.text ?? m.mediaCaption ?? `[${m.messageType}]`}</p>
+              </li>
+            ))}
+          </ol>
+          {data.status === 'handed_off' ? <PersonReply orgId={orgId} id={id} /> : null}
+        </>
       )}
     </QueryView>
+  );
+}
+
+/** A handed-off conversation waits for a person: their reply is sent as senderType `agent`, never `bot`. */
+function PersonReply({ orgId, id }: { orgId: string; id: string }) {
+  const client = useQueryClient();
+  const livemode = useLivemode();
+  const [text, setText] = useState('');
+  const send = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST('/admin/v1/organizations/{orgId}/messaging/conversations/{id}/messages', {
+          params: { path: { orgId, id }, query: { livemode } },
+          body: { text },
+        }),
+      ),
+    onSuccess: () => {
+      setText('');
+      void client.invalidateQueries({ queryKey: ['conversation', orgId, livemode, id] });
+    },
+  });
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        send.mutate();
+      }}
+    >
+      <label>
+        Reply as a person <input value={text} maxLength={4096} required onChange={(e) => setText(e.target.value)} />
+      </label>{' '}
+      <button type="submit" disabled={send.isPending}>
+        Send reply
+      </button>
+      {send.error ? <ErrorNote error={send.error} /> : null}
+    </form>
+  );
+}
+
+/** The account's chat agent: on or off, the bot-reply limit and the hand-off keywords (other fields keep defaults). */
+function ChatAgentSettings({ accountId, name }: { accountId: string; name: string }) {
+  const client = useQueryClient();
+  const agent = useQuery({
+    queryKey: ['chat-agent', accountId],
+    queryFn: () =>
+      unwrap(api.GET('/admin/v1/messaging-accounts/{id}/chat-agent', { params: { path: { id: accountId } } })),
+  });
+  const save = useMutation({
+    mutationFn: (body: Schemas['PutChatAgentDto']) =>
+      unwrap(api.PUT('/admin/v1/messaging-accounts/{id}/chat-agent', { params: { path: { id: accountId } }, body })),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['chat-agent', accountId] }),
+  });
+  const current = agent.data?.data;
+  if (!current) return null;
+  return (
+    <form
+      aria-label={`Chat agent of ${name}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        const form = new FormData(e.currentTarget);
+        save.mutate({
+          caseId: current.caseId,
+          assistantConfigId: current.assistantConfigId,
+          summary: current.summary,
+          enabled: form.get('enabled') === 'on',
+          maxBotReplies: Number(form.get('maxBotReplies')),
+          handOffKeywords: String(form.get('keywords'))
+            .split(',')
+            .map((k) => k.trim())
+            .filter(Boolean),
+        });
+      }}
+    >
+      <label>
+        <input type="checkbox" name="enabled" defaultChecked={current.enabled} /> Bot answers
+      </label>{' '}
+      <label>
+        Bot replies before hand-off{' '}
+        <input type="number" name="maxBotReplies" min={1} max={50} defaultValue={current.maxBotReplies} />
+      </label>{' '}
+      <label>
+        Hand-off keywords <input name="keywords" defaultValue={current.handOffKeywords.join(', ')} />
+      </label>{' '}
+      <button type="submit" disabled={save.isPending}>
+        Save chat agent
+      </button>
+      {save.isSuccess ? <span role="status"> Chat agent saved.</span> : null}
+      {save.error ? <ErrorNote error={save.error} /> : null}
+    </form>
   );
 }

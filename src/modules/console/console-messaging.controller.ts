@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
@@ -8,6 +8,9 @@ import { Page } from '../../common/pagination/pagination.dto';
 import { ConversationDetailResponse, ConversationResponse } from '../messaging/conversation.response';
 import { ConversationsService } from '../messaging/conversations.service';
 import { ListConversationsQueryDto } from '../messaging/dto/list-conversations.dto';
+import { PersonReplyDto } from '../messaging/dto/person-reply.dto';
+import { SendMessageCommand } from '../messaging/send-message.command';
+import { SendMessageResponse } from '../messaging/send-message.response';
 import { MessagingAccountResponse } from '../messaging/messaging-account.response';
 import { MessagingAccountsService } from '../messaging/messaging-accounts.service';
 import { World } from '../../common/auth/world';
@@ -20,6 +23,7 @@ export class ConsoleMessagingController {
   constructor(
     private readonly accounts: MessagingAccountsService,
     private readonly conversations: ConversationsService,
+    private readonly sendMessage: SendMessageCommand,
   ) {}
 
   @Get('accounts')
@@ -50,5 +54,27 @@ export class ConsoleMessagingController {
   @ApiAdminErrors()
   async get(@ConsoleWorld(ExistingWorldPipe) world: World, @Param('id', IdParamPipe) id: string) {
     return { data: await this.conversations.get(world, id) };
+  }
+
+  @Post('conversations/:id/messages')
+  @HttpCode(201)
+  @ApiConsoleWorld()
+  @ApiOperation({
+    operationId: 'adminReplyToConversation',
+    summary: "A person's text reply in a conversation (senderType `agent`)",
+    description:
+      'Sent like any text (the 24-hour window, test mode and the provider apply; the same errors as ' +
+      '`POST /api/v1/messaging/messages`) and stored with senderType `agent`, so a reader tells it from the bot.',
+  })
+  @ApiDataResponse(SendMessageResponse, { status: 201 })
+  @ApiAdminErrors('SESSION_EXPIRED', 'MESSAGE_UNDELIVERABLE', 'MESSAGING_API_ERROR')
+  async reply(
+    @ConsoleWorld(ExistingWorldPipe) world: World,
+    @Param('id', IdParamPipe) id: string,
+    @Body() dto: PersonReplyDto,
+  ): Promise<{ data: SendMessageResponse }> {
+    return {
+      data: await this.sendMessage.execute(world, { type: 'text', conversationId: id, text: dto.text }, 'agent'),
+    };
   }
 }
