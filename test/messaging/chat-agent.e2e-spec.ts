@@ -114,6 +114,14 @@ describe('messaging: the chat agent', () => {
       return bots.length > 0 && bots;
     });
     expect(replies).toEqual([expect.objectContaining({ text: 'Thanks Ann Lee, you said: "Can I book Tuesday?"' })]);
+    // The spec's promise, measured: the reply is stored within 10 s of the user's message.
+    const { rows: took } = await t.db.query(
+      `SELECT (EXTRACT(EPOCH FROM r.created_at - u.created_at) * 1000)::int AS ms
+         FROM chat_replies c JOIN messages u ON u.id = c.inbound_message_id JOIN messages r ON r.id = c.reply_message_id
+        WHERE c.inbound_message_id = $1`,
+      [first.messageId],
+    );
+    expect(took[0].ms).toBeLessThan(10_000);
     const c = await conversation(first.conversationId);
     expect(c.status).toBe('active');
     expect(c.messageCount).toBe(2);
