@@ -1,3 +1,7 @@
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 import { WebhookReceiver } from '../webhooks/support/receiver';
@@ -143,6 +147,12 @@ describe('messaging: the chat agent', () => {
       .map((r) => JSON.parse(r.rawBody))
       .find((e) => e.data.id === asked.conversationId);
     expect(event).toMatchObject({ event: 'conversation.handed_off', livemode: true, data: { status: 'handed_off' } });
+    // The body is what the committed webhook event schema documents.
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    const schema = JSON.parse(readFileSync(join(__dirname, '../../openapi/webhook-events.schema.json'), 'utf8'));
+    const valid = ajv.compile(schema);
+    expect(valid(event)).toBe(true);
     expect(receiver.on('/conversations')[0].headers['x-webhook-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
 
     const later = await write(phone, 'Hello?');
