@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { World } from '../../../common/auth/world';
 import { ApiError } from '../../../common/errors/api-error';
 import { queryEntities } from '../../../infra/database/entity-rows';
+import { DeferJob } from '../../../infra/queue/defer-job';
 import { Contact } from '../../contacts/contact.entity';
 import { DoNotCallService } from '../../do-not-call/do-not-call.service';
 import { isOptOut } from '../../do-not-call/opt-out-keywords';
@@ -50,12 +51,15 @@ export class AnswerMessageCommand {
     if (!message || message.senderType !== 'user') return;
     const agent = await this.agents.enabledFor(message.accountId);
     if (!agent) return;
-    if (!(await this.replies.claim(message))) return;
+    const claim = await this.replies.claim(message);
+    if (claim.outcome === 'settled') return;
+    // Another attempt holds the message: look again when its lease ends, in case that attempt died mid-reply.
+    if (claim.outcome === 'busy') throw new DeferJob(claim.retryInMs, 'another attempt is answering this message');
     const conversation = await this.dataSource.getRepository(Conversation).findOneByOrFail({
       id: message.conversationId,
     });
     const world: World = { organizationId: conversation.organizationId, livemode: conversation.livemode };
-    const skip = await this.reasonToSkip(world, conversation, message);
+    const skip = await this.reasonToSkip(world, agent, conversation, message);
     if (skip) {
       await this.replies.settle(message.id, 'skipped', { reason: skip });
       if (skip === 'HAND_OFF_KEYWORD') await this.moves.handOffByAgent(world, conversation.id, skip);
@@ -64,7 +68,12 @@ export class AnswerMessageCommand {
     await this.answer(world, agent, conversation, message, lastAttempt);
   }
 
-  private async reasonToSkip(world: World, conversation: Conversation, message: Message): Promise<string | null> {
+  private async reasonToSkip(
+    world: World,
+    agent: ChatAgent,
+    conversation: Conversation,
+    message: Message,
+  ): Promise<string | null> {
     if (conversation.status !== 'active') return 'NOT_ACTIVE';
     if (isOptOut(message.text)) return 'OPT_OUT';
     if (conversation.waUserPhone) {
@@ -73,8 +82,7 @@ export class AnswerMessageCommand {
     }
     // The agent reads text; a photo or a location waits for a person.
     if (message.messageType !== 'text' || !message.text.trim()) return 'NOT_TEXT';
-    const agent = await this.agents.enabledFor(conversation.integrationId);
-    if (agent && mentionsHandOffKeyword(message.text, agent.handOffKeywords)) return 'HAND_OFF_KEYWORD';
+    if (mentionsHandOffKeyword(message.text, agent.handOffKeywords)) return 'HAND_OFF_KEYWORD';
     return null;
   }
 
