@@ -68,6 +68,9 @@ export class HttpClient {
   post<T = any>(path: string, body?: unknown, options?: RequestOptions) {
     return this.request<T>('POST', path, { ...options, body });
   }
+  put<T = any>(path: string, body?: unknown, options?: RequestOptions) {
+    return this.request<T>('PUT', path, { ...options, body });
+  }
   patch<T = any>(path: string, body?: unknown, options?: RequestOptions) {
     return this.request<T>('PATCH', path, { ...options, body });
   }

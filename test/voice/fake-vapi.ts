@@ -44,7 +44,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * A stand-in for Vapi on 127.0.0.1, as strict as Vapi and no kinder (docs/providers.md, "The fake Vapi"):
  *
- * - REST: POST /call, GET /call/{id}, GET /phone-number, PATCH /phone-number/{id}, bearer-authenticated; every
+ * - REST: POST /call, GET /call/{id}, GET /phone-number, PATCH /phone-number/{id}, POST /chat, bearer-authenticated; every
  *   body is validated against the SDK's own declarations (VapiSchema) and refused with Vapi's 400
  *   `{ statusCode, message: [...], error }` ("property X should not exist"); POST /call answers 429 with
  *   `Retry-After` and `subscriptionLimits` when the account's pool (`concurrencyLimit`) is full or when told to.
@@ -68,6 +68,9 @@ export class FakeVapi {
   /** Where the service under test listens: server URLs are rebased onto it (their path kept). */
   serviceUrl = '';
   private failures: Array<{ status: number; message: string; retryAfter?: number }> = [];
+  private readonly chatFailures: number[] = [];
+  /** Chats created so far, so that `previousChatId` must name one of them (as on Vapi). */
+  readonly chats = new Map<string, Vapi.Chat>();
   private server!: Server;
   url = '';
 
@@ -94,6 +97,18 @@ export class FakeVapi {
 
   liveCalls(): number {
     return [...this.calls.values()].filter((c) => c.status !== 'ended').length;
+  }
+
+  /** The next POST /chat requests answer with these statuses, in order (Vapi's error body). */
+  failNextChats(...statuses: number[]): void {
+    this.chatFailures.push(...statuses);
+  }
+
+  /** The POST /chat requests so far, their bodies as sent (validated as CreateChatDto when accepted). */
+  chatRequests(): Array<Omit<RecordedRequest, 'body'> & { body: Vapi.CreateChatDto }> {
+    return this.requests
+      .filter((r) => r.method === 'POST' && r.path === '/chat')
+      .map((r) => ({ ...r, body: r.body as unknown as Vapi.CreateChatDto }));
   }
 
   createCalls(): RecordedRequest[] {
@@ -330,6 +345,47 @@ export class FakeVapi {
     return call;
   }
 
+  /**
+   * POST /chat: the body validated as the SDK's CreateChatDto; `previousChatId` must name a chat of this account;
+   * the assistant answers deterministically (`Vapi heard: "<input>"`, and the turn number of the thread).
+   */
+  private chat(
+    record: RecordedRequest,
+    send: (status: number, body: unknown) => void,
+    refuse: (errors: string[]) => void,
+  ): void {
+    const errors = VapiSchema.get().validate('CreateChatDto', record.body);
+    if (errors.length) return refuse(errors);
+    const failure = this.chatFailures.shift();
+    if (failure) return send(failure, { statusCode: failure, message: 'Chat failed', error: 'Error' });
+    const body = record.body as Vapi.CreateChatDto;
+    const previous = body.previousChatId ? this.chats.get(body.previousChatId) : undefined;
+    if (body.previousChatId && !previous) {
+      return send(404, { statusCode: 404, message: 'Previous chat not found', error: 'Not Found' });
+    }
+    const turn = (previous?.messages?.length ?? 0) / 2 + 1;
+    const input = typeof body.input === 'string' ? body.input : JSON.stringify(body.input);
+    const answer: Vapi.AssistantMessage = { role: 'assistant', content: `Vapi heard (turn ${turn}): "${input}"` };
+    const now = new Date().toISOString();
+    const chat: Vapi.Chat = {
+      id: randomUUID(),
+      orgId: 'fake-org',
+      input: body.input,
+      messages: [
+        ...(previous?.messages ?? []),
+        { role: 'user', content: input },
+        { role: 'assistant', content: answer.content },
+      ] as Vapi.ChatMessagesItem[],
+      output: [answer],
+      createdAt: now,
+      updatedAt: now,
+    };
+    if (body.previousChatId) chat.previousChatId = body.previousChatId;
+    this.chats.set(chat.id, chat);
+    record.accepted = chat.id;
+    send(201, chat);
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -400,6 +456,7 @@ export class FakeVapi {
       record.accepted = call.id;
       return send(201, call);
     }
+    if (record.method === 'POST' && path === '/chat') return this.chat(record, send, refuse);
     const callMatch = /^\/call\/([^/]+)$/.exec(path);
     if (record.method === 'GET' && callMatch) {
       const call = this.calls.get(decodeURIComponent(callMatch[1]));

@@ -210,6 +210,21 @@ export abstract class Operations {
     return this.request('get', '/api/v1/messaging/conversations/{id}', { path: { id }, options });
   }
 
+  /** Close a conversation (`POST /api/v1/messaging/conversations/{id}/close`, scope `messaging:write`). */
+  closeConversation(id: string, options: RequestOptions = {}): Promise<Data<'/api/v1/messaging/conversations/{id}/close', 'post'>> {
+    return this.request('post', '/api/v1/messaging/conversations/{id}/close', { path: { id }, options });
+  }
+
+  /** Hand a conversation to a person (`POST /api/v1/messaging/conversations/{id}/hand-off`, scope `messaging:write`). */
+  handOffConversation(id: string, options: RequestOptions = {}): Promise<Data<'/api/v1/messaging/conversations/{id}/hand-off', 'post'>> {
+    return this.request('post', '/api/v1/messaging/conversations/{id}/hand-off', { path: { id }, options });
+  }
+
+  /** Give a conversation back to the bot (`POST /api/v1/messaging/conversations/{id}/reopen`, scope `messaging:write`). */
+  reopenConversation(id: string, options: RequestOptions = {}): Promise<Data<'/api/v1/messaging/conversations/{id}/reopen', 'post'>> {
+    return this.request('post', '/api/v1/messaging/conversations/{id}/reopen', { path: { id }, options });
+  }
+
   /** Send a text or media (inside the 24-hour window) or an approved template (any time) (`POST /api/v1/messaging/messages`, scope `messaging:write`). */
   sendMessage(body: Body<'/api/v1/messaging/messages', 'post'>, options: RequestOptions = {}): Promise<Data<'/api/v1/messaging/messages', 'post'>> {
     return this.request('post', '/api/v1/messaging/messages', { body, options });

@@ -37,6 +37,7 @@ export function MessagingPage() {
                     {a.messagesSent} sent · {a.messagesReceived} received
                   </span>{' '}
                   <SyncTemplates accountId={a.id} name={a.verifiedName} />
+                  <ChatAgentSettings accountId={a.id} name={a.verifiedName} />
                 </li>
               ))}
             </ul>
@@ -53,7 +54,7 @@ export function MessagingPage() {
                   <ExpandButton open={open === c.id} onToggle={() => setOpen(open === c.id ? undefined : c.id)}>
                     {c.waUserName ?? c.waUserPhone}
                   </ExpandButton>{' '}
-                  <TestBadge livemode={c.livemode} />{' '}
+                  <TestBadge livemode={c.livemode} /> <span className="badge">{c.status}</span>{' '}
                   <span className="muted">
                     {c.messageCount} messages · {c.lastMessagePreview ?? ''}
                   </span>
@@ -122,6 +123,7 @@ function Thread({ orgId, id }: { orgId: string; id: string }) {
     <QueryView query={conversation}>
       {({ data }) => (
         <>
+          {data.aiSummary ? <p className="muted">Summary: {data.aiSummary}</p> : null}
           <ol className="conversation">
             {data.messages.map((m) => (
               <li key={m.id} className={`bubble ${m.direction === 'inbound' ? 'bubble-user' : 'bubble-assistant'}`}>
@@ -136,5 +138,58 @@ function Thread({ orgId, id }: { orgId: string; id: string }) {
         </>
       )}
     </QueryView>
+  );
+}
+
+/** The account's chat agent: on or off, the bot-reply limit and the hand-off keywords (other fields keep defaults). */
+function ChatAgentSettings({ accountId, name }: { accountId: string; name: string }) {
+  const client = useQueryClient();
+  const agent = useQuery({
+    queryKey: ['chat-agent', accountId],
+    queryFn: () =>
+      unwrap(api.GET('/admin/v1/messaging-accounts/{id}/chat-agent', { params: { path: { id: accountId } } })),
+  });
+  const save = useMutation({
+    mutationFn: (body: Schemas['PutChatAgentDto']) =>
+      unwrap(api.PUT('/admin/v1/messaging-accounts/{id}/chat-agent', { params: { path: { id: accountId } }, body })),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['chat-agent', accountId] }),
+  });
+  const current = agent.data?.data;
+  if (!current) return null;
+  return (
+    <form
+      aria-label={`Chat agent of ${name}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        const form = new FormData(e.currentTarget);
+        save.mutate({
+          caseId: current.caseId,
+          assistantConfigId: current.assistantConfigId,
+          summary: current.summary,
+          enabled: form.get('enabled') === 'on',
+          maxBotReplies: Number(form.get('maxBotReplies')),
+          handOffKeywords: String(form.get('keywords'))
+            .split(',')
+            .map((k) => k.trim())
+            .filter(Boolean),
+        });
+      }}
+    >
+      <label>
+        <input type="checkbox" name="enabled" defaultChecked={current.enabled} /> Bot answers
+      </label>{' '}
+      <label>
+        Bot replies before hand-off{' '}
+        <input type="number" name="maxBotReplies" min={1} max={50} defaultValue={current.maxBotReplies} />
+      </label>{' '}
+      <label>
+        Hand-off keywords <input name="keywords" defaultValue={current.handOffKeywords.join(', ')} />
+      </label>{' '}
+      <button type="submit" disabled={save.isPending}>
+        Save chat agent
+      </button>
+      {save.isSuccess ? <span role="status"> Chat agent saved.</span> : null}
+      {save.error ? <ErrorNote error={save.error} /> : null}
+    </form>
   );
 }

@@ -75,6 +75,7 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) WHATSAPP_RETRY_BASE_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(104857600) WHATSAPP_MEDIA_MAX_BYTES?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) CALL_SUPERVISION_GRACE_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(60000) CHAT_AGENT_RETRY_BASE_MS?: number;
 }
 
 export interface AppConfig {
@@ -96,6 +97,8 @@ export interface AppConfig {
   cursorSecret: string;
   migrateOnStart: boolean;
   voiceProvider: 'simulator' | 'vapi';
+  /** The chat agent's first retry after a platform failure; each further one waits twice as long. */
+  chatAgentRetryBaseMs: number;
   messagingProvider: 'simulator' | 'whatsapp';
   simulatorRingMs: number;
   simulatorCallMs: number;
@@ -340,6 +343,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     webhookAllowInsecure: parsed.WEBHOOK_ALLOW_INSECURE ?? false,
     webhookPrivateNetworks: privateNetworks,
     outboxReplayGraceMs: parsed.OUTBOX_REPLAY_GRACE_MS ?? 60000,
+    chatAgentRetryBaseMs: parsed.CHAT_AGENT_RETRY_BASE_MS ?? 2000,
     webhookEndpointConcurrency: parsed.WEBHOOK_ENDPOINT_CONCURRENCY ?? 4,
     webhookOrganizationConcurrency: parsed.WEBHOOK_ORGANIZATION_CONCURRENCY ?? 10,
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE ?? 600,

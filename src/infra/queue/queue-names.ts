@@ -13,7 +13,7 @@ export enum QueueName {
   VoiceEvents = 'voice-events',
   /** One HTTP attempt of one event to one webhook endpoint. */
   WebhookDeliveries = 'webhook-deliveries',
-  /** Chat messaging: the simulator's delivery-status reports. */
+  /** Chat messaging: the simulator's delivery-status reports; the chat agent's answers. */
   Messaging = 'messaging',
   /** The dialer (extension): campaign steps and the cluster-wide tick that drives them. */
   Campaigns = 'campaigns',
@@ -49,6 +49,8 @@ export enum JobName {
   RenewSubscriptions = 'renew-subscriptions',
   /** One simulated delivery-status report of an outbound message; data: SimulatedStatusJobData. */
   SimulateMessageStatus = 'simulate-message-status',
+  /** The chat agent answers one inbound user message; data: { messageId } (job id per message). */
+  AnswerChatMessage = 'answer-chat-message',
   /** Steps every campaign with work due (start time, retries, window openings, auto-resume); cluster-wide tick. */
   CampaignTick = 'campaign-tick',
   /** One step of one campaign, soon after one of its calls finished or it was started; data: { campaignId }. */
@@ -73,6 +75,7 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.SweepWebhookDeliveries]: QueueName.Maintenance,
   [JobName.RenewSubscriptions]: QueueName.Maintenance,
   [JobName.SimulateMessageStatus]: QueueName.Messaging,
+  [JobName.AnswerChatMessage]: QueueName.Messaging,
   [JobName.CampaignTick]: QueueName.Campaigns,
   [JobName.AdvanceCampaign]: QueueName.Campaigns,
   [JobName.RecurringScheduleTick]: QueueName.Campaigns,

@@ -81,6 +81,15 @@ import { EndCallCommand } from './end-call.command';
       route: (chosen, simulator) => new ModeRoutedVoiceProvider(chosen, simulator),
     }),
   ],
-  exports: [CallsService, CreateCallCommand, EndCallCommand, CallEventsService, CallDispatchQueue, CallStatsService],
+  // VapiClient: the chat agent talks to the same Vapi account over its chat API.
+  exports: [
+    CallsService,
+    CreateCallCommand,
+    EndCallCommand,
+    CallEventsService,
+    CallDispatchQueue,
+    CallStatsService,
+    VapiClient,
+  ],
 })
 export class CallsModule {}

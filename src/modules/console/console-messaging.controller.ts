@@ -10,14 +10,14 @@ import { Page } from '../../common/pagination/pagination.dto';
 import { ConversationDetailResponse, ConversationResponse } from '../messaging/conversation.response';
 import { ConversationsService } from '../messaging/conversations.service';
 import { ListConversationsQueryDto } from '../messaging/dto/list-conversations.dto';
+import { SendMessageCommand } from '../messaging/send-message.command';
+import { SendMessageResponse } from '../messaging/send-message.response';
 import { MessagingAccountResponse } from '../messaging/messaging-account.response';
 import { MAX_TEMPLATES_LISTED, MessagingAccountsService } from '../messaging/messaging-accounts.service';
 import { ApiSendMessageBody } from '../messaging/dto/api-send-message-body';
 import { SendMessageBodyPipe } from '../messaging/dto/send-message-body.pipe';
 import { SendMessageDto } from '../messaging/dto/send-message.dto';
 import { MessagingTemplateResponse } from '../messaging/messaging-template.response';
-import { SendMessageCommand } from '../messaging/send-message.command';
-import { SendMessageResponse } from '../messaging/send-message.response';
 import { World } from '../../common/auth/world';
 import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 
@@ -92,6 +92,7 @@ export class ConsoleMessagingController {
     @ConsoleWorld(ExistingWorldPipe) world: World,
     @Body(SendMessageBodyPipe) body: SendMessageDto,
   ): Promise<{ data: SendMessageResponse }> {
-    return { data: await this.sendMessage.execute(world, body) };
+    // Whatever the console sends is a person's message, told apart from the bot's.
+    return { data: await this.sendMessage.execute(world, body, 'agent') };
   }
 }

@@ -40,6 +40,10 @@ export class Conversation {
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) sessionExpiresAt: Date | null;
   @Column('integer', { default: 0 }) messageCount: number;
   @Column('text', { nullable: true }) aiSummary: string | null;
+  /** Bot replies since the user last reached a person (README "Chat agent"): the hand-off limit counts these. */
+  @Column('integer', { default: 0 }) botRepliesInRow: number;
+  /** The voice platform's id of the last chat turn, so the next turn carries the context (Vapi previousChatId). */
+  @Column('text', { nullable: true }) lastChatId: string | null;
   /** The time of the latest message either way; the list's sort key. */
   @Column({ type: 'timestamptz', precision: 3 }) lastActivityAt: Date;
   @CreatedAt() createdAt: Date;

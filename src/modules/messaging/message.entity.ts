@@ -3,7 +3,9 @@ import { CreatedAt } from '../../common/entities/timestamps';
 import { MessageDirection } from './conversation.entity';
 import { MessagePayload } from './message-payload';
 
-export type SenderType = 'user' | 'bot';
+/** `agent` (extension): a person's reply from the console, told apart from the bot's (README "Chat agent"). */
+export const SENDER_TYPES = ['user', 'bot', 'agent'] as const;
+export type SenderType = (typeof SENDER_TYPES)[number];
 /** What the provider reported last; `accepted` means the provider took the message and nothing more is known yet. */
 export const DELIVERY_STATUSES = ['accepted', 'sent', 'delivered', 'read', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

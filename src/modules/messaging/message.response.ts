@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { DELIVERY_STATUSES, Message } from './message.entity';
+import { DELIVERY_STATUSES, Message, SENDER_TYPES } from './message.entity';
 import { MESSAGE_KINDS, MessagePayload } from './message-payload';
 import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 
@@ -23,7 +23,13 @@ unsupported: {kind: "unsupported", providerType, errorCode, errorTitle}.`;
 export class MessageResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ enum: ['inbound', 'outbound'] }) direction: string;
-  @ApiProperty({ description: '`user` (inbound) or `bot`', example: 'user' }) senderType: string;
+  @ApiProperty({
+    enum: SENDER_TYPES,
+    description:
+      '`user` (inbound), `bot` (sent through the API or by the chat agent) or, extension, `agent` (a person replying from the console)',
+    example: 'user',
+  })
+  senderType: string;
   @ApiProperty({
     enum: MESSAGE_KINDS,
     description:

@@ -5,6 +5,23 @@ import { ContactsModule } from '../contacts/contacts.module';
 import { DoNotCallModule } from '../do-not-call/do-not-call.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { AdminMessagingController } from './admin-messaging.controller';
+import { AdminChatAgentController } from './chat-agent/admin-chat-agent.controller';
+import { AnswerChatMessageJob } from './chat-agent/answer-chat-message.job';
+import { AnswerMessageCommand } from './chat-agent/answer-message.command';
+import { ChatAgent } from './chat-agent/chat-agent.entity';
+import { ChatAgentsService } from './chat-agent/chat-agents.service';
+import { ChatPlatform } from './chat-agent/chat-platform';
+import { ChatPlatformRouter } from './chat-agent/chat-platform-router';
+import { ChatRepliesRepository } from './chat-agent/chat-replies.repository';
+import { ChatReply } from './chat-agent/chat-reply.entity';
+import { ConversationMovesCommand } from './chat-agent/conversation-moves.command';
+import { ConversationMovesController } from './chat-agent/conversation-moves.controller';
+import { ConversationSummaries } from './chat-agent/conversation-summaries';
+import { SimulatorChatPlatform } from './chat-agent/simulator-chat-platform';
+import { VapiChatPlatform } from './chat-agent/vapi-chat-platform';
+import { AssistantsModule } from '../assistants/assistants.module';
+import { CallsModule } from '../calls/calls.module';
+import { CasesModule } from '../cases/cases.module';
 import { Conversation } from './conversation.entity';
 import { ConversationsService } from './conversations.service';
 import { DeliveryStatusService } from './delivery-status.service';
@@ -31,14 +48,32 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([MessagingAccount, MessagingTemplate, Conversation, Message, EarlyDeliveryStatus]),
+    TypeOrmModule.forFeature([
+      MessagingAccount,
+      MessagingTemplate,
+      Conversation,
+      Message,
+      EarlyDeliveryStatus,
+      ChatAgent,
+      ChatReply,
+    ]),
     OrganizationsModule,
     // Inbound messages link or create the contact by phone.
     ContactsModule,
     // A STOP message lists the sender on the do-not-call ledger.
     DoNotCallModule,
+    // The chat agent answers with the scripts and assistants calls use, on the same Vapi account.
+    CasesModule,
+    AssistantsModule,
+    CallsModule,
   ],
-  controllers: [MessagingController, AdminMessagingController, WhatsAppWebhookController],
+  controllers: [
+    MessagingController,
+    AdminMessagingController,
+    WhatsAppWebhookController,
+    AdminChatAgentController,
+    ConversationMovesController,
+  ],
   providers: [
     MessagingAccountsService,
     ConversationsService,
@@ -62,8 +97,25 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
       real: WhatsAppCloudProvider,
       useReal: (config) => config.messagingProvider === 'whatsapp',
     }),
+    // The chat agent (README "Chat agent").
+    ChatAgentsService,
+    ChatRepliesRepository,
+    ConversationMovesCommand,
+    ConversationSummaries,
+    AnswerMessageCommand,
+    AnswerChatMessageJob,
+    SimulatorChatPlatform,
+    ChatPlatformRouter,
+    VapiChatPlatform,
+    // VOICE_PROVIDER picks who answers chats, as it picks who places calls.
+    simulatorUnlessConfigured({
+      provide: ChatPlatform,
+      simulator: SimulatorChatPlatform,
+      real: VapiChatPlatform,
+      useReal: (config) => config.voiceProvider === 'vapi',
+    }),
   ],
   // The dialer's message follow-ups send through the very command the public API uses.
-  exports: [MessagingAccountsService, ConversationsService, SendMessageCommand],
+  exports: [MessagingAccountsService, ConversationsService, SendMessageCommand, ChatAgentsService],
 })
 export class MessagingModule {}

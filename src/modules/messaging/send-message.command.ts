@@ -7,7 +7,7 @@ import { Conversation } from './conversation.entity';
 import { DeliveryStatusService } from './delivery-status.service';
 import { SendMediaMessageDto, SendMessageDto, SendTemplateMessageDto } from './dto/send-message.dto';
 import { hasOneSource } from './dto/template-parameters.dto';
-import { Message } from './message.entity';
+import { Message, SenderType } from './message.entity';
 import { MessagingAccount } from './messaging-account.entity';
 import { MessagingTemplate } from './messaging-template.entity';
 import { MessagingProvider, Recipient, SendResult } from './providers/messaging-provider';
@@ -45,7 +45,8 @@ export class SendMessageCommand {
     private readonly statuses: DeliveryStatusService,
   ) {}
 
-  async execute(world: World, dto: SendMessageDto): Promise<SentMessage> {
+  /** `senderType`: who wrote it; `bot` for the API and the chat agent, `agent` for a person in the console. */
+  async execute(world: World, dto: SendMessageDto, senderType: SenderType = 'bot'): Promise<SentMessage> {
     const conversation = await this.conversations.findOneBy({ id: dto.conversationId, ...worldWhere(world) });
     if (!conversation) throw ApiError.notFound('Conversation');
     const account = await this.accounts.findOneBy({
@@ -58,7 +59,7 @@ export class SendMessageCommand {
     const livemode = account.livemode;
     const provider = livemode ? this.configured : this.simulator;
     const to: Recipient = { phone: conversation.waUserPhone, userId: conversation.waUserId };
-    const send = { provider, conversation, account };
+    const send = { provider, conversation, account, senderType };
 
     if (dto.type === 'template') return this.sendTemplate(send, to, dto, livemode);
     if (!conversation.sessionExpiresAt || Date.now() > conversation.sessionExpiresAt.getTime()) {
@@ -158,7 +159,7 @@ export class SendMessageCommand {
         conversationId: conversation.id,
         accountId: account.id,
         direction: 'outbound',
-        senderType: 'bot',
+        senderType: send.senderType,
         deliveryStatus: 'accepted',
         providerMessageId: result.providerMessageId,
         timestamp: now,
@@ -196,6 +197,7 @@ export class SendMessageCommand {
 
 interface Send {
   provider: MessagingProvider;
+  senderType: SenderType;
   conversation: Conversation;
   account: MessagingAccount;
 }

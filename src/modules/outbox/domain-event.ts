@@ -18,6 +18,8 @@ export const DOMAIN_EVENT_TYPES = [
   'message.delivered',
   'message.read',
   'message.failed',
+  // Extension: the chat agent handed a conversation to a person; data is the Conversation.
+  'conversation.handed_off',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];

@@ -6,17 +6,18 @@ type Json = Record<string, any>;
 
 /**
  * The resource each event family carries in `data` (call events: the Call without `transcript`; message events:
- * the Message with its conversationId and livemode).
+ * the Message with its conversationId and livemode; conversation events: the Conversation).
  */
 const DATA_SCHEMA: Record<string, string> = {
   call: 'Call',
   contact: 'Contact',
   campaign: 'Campaign',
   message: 'MessageEventData',
+  conversation: 'Conversation',
 };
 
 /** Event families beyond the spec's Events table: the dialer's campaigns and messaging. */
-const EXTENSION_FAMILIES = ['campaign', 'message'];
+const EXTENSION_FAMILIES = ['campaign', 'message', 'conversation'];
 
 const DELIVERY = `Delivered as \`POST\` with a JSON body to every active endpoint of the event's world (\`livemode\`) subscribed
 to the event.

@@ -22,6 +22,7 @@ import { WebhookClaimSlotFunction1795460000000 } from './1795460000000-WebhookCl
 import { CallProviderOutcome1795470000000 } from './1795470000000-CallProviderOutcome';
 import { Worlds1795470000001 } from './1795470000001-Worlds';
 import { ConsoleSessionTokenBinding1795470000002 } from './1795470000002-ConsoleSessionTokenBinding';
+import { ChatAgent1795483200000 } from './1795483200000-ChatAgent';
 import { WhatsAppProduction1795471000000 } from './1795471000000-WhatsAppProduction';
 import { CallsByNumber1795480000000 } from './1795480000000-CallsByNumber';
 import { CallOutcomes1795483100000 } from './1795483100000-CallOutcomes';
@@ -58,4 +59,5 @@ export const MIGRATIONS: Function[] = [
   WhatsAppProduction1795471000000,
   CallsByNumber1795480000000,
   CallOutcomes1795483100000,
+  ChatAgent1795483200000,
 ];

@@ -35,6 +35,9 @@ function IsVariables(): PropertyDecorator {
   });
 }
 
+/** Spec: a free-form text is at most 4,096 characters. */
+export const MESSAGE_TEXT_MAX_LENGTH = 4096;
+
 export const MESSAGE_TYPES = ['text', 'template', ...MEDIA_KINDS] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
@@ -42,9 +45,9 @@ export type MessageType = (typeof MESSAGE_TYPES)[number];
 export class SendTextMessageDto {
   @ApiProperty({ enum: ['text'] }) @Equals('text') type: 'text';
   @ApiProperty({ format: 'uuid' }) @IsUUID() conversationId: string;
-  @ApiProperty({ maxLength: 4096, example: 'Your appointment is confirmed.' })
+  @ApiProperty({ maxLength: MESSAGE_TEXT_MAX_LENGTH, example: 'Your appointment is confirmed.' })
   @IsString()
-  @Length(1, 4096)
+  @Length(1, MESSAGE_TEXT_MAX_LENGTH)
   text: string;
 }
 

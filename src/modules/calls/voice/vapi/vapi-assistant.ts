@@ -200,6 +200,11 @@ export function vapiAssistant(
   };
 }
 
+/** The transient assistant of a text chat (POST /chat): only the model and its system prompt matter over text. */
+export function vapiChatAssistant(model: ModelConfig, systemPrompt: string): Vapi.CreateAssistantDto {
+  return { model: vapiModel(model, systemPrompt, false) };
+}
+
 /** Vapi's POST /call body for an outbound phone call with a transient assistant. */
 export function vapiCreateCallBody(
   call: Pick<Call, 'id' | 'firstMessage' | 'systemPrompt' | 'callTo' | 'variableValues'> &

@@ -100,6 +100,14 @@ export class VapiClient {
     }
   }
 
+  /**
+   * POST /chat: one turn of a text conversation with an assistant. Not retried here after a timeout or a 5xx (Vapi
+   * may have answered and charged); the chat agent's job retries the whole turn with backoff.
+   */
+  createChat(body: Vapi.CreateChatDto): Promise<Vapi.Chat> {
+    return this.request<Vapi.Chat>('POST', '/chat', body, { idempotent: false });
+  }
+
   /** GET /call/{id}; null when Vapi does not know the call. */
   async getCall(id: string): Promise<Vapi.Call | null> {
     try {

@@ -1,0 +1,37 @@
+import { Contact } from '../../contacts/contact.entity';
+
+/** What the agent knows when it answers one user message. */
+export interface ChatTurn {
+  organizationId: string;
+  /** The user's text. */
+  text: string;
+  contact: Pick<Contact, 'title' | 'phone' | 'email' | 'notes'> | null;
+  caseId: string | null;
+  assistantConfigId: string | null;
+  /** The platform's id of the conversation's previous turn, which carries its context. */
+  previousChatId: string | null;
+}
+
+export interface ChatAnswer {
+  text: string;
+  /** The platform's id of this turn (null when the platform keeps no context). */
+  chatId: string | null;
+}
+
+export interface SummaryInput {
+  organizationId: string;
+  messageCount: number;
+  /** The user's latest text, and the conversation's messages oldest first (bounded). */
+  lastUserText: string;
+  transcript: Array<{ role: 'user' | 'assistant'; text: string }>;
+  assistantConfigId: string | null;
+}
+
+/**
+ * Where the chat agent's words come from: the voice platform's chat API, or the simulator. A platform error or
+ * timeout throws; the caller retries and finally hands the conversation to a person.
+ */
+export abstract class ChatPlatform {
+  abstract reply(turn: ChatTurn): Promise<ChatAnswer>;
+  abstract summarize(input: SummaryInput): Promise<string>;
+}

@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import type { Vapi } from '@vapi-ai/server-sdk';
+import { OutboundAssistantsService } from '../../assistants/outbound-assistants.service';
+import { resolveCall } from '../../calls/call-resolution';
+import { VapiClient } from '../../calls/voice/vapi/vapi-client';
+import { DEFAULT_VOICE_SETTINGS, vapiChatAssistant } from '../../calls/voice/vapi/vapi-assistant';
+import { CasesService } from '../../cases/cases.service';
+import { PromptsService } from '../../cases/prompts.service';
+import { ChatAnswer, ChatPlatform, ChatTurn, SummaryInput } from './chat-platform';
+
+/** What the summary turn is asked to do; its answer is cut to AI_SUMMARY_MAX_LENGTH by the caller. */
+const SUMMARY_PROMPT =
+  'Summarize this customer conversation for the person taking it over: who the customer is, what they want, ' +
+  'and what is still open. At most three sentences, plain text.';
+/** The transcript a summary turn sends is cut to this many characters (its latest part kept). */
+export const SUMMARY_TRANSCRIPT_MAX_LENGTH = 20_000;
+
+/**
+ * The chat agent on Vapi's chat API (POST /chat, docs/providers.md): the case's prompt resolved as a call's would
+ * be (contact variables, the bounds of docs/contracts/bounds.md), the assistant's model (else the organization's
+ * default assistant's, else the defaults), and the conversation's context carried by `previousChatId`.
+ */
+@Injectable()
+export class VapiChatPlatform extends ChatPlatform {
+  constructor(
+    private readonly vapi: VapiClient,
+    private readonly cases: CasesService,
+    private readonly prompts: PromptsService,
+    private readonly assistants: OutboundAssistantsService,
+  ) {
+    super();
+  }
+
+  async reply(turn: ChatTurn): Promise<ChatAnswer> {
+    const assistant = await this.assistantOf(turn.organizationId, turn.assistantConfigId);
+    const kase = turn.caseId ? await this.cases.get(turn.organizationId, turn.caseId) : null;
+    const library = kase?.systemPromptId ? await this.prompts.find(turn.organizationId, kase.systemPromptId) : null;
+    // The same resolution as a call's: required variables and rendered bounds apply (a failure throws).
+    const { systemPrompt } = resolveCall({
+      request: {},
+      contact: turn.contact,
+      case: kase && { ...kase, prompt: library?.content ?? kase.prompt },
+      assistant,
+    });
+    const body: Vapi.CreateChatDto = {
+      assistant: vapiChatAssistant(assistant?.model ?? DEFAULT_VOICE_SETTINGS.model, systemPrompt),
+      input: turn.text,
+      ...(turn.previousChatId ? { previousChatId: turn.previousChatId } : {}),
+    };
+    const chat = await this.vapi.createChat(body);
+    return { text: lastAssistantText(chat), chatId: chat.id };
+  }
+
+  async summarize(input: SummaryInput): Promise<string> {
+    const assistant = await this.assistantOf(input.organizationId, input.assistantConfigId);
+    const transcript = input.transcript.map((m) => `${m.role}: ${m.text}`).join('\n');
+    const chat = await this.vapi.createChat({
+      assistant: vapiChatAssistant(assistant?.model ?? DEFAULT_VOICE_SETTINGS.model, SUMMARY_PROMPT),
+      input: transcript.slice(-SUMMARY_TRANSCRIPT_MAX_LENGTH),
+    });
+    return lastAssistantText(chat);
+  }
+
+  /** The named assistant, else the organization's default one, else none (the defaults). */
+  private async assistantOf(organizationId: string, id: string | null) {
+    if (id) return this.assistants.get(organizationId, id).catch(() => this.assistants.getDefault(organizationId));
+    return this.assistants.getDefault(organizationId);
+  }
+}
+
+/** The assistant's last words in a chat's output; a chat without any is a platform failure. */
+function lastAssistantText(chat: Vapi.Chat): string {
+  const said = (chat.output ?? [])
+    .filter((m): m is Vapi.AssistantMessage => m.role === 'assistant')
+    .map((m) => m.content?.trim() ?? '')
+    .filter(Boolean);
+  if (!said.length) throw new Error(`Vapi chat ${chat.id} answered no assistant text`);
+  return said[said.length - 1];
+}
