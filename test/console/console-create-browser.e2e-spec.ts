@@ -126,9 +126,9 @@ describe('console in Chromium: creating endpoints and replying', () => {
     await page.getByRole('button', { name: 'Tom' }).click();
     await expectText(page.locator('form.reply'), 'The 24-hour window is closed');
     expect(await page.getByLabel('Reply', { exact: true }).count()).toBe(0);
-    const options = await page.getByLabel('Template').locator('option').allTextContents();
+    const options = await page.getByLabel('Template', { exact: true }).locator('option').allTextContents();
     expect(options).toEqual(['Choose a template', 'appointment_reminder (en_US)']);
-    await page.getByLabel('Template').selectOption({ label: 'appointment_reminder (en_US)' });
+    await page.getByLabel('Template', { exact: true }).selectOption({ label: 'appointment_reminder (en_US)' });
     await page.getByLabel('Value of {{1}}').fill('Tom');
     await page.getByLabel('Value of {{2}}').fill('Monday 9:00');
     await page.getByRole('button', { name: 'Send template' }).click();
