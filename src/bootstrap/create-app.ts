@@ -24,7 +24,7 @@ import { assertEveryRouteDeclaresAccess } from '../common/auth/assert-route-acce
 import { setupOpenApi } from './openapi-document';
 import { useBoundedJsonParser } from './json-body-parser';
 
-/** CONTRACTS §2: bodies over 1 MiB are 413 PAYLOAD_TOO_LARGE. */
+/** docs/contracts/errors.md: bodies over 1 MiB are 413 PAYLOAD_TOO_LARGE. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /**
  * A client gets REQUEST_TIMEOUT_MS (30 s by default) to send a whole request, body included: Node checks every
@@ -35,7 +35,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
  */
 export const CONNECTIONS_CHECK_MS = 1000;
 export const HTTP_TIMEOUTS = { connectionTimeout: 60_000, keepAliveTimeout: 65_000 } as const;
-/** CONTRACTS §7: a longer path parameter is answered 404 NOT_FOUND by the router, before any handler. */
+/** docs/contracts/bounds.md: a longer path parameter is answered 404 NOT_FOUND by the router, before any handler. */
 export const MAX_PARAM_LENGTH = 100;
 
 /** How a request Node's HTTP parser refused (or timed out) is answered, before any routing. */
@@ -67,7 +67,7 @@ export async function createApp(options: {
     // Given to Node's server constructor too: set only afterwards (as Fastify does), Node never enforced it and a
     // slow body held its socket until the 60 s headers timeout (measured). Headers get the same bound.
     http: { connectionsCheckingInterval: CONNECTIONS_CHECK_MS, requestTimeout: options.config.requestTimeoutMs },
-    // Errors Fastify's router raises before any route or hook runs, answered in the envelope (CONTRACTS §7): a path
+    // Errors Fastify's router raises before any route or hook runs, answered in the envelope (docs/contracts/bounds.md): a path
     // parameter over 100 characters can never be a known id, so it is an unknown one.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';

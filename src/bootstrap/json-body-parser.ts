@@ -7,7 +7,7 @@ import { BULK_JSON_BODY_LIMITS, JSON_BODY_LIMITS, jsonShapeViolation } from '../
 const BULK_ROUTES = new Set(['POST /api/v1/campaigns']);
 
 /**
- * The application/json parser: the body's shape (members, depth; CONTRACTS §7) is checked on its raw bytes
+ * The application/json parser: the body's shape (members, depth; docs/contracts/bounds.md) is checked on its raw bytes
  * first, so a body that would make JSON.parse or class-transformer work hard (80,000 keys, 5,000 levels) is a
  * 400 VALIDATION_ERROR before any object is built. Within the bounds, Fastify's own parser (prototype-poisoning
  * checks included) does the rest; the raw bytes stay on `request.rawBody` for signature checks.

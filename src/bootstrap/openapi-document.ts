@@ -33,7 +33,7 @@ function sortDeep(value: unknown): unknown {
   return value;
 }
 
-const ADMIN_DESCRIPTION = `The admin API: the web console's backend (CONTRACTS §6). Off unless \`ADMIN_TOKEN\` is set.
+const ADMIN_DESCRIPTION = `The admin API: the web console's backend (docs/contracts/admin-api.md). Off unless \`ADMIN_TOKEN\` is set.
 Scripts send \`Authorization: Bearer <ADMIN_TOKEN>\`; the console signs in once (POST /admin/v1/session) and then
 sends its HttpOnly session cookie, plus \`X-Console-CSRF\` on unsafe methods. Organization-scoped routes take the
 organization from the path and run the same domain services, rules and errors as the public API.

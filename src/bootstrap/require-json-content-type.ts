@@ -14,7 +14,7 @@ function hasBody(request: FastifyRequest): boolean {
  * A body sent without `Content-Type: application/json` (curl's `-d` says form-urlencoded, which the framework
  * would otherwise parse into nonsense and answer with a field-by-field validation error) is refused before
  * parsing with one message that names the type expected and the type received. 400 VALIDATION_ERROR, the code
- * CONTRACTS §2 gives every body that fails validation (a 415 would be a status no operation documents).
+ * docs/contracts/errors.md gives every body that fails validation (a 415 would be a status no operation documents).
  */
 export function requireJsonContentType(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', async (request, reply) => {

@@ -10,7 +10,7 @@ export interface CallsOrg extends TestOrg {
   from: string;
 }
 
-/** An organization with a phone number and outbound minutes (a trial through the admin API, CONTRACTS §6). */
+/** An organization with a phone number and outbound minutes (a trial through the admin API, docs/contracts/admin-api.md). */
 export async function callingOrg(t: Pick<TestApp, 'admin' | 'baseUrl'>, mins = 1000): Promise<CallsOrg> {
   const org = await createOrg(t);
   const from = nextNumber();
@@ -70,7 +70,7 @@ export async function insertCase(
     );
   }
   if (c.toolIds?.length) {
-    // A case's toolIds are dashboard-only with no admin route (CONTRACTS §6), hence the one direct write.
+    // A case's toolIds are dashboard-only with no admin route (docs/contracts/admin-api.md), hence the one direct write.
     await t.db.query('UPDATE cases SET tool_ids = $2 WHERE id = $1', [id, c.toolIds]);
   }
   return id;

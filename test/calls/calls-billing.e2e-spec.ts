@@ -2,7 +2,7 @@ import { createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 import { callingOrg, eventsOf, finished, waitForCall } from './call-fixtures';
 
-describe('calls: minute checks at creation and at dispatch (CONTRACTS §3)', () => {
+describe('calls: minute checks at creation and at dispatch (docs/contracts/conventions.md)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();

@@ -7,7 +7,7 @@ import { startCampaign, waitForCampaign } from '../dialer/campaign-fixtures';
 import { finished, waitForCall } from './call-fixtures';
 
 /**
- * CONTRACTS §8: a `test` key never reaches a real provider, whatever VOICE_PROVIDER / MESSAGING_PROVIDER say,
+ * docs/contracts/modes.md: a `test` key never reaches a real provider, whatever VOICE_PROVIDER / MESSAGING_PROVIDER say,
  * and its data is marked and kept apart. Here both real providers are configured (against local fakes), so a
  * request reaching either fake is a test-mode call or message that escaped.
  */
@@ -46,7 +46,7 @@ describe('test mode: test keys run on the simulators, live keys on the configure
     const res = await testKey.post('/api/v1/calls', { to: '+14155550123', from: org.from });
     expect(res.status).toBe(201);
     const call = await waitForCall({ ...org, api: testKey }, res.body.data.id, finished);
-    // The simulator's outcome for a last digit 0-6 (CONTRACTS §4).
+    // The simulator's outcome for a last digit 0-6 (docs/contracts/simulator.md).
     expect(call).toMatchObject({ status: 'ended', endedReason: 'customer-ended-call', resultStatus: 'Answered' });
     expect(vapi.requests).toEqual([]);
     const { rows } = await t.db.query('SELECT livemode FROM calls WHERE id = $1', [call.id]);

@@ -6,7 +6,7 @@ import { sampleMax } from './campaign-fixtures';
 const sampleLiveCalls = (t: TestApp, orgId: string) =>
   sampleMax(t, `SELECT count(*)::int AS n FROM calls WHERE organization_id = $1 AND status = 'processing'`, [orgId]);
 
-describe('dialer: admission control (CONTRACTS §9)', () => {
+describe('dialer: admission control (docs/contracts/dialer.md)', () => {
   let t: TestApp;
   let org: CallsOrg;
   beforeAll(async () => {

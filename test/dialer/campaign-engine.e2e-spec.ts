@@ -6,7 +6,7 @@ import { ALL_DAYS, allEntries, rows, sampleMax, startCampaign, utcClock, waitFor
 const sampleCampaignCalls = (t: TestApp, campaignId: string) =>
   sampleMax(t, `SELECT count(*)::int AS n FROM calls WHERE campaign_id = $1 AND status = 'processing'`, [campaignId]);
 
-describe('dialer: the campaign engine over the simulator (CONTRACTS §4, §9)', () => {
+describe('dialer: the campaign engine over the simulator (docs/contracts/simulator.md, docs/contracts/dialer.md)', () => {
   let t: TestApp;
   let org: CallsOrg;
   beforeAll(async () => {

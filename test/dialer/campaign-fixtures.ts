@@ -3,7 +3,7 @@ import { CallsOrg } from '../calls/call-fixtures';
 
 /**
  * `count` North American rows (`+1` and ten digits) sharing a prefix, each ending in the simulator outcome digit
- * `digit(i)` (CONTRACTS §4).
+ * `digit(i)` (docs/contracts/simulator.md).
  */
 export function rows(prefix: string, count: number, digit: (i: number) => number = (i) => i % 10) {
   const width = 11 - prefix.length;

@@ -5,7 +5,7 @@ import { ALL_DAYS, rows, utcClock, waitForCampaign } from './campaign-fixtures';
 /** A window that opens in two hours (UTC), so nothing is dialled now. */
 const closedWindow = () => ({ days: ALL_DAYS, start: utcClock(120), end: utcClock(180), timezone: 'UTC' });
 
-describe('dialer: campaigns API and state machine (CONTRACTS §9)', () => {
+describe('dialer: campaigns API and state machine (docs/contracts/dialer.md)', () => {
   let t: TestApp;
   let org: CallsOrg;
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import { TestApp, startTestApp } from '../support/test-app';
 import { CallsOrg, callingOrg, finished, waitForCall } from '../calls/call-fixtures';
 import { createAccount, userWrites } from '../messaging/messaging-fixtures';
 
-describe('dialer: do-not-call ledger (CONTRACTS §9)', () => {
+describe('dialer: do-not-call ledger (docs/contracts/dialer.md)', () => {
   let t: TestApp;
   let org: CallsOrg;
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 
-/** The shared Idempotency-Key mechanism (CONTRACTS §2-§3), exercised through POST /contacts. */
+/** The shared Idempotency-Key mechanism (docs/contracts/errors.md, docs/contracts/conventions.md), exercised through POST /contacts. */
 describe('Idempotency-Key', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -83,7 +83,7 @@ describe('event outbox', () => {
 
     await t.startPeer({ ROLES: 'worker' });
     const job = await until(() => queue().getJob(eventId));
-    // The job is a reference (CONTRACTS §7); the payload stays in the outbox row, exactly as recorded.
+    // The job is a reference (docs/contracts/bounds.md); the payload stays in the outbox row, exactly as recorded.
     expect(job.data).toEqual({ eventId, organizationId: ORG, type: 'contact.created', occurredAt: expect.any(String) });
     const stored = await t.db.query('SELECT data FROM outbox_events WHERE event_id = $1', [eventId]);
     expect(stored.rows[0].data).toEqual({ id: 'c1', title: 'Alice', tags: ['a'] });

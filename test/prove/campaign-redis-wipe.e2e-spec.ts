@@ -7,7 +7,7 @@ import { wipeQueues } from './support/wipe-queues';
 
 const ENTRIES = 200;
 const CAP = 10;
-/** The simulator's outcome of each last digit (CONTRACTS §4). */
+/** The simulator's outcome of each last digit (docs/contracts/simulator.md). */
 const OUTCOME = (digit: number) =>
   digit <= 6
     ? 'customer-ended-call'

@@ -4,7 +4,7 @@ import { callingOrg, CallsOrg } from '../calls/call-fixtures';
 import { createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 
-/** CONTRACTS §7 at each boundary: the limit itself accepted, one more refused with a 400 naming the field. */
+/** docs/contracts/bounds.md at each boundary: the limit itself accepted, one more refused with a 400 naming the field. */
 describe('input bounds', () => {
   let t: TestApp;
   let org: CallsOrg;

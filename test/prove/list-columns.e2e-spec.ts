@@ -90,7 +90,7 @@ describe('lists read only the columns they return', () => {
     { path: '/api/v1/contacts', entity: Contact, alsoRead: [], never: ['custom_fields', 'notes'] },
     { path: '/api/v1/assistants/outbound', entity: OutboundAssistant, alsoRead: [], never: ['system_prompt'] },
     { path: '/api/v1/assistants/inbound', entity: InboundAssistant, alsoRead: [], never: [] },
-    // Ordered by most recent activity (CONTRACTS §3): the keyset column.
+    // Ordered by most recent activity (docs/contracts/conventions.md): the keyset column.
     { path: '/api/v1/messaging/conversations', entity: Conversation, alsoRead: ['last_activity_at'], never: [] },
     { path: '/api/v1/messaging/accounts', entity: MessagingAccount, alsoRead: [], never: [] },
     // The voice platform's id is the admin API's, never the public list's.

@@ -91,7 +91,7 @@ describe('noisy neighbour: the queue store', () => {
     const prompt = 'p'.repeat(50_000);
     const kase = await org.api.post('/api/v1/cases', { title: 'Longest prompt', prompt });
     expect(kase.status).toBe(201);
-    // A number ending in 1 is answered (CONTRACTS §4): the longest timeline, the prompt in every conversation step.
+    // A number ending in 1 is answered (docs/contracts/simulator.md): the longest timeline, the prompt in every conversation step.
     const created = await org.api.post('/api/v1/calls', {
       to: '+12025550101',
       from: org.from,

@@ -2,7 +2,7 @@ import { HttpClient } from '../support/http';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 
-/** Secrets stay where they belong, and a webhook URL is judged at creation as it is at delivery (CONTRACTS §7). */
+/** Secrets stay where they belong, and a webhook URL is judged at creation as it is at delivery (docs/contracts/bounds.md). */
 describe('secure by default', () => {
   let t: TestApp;
   let org: TestOrg;

@@ -3,7 +3,7 @@ import { createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 import { admin } from './usage-support';
 
-describe('admin API billing rows (CONTRACTS §6)', () => {
+describe('admin API billing rows (docs/contracts/admin-api.md)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();

@@ -2,7 +2,7 @@ import { TestApp, startTestApp } from '../support/test-app';
 import { eventsOf, finished, insertPrompt, waitForCall } from '../calls/call-fixtures';
 import { VoiceOrg, voiceOrg } from './voice-fixtures';
 
-describe('voice simulator: inbound calls from the admin row (CONTRACTS §4, §6)', () => {
+describe('voice simulator: inbound calls from the admin row (docs/contracts/simulator.md, docs/contracts/admin-api.md)', () => {
   let t: TestApp;
   let org: VoiceOrg;
   beforeAll(async () => {

@@ -43,7 +43,7 @@ describe('webhook payloads as JSON Schema (openapi/webhook-events.schema.json)',
     expect((await org.api.patch(`/api/v1/contacts/${contact.body.data.id}`, { notes: 'called back' })).status).toBe(
       200,
     );
-    // Last digit 0: answered and ended; 9: a pipeline error (CONTRACTS §4).
+    // Last digit 0: answered and ended; 9: a pipeline error (docs/contracts/simulator.md).
     for (const to of ['+14155550160', '+14155550169']) {
       expect((await org.api.post('/api/v1/calls', { to, from: org.from, firstMessage: 'Hello' })).status).toBe(201);
     }

@@ -177,13 +177,13 @@ export interface paths {
         };
         /**
          * List campaigns, newest first
-         * @description Extension (CONTRACTS §9). A campaign calls each entry of its audience with the case, the outbound assistant and the `from` number, as ordinary calls carrying `campaignId` (listed in /calls, billed, with the usual webhooks). An entry is called only inside the calling window, evaluated in the contact time zone (the contact's `timeZone` custom field when valid, else the number's country when it has a single zone, else `window.timezone`; DST-correct); at most `maxConcurrent` of its calls are live at once (and never more than the organization's concurrency limit), at most `callsPerMinute` start per minute; a number gets at most 3 attempts per rolling 24 hours across all campaigns. An attempt whose endedReason is in `retry.on` is retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. A number on the do-not-call list is skipped (skipReason DO_NOT_CALL). When the organization runs out of outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Webhook events: campaign.started, campaign.paused, campaign.completed (data: the Campaign).
+         * @description Extension (docs/contracts/dialer.md). A campaign calls each entry of its audience with the case, the outbound assistant and the `from` number, as ordinary calls carrying `campaignId` (listed in /calls, billed, with the usual webhooks). An entry is called only inside the calling window, evaluated in the contact time zone (the contact's `timeZone` custom field when valid, else the number's country when it has a single zone, else `window.timezone`; DST-correct); at most `maxConcurrent` of its calls are live at once (and never more than the organization's concurrency limit), at most `callsPerMinute` start per minute; a number gets at most 3 attempts per rolling 24 hours across all campaigns. An attempt whose endedReason is in `retry.on` is retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. A number on the do-not-call list is skipped (skipReason DO_NOT_CALL). When the organization runs out of outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Webhook events: campaign.started, campaign.paused, campaign.completed (data: the Campaign).
          */
         get: operations["listCampaigns"];
         put?: never;
         /**
          * Create a campaign (in draft)
-         * @description Extension (CONTRACTS §9). A campaign calls each entry of its audience with the case, the outbound assistant and the `from` number, as ordinary calls carrying `campaignId` (listed in /calls, billed, with the usual webhooks). An entry is called only inside the calling window, evaluated in the contact time zone (the contact's `timeZone` custom field when valid, else the number's country when it has a single zone, else `window.timezone`; DST-correct); at most `maxConcurrent` of its calls are live at once (and never more than the organization's concurrency limit), at most `callsPerMinute` start per minute; a number gets at most 3 attempts per rolling 24 hours across all campaigns. An attempt whose endedReason is in `retry.on` is retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. A number on the do-not-call list is skipped (skipReason DO_NOT_CALL). When the organization runs out of outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Webhook events: campaign.started, campaign.paused, campaign.completed (data: the Campaign). Bounds: audience at most 10,000 (rows, contact ids or group members); maxConcurrent 1-100; callsPerMinute 1-600; retry.delaySeconds 0-604800; retry.maxAttempts 1-10.
+         * @description Extension (docs/contracts/dialer.md). A campaign calls each entry of its audience with the case, the outbound assistant and the `from` number, as ordinary calls carrying `campaignId` (listed in /calls, billed, with the usual webhooks). An entry is called only inside the calling window, evaluated in the contact time zone (the contact's `timeZone` custom field when valid, else the number's country when it has a single zone, else `window.timezone`; DST-correct); at most `maxConcurrent` of its calls are live at once (and never more than the organization's concurrency limit), at most `callsPerMinute` start per minute; a number gets at most 3 attempts per rolling 24 hours across all campaigns. An attempt whose endedReason is in `retry.on` is retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. A number on the do-not-call list is skipped (skipReason DO_NOT_CALL). When the organization runs out of outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Webhook events: campaign.started, campaign.paused, campaign.completed (data: the Campaign). Bounds: audience at most 10,000 (rows, contact ids or group members); maxConcurrent 1-100; callsPerMinute 1-600; retry.delaySeconds 0-604800; retry.maxAttempts 1-10.
          */
         post: operations["createCampaign"];
         delete?: never;
@@ -465,13 +465,13 @@ export interface paths {
         };
         /**
          * List the numbers that must not be called
-         * @description Extension (CONTRACTS §9). The ledger is checked right before every dial, whatever placed the call (POST /calls, campaigns, recurring schedules, follow-ups): a direct call to a listed number is refused with 422 DO_NOT_CALL, a queued call whose number was listed meanwhile ends in `error` with endedReason `do-not-call`, and a campaign entry is skipped with skipReason `DO_NOT_CALL`. A chat message STOP, STOPALL, UNSUBSCRIBE, CANCEL, END or QUIT (any case, surrounding spaces ignored) lists the sender with source `message`.
+         * @description Extension (docs/contracts/dialer.md). The ledger is checked right before every dial, whatever placed the call (POST /calls, campaigns, recurring schedules, follow-ups): a direct call to a listed number is refused with 422 DO_NOT_CALL, a queued call whose number was listed meanwhile ends in `error` with endedReason `do-not-call`, and a campaign entry is skipped with skipReason `DO_NOT_CALL`. A chat message STOP, STOPALL, UNSUBSCRIBE, CANCEL, END or QUIT (any case, surrounding spaces ignored) lists the sender with source `message`.
          */
         get: operations["listDoNotCall"];
         put?: never;
         /**
          * Add a number to the do-not-call ledger
-         * @description Extension (CONTRACTS §9). The ledger is checked right before every dial, whatever placed the call (POST /calls, campaigns, recurring schedules, follow-ups): a direct call to a listed number is refused with 422 DO_NOT_CALL, a queued call whose number was listed meanwhile ends in `error` with endedReason `do-not-call`, and a campaign entry is skipped with skipReason `DO_NOT_CALL`. A chat message STOP, STOPALL, UNSUBSCRIBE, CANCEL, END or QUIT (any case, surrounding spaces ignored) lists the sender with source `message`. Adding a number already listed answers 200 with the existing listing; a new one 201.
+         * @description Extension (docs/contracts/dialer.md). The ledger is checked right before every dial, whatever placed the call (POST /calls, campaigns, recurring schedules, follow-ups): a direct call to a listed number is refused with 422 DO_NOT_CALL, a queued call whose number was listed meanwhile ends in `error` with endedReason `do-not-call`, and a campaign entry is skipped with skipReason `DO_NOT_CALL`. A chat message STOP, STOPALL, UNSUBSCRIBE, CANCEL, END or QUIT (any case, surrounding spaces ignored) lists the sender with source `message`. Adding a number already listed answers 200 with the existing listing; a new one 201.
          */
         post: operations["addDoNotCall"];
         delete?: never;
@@ -513,7 +513,7 @@ export interface paths {
         };
         /**
          * Concurrency limit, live calls and calls queued for a slot
-         * @description Extension (CONTRACTS §9). Every outbound call, whatever placed it, is admitted at dispatch only while fewer than `maxConcurrentCalls - inboundReserve` calls are live; a call over the cap is not refused: it stays `new` and is dispatched, oldest first, when a slot frees (minutes are reserved only then). Inbound calls are never refused and count as live. The limit is set per organization by the operator (default 10).
+         * @description Extension (docs/contracts/dialer.md). Every outbound call, whatever placed it, is admitted at dispatch only while fewer than `maxConcurrentCalls - inboundReserve` calls are live; a call over the cap is not refused: it stays `new` and is dispatched, oldest first, when a slot frees (minutes are reserved only then). Inbound calls are never refused and count as live. The limit is set per organization by the operator (default 10).
          */
         get: operations["getLimits"];
         put?: never;
@@ -1002,7 +1002,7 @@ export interface components {
             callTo: string;
             /**
              * Format: uuid
-             * @description Extension (CONTRACTS §9): the campaign that placed this call; null outside campaigns
+             * @description Extension (docs/contracts/dialer.md): the campaign that placed this call; null outside campaigns
              */
             campaignId: string | null;
             /** Format: uuid */
@@ -1069,7 +1069,7 @@ export interface components {
             callTo: string;
             /**
              * Format: uuid
-             * @description Extension (CONTRACTS §9): the campaign that placed this call; null outside campaigns
+             * @description Extension (docs/contracts/dialer.md): the campaign that placed this call; null outside campaigns
              */
             campaignId: string | null;
             /** Format: uuid */

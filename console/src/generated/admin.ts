@@ -877,7 +877,7 @@ export interface paths {
         put?: never;
         /**
          * Place a call from the console (the test-call button)
-         * @description A test-mode call (CONTRACTS §8): the same rules as POST /api/v1/calls for its fields and variables, but it always runs on the voice simulator whatever VOICE_PROVIDER says (CONTRACTS §4: the last digit of `to` picks the outcome) and consumes no minutes.
+         * @description A test-mode call (docs/contracts/modes.md): the same rules as POST /api/v1/calls for its fields and variables, but it always runs on the voice simulator whatever VOICE_PROVIDER says (docs/contracts/simulator.md: the last digit of `to` picks the outcome) and consumes no minutes.
          */
         post: operations["adminPlaceTestCall"];
         delete?: never;
@@ -1150,7 +1150,7 @@ export interface paths {
         put?: never;
         /**
          * A simulated caller dials one of an organization's numbers
-         * @description The voice simulator answers with the organization's inbound assistant whatever `VOICE_PROVIDER` says (always answered, CONTRACTS §4). 422 INVALID_PHONE when `to` is no organization's number.
+         * @description The voice simulator answers with the organization's inbound assistant whatever `VOICE_PROVIDER` says (always answered, docs/contracts/simulator.md). 422 INVALID_PHONE when `to` is no organization's number.
          */
         post: operations["adminSimulateInboundCall"];
         delete?: never;
@@ -1449,7 +1449,7 @@ export interface components {
             callTo: string;
             /**
              * Format: uuid
-             * @description Extension (CONTRACTS §9): the campaign that placed this call; null outside campaigns
+             * @description Extension (docs/contracts/dialer.md): the campaign that placed this call; null outside campaigns
              */
             campaignId: string | null;
             /** Format: uuid */
@@ -1509,7 +1509,7 @@ export interface components {
             callTo: string;
             /**
              * Format: uuid
-             * @description Extension (CONTRACTS §9): the campaign that placed this call; null outside campaigns
+             * @description Extension (docs/contracts/dialer.md): the campaign that placed this call; null outside campaigns
              */
             campaignId: string | null;
             /** Format: uuid */

@@ -40,7 +40,7 @@ export function RequireScope(scope: Scope): MethodDecorator & ClassDecorator {
 export const Public = () => SetMetadata(ACCESS_KEY, { kind: 'public' } satisfies Access);
 
 /**
- * The dashboard's admin API (CONTRACTS §6): `Authorization: Bearer <ADMIN_TOKEN>`, or a console session cookie
+ * The dashboard's admin API (docs/contracts/admin-api.md): `Authorization: Bearer <ADMIN_TOKEN>`, or a console session cookie
  * (src/modules/console); off when no token is set. openapi/admin.yaml documents both as security schemes.
  */
 export const AdminOnly = () => SetMetadata(ACCESS_KEY, { kind: 'admin' } satisfies Access);

@@ -6,7 +6,7 @@ import type { AuthFailureBudget } from '../rate-limit/auth-failure-budget';
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
 
 /**
- * The admin credential check (CONTRACTS §6): `Authorization: Bearer <ADMIN_TOKEN>`. Shared by the access guard
+ * The admin credential check (docs/contracts/admin-api.md): `Authorization: Bearer <ADMIN_TOKEN>`. Shared by the access guard
  * (admin API routes) and the queue dashboard (a Fastify plugin outside Nest routing), so both answer alike.
  */
 export class AdminTokenCheck {

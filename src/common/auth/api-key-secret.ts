@@ -7,7 +7,7 @@ export type KeyEnvironment = 'live' | 'test';
 const KEY_PATTERN = /^([a-z]{2,10})_(live|test)_([A-Za-z0-9_-]{20,100})$/;
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-/** 43 base62 characters carry 256.03 bits (CONTRACTS §7). */
+/** 43 base62 characters carry 256.03 bits (docs/contracts/bounds.md). */
 export const KEY_RANDOM_LENGTH = 43;
 
 /** Uniform base62 characters: bytes of 248 or more are dropped so `byte % 62` favours no character. */

@@ -6,7 +6,7 @@ export interface AuthContext {
   organizationId: string;
   apiKeyId: string;
   scopes: readonly string[];
-  /** false for a `test` key (CONTRACTS §8): its calls and messages go to the simulators and are marked as test. */
+  /** false for a `test` key (docs/contracts/modes.md): its calls and messages go to the simulators and are marked as test. */
   livemode: boolean;
 }
 

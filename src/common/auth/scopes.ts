@@ -17,7 +17,7 @@ export const SCOPES = [
   'webhooks:read',
   'webhooks:write',
   'organization:read',
-  // Extensions beyond the spec (CONTRACTS §8, §9): the dialer.
+  // Extensions beyond the spec (docs/contracts/modes.md, docs/contracts/dialer.md): the dialer.
   'campaigns:read',
   'campaigns:write',
   'do_not_call:read',

@@ -1,4 +1,4 @@
-/** Every error code the API can return (spec "Errors" table and CONTRACTS §2), with its HTTP status. */
+/** Every error code the API can return (spec "Errors" table and docs/contracts/errors.md), with its HTTP status. */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   INVALID_CURSOR: 400,
@@ -15,7 +15,7 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   INVALID_PHONE: 422,
   INVALID_STATE: 422,
-  /** Extension (CONTRACTS §9): the number is on the organization's do-not-call ledger. */
+  /** Extension (docs/contracts/dialer.md): the number is on the organization's do-not-call ledger. */
   DO_NOT_CALL: 422,
   SESSION_EXPIRED: 422,
   /** Extension: the messaging provider refused a template's parameters or the template itself (its code in details). */

@@ -60,7 +60,7 @@ function isUnavailable(error: unknown, code: string | undefined): boolean {
 
 /**
  * Turns anything thrown anywhere (our ApiError, Nest's HttpExceptions, Fastify's parser errors, driver
- * errors) into the spec's envelope with the CONTRACTS §2 code. Never leaks a stack or SQL.
+ * errors) into the spec's envelope with the docs/contracts/errors.md code. Never leaks a stack or SQL.
  */
 export function toErrorResponse(error: unknown): ErrorResponse {
   if (error instanceof ApiError) {

@@ -9,7 +9,7 @@ const LOCK_SECONDS = 60;
 export type Claim = { kind: 'execute' } | { kind: 'replay'; status: number; body: unknown };
 
 /**
- * Idempotency-Key storage (CONTRACTS §3) in PostgreSQL. A key is claimed with one INSERT … ON CONFLICT, so of
+ * Idempotency-Key storage (docs/contracts/conventions.md) in PostgreSQL. A key is claimed with one INSERT … ON CONFLICT, so of
  * two concurrent requests exactly one executes; the other sees 409 until the first completes, then a replay.
  */
 @Injectable()

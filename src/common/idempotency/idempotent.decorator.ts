@@ -4,11 +4,11 @@ import { ApiErrors } from '../openapi/api-errors.decorator';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IDEMPOTENT_SECRET_SOURCE, ReplaySecretSource } from './replay-secret';
 
-/** Accept an `Idempotency-Key` header on a create route (CONTRACTS §3), enforced and documented in one place. */
+/** Accept an `Idempotency-Key` header on a create route (docs/contracts/conventions.md), enforced and documented in one place. */
 export function Idempotent(options: { secretFrom?: Type<ReplaySecretSource> } = {}) {
   return applyDecorators(
     UseInterceptors(IdempotencyInterceptor),
-    // A response carrying `data.secret` is stored with the secret's SHA-256 only (CONTRACTS §7); a replay shows
+    // A response carrying `data.secret` is stored with the secret's SHA-256 only (docs/contracts/bounds.md); a replay shows
     // the secret again only while it is still the resource's live one.
     ...(options.secretFrom ? [SetMetadata(IDEMPOTENT_SECRET_SOURCE, options.secretFrom)] : []),
     ApiHeader({

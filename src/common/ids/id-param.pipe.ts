@@ -7,7 +7,7 @@ export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID.test(value);
 }
 
-/** Path ids are UUIDs; anything else fails path validation (CONTRACTS §2: 400 VALIDATION_ERROR naming `id`). */
+/** Path ids are UUIDs; anything else fails path validation (docs/contracts/errors.md: 400 VALIDATION_ERROR naming `id`). */
 @Injectable()
 export class IdParamPipe implements PipeTransform<string, string> {
   transform(value: string): string {

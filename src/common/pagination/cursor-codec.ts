@@ -31,7 +31,7 @@ const invalid = (why: string) => new ApiError('INVALID_CURSOR', `cursor: ${why};
 
 /**
  * Opaque, tamper-evident cursors: `base64url(JSON{position, filter fingerprint}).hmac`. A cursor only works for
- * the exact filter set that produced it (CONTRACTS §3); anything else is 400 INVALID_CURSOR.
+ * the exact filter set that produced it (docs/contracts/conventions.md); anything else is 400 INVALID_CURSOR.
  */
 export class CursorCodec {
   constructor(private readonly secret: string) {}
@@ -56,7 +56,7 @@ export class CursorCodec {
       throw invalid('not a cursor');
     }
     // A well-signed payload is still checked field by field: it reaches SQL as a timestamp and a UUID, and an
-    // old or leaked secret must not turn a cursor into a 500 (CONTRACTS §7).
+    // old or leaked secret must not turn a cursor into a 500 (docs/contracts/bounds.md).
     if (!isPosition(parsed)) throw invalid('not a cursor');
     if (parsed.f !== fingerprint(filters)) throw invalid('the cursor was made for another filter set');
     return { sort: parsed.s, id: parsed.i };

@@ -3,7 +3,7 @@ import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { ActionBudget } from './action-budget';
 
 /**
- * Failed authentications and scope refusals per client address (CONTRACTS §7, AUTH_FAILURE_LIMIT_PER_MINUTE),
+ * Failed authentications and scope refusals per client address (docs/contracts/bounds.md, AUTH_FAILURE_LIMIT_PER_MINUTE),
  * in the same store as the per-key limit. Only failures are counted, so a valid key used from an address that
  * is being abused keeps working; past the budget, each further failure is a 429 with Retry-After instead of its
  * 401/403, which makes guessing keys from one address slow and visible.

@@ -1,6 +1,6 @@
 /**
  * Fills in a template's placeholders, stopping as soon as the result would pass `maxLength`: a short template
- * repeating one long value (`{{a}}` x 2,000) can never build the large string (CONTRACTS §7). Returns null when
+ * repeating one long value (`{{a}}` x 2,000) can never build the large string (docs/contracts/bounds.md). Returns null when
  * the bound is crossed. `pattern` must be global; its first group is the placeholder name.
  */
 export function renderWithin(

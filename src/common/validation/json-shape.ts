@@ -1,7 +1,7 @@
-/** CONTRACTS §7: what a JSON request body may hold, decided before it is parsed into objects. */
+/** docs/contracts/bounds.md: what a JSON request body may hold, decided before it is parsed into objects. */
 export const JSON_BODY_LIMITS = { members: 2000, depth: 32 } as const;
 /**
- * Bulk creates whose contract allows more (CONTRACTS §9: a campaign's audience holds up to 10,000 rows, each an
+ * Bulk creates whose contract allows more (docs/contracts/dialer.md: a campaign's audience holds up to 10,000 rows, each an
  * object of a few members). Still decided on the raw bytes, and the 1 MiB body limit still holds.
  */
 export const BULK_JSON_BODY_LIMITS = { members: 100_000, depth: 32 } as const;

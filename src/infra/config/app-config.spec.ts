@@ -16,7 +16,7 @@ const whatsapp = {
 };
 
 describe('parseConfig', () => {
-  it('applies the CONTRACTS §1 defaults', () => {
+  it('applies the docs/contracts/running.md defaults', () => {
     const c = parseConfig({});
     expect(c).toMatchObject({
       port: 3000,
@@ -38,7 +38,7 @@ describe('parseConfig', () => {
     expect(c.redisUrl).toBeUndefined();
   });
 
-  it('reads the Vapi adapter and supervision settings (CONTRACTS §5)', () => {
+  it('reads the Vapi adapter and supervision settings (docs/providers.md)', () => {
     const c = parseConfig({
       VOICE_PROVIDER: 'vapi',
       VAPI_API_KEY: 'k',

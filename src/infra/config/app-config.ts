@@ -17,7 +17,7 @@ const toList = ({ value }: { value: unknown }) =>
         .filter(Boolean);
 
 /**
- * The process environment as the service reads it (CONTRACTS §1). Every variable is validated once at
+ * The process environment as the service reads it (docs/contracts/running.md). Every variable is validated once at
  * start-up; a bad value stops the process with a message naming the variable.
  */
 class EnvironmentVariables {
@@ -122,7 +122,7 @@ export interface AppConfig {
    */
   webhookOrganizationConcurrency: number;
   rateLimitPerMinute: number;
-  /** Failed authentications and scope refusals allowed per client address and minute (CONTRACTS §7). */
+  /** Failed authentications and scope refusals allowed per client address and minute (docs/contracts/bounds.md). */
   authFailureLimitPerMinute: number;
   /**
    * Fastify's `trustProxy`: every peer (true) or which addresses and CIDR ranges (a list) may set X-Forwarded-For.
@@ -136,7 +136,7 @@ export interface AppConfig {
   metricsPort?: number;
   /** Origins allowed cross-origin requests; empty (the default) = CORS off. */
   corsOrigins: string[];
-  /** VOICE_PROVIDER=vapi (CONTRACTS §5); key and secret are required then. */
+  /** VOICE_PROVIDER=vapi (docs/providers.md); key and secret are required then. */
   vapi: {
     apiKey?: string;
     baseUrl: string;
@@ -164,7 +164,7 @@ export interface AppConfig {
   secretsKey?: Buffer;
   /** Supervision: a processing call gets maxDurationMs plus graceMs before the platform is asked about it. */
   callSupervision: { maxDurationMs: number; graceMs: number };
-  /** The raw environment, for provider adapters that read their own variables (CONTRACTS §5). */
+  /** The raw environment, for provider adapters that read their own variables (docs/providers.md). */
   raw: Readonly<Record<string, string | undefined>>;
 }
 

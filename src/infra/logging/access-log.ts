@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { isQuietRequest } from './quiet-requests';
 
-/** The paths whose every request leaves one line (CONTRACTS §7): the public, admin and platform APIs. */
+/** The paths whose every request leaves one line (docs/contracts/bounds.md): the public, admin and platform APIs. */
 const LOGGED_PREFIXES = ['/api/v1/', '/admin/v1/', '/platform/'];
 
 export interface AccessLogSink {

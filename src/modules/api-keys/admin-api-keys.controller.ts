@@ -9,7 +9,7 @@ import { ApiKeyResponse, CreatedApiKeyResponse } from './api-key.response';
 import { ApiKeysService } from './api-keys.service';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 
-/** Admin API (CONTRACTS §6): keys are created and revoked by the dashboard only. Documented in openapi/admin.yaml. */
+/** Admin API (docs/contracts/admin-api.md): keys are created and revoked by the dashboard only. Documented in openapi/admin.yaml. */
 @ApiTags('Organizations')
 @AdminOnly()
 @Controller('admin/v1')

@@ -3,7 +3,7 @@ import { renderWithin } from '../../common/text/render-within';
 import type { AnalysisPlan } from '../call-outcomes/analysis-plan';
 import { VOICEMAIL_MESSAGE_MAX, VoicemailPolicy, effectiveVoicemailPolicy } from '../call-outcomes/voicemail-policy';
 
-/** CONTRACTS §7: what a call may inject once its `{{variables}}` are filled in. */
+/** docs/contracts/bounds.md: what a call may inject once its `{{variables}}` are filled in. */
 export const RENDERED_LIMITS = {
   firstMessage: 1000,
   systemPrompt: 50_000,
@@ -70,7 +70,7 @@ export function placeholdersOf(template: string): string[] {
 }
 
 /**
- * Replaces every `{{name}}` with its value; a placeholder nothing resolves becomes empty text (CONTRACTS §3).
+ * Replaces every `{{name}}` with its value; a placeholder nothing resolves becomes empty text (docs/contracts/conventions.md).
  * Stops with RenderedTooLongError as soon as the result passes the field's bound.
  */
 export function render(field: keyof typeof RENDERED_LIMITS, template: string, values: Record<string, string>): string {
@@ -121,7 +121,7 @@ function keytermsOf(text: string | null | undefined): string[] | null {
 }
 
 /**
- * Resolves what a call injects (spec Calls rules 1-3, CONTRACTS §3): first message and system prompt by
+ * Resolves what a call injects (spec Calls rules 1-3, docs/contracts/conventions.md): first message and system prompt by
  * request, case, assistant, generic default; tools from the case only; variables by priority; placeholders
  * rendered in both texts. Pure: the caller loads the references and turns the error into a 400.
  */

@@ -57,7 +57,7 @@ export class Call {
   @Column('uuid', { nullable: true }) caseId: string | null;
   @Column('uuid', { nullable: true }) contactId: string | null;
   @Column('uuid', { nullable: true }) assistantConfigId: string | null;
-  /** Extension (CONTRACTS §9): the campaign, recurring schedule or follow-up campaign that placed the call. */
+  /** Extension (docs/contracts/dialer.md): the campaign, recurring schedule or follow-up campaign that placed the call. */
   @Column('uuid', { nullable: true }) campaignId: string | null;
   @Column('text', { nullable: true }) firstMessage: string | null;
   /** The resolved system prompt injected into the call (not part of the public representation). */

@@ -66,7 +66,7 @@ export class CallResponse {
     type: String,
     format: 'uuid',
     nullable: true,
-    description: 'Extension (CONTRACTS §9): the campaign that placed this call; null outside campaigns',
+    description: 'Extension (docs/contracts/dialer.md): the campaign that placed this call; null outside campaigns',
   })
   campaignId: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'The resolved opening message' }) firstMessage:

@@ -30,7 +30,7 @@ export type CampaignAudience = { groupId: string } | { contactIds: string[] } | 
 /** What placed a campaign other than POST /campaigns: an occurrence of a recurring schedule, or a follow-up. */
 export type CampaignSourceType = 'recurring_schedule' | 'follow_up';
 
-/** A batch of outbound calls (extension, CONTRACTS §9). `kind` tells a public campaign from the admin dialers. */
+/** A batch of outbound calls (extension, docs/contracts/dialer.md). `kind` tells a public campaign from the admin dialers. */
 @Entity('campaigns')
 @Index('ix_campaigns_org_created', ['organizationId', 'createdAt', 'id'])
 @Index('ix_campaigns_active', ['status'], { where: `status IN ('scheduled', 'running')` })

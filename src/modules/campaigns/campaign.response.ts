@@ -20,7 +20,7 @@ export class CampaignCountsResponse {
   @ApiProperty() skipped: number;
 }
 
-/** A campaign (extension, CONTRACTS §9); also the `data` of campaign.* events. */
+/** A campaign (extension, docs/contracts/dialer.md); also the `data` of campaign.* events. */
 export class CampaignResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() name: string;

@@ -17,7 +17,7 @@ import { CreateCampaignCommand } from './create-campaign.command';
 import { CreateCampaignDto } from './dto/create-campaign.dto';
 
 const ENGINE =
-  'Extension (CONTRACTS §9). A campaign calls each entry of its audience with the case, the outbound assistant ' +
+  'Extension (docs/contracts/dialer.md). A campaign calls each entry of its audience with the case, the outbound assistant ' +
   'and the `from` number, as ordinary calls carrying `campaignId` (listed in /calls, billed, with the usual ' +
   'webhooks). An entry is called only inside the calling window, evaluated in the contact time zone (the ' +
   "contact's `timeZone` custom field when valid, else the number's country when it has a single zone, else " +

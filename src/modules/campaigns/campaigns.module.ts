@@ -28,7 +28,7 @@ import { RecurringScheduleRunnerJob } from './dialers/recurring-schedule-runner.
 import { AdvanceCampaignCommand } from './engine/advance-campaign.command';
 import { CampaignEngineJob } from './engine/campaign-engine.job';
 
-/** The dialer's campaigns (extension, CONTRACTS §9): the API and the engine that turns entries into calls. */
+/** The dialer's campaigns (extension, docs/contracts/dialer.md): the API and the engine that turns entries into calls. */
 @Module({
   imports: [
     TypeOrmModule.forFeature([Campaign, CampaignEntry, CampaignAttempt]),

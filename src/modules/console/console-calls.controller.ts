@@ -101,8 +101,8 @@ export class ConsoleCallsController {
     operationId: 'adminPlaceTestCall',
     summary: 'Place a call from the console (the test-call button)',
     description:
-      'A test-mode call (CONTRACTS §8): the same rules as POST /api/v1/calls for its fields and variables, but ' +
-      'it always runs on the voice simulator whatever VOICE_PROVIDER says (CONTRACTS §4: the last digit of `to` ' +
+      'A test-mode call (docs/contracts/modes.md): the same rules as POST /api/v1/calls for its fields and variables, but ' +
+      'it always runs on the voice simulator whatever VOICE_PROVIDER says (docs/contracts/simulator.md: the last digit of `to` ' +
       'picks the outcome) and consumes no minutes.',
   })
   @ApiDataResponse(CallResponse, { status: 201 })
@@ -111,7 +111,7 @@ export class ConsoleCallsController {
     @Param('orgId', ExistingOrganizationPipe) orgId: string,
     @Body() dto: CreateCallDto,
   ): Promise<{ data: CallResponse }> {
-    // A test-mode call (CONTRACTS §8): always on the simulator, free, fires like any call.
+    // A test-mode call (docs/contracts/modes.md): always on the simulator, free, fires like any call.
     return { data: CallResponse.from(await this.createCall.execute({ organizationId: orgId, livemode: false }, dto)) };
   }
 }

@@ -16,7 +16,7 @@ import { ConsoleCampaignResponse } from './console-campaign.response';
 import { World } from '../../common/auth/world';
 import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 
-/** Dialer campaigns (CONTRACTS §9) with their progress, and the public routes' state moves, for any organization. */
+/** Dialer campaigns (docs/contracts/dialer.md) with their progress, and the public routes' state moves, for any organization. */
 @ApiTags('Usage and automations')
 @AdminOnly()
 @Controller('admin/v1/organizations/:orgId/campaigns')

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 import { DO_NOT_CALL_SOURCES, DoNotCallEntry, DoNotCallSource } from './do-not-call-entry.entity';
 
-/** A number on the do-not-call ledger (extension, CONTRACTS §9). */
+/** A number on the do-not-call ledger (extension, docs/contracts/dialer.md). */
 export class DoNotCallEntryResponse {
   @ApiProperty({ example: '+14155550187', description: 'E.164' }) number: string;
   @ApiProperty({ type: String, nullable: true, example: 'Asked not to be called' }) reason: string | null;

@@ -13,7 +13,7 @@ import { AddDoNotCallDto } from './dto/add-do-not-call.dto';
 import { NUMBER_PARAM, numberParam } from './number-param';
 
 const LEDGER_RULES =
-  'Extension (CONTRACTS §9). The ledger is checked right before every dial, whatever placed the call (POST ' +
+  'Extension (docs/contracts/dialer.md). The ledger is checked right before every dial, whatever placed the call (POST ' +
   '/calls, campaigns, recurring schedules, follow-ups): a direct call to a listed number is refused with 422 ' +
   'DO_NOT_CALL, a queued call whose number was listed meanwhile ends in `error` with endedReason `do-not-call`, ' +
   'and a campaign entry is skipped with skipReason `DO_NOT_CALL`. A chat message STOP, STOPALL, UNSUBSCRIBE, ' +

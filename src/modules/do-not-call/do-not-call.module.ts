@@ -6,7 +6,7 @@ import { DoNotCallController } from './do-not-call.controller';
 import { DoNotCallRepository } from './do-not-call.repository';
 import { DoNotCallService } from './do-not-call.service';
 
-/** The do-not-call ledger (extension, CONTRACTS §9), checked before every dial. */
+/** The do-not-call ledger (extension, docs/contracts/dialer.md), checked before every dial. */
 @Module({
   imports: [TypeOrmModule.forFeature([DoNotCallEntry])],
   controllers: [DoNotCallController],

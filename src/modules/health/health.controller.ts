@@ -17,7 +17,7 @@ import { QueueConnection } from '../../infra/queue/queue-connection';
 import { HealthIndicatorStateResponse, HealthResponse } from './health.response';
 
 /**
- * Liveness and readiness for orchestrators (CONTRACTS §1): Terminus JSON, no API key. Documented in
+ * Liveness and readiness for orchestrators (docs/contracts/running.md): Terminus JSON, no API key. Documented in
  * openapi/admin.yaml (the operators' document), not openapi/openapi.yaml, whose every operation takes an API key
  * and a scope (spec: "All endpoints require the X-API-Key header"), as its tests assert.
  */

@@ -9,7 +9,7 @@ export class HealthIndicatorStateResponse {
 }
 
 /**
- * Terminus's report (CONTRACTS §1): `details` holds every checked dependency (`database`; `redis` when REDIS_URL
+ * Terminus's report (docs/contracts/running.md): `details` holds every checked dependency (`database`; `redis` when REDIS_URL
  * is set), `info` those up, `error` those down.
  */
 export class HealthResponse {

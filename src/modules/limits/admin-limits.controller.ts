@@ -9,7 +9,7 @@ import { SetLimitsDto } from './dto/set-limits.dto';
 import { LimitsResponse, OrganizationLimitsResponse } from './limits.response';
 import { OrganizationLimitsRepository } from './organization-limits.repository';
 
-/** Admin API (CONTRACTS §9): the operator sets an organization's concurrency limit. */
+/** Admin API (docs/contracts/dialer.md): the operator sets an organization's concurrency limit. */
 @ApiTags('Organizations')
 @AdminOnly()
 @Controller('admin/v1/organizations/:orgId/limits')

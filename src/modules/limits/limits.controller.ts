@@ -19,7 +19,7 @@ export class LimitsController {
     operationId: 'getLimits',
     summary: 'Concurrency limit, live calls and calls queued for a slot',
     description:
-      'Extension (CONTRACTS §9). Every outbound call, whatever placed it, is admitted at dispatch only while ' +
+      'Extension (docs/contracts/dialer.md). Every outbound call, whatever placed it, is admitted at dispatch only while ' +
       'fewer than `maxConcurrentCalls - inboundReserve` calls are live; a call over the cap is not refused: it ' +
       'stays `new` and is dispatched, oldest first, when a slot frees (minutes are reserved only then). Inbound ' +
       'calls are never refused and count as live. The limit is set per organization by the operator (default 10).',

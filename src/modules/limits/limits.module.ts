@@ -7,7 +7,7 @@ import { LimitsController } from './limits.controller';
 import { OrganizationLimit } from './organization-limit.entity';
 import { OrganizationLimitsRepository } from './organization-limits.repository';
 
-/** Admission control (extension, CONTRACTS §9): per-organization concurrency limits and the decision at dispatch. */
+/** Admission control (extension, docs/contracts/dialer.md): per-organization concurrency limits and the decision at dispatch. */
 @Module({
   imports: [TypeOrmModule.forFeature([OrganizationLimit]), OrganizationsModule],
   controllers: [LimitsController, AdminLimitsController],

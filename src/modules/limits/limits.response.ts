@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ConcurrencySnapshot } from './call-admission';
 
-/** GET /api/v1/limits (extension, CONTRACTS §9). */
+/** GET /api/v1/limits (extension, docs/contracts/dialer.md). */
 export class LimitsResponse {
   @ApiProperty({ example: 10, description: 'Calls (outbound and inbound) that may be live at once; default 10' })
   maxConcurrentCalls: number;
@@ -28,7 +28,7 @@ export class LimitsResponse {
   }
 }
 
-/** POST /admin/v1/organizations/{orgId}/limits (CONTRACTS §9): the limits as set, with the organization's id. */
+/** POST /admin/v1/organizations/{orgId}/limits (docs/contracts/dialer.md): the limits as set, with the organization's id. */
 export class OrganizationLimitsResponse extends LimitsResponse {
   @ApiProperty({ format: 'uuid', description: 'The organization' }) id: string;
 }

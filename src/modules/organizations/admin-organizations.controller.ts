@@ -7,7 +7,7 @@ import { AdminOrganizationResponse } from './admin-organization.response';
 import { CreateOrganizationDto } from './dto/create-organization.dto';
 import { OrganizationsService } from './organizations.service';
 
-/** Admin API (CONTRACTS §6): the dashboard creates organizations. Documented in openapi/admin.yaml. */
+/** Admin API (docs/contracts/admin-api.md): the dashboard creates organizations. Documented in openapi/admin.yaml. */
 @ApiTags('Organizations')
 @AdminOnly()
 @Controller('admin/v1/organizations')

@@ -8,7 +8,7 @@ export const DOMAIN_EVENT_TYPES = [
   'contact.created',
   'contact.updated',
   'contact.deleted',
-  // Extensions (CONTRACTS §9): the dialer; data is the Campaign.
+  // Extensions (docs/contracts/dialer.md): the dialer; data is the Campaign.
   'campaign.started',
   'campaign.paused',
   'campaign.completed',
@@ -25,7 +25,7 @@ export const DOMAIN_EVENT_TYPES = [
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
 
 /**
- * What travels on the domain-events queue: a reference to the outbox row (CONTRACTS §7: queues carry references,
+ * What travels on the domain-events queue: a reference to the outbox row (docs/contracts/bounds.md: queues carry references,
  * not documents). Whoever needs the payload reads it from `outbox_events` by `eventId` when it uses it.
  */
 export interface DomainEventMessage {

@@ -36,7 +36,7 @@ function subscriptionView(s: Subscription): SubscriptionResponse {
   };
 }
 
-/** Admin API billing rows (CONTRACTS §6): what the dashboard and the payment processor change. */
+/** Admin API billing rows (docs/contracts/admin-api.md): what the dashboard and the payment processor change. */
 @ApiTags('Usage and automations')
 @AdminOnly()
 @Controller('admin/v1')

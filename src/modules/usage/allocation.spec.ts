@@ -24,7 +24,7 @@ const g = (over: Partial<GrantState> & Pick<GrantState, 'id'>): GrantState => ({
   ...over,
 });
 
-describe('per-started-minute billing (CONTRACTS §3)', () => {
+describe('per-started-minute billing (docs/contracts/conventions.md)', () => {
   it.each([
     [null, 0, 0],
     [0, 0, 0],

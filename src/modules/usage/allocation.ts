@@ -32,7 +32,7 @@ export interface Allocation {
   mins: number;
 }
 
-/** Minutes of a call billed per started minute (CONTRACTS §3). */
+/** Minutes of a call billed per started minute (docs/contracts/conventions.md). */
 export function startedMinutes(durationSeconds: number | null): number {
   if (!durationSeconds || durationSeconds <= 0) return 0;
   return Math.ceil(durationSeconds / 60);

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PRODUCT_TYPES, ProductType, SubscriptionStatus } from './entities/subscription.entity';
 
-/** A subscription row as the admin API's billing routes answer it (CONTRACTS §6). */
+/** A subscription row as the admin API's billing routes answer it (docs/contracts/admin-api.md). */
 export class SubscriptionResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) organizationId: string;

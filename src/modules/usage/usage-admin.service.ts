@@ -23,7 +23,7 @@ import { grantState, MinuteGrantsRepository } from './minute-grants.repository';
 import { MinuteLedgerRepository } from './minute-ledger.repository';
 import { GrantMinutesCommand } from './grant-minutes.command';
 
-/** The dashboard's billing actions (CONTRACTS §6); the public API never changes plans or minutes. */
+/** The dashboard's billing actions (docs/contracts/admin-api.md); the public API never changes plans or minutes. */
 @Injectable()
 export class UsageAdminService {
   constructor(

@@ -15,7 +15,7 @@ import { CallsRepository, DispatchFailure } from '../calls.repository';
 import { PIPELINE_ERROR_REPORT, VoiceCallDeferred, VoiceCallRejected, VoiceProvider } from '../voice/voice-provider';
 import { CallDispatchQueue } from './call-dispatch-queue';
 
-/** CONTRACTS §3: the endedReason of a call that reached dispatch without a billable minute or plan. */
+/** docs/contracts/conventions.md: the endedReason of a call that reached dispatch without a billable minute or plan. */
 const BLOCKED_REASON = {
   OUTBOUND_MINUTES_EXHAUSTED: 'outbound-minutes-exhausted',
   OUTBOUND_PLAN_REQUIRED: 'outbound-plan-required',
@@ -26,7 +26,7 @@ const RESERVATION_RESULT = {
   OUTBOUND_PLAN_REQUIRED: 'outbound_plan_required',
 } as const satisfies Record<keyof typeof BLOCKED_REASON, LedgerReservationResult>;
 
-/** Extension (CONTRACTS §9): the endedReason of a queued call whose number was put on the do-not-call list. */
+/** Extension (docs/contracts/dialer.md): the endedReason of a queued call whose number was put on the do-not-call list. */
 export const DO_NOT_CALL_REASON = 'do-not-call';
 
 /** Calls of one organization reserved in one transaction at most (bounds the time the balance lock is held). */
@@ -122,7 +122,7 @@ export class CallDispatcherJob {
         admitted.map((c) => c.id),
       );
       // In the claim order, so minutes go to the calls in the order they were submitted. Test-mode calls are
-      // free (CONTRACTS §8): they reserve nothing and are never blocked.
+      // free (docs/contracts/modes.md): they reserve nothing and are never blocked.
       const moved = new Map(processing.map((c) => [c.id, c]));
       const reservations = await this.billing.reserveForDispatch(
         m,

@@ -9,7 +9,7 @@ import { VoiceSimulatorProvider } from '../voice/simulator/voice-simulator.provi
 import { InboundCallsService } from './inbound-calls.service';
 import { SimulatedInboundCallResponse } from './simulated-inbound-call.response';
 
-/** CONTRACTS §6: the dashboard starts a simulated inbound call (always answered, CONTRACTS §4). */
+/** docs/contracts/admin-api.md: the dashboard starts a simulated inbound call (always answered, docs/contracts/simulator.md). */
 @ApiTags('Simulators')
 @AdminOnly()
 @Controller('admin/v1/simulator')
@@ -26,7 +26,7 @@ export class AdminSimulatorController {
     summary: "A simulated caller dials one of an organization's numbers",
     description:
       "The voice simulator answers with the organization's inbound assistant whatever `VOICE_PROVIDER` says " +
-      "(always answered, CONTRACTS §4). 422 INVALID_PHONE when `to` is no organization's number.",
+      "(always answered, docs/contracts/simulator.md). 422 INVALID_PHONE when `to` is no organization's number.",
   })
   @ApiDataResponse(SimulatedInboundCallResponse, { status: 201 })
   @ApiAdminErrors('INVALID_PHONE')

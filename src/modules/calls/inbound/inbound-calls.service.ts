@@ -23,7 +23,7 @@ export interface InboundCallInput {
 
 /**
  * Records a call arriving at an organization's number, answered by the organization's inbound assistant
- * (its first one, by creation; its prompt from the prompt library). CONTRACTS §3: `callFrom` is our number,
+ * (its first one, by creation; its prompt from the prompt library). docs/contracts/conventions.md: `callFrom` is our number,
  * `callTo` the caller. The call starts in `processing` with no reservation (inbound minutes are settled at
  * the end, covered by a receptionist plan) and never fires call.started.
  */

@@ -2,7 +2,7 @@ import type { Call } from '../call.entity';
 import { EndOfCallReport, ProviderCallState, VoiceProvider } from './voice-provider';
 
 /**
- * CONTRACTS §8: a call placed with a `test` key (`livemode = false`) is always played by the simulator, whatever
+ * docs/contracts/modes.md: a call placed with a `test` key (`livemode = false`) is always played by the simulator, whatever
  * VOICE_PROVIDER says; a live call goes to the configured platform. Decided per call, so dispatch and
  * supervision never need to know which.
  */

@@ -19,7 +19,7 @@ import { IsSafeEmail } from '../../../common/validation/is-safe-email.decorator'
 
 export const CONTACT_LIMITS = { title: 200, notes: 5000, tags: 20, tag: 50, groupIds: 20, email: 320 } as const;
 
-/** CONTRACTS §7: custom fields are a small flat document, so no contact can amplify into events and queues. */
+/** docs/contracts/bounds.md: custom fields are a small flat document, so no contact can amplify into events and queues. */
 export const CUSTOM_FIELDS_LIMITS: FlatRecordLimits = {
   maxKeys: 100,
   maxKeyLength: 64,

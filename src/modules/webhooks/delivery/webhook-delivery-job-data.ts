@@ -8,7 +8,7 @@ export const WEBHOOK_TEST_EVENT = 'webhook.test';
 /**
  * The data of one DeliverWebhook job: one attempt of one event to one endpoint. References only (about 200
  * bytes): the event's payload is read from the outbox when the attempt is sent, so a large contact costs the
- * queue store nothing per endpoint and retry (CONTRACTS §7).
+ * queue store nothing per endpoint and retry (docs/contracts/bounds.md).
  */
 export interface WebhookDeliveryJobData {
   eventId: string;

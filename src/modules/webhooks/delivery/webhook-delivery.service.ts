@@ -143,7 +143,7 @@ export class WebhookDeliveryService {
   }
 
   /**
-   * The payload is read at send time, not carried by the job (CONTRACTS §7); call events go out without their
+   * The payload is read at send time, not carried by the job (docs/contracts/bounds.md); call events go out without their
    * transcript (spec Events). An event pruned from the outbox (kept 7 days, far past the retry schedule) is not
    * sent. `logged`: the delivery log holds this attempt or a later one (asked only when `unlessLogged`).
    */
@@ -191,7 +191,7 @@ export class WebhookDeliveryService {
       livemode: event.livemode,
       data: event.data,
     });
-    // Signed now, with the current secret, over exactly these bytes (CONTRACTS §3).
+    // Signed now, with the current secret, over exactly these bytes (docs/contracts/conventions.md).
     const signature = signatureHeader(endpoint.secret, body, Math.floor(Date.now() / 1000));
     return this.http.post(
       endpoint.url,

@@ -26,7 +26,7 @@ const RETENTION =
   'Attempts are kept 14 days; a delivery can be re-sent while its event is kept (7 days). ' +
   'A delivery is one event to one endpoint; its `id` is the `X-Webhook-Id` header every attempt carried.';
 
-/** Webhook operations beyond the spec (CONTRACTS §8): the delivery log, re-sends and a test ping. */
+/** Webhook operations beyond the spec (docs/contracts/modes.md): the delivery log, re-sends and a test ping. */
 @ApiTags('Webhooks (extension)')
 @Controller('api/v1/webhooks')
 export class WebhookOperationsController {

@@ -139,7 +139,7 @@ export class WebhookOperationsService {
     };
   }
 
-  /** A delivery id that is not a UUID is an unknown delivery of a known endpoint (CONTRACTS §7: 404). */
+  /** A delivery id that is not a UUID is an unknown delivery of a known endpoint (docs/contracts/bounds.md: 404). */
   private find(scope: DeliveryScope, deliveryId: string): Promise<WebhookDeliveryResponse | null> {
     return isUuid(deliveryId) ? this.deliveries.find(scope, deliveryId.toLowerCase()) : Promise.resolve(null);
   }

@@ -50,7 +50,7 @@ export type Outcome = 'answered' | 'voicemail' | 'not-answered' | 'error';
 /** A machine answered a call placed without answering-machine detection. */
 type PlayedOutcome = Outcome | 'machine-undetected';
 
-/** CONTRACTS §4: the outcome is chosen by the last digit of the number called. */
+/** docs/contracts/simulator.md: the outcome is chosen by the last digit of the number called. */
 export function simulatedOutcome(callTo: string): Outcome {
   const digit = Number(callTo.slice(-1));
   if (digit === 7) return 'voicemail';
@@ -66,7 +66,7 @@ const CONVERSATION: Array<Pick<TranscriptMessage, 'role' | 'content'>> = [
 ];
 
 /**
- * The simulated call as a list of timed platform events (CONTRACTS §4). Pure, so each outcome is testable;
+ * The simulated call as a list of timed platform events (docs/contracts/simulator.md). Pure, so each outcome is testable;
  * the simulator turns each step into a delayed job, so the timeline survives restarts and spans processes.
  */
 export function simulatorTimeline(input: TimelineInput): TimelineStep[] {

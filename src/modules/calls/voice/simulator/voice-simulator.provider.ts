@@ -27,7 +27,7 @@ const MAX_STEPS = 12;
 const PENDING_STATES = new Set(['waiting', 'delayed', 'active', 'prioritized']);
 
 /**
- * The built-in voice platform (VOICE_PROVIDER=simulator, CONTRACTS §4). Placing a call schedules its whole
+ * The built-in voice platform (VOICE_PROVIDER=simulator, docs/contracts/simulator.md). Placing a call schedules its whole
  * timeline as delayed jobs, one per platform event; any worker process plays them, and they outlive a restart.
  * The jobs carry ids and timings only; each step's event is rebuilt from the call when it runs (SimulatorStepJob).
  */

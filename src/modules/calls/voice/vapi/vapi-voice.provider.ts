@@ -9,7 +9,7 @@ import { VapiClient } from './vapi-client';
 import { vapiServer } from './vapi-server';
 import { isApiCallStatus, toReport } from './vapi-messages';
 
-/** VOICE_PROVIDER=vapi (CONTRACTS §5): outbound calls through POST /call with an inline assistant. */
+/** VOICE_PROVIDER=vapi (docs/providers.md): outbound calls through POST /call with an inline assistant. */
 @Injectable()
 export class VapiVoiceProvider extends VoiceProvider {
   private readonly logger = new Logger(VapiVoiceProvider.name);
