@@ -20,7 +20,7 @@ import { ConversationSummaries } from './conversation-summaries';
 import { mentionsHandOffKeyword } from './hand-off-keywords';
 
 /** Thrown when the platform failed and a later attempt may succeed: the job retries it with backoff. */
-export class ChatPlatformUnavailable extends Error {}
+class ChatPlatformUnavailable extends Error {}
 
 /**
  * The chat agent answers one inbound user message (README "Chat agent"), at most once: the message is claimed in
