@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { ADMIN_TOKEN } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
 export const SCREENSHOTS = join(ROOT, 'docs', 'console');
@@ -134,4 +135,13 @@ export async function openPage(): Promise<{ page: Page; cspViolations: string[];
     if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
   });
   return { page, cspViolations, close };
+}
+
+/** A fresh Chromium page signed in to the console of the app at `baseUrl` with the admin token. */
+export async function signedInPage(
+  baseUrl: string,
+): Promise<{ page: Page; cspViolations: string[]; close: () => Promise<void> }> {
+  const opened = await openPage();
+  await signIn(opened.page, baseUrl, ADMIN_TOKEN);
+  return opened;
 }

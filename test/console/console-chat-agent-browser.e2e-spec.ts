@@ -1,23 +1,20 @@
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createAccount, eventually } from '../messaging/messaging-fixtures';
 import { createOrg } from '../support/factory';
-import { ADMIN_TOKEN, TestApp, startTestApp } from '../support/test-app';
-import { SCREENSHOTS, ensureConsoleBuilt, expectText, launchChromium, seriousViolations, signIn } from './browser';
+import { TestApp, startTestApp } from '../support/test-app';
+import { SCREENSHOTS, ensureConsoleBuilt, expectText, seriousViolations, signedInPage } from './browser';
 
 /** The console's messaging page in Chromium: the chat agent set, a handed-off conversation answered by a person. */
 describe('console in Chromium: the chat agent and a person taking over', () => {
   let t: TestApp;
-  let context: BrowserContext;
   let closeBrowser: () => Promise<void>;
   let page: Page;
 
   beforeAll(async () => {
     ensureConsoleBuilt();
     t = await startTestApp();
-    ({ context, close: closeBrowser } = await launchChromium());
-    page = await context.newPage();
-    await signIn(page, t.baseUrl, ADMIN_TOKEN);
+    ({ page, close: closeBrowser } = await signedInPage(t.baseUrl));
   }, 120_000);
 
   afterAll(async () => {

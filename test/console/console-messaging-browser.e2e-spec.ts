@@ -1,16 +1,15 @@
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { FakeGraphApi } from '../messaging/fake-graph-api';
 import { createAccount, createTemplate } from '../messaging/messaging-fixtures';
 import { createOrg } from '../support/factory';
-import { ADMIN_TOKEN, TestApp, startTestApp } from '../support/test-app';
-import { SCREENSHOTS, ensureConsoleBuilt, expectText, launchChromium, seriousViolations, signIn } from './browser';
+import { TestApp, startTestApp } from '../support/test-app';
+import { SCREENSHOTS, ensureConsoleBuilt, expectText, seriousViolations, signedInPage } from './browser';
 
 /** The console's messaging page in Chromium against the real app on WhatsApp (the strict fake Graph API). */
 describe('console in Chromium: messaging templates synced from WhatsApp', () => {
   let t: TestApp;
   let graph: FakeGraphApi;
-  let context: BrowserContext;
   let closeBrowser: () => Promise<void>;
   let page: Page;
 
@@ -28,9 +27,7 @@ describe('console in Chromium: messaging templates synced from WhatsApp', () => 
         WHATSAPP_VERIFY_TOKEN: 'console-verify-token',
       },
     });
-    ({ context, close: closeBrowser } = await launchChromium());
-    page = await context.newPage();
-    await signIn(page, t.baseUrl, ADMIN_TOKEN);
+    ({ page, close: closeBrowser } = await signedInPage(t.baseUrl));
   }, 120_000);
 
   afterAll(async () => {

@@ -1,21 +1,18 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { HttpClient } from '../support/http';
 import { ADMIN_TOKEN, TestApp, startTestApp } from '../support/test-app';
-import { ensureConsoleBuilt, launchChromium, seriousViolations, signIn } from './browser';
+import { ensureConsoleBuilt, seriousViolations, signedInPage } from './browser';
 
 /** The console's "Sign out everyone" in Chromium: every session ends, the page's own and another operator's. */
 describe('console in Chromium: sign out everyone', () => {
   let t: TestApp;
-  let context: BrowserContext;
   let closeBrowser: () => Promise<void>;
   let page: Page;
 
   beforeAll(async () => {
     ensureConsoleBuilt();
     t = await startTestApp();
-    ({ context, close: closeBrowser } = await launchChromium());
-    page = await context.newPage();
-    await signIn(page, t.baseUrl, ADMIN_TOKEN);
+    ({ page, close: closeBrowser } = await signedInPage(t.baseUrl));
   }, 120_000);
 
   afterAll(async () => {
