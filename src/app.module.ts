@@ -7,6 +7,7 @@ import { CommonModule } from './common/common.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { AppConfig, appConfigNamespace } from './infra/config/app-config';
 import { DatabaseModule } from './infra/database/database.module';
+import { DatabaseUrls } from './infra/database/database-urls';
 import { HealthModule } from './modules/health/health.module';
 import { LoggingModule } from './infra/logging/logging.module';
 import { MetricsModule } from './infra/metrics/metrics.module';
@@ -34,20 +35,20 @@ import { UsageModule } from './modules/usage/usage.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
-  /** The database actually used (the configured one, or the embedded one started for this process). */
-  databaseUrl: string;
+  /** The databases actually used (the configured ones, or the embedded one started for this process). */
+  database: DatabaseUrls;
   queue: QueueConnection;
 }
 
 @Module({})
 export class AppModule {
-  static forRoot({ config, databaseUrl, queue }: AppModuleOptions): DynamicModule {
+  static forRoot({ config, database, queue }: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfigNamespace(config)] }),
         LoggingModule.forRoot(config),
-        DatabaseModule.forRoot(databaseUrl, config.databasePoolSize),
+        DatabaseModule.forRoot(database, config.databasePoolSize),
         ScheduleModule.forRoot(),
         QueueModule.forRoot(queue),
         MetricsModule,

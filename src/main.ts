@@ -7,7 +7,7 @@ import { closeOnSignals } from './bootstrap/shutdown';
 async function main(): Promise<void> {
   const config = parseConfig(process.env);
   const infra = await prepareInfrastructure(config);
-  const app = await createApp({ config, databaseUrl: infra.databaseUrl, queue: infra.queue });
+  const app = await createApp({ config, database: infra.database, queue: infra.queue });
   closeOnSignals(app, infra.stop);
   if (config.roles.has('api')) {
     await app.listen({ port: config.port, host: config.host });

@@ -10,6 +10,7 @@ import { envelope } from '../common/errors/error-envelope';
 import { AppConfig } from '../infra/config/app-config';
 import { requestIdFor } from '../infra/logging/request-id';
 import { installAccessLog } from '../infra/logging/access-log';
+import { DatabaseUrls } from '../infra/database/database-urls';
 import { QueueConnection } from '../infra/queue/queue-connection';
 import { JobQueue } from '../infra/queue/job-queue';
 import { mountQueueDashboard } from '../infra/queue/queue-dashboard';
@@ -53,7 +54,7 @@ function clientErrorAnswer(code: string | undefined, requestTimeoutMs: number) {
 /** Builds the Nest application on Fastify with every cross-cutting piece wired; the caller decides whether to listen. */
 export async function createApp(options: {
   config: AppConfig;
-  databaseUrl: string;
+  database: DatabaseUrls;
   queue: QueueConnection;
 }): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({

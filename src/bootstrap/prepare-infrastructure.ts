@@ -5,13 +5,14 @@ import { DataSource } from 'typeorm';
 import { runMigrations } from 'bullmq';
 import { AppConfig } from '../infra/config/app-config';
 import { dataSourceOptions } from '../infra/database/data-source-options';
+import { DatabaseUrls } from '../infra/database/database-urls';
 import { startEmbeddedPostgres } from '../infra/database/embedded-postgres';
 import { QueueConnection, queueConnection } from '../infra/queue/queue-connection';
 
 export class StartupError extends Error {}
 
 export interface Infrastructure {
-  databaseUrl: string;
+  database: DatabaseUrls;
   queue: QueueConnection;
   /** Stops what this process started itself (the embedded PostgreSQL). */
   stop: () => Promise<void>;
@@ -28,15 +29,15 @@ export function redact(url: string): string {
   }
 }
 
-async function checkPostgres(url: string): Promise<void> {
+async function checkPostgres(url: string, variable: string): Promise<void> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   try {
     await client.connect();
     await client.query('SELECT 1');
   } catch (error) {
     throw new StartupError(
-      `Cannot reach PostgreSQL at ${redact(url)} (${(error as Error).message}). Start PostgreSQL or fix DATABASE_URL; ` +
-        'unset DATABASE_URL outside production to use the embedded database.',
+      `Cannot reach PostgreSQL at ${redact(url)} (${(error as Error).message}). Start PostgreSQL or fix ${variable}` +
+        (variable === 'DATABASE_URL' ? '; unset DATABASE_URL outside production to use the embedded database.' : '.'),
     );
   } finally {
     await client.end().catch(() => undefined);
@@ -79,7 +80,10 @@ async function checkRedis(url: string): Promise<void> {
   }
 }
 
-/** Applies our TypeORM migrations and, for PostgreSQL-backed queues, BullMQ's own schema. Both are idempotent. */
+/**
+ * Applies our TypeORM migrations and, for PostgreSQL-backed queues, BullMQ's own schema. Both are idempotent. Run
+ * on the direct URL: a migration may hold a session-level lock or SET, which a transaction pooler cannot carry.
+ */
 export async function migrate(databaseUrl: string, queue: QueueConnection): Promise<void> {
   const dataSource = new DataSource(dataSourceOptions(databaseUrl));
   await dataSource.initialize();
@@ -104,16 +108,25 @@ export async function migrate(databaseUrl: string, queue: QueueConnection): Prom
  * production), a reachable Redis when one is configured, and an up-to-date schema. Failures are one clear line.
  */
 export async function prepareInfrastructure(config: AppConfig): Promise<Infrastructure> {
-  let databaseUrl = config.databaseUrl;
   let stop = async (): Promise<void> => undefined;
-  if (!databaseUrl) {
+  let database: DatabaseUrls;
+  if (config.databaseUrl) {
+    database = {
+      main: config.databaseUrl,
+      direct: config.databaseDirectUrl ?? config.databaseUrl,
+      read: config.databaseReadUrl,
+    };
+  } else {
     const embedded = await startEmbeddedPostgres(config.embeddedPgPort);
-    databaseUrl = embedded.url;
+    database = { main: embedded.url, direct: embedded.url };
     stop = embedded.stop;
   }
-  await checkPostgres(databaseUrl);
+  await checkPostgres(database.main, 'DATABASE_URL');
+  if (database.direct !== database.main) await checkPostgres(database.direct, 'DATABASE_DIRECT_URL');
+  // A replica that is down at start-up stops it like the primary would: the read pool is opened eagerly.
+  if (database.read) await checkPostgres(database.read, 'DATABASE_READ_URL');
   if (config.redisUrl) await checkRedis(config.redisUrl);
-  const queue = queueConnection(config, databaseUrl);
-  if (config.migrateOnStart) await migrate(databaseUrl, queue);
-  return { databaseUrl, queue, stop };
+  const queue = queueConnection(config, database.direct);
+  if (config.migrateOnStart) await migrate(database.direct, queue);
+  return { database, queue, stop };
 }

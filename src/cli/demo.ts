@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   try {
     const infra = await prepareInfrastructure(config);
     stopInfrastructure = infra.stop;
-    app = await createApp({ config, databaseUrl: infra.databaseUrl, queue: infra.queue });
+    app = await createApp({ config, database: infra.database, queue: infra.queue });
     const started = app;
     closeOnSignals(started, async () => {
       await stopAll();
@@ -96,7 +96,7 @@ async function endpointSecrets(app: NestFastifyApplication, url: string): Promis
 function banner(
   port: number,
   receiverPort: number,
-  infra: { databaseUrl: string; queue: { kind: string } },
+  infra: { database: { main: string }; queue: { kind: string } },
   seeded: { apiKey: string; phoneNumber: string },
   config: Pick<AppConfig, 'env' | 'adminToken'>,
 ): string {
@@ -106,7 +106,7 @@ function banner(
     '',
     'Voice Calling API demo is running.',
     `  API:          ${base}/api/v1   (Swagger UI: ${base}/docs)`,
-    `  Database:     ${infra.databaseUrl.replace(/:[^:@/]+@/, ':***@')}`,
+    `  Database:     ${infra.database.main.replace(/:[^:@/]+@/, ':***@')}`,
     `  Queues:       ${infra.queue.kind}`,
     `  API key:      ${seeded.apiKey}   (kept in .data/demo-api-key, reused on restart)`,
     `  Phone number: ${seeded.phoneNumber}`,

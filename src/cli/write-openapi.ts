@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const app = await NestFactory.create(
     AppModule.forRoot({
       config,
-      databaseUrl: 'postgres://unused@127.0.0.1:1/unused',
+      database: { main: 'postgres://unused@127.0.0.1:1/unused', direct: 'postgres://unused@127.0.0.1:1/unused' },
       queue: { kind: 'redis', connection: {}, prefix: 'unused' },
     }),
     new FastifyAdapter(),

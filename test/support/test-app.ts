@@ -58,7 +58,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const boot = async (env: Record<string, string>) => {
     const config = parseConfig(env);
     const infra = await prepareInfrastructure(config);
-    const app = await createApp({ config, databaseUrl: infra.databaseUrl, queue: infra.queue });
+    const app = await createApp({ config, database: infra.database, queue: infra.queue });
     await app.listen({ port: 0, host: '127.0.0.1' });
     apps.push(app);
     const address = app.getHttpServer().address();

@@ -1,12 +1,13 @@
 import { EntityManager, EntityTarget, FindOptionsWhere } from 'typeorm';
+import { LockSpace, lockForTransaction } from '../../infra/database/advisory-locks';
 import { ApiError } from '../errors/api-error';
 
 /** A per-organization cap on a resource listed without pagination (documented in the README limits table). */
 export interface OrganizationCap<E extends { organizationId: string }> {
   entity: EntityTarget<E>;
   max: number;
-  /** First key of the two-key advisory lock: one per capped resource, so it never collides with another lock. */
-  lockSpace: number;
+  /** The advisory lock space of this resource's cap (src/infra/database/advisory-locks.ts). */
+  lockSpace: LockSpace;
   refusal: () => ApiError;
 }
 
@@ -20,7 +21,7 @@ export async function assertBelowCap<E extends { organizationId: string }>(
   cap: OrganizationCap<E>,
   organizationId: string,
 ): Promise<void> {
-  await m.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [cap.lockSpace, organizationId]);
+  await lockForTransaction(m, cap.lockSpace, organizationId);
   const count = await m.count(cap.entity, { where: { organizationId } as FindOptionsWhere<E> });
   if (count >= cap.max) throw cap.refusal();
 }

@@ -27,6 +27,10 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(300_000) REQUEST_TIMEOUT_MS?: number;
   @IsOptional() @IsString() DATABASE_URL?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(500) DATABASE_POOL_SIZE?: number;
+  @IsOptional() @IsString() DATABASE_DIRECT_URL?: string;
+  @IsOptional() @IsString() DATABASE_READ_URL?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(60_000) READ_AFTER_WRITE_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(600_000) DATABASE_READ_MAX_LAG_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(65535) EMBEDDED_PG_PORT?: number;
   @IsOptional() @IsString() REDIS_URL?: string;
   @IsOptional() @IsString() QUEUE_PREFIX?: string;
@@ -88,6 +92,17 @@ export interface AppConfig {
   databaseUrl?: string;
   /** Connections per process in the application's PostgreSQL pool. */
   databasePoolSize: number;
+  /**
+   * A session-capable connection to the primary for what a transaction-pooling PgBouncer cannot carry (migrations,
+   * LISTEN, the PostgreSQL queue backend). Unset: DATABASE_URL.
+   */
+  databaseDirectUrl?: string;
+  /** A streaming replica serving the API's GET routes (docs/operations.md, "Read replicas"). Unset: no replica. */
+  databaseReadUrl?: string;
+  /** After a write by a key (or the admin), that writer's reads go to the primary for this long. */
+  readAfterWriteMs: number;
+  /** A replica further behind than this (replay lag) is skipped: reads go to the primary until it catches up. */
+  databaseReadMaxLagMs: number;
   embeddedPgPort: number;
   /** Unset: BullMQ runs on its PostgreSQL backend in the main database. */
   redisUrl?: string;
@@ -277,6 +292,11 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
   if (production && !parsed.DATABASE_URL) {
     throw new ConfigError('Invalid environment: DATABASE_URL is required when NODE_ENV=production');
   }
+  if (!parsed.DATABASE_URL && (parsed.DATABASE_DIRECT_URL || parsed.DATABASE_READ_URL)) {
+    throw new ConfigError(
+      'Invalid environment: DATABASE_DIRECT_URL and DATABASE_READ_URL need DATABASE_URL (the embedded database has neither)',
+    );
+  }
   if (production && !parsed.CURSOR_SECRET) {
     throw new ConfigError('Invalid environment: CURSOR_SECRET is required when NODE_ENV=production');
   }
@@ -326,6 +346,10 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS ?? 30_000,
     databaseUrl: parsed.DATABASE_URL,
     databasePoolSize: parsed.DATABASE_POOL_SIZE ?? 20,
+    databaseDirectUrl: parsed.DATABASE_DIRECT_URL,
+    databaseReadUrl: parsed.DATABASE_READ_URL,
+    readAfterWriteMs: parsed.READ_AFTER_WRITE_MS ?? 1000,
+    databaseReadMaxLagMs: parsed.DATABASE_READ_MAX_LAG_MS ?? 5000,
     embeddedPgPort: parsed.EMBEDDED_PG_PORT ?? 54329,
     redisUrl: parsed.REDIS_URL,
     queuePrefix: parsed.QUEUE_PREFIX ?? 'vc',

@@ -5,15 +5,19 @@ import { SnakeNamingStrategy } from './snake-naming.strategy';
 /**
  * The one definition of how we talk to PostgreSQL, shared by the app, the TypeORM CLI (ormconfig.ts) and the
  * tests. Schema changes happen only through migrations, never `synchronize`.
+ *
+ * With `readUrl` (a streaming replica) TypeORM keeps a second pool; every query still goes to the primary
+ * (`defaultMode: 'master'`) unless the read routing (read-routing.ts) sends a GET request's reads to the replica.
  */
 export function dataSourceOptions(
   url: string,
   entities: DataSourceOptions['entities'] = [],
   poolSize = 20,
+  readUrl?: string,
 ): DataSourceOptions {
   return {
     type: 'postgres',
-    url,
+    ...(readUrl ? { replication: { master: { url }, slaves: [{ url: readUrl }], defaultMode: 'master' } } : { url }),
     entities,
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',

@@ -1,18 +1,24 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { dataSourceOptions } from './data-source-options';
-import { DATABASE_URL } from './database.tokens';
+import { DatabaseUrls } from './database-urls';
+import { DATABASE_URLS } from './database.tokens';
 
 /** PostgreSQL through TypeORM; entities register themselves with `TypeOrmModule.forFeature` in their module. */
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(databaseUrl: string, poolSize: number): DynamicModule {
+  static forRoot(database: DatabaseUrls, poolSize: number): DynamicModule {
     return {
       module: DatabaseModule,
-      imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, [], poolSize), autoLoadEntities: true })],
-      providers: [{ provide: DATABASE_URL, useValue: databaseUrl }],
-      exports: [DATABASE_URL],
+      imports: [
+        TypeOrmModule.forRoot({
+          ...dataSourceOptions(database.main, [], poolSize, database.read),
+          autoLoadEntities: true,
+        }),
+      ],
+      providers: [{ provide: DATABASE_URLS, useValue: database }],
+      exports: [DATABASE_URLS],
     };
   }
 }

@@ -1,1 +1,2 @@
-export const DATABASE_URL = Symbol('DATABASE_URL');
+/** The process's `DatabaseUrls` (database-urls.ts). */
+export const DATABASE_URLS = Symbol('DATABASE_URLS');

@@ -24,9 +24,11 @@ function redisOptions(url: string): ConnectionOptions {
 
 /**
  * Where the queues live. Redis when REDIS_URL is set; otherwise BullMQ's PostgreSQL backend in our own
- * database, selected process-wide with one call so every Queue and Worker follows the same choice.
+ * database, selected process-wide with one call so every Queue and Worker follows the same choice. That backend
+ * gets the direct URL (DATABASE_DIRECT_URL), never a transaction pooler: its workers wait on a LISTEN connection,
+ * its pool pins `search_path` with a startup option PgBouncer refuses, and it finds workers by application_name.
  */
-export function queueConnection(config: AppConfig, databaseUrl: string): QueueConnection {
+export function queueConnection(config: AppConfig, directDatabaseUrl: string): QueueConnection {
   if (config.redisUrl) {
     setDefaultBackendFactory(undefined);
     return { kind: 'redis', connection: redisOptions(config.redisUrl), prefix: config.queuePrefix };
@@ -34,7 +36,7 @@ export function queueConnection(config: AppConfig, databaseUrl: string): QueueCo
   setDefaultBackendFactory(createPostgresBackend);
   return {
     kind: 'postgres',
-    connection: { connectionString: databaseUrl, max: 10 } as unknown as ConnectionOptions,
+    connection: { connectionString: directDatabaseUrl, max: 10 } as unknown as ConnectionOptions,
     prefix: config.queuePrefix,
   };
 }

@@ -13,7 +13,7 @@ export const MAX_INBOUND_ASSISTANTS = 100;
 const INBOUND_ASSISTANT_CAP: OrganizationCap<InboundAssistant> = {
   entity: InboundAssistant,
   max: MAX_INBOUND_ASSISTANTS,
-  lockSpace: 0x69617374, // "iast"
+  lockSpace: 'inboundAssistantsCap',
   refusal: () =>
     new ApiError('MAX_ASSISTANTS', `An organization can have at most ${MAX_INBOUND_ASSISTANTS} inbound assistants`),
 };

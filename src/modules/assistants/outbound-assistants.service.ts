@@ -18,6 +18,7 @@ import { UpdateOutboundAssistantDto } from './dto/update-outbound-assistant.dto'
 import { ModelConfig, OutboundAssistant, TranscriberConfig, VoiceConfig } from './outbound-assistant.entity';
 import { OutboundAssistantSummary } from './outbound-assistant.response';
 import { Tx } from '../../infra/database/tx';
+import { lockOutboundAssistantDefault } from '../../infra/database/advisory-locks';
 import { voicemailPolicyOf } from '../call-outcomes/voicemail-policy';
 
 /** Plain JSON without absent keys: stored exactly as the API will show it. */
@@ -38,7 +39,7 @@ export const MAX_OUTBOUND_ASSISTANTS = 100;
 const ASSISTANT_CAP: OrganizationCap<OutboundAssistant> = {
   entity: OutboundAssistant,
   max: MAX_OUTBOUND_ASSISTANTS,
-  lockSpace: 0x6f617374, // "oast"
+  lockSpace: 'outboundAssistantsCap',
   refusal: () =>
     new ApiError('MAX_ASSISTANTS', `An organization can have at most ${MAX_OUTBOUND_ASSISTANTS} outbound assistants`),
 };
@@ -161,9 +162,7 @@ export class OutboundAssistantsService {
    * changes (so the partial unique index never rejects one), then the previous default is unset.
    */
   private async takeDefault(m: EntityManager, organizationId: string, id: string): Promise<void> {
-    await m.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-      `outbound-assistant-default:${organizationId}`,
-    ]);
+    await lockOutboundAssistantDefault(m, organizationId);
     await m.update(OutboundAssistant, { organizationId, isDefault: true, id: Not(id) }, { isDefault: false });
   }
 

@@ -17,7 +17,7 @@ export const MAX_CONTACT_GROUPS = 100;
 const CONTACT_GROUP_CAP: OrganizationCap<ContactGroup> = {
   entity: ContactGroup,
   max: MAX_CONTACT_GROUPS,
-  lockSpace: 0x63677270, // "cgrp"
+  lockSpace: 'contactGroupsCap',
   refusal: () =>
     new ApiError('MAX_CONTACT_GROUPS', `An organization can have at most ${MAX_CONTACT_GROUPS} contact groups`),
 };

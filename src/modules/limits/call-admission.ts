@@ -1,19 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
+import { lockForTransaction } from '../../infra/database/advisory-locks';
 import { Limits, OrganizationLimitsRepository } from './organization-limits.repository';
 
-/** Namespace of the per-organization advisory locks that serialise admission decisions. */
-const ADMISSION_LOCK_SPACE = 0x4144; // "AD"
-/** The one lock of the voice platform's shared pool (its own namespace), taken after the organization's lock. */
-const POOL_LOCK_SPACE = 0x504f; // "PO"
 
 /**
  * Takes the organization's admission lock until the transaction ends. Every dial decision runs under it, so a
  * write that also takes it (a do-not-call listing) is seen by every dial decided after that write commits.
  */
 export async function lockAdmission(manager: EntityManager, organizationId: string): Promise<void> {
-  await manager.query(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, [ADMISSION_LOCK_SPACE, organizationId]);
+  await lockForTransaction(manager, 'admission', organizationId);
 }
 
 export interface ConcurrencySnapshot extends Limits {
@@ -52,7 +49,7 @@ export class CallAdmission {
   async lockFreePoolSlots(manager: EntityManager, organizationId: string): Promise<number> {
     const pool = this.poolSize;
     if (pool === null) return Infinity;
-    await manager.query(`SELECT pg_advisory_xact_lock($1, 0)`, [POOL_LOCK_SPACE]);
+    await lockForTransaction(manager, 'voicePlatformPool');
     const [row]: Array<{ live: number; mine: number; organizations: number }> = await manager.query(
       `SELECT count(*) FILTER (WHERE status = 'processing')::int AS live,
               count(*) FILTER (WHERE status = 'processing' AND organization_id = $1)::int AS mine,

@@ -22,7 +22,7 @@ const TEMPLATE_WRITE_CHUNK = 1000;
 const ACCOUNT_CAP: OrganizationCap<MessagingAccount> = {
   entity: MessagingAccount,
   max: MAX_MESSAGING_ACCOUNTS,
-  lockSpace: 0x6d616363, // "macc"
+  lockSpace: 'messagingAccountsCap',
   refusal: () =>
     new ApiError(
       'MAX_MESSAGING_ACCOUNTS',

@@ -2,7 +2,8 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { DataSource } from 'typeorm';
 import { Client } from 'pg';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
-import { DATABASE_URL } from '../../infra/database/database.tokens';
+import { DatabaseUrls } from '../../infra/database/database-urls';
+import { DATABASE_URLS } from '../../infra/database/database.tokens';
 import { JobQueue } from '../../infra/queue/job-queue';
 import { JobName } from '../../infra/queue/queue-names';
 import { DomainEventMessage } from './domain-event';
@@ -17,6 +18,10 @@ const POLL_MS = 1000;
  * `FOR UPDATE SKIP LOCKED`, so any number of relays share the work; each is enqueued with its event id as
  * the job id, so a relay that dies after enqueueing but before marking re-enqueues a duplicate that the queue
  * ignores. Requests never wait for it: they only insert a row.
+ *
+ * A commit's NOTIFY wakes it at once; the poll every POLL_MS is the floor. LISTEN needs a session of its own, so
+ * it uses the direct URL (a transaction-pooling PgBouncer would hand the subscription's server connection to
+ * other clients); when that connection cannot be had, the relay only polls and says so once.
  */
 @Injectable()
 export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -31,19 +36,30 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
     private readonly dataSource: DataSource,
     private readonly jobs: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(DATABASE_URL) private readonly databaseUrl: string,
+    @Inject(DATABASE_URLS) private readonly database: DatabaseUrls,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.roles.has('worker')) return;
-    this.listener = new Client({ connectionString: this.databaseUrl, application_name: 'outbox-relay' });
-    this.listener.on('notification', () => this.kick());
-    // A lost LISTEN connection only slows the relay down to the poll interval; it never loses events.
-    this.listener.on('error', (err) => this.logger.warn(`LISTEN connection lost: ${err.message}`));
-    await this.listener.connect();
-    await this.listener.query(`LISTEN ${OUTBOX_CHANNEL}`);
     this.timer = setInterval(() => this.kick(), POLL_MS);
+    await this.listen();
     this.kick();
+  }
+
+  /** Subscribes to the outbox channel; on failure the relay keeps polling (nothing is lost, only slower). */
+  private async listen(): Promise<void> {
+    const listener = new Client({ connectionString: this.database.direct, application_name: 'outbox-relay' });
+    listener.on('notification', () => this.kick());
+    // A lost LISTEN connection only slows the relay down to the poll interval; it never loses events.
+    listener.on('error', (err) => this.logger.warn(`LISTEN connection lost: ${err.message}`));
+    try {
+      await listener.connect();
+      await listener.query(`LISTEN ${OUTBOX_CHANNEL}`);
+      this.listener = listener;
+    } catch (err) {
+      this.logger.warn(`LISTEN unavailable, relaying every ${POLL_MS} ms: ${(err as Error).message}`);
+      await listener.end().catch(() => undefined);
+    }
   }
 
   /** Stops relaying before the database pool closes. */

@@ -19,7 +19,7 @@ export const MAX_PHONE_NUMBERS = 100;
 const PHONE_NUMBER_CAP: OrganizationCap<PhoneNumber> = {
   entity: PhoneNumber,
   max: MAX_PHONE_NUMBERS,
-  lockSpace: 0x70686e6e, // "phnn"
+  lockSpace: 'phoneNumbersCap',
   refusal: () =>
     new ApiError('MAX_PHONE_NUMBERS', `An organization can have at most ${MAX_PHONE_NUMBERS} phone numbers`),
 };

@@ -20,7 +20,7 @@ export const MAX_ENDPOINTS_PER_ORG = 5;
 const ENDPOINT_CAP: OrganizationCap<WebhookEndpoint> = {
   entity: WebhookEndpoint,
   max: MAX_ENDPOINTS_PER_ORG,
-  lockSpace: 0x77656268, // "webh"
+  lockSpace: 'webhooksCap',
   refusal: () =>
     new ApiError('MAX_ENDPOINTS', `An organization can have at most ${MAX_ENDPOINTS_PER_ORG} webhook endpoints`),
 };

@@ -9,7 +9,7 @@ import { parseConfig } from '../../../src/infra/config/app-config';
 async function main(): Promise<void> {
   const config = parseConfig(process.env);
   const infra = await prepareInfrastructure(config);
-  await createApp({ config, databaseUrl: infra.databaseUrl, queue: infra.queue });
+  await createApp({ config, database: infra.database, queue: infra.queue });
   process.send?.('ready');
 }
 

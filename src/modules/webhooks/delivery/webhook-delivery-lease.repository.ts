@@ -14,7 +14,7 @@ export interface WaitingAttempt {
 /**
  * The only SQL on `webhook_delivery_leases` (with the claim's function, webhook_delivery_claim, in its migration):
  * at most `limit` running attempts per endpoint across all workers. A claim runs under a per-endpoint
- * transaction lock (advisory key 0x77736c74, "wslt", no other feature's), so two workers never both take the
+ * transaction lock (LOCK_SPACES.webhookEndpointSlots in src/infra/database/advisory-locks.ts), so two workers never both take the
  * last slot.
  */
 @Injectable()
