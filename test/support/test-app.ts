@@ -28,6 +28,11 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Run the queues on BullMQ's PostgreSQL backend instead of Redis. */
   postgresQueues?: boolean;
+  /**
+   * Settings derived from the fresh database's URL, for topologies in front of it (test/scale: DATABASE_URL
+   * through a PgBouncer, DATABASE_READ_URL on a replica). Assertions (`db`) keep the database's own URL.
+   */
+  databaseEnv?: (databaseUrl: string) => Record<string, string>;
 }
 
 /**
@@ -52,6 +57,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     // Likewise for refused credentials (security matrices send hundreds); the budget is tested in test/prove.
     AUTH_FAILURE_LIMIT_PER_MINUTE: '1000000',
     ...(options.postgresQueues ? {} : { REDIS_URL: TEST_REDIS_URL }),
+    ...options.databaseEnv?.(database.url),
     ...options.env,
   };
   const apps: NestFastifyApplication[] = [];
