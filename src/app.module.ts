@@ -1,9 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AccessGuard } from './common/auth/access.guard';
 import { CommonModule } from './common/common.module';
+import { ReadRoutingInterceptor } from './common/read-routing/read-routing.interceptor';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { AppConfig, appConfigNamespace } from './infra/config/app-config';
 import { DatabaseModule } from './infra/database/database.module';
@@ -78,6 +79,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_INTERCEPTOR, useExisting: ReadRoutingInterceptor },
       ],
     };
   }

@@ -6,9 +6,14 @@ import { IdempotencyKey } from './idempotency/idempotency-key.entity';
 import { IdempotencyKeysPrunerJob } from './idempotency/idempotency-keys-pruner.job';
 import { IdempotencyService } from './idempotency/idempotency.service';
 import { CursorCodec } from './pagination/cursor-codec';
+import { ReadAfterWrite } from './read-routing/read-after-write';
+import { ReadRoutingInterceptor } from './read-routing/read-routing.interceptor';
 import { ReferenceRegistry } from './references/reference-registry';
 
-/** The shared mechanisms every domain module uses: idempotency, the cursor codec, the delete-blocker registry. */
+/**
+ * The shared mechanisms every domain module uses: idempotency, the cursor codec, the delete-blocker registry, the
+ * read routing of GET requests to a replica.
+ */
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([IdempotencyKey])],
@@ -17,12 +22,14 @@ import { ReferenceRegistry } from './references/reference-registry';
     IdempotencyKeysPrunerJob,
     IdempotencyInterceptor,
     ReferenceRegistry,
+    ReadAfterWrite,
+    ReadRoutingInterceptor,
     {
       provide: CursorCodec,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => new CursorCodec(config.cursorSecret),
     },
   ],
-  exports: [IdempotencyService, IdempotencyInterceptor, CursorCodec, ReferenceRegistry],
+  exports: [IdempotencyService, IdempotencyInterceptor, CursorCodec, ReferenceRegistry, ReadRoutingInterceptor],
 })
 export class CommonModule {}

@@ -33,6 +33,8 @@ export interface TestAppOptions {
    * through a PgBouncer, DATABASE_READ_URL on a replica). Assertions (`db`) keep the database's own URL.
    */
   databaseEnv?: (databaseUrl: string) => Record<string, string>;
+  /** The PostgreSQL server (its admin URL) to create the database on; the machine's own by default. */
+  server?: string;
 }
 
 /**
@@ -40,7 +42,7 @@ export interface TestAppOptions {
  * the migrated template and its own queue prefix on the real Redis (or PostgreSQL queues).
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase(options.server);
   const queuePrefix = `t${randomBytes(5).toString('hex')}`;
   const baseEnv: Record<string, string> = {
     NODE_ENV: 'test',

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { dataSourceOptions } from './data-source-options';
 import { DatabaseUrls } from './database-urls';
 import { DATABASE_URLS } from './database.tokens';
+import { ReplicaReads } from './replica-reads';
 
 /** PostgreSQL through TypeORM; entities register themselves with `TypeOrmModule.forFeature` in their module. */
 @Global()
@@ -17,8 +18,8 @@ export class DatabaseModule {
           autoLoadEntities: true,
         }),
       ],
-      providers: [{ provide: DATABASE_URLS, useValue: database }],
-      exports: [DATABASE_URLS],
+      providers: [{ provide: DATABASE_URLS, useValue: database }, ReplicaReads],
+      exports: [DATABASE_URLS, ReplicaReads],
     };
   }
 }

@@ -90,6 +90,28 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** GET requests whose reads the replica served (DATABASE_READ_URL; docs/operations.md, "Read replicas"). */
+  readonly replicaReads = new Counter({
+    name: 'vc_db_replica_reads_total',
+    help: 'API GET requests whose reads went to the read replica',
+    registers: [this.registry],
+  });
+
+  readonly replicaFallbacks = new Counter({
+    name: 'vc_db_replica_fallbacks_total',
+    help:
+      'API GET requests (or, for query_failed, statements) read from the primary although a replica is configured, ' +
+      'by reason: read_after_write, lagging, unavailable, query_failed',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  readonly replicaLag = new Gauge({
+    name: 'vc_db_replica_lag_seconds',
+    help: 'Replay lag of the read replica at the last check (-1: it did not answer)',
+    registers: [this.registry],
+  });
+
   constructor(jobs: JobQueue) {
     // Read on scrape rather than tracked: the queue store is the truth, and every process sees the same counts.
     new Gauge({
