@@ -1,3 +1,5 @@
+import type { ChildProcess } from 'node:child_process';
+import { forkWorker, sigkill } from '../prove/support/fork-worker';
 import { callingOrg, finished, waitForCall } from '../calls/call-fixtures';
 import { TestApp, startTestApp } from '../support/test-app';
 import { WebhookReceiver } from '../webhooks/support/receiver';
@@ -9,8 +11,8 @@ const PORT = 15432;
 /**
  * DATABASE_URL pointing at a PgBouncer in transaction pooling mode (docs/operations.md, "PgBouncer"): requests
  * and jobs share pooled server connections, only what needs a session (migrations, the outbox relay's LISTEN,
- * the PostgreSQL queue backend) takes DATABASE_DIRECT_URL. A full instance and a worker-only instance (each with
- * its own pools, as two processes have) carry every feature with nothing lost or done twice, and no 5xx.
+ * the PostgreSQL queue backend) takes DATABASE_DIRECT_URL. A full instance and a worker in its own OS process
+ * carry every feature with nothing lost or done twice, and no 5xx.
  */
 describe('PgBouncer in transaction pooling mode', () => {
   let bouncer: PgBouncer;
@@ -27,17 +29,28 @@ describe('PgBouncer in transaction pooling mode', () => {
 
   const throughBouncer = (url: string) => ({ DATABASE_URL: bouncer.via(url), DATABASE_DIRECT_URL: url });
 
-  describe('queues on Redis, a second worker instance', () => {
+  describe('queues on Redis, a worker in a second OS process', () => {
     let t: TestApp;
+    let worker: ChildProcess;
 
     beforeAll(async () => {
       t = await startTestApp({
         databaseEnv: throughBouncer,
         env: { WEBHOOK_ALLOW_INSECURE: 'true', ROLES: 'api,worker,scheduler' },
       });
-      await t.startPeer({ ROLES: 'worker' });
+      // The simulator's timings of startTestApp, so calls the second process places end as fast as the first's.
+      worker = await forkWorker(t, {
+        ...throughBouncer(t.databaseUrl),
+        WEBHOOK_ALLOW_INSECURE: 'true',
+        SIMULATOR_RING_MS: '50',
+        SIMULATOR_CALL_MS: '300',
+        DATABASE_POOL_SIZE: '8',
+      });
     });
-    afterAll(async () => t?.close());
+    afterAll(async () => {
+      if (worker) await sigkill(worker);
+      await t?.close();
+    });
 
     it('runs contacts, calls, webhooks (exactly once) and a campaign through the pooler', async () => {
       const org = await callingOrg(t, 10_000);
@@ -55,7 +68,7 @@ describe('PgBouncer in transaction pooling mode', () => {
         `SELECT application_name FROM pg_stat_activity
           WHERE datname = current_database() AND query ILIKE 'LISTEN%'`,
       );
-      // The outbox relay of each worker instance listens on its own direct connection, named for it.
+      // The outbox relay of each worker process listens on its own direct connection, named for it.
       expect(listeners.map((r) => r.application_name).sort()).toEqual(['outbox-relay', 'outbox-relay']);
     });
   });
