@@ -8,7 +8,7 @@ import { join, relative, resolve } from 'node:path';
  * nothing to a reader of the repository.
  */
 const ROOT = resolve(__dirname, '..');
-const SCANNED = ['src', 'test', 'bench', 'scripts', 'console/src', 'docs', 'clients/typescript/README.md', '.ci'];
+const SCANNED = ['src', 'test', 'bench', 'scripts', 'console/src', 'docs', 'clients/typescript/README.md', '.ci', 'deploy'];
 const TOP_FILES = ['README.md', 'BENCHMARKS.md', 'Dockerfile', 'docker-compose.yml', 'ormconfig.ts'];
 const TEXT = /\.(ts|tsx|mts|js|mjs|cjs|md|yml|yaml|sh|css|html)$|^run$/;
 const SELF = relative(ROOT, __filename);

@@ -32,7 +32,11 @@ export class ReadRoutingInterceptor implements NestInterceptor {
       context.getClass(),
     ]);
     const writer =
-      access?.kind === 'scope' && request.auth ? `key:${request.auth.apiKeyId}` : access?.kind === 'admin' ? 'admin' : null;
+      access?.kind === 'scope' && request.auth
+        ? `key:${request.auth.apiKeyId}`
+        : access?.kind === 'admin'
+          ? 'admin'
+          : null;
     if (!writer) return next.handle();
     if (!READS.has(request.method)) {
       // Marked after the handler (its writes committed) and before the answer leaves, failed or not: a write

@@ -70,7 +70,21 @@ export async function startReplicaPair(primaryPort: number, replicaPort: number)
     );
     run('pg_ctl', ['start', '-D', primary, '-l', log('primary'), '-w', '-t', '30']);
     started.push(primary);
-    run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', replica, '-R', '-X', 'stream', '-c', 'fast']);
+    run('pg_basebackup', [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primaryPort),
+      '-U',
+      'postgres',
+      '-D',
+      replica,
+      '-R',
+      '-X',
+      'stream',
+      '-c',
+      'fast',
+    ]);
     appendFileSync(join(replica, 'postgresql.conf'), `port = ${replicaPort}\nhot_standby = on\n`);
     run('pg_ctl', ['start', '-D', replica, '-l', log('replica'), '-w', '-t', '30']);
     started.push(replica);
