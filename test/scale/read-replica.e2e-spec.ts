@@ -38,11 +38,15 @@ describe('read replica', () => {
     receiver = await new WebhookReceiver().start();
     t = await startTestApp({
       server: pair.primaryUrl,
-      databaseEnv: (url) => ({
-        DATABASE_READ_URL: pair.onReplica(url),
-        READ_AFTER_WRITE_MS: String(READ_AFTER_WRITE_MS),
-        DATABASE_READ_MAX_LAG_MS: '60000',
-      }),
+      // The app migrates the new database on the primary; the replica must have replayed its creation first.
+      databaseEnv: async (url) => {
+        await pair.caughtUp();
+        return {
+          DATABASE_READ_URL: pair.onReplica(url),
+          READ_AFTER_WRITE_MS: String(READ_AFTER_WRITE_MS),
+          DATABASE_READ_MAX_LAG_MS: '60000',
+        };
+      },
       env: { WEBHOOK_ALLOW_INSECURE: 'true' },
     });
     second = await t.startPeer();

@@ -30,9 +30,10 @@ export interface TestAppOptions {
   postgresQueues?: boolean;
   /**
    * Settings derived from the fresh database's URL, for topologies in front of it (test/scale: DATABASE_URL
-   * through a PgBouncer, DATABASE_READ_URL on a replica). Assertions (`db`) keep the database's own URL.
+   * through a PgBouncer, DATABASE_READ_URL on a replica, once the replica has the database). Assertions (`db`)
+   * keep the database's own URL.
    */
-  databaseEnv?: (databaseUrl: string) => Record<string, string>;
+  databaseEnv?: (databaseUrl: string) => Record<string, string> | Promise<Record<string, string>>;
   /** The PostgreSQL server (its admin URL) to create the database on; the machine's own by default. */
   server?: string;
 }
@@ -59,7 +60,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     // Likewise for refused credentials (security matrices send hundreds); the budget is tested in test/prove.
     AUTH_FAILURE_LIMIT_PER_MINUTE: '1000000',
     ...(options.postgresQueues ? {} : { REDIS_URL: TEST_REDIS_URL }),
-    ...options.databaseEnv?.(database.url),
+    ...(await options.databaseEnv?.(database.url)),
     ...options.env,
   };
   const apps: NestFastifyApplication[] = [];

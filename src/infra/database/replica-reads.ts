@@ -16,10 +16,12 @@ export type ReplicaFallback = 'read_after_write' | 'lagging' | 'unavailable' | '
 
 /**
  * The read replica (DATABASE_READ_URL), when one is configured: routes reads (read-scope.ts), measures its replay
- * lag every REPLICA_CHECK_MS and says whether it may serve. The lag is the time since the last replayed commit
- * while WAL is still waiting to be replayed (`pg_last_xact_replay_timestamp`), and 0 when everything received
- * is replayed: an idle primary is not a lagging replica. A replica further behind than DATABASE_READ_MAX_LAG_MS,
- * or that cannot answer, serves nothing until it can again; the primary takes its reads.
+ * lag every REPLICA_CHECK_MS and says whether it may serve. The lag compares positions first: 0 when the replica
+ * has replayed the primary's WAL position read just before (an idle primary is not a lagging replica); otherwise
+ * the time since the replica's last replayed commit (`pg_last_xact_replay_timestamp`). Reading the primary's
+ * position, not the replica's received one, also catches a replica that lost its connection to the primary.
+ * A replica further behind than DATABASE_READ_MAX_LAG_MS, or that cannot answer, serves nothing until it can
+ * again; the primary takes its reads.
  */
 @Injectable()
 export class ReplicaReads implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -84,11 +86,15 @@ export class ReplicaReads implements OnApplicationBootstrap, BeforeApplicationSh
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
       });
+      const [primary] = (await this.dataSource.query('SELECT pg_current_wal_lsn()::text AS lsn')) as Array<{
+        lsn: string;
+      }>;
       const [row] = (await Promise.race([
         runner.query(
-          `SELECT CASE WHEN NOT pg_is_in_recovery() OR pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0
+          `SELECT CASE WHEN NOT pg_is_in_recovery() OR pg_last_wal_replay_lsn() >= $1::pg_lsn THEN 0
                        ELSE GREATEST(0, EXTRACT(EPOCH FROM clock_timestamp() - pg_last_xact_replay_timestamp()) * 1000)
                   END::float8 AS lag_ms`,
+          [primary.lsn],
         ),
         timeout,
       ])) as Array<{ lag_ms: number | null }>;
