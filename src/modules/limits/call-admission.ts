@@ -4,7 +4,6 @@ import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { lockForTransaction } from '../../infra/database/advisory-locks';
 import { Limits, OrganizationLimitsRepository } from './organization-limits.repository';
 
-
 /**
  * Takes the organization's admission lock until the transaction ends. Every dial decision runs under it, so a
  * write that also takes it (a do-not-call listing) is seen by every dial decided after that write commits.
