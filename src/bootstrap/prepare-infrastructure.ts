@@ -114,7 +114,8 @@ export async function prepareInfrastructure(config: AppConfig): Promise<Infrastr
     database = {
       main: config.databaseUrl,
       direct: config.databaseDirectUrl ?? config.databaseUrl,
-      read: config.databaseReadUrl,
+      // Only the API reads from the replica (its GET routes); other roles open no pool there.
+      read: config.roles.has('api') ? config.databaseReadUrl : undefined,
     };
   } else {
     const embedded = await startEmbeddedPostgres(config.embeddedPgPort);
