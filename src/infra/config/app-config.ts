@@ -29,6 +29,7 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(500) DATABASE_POOL_SIZE?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(65535) EMBEDDED_PG_PORT?: number;
   @IsOptional() @IsString() REDIS_URL?: string;
+  @IsOptional() @Transform(toBool) @IsBoolean() REDIS_CLUSTER?: boolean;
   @IsOptional() @IsString() QUEUE_PREFIX?: string;
   @IsOptional() @Transform(toList) @IsIn(ROLES, { each: true }) ROLES?: Role[];
   @IsOptional() @IsString() ADMIN_TOKEN?: string;
@@ -91,6 +92,8 @@ export interface AppConfig {
   embeddedPgPort: number;
   /** Unset: BullMQ runs on its PostgreSQL backend in the main database. */
   redisUrl?: string;
+  /** REDIS_URL names one node of a Redis Cluster: every Redis client is an ioredis Cluster (src/infra/redis). */
+  redisCluster: boolean;
   queuePrefix: string;
   roles: Set<Role>;
   adminToken?: string;
@@ -277,6 +280,9 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
   if (production && !parsed.DATABASE_URL) {
     throw new ConfigError('Invalid environment: DATABASE_URL is required when NODE_ENV=production');
   }
+  if (parsed.REDIS_CLUSTER && !parsed.REDIS_URL) {
+    throw new ConfigError('Invalid environment: REDIS_CLUSTER=true needs REDIS_URL (any node of the cluster)');
+  }
   if (production && !parsed.CURSOR_SECRET) {
     throw new ConfigError('Invalid environment: CURSOR_SECRET is required when NODE_ENV=production');
   }
@@ -328,6 +334,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     databasePoolSize: parsed.DATABASE_POOL_SIZE ?? 20,
     embeddedPgPort: parsed.EMBEDDED_PG_PORT ?? 54329,
     redisUrl: parsed.REDIS_URL,
+    redisCluster: parsed.REDIS_CLUSTER ?? false,
     queuePrefix: parsed.QUEUE_PREFIX ?? 'vc',
     roles: new Set(parsed.ROLES ?? ROLES),
     adminToken: parsed.ADMIN_TOKEN,
