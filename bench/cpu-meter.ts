@@ -9,7 +9,7 @@ import { Pool } from 'pg';
 /** Linux's USER_HZ: /proc reports CPU time in ticks of 10 ms. */
 const TICK_MS = 10;
 
-function cpuMsOf(pid: number): number | undefined {
+export function cpuMsOf(pid: number): number | undefined {
   try {
     // Fields after the command name (which may hold spaces): state is the first, utime the 12th, stime the 13th.
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');

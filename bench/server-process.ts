@@ -109,3 +109,29 @@ export async function startOurServer(
   }
   return { server, baseUrl, admin: new HttpClient(baseUrl, { authorization: `Bearer ${adminToken}` }) };
 }
+
+/**
+ * A worker-only process (ROLES=worker) beside a server started by startOurServer: `env` must carry the same
+ * QUEUE_PREFIX. It serves no API; it is up once its metrics endpoint answers (every process has one).
+ */
+export async function startOurWorker(databaseUrl: string, env: Record<string, string>): Promise<ChildProcess> {
+  const metricsPort = await freePort();
+  const worker = startProcess('src/main.ts', {
+    NODE_ENV: 'test',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: TEST_REDIS_URL,
+    ROLES: 'worker',
+    MIGRATE_ON_START: 'false',
+    LOG_LEVEL: 'silent',
+    METRICS_PORT: String(metricsPort),
+    HOST: '127.0.0.1',
+    ...env,
+  });
+  try {
+    await waitUp(`http://127.0.0.1:${metricsPort}/metrics`);
+  } catch (error) {
+    worker.kill('SIGTERM');
+    throw error;
+  }
+  return worker;
+}

@@ -1,30 +1,34 @@
 /*
- * The whole system at once: one server process with every role (api, worker, scheduler),
- * as `npm run demo` and a small deployment run it, serving a mixed workload for BENCH_DURATION (60) seconds:
+ * The whole system at once, serving a mixed workload for BENCH_DURATION (60) seconds. BENCH_TOPOLOGY picks the
+ * processes: `one` (default), one server process with every role (api, worker, scheduler) as `npm run demo` and a
+ * small deployment run it; `split`, an api,scheduler process and a worker process beside it
+ * (docs/operations.md, "Roles and scaling out"; `npm run bench system-split`). The workload:
  *   reads   GET /calls?limit=25, GET /contacts?limit=25, GET /contacts/search (over BENCH_CONTACTS seeded rows),
  *   writes  POST /contacts (each one a contact.created event),
  *   calls   POST /calls at BENCH_CALL_RATE per second, placed and completed through the simulator,
  *   webhooks every event above delivered to BENCH_ENDPOINTS local endpoints (a keep-alive receiver here).
  * Reports throughput and p50/p99 per route, calls dispatched and ended, webhook deliveries per second with
- * event-to-delivery latency, the CPU split between the server process and its PostgreSQL backends, and the
- * server's memory. Run: `npm run bench system`. It is a measurement, never an assertion.
+ * event-to-delivery latency and where it went (outbox to queue, queue to fan-out, fan-out to the receiver), the
+ * CPU of each server process and of their PostgreSQL backends, and the servers' memory. Run: `npm run bench system`. It is a measurement, never an assertion.
  */
 import autocannon from 'autocannon';
 import { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { callingOrg } from '../test/calls/call-fixtures';
 import { createTestDatabase } from '../test/support/databases';
 import globalSetup from '../test/support/global-setup';
-import { CpuMeter, memoryOf } from './cpu-meter';
+import { CpuMeter, cpuMsOf, memoryOf } from './cpu-meter';
 import { seedCalls, seedContacts } from './seed';
-import { loadavg, startOurServer } from './server-process';
+import { loadavg, startOurServer, startOurWorker } from './server-process';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 60);
 const CALL_RATE = Number(process.env.BENCH_CALL_RATE ?? 10);
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 20_000);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 2);
+const TOPOLOGY = process.env.BENCH_TOPOLOGY === 'split' ? 'split' : 'one';
 const QUERIES = ['ali', 'smith', 'garcia', 'mar', 'alice smith', '4155', 'jo', 'alicee'];
 
 const percentile = (sorted: number[], p: number) =>
@@ -121,14 +125,18 @@ async function main(): Promise<void> {
   const database = await createTestDatabase();
   const receiver = await startReceiver();
   let server: ChildProcess | undefined;
+  let worker: ChildProcess | undefined;
   const db = new Pool({ connectionString: database.url, max: 2 });
   try {
-    const ours = await startOurServer(database.url, {
+    const env = {
       WEBHOOK_ALLOW_INSECURE: 'true',
       SIMULATOR_RING_MS: '200',
       SIMULATOR_CALL_MS: '2000',
-    });
+      QUEUE_PREFIX: `b${randomBytes(5).toString('hex')}`,
+    };
+    const ours = await startOurServer(database.url, TOPOLOGY === 'split' ? { ...env, ROLES: 'api,scheduler' } : env);
     server = ours.server;
+    if (TOPOLOGY === 'split') worker = await startOurWorker(database.url, env);
     const { baseUrl, admin } = ours;
     const org = await callingOrg({ admin, baseUrl }, 100_000);
     // Admission control is not what is measured: every call placed may run at once.
@@ -145,10 +153,13 @@ async function main(): Promise<void> {
 
     const meter = new CpuMeter(database.url);
     const benchCpu = process.cpuUsage();
-    const spent = await meter.start([server.pid ?? 0]);
+    const pids = [server.pid ?? 0, ...(worker ? [worker.pid ?? 0] : [])];
+    const cpuBefore = pids.map((pid) => cpuMsOf(pid) ?? 0);
+    const spent = await meter.start(pids);
     const startedAt = new Date();
     console.log(
-      `system: ${DURATION} s, ${CALL_RATE} calls/s, ${ENDPOINTS} endpoints, ${CONTACTS} contacts; load before: ${loadavg()}`,
+      `system (${TOPOLOGY === 'split' ? 'api,scheduler + worker processes' : 'one process, every role'}): ` +
+        `${DURATION} s, ${CALL_RATE} calls/s, ${ENDPOINTS} endpoints, ${CONTACTS} contacts; load before: ${loadavg()}`,
     );
     const workload = routes(org.key, org.from);
     const results = await Promise.all(
@@ -157,12 +168,27 @@ async function main(): Promise<void> {
       ),
     );
     const cpu = await spent();
+    const cpuOf = pids.map((pid, i) => ((cpuMsOf(pid) ?? 0) - cpuBefore[i]) / 1000);
     const benchMs = (process.cpuUsage(benchCpu).user + process.cpuUsage(benchCpu).system) / 1000;
     // Calls and webhooks still in flight when the load stops are counted up to this instant, not waited for.
     const { rows } = await db.query<{ placed: number; dispatched: number; ended: number }>(
       `SELECT count(*)::int AS placed, count(dispatched_at)::int AS dispatched,
               count(*) FILTER (WHERE status IN ('ended', 'failed'))::int AS ended
          FROM calls WHERE created_at >= $1`,
+      [startedAt],
+    );
+    // Where an event's time went, for the events of the run that got that far: outbox row to the queue (the
+    // relay), queue to fan-out (delivery jobs created); the rest, to the receiver, is the delivery queue's wait.
+    const { rows: stages } = await db.query<{ stage: string; events: number; p50: number; p99: number }>(
+      `SELECT stage, count(*)::int AS events,
+              round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms))::int AS p50,
+              round(percentile_cont(0.99) WITHIN GROUP (ORDER BY ms))::int AS p99
+         FROM (SELECT 'event to relayed' AS stage, extract(epoch FROM relayed_at - occurred_at) * 1000 AS ms
+                 FROM outbox_events WHERE occurred_at >= $1 AND relayed_at IS NOT NULL
+               UNION ALL
+               SELECT 'relayed to fanned out', extract(epoch FROM processed_at - relayed_at) * 1000
+                 FROM outbox_events WHERE occurred_at >= $1 AND processed_at IS NOT NULL) s
+        GROUP BY stage ORDER BY stage DESC`,
       [startedAt],
     );
     const requests = results.reduce((total, r) => total + r.requests.total, 0);
@@ -179,15 +205,23 @@ async function main(): Promise<void> {
         `ended or failed ${rows[0].ended}; webhooks delivered ${latencies.length} (${(latencies.length / DURATION).toFixed(0)}/s), ` +
         `event to delivery p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms`,
     );
+    for (const st of stages) console.log(`${st.stage}: ${st.events} events, p50 ${st.p50} ms, p99 ${st.p99} ms`);
+    if (worker)
+      console.log(
+        `CPU by process: api,scheduler ${cpuOf[0].toFixed(1)} s, worker ${cpuOf[1].toFixed(1)} s ` +
+          `(worker ${((cpuOf[1] * 1000) / Math.max(1, latencies.length)).toFixed(2)} ms per webhook delivered, ` +
+          `dispatch and voice events included)`,
+      );
     console.log(
       `CPU over the run: server ${(cpu.nodeMs / 1000).toFixed(1)} s, PostgreSQL ${(cpu.postgresMs / 1000).toFixed(1)} s, ` +
         `load generator and receiver ${(benchMs / 1000).toFixed(1)} s (of ${2 * DURATION} s on 2 cores); ` +
         `per request: server ${(cpu.nodeMs / requests).toFixed(2)} ms + PostgreSQL ${(cpu.postgresMs / requests).toFixed(2)} ms`,
     );
-    console.log(`server after the run: ${memoryOf(server.pid)}`);
+    console.log(`server after the run: ${memoryOf(server.pid)}${worker ? `; worker ${memoryOf(worker.pid)}` : ''}`);
     await meter.end();
   } finally {
     server?.kill('SIGTERM');
+    worker?.kill('SIGTERM');
     receiver.close();
     await db.end();
     await new Promise((r) => setTimeout(r, 1500));

@@ -18,6 +18,8 @@ const PRESETS = {
   },
   calls: { file: 'compare.bench.ts', env: { BENCH_ROUTES: 'GET /calls' } },
   'create-contact': { file: 'compare.bench.ts', env: { BENCH_ROUTES: 'POST /contacts' } },
+  // The mixed workload on an api,scheduler process and a worker process instead of one process with every role.
+  'system-split': { file: 'system.bench.ts', env: { BENCH_TOPOLOGY: 'split' } },
   // The memory of an api+worker process after the compare run, as production runs it (compiled, Node's defaults).
   memory: { file: 'compare.bench.ts', env: { BENCH_ROLES: 'api,worker' } },
   // The same with V8's heap bounded (docs/operations.md, "Sizing a process"): memory traded for CPU per request.

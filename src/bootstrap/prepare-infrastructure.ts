@@ -1,5 +1,4 @@
 import { Logger } from '@nestjs/common';
-import IORedis from 'ioredis';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { runMigrations } from 'bullmq';
@@ -8,6 +7,7 @@ import { dataSourceOptions } from '../infra/database/data-source-options';
 import { DatabaseUrls } from '../infra/database/database-urls';
 import { startEmbeddedPostgres } from '../infra/database/embedded-postgres';
 import { QueueConnection, queueConnection } from '../infra/queue/queue-connection';
+import { RedisClient, RedisSettings, createRedisClient } from '../infra/redis/redis-client';
 
 export class StartupError extends Error {}
 
@@ -48,7 +48,7 @@ async function checkPostgres(url: string, variable: string): Promise<void> {
  * BullMQ keeps jobs in Redis; a Redis that evicts keys under memory pressure silently loses them. We warn rather
  * than refuse, since managed Redis services do not always let the policy be read.
  */
-async function warnUnlessNoEviction(redis: IORedis): Promise<void> {
+async function warnUnlessNoEviction(redis: RedisClient): Promise<void> {
   const reply = (await redis.config('GET', 'maxmemory-policy').catch(() => [])) as string[];
   const policy = reply[1];
   if (policy && policy !== 'noeviction') {
@@ -58,8 +58,16 @@ async function warnUnlessNoEviction(redis: IORedis): Promise<void> {
   }
 }
 
-async function checkRedis(url: string): Promise<void> {
-  const redis = new IORedis(url, {
+/** A cluster that has not covered all its slots (still forming, or a master lost) would fail some keys only. */
+async function checkClusterState(redis: RedisClient): Promise<void> {
+  const info = (await redis.cluster('INFO')) as string;
+  const state = /cluster_state:(\w+)/.exec(info)?.[1];
+  if (state !== 'ok') throw new Error(`cluster_state is ${state ?? 'unknown'}, not ok`);
+}
+
+async function checkRedis(settings: RedisSettings): Promise<void> {
+  const url = settings.url;
+  const redis = createRedisClient(settings, {
     lazyConnect: true,
     maxRetriesPerRequest: 0,
     connectTimeout: 3000,
@@ -69,11 +77,12 @@ async function checkRedis(url: string): Promise<void> {
   try {
     await redis.connect();
     await redis.ping();
+    if (settings.cluster) await checkClusterState(redis);
     await warnUnlessNoEviction(redis);
   } catch (error) {
     throw new StartupError(
       `Cannot reach Redis at ${redact(url)} (${(error as Error).message}). Start Redis or fix REDIS_URL; ` +
-        'unset REDIS_URL to run the queues on PostgreSQL.',
+        `${settings.cluster ? 'unset REDIS_CLUSTER for a single node; ' : ''}unset REDIS_URL to run the queues on PostgreSQL.`,
     );
   } finally {
     redis.disconnect();
@@ -126,7 +135,7 @@ export async function prepareInfrastructure(config: AppConfig): Promise<Infrastr
   if (database.direct !== database.main) await checkPostgres(database.direct, 'DATABASE_DIRECT_URL');
   // A replica that is down at start-up stops it like the primary would: the read pool is opened eagerly.
   if (database.read) await checkPostgres(database.read, 'DATABASE_READ_URL');
-  if (config.redisUrl) await checkRedis(config.redisUrl);
+  if (config.redisUrl) await checkRedis({ url: config.redisUrl, cluster: config.redisCluster });
   const queue = queueConnection(config, database.direct);
   if (config.migrateOnStart) await migrate(database.direct, queue);
   return { database, queue, stop };

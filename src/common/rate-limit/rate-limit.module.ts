@@ -18,7 +18,7 @@ import { RATE_LIMIT_STORAGE, RATE_LIMIT_WINDOW_MS } from './rate-limit-storage';
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig): ThrottlerStorage =>
         config.redisUrl
-          ? new RedisThrottlerStorage(config.redisUrl, config.queuePrefix)
+          ? new RedisThrottlerStorage({ url: config.redisUrl, cluster: config.redisCluster }, config.queuePrefix)
           : new ThrottlerStorageService(),
     },
   ],

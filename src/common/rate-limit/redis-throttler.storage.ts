@@ -1,7 +1,7 @@
 import { OnApplicationShutdown } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
-import IORedis from 'ioredis';
+import { RedisClient, RedisSettings, createRedisClient } from '../../infra/redis/redis-client';
 import { ApiError } from '../errors/api-error';
 
 /**
@@ -21,12 +21,14 @@ return {hits, redis.call('PTTL', KEYS[1])}`;
 export const RATE_LIMIT_COMMAND_TIMEOUT_MS = 2000;
 
 /** The client with HIT_SCRIPT defined on it: `[totalHits, pttl]` for a key and the window's length in ms. */
-type ScriptedRedis = IORedis & { rateLimitHit(key: string, ttlMs: number): Promise<[number, number]> };
+type ScriptedRedis = RedisClient & { rateLimitHit(key: string, ttlMs: number): Promise<[number, number]> };
 
 /**
  * A fixed-window counter in Redis, shared by every instance: each hit counts and reads the window's remaining
  * time atomically (HIT_SCRIPT), so concurrent requests on any number of instances count exactly. A key over its
  * limit stays blocked until its window ends (Retry-After = the window's remaining seconds).
+ *
+ * One script touches one key, so on a Redis Cluster each hit is one slot's business (no cross-slot call).
  *
  * Fails closed: when Redis cannot be reached, the request is answered 503 SERVICE_UNAVAILABLE with Retry-After
  * instead of being let through uncounted (the reasons are in docs/operations.md, "Rate limits").
@@ -35,10 +37,10 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShu
   private readonly redis: ScriptedRedis;
 
   constructor(
-    redisUrl: string,
+    settings: RedisSettings,
     private readonly keyPrefix: string,
   ) {
-    const redis = new IORedis(redisUrl, {
+    const redis = createRedisClient(settings, {
       maxRetriesPerRequest: 1,
       enableOfflineQueue: true,
       commandTimeout: RATE_LIMIT_COMMAND_TIMEOUT_MS,

@@ -74,6 +74,12 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ LOG_FORMAT: 'fancy' })).toThrow('LOG_FORMAT');
   });
 
+  it('reads REDIS_CLUSTER (off by default) and refuses it without REDIS_URL', () => {
+    expect(parseConfig({}).redisCluster).toBe(false);
+    expect(parseConfig({ REDIS_URL: 'redis://node-1:7000', REDIS_CLUSTER: 'true' }).redisCluster).toBe(true);
+    expect(() => parseConfig({ REDIS_CLUSTER: 'true' })).toThrow('REDIS_CLUSTER=true needs REDIS_URL');
+  });
+
   it('parses roles, lists and booleans', () => {
     const c = parseConfig({
       ROLES: 'worker, scheduler',

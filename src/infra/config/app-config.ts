@@ -33,6 +33,7 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(600_000) DATABASE_READ_MAX_LAG_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(65535) EMBEDDED_PG_PORT?: number;
   @IsOptional() @IsString() REDIS_URL?: string;
+  @IsOptional() @Transform(toBool) @IsBoolean() REDIS_CLUSTER?: boolean;
   @IsOptional() @IsString() QUEUE_PREFIX?: string;
   @IsOptional() @Transform(toList) @IsIn(ROLES, { each: true }) ROLES?: Role[];
   @IsOptional() @IsString() ADMIN_TOKEN?: string;
@@ -106,6 +107,8 @@ export interface AppConfig {
   embeddedPgPort: number;
   /** Unset: BullMQ runs on its PostgreSQL backend in the main database. */
   redisUrl?: string;
+  /** REDIS_URL names one node of a Redis Cluster: every Redis client is an ioredis Cluster (src/infra/redis). */
+  redisCluster: boolean;
   queuePrefix: string;
   roles: Set<Role>;
   adminToken?: string;
@@ -297,6 +300,9 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       'Invalid environment: DATABASE_DIRECT_URL and DATABASE_READ_URL need DATABASE_URL (the embedded database has neither)',
     );
   }
+  if (parsed.REDIS_CLUSTER && !parsed.REDIS_URL) {
+    throw new ConfigError('Invalid environment: REDIS_CLUSTER=true needs REDIS_URL (any node of the cluster)');
+  }
   if (production && !parsed.CURSOR_SECRET) {
     throw new ConfigError('Invalid environment: CURSOR_SECRET is required when NODE_ENV=production');
   }
@@ -352,6 +358,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     databaseReadMaxLagMs: parsed.DATABASE_READ_MAX_LAG_MS ?? 5000,
     embeddedPgPort: parsed.EMBEDDED_PG_PORT ?? 54329,
     redisUrl: parsed.REDIS_URL,
+    redisCluster: parsed.REDIS_CLUSTER ?? false,
     queuePrefix: parsed.QUEUE_PREFIX ?? 'vc',
     roles: new Set(parsed.ROLES ?? ROLES),
     adminToken: parsed.ADMIN_TOKEN,

@@ -41,8 +41,6 @@ const CONFIG_KEYS = new Set(
     ),
   ].map((m) => m[1]),
 );
-/** Redis Cluster mode (docs/operations.md): read by the queue connection's cluster support, not by app-config.ts. */
-const CLUSTER_SWITCH = 'REDIS_CLUSTER';
 
 const services = compose.services;
 const appServices = Object.entries(services).filter(([, s]) => s.image === 'voice-calling-api:local');
@@ -68,7 +66,7 @@ describe('deploy/compose.yaml', () => {
 
   it('gives the app only settings the configuration reads', () => {
     for (const [name, s] of appServices) {
-      const unknown = Object.keys(s.environment ?? {}).filter((k) => !CONFIG_KEYS.has(k) && k !== CLUSTER_SWITCH);
+      const unknown = Object.keys(s.environment ?? {}).filter((k) => !CONFIG_KEYS.has(k));
       expect({ service: name, unknown }).toEqual({ service: name, unknown: [] });
     }
   });
@@ -79,7 +77,7 @@ describe('deploy/compose.yaml', () => {
     expect(host(env.DATABASE_DIRECT_URL)).toBe('postgres');
     expect(host(env.DATABASE_READ_URL)).toBe('postgres-replica');
     expect(env.REDIS_URL).toBe('redis://redis-1:6379');
-    expect(env[CLUSTER_SWITCH]).toBe('true');
+    expect(env.REDIS_CLUSTER).toBe('true');
     const ini = compose.configs['pgbouncer-ini'].content;
     expect(ini).toMatch(/^pool_mode = transaction$/m);
     expect(ini).toMatch(/^voice = host=postgres port=5432/m);

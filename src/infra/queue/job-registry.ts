@@ -8,7 +8,7 @@ import { DeferJob } from './defer-job';
 import { ON_JOB_KEY, OnJobOptions } from './on-job.decorator';
 import { JOB_QUEUE, JobName, QUEUE_CONCURRENCY, QueueName } from './queue-names';
 import { QUEUE_CONNECTION } from './queue.tokens';
-import { QueueConnection } from './queue-connection';
+import { QueueConnection, prefixOf } from './queue-connection';
 
 type Handler = (data: unknown, job: Job) => Promise<unknown>;
 
@@ -98,7 +98,7 @@ export class JobRegistry implements OnApplicationBootstrap, BeforeApplicationShu
     for (const queueName of queues) {
       const worker = new Worker(queueName, (job, token) => this.run(job, token), {
         connection: this.connection.connection,
-        prefix: this.connection.prefix,
+        prefix: prefixOf(this.connection, queueName),
         concurrency: QUEUE_CONCURRENCY[queueName],
       } as never);
       worker.on('failed', (job, err) =>

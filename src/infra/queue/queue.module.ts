@@ -3,7 +3,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { JobQueue } from './job-queue';
 import { JobRegistry } from './job-registry';
-import { QueueConnection } from './queue-connection';
+import { QueueConnection, prefixOf } from './queue-connection';
 import { QueueName } from './queue-names';
 import { QUEUE_CONNECTION } from './queue.tokens';
 
@@ -37,7 +37,9 @@ export class QueueModule {
           defaultJobOptions: DEFAULT_JOB_OPTIONS,
           streams: { events: { maxLen: EVENTS_STREAM_MAX_LENGTH } },
         } as never),
-        BullModule.registerQueue(...Object.values(QueueName).map((name) => ({ name }))),
+        BullModule.registerQueue(
+          ...Object.values(QueueName).map((name) => ({ name, prefix: prefixOf(connection, name) })),
+        ),
       ],
       providers: [{ provide: QUEUE_CONNECTION, useValue: connection }, JobRegistry, JobQueue],
       exports: [BullModule, JobQueue, QUEUE_CONNECTION],

@@ -5,9 +5,14 @@ import { ADMIN_TOKEN, TestApp } from '../../support/test-app';
 
 /**
  * A worker-role instance of `t` in its own OS process (test/webhooks/support/worker-process.ts), so a test can
- * SIGKILL it: nothing graceful runs, as when a machine dies. Resolves once the app has booted.
+ * SIGKILL it: nothing graceful runs, as when a machine dies. Resolves once the app has booted. With `onOutput`,
+ * its stdout and stderr (the JSON log) go there instead of the test's console.
  */
-export function forkWorker(t: TestApp, env: Record<string, string>): Promise<ChildProcess> {
+export function forkWorker(
+  t: TestApp,
+  env: Record<string, string>,
+  onOutput?: (text: string) => void,
+): Promise<ChildProcess> {
   const root = join(__dirname, '..', '..', '..');
   const child = fork(join(root, 'test', 'webhooks', 'support', 'worker-process.ts'), [], {
     execArgv: ['-r', 'ts-node/register/transpile-only'],
@@ -24,8 +29,12 @@ export function forkWorker(t: TestApp, env: Record<string, string>): Promise<Chi
       LOG_LEVEL: 'silent',
       ...env,
     },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', onOutput ? 'pipe' : 'inherit', onOutput ? 'pipe' : 'inherit', 'ipc'],
   });
+  if (onOutput) {
+    child.stdout?.on('data', (chunk: Buffer) => onOutput(chunk.toString('utf8')));
+    child.stderr?.on('data', (chunk: Buffer) => onOutput(chunk.toString('utf8')));
+  }
   return new Promise((resolve, reject) => {
     child.once('message', () => resolve(child));
     child.once('exit', (code) => reject(new Error(`worker process exited early (${code})`)));
