@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 
 /** HMAC-SHA256 of `"<t>.<raw body>"` with the receiver's secret: what `v1` carries, for signing and verifying. */
 export function signatureMac(secret: string, rawBody: string, unixSeconds: number | string): Buffer {
@@ -28,3 +28,10 @@ export function signedHeaders(signing: Signing, rawBody: string): Record<string,
   };
 }
 
+/**
+ * A new signing secret (webhook endpoints, function tools): 256 random bits; the prefix makes a leaked secret
+ * recognisable to secret scanners, and is the one off-the-shelf verifiers expect.
+ */
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString('hex')}`;
+}
