@@ -1035,6 +1035,10 @@ export interface components {
             resultStatus: string | null;
             /** @enum {string} */
             status: "new" | "scheduled" | "processing" | "ended" | "cancelled" | "error";
+            /** @description Extension: the function tools called during the call, oldest first, at most 20 (docs/tools.md) */
+            toolCalls: components["schemas"]["ToolCall"][];
+            /** @description Extension: the transfer to another number, null when there was none (docs/tools.md) */
+            transfer: components["schemas"]["CallTransfer"] | null;
             /** Format: date-time */
             updatedAt: string;
             /** @description The resolved variables injected into the call */
@@ -1102,7 +1106,11 @@ export interface components {
             resultStatus: string | null;
             /** @enum {string} */
             status: "new" | "scheduled" | "processing" | "ended" | "cancelled" | "error";
+            /** @description Extension: the function tools called during the call, oldest first, at most 20 (docs/tools.md) */
+            toolCalls: components["schemas"]["ToolCall"][];
             transcript: components["schemas"]["TranscriptMessage"][];
+            /** @description Extension: the transfer to another number, null when there was none (docs/tools.md) */
+            transfer: components["schemas"]["CallTransfer"] | null;
             /** Format: date-time */
             updatedAt: string;
             /** @description The resolved variables injected into the call */
@@ -1119,6 +1127,16 @@ export interface components {
         };
         CallResponse: {
             data: components["schemas"]["Call"];
+        };
+        CallTransfer: {
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            mode: "cold" | "warm";
+            /** @enum {string} */
+            status: "completed" | "failed";
+            /** @example +14155550150 */
+            to: string;
         };
         CallWebhookEvent: {
             data: components["schemas"]["Call"];
@@ -2264,6 +2282,26 @@ export interface components {
             text?: string;
             /** @enum {string} */
             type: "text" | "image" | "video" | "document";
+        };
+        ToolCall: {
+            /** @description The arguments the assistant passed */
+            arguments: Record<string, never> | null;
+            /** Format: date-time */
+            at: string;
+            durationMs: number;
+            /** @description The voice platform's id of the invocation */
+            id: string;
+            /** @example lookup_order */
+            name: string;
+            /** @description Your answer's `result`; null when the call failed */
+            result: Record<string, never> | null;
+            /** @enum {string} */
+            status: "succeeded" | "failed" | "timed-out";
+            /**
+             * @description Present when `arguments` or `result` was longer than 2048 bytes and is recorded as null
+             * @enum {boolean}
+             */
+            truncated?: true;
         };
         TranscriberConfig: {
             /** @example en */

@@ -1557,7 +1557,11 @@ export interface components {
             resultStatus: string | null;
             /** @enum {string} */
             status: "new" | "scheduled" | "processing" | "ended" | "cancelled" | "error";
+            /** @description Extension: the function tools called during the call, oldest first, at most 20 (docs/tools.md) */
+            toolCalls: components["schemas"]["ToolCallResponse"][];
             transcript: components["schemas"]["TranscriptMessageResponse"][];
+            /** @description Extension: the transfer to another number, null when there was none (docs/tools.md) */
+            transfer: components["schemas"]["CallTransferResponse"] | null;
             /** Format: date-time */
             updatedAt: string;
             /** @description The resolved variables injected into the call */
@@ -1617,12 +1621,26 @@ export interface components {
             resultStatus: string | null;
             /** @enum {string} */
             status: "new" | "scheduled" | "processing" | "ended" | "cancelled" | "error";
+            /** @description Extension: the function tools called during the call, oldest first, at most 20 (docs/tools.md) */
+            toolCalls: components["schemas"]["ToolCallResponse"][];
+            /** @description Extension: the transfer to another number, null when there was none (docs/tools.md) */
+            transfer: components["schemas"]["CallTransferResponse"] | null;
             /** Format: date-time */
             updatedAt: string;
             /** @description The resolved variables injected into the call */
             variableValues: {
                 [key: string]: string;
             } | null;
+        };
+        CallTransferResponse: {
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            mode: "cold" | "warm";
+            /** @enum {string} */
+            status: "completed" | "failed";
+            /** @example +14155550150 */
+            to: string;
         };
         CallingWindowDto: {
             /**
@@ -3443,6 +3461,26 @@ export interface components {
             /** @description Templates the provider listed, now stored as it has them */
             synced: number;
             templates: components["schemas"]["MessagingTemplateResponse"][];
+        };
+        ToolCallResponse: {
+            /** @description The arguments the assistant passed */
+            arguments: Record<string, never> | null;
+            /** Format: date-time */
+            at: string;
+            durationMs: number;
+            /** @description The voice platform's id of the invocation */
+            id: string;
+            /** @example lookup_order */
+            name: string;
+            /** @description Your answer's `result`; null when the call failed */
+            result: Record<string, never> | null;
+            /** @enum {string} */
+            status: "succeeded" | "failed" | "timed-out";
+            /**
+             * @description Present when `arguments` or `result` was longer than 2048 bytes and is recorded as null
+             * @enum {boolean}
+             */
+            truncated?: true;
         };
         ToolMessagesDto: {
             /** @description What the assistant hears when the call fails */
@@ -10796,6 +10834,8 @@ export const callDetailResponseDirectionValues: ReadonlyArray<FlattenedDeepRequi
 export const callDetailResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallDetailResponse"]["status"]> = ["new", "scheduled", "processing", "ended", "cancelled", "error"];
 export const callResponseDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallResponse"]["direction"]> = ["outbound", "inbound"];
 export const callResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallResponse"]["status"]> = ["new", "scheduled", "processing", "ended", "cancelled", "error"];
+export const callTransferResponseModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallTransferResponse"]["mode"]> = ["cold", "warm"];
+export const callTransferResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallTransferResponse"]["status"]> = ["completed", "failed"];
 export const callingWindowDtoDaysValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallingWindowDto"]["days"]> = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 export const campaignEntryResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CampaignEntryResponse"]["status"]> = ["pending", "in_progress", "done", "skipped"];
 export const caseVariableDtoSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CaseVariableDto"]["source"]> = ["contact.title", "contact.email", "contact.notes", "contact.phone", "custom"];
@@ -10842,6 +10882,7 @@ export const subscriptionResponseProductTypeValues: ReadonlyArray<FlattenedDeepR
 export const subscriptionResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionResponse"]["status"]> = ["active", "canceled"];
 export const templateButtonDtoSubTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TemplateButtonDto"]["subType"]> = ["quick_reply", "url"];
 export const templateHeaderDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TemplateHeaderDto"]["type"]> = ["text", "image", "video", "document"];
+export const toolCallResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ToolCallResponse"]["status"]> = ["succeeded", "failed", "timed-out"];
 export const toolResponseTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ToolResponse"]["type"]> = ["function", "transfer", "end-call", "platform"];
 export const transcriptMessageResponseRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TranscriptMessageResponse"]["role"]> = ["assistant", "user", "system"];
 export const transferDestinationDtoModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TransferDestinationDto"]["mode"]> = ["cold", "warm"];

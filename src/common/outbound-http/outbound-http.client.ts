@@ -109,7 +109,11 @@ export class OutboundHttpClient {
       attempts++;
       const left = request.timeoutMs - (performance.now() - started);
       result = await this.attempt(request, headers, left, started);
-    } while (result.failure === 'connection' && attempts < maxAttempts && performance.now() - started < request.timeoutMs);
+    } while (
+      result.failure === 'connection' &&
+      attempts < maxAttempts &&
+      performance.now() - started < request.timeoutMs
+    );
     this.logger.debug(
       {
         host: safeHost(request.url),

@@ -19,6 +19,8 @@ import { TOOL_LIMITS } from './tool-limits';
 
 type Field = keyof ToolFieldsDto;
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Which fields each type requires and which it accepts at all (docs/tools.md, "Tools"). */
 const SHAPES: Record<ToolType, { required: Field[]; allowed: Field[] }> = {
   function: {
@@ -133,7 +135,9 @@ export class ToolsService {
   }
 
   /** The tools a call carries, in the case's order, read in the call's creating transaction. */
-  async forCall(tx: Tx, organizationId: string, ids: string[]): Promise<Tool[]> {
+  async forCall(tx: Tx, organizationId: string, listed: string[]): Promise<Tool[]> {
+    // Only ids that can be tools: a case's list is checked when attached, but rows predating that may hold any.
+    const ids = listed.filter((id) => UUID.test(id));
     if (!ids.length) return [];
     const found = await tx.findBy(Tool, { organizationId, id: In(ids) });
     return ids.map((id) => found.find((t) => t.id === id)).filter((t): t is Tool => t !== undefined);

@@ -27,6 +27,7 @@ import { WhatsAppProduction1795471000000 } from './1795471000000-WhatsAppProduct
 import { CallsByNumber1795480000000 } from './1795480000000-CallsByNumber';
 import { CallOutcomes1795483100000 } from './1795483100000-CallOutcomes';
 import { Tools1795500000000 } from './1795500000000-Tools';
+import { CallTools1795500000001 } from './1795500000001-CallTools';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -62,4 +63,5 @@ export const MIGRATIONS: Function[] = [
   CallOutcomes1795483100000,
   ChatAgent1795483200000,
   Tools1795500000000,
+  CallTools1795500000001,
 ];
