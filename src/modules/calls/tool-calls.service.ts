@@ -28,7 +28,7 @@ export class ToolCallsService {
   ) {}
 
   async run(callId: string, invocations: Invocation[]): Promise<ToolCallReply[]> {
-    const call = await this.calls.findById(callId);
+    const call = callId ? await this.calls.findById(callId) : null;
     const room = call && call.status === 'processing' ? MAX_TOOL_CALLS_PER_CALL - call.toolCalls.length : 0;
     return Promise.all(
       invocations.map(async (invocation, i) => {

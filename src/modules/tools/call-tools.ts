@@ -43,6 +43,9 @@ export interface ToolCallRecord {
   truncated?: true;
 }
 
+/** Said to the caller before a warm transfer whose destination has no `message`. */
+export const DEFAULT_TRANSFER_MESSAGE = 'Please hold while I transfer your call.';
+
 export const TRANSFER_STATUSES = ['completed', 'failed'] as const;
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 

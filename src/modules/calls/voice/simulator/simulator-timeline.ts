@@ -3,7 +3,7 @@ import type { EndOfCallReport, PlatformEvent } from '../voice-provider';
 import type { AnalysisPlan, CallAnalysis } from '../../../call-outcomes/analysis-plan';
 import { exampleFromSchema } from '../../../call-outcomes/schema-example';
 import { DEFAULT_VOICEMAIL_POLICY, VoicemailPolicy } from '../../../call-outcomes/voicemail-policy';
-import type { CallTool } from '../../../tools/call-tools';
+import { CallTool, DEFAULT_TRANSFER_MESSAGE } from '../../../tools/call-tools';
 
 /**
  * The simulator's post-call analysis (docs/tools.md): a fixed summary naming the number, structured data built
@@ -55,8 +55,6 @@ type PlayedOutcome = Outcome | 'machine-undetected';
 
 /** A number ending in this digit, on a call carrying a transfer tool, is transferred (docs/contracts/simulator.md). */
 const TRANSFER_DIGIT = '6';
-/** Said before a warm transfer whose destination has no `message`. */
-export const DEFAULT_TRANSFER_MESSAGE = 'Please hold while I transfer your call.';
 
 /** docs/contracts/simulator.md: the outcome is chosen by the last digit of the number called. */
 export function simulatedOutcome(callTo: string): Outcome {
