@@ -132,6 +132,25 @@ describe('tools on Vapi', () => {
     expect(live.toolCalls).toEqual([expect.objectContaining({ status: 'failed', result: null })]);
   });
 
+  it('records at most 20 tool calls per call: the 21st is answered as failed without calling the tool', async () => {
+    const path = '/vapi-many';
+    const { caseId } = await caseWithTools(receiver.on(path, { result: 'fine' }));
+    const { id, vapiCallId } = await placed('+14155550174', caseId);
+    await fake.status(vapiCallId, 'in-progress');
+    for (let i = 0; i < 20; i++) {
+      expect(await fake.callTool(vapiCallId, 'lookup_order', { orderId: `N-${i}` })).toEqual([
+        expect.objectContaining({ result: 'fine' }),
+      ]);
+    }
+    const before = receiver.requests(path).length;
+    const over = await fake.callTool(vapiCallId, 'lookup_order', { orderId: 'N-20' });
+    expect(over).toEqual([expect.objectContaining({ result: 'I could not look that up.' })]);
+    expect(receiver.requests(path)).toHaveLength(before);
+    const live = (await org.api.get(`/api/v1/calls/${id}`)).body.data;
+    expect(live.toolCalls).toHaveLength(20);
+    expect(new Set(live.toolCalls.map((c: { id: string }) => c.id)).size).toBe(20);
+  });
+
   it('a transfer shows forwarding, then ends assistant-forwarded-call with the transfer', async () => {
     const { caseId } = await caseWithTools(receiver.on('/vapi-unused', { result: 'x' }));
     const { id, vapiCallId } = await placed('+14155550173', caseId);
