@@ -1,7 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { MAX_TOOL_CALLS_PER_CALL, ToolResult } from '../tools/call-tools';
-import { FunctionToolInvoker, Invocation, InvocationOutcome } from '../tools/function-tool-invoker';
-import { DEFAULT_FAILED_MESSAGE } from '../tools/function-tool-invoker';
+import {
+  DEFAULT_FAILED_MESSAGE,
+  FunctionToolInvoker,
+  Invocation,
+  InvocationOutcome,
+} from '../tools/function-tool-invoker';
 import type { Call } from './call.entity';
 import { CallsRepository } from './calls.repository';
 
