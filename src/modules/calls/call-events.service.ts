@@ -60,7 +60,7 @@ export class CallEventsService {
         await this.finish(event.callId, event.providerCallId, event.report);
         return;
       case 'tool-calls':
-        await this.toolCalls.run(event.callId, event.invocations);
+        this.toolCalls.runInBackground(event.callId, event.invocations);
         return;
     }
   }

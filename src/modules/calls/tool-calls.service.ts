@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { MAX_TOOL_CALLS_PER_CALL, ToolResult } from '../tools/call-tools';
 import {
   DEFAULT_FAILED_MESSAGE,
@@ -23,8 +23,10 @@ export interface ToolCallReply {
  * message without calling anything.
  */
 @Injectable()
-export class ToolCallsService {
+export class ToolCallsService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(ToolCallsService.name);
+  /** Invocations run beside the job that asked for them (runInBackground), awaited at shutdown. */
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
     private readonly calls: CallsRepository,
@@ -49,6 +51,21 @@ export class ToolCallsService {
         return { toolCallId: invocation.toolCallId, result: outcome.reply };
       }),
     );
+  }
+
+  /**
+   * For the simulator's step job: the tools run beside it, so a slow customer tool (up to 30 s) never holds one
+   * of the voice-event worker's slots, which every call's steps share. Lost only if the process dies meanwhile.
+   */
+  runInBackground(callId: string, invocations: Invocation[]): void {
+    const running = this.run(callId, invocations)
+      .catch((error: unknown) => this.logger.error({ callId, err: error }, 'Tool calls failed'))
+      .finally(() => this.inFlight.delete(running));
+    this.inFlight.add(running);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
   }
 
   private async record(callId: string, outcome: InvocationOutcome): Promise<void> {

@@ -18,7 +18,10 @@ export type PlatformEvent =
   /** One finished utterance (a live transcript line); appended once, however often it is delivered. */
   | { kind: 'utterance'; callId: string; providerCallId: string; message: TranscriptMessage }
   | { kind: 'end-of-call'; callId: string; providerCallId: string; report: EndOfCallReport }
-  /** The assistant called function tools (the simulator's; Vapi's are answered on the request that asks). */
+  /**
+   * The assistant called function tools (the simulator's; Vapi's are answered on the request that asks): they
+   * run in the background, so applying the event does not wait for the customer's tools.
+   */
   | { kind: 'tool-calls'; callId: string; providerCallId: string; invocations: Invocation[] };
 
 export interface EndOfCallReport {
