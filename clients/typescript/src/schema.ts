@@ -2284,8 +2284,15 @@ export interface components {
             type: "text" | "image" | "video" | "document";
         };
         ToolCall: {
-            /** @description The arguments the assistant passed */
-            arguments: Record<string, never> | null;
+            /**
+             * @description The arguments the assistant passed
+             * @example {
+             *       "orderId": "A-17"
+             *     }
+             */
+            arguments: {
+                [key: string]: unknown;
+            } | null;
             /** Format: date-time */
             at: string;
             durationMs: number;
@@ -2293,8 +2300,15 @@ export interface components {
             id: string;
             /** @example lookup_order */
             name: string;
-            /** @description Your answer's `result`; null when the call failed */
-            result: Record<string, never> | null;
+            /**
+             * @description Your answer's `result`, any JSON value; null when the call failed
+             * @example {
+             *       "status": "shipped"
+             *     }
+             */
+            result: (string | null) | number | boolean | {
+                [key: string]: unknown;
+            } | unknown[];
             /** @enum {string} */
             status: "succeeded" | "failed" | "timed-out";
             /**

@@ -6,16 +6,24 @@ import { RECORDED_VALUE_BYTES, TOOL_CALL_STATUSES, TRANSFER_STATUSES } from './c
 export class ToolCallResponse {
   @ApiProperty({ description: "The voice platform's id of the invocation" }) id: string;
   @ApiProperty({ example: 'lookup_order' }) name: string;
-  @ApiProperty({ nullable: true, description: 'The arguments the assistant passed' }) arguments: unknown;
   @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
     nullable: true,
-    oneOf: [
-      { type: 'string' },
+    example: { orderId: 'A-17' },
+    description: 'The arguments the assistant passed',
+  })
+  arguments: unknown;
+  // Any JSON value: OpenAPI 3.0 has no `null` type and forbids `nullable` without one, so null rides on a member.
+  @ApiProperty({
+    anyOf: [
+      { type: 'string', nullable: true },
       { type: 'number' },
       { type: 'boolean' },
       { type: 'object', additionalProperties: true },
       { type: 'array', items: {} },
     ],
+    example: { status: 'shipped' },
     description: "Your answer's `result`, any JSON value; null when the call failed",
   })
   result: unknown;
