@@ -22,6 +22,7 @@ import { AutomationsModule } from './modules/automations/automations.module';
 import { CallsModule } from './modules/calls/calls.module';
 import { CampaignsModule } from './modules/campaigns/campaigns.module';
 import { CasesModule } from './modules/cases/cases.module';
+import { ToolsModule } from './modules/tools/tools.module';
 import { ContactGroupsModule } from './modules/contact-groups/contact-groups.module';
 import { ConsoleModule } from './modules/console/console.module';
 import { ContactsModule } from './modules/contacts/contacts.module';
@@ -63,6 +64,7 @@ export class AppModule {
         ContactGroupsModule,
         ContactsModule,
         AutomationsModule,
+        ToolsModule,
         CasesModule,
         AssistantsModule,
         LimitsModule,

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 import { Logger } from '@nestjs/common';
-import { signatureMac } from '../modules/webhooks/delivery/webhook-signature';
+import { signatureMac } from '../common/outbound-http/signature';
 
 /** Looks up the signing secrets of the endpoints whose URL is the one a request came to. */
 export type SecretsFor = (url: string) => Promise<string[]>;

@@ -51,7 +51,8 @@ export async function insertCase(
   c: {
     firstMessage?: string | null;
     prompt: string;
-    toolIds?: string[];
+    /** Names of end-call tools made for the case and attached to it (through the admin API). */
+    toolNames?: string[];
     variables?: unknown[];
     systemPromptId?: string | null;
   },
@@ -69,9 +70,13 @@ export async function insertCase(
       await t.admin.post(`/admin/v1/cases/${id}/system-prompt`, { systemPromptId: c.systemPromptId }),
     );
   }
-  if (c.toolIds?.length) {
-    // A case's toolIds are dashboard-only with no admin route (docs/contracts/admin-api.md), hence the one direct write.
-    await t.db.query('UPDATE cases SET tool_ids = $2 WHERE id = $1', [id, c.toolIds]);
+  if (c.toolNames?.length) {
+    const toolIds: string[] = [];
+    for (const name of c.toolNames) {
+      const tool = await t.admin.post(`/admin/v1/organizations/${org.id}/tools`, { type: 'end-call', name });
+      toolIds.push(created('tool', tool).id);
+    }
+    created('tools', await t.admin.post(`/admin/v1/cases/${id}/tools`, { toolIds }));
   }
   return id;
 }

@@ -29,7 +29,7 @@ describe('calls: creation, resolution and errors', () => {
     caseId = await insertCase(t, org, {
       firstMessage: 'Hi {{name}}, calling about {{topic}}',
       prompt: 'Case prompt for {{name}} <{{email}}> topic {{topic}} notes {{notes}}',
-      toolIds: ['tool-a', 'tool-b'],
+      toolNames: ['tool-a', 'tool-b'],
       variables: [{ name: 'topic', source: 'custom', defaultValue: 'your order' }],
     });
     assistantId = await insertAssistant(org, { firstMessage: 'Assistant opening', systemPrompt: 'Assistant prompt' });
@@ -74,7 +74,9 @@ describe('calls: creation, resolution and errors', () => {
         email: 'ada@example.com',
         topic: 'your order',
       });
-      expect(await storedCall(res.body.data.id)).toMatchObject({ tool_ids: ['tool-a', 'tool-b'] });
+      const { toolIds } = (await org.api.get(`/api/v1/cases/${caseId}`)).body.data;
+      expect(toolIds).toHaveLength(2);
+      expect(await storedCall(res.body.data.id)).toMatchObject({ tool_ids: toolIds });
       const s = await spoken(res.body.data.id);
       expect(s.system).toBe('Case prompt for Ada Lovelace <ada@example.com> topic your order notes ');
       expect(s.assistant).toBe('Hi Ada Lovelace, calling about your order');

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { CallsOrg, callingOrg } from '../calls/call-fixtures';
-import { signatureMac } from '../../src/modules/webhooks/delivery/webhook-signature';
+import { signatureMac } from '../../src/common/outbound-http/signature';
 import { ADMIN_TOKEN, TestApp, startTestApp } from '../support/test-app';
 import { WebhookReceiver } from '../webhooks/support/receiver';
 import { checkPage, ensureConsoleBuilt, expectText, openPage, signIn } from './browser';

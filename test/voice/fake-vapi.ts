@@ -152,6 +152,7 @@ export class FakeVapi {
       cost: call.cost,
       artifact: call.artifact ?? { messages: [] },
       analysis: call.analysis ?? {},
+      ...(call.destination ? { destination: call.destination } : {}),
     };
     return this.send(vapiCallId, report, options.report);
   }
@@ -182,6 +183,53 @@ export class FakeVapi {
       endedAt: '2025-01-01T10:00:20.000Z',
       artifact: { messages },
       ...(analysis ? { analysis } : {}),
+    });
+  }
+
+  /**
+   * The assistant calls one of its function tools, as Vapi does: a `tool-calls` message (arguments as a JSON
+   * string, the SDK's type) to the tool's own `server` (else the assistant's), whatever `serverMessages` says;
+   * the answer must be a `ServerMessageResponseToolCalls` Vapi accepts, or this throws as Vapi would drop it.
+   */
+  async callTool(vapiCallId: string, name: string, args: Record<string, unknown>): Promise<Vapi.ToolCallResult[]> {
+    const call = this.calls.get(vapiCallId)!;
+    const tools = (call.assistant?.model?.tools ?? []) as Vapi.OpenAiModelToolsItem[];
+    const tool = tools.find(
+      (t): t is Vapi.OpenAiModelToolsItem.Function => t.type === 'function' && t.function?.name === name,
+    );
+    if (!tool) throw new Error(`the assistant has no function tool ${name}`);
+    const message: Vapi.ServerMessageToolCalls = {
+      type: 'tool-calls',
+      call,
+      toolCallList: [
+        { id: `call_${randomUUID()}`, type: 'function', function: { name, arguments: JSON.stringify(args) } },
+      ],
+      toolWithToolCallList: [],
+    };
+    const sent = await this.deliver(tool.server ?? call.assistant?.server ?? {}, message, vapiCallId);
+    const errors = VapiSchema.get().validate('ServerMessageResponseToolCalls', sent.response);
+    if (errors.length || !sent.response) throw new Error(`Vapi refuses the tool-calls answer: ${errors.join('; ')}`);
+    return (sent.response as Vapi.ServerMessageResponseToolCalls).results ?? [];
+  }
+
+  /**
+   * The assistant uses its transferCall tool: Vapi forwards the call to the tool's first destination
+   * (`status-update: forwarding`), and once the destination takes it the call ends `assistant-forwarded-call`
+   * with that `destination`.
+   */
+  async transfer(vapiCallId: string): Promise<SentMessage> {
+    const call = this.calls.get(vapiCallId)!;
+    const tools = (call.assistant?.model?.tools ?? []) as Vapi.OpenAiModelToolsItem[];
+    const tool = tools.find((t): t is Vapi.OpenAiModelToolsItem.TransferCall => t.type === 'transferCall');
+    const destination = tool?.destinations?.[0];
+    if (destination?.type !== 'number') throw new Error('the assistant has no transferCall tool with a number');
+    this.update(vapiCallId, { status: 'forwarding' });
+    await this.send(vapiCallId, { type: 'status-update', status: 'forwarding', call: this.calls.get(vapiCallId)! });
+    return this.end(vapiCallId, {
+      endedReason: 'assistant-forwarded-call',
+      startedAt: '2025-01-01T10:00:00.000Z',
+      endedAt: '2025-01-01T10:00:30.000Z',
+      destination: { ...destination },
     });
   }
 

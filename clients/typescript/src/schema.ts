@@ -1035,6 +1035,10 @@ export interface components {
             resultStatus: string | null;
             /** @enum {string} */
             status: "new" | "scheduled" | "processing" | "ended" | "cancelled" | "error";
+            /** @description Extension: the function tools called during the call, oldest first, at most 20 (docs/tools.md) */
+            toolCalls: components["schemas"]["ToolCall"][];
+            /** @description Extension: the transfer to another number, null when there was none (docs/tools.md) */
+            transfer: components["schemas"]["CallTransfer"] | null;
             /** Format: date-time */
             updatedAt: string;
             /** @description The resolved variables injected into the call */
@@ -1102,7 +1106,11 @@ export interface components {
             resultStatus: string | null;
             /** @enum {string} */
             status: "new" | "scheduled" | "processing" | "ended" | "cancelled" | "error";
+            /** @description Extension: the function tools called during the call, oldest first, at most 20 (docs/tools.md) */
+            toolCalls: components["schemas"]["ToolCall"][];
             transcript: components["schemas"]["TranscriptMessage"][];
+            /** @description Extension: the transfer to another number, null when there was none (docs/tools.md) */
+            transfer: components["schemas"]["CallTransfer"] | null;
             /** Format: date-time */
             updatedAt: string;
             /** @description The resolved variables injected into the call */
@@ -1119,6 +1127,16 @@ export interface components {
         };
         CallResponse: {
             data: components["schemas"]["Call"];
+        };
+        CallTransfer: {
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            mode: "cold" | "warm";
+            /** @enum {string} */
+            status: "completed" | "failed";
+            /** @example +14155550150 */
+            to: string;
         };
         CallWebhookEvent: {
             data: components["schemas"]["Call"];
@@ -1841,7 +1859,7 @@ export interface components {
             message: string;
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "KEY_REVOKED" | "KEY_EXPIRED" | "OUTBOUND_MINUTES_EXHAUSTED" | "INSUFFICIENT_SCOPE" | "OUTBOUND_PLAN_REQUIRED" | "NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "CONFLICT" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "INVALID_PHONE" | "INVALID_STATE" | "DO_NOT_CALL" | "SESSION_EXPIRED" | "TEMPLATE_INVALID" | "MESSAGE_UNDELIVERABLE" | "MEDIA_TOO_LARGE" | "MAX_ENDPOINTS" | "MAX_ASSISTANTS" | "MAX_MESSAGING_ACCOUNTS" | "MAX_PHONE_NUMBERS" | "MAX_CONTACT_GROUPS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MESSAGING_API_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "KEY_REVOKED" | "KEY_EXPIRED" | "OUTBOUND_MINUTES_EXHAUSTED" | "INSUFFICIENT_SCOPE" | "OUTBOUND_PLAN_REQUIRED" | "NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "CONFLICT" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "INVALID_PHONE" | "INVALID_STATE" | "DO_NOT_CALL" | "SESSION_EXPIRED" | "TEMPLATE_INVALID" | "MESSAGE_UNDELIVERABLE" | "MEDIA_TOO_LARGE" | "MAX_ENDPOINTS" | "MAX_ASSISTANTS" | "MAX_MESSAGING_ACCOUNTS" | "MAX_PHONE_NUMBERS" | "MAX_CONTACT_GROUPS" | "MAX_TOOLS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MESSAGING_API_ERROR" | "SERVICE_UNAVAILABLE";
         ErrorDetail: {
             /** @example title */
             field: string;
@@ -2264,6 +2282,40 @@ export interface components {
             text?: string;
             /** @enum {string} */
             type: "text" | "image" | "video" | "document";
+        };
+        ToolCall: {
+            /**
+             * @description The arguments the assistant passed
+             * @example {
+             *       "orderId": "A-17"
+             *     }
+             */
+            arguments: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            at: string;
+            durationMs: number;
+            /** @description The voice platform's id of the invocation */
+            id: string;
+            /** @example lookup_order */
+            name: string;
+            /**
+             * @description Your answer's `result`, any JSON value; null when the call failed
+             * @example {
+             *       "status": "shipped"
+             *     }
+             */
+            result: (string | null) | number | boolean | {
+                [key: string]: unknown;
+            } | unknown[];
+            /** @enum {string} */
+            status: "succeeded" | "failed" | "timed-out";
+            /**
+             * @description Present when `arguments` or `result` was longer than 2048 bytes and is recorded as null
+             * @enum {boolean}
+             */
+            truncated?: true;
         };
         TranscriberConfig: {
             /** @example en */

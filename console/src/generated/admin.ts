@@ -41,6 +41,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/cases/{caseId}/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a case's tools
+         * @description Sets both lists (at most 20 each): `toolIds`, the organization's tools (an id it does not have is 400 VALIDATION_ERROR naming `toolIds`), and `integrationToolIds`, tools on the voice platform passed through as they are (omitted: none). The case's calls carry its tools from then on; calls already made keep theirs (docs/tools.md). 404 when the case does not exist.
+         */
+        post: operations["adminAttachTools"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/messaging-accounts/{id}/access-token": {
         parameters: {
             query?: never;
@@ -886,6 +906,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/organizations/{orgId}/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's tools, newest first
+         * @description Not paginated: an organization has at most 100 tools.
+         */
+        get: operations["adminListTools"];
+        put?: never;
+        /**
+         * Create a tool
+         * @description Each type takes its own fields (the others are refused, 400 naming them): `function` {name, description, parameters, url, timeoutSeconds, messages}, `transfer` {name, destinations}, `end-call` {name}, `platform` {providerToolId}. A function tool's `secret` is shown only in this answer. 409 CONFLICT when the organization already has a tool of that name; 422 MAX_TOOLS at the cap of 100.
+         */
+        post: operations["adminCreateTool"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/organizations/{orgId}/trial": {
         parameters: {
             query?: never;
@@ -1219,6 +1263,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/tools/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tool */
+        get: operations["adminGetTool"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tool
+         * @description 409 CONFLICT while any case has it in `toolIds` (detach it first).
+         */
+        delete: operations["adminDeleteTool"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a tool
+         * @description The fields given replace the stored ones, and the tool is checked against its type's rules again; `type` cannot change. Calls already made keep the tools they were created with.
+         */
+        patch: operations["adminUpdateTool"];
+        trace?: never;
+    };
     "/health/live": {
         parameters: {
             query?: never;
@@ -1391,6 +1460,12 @@ export interface components {
              */
             scopes: string[];
         };
+        AttachToolsDto: {
+            /** @description Ids of tools on the voice platform, passed through as they are (each at most 200 characters); omitted: none */
+            integrationToolIds?: string[];
+            /** @description The organization's tool ids, in order (400 naming `toolIds` for an id it does not have) */
+            toolIds: string[];
+        };
         AudienceRowDto: {
             /** Format: uuid */
             contactId?: string;
@@ -1482,7 +1557,11 @@ export interface components {
             resultStatus: string | null;
             /** @enum {string} */
             status: "new" | "scheduled" | "processing" | "ended" | "cancelled" | "error";
+            /** @description Extension: the function tools called during the call, oldest first, at most 20 (docs/tools.md) */
+            toolCalls: components["schemas"]["ToolCallResponse"][];
             transcript: components["schemas"]["TranscriptMessageResponse"][];
+            /** @description Extension: the transfer to another number, null when there was none (docs/tools.md) */
+            transfer: components["schemas"]["CallTransferResponse"] | null;
             /** Format: date-time */
             updatedAt: string;
             /** @description The resolved variables injected into the call */
@@ -1542,12 +1621,26 @@ export interface components {
             resultStatus: string | null;
             /** @enum {string} */
             status: "new" | "scheduled" | "processing" | "ended" | "cancelled" | "error";
+            /** @description Extension: the function tools called during the call, oldest first, at most 20 (docs/tools.md) */
+            toolCalls: components["schemas"]["ToolCallResponse"][];
+            /** @description Extension: the transfer to another number, null when there was none (docs/tools.md) */
+            transfer: components["schemas"]["CallTransferResponse"] | null;
             /** Format: date-time */
             updatedAt: string;
             /** @description The resolved variables injected into the call */
             variableValues: {
                 [key: string]: string;
             } | null;
+        };
+        CallTransferResponse: {
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            mode: "cold" | "warm";
+            /** @enum {string} */
+            status: "completed" | "failed";
+            /** @example +14155550150 */
+            to: string;
         };
         CallingWindowDto: {
             /**
@@ -2354,6 +2447,37 @@ export interface components {
              */
             tier?: 1 | 2 | 3;
         };
+        CreateToolDto: {
+            /** @description function: what the tool does, for the model */
+            description?: string;
+            /** @description transfer (required): 1-10 destinations */
+            destinations?: components["schemas"]["TransferDestinationDto"][];
+            /** @description function */
+            messages?: components["schemas"]["ToolMessagesDto"];
+            /** @description letters, digits, `_` and `-`, 1-64 characters, unique in the organization; required except on platform tools */
+            name?: string;
+            /** @description function (required): JSON Schema of the arguments, `"type": "object"`, at most 16384 bytes; it must compile */
+            parameters?: {
+                [key: string]: unknown;
+            };
+            /** @description platform (required): the id of a tool that exists on the voice platform */
+            providerToolId?: string;
+            /**
+             * @description function: how long an answer is awaited
+             * @default 10
+             */
+            timeoutSeconds?: number;
+            /**
+             * @description `function`: called through this service at `url`; `transfer`: forwards the call; `end-call`: hangs up; `platform`: a tool configured on the voice platform. Cannot be changed later
+             * @enum {string}
+             */
+            type: "function" | "transfer" | "end-call" | "platform";
+            /**
+             * @description function (required): where the tool is called; https, under the webhook URL rules
+             * @example https://example.com/tools/lookup
+             */
+            url?: string;
+        };
         CreateWebhookDto: {
             /** @example CRM sync */
             description?: string;
@@ -2401,6 +2525,34 @@ export interface components {
              *     ]
              */
             scopes: string[];
+        };
+        CreatedToolResponse: {
+            /** Format: date-time */
+            createdAt: string;
+            description: string | null;
+            destinations: components["schemas"]["TransferDestinationResponse"][] | null;
+            /** Format: uuid */
+            id: string;
+            messages: components["schemas"]["ToolMessagesResponse"] | null;
+            /** @example lookup_order */
+            name: string | null;
+            /** Format: uuid */
+            organizationId: string;
+            parameters: {
+                [key: string]: unknown;
+            } | null;
+            providerToolId: string | null;
+            /**
+             * @description Function tools: the secret signing each call (X-Webhook-Signature), shown only here; null otherwise
+             * @example whsec_3b1f...
+             */
+            secret: string | null;
+            timeoutSeconds: number | null;
+            /** @enum {string} */
+            type: "function" | "transfer" | "end-call" | "platform";
+            /** Format: date-time */
+            updatedAt: string;
+            url: string | null;
         };
         CreatedWebhookEndpointResponse: {
             /** Format: date-time */
@@ -2487,7 +2639,7 @@ export interface components {
             message: string;
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "KEY_REVOKED" | "KEY_EXPIRED" | "OUTBOUND_MINUTES_EXHAUSTED" | "INSUFFICIENT_SCOPE" | "OUTBOUND_PLAN_REQUIRED" | "NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "CONFLICT" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "INVALID_PHONE" | "INVALID_STATE" | "DO_NOT_CALL" | "SESSION_EXPIRED" | "TEMPLATE_INVALID" | "MESSAGE_UNDELIVERABLE" | "MEDIA_TOO_LARGE" | "MAX_ENDPOINTS" | "MAX_ASSISTANTS" | "MAX_MESSAGING_ACCOUNTS" | "MAX_PHONE_NUMBERS" | "MAX_CONTACT_GROUPS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MESSAGING_API_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "KEY_REVOKED" | "KEY_EXPIRED" | "OUTBOUND_MINUTES_EXHAUSTED" | "INSUFFICIENT_SCOPE" | "OUTBOUND_PLAN_REQUIRED" | "NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "CONFLICT" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "INVALID_PHONE" | "INVALID_STATE" | "DO_NOT_CALL" | "SESSION_EXPIRED" | "TEMPLATE_INVALID" | "MESSAGE_UNDELIVERABLE" | "MEDIA_TOO_LARGE" | "MAX_ENDPOINTS" | "MAX_ASSISTANTS" | "MAX_MESSAGING_ACCOUNTS" | "MAX_PHONE_NUMBERS" | "MAX_CONTACT_GROUPS" | "MAX_TOOLS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MESSAGING_API_ERROR" | "SERVICE_UNAVAILABLE";
         ErrorDetailDto: {
             /** @example title */
             field: string;
@@ -3310,6 +3462,73 @@ export interface components {
             synced: number;
             templates: components["schemas"]["MessagingTemplateResponse"][];
         };
+        ToolCallResponse: {
+            /**
+             * @description The arguments the assistant passed
+             * @example {
+             *       "orderId": "A-17"
+             *     }
+             */
+            arguments: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            at: string;
+            durationMs: number;
+            /** @description The voice platform's id of the invocation */
+            id: string;
+            /** @example lookup_order */
+            name: string;
+            /**
+             * @description Your answer's `result`, any JSON value; null when the call failed
+             * @example {
+             *       "status": "shipped"
+             *     }
+             */
+            result: (string | null) | number | boolean | {
+                [key: string]: unknown;
+            } | unknown[];
+            /** @enum {string} */
+            status: "succeeded" | "failed" | "timed-out";
+            /**
+             * @description Present when `arguments` or `result` was longer than 2048 bytes and is recorded as null
+             * @enum {boolean}
+             */
+            truncated?: true;
+        };
+        ToolMessagesDto: {
+            /** @description What the assistant hears when the call fails */
+            failed?: string;
+            /** @description Said while the tool runs */
+            start?: string;
+        };
+        ToolMessagesResponse: {
+            failed?: string;
+            start?: string;
+        };
+        ToolResponse: {
+            /** Format: date-time */
+            createdAt: string;
+            description: string | null;
+            destinations: components["schemas"]["TransferDestinationResponse"][] | null;
+            /** Format: uuid */
+            id: string;
+            messages: components["schemas"]["ToolMessagesResponse"] | null;
+            /** @example lookup_order */
+            name: string | null;
+            /** Format: uuid */
+            organizationId: string;
+            parameters: {
+                [key: string]: unknown;
+            } | null;
+            providerToolId: string | null;
+            timeoutSeconds: number | null;
+            /** @enum {string} */
+            type: "function" | "transfer" | "end-call" | "platform";
+            /** Format: date-time */
+            updatedAt: string;
+            url: string | null;
+        };
         TranscriberConfigDto: {
             /** @default en */
             language?: string;
@@ -3330,6 +3549,30 @@ export interface components {
             role: "assistant" | "user" | "system";
             /** @description Epoch milliseconds */
             timestamp: number | null;
+        };
+        TransferDestinationDto: {
+            /** @description When the assistant should pick it */
+            description?: string;
+            /** @description Said to the caller before transferring */
+            message?: string;
+            /**
+             * @description `cold`: handed over at once; `warm`: after `message`
+             * @enum {string}
+             */
+            mode: "cold" | "warm";
+            /**
+             * @description E.164
+             * @example +14155550150
+             */
+            number: string;
+        };
+        TransferDestinationResponse: {
+            description?: string;
+            message?: string;
+            /** @enum {string} */
+            mode: "cold" | "warm";
+            /** @example +14155550150 */
+            number: string;
         };
         TrialResponse: {
             /**
@@ -3390,6 +3633,32 @@ export interface components {
             voice?: components["schemas"]["VoiceConfigDto"];
             /** @description Extension: what the assistant's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
             voicemail?: components["schemas"]["VoicemailPolicyDto"];
+        };
+        UpdateToolDto: {
+            /** @description function: what the tool does, for the model */
+            description?: string;
+            /** @description transfer (required): 1-10 destinations */
+            destinations?: components["schemas"]["TransferDestinationDto"][];
+            /** @description function */
+            messages?: components["schemas"]["ToolMessagesDto"];
+            /** @description letters, digits, `_` and `-`, 1-64 characters, unique in the organization; required except on platform tools */
+            name?: string;
+            /** @description function (required): JSON Schema of the arguments, `"type": "object"`, at most 16384 bytes; it must compile */
+            parameters?: {
+                [key: string]: unknown;
+            };
+            /** @description platform (required): the id of a tool that exists on the voice platform */
+            providerToolId?: string;
+            /**
+             * @description function: how long an answer is awaited
+             * @default 10
+             */
+            timeoutSeconds?: number;
+            /**
+             * @description function (required): where the tool is called; https, under the webhook URL rules
+             * @example https://example.com/tools/lookup
+             */
+            url?: string;
         };
         UpdateWebhookDto: {
             description?: string;
@@ -3733,6 +4002,88 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["LinkSystemPromptDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CaseResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminAttachTools: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                caseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachToolsDto"];
             };
         };
         responses: {
@@ -8460,6 +8811,175 @@ export interface operations {
             };
         };
     };
+    adminListTools: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ToolResponse"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminCreateTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateToolDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedToolResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description MAX_TOOLS */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     adminStartTrial: {
         parameters: {
             query?: never;
@@ -10006,6 +10526,239 @@ export interface operations {
             };
         };
     };
+    adminGetTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ToolResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminDeleteTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminUpdateTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateToolDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ToolResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     getLiveness: {
         parameters: {
             query?: never;
@@ -10095,6 +10848,8 @@ export const callDetailResponseDirectionValues: ReadonlyArray<FlattenedDeepRequi
 export const callDetailResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallDetailResponse"]["status"]> = ["new", "scheduled", "processing", "ended", "cancelled", "error"];
 export const callResponseDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallResponse"]["direction"]> = ["outbound", "inbound"];
 export const callResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallResponse"]["status"]> = ["new", "scheduled", "processing", "ended", "cancelled", "error"];
+export const callTransferResponseModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallTransferResponse"]["mode"]> = ["cold", "warm"];
+export const callTransferResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallTransferResponse"]["status"]> = ["completed", "failed"];
 export const callingWindowDtoDaysValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallingWindowDto"]["days"]> = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 export const campaignEntryResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CampaignEntryResponse"]["status"]> = ["pending", "in_progress", "done", "skipped"];
 export const caseVariableDtoSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CaseVariableDto"]["source"]> = ["contact.title", "contact.email", "contact.notes", "contact.phone", "custom"];
@@ -10112,11 +10867,13 @@ export const createMessagingTemplateDtoStatusValues: ReadonlyArray<FlattenedDeep
 export const createRecurringScheduleDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateRecurringScheduleDto"]["status"]> = ["active", "paused"];
 export const createSubscriptionDtoProductTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSubscriptionDto"]["productType"]> = ["outreach", "receptionist"];
 export const createSubscriptionDtoTierValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSubscriptionDto"]["tier"]> = [1, 2, 3];
+export const createToolDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateToolDto"]["type"]> = ["function", "transfer", "end-call", "platform"];
 export const createWebhookDtoEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWebhookDto"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off"];
 export const createdApiKeyResponseEnvironmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedApiKeyResponse"]["environment"]> = ["live", "test"];
+export const createdToolResponseTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedToolResponse"]["type"]> = ["function", "transfer", "end-call", "platform"];
 export const createdWebhookEndpointResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedWebhookEndpointResponse"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off"];
 export const doNotCallEntryResponseSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DoNotCallEntryResponse"]["source"]> = ["api", "message", "console"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["VALIDATION_ERROR", "INVALID_CURSOR", "UNAUTHORIZED", "KEY_REVOKED", "KEY_EXPIRED", "OUTBOUND_MINUTES_EXHAUSTED", "INSUFFICIENT_SCOPE", "OUTBOUND_PLAN_REQUIRED", "NOT_FOUND", "TEMPLATE_NOT_FOUND", "CONFLICT", "IDEMPOTENCY_CONFLICT", "PAYLOAD_TOO_LARGE", "INVALID_PHONE", "INVALID_STATE", "DO_NOT_CALL", "SESSION_EXPIRED", "TEMPLATE_INVALID", "MESSAGE_UNDELIVERABLE", "MEDIA_TOO_LARGE", "MAX_ENDPOINTS", "MAX_ASSISTANTS", "MAX_MESSAGING_ACCOUNTS", "MAX_PHONE_NUMBERS", "MAX_CONTACT_GROUPS", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED", "INTERNAL_ERROR", "MESSAGING_API_ERROR", "SERVICE_UNAVAILABLE"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["VALIDATION_ERROR", "INVALID_CURSOR", "UNAUTHORIZED", "KEY_REVOKED", "KEY_EXPIRED", "OUTBOUND_MINUTES_EXHAUSTED", "INSUFFICIENT_SCOPE", "OUTBOUND_PLAN_REQUIRED", "NOT_FOUND", "TEMPLATE_NOT_FOUND", "CONFLICT", "IDEMPOTENCY_CONFLICT", "PAYLOAD_TOO_LARGE", "INVALID_PHONE", "INVALID_STATE", "DO_NOT_CALL", "SESSION_EXPIRED", "TEMPLATE_INVALID", "MESSAGE_UNDELIVERABLE", "MEDIA_TOO_LARGE", "MAX_ENDPOINTS", "MAX_ASSISTANTS", "MAX_MESSAGING_ACCOUNTS", "MAX_PHONE_NUMBERS", "MAX_CONTACT_GROUPS", "MAX_TOOLS", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED", "INTERNAL_ERROR", "MESSAGING_API_ERROR", "SERVICE_UNAVAILABLE"];
 export const followUpCampaignResponseTriggerOnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FollowUpCampaignResponse"]["triggerOn"]> = ["customer-did-not-answer", "voicemail-reached", "customer-busy", "pipeline-error"];
 export const followUpMessageResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FollowUpMessageResponse"]["status"]> = ["sending", "sent", "skipped"];
 export const healthIndicatorStateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthIndicatorStateResponse"]["status"]> = ["up", "down"];
@@ -10139,7 +10896,11 @@ export const subscriptionResponseProductTypeValues: ReadonlyArray<FlattenedDeepR
 export const subscriptionResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionResponse"]["status"]> = ["active", "canceled"];
 export const templateButtonDtoSubTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TemplateButtonDto"]["subType"]> = ["quick_reply", "url"];
 export const templateHeaderDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TemplateHeaderDto"]["type"]> = ["text", "image", "video", "document"];
+export const toolCallResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ToolCallResponse"]["status"]> = ["succeeded", "failed", "timed-out"];
+export const toolResponseTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ToolResponse"]["type"]> = ["function", "transfer", "end-call", "platform"];
 export const transcriptMessageResponseRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TranscriptMessageResponse"]["role"]> = ["assistant", "user", "system"];
+export const transferDestinationDtoModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TransferDestinationDto"]["mode"]> = ["cold", "warm"];
+export const transferDestinationResponseModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TransferDestinationResponse"]["mode"]> = ["cold", "warm"];
 export const trialResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TrialResponse"]["status"]> = ["active", "converted", "expired"];
 export const updateWebhookDtoEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateWebhookDto"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off"];
 export const usageHistoryRowResponseTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsageHistoryRowResponse"]["type"]> = ["inbound_call", "outbound_call", "monthly_renewal", "addon_purchase", "admin_adjustment", "coupon_redemption", "trial_activation", "trial_conversion", "trial_expiration"];

@@ -7,7 +7,7 @@ import { OutboundUrlPolicy } from './outbound-url-policy';
 const RESOLVE_TIMEOUT_MS = 2000;
 
 /**
- * Checks a URL the service will call for a customer (a webhook endpoint now, a tool later) when it is saved, by
+ * Checks a URL the service will call for a customer (a webhook endpoint, a function tool) when it is saved, by
  * the rules the connection applies again (OutboundUrlPolicy, safeLookup). Always: an absolute URL with a host
  * and no userinfo (credentials would be stored and shown to every key that reads it). Then `policy`: https to
  * public addresses, or http/https into WEBHOOK_PRIVATE_NETWORKS; without private networks a local name

@@ -3,7 +3,7 @@ import type { AppConfig } from '../../infra/config/app-config';
 import { isPublicAddress } from './ip-rules';
 
 /**
- * Where the service may send requests on a customer's behalf (webhooks now, tools later), from the configuration
+ * Where the service may send requests on a customer's behalf (webhooks, function tools), from the configuration
  * (docs/operations.md, "Outbound URLs"):
  * - `allowInsecure` (WEBHOOK_ALLOW_INSECURE, refused in production): any address, http or https;
  * - an address inside `privateNetworks` (WEBHOOK_PRIVATE_NETWORKS, the operator's own network): http or https;

@@ -12,6 +12,7 @@ import { recordedAnsweredBy } from '../call-outcomes/answered-by';
 import { DEFAULT_VOICEMAIL_POLICY } from '../call-outcomes/voicemail-policy';
 import { Call } from './call.entity';
 import { CallOutcome } from './calls.repository';
+import { ToolCallsService } from './tool-calls.service';
 
 /** Calls recorded as started in one transaction at most. */
 const MAX_STARTED_BATCH = 100;
@@ -41,6 +42,7 @@ export class CallEventsService {
     private readonly outbox: OutboxService,
     private readonly billing: CallBilling,
     private readonly admission: CallAdmissionQueueJob,
+    private readonly toolCalls: ToolCallsService,
   ) {}
 
   async apply(event: PlatformEvent): Promise<void> {
@@ -56,6 +58,9 @@ export class CallEventsService {
         return;
       case 'end-of-call':
         await this.finish(event.callId, event.providerCallId, event.report);
+        return;
+      case 'tool-calls':
+        this.toolCalls.runInBackground(event.callId, event.invocations);
         return;
     }
   }

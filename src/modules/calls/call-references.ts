@@ -3,6 +3,8 @@ import { Tx } from '../../infra/database/tx';
 import { OutboundAssistantsService } from '../assistants/outbound-assistants.service';
 import { CasesService } from '../cases/cases.service';
 import { ContactsService } from '../contacts/contacts.service';
+import { callToolOf } from '../tools/call-tools';
+import { ToolsService } from '../tools/tools.service';
 import { ResolutionInput } from './call-resolution';
 import { World } from '../../common/auth/world';
 
@@ -25,6 +27,7 @@ export class CallReferences {
     private readonly contacts: ContactsService,
     private readonly cases: CasesService,
     private readonly assistants: OutboundAssistantsService,
+    private readonly tools: ToolsService,
   ) {}
 
   /** The contact is the call's world's (data); the case and assistant the organization's (configuration). */
@@ -37,6 +40,8 @@ export class CallReferences {
     const assistant = ids.assistantConfigId
       ? await this.assistants.getForCall(tx, organizationId, ids.assistantConfigId)
       : null;
-    return { contact, case: kase ? { ...kase.case, prompt: kase.prompt } : null, assistant };
+    // The case's tools: a tool attached to it cannot be deleted while the case row is locked FOR SHARE.
+    const tools = kase ? (await this.tools.forCall(tx, organizationId, kase.case.toolIds)).map(callToolOf) : [];
+    return { contact, case: kase ? { ...kase.case, prompt: kase.prompt, tools } : null, assistant };
   }
 }

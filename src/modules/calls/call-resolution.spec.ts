@@ -26,6 +26,8 @@ describe('resolveCall', () => {
         firstMessage: DEFAULT_FIRST_MESSAGE,
         systemPrompt: DEFAULT_SYSTEM_PROMPT,
         toolIds: [],
+        tools: [],
+        integrationToolIds: [],
         variableValues: null,
         voicemail: { detect: true, action: 'hang-up', message: null },
         analysisPlan: null,

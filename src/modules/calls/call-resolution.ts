@@ -1,6 +1,7 @@
 import type { CaseVariable } from '../cases/case.entity';
 import { renderWithin } from '../../common/text/render-within';
 import type { AnalysisPlan } from '../call-outcomes/analysis-plan';
+import type { CallTool } from '../tools/call-tools';
 import { VOICEMAIL_MESSAGE_MAX, VoicemailPolicy, effectiveVoicemailPolicy } from '../call-outcomes/voicemail-policy';
 
 /** docs/contracts/bounds.md: what a call may inject once its `{{variables}}` are filled in. */
@@ -25,6 +26,9 @@ export interface ResolutionInput {
     firstMessage: string | null;
     prompt: string;
     toolIds: string[];
+    /** The case's tools, loaded in `toolIds` order. */
+    tools?: CallTool[];
+    integrationToolIds?: string[];
     variables: CaseVariable[];
     voicemail?: VoicemailPolicy | null;
     analysis?: AnalysisPlan | null;
@@ -39,6 +43,9 @@ export interface ResolvedCall {
   firstMessage: string;
   systemPrompt: string;
   toolIds: string[];
+  /** The case's tools, copied onto the call (a later change to them does not change it). */
+  tools: CallTool[];
+  integrationToolIds: string[];
   /** Every variable that resolved to a value (what was injected); null when none did. */
   variableValues: Record<string, string> | null;
   /** The policy that applies (campaign, case, assistant, default), its message rendered. */
@@ -155,6 +162,8 @@ export function resolveCall(input: ResolutionInput): ResolvedCall {
     firstMessage: render('firstMessage', firstMessageTemplate, values),
     systemPrompt: render('systemPrompt', promptTemplate, values),
     toolIds: [...(input.case?.toolIds ?? [])],
+    tools: [...(input.case?.tools ?? [])],
+    integrationToolIds: [...(input.case?.integrationToolIds ?? [])],
     variableValues: Object.keys(values).length ? values : null,
     voicemail: {
       ...voicemail,

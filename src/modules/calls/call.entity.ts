@@ -3,6 +3,7 @@ import { CreatedAt, UpdatedAt } from '../../common/entities/timestamps';
 import type { AnalysisPlan, CallAnalysis } from '../call-outcomes/analysis-plan';
 import type { AnsweredBy } from '../call-outcomes/answered-by';
 import type { VoicemailPolicy } from '../call-outcomes/voicemail-policy';
+import type { CallTool, CallTransfer, ToolCallRecord } from '../tools/call-tools';
 
 /** Public statuses plus the internal claim state `lock-processing` (never shown; reads as not yet dispatched). */
 export const CALL_STATUSES = [
@@ -63,6 +64,14 @@ export class Call {
   /** The resolved system prompt injected into the call (not part of the public representation). */
   @Column('text', { nullable: true }) systemPrompt: string | null;
   @Column('text', { array: true, default: () => "'{}'" }) toolIds: string[];
+  /** The case's tools as they were when the call was created (docs/tools.md, "Tools"); internal. */
+  @Column('jsonb', { default: () => "'[]'" }) tools: CallTool[];
+  /** The case's voice-platform tool ids when the call was created; internal. */
+  @Column('text', { array: true, default: () => "'{}'" }) integrationToolIds: string[];
+  /** Extension: the function tool invocations during the call, at most MAX_TOOL_CALLS_PER_CALL. */
+  @Column('jsonb', { default: () => "'[]'" }) toolCalls: ToolCallRecord[];
+  /** Extension: the call's transfer to another number, null when there was none. */
+  @Column('jsonb', { nullable: true }) transfer: CallTransfer | null;
   @Column('jsonb', { nullable: true }) variableValues: Record<string, string> | null;
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) scheduledAt: Date | null;
   @Column('text', { nullable: true }) apiCallId: string | null;

@@ -3,6 +3,8 @@ import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 import { CallAnalysisResponse } from '../call-outcomes/analysis-plan';
 import { ANSWERED_BY, AnsweredBy } from '../call-outcomes/answered-by';
 import { API_CALL_STATUSES, Call, PUBLIC_CALL_STATUSES } from './call.entity';
+import { MAX_TOOL_CALLS_PER_CALL } from '../tools/call-tools';
+import { CallTransferResponse, ToolCallResponse } from '../tools/tool-call.response';
 
 type PublicStatus = (typeof PUBLIC_CALL_STATUSES)[number];
 
@@ -41,6 +43,8 @@ export const CALL_RESPONSE_COLUMNS = [
   'variableValues',
   'answeredBy',
   'analysis',
+  'toolCalls',
+  'transfer',
   'createdAt',
   'updatedAt',
   'livemode',
@@ -109,6 +113,18 @@ export class CallResponse {
       'Extension: the post-call analysis of an ended call whose case asks for one; null otherwise (docs/tools.md)',
   })
   analysis: CallAnalysisResponse | null;
+  @ApiProperty({
+    type: [ToolCallResponse],
+    maxItems: MAX_TOOL_CALLS_PER_CALL,
+    description: `Extension: the function tools called during the call, oldest first, at most ${MAX_TOOL_CALLS_PER_CALL} (docs/tools.md)`,
+  })
+  toolCalls: ToolCallResponse[];
+  @ApiProperty({
+    type: CallTransferResponse,
+    nullable: true,
+    description: 'Extension: the transfer to another number, null when there was none (docs/tools.md)',
+  })
+  transfer: CallTransferResponse | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
   @ApiLivemode() livemode: boolean;
@@ -135,6 +151,8 @@ export class CallResponse {
       variableValues: call.variableValues,
       answeredBy: call.answeredBy ?? null,
       analysis: call.analysis ?? null,
+      toolCalls: call.toolCalls ?? [],
+      transfer: call.transfer ?? null,
       createdAt: call.createdAt.toISOString(),
       updatedAt: call.updatedAt.toISOString(),
       livemode: call.livemode,

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { simulatorUnlessConfigured } from '../../common/providers/simulator-unless-configured';
 import { AssistantsModule } from '../assistants/assistants.module';
 import { CasesModule } from '../cases/cases.module';
+import { ToolsModule } from '../tools/tools.module';
 import { ContactsModule } from '../contacts/contacts.module';
 import { DoNotCallModule } from '../do-not-call/do-not-call.module';
 import { LimitsModule } from '../limits/limits.module';
@@ -10,6 +11,7 @@ import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
 import { UsageModule } from '../usage/usage.module';
 import { Call } from './call.entity';
 import { CallEventsService } from './call-events.service';
+import { ToolCallsService } from './tool-calls.service';
 import { CallReferences } from './call-references';
 import { CallsController } from './calls.controller';
 import { CallsRepository } from './calls.repository';
@@ -42,6 +44,7 @@ import { EndCallCommand } from './end-call.command';
     TypeOrmModule.forFeature([Call]),
     ContactsModule,
     CasesModule,
+    ToolsModule,
     AssistantsModule,
     PhoneNumbersModule,
     UsageModule,
@@ -58,6 +61,7 @@ import { EndCallCommand } from './end-call.command';
     CallReferences,
     QueuedCallsBlocker,
     CallEventsService,
+    ToolCallsService,
     CallDispatchQueue,
     CallAdmissionQueueJob,
     CallDispatcherJob,

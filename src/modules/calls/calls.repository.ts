@@ -8,6 +8,7 @@ import { CALL_MOVES, INITIAL_CALL_STATUSES, LIVE_CALL_STATUS, statusIn } from '.
 import { EndOfCallReport } from './voice/voice-provider';
 import type { CallAnalysis } from '../call-outcomes/analysis-plan';
 import type { AnsweredBy } from '../call-outcomes/answered-by';
+import type { ToolCallRecord } from '../tools/call-tools';
 
 /** A call as its creator resolved it; what it leaves out takes the column's default. */
 export type NewCall = Pick<Call, 'id' | 'organizationId' | 'status' | 'direction' | 'callFrom' | 'callTo'> &
@@ -191,7 +192,7 @@ export class CallsRepository {
               transcript = CASE WHEN jsonb_array_length(transcript) < jsonb_array_length($8::jsonb)
                                 THEN $8::jsonb ELSE transcript END,
               provider_cost = $9, provider_summary = $10, answered_by = $11, analysis = $12::jsonb,
-              ended_at = now(), updated_at = now()
+              transfer = COALESCE($13::jsonb, transfer), ended_at = now(), updated_at = now()
         WHERE id = $1 AND ${WHERE.live} RETURNING *`,
       [
         callId,
@@ -206,6 +207,7 @@ export class CallsRepository {
         report.summary ?? null,
         outcome.answeredBy,
         outcome.analysis === null ? null : JSON.stringify(outcome.analysis),
+        report.transfer ? JSON.stringify({ ...report.transfer, at: new Date().toISOString() }) : null,
       ],
     );
     return ended ?? null;
@@ -276,13 +278,39 @@ export class CallsRepository {
     return call?.livemode !== false;
   }
 
+  /**
+   * Appends one tool invocation to a live call, unless the call already has `max` of them or one with the same
+   * id (a redelivered or replayed invocation); whether it was recorded.
+   */
+  async appendToolCall(callId: string, record: ToolCallRecord, max: number): Promise<boolean> {
+    const [rows] = (await this.dataSource.query(
+      `UPDATE calls SET tool_calls = tool_calls || jsonb_build_array($2::jsonb), updated_at = now()
+        WHERE id = $1 AND ${WHERE.live} AND jsonb_array_length(tool_calls) < $3
+          AND NOT tool_calls @> jsonb_build_array(jsonb_build_object('id', $4::text))
+        RETURNING id`,
+      [callId, JSON.stringify(record), max, record.id],
+    )) as [Array<{ id: string }>, number];
+    return rows.length > 0;
+  }
+
   /** What a simulated call's timeline is built from: the number and the resolved script, nothing more. */
   findScript(
     callId: string,
-  ): Promise<Pick<Call, 'id' | 'callTo' | 'systemPrompt' | 'firstMessage' | 'voicemail' | 'analysisPlan'> | null> {
+  ): Promise<Pick<
+    Call,
+    'id' | 'callTo' | 'systemPrompt' | 'firstMessage' | 'voicemail' | 'analysisPlan' | 'tools'
+  > | null> {
     return this.dataSource.manager.findOne(Call, {
       where: { id: callId },
-      select: { id: true, callTo: true, systemPrompt: true, firstMessage: true, voicemail: true, analysisPlan: true },
+      select: {
+        id: true,
+        callTo: true,
+        systemPrompt: true,
+        firstMessage: true,
+        voicemail: true,
+        analysisPlan: true,
+        tools: true,
+      },
     });
   }
 

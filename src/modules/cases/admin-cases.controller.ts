@@ -9,6 +9,7 @@ import { CaseResponse } from './case.response';
 import { CasesService } from './cases.service';
 import { CreatePromptDto } from './dto/create-prompt.dto';
 import { LinkSystemPromptDto } from './dto/link-system-prompt.dto';
+import { AttachToolsDto, MAX_CASE_TOOLS } from './dto/attach-tools.dto';
 import { PromptResponse } from './prompt.response';
 import { PromptsService } from './prompts.service';
 
@@ -48,5 +49,24 @@ export class AdminCasesController {
   @ApiAdminErrors()
   async linkSystemPrompt(@Param('caseId', IdParamPipe) caseId: string, @Body() dto: LinkSystemPromptDto) {
     return { data: CaseResponse.from(await this.cases.linkSystemPrompt(caseId, dto.systemPromptId ?? null)) };
+  }
+
+  @Post('cases/:caseId/tools')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'adminAttachTools',
+    summary: "Replace a case's tools",
+    description:
+      `Sets both lists (at most ${MAX_CASE_TOOLS} each): \`toolIds\`, the organization's tools (an id it does ` +
+      'not have is 400 VALIDATION_ERROR naming `toolIds`), and `integrationToolIds`, tools on the voice platform ' +
+      "passed through as they are (omitted: none). The case's calls carry its tools from then on; calls already " +
+      'made keep theirs (docs/tools.md). 404 when the case does not exist.',
+  })
+  @ApiDataResponse(CaseResponse)
+  @ApiAdminErrors()
+  async attachTools(@Param('caseId', IdParamPipe) caseId: string, @Body() dto: AttachToolsDto) {
+    return {
+      data: CaseResponse.from(await this.cases.attachTools(caseId, dto.toolIds, dto.integrationToolIds ?? [])),
+    };
   }
 }

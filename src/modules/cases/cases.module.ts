@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrganizationsModule } from '../organizations/organizations.module';
+import { ToolsModule } from '../tools/tools.module';
 import { AdminCasesController } from './admin-cases.controller';
 import { Case } from './case.entity';
+import { CaseToolsBlocker } from './case-tools-blocker';
 import { CasesController } from './cases.controller';
 import { CasesService } from './cases.service';
 import { Prompt } from './prompt.entity';
@@ -13,9 +15,9 @@ import { PromptsService } from './prompts.service';
  * `PromptsService` for inbound assistants.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Case, Prompt]), OrganizationsModule],
+  imports: [TypeOrmModule.forFeature([Case, Prompt]), OrganizationsModule, ToolsModule],
   controllers: [CasesController, AdminCasesController],
-  providers: [CasesService, PromptsService],
+  providers: [CasesService, PromptsService, CaseToolsBlocker],
   exports: [CasesService, PromptsService],
 })
 export class CasesModule {}

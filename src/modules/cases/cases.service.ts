@@ -18,6 +18,7 @@ import { PromptsService } from './prompts.service';
 import { Tx } from '../../infra/database/tx';
 import { analysisPlanOf } from '../call-outcomes/analysis-plan';
 import { voicemailPolicyOf } from '../call-outcomes/voicemail-policy';
+import { ToolsService } from '../tools/tools.service';
 
 /** A case as a call uses it: `prompt` is the effective system prompt (the library entry's when linked). */
 export interface CaseForCall {
@@ -58,6 +59,7 @@ export class CasesService {
     private readonly prompts: PromptsService,
     private readonly blockers: ReferenceRegistry,
     private readonly codec: CursorCodec,
+    private readonly tools: ToolsService,
   ) {}
 
   list(organizationId: string, query: ListCasesQueryDto): Promise<Page<CaseListItemResponse>> {
@@ -163,6 +165,26 @@ export class CasesService {
       if (!found) throw ApiError.notFound('Case');
       if (systemPromptId) await this.prompts.mustExist(found.organizationId, systemPromptId, m);
       await m.update(Case, { id: caseId }, { systemPromptId });
+      return m.findOneByOrFail(Case, { id: caseId });
+    });
+  }
+
+  /**
+   * Admin API: replace a case's tool lists (duplicates dropped, order kept). The tools are locked `FOR SHARE`
+   * while the case is written, so a tool being deleted meanwhile either waits and counts this case or is gone
+   * (400 naming `toolIds`).
+   */
+  attachTools(caseId: string, toolIds: string[], integrationToolIds: string[]): Promise<Case> {
+    return this.dataSource.transaction(async (m) => {
+      const found = await m
+        .createQueryBuilder(Case, 'c')
+        .setLock('pessimistic_write')
+        .where('c.id = :caseId', { caseId })
+        .getOne();
+      if (!found) throw ApiError.notFound('Case');
+      const ids = [...new Set(toolIds)];
+      await this.tools.lockOwned(m, found.organizationId, ids);
+      await m.update(Case, { id: caseId }, { toolIds: ids, integrationToolIds: [...new Set(integrationToolIds)] });
       return m.findOneByOrFail(Case, { id: caseId });
     });
   }

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { randomBytes } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
 import { World, worldWhere } from '../../common/auth/world';
 import { ApiError } from '../../common/errors/api-error';
 import { OrganizationCap, assertBelowCap } from '../../common/limits/organization-cap';
 import { ReplaySecretSource } from '../../common/idempotency/replay-secret';
 import { uuidv7 } from '../../common/ids/uuid-v7';
+import { newSigningSecret } from '../../common/outbound-http/signature';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
@@ -24,11 +24,6 @@ const ENDPOINT_CAP: OrganizationCap<WebhookEndpoint> = {
   refusal: () =>
     new ApiError('MAX_ENDPOINTS', `An organization can have at most ${MAX_ENDPOINTS_PER_ORG} webhook endpoints`),
 };
-
-/** 256 random bits; the prefix makes a leaked secret recognisable to secret scanners. */
-export function newSecret(): string {
-  return `whsec_${randomBytes(32).toString('hex')}`;
-}
 
 @Injectable()
 export class WebhooksService implements ReplaySecretSource {
@@ -58,7 +53,7 @@ export class WebhooksService implements ReplaySecretSource {
   /** The endpoint belongs to the creating key's world and receives that world's events only. */
   async create(world: World, dto: CreateWebhookDto): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     await assertOutboundUrl(dto.url, this.urlPolicy);
-    const secret = newSecret();
+    const secret = newSigningSecret();
     const endpoint = await this.dataSource.transaction(async (m) => {
       // The spec's cap is per organization: test and live endpoints count together.
       await assertBelowCap(m, ENDPOINT_CAP, world.organizationId);
@@ -102,7 +97,7 @@ export class WebhooksService implements ReplaySecretSource {
 
   /** The old secret is dead from this commit on: deliveries read the current secret when they send. */
   async rotateSecret(world: World, id: string): Promise<string> {
-    const secret = newSecret();
+    const secret = newSigningSecret();
     const result = await this.endpoints.update({ id, ...worldWhere(world) }, { secret });
     if (!result.affected) throw ApiError.notFound('Webhook endpoint');
     return secret;

@@ -26,6 +26,8 @@ import { ChatAgent1795483200000 } from './1795483200000-ChatAgent';
 import { WhatsAppProduction1795471000000 } from './1795471000000-WhatsAppProduction';
 import { CallsByNumber1795480000000 } from './1795480000000-CallsByNumber';
 import { CallOutcomes1795483100000 } from './1795483100000-CallOutcomes';
+import { Tools1795500000000 } from './1795500000000-Tools';
+import { CallTools1795500000001 } from './1795500000001-CallTools';
 import { ReadAfterWriteMarks1795510000000 } from './1795510000000-ReadAfterWriteMarks';
 
 /**
@@ -61,5 +63,7 @@ export const MIGRATIONS: Function[] = [
   CallsByNumber1795480000000,
   CallOutcomes1795483100000,
   ChatAgent1795483200000,
+  Tools1795500000000,
+  CallTools1795500000001,
   ReadAfterWriteMarks1795510000000,
 ];

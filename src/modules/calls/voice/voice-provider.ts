@@ -1,6 +1,9 @@
 import type { CallAnalysis } from '../../call-outcomes/analysis-plan';
 import type { AnsweredBy } from '../../call-outcomes/answered-by';
 import type { ApiCallStatus, Call, TranscriptMessage } from '../call.entity';
+import type { TransferStatus } from '../../tools/call-tools';
+import type { Invocation } from '../../tools/function-tool-invoker';
+import type { TransferMode } from '../../tools/tool.entity';
 
 /**
  * What a voice platform reports about a call, in our own terms. Adapters translate their wire format into these
@@ -14,7 +17,12 @@ export type PlatformEvent =
   | { kind: 'conversation'; callId: string; providerCallId: string; messages: TranscriptMessage[] }
   /** One finished utterance (a live transcript line); appended once, however often it is delivered. */
   | { kind: 'utterance'; callId: string; providerCallId: string; message: TranscriptMessage }
-  | { kind: 'end-of-call'; callId: string; providerCallId: string; report: EndOfCallReport };
+  | { kind: 'end-of-call'; callId: string; providerCallId: string; report: EndOfCallReport }
+  /**
+   * The assistant called function tools (the simulator's; Vapi's are answered on the request that asks): they
+   * run in the background, so applying the event does not wait for the customer's tools.
+   */
+  | { kind: 'tool-calls'; callId: string; providerCallId: string; invocations: Invocation[] };
 
 export interface EndOfCallReport {
   /** true: the call ended on a provider or pipeline error (status `error`, event `call.failed`). */
@@ -32,6 +40,8 @@ export interface EndOfCallReport {
   answeredBy?: AnsweredBy | null;
   /** The post-call analysis the platform produced, unchecked (the call keeps what its plan asked, validated). */
   analysis?: Partial<CallAnalysis> | null;
+  /** The call was transferred to another number (docs/tools.md, "Transfers"). */
+  transfer?: { to: string; mode: TransferMode; status: TransferStatus } | null;
 }
 
 /**

@@ -9,15 +9,16 @@ import { JobQueue } from '../../../infra/queue/job-queue';
 import { JobName } from '../../../infra/queue/queue-names';
 import { WebhookDelivery } from '../webhook-delivery.entity';
 import { OutboundUrlPolicy } from '../../../common/url-safety/outbound-url-policy';
-import { PostResult, WebhookHttpClient } from './webhook-http.client';
+import { OutboundHttpClient, OutboundResult } from '../../../common/outbound-http/outbound-http.client';
 import { WebhookDeliveryJobData, deliveryJobOptions, retryDelay, webhookId } from './webhook-delivery-job-data';
-import { signatureHeader } from './webhook-signature';
 import { EndpointForSend, WebhookEndpointsRepository } from '../webhook-endpoints.repository';
 import { WebhookDeliverySlots } from './webhook-delivery-slots';
 import { isForeignKeyViolation } from '../../../infra/database/pg-errors';
 
 /** Failed deliveries in a row (each with all its retries spent) that disable an endpoint (spec rule 4). */
 export const DISABLE_AFTER_FAILURES = 10;
+/** What the log keeps of a receiver's answer: enough to tell an operator why it said no. */
+const RESPONSE_EXCERPT_BYTES = 2048;
 
 export interface EventForSend {
   data: Record<string, unknown>;
@@ -29,7 +30,7 @@ export interface EventForSend {
 interface SentAttempt {
   endpoint: EndpointForSend;
   id: string;
-  result: PostResult;
+  result: OutboundResult;
 }
 
 /**
@@ -45,7 +46,7 @@ export class WebhookDeliveryService {
    * Never destroyed on shutdown: the workers finish in-flight deliveries after module destroy hooks run, and
    * idle keep-alive sockets are unref'd by Node, so they do not hold the process open.
    */
-  private readonly http: WebhookHttpClient;
+  private readonly http: OutboundHttpClient;
   /**
    * The delivery log's writes, grouped: while one INSERT runs, the attempts that finish meanwhile wait and go in
    * the next (measured: one statement per attempt was a sixth of the round trips of a delivery).
@@ -61,7 +62,11 @@ export class WebhookDeliveryService {
     private readonly endpoints: WebhookEndpointsRepository,
   ) {
     // An organization's sockets to one host never exceed its attempts in flight in this worker.
-    this.http = new WebhookHttpClient(config.webhookOrganizationConcurrency, OutboundUrlPolicy.fromConfig(config));
+    this.http = new OutboundHttpClient({
+      name: 'webhooks',
+      socketsPerTenant: config.webhookOrganizationConcurrency,
+      policy: OutboundUrlPolicy.fromConfig(config),
+    });
   }
 
   async deliver(job: WebhookDeliveryJobData, queued?: Pick<Job, 'attemptsMade' | 'timestamp' | 'opts'>): Promise<void> {
@@ -166,7 +171,7 @@ export class WebhookDeliveryService {
    * the same signing, client and delivery log as queued attempts, whatever the endpoint's state. Null when the
    * endpoint is gone.
    */
-  async sendNow(job: WebhookDeliveryJobData, event: EventForSend): Promise<PostResult | null> {
+  async sendNow(job: WebhookDeliveryJobData, event: EventForSend): Promise<OutboundResult | null> {
     const endpoint = await this.endpoint(job);
     if (!endpoint) return null;
     const id = webhookId(job.eventId, job.endpointId);
@@ -184,7 +189,7 @@ export class WebhookDeliveryService {
     job: WebhookDeliveryJobData,
     event: EventForSend,
     id: string,
-  ): Promise<PostResult> {
+  ): Promise<OutboundResult> {
     const body = JSON.stringify({
       event: job.type,
       timestamp: event.occurred_at.toISOString(),
@@ -192,24 +197,18 @@ export class WebhookDeliveryService {
       data: event.data,
     });
     // Signed now, with the current secret, over exactly these bytes (docs/contracts/conventions.md).
-    const signature = signatureHeader(endpoint.secret, body, Math.floor(Date.now() / 1000));
-    return this.http.post(
-      endpoint.url,
+    return this.http.post({
+      url: endpoint.url,
       body,
-      {
-        'content-type': 'application/json',
-        'user-agent': 'voice-calling-webhooks/1',
-        'x-webhook-id': id,
-        'x-webhook-signature': signature,
-      },
-      {
-        timeoutMs: this.config.webhookTimeoutMs,
-        tenant: job.organizationId,
-      },
-    );
+      headers: { 'content-type': 'application/json', 'user-agent': 'voice-calling-webhooks/1' },
+      signing: { id, secret: endpoint.secret },
+      timeoutMs: this.config.webhookTimeoutMs,
+      tenant: job.organizationId,
+      keepBytes: RESPONSE_EXCERPT_BYTES,
+    });
   }
 
-  private async record(job: WebhookDeliveryJobData, id: string, result: PostResult): Promise<void> {
+  private async record(job: WebhookDeliveryJobData, id: string, result: OutboundResult): Promise<void> {
     await this.log.submit('', {
       id: uuidv7(),
       organizationId: job.organizationId,
@@ -221,7 +220,7 @@ export class WebhookDeliveryService {
       success: !result.error,
       statusCode: result.statusCode,
       durationMs: result.durationMs,
-      responseExcerpt: result.responseExcerpt,
+      responseExcerpt: result.body,
       error: result.error,
     });
     if (result.error) {

@@ -46,6 +46,7 @@ export class SimulatorStepJob {
       outcome: job.outcome,
       voicemail: call.voicemail,
       analysisPlan: call.analysisPlan,
+      tools: call.tools,
     })[job.step];
     if (step) await this.callEvents.apply(step.event);
   }

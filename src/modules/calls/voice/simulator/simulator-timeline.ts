@@ -3,6 +3,7 @@ import type { EndOfCallReport, PlatformEvent } from '../voice-provider';
 import type { AnalysisPlan, CallAnalysis } from '../../../call-outcomes/analysis-plan';
 import { exampleFromSchema } from '../../../call-outcomes/schema-example';
 import { DEFAULT_VOICEMAIL_POLICY, VoicemailPolicy } from '../../../call-outcomes/voicemail-policy';
+import { CallTool, DEFAULT_TRANSFER_MESSAGE } from '../../../tools/call-tools';
 
 /**
  * The simulator's post-call analysis (docs/tools.md): a fixed summary naming the number, structured data built
@@ -44,11 +45,16 @@ export interface TimelineInput {
   voicemail?: VoicemailPolicy | null;
   /** The call's post-call analysis plan, if its case has one. */
   analysisPlan?: AnalysisPlan | null;
+  /** The tools the call carries (its case's): function tools are called, a transfer may be made. */
+  tools?: CallTool[];
 }
 
 export type Outcome = 'answered' | 'voicemail' | 'not-answered' | 'error';
 /** A machine answered a call placed without answering-machine detection. */
 type PlayedOutcome = Outcome | 'machine-undetected';
+
+/** A number ending in this digit, on a call carrying a transfer tool, is transferred (docs/contracts/simulator.md). */
+const TRANSFER_DIGIT = '6';
 
 /** docs/contracts/simulator.md: the outcome is chosen by the last digit of the number called. */
 export function simulatedOutcome(callTo: string): Outcome {
@@ -132,6 +138,59 @@ export function simulatorTimeline(input: TimelineInput): TimelineStep[] {
       const turns = CONVERSATION.map((m, i) =>
         line(ringMs + Math.round(((i + 1) * callMs) / (CONVERSATION.length + 1)), m),
       );
+      const afterFirstTurn = turns[0].timestamp! - placedAt;
+      const tools = input.tools ?? [];
+      // Each function tool once, right after the first user turn, with arguments a model would fill in.
+      const functions = tools.filter((t) => t.type === 'function');
+      const toolCalls: TimelineStep[] = functions.length
+        ? [
+            {
+              at: afterFirstTurn,
+              event: {
+                ...base,
+                kind: 'tool-calls',
+                invocations: functions.map((t, i) => ({
+                  toolCallId: `${providerCallId}-tool-${i}`,
+                  name: t.name!,
+                  arguments: exampleFromSchema(t.parameters as Record<string, unknown> | null),
+                })),
+              },
+            },
+          ]
+        : [];
+      const transfer = input.callTo.endsWith(TRANSFER_DIGIT) ? tools.find((t) => t.type === 'transfer') : undefined;
+      const destination = transfer?.destinations?.[0];
+      if (destination) {
+        // Forwarded after the first user turn: a warm transfer says its message first (docs/tools.md).
+        const said =
+          destination.mode === 'warm'
+            ? [line(afterFirstTurn, { role: 'assistant', content: destination.message ?? DEFAULT_TRANSFER_MESSAGE })]
+            : [];
+        const heard = [...opening, turns[0], ...said];
+        const handOver = afterFirstTurn + Math.round(callMs / (CONVERSATION.length + 1) / 2);
+        return [
+          status(0, 'ringing'),
+          status(ringMs, 'in-progress'),
+          conversation(ringMs, opening),
+          conversation(afterFirstTurn, heard),
+          ...toolCalls,
+          { at: afterFirstTurn, event: { ...base, kind: 'status', status: 'forwarding' } },
+          end(
+            handOver,
+            {
+              failed: false,
+              endedReason: 'assistant-forwarded-call',
+              resultStatus: 'Answered',
+              durationSeconds: (handOver - ringMs) / 1000,
+              transcript: heard,
+              answeredBy: 'human',
+              analysis: analysis(true),
+              transfer: { to: destination.number, mode: destination.mode, status: 'completed' },
+            },
+            true,
+          ),
+        ];
+      }
       const growing = turns.map((t, i) =>
         conversation(t.timestamp! - placedAt, [...opening, ...turns.slice(0, i + 1)]),
       );
@@ -140,7 +199,9 @@ export function simulatorTimeline(input: TimelineInput): TimelineStep[] {
         status(0, 'ringing'),
         status(ringMs, 'in-progress'),
         conversation(ringMs, opening),
-        ...growing,
+        growing[0],
+        ...toolCalls,
+        ...growing.slice(1),
         end(
           ringMs + callMs,
           {

@@ -105,6 +105,7 @@ export class VoiceSimulatorProvider extends VoiceProvider {
       systemPrompt: '',
       firstMessage: '',
       voicemail: call.voicemail,
+      tools: call.tools,
     });
     await this.jobs.addBulk<SimulatorStepJobData>(
       JobName.PlaySimulatorStep,

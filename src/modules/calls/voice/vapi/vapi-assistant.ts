@@ -5,6 +5,7 @@ import type { Call } from '../../call.entity';
 import { VoiceCallRejected } from '../voice-provider';
 import { VAPI_SERVER_MESSAGES } from './vapi-server';
 import { vapiAnalysisPlan, vapiVoicemail } from './vapi-outcomes';
+import { vapiModelTools } from './vapi-tools';
 
 /** The voice settings of an assistant as the platform needs them (an outbound assistant's, or the defaults). */
 export interface VoiceSettings {
@@ -82,7 +83,7 @@ const TRANSCRIBER_FIELDS: {
   vapi: ['language'],
 };
 
-/** Every Vapi model provider; each takes `model`, `temperature`, `messages` and `tools` (EveryVariantHas below). */
+/** Every Vapi model provider; each takes `model`, `temperature`, `messages`, `tools`, `toolIds` (EveryVariantHas below). */
 const MODEL_PROVIDERS: Record<VapiModel['provider'], true> = {
   anthropic: true,
   'anthropic-bedrock': true,
@@ -109,7 +110,7 @@ type EveryVariantHas<U, K extends PropertyKey> = [U extends unknown ? (K extends
 ]
   ? true
   : false;
-const modelFieldsHold: EveryVariantHas<VapiModel, 'model' | 'temperature' | 'messages' | 'tools'> = true;
+const modelFieldsHold: EveryVariantHas<VapiModel, 'model' | 'temperature' | 'messages' | 'tools' | 'toolIds'> = true;
 void modelFieldsHold;
 
 const isKnown = <T extends object>(table: T, provider: string): provider is Extract<keyof T, string> =>
@@ -154,15 +155,21 @@ function vapiTranscriber(transcriber: TranscriberConfig, keyterms: string[] | nu
   return base as VapiTranscriber;
 }
 
-function vapiModel(model: ModelConfig, systemPrompt: string, dtmf: boolean): VapiModel {
+function vapiModel(
+  model: ModelConfig,
+  systemPrompt: string,
+  dtmf: boolean,
+  callTools: { tools: Vapi.OpenAiModelToolsItem[]; toolIds: string[] } = { tools: [], toolIds: [] },
+): VapiModel {
   if (!isKnown(MODEL_PROVIDERS, model.provider)) return unsupported('model', model.provider);
-  const tools: Vapi.OpenAiModelToolsItem[] = [{ type: 'dtmf' }];
+  const tools: Vapi.OpenAiModelToolsItem[] = [...(dtmf ? [{ type: 'dtmf' as const }] : []), ...callTools.tools];
   return {
     provider: model.provider,
     model: model.model,
     temperature: model.temperature,
     messages: [{ role: 'system', content: systemPrompt }],
-    ...(dtmf ? { tools } : {}),
+    ...(tools.length ? { tools } : {}),
+    ...(callTools.toolIds.length ? { toolIds: callTools.toolIds } : {}),
   } as VapiModel;
 }
 
@@ -179,14 +186,16 @@ const toMaxDurationSeconds = (ms: number) => Math.max(10, Math.ceil(ms / 1000));
  */
 export function vapiAssistant(
   call: Pick<Call, 'id' | 'firstMessage' | 'systemPrompt'> &
-    Partial<Pick<Call, 'voicemail' | 'analysisPlan' | 'keyterms'>>,
+    Partial<Pick<Call, 'voicemail' | 'analysisPlan' | 'keyterms' | 'tools' | 'integrationToolIds'>>,
   settings: VoiceSettings,
   maxDurationMs: number,
   server: Vapi.Server,
 ): Vapi.CreateAssistantDto {
+  // The call's tools; function tools are called through our server, which proxies them (docs/tools.md).
+  const tools = vapiModelTools(call.tools ?? [], call.integrationToolIds ?? [], server);
   return {
     firstMessage: escapeLiquid(call.firstMessage ?? ''),
-    model: vapiModel(settings.model, escapeLiquid(call.systemPrompt ?? ''), settings.dialKeypadFunctionEnabled),
+    model: vapiModel(settings.model, escapeLiquid(call.systemPrompt ?? ''), settings.dialKeypadFunctionEnabled, tools),
     voice: vapiVoice(settings.voice),
     transcriber: vapiTranscriber(settings.transcriber, call.keyterms ?? null),
     backgroundSpeechDenoisingPlan: { smartDenoisingPlan: { enabled: settings.backgroundDenoisingEnabled } },
@@ -208,7 +217,7 @@ export function vapiChatAssistant(model: ModelConfig, systemPrompt: string): Vap
 /** Vapi's POST /call body for an outbound phone call with a transient assistant. */
 export function vapiCreateCallBody(
   call: Pick<Call, 'id' | 'firstMessage' | 'systemPrompt' | 'callTo' | 'variableValues'> &
-    Partial<Pick<Call, 'voicemail' | 'analysisPlan' | 'keyterms'>>,
+    Partial<Pick<Call, 'voicemail' | 'analysisPlan' | 'keyterms' | 'tools' | 'integrationToolIds'>>,
   phoneNumberId: string,
   settings: VoiceSettings,
   maxDurationMs: number,

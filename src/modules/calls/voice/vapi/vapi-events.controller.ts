@@ -12,6 +12,8 @@ import { callIdOf, isCallMessage, toPlatformEvents } from './vapi-messages';
 import { VapiMessageAuthenticator } from './vapi-message-authenticator';
 import { vapiServer } from './vapi-server';
 import { CallReportRecoveryJob } from '../../supervision/call-report-recovery.job';
+import { ToolCallsService } from '../../tool-calls.service';
+import { invocationsOf, vapiToolResults } from './vapi-tools';
 
 /**
  * Vapi's server messages (docs/providers.md), authenticated by one of Vapi's credential schemes before the body
@@ -31,6 +33,7 @@ export class VapiEventsController {
     private readonly inbound: InboundCallsService,
     private readonly authenticator: VapiMessageAuthenticator,
     private readonly reports: CallReportRecoveryJob,
+    private readonly toolCalls: ToolCallsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -39,7 +42,7 @@ export class VapiEventsController {
   @ProviderCallback()
   async receive(
     @Req() request: RawBodyRequest<FastifyRequest>,
-  ): Promise<Vapi.ServerMessageResponseAssistantRequest | { received: true }> {
+  ): Promise<Vapi.ServerMessageResponseAssistantRequest | Vapi.ServerMessageResponseToolCalls | { received: true }> {
     const header = (name: string) => {
       const value = request.headers[name];
       return typeof value === 'string' ? value : undefined;
@@ -59,6 +62,7 @@ export class VapiEventsController {
       throw ApiError.validation('message', 'message.type is required');
     }
     if (message.type === 'assistant-request') return this.answerInbound(message);
+    if (message.type === 'tool-calls') return this.answerToolCalls(message);
     if (!isCallMessage(message)) return { received: true };
 
     const providerCallId = typeof message.call?.id === 'string' ? message.call.id : null;
@@ -72,6 +76,21 @@ export class VapiEventsController {
       await this.reports.expectReport(callId, this.config.vapi.reportGraceMs);
     }
     return { received: true };
+  }
+
+  /**
+   * The assistant called function tools: each is proxied to the customer's URL (ToolCallsService) and the
+   * answer carries every result, a failure as the tool's failure message. Vapi waits for this answer, so the
+   * tools' own timeouts (at most 30 s) bound it.
+   */
+  private async answerToolCalls(message: Vapi.ServerMessageToolCalls): Promise<Vapi.ServerMessageResponseToolCalls> {
+    const invocations = invocationsOf(message);
+    const providerCallId = typeof message.call?.id === 'string' ? message.call.id : null;
+    const ours = message.call?.assistant?.metadata?.callId ?? message.assistant?.metadata?.callId;
+    const callId = await this.events.findCallId(providerCallId, typeof ours === 'string' ? ours : null);
+    // An unknown call still gets an answer per tool call: ToolCallsService answers each with the failure message.
+    const replies = await this.toolCalls.run(callId ?? '', invocations);
+    return vapiToolResults(invocations, replies);
   }
 
   private async answerInbound(

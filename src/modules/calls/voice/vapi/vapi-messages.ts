@@ -101,6 +101,23 @@ export function toReport(source: Vapi.ServerMessageEndOfCallReport | Vapi.Call):
     summary: typeof source.analysis?.summary === 'string' && source.analysis.summary ? source.analysis.summary : null,
     answeredBy: outcome === 'voicemail' ? 'voicemail' : outcome === 'answered' && connected ? 'human' : null,
     analysis: analysisFromVapi(source.analysis),
+    transfer: transferOf(source.destination, endedReason),
+  };
+}
+
+/**
+ * The transfer a forwarded call made (docs/tools.md, "Transfers"): the number it went to, warm when its plan
+ * said a message first; failed when the forwarding itself ended the call (`call.forwarding.*`).
+ */
+function transferOf(
+  destination: Vapi.ServerMessageEndOfCallReport['destination'] | Vapi.Call['destination'],
+  endedReason: string,
+): EndOfCallReport['transfer'] {
+  if (destination?.type !== 'number' || !destination.number) return null;
+  return {
+    to: destination.number,
+    mode: destination.transferPlan?.mode?.startsWith('warm') ? 'warm' : 'cold',
+    status: endedReason.startsWith('call.forwarding.') ? 'failed' : 'completed',
   };
 }
 

@@ -1,0 +1,87 @@
+import type { Tool, ToolMessages, ToolType, TransferDestination, TransferMode } from './tool.entity';
+
+/** Tool calls recorded on one call; an invocation past it is answered `messages.failed` and only logged. */
+export const MAX_TOOL_CALLS_PER_CALL = 20;
+/** A recorded `arguments` or `result` longer than this (serialised) is recorded as null, `truncated: true`. */
+export const RECORDED_VALUE_BYTES = 2048;
+
+/**
+ * A tool as a call carries it: copied from the case's tools when the call is created, so a later change to the
+ * tool or the case does not change calls already made. Never the secret, which is read when the tool is called.
+ */
+export interface CallTool {
+  id: string;
+  type: ToolType;
+  name: string | null;
+  description: string | null;
+  parameters: object | null;
+  url: string | null;
+  timeoutSeconds: number | null;
+  messages: ToolMessages | null;
+  destinations: TransferDestination[] | null;
+  providerToolId: string | null;
+}
+
+/** A tool's `result`: any JSON value. */
+export type ToolResult = string | number | boolean | object | null;
+
+export const TOOL_CALL_STATUSES = ['succeeded', 'failed', 'timed-out'] as const;
+export type ToolCallStatus = (typeof TOOL_CALL_STATUSES)[number];
+
+/** One invocation of a function tool during a call, as the call shows it. */
+export interface ToolCallRecord {
+  /** The platform's id of the invocation (`toolCallId`). */
+  id: string;
+  name: string;
+  arguments: object | null;
+  /** Any JSON value the tool answered as `result`; null when it failed. */
+  result: ToolResult;
+  status: ToolCallStatus;
+  durationMs: number;
+  at: string;
+  /** `arguments` or `result` was longer than RECORDED_VALUE_BYTES and is recorded as null. */
+  truncated?: true;
+}
+
+/** Said to the caller before a warm transfer whose destination has no `message`. */
+export const DEFAULT_TRANSFER_MESSAGE = 'Please hold while I transfer your call.';
+
+export const TRANSFER_STATUSES = ['completed', 'failed'] as const;
+export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
+
+/** A call's transfer to another number. */
+export interface CallTransfer {
+  to: string;
+  mode: TransferMode;
+  status: TransferStatus;
+  at: string;
+}
+
+export function callToolOf(tool: Tool): CallTool {
+  return {
+    id: tool.id,
+    type: tool.type,
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.parameters,
+    url: tool.url,
+    timeoutSeconds: tool.timeoutSeconds,
+    messages: tool.messages,
+    destinations: tool.destinations,
+    providerToolId: tool.providerToolId,
+  };
+}
+
+/** A record bounded for storage: a value too long to keep in the call's row is recorded as null. */
+export function boundedRecord(record: Omit<ToolCallRecord, 'truncated'>): ToolCallRecord {
+  const fits = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null)) <= RECORDED_VALUE_BYTES;
+  const args = fits(record.arguments);
+  const result = fits(record.result);
+  if (args && result) return record;
+  return {
+    ...record,
+    arguments: args ? record.arguments : null,
+    result: result ? record.result : null,
+    truncated: true,
+  };
+}

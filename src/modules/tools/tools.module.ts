@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { OrganizationsModule } from '../organizations/organizations.module';
+import { AdminToolsController } from './admin-tools.controller';
+import { Tool } from './tool.entity';
+import { FunctionToolInvoker } from './function-tool-invoker';
+import { ToolsService } from './tools.service';
+
+/** Tools (docs/tools.md). Exports `ToolsService` for attaching tools to cases and carrying them on
+ * calls, and `FunctionToolInvoker` for calling function tools during calls. */
+@Module({
+  imports: [TypeOrmModule.forFeature([Tool]), OrganizationsModule],
+  controllers: [AdminToolsController],
+  providers: [ToolsService, FunctionToolInvoker],
+  exports: [ToolsService, FunctionToolInvoker],
+})
+export class ToolsModule {}

@@ -1,0 +1,168 @@
+import type { Vapi } from '@vapi-ai/server-sdk';
+import { finished, waitForCall } from '../calls/call-fixtures';
+import { VAPI_WIRE, expectCapturedFixture } from '../support/captured-fixture';
+import { TestApp } from '../support/test-app';
+import { FakeVapi } from '../voice/fake-vapi';
+import { captured } from '../voice/fixtures/create-call-tools.fixture';
+import { VapiSchema } from '../voice/vapi-schema';
+import { VoiceOrg, startWithVapi, voiceOrg } from '../voice/voice-fixtures';
+import { ToolReceiver, signedBy } from './support/tool-receiver';
+
+/**
+ * Tools on Vapi (docs/providers.md, "Tools"): the call's tools reach POST /call as Vapi's SDK types them (checked
+ * by the strict fake and committed as a fixture for typecheck:providers); Vapi's `tool-calls` messages are
+ * proxied to the customer's URL, signed, and answered with the customer's result; a transfer ends the call
+ * `assistant-forwarded-call` with `transfer`.
+ */
+describe('tools on Vapi', () => {
+  let t: TestApp;
+  let fake: FakeVapi;
+  let org: VoiceOrg;
+  let receiver: ToolReceiver;
+
+  beforeAll(async () => {
+    receiver = await new ToolReceiver().start();
+    ({ fake, t } = await startWithVapi({ WEBHOOK_ALLOW_INSECURE: 'true' }));
+  });
+  // Each scenario has its own organization, so each can name its tools alike.
+  beforeEach(async () => {
+    org = await voiceOrg(t, 1000, fake);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await fake?.close();
+    await receiver?.stop();
+  });
+
+  const admin = async (path: string, body: Record<string, unknown>) => {
+    const res = await t.admin.post(path, body);
+    if (res.status !== 201 && res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
+    return res.body.data;
+  };
+
+  async function caseWithTools(url: string) {
+    const tools = `/admin/v1/organizations/${org.id}/tools`;
+    const fn = await admin(tools, {
+      type: 'function',
+      name: 'lookup_order',
+      description: 'Looks an order up',
+      parameters: {
+        type: 'object',
+        properties: {
+          orderId: { type: 'string', example: 'A-17', description: 'The order' },
+          rush: { type: 'boolean' },
+        },
+        required: ['orderId'],
+      },
+      url,
+      timeoutSeconds: 5,
+      messages: { start: 'One moment.', failed: 'I could not look that up.' },
+    });
+    const transfer = await admin(tools, {
+      type: 'transfer',
+      name: 'to_desk',
+      destinations: [{ number: '+14155550190', mode: 'warm', message: 'Connecting you.' }],
+    });
+    const hangUp = await admin(tools, { type: 'end-call', name: 'hang_up' });
+    const platform = await admin(tools, { type: 'platform', providerToolId: 'vapi-tool-1' });
+    const kase = (await org.api.post('/api/v1/cases', { title: 'Tools', prompt: 'Help.' })).body.data;
+    await admin(`/admin/v1/cases/${kase.id}/tools`, {
+      toolIds: [fn.id, transfer.id, hangUp.id, platform.id],
+      integrationToolIds: ['vapi-tool-2'],
+    });
+    return { caseId: kase.id as string, fn };
+  }
+
+  async function placed(to: string, caseId: string) {
+    const res = await org.api.post('/api/v1/calls', { to, from: org.from, caseId });
+    expect(res.status).toBe(201);
+    const { request, vapiCallId } = await fake.createCallFor(res.body.data.id);
+    return { id: res.body.data.id as string, body: request.body!, vapiCallId };
+  }
+
+  it("sends the case's tools as Vapi's SDK types them, and answers tool-calls with the customer's result", async () => {
+    const { caseId, fn } = await caseWithTools(receiver.on('/vapi-lookup', { result: { status: 'shipped' } }));
+    const { id, body, vapiCallId } = await placed('+14155550171', caseId);
+
+    expect(VapiSchema.get().validate('CreateCallDto', body)).toEqual([]);
+    const model = body.assistant!.model as Vapi.CreateAssistantDtoModel & { tools: Vapi.OpenAiModelToolsItem[] };
+    expect(model.toolIds).toEqual(['vapi-tool-1', 'vapi-tool-2']);
+    expect(model.tools.map((tool) => tool.type)).toEqual(['function', 'transferCall', 'endCall']);
+    const masked = { ...body, phoneNumberId: 'pn-1', assistant: { ...body.assistant, metadata: {} } };
+    await expectCapturedFixture(
+      `${__dirname}/../voice/fixtures/create-call-tools.fixture.ts`,
+      VAPI_WIRE('CreateCallDto'),
+      captured,
+      masked,
+    );
+
+    await fake.status(vapiCallId, 'ringing');
+    await fake.status(vapiCallId, 'in-progress');
+    const results = await fake.callTool(vapiCallId, 'lookup_order', { orderId: 'B-2' });
+    expect(results).toEqual([
+      { toolCallId: expect.stringMatching(/^call_/), name: 'lookup_order', result: '{"status":"shipped"}' },
+    ]);
+    const [request] = receiver.requests('/vapi-lookup');
+    expect(signedBy(request, fn.secret)).toBe(true);
+    expect(request.body).toMatchObject({
+      toolCallId: results[0].toolCallId,
+      name: 'lookup_order',
+      arguments: { orderId: 'B-2' },
+      call: { id, direction: 'outbound', to: '+14155550171', from: org.from, caseId, livemode: true },
+    });
+
+    await fake.end(vapiCallId, {
+      endedReason: 'customer-ended-call',
+      startedAt: '2025-01-01T10:00:00.000Z',
+      endedAt: '2025-01-01T10:00:30.000Z',
+    });
+    const ended = await waitForCall(org, id, finished);
+    expect(ended.toolCalls).toEqual([
+      expect.objectContaining({ id: results[0].toolCallId, result: { status: 'shipped' }, status: 'succeeded' }),
+    ]);
+  });
+
+  it("a failing tool is answered with the tool's failure message", async () => {
+    const { caseId } = await caseWithTools(receiver.on('/vapi-broken', { status: 500 }));
+    const { id, vapiCallId } = await placed('+14155550172', caseId);
+    await fake.status(vapiCallId, 'in-progress');
+    const results = await fake.callTool(vapiCallId, 'lookup_order', { orderId: 'C-3' });
+    expect(results).toEqual([expect.objectContaining({ result: 'I could not look that up.' })]);
+    const live = (await org.api.get(`/api/v1/calls/${id}`)).body.data;
+    expect(live.toolCalls).toEqual([expect.objectContaining({ status: 'failed', result: null })]);
+  });
+
+  it('records at most 20 tool calls per call: the 21st is answered as failed without calling the tool', async () => {
+    const path = '/vapi-many';
+    const { caseId } = await caseWithTools(receiver.on(path, { result: 'fine' }));
+    const { id, vapiCallId } = await placed('+14155550174', caseId);
+    await fake.status(vapiCallId, 'in-progress');
+    for (let i = 0; i < 20; i++) {
+      expect(await fake.callTool(vapiCallId, 'lookup_order', { orderId: `N-${i}` })).toEqual([
+        expect.objectContaining({ result: 'fine' }),
+      ]);
+    }
+    const before = receiver.requests(path).length;
+    const over = await fake.callTool(vapiCallId, 'lookup_order', { orderId: 'N-20' });
+    expect(over).toEqual([expect.objectContaining({ result: 'I could not look that up.' })]);
+    expect(receiver.requests(path)).toHaveLength(before);
+    const live = (await org.api.get(`/api/v1/calls/${id}`)).body.data;
+    expect(live.toolCalls).toHaveLength(20);
+    expect(new Set(live.toolCalls.map((c: { id: string }) => c.id)).size).toBe(20);
+  });
+
+  it('a transfer shows forwarding, then ends assistant-forwarded-call with the transfer', async () => {
+    const { caseId } = await caseWithTools(receiver.on('/vapi-unused', { result: 'x' }));
+    const { id, vapiCallId } = await placed('+14155550173', caseId);
+    await fake.status(vapiCallId, 'in-progress');
+    await fake.transfer(vapiCallId);
+    const ended = await waitForCall(org, id, finished);
+    expect(ended).toMatchObject({
+      status: 'ended',
+      apiCallStatus: 'ended',
+      endedReason: 'assistant-forwarded-call',
+      resultStatus: 'Answered',
+      transfer: { to: '+14155550190', mode: 'warm', status: 'completed', at: expect.any(String) },
+    });
+  });
+});
