@@ -284,7 +284,7 @@ function FunctionFields({
           />
         )}
       </Field>
-      <Field label="Message while it runs" problem={problem('messages')}>
+      <Field label="Message while it runs" problem={problem('messages.start')}>
         {(id) => (
           <input
             id={id}
@@ -294,7 +294,11 @@ function FunctionFields({
           />
         )}
       </Field>
-      <Field label="Message when it fails" hint="What the assistant hears when the call fails or times out">
+      <Field
+        label="Message when it fails"
+        hint="What the assistant hears when the call fails or times out"
+        problem={problem('messages.failed')}
+      >
         {(id) => (
           <input
             id={id}
