@@ -32,19 +32,36 @@ const session: Middleware = {
 export const api = createClient<paths>({ baseUrl: window.location.origin, credentials: 'same-origin' });
 api.use(session);
 
+/** One field the API refused (`details` of a 400 VALIDATION_ERROR). */
+interface FieldProblem {
+  field: string;
+  message: string;
+}
+
 /** An error answer of the API: the envelope's code and message, shown as they are. */
 export class ApiFailure extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly details: FieldProblem[] = [],
   ) {
     super(message);
   }
+
+  /** What the API said about `field` or anything inside it (`destinations.0.number` is about `destinations`). */
+  about(field: string): string | undefined {
+    const said = this.details.filter((d) => d.field === field || d.field.startsWith(`${field}.`));
+    return said.length ? said.map((d) => d.message).join('; ') : undefined;
+  }
 }
 
+/** The API's words about one field of a failed save, for the form to show beside that field. */
+export const problemWith = (error: unknown, field: string): string | undefined =>
+  error instanceof ApiFailure ? error.about(field) : undefined;
+
 interface Envelope {
-  error?: { code?: string; message?: string };
+  error?: { code?: string; message?: string; details?: FieldProblem[] };
 }
 
 /** The `data` of a success, or an ApiFailure carrying the envelope's message. */
@@ -56,6 +73,7 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
       response.status,
       envelope.error?.code ?? 'HTTP_' + response.status,
       envelope.error?.message ?? `Request failed with status ${response.status}`,
+      envelope.error?.details ?? [],
     );
   }
   return data as T;

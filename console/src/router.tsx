@@ -6,6 +6,7 @@ import { CallsPage } from './pages/calls';
 import { CallDetailPage } from './pages/call-detail';
 import { ContactsPage } from './pages/contacts';
 import { CasesPage } from './pages/cases';
+import { CaseDetailPage } from './pages/case-detail';
 import { AssistantsPage } from './pages/assistants';
 import { ApiKeysPage } from './pages/api-keys';
 import { PhoneNumbersPage } from './pages/phone-numbers';
@@ -17,6 +18,7 @@ import { ProfilePage } from './pages/profile';
 import { CampaignsPage } from './campaigns/campaigns-page';
 import { CampaignPage } from './campaigns/campaign-page';
 import { DoNotCallPage } from './pages/do-not-call';
+import { ToolsPage } from './tools/tools-page';
 import { RequireSession, SignInPage } from './session';
 
 export const router = createBrowserRouter(
@@ -36,6 +38,8 @@ export const router = createBrowserRouter(
             { path: 'calls/:callId', element: <CallDetailPage /> },
             { path: 'contacts', element: <ContactsPage /> },
             { path: 'cases', element: <CasesPage /> },
+            { path: 'cases/:caseId', element: <CaseDetailPage /> },
+            { path: 'tools', element: <ToolsPage /> },
             { path: 'assistants', element: <AssistantsPage /> },
             { path: 'keys', element: <ApiKeysPage /> },
             { path: 'numbers', element: <PhoneNumbersPage /> },

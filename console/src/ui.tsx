@@ -105,14 +105,19 @@ export function PagedView<T>({
   );
 }
 
-/** A labelled form control; the label is tied to the control for screen readers and clicks. */
+/**
+ * A labelled form control; the label is tied to the control for screen readers and clicks. `problem` is what the
+ * API said about this field when it refused a save (see `problemWith`), shown under it.
+ */
 export function Field({
   label,
   children,
   hint,
+  problem,
 }: {
   label: string;
   hint?: string;
+  problem?: string;
   children: (id: string) => ReactNode;
 }) {
   const id = useId();
@@ -121,6 +126,11 @@ export function Field({
       <label htmlFor={id}>{label}</label>
       {children(id)}
       {hint && <small className="muted">{hint}</small>}
+      {problem && (
+        <small className="field-problem" role="alert">
+          {problem}
+        </small>
+      )}
     </div>
   );
 }

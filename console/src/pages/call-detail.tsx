@@ -3,6 +3,7 @@ import { useRef } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap, type Schemas } from '../api';
 import { ConfirmButton, ErrorNote, QueryView, StatusBadge, TestBadge, formatDate } from '../ui';
+import { CallToolActivity } from '../tools/call-tool-activity';
 import { TERMINAL } from './calls';
 import { useLivemode, useOrgId } from './org-layout';
 
@@ -79,6 +80,7 @@ export function CallDetailPage() {
                 <Transcript call={c} />
               </section>
             </div>
+            <CallToolActivity call={c} />
           </>
         )}
       </QueryView>

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { api, unwrap, type Schemas } from '../api';
 import { Field, FormActions, PagedView, formatDate, usePaged } from '../ui';
 import { CaseVariablesFields } from './case-variables';
@@ -29,7 +30,10 @@ export function CasesPage() {
           <ul className="rows">
             {cases.map((c) => (
               <li key={c.id}>
-                <strong>{c.title}</strong> <span className="muted">updated {formatDate(c.updatedAt)}</span>
+                <strong>
+                  <Link to={`/orgs/${orgId}/cases/${c.id}`}>{c.title}</Link>
+                </strong>{' '}
+                <span className="muted">updated {formatDate(c.updatedAt)}</span>
                 <p>{c.firstMessage ?? c.description ?? ''}</p>
                 <button type="button" className="secondary" onClick={() => setEditing(c)}>
                   Edit {c.title}

@@ -43,6 +43,7 @@ const SECTIONS = [
   ['contacts', 'Contacts'],
   ['do-not-call', 'Do not call'],
   ['cases', 'Cases'],
+  ['tools', 'Tools'],
   ['assistants', 'Assistants'],
   ['keys', 'API keys'],
   ['numbers', 'Phone numbers'],
