@@ -22,6 +22,7 @@ export const LOCK_SPACES = {
   inboundAssistantsCap: 0x69617374, // "iast"
   contactGroupsCap: 0x63677270, // "cgrp"
   webhooksCap: 0x77656268, // "webh"
+  toolsCap: 0x746f6f6c, // "tool"
   /**
    * Per webhook endpoint: its delivery slots. Taken inside the SQL function `webhook_delivery_claim` (migration
    * WebhookClaimSlotFunction, which spells the number out: 2004053108); the spec checks the two agree.

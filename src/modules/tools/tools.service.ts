@@ -45,7 +45,7 @@ const FIELDS: Field[] = [
 const TOOL_CAP: OrganizationCap<Tool> = {
   entity: Tool,
   max: TOOL_LIMITS.perOrganization,
-  lockSpace: 0x746f6f6c, // "tool"
+  lockSpace: 'toolsCap',
   refusal: () => new ApiError('MAX_TOOLS', `An organization can have at most ${TOOL_LIMITS.perOrganization} tools`),
 };
 
