@@ -270,12 +270,6 @@ export class CallsRepository {
     return this.dataSource.manager.findOneBy(Call, { id: callId });
   }
 
-  /** Whether the call is live (false: placed by a test key); true for an unknown id, the safe default of a read. */
-  async isLive(callId: string): Promise<boolean> {
-    const call = await this.dataSource.manager.findOne(Call, { where: { id: callId }, select: { livemode: true } });
-    return call?.livemode !== false;
-  }
-
   /** What a simulated call's timeline is built from: the number and the resolved script, nothing more. */
   findScript(
     callId: string,

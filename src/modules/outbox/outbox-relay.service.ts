@@ -7,7 +7,7 @@ import { JobQueue } from '../../infra/queue/job-queue';
 import { JobName } from '../../infra/queue/queue-names';
 import { DomainEventMessage } from './domain-event';
 import { OUTBOX_JOB_COLUMNS, OutboxJobRow, domainEventJob } from './domain-event-job';
-import { OUTBOX_CHANNEL } from './outbox.service';
+import { OUTBOX_CHANNEL } from './outbox-events.repository';
 
 const BATCH = 500;
 const POLL_MS = 1000;

@@ -26,6 +26,7 @@ import { ChatAgent1795483200000 } from './1795483200000-ChatAgent';
 import { WhatsAppProduction1795471000000 } from './1795471000000-WhatsAppProduction';
 import { CallsByNumber1795480000000 } from './1795480000000-CallsByNumber';
 import { CallOutcomes1795483100000 } from './1795483100000-CallOutcomes';
+import { OutboxEventPayloads1795520000000 } from './1795520000000-OutboxEventPayloads';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -60,4 +61,5 @@ export const MIGRATIONS: Function[] = [
   CallsByNumber1795480000000,
   CallOutcomes1795483100000,
   ChatAgent1795483200000,
+  OutboxEventPayloads1795520000000,
 ];
