@@ -2,6 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { OnJob } from '../../infra/queue/on-job.decorator';
 import { JobName } from '../../infra/queue/queue-names';
+import type { NoJobData } from '../../infra/queue/job-data';
+
+declare module '../../infra/queue/job-data' {
+  interface JobDataMap {
+    [JobName.PruneOutbox]: NoJobData;
+  }
+}
 
 /** Exported: a webhook delivery can be re-sent only while its event is kept. */
 export const RETENTION_DAYS = 7;

@@ -5,7 +5,6 @@ import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { DATABASE_URL } from '../../infra/database/database.tokens';
 import { JobQueue } from '../../infra/queue/job-queue';
 import { JobName } from '../../infra/queue/queue-names';
-import { DomainEventMessage } from './domain-event';
 import { OUTBOX_JOB_COLUMNS, OutboxJobRow, domainEventJob } from './domain-event-job';
 import { OUTBOX_CHANNEL } from './outbox-events.repository';
 
@@ -91,7 +90,7 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
         [BATCH],
       );
       if (!rows.length) return 0;
-      await this.jobs.addBulk<DomainEventMessage>(JobName.DomainEvent, rows.map(domainEventJob));
+      await this.jobs.addBulk(JobName.DomainEvent, rows.map(domainEventJob));
       afterEnqueue?.();
       await manager.query('UPDATE outbox_events SET relayed_at = now() WHERE id = ANY($1::bigint[])', [
         rows.map((r) => r.id),

@@ -4,8 +4,14 @@ import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { JobQueue } from '../../infra/queue/job-queue';
 import { OnJob } from '../../infra/queue/on-job.decorator';
 import { JobName } from '../../infra/queue/queue-names';
-import { DomainEventMessage } from './domain-event';
 import { OUTBOX_JOB_COLUMNS, OutboxJobRow, domainEventJob } from './domain-event-job';
+import type { NoJobData } from '../../infra/queue/job-data';
+
+declare module '../../infra/queue/job-data' {
+  interface JobDataMap {
+    [JobName.ReplayDomainEvents]: NoJobData;
+  }
+}
 
 const BATCH = 500;
 /**
@@ -44,7 +50,7 @@ export class OutboxReplayJob {
         [this.config.outboxReplayGraceMs / 1000, LOOKBACK_SECS, BATCH],
       );
       if (!rows.length) return 0;
-      await this.jobs.addBulk<DomainEventMessage>(JobName.DomainEvent, rows.map(domainEventJob));
+      await this.jobs.addBulk(JobName.DomainEvent, rows.map(domainEventJob));
       await manager.query('UPDATE outbox_events SET relayed_at = now() WHERE id = ANY($1::bigint[])', [
         rows.map((r) => r.id),
       ]);

@@ -15,6 +15,12 @@ import { CallsRepository, DispatchFailure } from '../calls.repository';
 import { PIPELINE_ERROR_REPORT, VoiceCallDeferred, VoiceCallRejected, VoiceProvider } from '../voice/voice-provider';
 import { CallDispatchQueue } from './call-dispatch-queue';
 
+declare module '../../../infra/queue/job-data' {
+  interface JobDataMap {
+    [JobName.DispatchCall]: { callId: string };
+  }
+}
+
 /** docs/contracts/conventions.md: the endedReason of a call that reached dispatch without a billable minute or plan. */
 const BLOCKED_REASON = {
   OUTBOUND_MINUTES_EXHAUSTED: 'outbound-minutes-exhausted',

@@ -8,6 +8,14 @@ import { DomainEventFanoutService } from '../../outbox/domain-event-fanout.servi
 import { CampaignsRepository } from '../campaigns.repository';
 import { FollowUpRunner } from '../dialers/follow-up-runner';
 import { AdvanceCampaignCommand } from './advance-campaign.command';
+import type { NoJobData } from '../../../infra/queue/job-data';
+
+declare module '../../../infra/queue/job-data' {
+  interface JobDataMap {
+    [JobName.CampaignTick]: NoJobData;
+    [JobName.AdvanceCampaign]: { campaignId: string };
+  }
+}
 
 type FinishedCallEvent = 'call.ended' | 'call.failed';
 

@@ -8,6 +8,12 @@ import { DomainEvent, DomainEventHandler } from '../../outbox/domain-event-handl
 import { DomainEventFanoutService } from '../../outbox/domain-event-fanout.service';
 import { AnswerMessageCommand } from './answer-message.command';
 
+declare module '../../../infra/queue/job-data' {
+  interface JobDataMap {
+    [JobName.AnswerChatMessage]: AnswerChatMessageJobData;
+  }
+}
+
 /**
  * Attempts at one answer: the first and three retries, after CHAT_AGENT_RETRY_BASE_MS (default 2 s), twice and four
  * times that (README "Chat agent").

@@ -5,7 +5,7 @@ import { DomainEventFanoutService } from '../../outbox/domain-event-fanout.servi
 import { DomainEventListener, DomainEventMessage } from '../../outbox/domain-event';
 import { EventBodies } from '../../outbox/event-bodies';
 import { WebhookEndpointsRepository } from '../webhook-endpoints.repository';
-import { WebhookDeliveryJobData, deliveryJobOptions } from './webhook-delivery-job-data';
+import { deliveryJobOptions } from './webhook-delivery-job-data';
 
 /**
  * Turns each relayed domain event into one delivery job per active endpoint of the organization and the event's
@@ -33,7 +33,7 @@ export class WebhookFanoutService implements OnModuleInit, OnApplicationBootstra
   async onDomainEvent(event: DomainEventMessage): Promise<void> {
     const endpoints = await this.endpoints.subscribedIds(event);
     if (!endpoints.length) return;
-    await this.jobs.addBulk<WebhookDeliveryJobData>(
+    await this.jobs.addBulk(
       JobName.DeliverWebhook,
       endpoints.map((id) => ({
         data: {

@@ -106,7 +106,7 @@ export class VoiceSimulatorProvider extends VoiceProvider {
       firstMessage: '',
       voicemail: call.voicemail,
     });
-    await this.jobs.addBulk<SimulatorStepJobData>(
+    await this.jobs.addBulk(
       JobName.PlaySimulatorStep,
       steps.map((step, i) => ({
         data: { ...timing, step: i },
