@@ -19,7 +19,9 @@ function recording(outbox: OutboxService, tx: Tx, world: World) {
   void outbox.record(tx, world, 'contact.created', { callId: 'c' });
   // @ts-expect-error a finished call records the facts its listeners act on
   void outbox.record(tx, world, 'call.ended', { callId: 'c' });
-  void outbox.recordMany(tx, [{ owner: world, type: 'campaign.paused', payload: { campaignId: 'x', pausedReason: null } }]);
+  void outbox.recordMany(tx, [
+    { owner: world, type: 'campaign.paused', payload: { campaignId: 'x', pausedReason: null } },
+  ]);
   // @ts-expect-error each pending event's payload is its own type's
   void outbox.recordMany(tx, [{ owner: world, type: 'campaign.paused', payload: { messageId: 'm' } }]);
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Tx } from '../../infra/database/tx';
 import type { DomainEventType } from './domain-event';
+import { OUTBOX_JOB_COLUMNS, OutboxJobRow } from './domain-event-job';
 
 /** The channel an insert notifies on commit; the relay LISTENs to it. */
 export const OUTBOX_CHANNEL = 'vc_outbox';
@@ -59,5 +60,41 @@ export class OutboxEventsRepository {
       'UPDATE outbox_events SET processed_at = now() WHERE event_id = $1 AND processed_at IS NULL',
       [eventId],
     );
+  }
+
+  /** The oldest unrelayed rows, locked for this relay (others skip them): references only, never the payload. */
+  claimUnrelayed(tx: Tx, limit: number): Promise<OutboxJobRow[]> {
+    return tx.query(
+      `SELECT ${OUTBOX_JOB_COLUMNS} FROM outbox_events
+        WHERE relayed_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [limit],
+    );
+  }
+
+  /**
+   * Rows relayed more than `graceSecs` ago and still unprocessed, that occurred within `lookbackSecs`, locked for
+   * this sweep; least recently relayed first.
+   */
+  claimUnprocessed(tx: Tx, graceSecs: number, lookbackSecs: number, limit: number): Promise<OutboxJobRow[]> {
+    return tx.query(
+      `SELECT ${OUTBOX_JOB_COLUMNS} FROM outbox_events
+        WHERE processed_at IS NULL AND relayed_at < now() - make_interval(secs => $1)
+          AND occurred_at > now() - make_interval(secs => $2)
+        ORDER BY relayed_at LIMIT $3 FOR UPDATE SKIP LOCKED`,
+      [graceSecs, lookbackSecs, limit],
+    );
+  }
+
+  async markRelayed(tx: Tx, ids: readonly string[]): Promise<void> {
+    await tx.query('UPDATE outbox_events SET relayed_at = now() WHERE id = ANY($1::bigint[])', [ids]);
+  }
+
+  /** Deletes rows relayed more than `days` ago; returns how many. */
+  async pruneRelayedBefore(days: number): Promise<number> {
+    const result = await this.dataSource.query(
+      `DELETE FROM outbox_events WHERE relayed_at < now() - make_interval(days => $1)`,
+      [days],
+    );
+    return Number(result?.[1] ?? 0);
   }
 }
