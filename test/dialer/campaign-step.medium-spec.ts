@@ -9,8 +9,8 @@ import { openTestDataSource } from '../support/test-data-source';
 
 /**
  * A campaign step's locks and conditional updates against real PostgreSQL: one engine steps a campaign at a time
- * (its row lock, skipped by the others), concurrent steps never claim the same due entry, and an entry's outcome
- * lands once, on an entry still in progress. Each test fails when its lock or condition is taken out.
+ * (its row lock, skipped by the others), concurrent steps never claim the same due entry, a status moves only
+ * along the transition table, and an entry's outcome lands once, on an entry still in progress. Each test fails when its lock or condition is taken out.
  */
 describe('campaign step (PostgreSQL)', () => {
   let dataSource: DataSource;
@@ -97,6 +97,16 @@ describe('campaign step (PostgreSQL)', () => {
     expect(first).toHaveLength(2);
     expect(second).toHaveLength(1);
     expect([...first, ...second].map((e) => e.id).sort()).toEqual([...entryIds].sort());
+  });
+
+  it('a status moves only along the transition table: a completed campaign never runs again', async () => {
+    const { id } = await campaignWith(0);
+    await dataSource.transaction((m) => campaigns.setStatus(m, id, 'completed'));
+    await expect(dataSource.transaction((m) => campaigns.setStatus(m, id, 'running'))).rejects.toThrow(
+      'cannot move to running',
+    );
+    const [row] = await dataSource.query('SELECT status FROM campaigns WHERE id = $1', [id]);
+    expect(row.status).toBe('completed');
   });
 
   it('an outcome lands once, on an entry still in progress', async () => {
