@@ -21,6 +21,7 @@ export class DomainEventFanoutService {
 
   /** A handler of some types, given each event's typed payload and world. */
   on<K extends DomainEventType>(handler: DomainEventHandler<K>): void {
+    // Stored widened: `handle` hands a handler only events of its own types, filtered by `types`.
     this.handlers.push(handler as unknown as DomainEventHandler<DomainEventType>);
   }
 
@@ -47,6 +48,6 @@ export class DomainEventFanoutService {
       world: { organizationId: row.organization_id, livemode: row.livemode },
       occurredAt: row.occurred_at.toISOString(),
       payload: row.data,
-    } as DomainEvent;
+    } as DomainEvent; // the row's data is its type's payload: only OutboxService.record writes it
   }
 }

@@ -24,6 +24,7 @@ export class OutboxService {
    * is delivered on commit and wakes the relay at once; the relay's poll is only the safety net.
    */
   async record<K extends DomainEventType>(tx: Tx, owner: World, type: K, payload: EventPayloads[K]): Promise<string> {
+    // TypeScript cannot see that a generic K's payload matches K inside the union; the signature above checks it.
     const [eventId] = await this.recordMany(tx, [{ owner, type, payload } as PendingEvent]);
     return eventId;
   }
