@@ -18,6 +18,15 @@ export type EventBodyRenderers<K extends DomainEventType> = { [T in K]: EventBod
 /** The event types of one family (`call.`, `contact.`...), for a module's `EventBodyRenderers`. */
 export type EventFamily<P extends string> = Extract<DomainEventType, `${P}.${string}`>;
 
+/** The id naming what an event of each family describes (event-payloads.ts). */
+const SUBJECT_ID: Record<string, string> = {
+  call: 'callId',
+  contact: 'contactId',
+  campaign: 'campaignId',
+  message: 'messageId',
+  conversation: 'conversationId',
+};
+
 /**
  * The public body of each event type. The module that owns an event's rows registers its renderers (the outbox
  * imports no module; docs/architecture.md, "Which folder may import which"), and the webhook sender renders a
@@ -37,13 +46,20 @@ export class EventBodies {
     return DOMAIN_EVENT_TYPES.filter((type) => !this.renderers.has(type));
   }
 
-  render<K extends DomainEventType>(
+  /**
+   * Null for a payload without its ids (a row in the shape of an older release, written while two releases
+   * overlapped): a lookup by a missing id must never find some other row of the world (TypeORM drops an
+   * undefined condition), so such an event is not sent.
+   */
+  async render<K extends DomainEventType>(
     type: K,
     world: World,
     payload: EventPayloads[K],
   ): Promise<Record<string, unknown> | null> {
     const render = this.renderers.get(type);
     if (!render) throw new Error(`No webhook body renderer for ${type}`);
+    const subject: unknown = Object.entries(payload).find(([key]) => key === SUBJECT_ID[type.split('.')[0]])?.[1];
+    if (typeof subject !== 'string') return null;
     return render(world, payload);
   }
 }
