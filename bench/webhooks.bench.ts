@@ -15,7 +15,7 @@
  * BENCH_CPU_PROFILE_DIR (the server writes a V8 CPU profile there on exit).
  */
 import { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
@@ -24,6 +24,7 @@ import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/infra/database/data-source-options';
 import { QueueName } from '../src/infra/queue/queue-names';
+import { OutboxEventsRepository } from '../src/modules/outbox/outbox-events.repository';
 import { OutboxService } from '../src/modules/outbox/outbox.service';
 import globalSetup from '../test/support/global-setup';
 import { TEST_REDIS_URL, createTestDatabase } from '../test/support/databases';
@@ -40,8 +41,13 @@ const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS ?? 5);
 const LARGE_EVENTS = 100;
 const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
 /** A maximal contact's document: 100 custom fields filling the 16 KB bound, the longest notes and tags. */
-const largeContact = (i: number) => ({
-  id: `large-${i}`,
+interface ContactFields {
+  title: string;
+  notes?: string;
+  tags?: string[];
+  customFields?: Record<string, string>;
+}
+const largeContact = (): ContactFields => ({
   title: 'T'.repeat(200),
   notes: 'n'.repeat(5000),
   tags: Array.from({ length: 20 }, (_, k) => `tag-${k}-${'x'.repeat(40)}`),
@@ -141,11 +147,28 @@ async function main(): Promise<void> {
       orgs.push(org);
     }
     await dataSource.initialize();
-    const outbox = new OutboxService();
-    const record = (orgId: string, id: string, data: Record<string, unknown> = { id, name: `Contact ${id}` }) =>
-      dataSource.transaction((m) =>
-        outbox.record(m, { organizationId: orgId, livemode: true }, 'contact.created', data),
-      );
+    const outbox = new OutboxService(new OutboxEventsRepository(dataSource));
+    let phones = 0;
+    // A contact row and its event in one transaction, as the contacts service writes them; the body is rendered
+    // from the row when each delivery is sent.
+    const record = (orgId: string, id: string, contact: ContactFields = { title: `Contact ${id}` }) =>
+      dataSource.transaction(async (m) => {
+        const contactId = randomUUID();
+        await m.query(
+          `INSERT INTO contacts (id, organization_id, livemode, title, phone, notes, tags, custom_fields)
+           VALUES ($1, $2, true, $3, $4, $5, $6, $7)`,
+          [
+            contactId,
+            orgId,
+            contact.title,
+            `+1555${String(++phones).padStart(7, '0')}`,
+            contact.notes ?? null,
+            contact.tags ?? [],
+            JSON.stringify(contact.customFields ?? {}),
+          ],
+        );
+        return outbox.record(m, { organizationId: orgId, livemode: true }, 'contact.created', { contactId });
+      });
     const load = loadavg();
 
     // Phase 1: burst.
@@ -233,7 +256,7 @@ async function main(): Promise<void> {
     await settle();
     const bytesBefore = await queues();
     const largeStart = arrivals.length;
-    for (let i = 0; i < LARGE_EVENTS; i++) await record(orgs[i % ORGS].id, `large-${i}`, largeContact(i));
+    for (let i = 0; i < LARGE_EVENTS; i++) await record(orgs[i % ORGS].id, `large-${i}`, largeContact());
     await waitForArrivals(largeStart + LARGE_EVENTS * ENDPOINTS_PER_ORG);
     await settle();
     const bytesAfter = await queues();
@@ -248,7 +271,7 @@ async function main(): Promise<void> {
           queueStore: {
             largeEvents: LARGE_EVENTS,
             endpointsPerEvent: ENDPOINTS_PER_ORG,
-            documentBytes: JSON.stringify(largeContact(0)).length,
+            documentBytes: JSON.stringify(largeContact()).length,
             redisBytesPerEvent: Math.round((bytesAfter.rest - bytesBefore.rest) / LARGE_EVENTS),
             eventsStreamBytesPerEvent: Math.round((bytesAfter.streams - bytesBefore.streams) / LARGE_EVENTS),
             eventsStreamsBytesTotal: bytesAfter.streams,

@@ -1,3 +1,4 @@
+import { OutboxRow, bodyOf } from '../support/event-bodies';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp } from '../support/test-app';
 
@@ -124,11 +125,11 @@ export async function waitForCall(
 
 export const finished = (c: any) => c.status === 'ended' || c.status === 'error';
 
-/** The call.* events recorded in the outbox for one call, oldest first. */
+/** The call.* events recorded in the outbox for one call, oldest first, each with its webhook body rendered now. */
 export async function eventsOf(t: TestApp, callId: string): Promise<Array<{ type: string; data: any }>> {
-  const { rows } = await t.db.query(
-    `SELECT type, data FROM outbox_events WHERE data->>'id' = $1 ORDER BY occurred_at, id`,
+  const { rows } = await t.db.query<OutboxRow>(
+    `SELECT type, organization_id, livemode, data FROM outbox_events WHERE data->>'callId' = $1 ORDER BY occurred_at, id`,
     [callId],
   );
-  return rows;
+  return Promise.all(rows.map(async (row) => ({ type: row.type, data: await bodyOf(t, row) })));
 }

@@ -32,7 +32,7 @@ describe('calls: two app instances on one database and Redis', () => {
       `SELECT c.id, c.status, c.api_call_id,
               count(e.*) FILTER (WHERE e.type = 'call.started')::int AS started,
               count(e.*) FILTER (WHERE e.type IN ('call.ended', 'call.failed'))::int AS terminal
-         FROM calls c LEFT JOIN outbox_events e ON e.data->>'id' = c.id::text
+         FROM calls c LEFT JOIN outbox_events e ON e.data->>'callId' = c.id::text
         WHERE c.id = ANY($1) GROUP BY c.id`,
       [ids],
     );

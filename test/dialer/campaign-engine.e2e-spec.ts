@@ -38,7 +38,7 @@ describe('dialer: the campaign engine over the simulator (docs/contracts/simulat
     const listed = await org.api.get(`/api/v1/calls?limit=1`);
     expect(listed.body.data[0].campaignId).toBe(id);
     const { rows: events } = await t.db.query(
-      `SELECT type FROM outbox_events WHERE type LIKE 'campaign.%' AND data->>'id' = $1 ORDER BY id`,
+      `SELECT type FROM outbox_events WHERE type LIKE 'campaign.%' AND data->>'campaignId' = $1 ORDER BY id`,
       [id],
     );
     expect(events.map((e) => e.type)).toEqual(['campaign.started', 'campaign.completed']);
@@ -113,7 +113,7 @@ describe('dialer: the campaign engine over the simulator (docs/contracts/simulat
     expect(done.pausedReason).toBeNull();
     const { rows: events } = await t.db.query(
       `SELECT type, data->>'pausedReason' AS reason FROM outbox_events
-        WHERE type LIKE 'campaign.%' AND data->>'id' = $1 ORDER BY id`,
+        WHERE type LIKE 'campaign.%' AND data->>'campaignId' = $1 ORDER BY id`,
       [id],
     );
     expect(events).toEqual([

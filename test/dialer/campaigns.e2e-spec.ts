@@ -119,7 +119,7 @@ describe('dialer: campaigns API and state machine (docs/contracts/dialer.md)', (
     expect((await move('cancel')).status).toBe(422);
 
     const { rows: events } = await t.db.query(
-      `SELECT type FROM outbox_events WHERE data->>'id' = $1 ORDER BY occurred_at, id`,
+      `SELECT type FROM outbox_events WHERE data->>'campaignId' = $1 ORDER BY occurred_at, id`,
       [id],
     );
     expect(events.map((e) => e.type)).toEqual(['campaign.started', 'campaign.paused']);

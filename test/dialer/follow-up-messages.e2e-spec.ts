@@ -108,7 +108,7 @@ describe('dialer: follow-up campaigns that send an approved template after a fin
 
     // The finished-call event processed a second time (a redelivery under another job id) sends nothing more.
     const { rows: events } = await t.db.query(
-      `SELECT event_id, occurred_at FROM outbox_events WHERE type = 'call.ended' AND data->>'id' = $1`,
+      `SELECT event_id, occurred_at FROM outbox_events WHERE type = 'call.ended' AND data->>'callId' = $1`,
       [notAnswered.id],
     );
     expect(events).toHaveLength(1);

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { JobQueue } from '../../src/infra/queue/job-queue';
 import { QueueName } from '../../src/infra/queue/queue-names';
 import { OutboxRelayService } from '../../src/modules/outbox/outbox-relay.service';
+import type { ContactEventPayload } from '../../src/modules/outbox/event-payloads';
 import { OutboxService } from '../../src/modules/outbox/outbox.service';
 import { TestApp, startTestApp } from '../support/test-app';
 
@@ -25,7 +27,7 @@ describe('event outbox', () => {
   });
   afterAll(() => t?.close());
 
-  const record = (type: 'contact.created' | 'contact.updated', data: Record<string, unknown>) =>
+  const record = (type: 'contact.created' | 'contact.updated', data: ContactEventPayload) =>
     t.app
       .get(DataSource)
       .transaction((m) => t.app.get(OutboxService).record(m, { organizationId: ORG, livemode: true }, type, data));
@@ -37,7 +39,7 @@ describe('event outbox', () => {
       t.app.get(DataSource).transaction(async (m) => {
         await t.app
           .get(OutboxService)
-          .record(m, { organizationId: ORG, livemode: true }, 'contact.created', { id: 'rolled-back' });
+          .record(m, { organizationId: ORG, livemode: true }, 'contact.created', { contactId: randomUUID() });
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
@@ -49,13 +51,15 @@ describe('event outbox', () => {
     await expect(
       t.app
         .get(OutboxService)
-        .record(t.app.get(DataSource).manager, { organizationId: ORG, livemode: true }, 'contact.created', {}),
+        .record(t.app.get(DataSource).manager, { organizationId: ORG, livemode: true }, 'contact.created', {
+          contactId: randomUUID(),
+        }),
     ).rejects.toThrow(/inside a transaction/);
   });
 
   it('loses nothing and duplicates nothing when the relay dies between enqueue and commit', async () => {
     const relay = t.app.get(OutboxRelayService);
-    const eventId = await record('contact.updated', { id: 'c2' });
+    const eventId = await record('contact.updated', { contactId: randomUUID() });
     await expect(
       relay.relayBatch(() => {
         throw new Error('killed after enqueue');
@@ -75,7 +79,8 @@ describe('event outbox', () => {
   });
 
   it('delivers an event committed while no relay ran, exactly as recorded, once a worker starts', async () => {
-    const eventId = await record('contact.created', { id: 'c1', title: 'Alice', tags: ['a'] });
+    const contactId = randomUUID();
+    const eventId = await record('contact.created', { contactId });
     await new Promise((r) => setTimeout(r, 300));
     expect(await queue().getJob(eventId)).toBeUndefined();
     const unrelayed = await t.db.query('SELECT relayed_at FROM outbox_events WHERE event_id = $1', [eventId]);
@@ -86,7 +91,7 @@ describe('event outbox', () => {
     // The job is a reference (docs/contracts/bounds.md); the payload stays in the outbox row, exactly as recorded.
     expect(job.data).toEqual({ eventId, organizationId: ORG, type: 'contact.created', occurredAt: expect.any(String) });
     const stored = await t.db.query('SELECT data FROM outbox_events WHERE event_id = $1', [eventId]);
-    expect(stored.rows[0].data).toEqual({ id: 'c1', title: 'Alice', tags: ['a'] });
+    expect(stored.rows[0].data).toEqual({ contactId });
     await until(async () => {
       const { rows } = await t.db.query('SELECT relayed_at FROM outbox_events WHERE event_id = $1', [eventId]);
       return rows[0].relayed_at !== null;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { JobQueue } from '../../src/infra/queue/job-queue';
 import { QueueName } from '../../src/infra/queue/queue-names';
@@ -26,7 +27,7 @@ describe('queues on PostgreSQL (no REDIS_URL)', () => {
     const eventId = await t.app
       .get(DataSource)
       .transaction((m) =>
-        t.app.get(OutboxService).record(m, { organizationId: org.id, livemode: true }, 'contact.created', { id: 'pg' }),
+        t.app.get(OutboxService).record(m, { organizationId: org.id, livemode: true }, 'contact.created', { contactId: randomUUID() }),
       );
     const queue = t.app.get(JobQueue).queue(QueueName.DomainEvents);
     const deadline = Date.now() + 15_000;

@@ -123,7 +123,7 @@ describe('worlds: a test key and a live key of one organization', () => {
     // Both events are fanned out (processed) before looking at who got what: the fan-out is what decides.
     const events = await t.db.query(
       `SELECT event_id, livemode FROM outbox_events
-        WHERE organization_id = $1 AND type = 'contact.created' AND processed_at IS NOT NULL AND data->>'id' = ANY($2)`,
+        WHERE organization_id = $1 AND type = 'contact.created' AND processed_at IS NOT NULL AND data->>'contactId' = ANY($2)`,
       [org.id, [liveContact.body.data.id, testContact.body.data.id]],
     );
     expect(events.rows).toHaveLength(2);

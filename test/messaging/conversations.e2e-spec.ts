@@ -79,7 +79,7 @@ describe('messaging: accounts, inbound messages and conversations', () => {
     );
     expect(contact.rows).toEqual([{ id: c.contactId, title: 'Ann Lee', phone: '+14155550101' }]);
     const created = await t.db.query(
-      "SELECT data->>'id' AS id FROM outbox_events WHERE organization_id = $1 AND type = 'contact.created'",
+      "SELECT data->>'contactId' AS id FROM outbox_events WHERE organization_id = $1 AND type = 'contact.created'",
       [org.id],
     );
     expect(created.rows).toEqual([{ id: c.contactId }]);

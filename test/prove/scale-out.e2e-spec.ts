@@ -60,9 +60,9 @@ describe('scale-out: two app instances and a worker-only instance', () => {
 
     const { rows: calls } = await t.db.query(
       `SELECT c.id, c.status,
-              (SELECT count(*)::int FROM outbox_events e WHERE e.data->>'id' = c.id::text AND e.type = 'call.started') AS started,
+              (SELECT count(*)::int FROM outbox_events e WHERE e.data->>'callId' = c.id::text AND e.type = 'call.started') AS started,
               (SELECT count(*)::int FROM outbox_events e
-                WHERE e.data->>'id' = c.id::text AND e.type IN ('call.ended', 'call.failed')) AS terminal,
+                WHERE e.data->>'callId' = c.id::text AND e.type IN ('call.ended', 'call.failed')) AS terminal,
               (SELECT count(*)::int FROM minute_ledger l WHERE l.call_id = c.id) AS ledger
          FROM calls c WHERE c.id = ANY($1)`,
       [ids],

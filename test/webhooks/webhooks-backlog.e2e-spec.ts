@@ -44,7 +44,7 @@ describe.each([
       expect(res.status).toBe(201);
     }
     await Promise.all(
-      Array.from({ length: EVENTS }, (_, i) => recordEvent(t, org.id, 'contact.created', { id: `c${i}` })),
+      Array.from({ length: EVENTS }, (_, i) => recordEvent(t, org.id, 'contact.created', `c${i}`)),
     );
     await receiver.waitFor(
       (all) => all.length >= EVENTS * paths.length,

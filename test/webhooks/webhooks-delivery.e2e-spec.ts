@@ -10,7 +10,7 @@ import {
 } from '../../src/modules/webhooks/delivery/webhook-delivery-job-data';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
-import { recordEvent } from './support/events';
+import { recordCallEnded, recordEvent } from './support/events';
 import { Answer, Received, WebhookReceiver } from './support/receiver';
 
 const stripe = new Stripe('sk_test_unused');
@@ -77,7 +77,7 @@ describe('webhook delivery engine', () => {
   it('delivers a signed {event, timestamp, data} that Stripe and a hand-written verifier both accept', async () => {
     const org = await createOrg(t);
     const hook = await endpoint(org, ['contact.created']);
-    const eventId = await recordEvent(t, org.id, 'contact.created', { id: 'c-1', name: 'Ada' });
+    const eventId = await recordEvent(t, org.id, 'contact.created', 'Ada');
     await receiver.waitFor(() => receiver.on(hook.path).length === 1);
     const [req] = receiver.on(hook.path);
     const header = String(req.headers['x-webhook-signature']);
@@ -90,8 +90,11 @@ describe('webhook delivery engine', () => {
       event: 'contact.created',
       timestamp: expect.any(String),
       livemode: true,
-      data: { id: 'c-1', name: 'Ada' },
+      data: expect.objectContaining({ title: 'Ada' }),
     });
+    // The body is the Contact rendered from its row: what the API answers for it.
+    const contact = viaStripe.data as { id: string };
+    expect(contact).toEqual((await org.api.get(`/api/v1/contacts/${contact.id}`)).body.data);
     expect(new Date(viaStripe.timestamp as string).toISOString()).toBe(viaStripe.timestamp);
     expect(verifyByHand(req.rawBody, header, hook.secret)).toBe(true);
     expect(verifyByHand(req.rawBody.replace('Ada', 'Eve'), header, hook.secret)).toBe(false);
@@ -126,14 +129,10 @@ describe('webhook delivery engine', () => {
     const other = await createOrg(t);
     const otherOrgs = await endpoint(other, ['contact.created']);
 
-    await recordEvent(t, org.id, 'contact.updated', { id: 'c-2' });
-    await recordEvent(t, org.id, 'contact.created', { id: 'c-2' });
-    await recordEvent(t, org.id, 'call.ended', {
-      id: 'call-1',
-      status: 'ended',
-      transcript: [{ role: 'user', content: 'hi' }],
-    });
-    await recordEvent(t, org.id, 'contact.deleted', { id: 'c-2' });
+    await recordEvent(t, org.id, 'contact.updated', 'c-2');
+    await recordEvent(t, org.id, 'contact.created', 'c-2');
+    const ended = await recordCallEnded(t, org.id, [{ role: 'user', content: 'hi', timestamp: 1 }]);
+    await recordEvent(t, org.id, 'contact.deleted', 'c-2');
     await receiver.waitFor(() => receiver.on(created.path).length === 2 && receiver.on(deletedOnly.path).length === 1);
     await sleep(500);
     const events = (path: string) =>
@@ -149,13 +148,17 @@ describe('webhook delivery engine', () => {
       .on(created.path)
       .map((r) => JSON.parse(r.rawBody))
       .find((b) => b.event === 'call.ended');
-    expect(call.data).toEqual({ id: 'call-1', status: 'ended' });
+    expect(call.data).toMatchObject({ id: ended.callId, status: 'ended' });
+    expect(call.data).not.toHaveProperty('transcript');
+    const { transcript, ...withoutTranscript } = (await org.api.get(`/api/v1/calls/${ended.callId}`)).body.data;
+    expect(transcript).toEqual([{ role: 'user', content: 'hi', timestamp: 1 }]);
+    expect(call.data).toEqual(withoutTranscript);
   });
 
   it('retries a non-2xx answer with the same X-Webhook-Id and a fresh signature, and logs each attempt', async () => {
     const org = await createOrg(t);
     const hook = await endpoint(org, ['contact.updated'], [500, 503, 200]);
-    await recordEvent(t, org.id, 'contact.updated', { id: 'c-3' });
+    await recordEvent(t, org.id, 'contact.updated', 'c-3');
     await receiver.waitFor(() => receiver.on(hook.path).length === 3);
     const reqs = receiver.on(hook.path);
     expect(new Set(reqs.map((r) => r.headers['x-webhook-id'])).size).toBe(1);
@@ -179,7 +182,7 @@ describe('webhook delivery engine', () => {
   it('a finished attempt leaves the queue, and a duplicate job of it (a fan-out run again) sends nothing twice', async () => {
     const org = await createOrg(t);
     const hook = await endpoint(org, ['contact.updated'], [500, 200]);
-    const eventId = await recordEvent(t, org.id, 'contact.updated', { id: 'c-dup' });
+    const eventId = await recordEvent(t, org.id, 'contact.updated', 'c-dup');
     await receiver.waitFor(() => receiver.on(hook.path).length === 2);
     expect((await loggedDeliveries(hook.id, 2)).map((r) => [r.attempt, r.success])).toEqual([
       [1, false],
@@ -219,7 +222,7 @@ describe('webhook delivery engine', () => {
     const org = await createOrg(t);
     const redirected = await endpoint(org, ['contact.updated'], [302, 301, 307, 308]);
     const slow = await endpoint(org, ['contact.updated'], ['hold', 200]);
-    await recordEvent(t, org.id, 'contact.updated', { id: 'c-4' });
+    await recordEvent(t, org.id, 'contact.updated', 'c-4');
     await waitForRow(redirected.id, (r) => r.consecutive_failures === 1);
     expect(receiver.on(redirected.path)).toHaveLength(4);
     expect(receiver.on('/elsewhere')).toHaveLength(0);
@@ -240,7 +243,7 @@ describe('webhook delivery engine', () => {
   it('counts a 2xx that arrives after WEBHOOK_TIMEOUT_MS as a failed attempt (a slow success is no success)', async () => {
     const org = await createOrg(t);
     const slow = await endpoint(org, ['contact.updated'], [{ status: 200, afterMs: 3500 }, 200]);
-    await recordEvent(t, org.id, 'contact.updated', { id: 'c-slow' });
+    await recordEvent(t, org.id, 'contact.updated', 'c-slow');
     const rows = await loggedDeliveries(slow.id, 2);
     expect(rows.map((r) => [r.attempt, r.success])).toEqual([
       [1, false],
@@ -252,11 +255,11 @@ describe('webhook delivery engine', () => {
   it('disables an endpoint at the 10th consecutive failed delivery, not before', async () => {
     const org = await createOrg(t);
     const hook = await endpoint(org, ['contact.updated'], new Array(44).fill(500));
-    for (let i = 0; i < 9; i++) await recordEvent(t, org.id, 'contact.updated', { id: `c-${i}` });
+    for (let i = 0; i < 9; i++) await recordEvent(t, org.id, 'contact.updated', `c-${i}`);
     await waitForRow(hook.id, (r) => r.consecutive_failures === 9);
     expect(await endpointRow(hook.id)).toMatchObject({ is_active: true, disabled_at: null });
     expect(receiver.on(hook.path)).toHaveLength(36);
-    await recordEvent(t, org.id, 'contact.updated', { id: 'c-10' });
+    await recordEvent(t, org.id, 'contact.updated', 'c-10');
     await waitForRow(hook.id, (r) => !r.is_active);
     const row = await endpointRow(hook.id);
     expect(row.consecutive_failures).toBe(10);
@@ -264,7 +267,7 @@ describe('webhook delivery engine', () => {
     expect(receiver.on(hook.path)).toHaveLength(40);
     expect((await org.api.get('/api/v1/webhooks')).body.data[0].isActive).toBe(false);
     // Disabled: new events are not delivered.
-    await recordEvent(t, org.id, 'contact.updated', { id: 'c-11' });
+    await recordEvent(t, org.id, 'contact.updated', 'c-11');
     await sleep(1000);
     expect(receiver.on(hook.path)).toHaveLength(40);
   });
@@ -272,9 +275,9 @@ describe('webhook delivery engine', () => {
   it('resets the failure count on any success', async () => {
     const org = await createOrg(t);
     const hook = await endpoint(org, ['contact.updated'], [500, 500, 500, 500, 200]);
-    await recordEvent(t, org.id, 'contact.updated', { id: 'c-5' });
+    await recordEvent(t, org.id, 'contact.updated', 'c-5');
     await waitForRow(hook.id, (r) => r.consecutive_failures === 1);
-    await recordEvent(t, org.id, 'contact.updated', { id: 'c-6' });
+    await recordEvent(t, org.id, 'contact.updated', 'c-6');
     await receiver.waitFor(() => receiver.on(hook.path).length === 5);
     await waitForRow(hook.id, (r) => r.consecutive_failures === 0);
   });
@@ -282,7 +285,7 @@ describe('webhook delivery engine', () => {
   it('signs a pending retry with the rotated secret; the old one no longer verifies', async () => {
     const org = await createOrg(t);
     const hook = await endpoint(org, ['contact.created'], ['hold', 200]);
-    await recordEvent(t, org.id, 'contact.created', { id: 'c-7' });
+    await recordEvent(t, org.id, 'contact.created', 'c-7');
     await receiver.waitFor(() => receiver.on(hook.path).length === 1);
     const rotated = await org.api.post(`/api/v1/webhooks/${hook.id}/rotate-secret`);
     const newSecret = rotated.body.data.secret as string;
@@ -301,7 +304,7 @@ describe('webhook delivery engine', () => {
     const org = await createOrg(t);
     const deleted = await endpoint(org, ['contact.created'], ['hold', 500, 500, 500]);
     const disabled = await endpoint(org, ['contact.created'], ['hold', 500, 500, 500]);
-    await recordEvent(t, org.id, 'contact.created', { id: 'c-8' });
+    await recordEvent(t, org.id, 'contact.created', 'c-8');
     await receiver.waitFor(() => receiver.on(deleted.path).length === 1 && receiver.on(disabled.path).length === 1);
     expect((await org.api.delete(`/api/v1/webhooks/${deleted.id}`)).status).toBe(204);
     expect((await org.api.patch(`/api/v1/webhooks/${disabled.id}`, { isActive: false })).status).toBe(200);
@@ -318,7 +321,7 @@ describe('webhook delivery engine', () => {
     const org = await createOrg(t);
     const slow = await endpoint(org, ['contact.updated'], new Array(20).fill('hold'));
     const fast = await endpoint(org, ['contact.updated']);
-    for (let i = 0; i < 20; i++) await recordEvent(t, org.id, 'contact.updated', { id: `s-${i}` });
+    for (let i = 0; i < 20; i++) await recordEvent(t, org.id, 'contact.updated', `s-${i}`);
     await receiver.waitFor(() => receiver.on(fast.path).length === 20);
     // Every fast delivery completed while the slow endpoint's requests were still hanging (not one of them has
     // timed out and been logged yet): the slow endpoint held no one up.

@@ -60,9 +60,9 @@ describe('webhook operations (extension): delivery log, re-send, recover, test p
   it('lists deliveries newest first with attempts, HTTP status, duration, excerpt and error; filters and pages', async () => {
     const org = await createOrg(t);
     const hook = await endpoint(org, [500, 500, 500, 500], ['contact.created', 'contact.deleted']);
-    const failedEvent = await recordEvent(t, org.id, 'contact.created', { id: 'c-1' });
+    const failedEvent = await recordEvent(t, org.id, 'contact.created', 'c-1');
     await deliveriesUntil(org, hook.id, (rows) => rows.some((r) => r.status === 'failed'));
-    const okEvent = await recordEvent(t, org.id, 'contact.deleted', { id: 'c-2' });
+    const okEvent = await recordEvent(t, org.id, 'contact.deleted', 'c-2');
     const rows = await deliveriesUntil(org, hook.id, (all: any[]) => all.some((r) => r.status === 'delivered'));
 
     expect(rows.map((r) => r.eventId)).toEqual([okEvent, failedEvent]);
@@ -77,7 +77,7 @@ describe('webhook operations (extension): delivery log, re-send, recover, test p
     });
     expect(typeof failed.attempts[0].durationMs).toBe('number');
     // The delivery id is the X-Webhook-Id every attempt carried.
-    const sent = receiver.on(hook.path).filter((r) => JSON.parse(r.rawBody).data.id === 'c-1');
+    const sent = receiver.on(hook.path).filter((r) => JSON.parse(r.rawBody).data.title === 'c-1');
     expect(sent).toHaveLength(4);
     expect(new Set(sent.map((r) => r.headers['x-webhook-id']))).toEqual(new Set([failed.id]));
     expect(rows[0]).toMatchObject({ event: 'contact.deleted', status: 'delivered' });
@@ -112,7 +112,7 @@ describe('webhook operations (extension): delivery log, re-send, recover, test p
   it('retry sends a new attempt now with the same X-Webhook-Id, signed with the current secret', async () => {
     const org = await createOrg(t);
     const hook = await endpoint(org, [500, 500, 500, 500]);
-    await recordEvent(t, org.id, 'contact.created', { id: 'c-retry' });
+    await recordEvent(t, org.id, 'contact.created', 'c-retry');
     const [failed] = await deliveriesUntil(org, hook.id, (rows) => rows[0]?.status === 'failed');
     const rotated = await org.api.post(`/api/v1/webhooks/${hook.id}/rotate-secret`);
     const before = receiver.on(hook.path).length;
@@ -127,7 +127,7 @@ describe('webhook operations (extension): delivery log, re-send, recover, test p
       true,
     );
     expect(signedWith(replay.rawBody, String(replay.headers['x-webhook-signature']), hook.secret)).toBe(false);
-    expect(JSON.parse(replay.rawBody)).toMatchObject({ event: 'contact.created', data: { id: 'c-retry' } });
+    expect(JSON.parse(replay.rawBody)).toMatchObject({ event: 'contact.created', data: { title: 'c-retry' } });
     const [after] = await deliveriesUntil(org, hook.id, (rows) => rows[0]?.status === 'delivered');
     expect(after.attempts.map((a: any) => a.attempt)).toEqual([1, 2, 3, 4, 5]);
   });
@@ -136,7 +136,7 @@ describe('webhook operations (extension): delivery log, re-send, recover, test p
     const org = await createOrg(t);
     const other = await createOrg(t);
     const hook = await endpoint(org, [500, 500, 500, 500]);
-    await recordEvent(t, org.id, 'contact.created', { id: 'c-x' });
+    await recordEvent(t, org.id, 'contact.created', 'c-x');
     const [failed] = await deliveriesUntil(org, hook.id, (rows) => rows[0]?.status === 'failed');
     const retryPath = `/api/v1/webhooks/${hook.id}/deliveries/${failed.id}/retry`;
     expect((await other.api.post(retryPath)).status).toBe(404);
@@ -185,8 +185,8 @@ describe('webhook operations (extension): delivery log, re-send, recover, test p
     const org = await createOrg(t);
     const hook = await endpoint(org, [500, 500, 500, 500, 500, 500, 500, 500]);
     const since = new Date().toISOString();
-    await recordEvent(t, org.id, 'contact.created', { id: 'r-1' });
-    await recordEvent(t, org.id, 'contact.created', { id: 'r-2' });
+    await recordEvent(t, org.id, 'contact.created', 'r-1');
+    await recordEvent(t, org.id, 'contact.created', 'r-2');
     const failed = await deliveriesUntil(
       org,
       hook.id,
@@ -259,7 +259,7 @@ describe('webhook operations (extension): delivery log, re-send, recover, test p
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);
     // A re-send of a real delivery shares the budget.
-    await recordEvent(t, org.id, 'contact.created', { id: 'c-budget' });
+    await recordEvent(t, org.id, 'contact.created', 'c-budget');
     const rows = await deliveriesUntil(org, hook.id, (all: any[]) =>
       all.some((r: any) => r.event === 'contact.created' && r.status === 'delivered'),
     );
@@ -291,7 +291,7 @@ describe('webhook operations with a long retry schedule', () => {
     receiver.script('/pending', [500]);
     const res = await org.api.post('/api/v1/webhooks', { url: `${receiver.url}/pending`, events: ['contact.created'] });
     const id = res.body.data.id as string;
-    await recordEvent(t, org.id, 'contact.created', { id: 'c-pending' });
+    await recordEvent(t, org.id, 'contact.created', 'c-pending');
     let rows: any[] = [];
     for (const deadline = Date.now() + 15000; !rows.length && Date.now() < deadline; await sleep(100)) {
       rows = (await org.api.get(`/api/v1/webhooks/${id}/deliveries`)).body.data;

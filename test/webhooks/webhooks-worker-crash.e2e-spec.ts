@@ -60,7 +60,7 @@ describe('webhook delivery survives a worker killed mid-delivery', () => {
     receiver.script('/crash', ['hold', 200]);
     const hook = (await org.api.post('/api/v1/webhooks', { url: `${receiver.url}/crash`, events: ['contact.created'] }))
       .body.data;
-    await recordEvent(t, org.id, 'contact.created', { id: 'c-crash' });
+    await recordEvent(t, org.id, 'contact.created', 'c-crash');
     await receiver.waitFor(() => receiver.on('/crash').length === 1, 30000, 'first attempt');
 
     worker.kill('SIGKILL');

@@ -2,6 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { OnJob } from '../../infra/queue/on-job.decorator';
 import { JobName } from '../../infra/queue/queue-names';
 import { IdempotencyService } from './idempotency.service';
+import type { NoJobData } from '../../infra/queue/job-data';
+
+declare module '../../infra/queue/job-data' {
+  interface JobDataMap {
+    [JobName.PruneIdempotencyKeys]: NoJobData;
+  }
+}
 
 /** Deletes expired idempotency keys (cluster-wide hourly tick). */
 @Injectable()

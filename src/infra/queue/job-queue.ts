@@ -2,9 +2,13 @@ import { getQueueToken } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { JobsOptions, Queue } from 'bullmq';
+import type { JobOf } from './job-data';
 import { JOB_QUEUE, JobName, QueueName } from './queue-names';
 
-/** Enqueue a job by name; the queue comes from the job registry, so callers never pick the wrong one. */
+/**
+ * Enqueue a job by name; the queue comes from the job registry, so callers never pick the wrong one, and the data
+ * is the job's own type (`JobOf`).
+ */
 @Injectable()
 export class JobQueue {
   private readonly queues = new Map<QueueName, Queue>();
@@ -20,7 +24,7 @@ export class JobQueue {
     return queue;
   }
 
-  add<T>(job: JobName, data: T, options?: JobsOptions) {
+  add<N extends JobName>(job: N, data: JobOf<N>, options?: JobsOptions) {
     return this.queue(JOB_QUEUE[job]).add(job, data, options);
   }
 
@@ -40,7 +44,7 @@ export class JobQueue {
     }
   }
 
-  addBulk<T>(job: JobName, items: Array<{ data: T; opts?: JobsOptions }>) {
+  addBulk<N extends JobName>(job: N, items: ReadonlyArray<{ data: JobOf<N>; opts?: JobsOptions }>) {
     return this.queue(JOB_QUEUE[job]).addBulk(items.map((i) => ({ name: job, data: i.data, opts: i.opts })));
   }
 }

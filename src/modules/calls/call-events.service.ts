@@ -3,7 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { KeyedBatcher } from '../../common/concurrency/keyed-batcher';
 import { OutboxService } from '../outbox/outbox.service';
 import { CallBilling } from '../usage/call-billing.port';
-import { CallResponse } from './call.response';
+import { finishedCallPayload } from './call-event-payloads';
 import { CallsRepository, PlacedCall } from './calls.repository';
 import { CallAdmissionQueueJob } from './dispatch/call-admission-queue.job';
 import { EndOfCallReport, PlatformEvent } from './voice/voice-provider';
@@ -97,7 +97,7 @@ export class CallEventsService {
       calls.map((call) => ({
         owner: call,
         type: 'call.started',
-        data: { ...CallResponse.from(call) },
+        payload: { callId: call.id },
       })),
     );
   }
@@ -150,9 +150,7 @@ export class CallEventsService {
       if (providerCallId) await this.markStarted(m, [{ callId, providerCallId }]);
       const ended = await this.calls.finish(m, callId, providerCallId, report, outcome);
       if (!ended) return null;
-      await this.outbox.record(m, ended, report.failed ? 'call.failed' : 'call.ended', {
-        ...CallResponse.from(ended),
-      });
+      await this.outbox.record(m, ended, report.failed ? 'call.failed' : 'call.ended', finishedCallPayload(ended));
       this.logger.debug({ callId, status: ended.status, endedReason: ended.endedReason }, 'Call finished');
       return ended;
     });

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CallEventBodies } from './call-event-bodies';
 import { simulatorUnlessConfigured } from '../../common/providers/simulator-unless-configured';
 import { AssistantsModule } from '../assistants/assistants.module';
 import { CasesModule } from '../cases/cases.module';
@@ -60,6 +61,7 @@ import { EndCallCommand } from './end-call.command';
     EndCallCommand,
     CallReferences,
     QueuedCallsBlocker,
+    CallEventBodies,
     CallEventsService,
     ToolCallsService,
     CallDispatchQueue,

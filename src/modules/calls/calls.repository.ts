@@ -272,12 +272,6 @@ export class CallsRepository {
     return this.dataSource.manager.findOneBy(Call, { id: callId });
   }
 
-  /** Whether the call is live (false: placed by a test key); true for an unknown id, the safe default of a read. */
-  async isLive(callId: string): Promise<boolean> {
-    const call = await this.dataSource.manager.findOne(Call, { where: { id: callId }, select: { livemode: true } });
-    return call?.livemode !== false;
-  }
-
   /**
    * Appends one tool invocation to a live call, unless the call already has `max` of them or one with the same
    * id (a redelivered or replayed invocation); whether it was recorded.

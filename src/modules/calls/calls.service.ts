@@ -45,11 +45,6 @@ export class CallsService {
     });
   }
 
-  /** A call's mode, which its public object does not show (README: test mode). */
-  isLive(callId: string): Promise<boolean> {
-    return this.calls.isLive(callId);
-  }
-
   async get(world: World, id: string): Promise<Call> {
     const call = await this.calls.findOwned(world, id);
     if (!call) throw ApiError.notFound('Call');
@@ -64,7 +59,7 @@ export class CallsService {
     const cancelled = await this.dataSource.transaction(async (m) => {
       const call = await this.calls.cancel(m, world, id);
       if (!call) return null;
-      await this.outbox.record(m, call, 'call.cancelled', { ...CallResponse.from(call) });
+      await this.outbox.record(m, call, 'call.cancelled', { callId: call.id });
       return call;
     });
     if (!cancelled) {

@@ -11,7 +11,6 @@ import { CallBilling } from '../usage/call-billing.port';
 import type { VoicemailPolicy } from '../call-outcomes/voicemail-policy';
 import { Call } from './call.entity';
 import { CallReferences } from './call-references';
-import { CallResponse } from './call.response';
 import { CallsRepository } from './calls.repository';
 import { MissingRequiredVariableError, RenderedTooLongError, resolveCall } from './call-resolution';
 import { CallDispatchQueue } from './dispatch/call-dispatch-queue';
@@ -68,7 +67,7 @@ export class CreateCallCommand {
         throw new ApiError('DO_NOT_CALL', `${dto.to} is on the do-not-call list`);
       }
       const saved = await this.insert(m, organizationId, dto, refs, { id: null, livemode });
-      if (scheduledAt) await this.outbox.record(m, saved, 'call.scheduled', { ...CallResponse.from(saved) });
+      if (scheduledAt) await this.outbox.record(m, saved, 'call.scheduled', { callId: saved.id });
       return saved;
     });
     await this.dispatchQueue.enqueue(call.id, scheduledAt);

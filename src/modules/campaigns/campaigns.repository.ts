@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { queryEntities } from '../../infra/database/entity-rows';
 import { Campaign, CampaignStatus } from './campaign.entity';
+import { movableTo } from './campaign-state';
 import { World, worldSql, worldWhere } from '../../common/auth/world';
 
 export interface CampaignProgress {
@@ -65,9 +66,12 @@ export class CampaignsRepository {
     const [row] = await queryEntities(
       m,
       Campaign,
-      `UPDATE campaigns SET status = $2, paused_reason = $3, updated_at = now() WHERE id = $1 RETURNING *`,
-      [id, status, pausedReason],
+      `UPDATE campaigns SET status = $2, paused_reason = $3, updated_at = now()
+        WHERE id = $1 AND status = ANY($4) RETURNING *`,
+      [id, status, pausedReason, movableTo(status)],
     );
+    // Callers hold the campaign's row lock and checked its status: a move the table refuses is a bug, not a race.
+    if (!row) throw new Error(`Campaign ${id} cannot move to ${status}`);
     return row;
   }
 

@@ -9,7 +9,7 @@ import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { Page } from '../../common/pagination/pagination.dto';
 import { toE164 } from '../../common/validation/e164';
 import { ContactGroupsService } from '../contact-groups/contact-groups.service';
-import { DomainEventType } from '../outbox/domain-event';
+import type { EventFamily } from '../outbox/event-bodies';
 import { OutboxService } from '../outbox/outbox.service';
 import { Contact } from './contact.entity';
 import { ContactListItemResponse, ContactResponse } from './contact.response';
@@ -67,6 +67,11 @@ export class ContactsService {
       codec: this.cursors,
       map: ContactListItemResponse.from,
     });
+  }
+
+  /** The contact, or null when the world holds no such contact. */
+  find(world: World, id: string): Promise<Contact | null> {
+    return this.contacts.findOneBy({ ...worldWhere(world), id });
   }
 
   get(world: World, id: string): Promise<Contact> {
@@ -180,8 +185,12 @@ export class ContactsService {
     return contact;
   }
 
-  private recordEvent(m: EntityManager, type: DomainEventType, contact: Contact): Promise<string> {
-    return this.outbox.record(m, contact, type, { ...ContactResponse.from(contact) });
+  /** The deleted contact's event records the Contact as it was: its row is gone when the webhook is sent. */
+  private recordEvent(m: Tx, type: EventFamily<'contact'>, contact: Contact): Promise<string> {
+    if (type === 'contact.deleted') {
+      return this.outbox.record(m, contact, type, { contactId: contact.id, contact: { ...ContactResponse.from(contact) } });
+    }
+    return this.outbox.record(m, contact, type, { contactId: contact.id });
   }
 
   private async assertGroups(organizationId: string, groupIds: readonly string[] | undefined): Promise<void> {

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { OutboxService } from '../outbox/outbox.service';
 import { DeliveryStatus, Message } from './message.entity';
-import { MessageEventDataResponse } from './message.response';
 import { ProviderError } from './providers/messaging-provider';
 
 /** The forward order of the good path; a report never moves a message backwards (webhooks arrive out of order). */
@@ -24,6 +23,15 @@ export interface StatusReport {
  * title, and records `message.<status>` for webhooks in the same transaction. A report that arrives before the
  * message row is stored is kept and applied once it is (applyEarly), so none is lost.
  */
+/** What a moved message returns: its event's payload and world, without reading the row again. */
+interface MovedMessage {
+  id: string;
+  conversation_id: string;
+  sender_type: string;
+  organization_id: string;
+  livemode: boolean;
+}
+
 @Injectable()
 export class DeliveryStatusService {
   constructor(
@@ -104,7 +112,7 @@ export class DeliveryStatusService {
         providerMessageId: report.providerMessageId,
         outbound: 'outbound',
       })
-      .returning(['id']);
+      .returning('id, conversation_id, sender_type, organization_id, livemode');
     if (status === 'failed') {
       qb.andWhere("(delivery_status IS NULL OR delivery_status NOT IN ('read', 'failed'))");
     } else {
@@ -115,11 +123,13 @@ export class DeliveryStatusService {
       );
     }
     const result = await qb.execute();
-    const id = (result.raw as Array<{ id: string }>)[0]?.id;
-    if (!id || status === 'accepted') return Boolean(id);
-    const message = await m.findOneByOrFail(Message, { id });
-    await this.outbox.record(m, message, `message.${status}`, {
-      ...MessageEventDataResponse.of(message),
+    const [moved] = result.raw as Array<MovedMessage>;
+    if (!moved || status === 'accepted') return Boolean(moved);
+    const world = { organizationId: moved.organization_id, livemode: moved.livemode };
+    await this.outbox.record(m, world, `message.${status}`, {
+      messageId: moved.id,
+      conversationId: moved.conversation_id,
+      senderType: moved.sender_type,
     });
     return true;
   }

@@ -37,6 +37,7 @@ import { MessagingAccount } from './messaging-account.entity';
 import { MessagingAccountsService } from './messaging-accounts.service';
 import { MessagingTemplate } from './messaging-template.entity';
 import { MessagingController } from './messaging.controller';
+import { MessagingEventBodies } from './messaging-event-bodies';
 import { MessagingProvider } from './providers/messaging-provider';
 import { SimulatedStatusJob } from './providers/simulator/simulated-status.job';
 import { MessagingSimulatorProvider } from './providers/simulator/messaging-simulator.provider';
@@ -101,6 +102,7 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     ChatAgentsService,
     ChatRepliesRepository,
     ConversationMovesCommand,
+    MessagingEventBodies,
     ConversationSummaries,
     AnswerMessageCommand,
     AnswerChatMessageJob,

@@ -8,7 +8,7 @@ import { OutboxService } from '../outbox/outbox.service';
 import { Conversation } from './conversation.entity';
 import { Message } from './message.entity';
 import { MessagePayload } from './message-payload';
-import { MessageEventDataResponse } from './message.response';
+import { messageEventPayload } from './messaging-event-bodies';
 import { MessagingAccount } from './messaging-account.entity';
 
 /** The free-form window the provider allows after a user's message. */
@@ -146,9 +146,7 @@ export class RecordInboundMessageCommand {
         .setParameters({ ts: input.timestamp })
         .execute();
       const stored = await m.findOneByOrFail(Message, { id: messageId });
-      await this.outbox.record(m, account, 'message.received', {
-        ...MessageEventDataResponse.of(stored),
-      });
+      await this.outbox.record(m, account, 'message.received', messageEventPayload(stored));
       if (input.from && isOptOut(input.text)) {
         await this.addDoNotCall.execute(m, account, {
           number: input.from,

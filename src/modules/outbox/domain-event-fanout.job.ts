@@ -4,6 +4,12 @@ import { JobName } from '../../infra/queue/queue-names';
 import { DomainEventMessage } from './domain-event';
 import { DomainEventFanoutService } from './domain-event-fanout.service';
 
+declare module '../../infra/queue/job-data' {
+  interface JobDataMap {
+    [JobName.DomainEvent]: DomainEventMessage;
+  }
+}
+
 /** The domain-events queue's consumer: hands each relayed event to the subscribed listeners. */
 @Injectable()
 export class DomainEventFanoutJob {

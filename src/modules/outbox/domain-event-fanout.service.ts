@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { DomainEventListener, DomainEventMessage } from './domain-event';
+import { DomainEventListener, DomainEventMessage, DomainEventType } from './domain-event';
+import { DomainEvent, DomainEventHandler } from './domain-event-handler';
+import { OutboxEventsRepository } from './outbox-events.repository';
 
 /**
  * Hands each relayed event to every subscribed listener. A listener that throws fails the job, and BullMQ
@@ -9,20 +10,44 @@ import { DomainEventListener, DomainEventMessage } from './domain-event';
 @Injectable()
 export class DomainEventFanoutService {
   private readonly listeners: DomainEventListener[] = [];
+  private readonly handlers: Array<DomainEventHandler<DomainEventType>> = [];
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly events: OutboxEventsRepository) {}
 
+  /** A listener of every event, by reference (it reads nothing of the payload). */
   subscribe(listener: DomainEventListener): void {
     this.listeners.push(listener);
   }
 
-  async handle(event: DomainEventMessage): Promise<void> {
-    await Promise.all(this.listeners.map((l) => l.onDomainEvent(event)));
+  /** A handler of some types, given each event's typed payload and world. */
+  on<K extends DomainEventType>(handler: DomainEventHandler<K>): void {
+    // Stored widened: `handle` hands a handler only events of its own types, filtered by `types`.
+    this.handlers.push(handler as unknown as DomainEventHandler<DomainEventType>);
+  }
+
+  async handle(message: DomainEventMessage): Promise<void> {
+    const handlers = this.handlers.filter((h) => h.types.includes(message.type));
+    // The payload is read once, and only for an event some handler takes (most events only go to webhooks).
+    const event = handlers.length ? await this.load(message.eventId) : null;
+    await Promise.all([
+      ...this.listeners.map((l) => l.onDomainEvent(message)),
+      ...(event ? handlers.map((h) => h.handle(event)) : []),
+    ]);
     // Only after every listener succeeded: an event whose job vanished before this (Redis lost) stays
-    // unprocessed in PostgreSQL, and OutboxReplayJob enqueues it again. One statement on the unique event id.
-    await this.dataSource.query(
-      'UPDATE outbox_events SET processed_at = now() WHERE event_id = $1 AND processed_at IS NULL',
-      [event.eventId],
-    );
+    // unprocessed in PostgreSQL, and OutboxReplayJob enqueues it again.
+    await this.events.markProcessed(message.eventId);
+  }
+
+  /** The recorded event with its payload; null once pruned (kept a week, far past any retry). */
+  private async load(eventId: string): Promise<DomainEvent | null> {
+    const row = await this.events.find(eventId);
+    if (!row) return null;
+    return {
+      eventId: row.event_id,
+      type: row.type,
+      world: { organizationId: row.organization_id, livemode: row.livemode },
+      occurredAt: row.occurred_at.toISOString(),
+      payload: row.data,
+    } as DomainEvent; // the row's data is its type's payload: only OutboxService.record writes it
   }
 }

@@ -1,32 +1,36 @@
-/** Event names of the spec's Events table. */
-export const DOMAIN_EVENT_TYPES = [
-  'call.started',
-  'call.ended',
-  'call.failed',
-  'call.scheduled',
-  'call.cancelled',
-  'contact.created',
-  'contact.updated',
-  'contact.deleted',
-  // Extensions (docs/contracts/dialer.md): the dialer; data is the Campaign.
-  'campaign.started',
-  'campaign.paused',
-  'campaign.completed',
-  // Extensions: messaging; data is the Message with its conversationId and livemode.
-  'message.received',
-  'message.sent',
-  'message.delivered',
-  'message.read',
-  'message.failed',
-  // Extension: the chat agent handed a conversation to a person; data is the Conversation.
-  'conversation.handed_off',
-] as const;
+import type { EventPayloads } from './event-payloads';
 
-export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
+export type DomainEventType = keyof EventPayloads;
 
 /**
- * What travels on the domain-events queue: a reference to the outbox row (docs/contracts/bounds.md: queues carry references,
- * not documents). Whoever needs the payload reads it from `outbox_events` by `eventId` when it uses it.
+ * Every event type once, in the order the OpenAPI enums list them. A record keyed by the payload map: a type
+ * missing here, or one here without a payload, does not compile.
+ */
+const EVENT_TYPE_ORDER: Record<DomainEventType, true> = {
+  'call.started': true,
+  'call.ended': true,
+  'call.failed': true,
+  'call.scheduled': true,
+  'call.cancelled': true,
+  'contact.created': true,
+  'contact.updated': true,
+  'contact.deleted': true,
+  'campaign.started': true,
+  'campaign.paused': true,
+  'campaign.completed': true,
+  'message.received': true,
+  'message.sent': true,
+  'message.delivered': true,
+  'message.read': true,
+  'message.failed': true,
+  'conversation.handed_off': true,
+};
+
+export const DOMAIN_EVENT_TYPES = Object.keys(EVENT_TYPE_ORDER) as readonly DomainEventType[];
+
+/**
+ * What travels on the domain-events queue: a reference to the outbox row (docs/contracts/bounds.md: queues carry
+ * references, not documents). The fan-out reads the payload from `outbox_events` when a listener needs it.
  */
 export interface DomainEventMessage {
   eventId: string;
@@ -35,7 +39,7 @@ export interface DomainEventMessage {
   occurredAt: string;
 }
 
-/** Something that reacts to relayed domain events (the webhook fan-out). Must be idempotent per eventId. */
+/** Something that reacts to relayed domain events by reference only (the webhook fan-out). Idempotent per eventId. */
 export interface DomainEventListener {
   onDomainEvent(event: DomainEventMessage): Promise<void>;
 }

@@ -6,9 +6,8 @@ import { DatabaseUrls } from '../../infra/database/database-urls';
 import { DATABASE_URLS } from '../../infra/database/database.tokens';
 import { JobQueue } from '../../infra/queue/job-queue';
 import { JobName } from '../../infra/queue/queue-names';
-import { DomainEventMessage } from './domain-event';
-import { OUTBOX_JOB_COLUMNS, OutboxJobRow, domainEventJob } from './domain-event-job';
-import { OUTBOX_CHANNEL } from './outbox.service';
+import { domainEventJob } from './domain-event-job';
+import { OUTBOX_CHANNEL, OutboxEventsRepository } from './outbox-events.repository';
 
 const BATCH = 500;
 const POLL_MS = 1000;
@@ -35,6 +34,7 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
   constructor(
     private readonly dataSource: DataSource,
     private readonly jobs: JobQueue,
+    private readonly events: OutboxEventsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(DATABASE_URLS) private readonly database: DatabaseUrls,
   ) {}
@@ -99,19 +99,16 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
    * use it to kill the relay at the worst moment.
    */
   async relayBatch(afterEnqueue?: () => void): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
-      const rows: OutboxJobRow[] = await manager.query(
-        // Never the payload: a batch is 500 small references whatever the events hold, so its size is bounded too.
-        `SELECT ${OUTBOX_JOB_COLUMNS} FROM outbox_events
-          WHERE relayed_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [BATCH],
-      );
+    return this.dataSource.transaction(async (tx) => {
+      // Never the payload: a batch is 500 small references whatever the events hold, so its size is bounded too.
+      const rows = await this.events.claimUnrelayed(tx, BATCH);
       if (!rows.length) return 0;
-      await this.jobs.addBulk<DomainEventMessage>(JobName.DomainEvent, rows.map(domainEventJob));
+      await this.jobs.addBulk(JobName.DomainEvent, rows.map(domainEventJob));
       afterEnqueue?.();
-      await manager.query('UPDATE outbox_events SET relayed_at = now() WHERE id = ANY($1::bigint[])', [
+      await this.events.markRelayed(
+        tx,
         rows.map((r) => r.id),
-      ]);
+      );
       return rows.length;
     });
   }

@@ -4,8 +4,15 @@ import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { JobQueue } from '../../infra/queue/job-queue';
 import { OnJob } from '../../infra/queue/on-job.decorator';
 import { JobName } from '../../infra/queue/queue-names';
-import { DomainEventMessage } from './domain-event';
-import { OUTBOX_JOB_COLUMNS, OutboxJobRow, domainEventJob } from './domain-event-job';
+import { domainEventJob } from './domain-event-job';
+import { OutboxEventsRepository } from './outbox-events.repository';
+import type { NoJobData } from '../../infra/queue/job-data';
+
+declare module '../../infra/queue/job-data' {
+  interface JobDataMap {
+    [JobName.ReplayDomainEvents]: NoJobData;
+  }
+}
 
 const BATCH = 500;
 /**
@@ -30,24 +37,20 @@ export class OutboxReplayJob {
   constructor(
     private readonly dataSource: DataSource,
     private readonly jobs: JobQueue,
+    private readonly events: OutboxEventsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @OnJob({ name: JobName.ReplayDomainEvents, schedule: { every: 15_000 } })
   async replay(): Promise<number> {
-    const replayed = await this.dataSource.transaction(async (manager) => {
-      const rows: OutboxJobRow[] = await manager.query(
-        `SELECT ${OUTBOX_JOB_COLUMNS} FROM outbox_events
-          WHERE processed_at IS NULL AND relayed_at < now() - make_interval(secs => $1)
-            AND occurred_at > now() - make_interval(secs => $2)
-          ORDER BY relayed_at LIMIT $3 FOR UPDATE SKIP LOCKED`,
-        [this.config.outboxReplayGraceMs / 1000, LOOKBACK_SECS, BATCH],
-      );
+    const replayed = await this.dataSource.transaction(async (tx) => {
+      const rows = await this.events.claimUnprocessed(tx, this.config.outboxReplayGraceMs / 1000, LOOKBACK_SECS, BATCH);
       if (!rows.length) return 0;
-      await this.jobs.addBulk<DomainEventMessage>(JobName.DomainEvent, rows.map(domainEventJob));
-      await manager.query('UPDATE outbox_events SET relayed_at = now() WHERE id = ANY($1::bigint[])', [
+      await this.jobs.addBulk(JobName.DomainEvent, rows.map(domainEventJob));
+      await this.events.markRelayed(
+        tx,
         rows.map((r) => r.id),
-      ]);
+      );
       return rows.length;
     });
     if (replayed) this.logger.warn(`Re-enqueued ${replayed} relayed events still unprocessed (queue store lost?)`);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { Tx } from '../../infra/database/tx';
 import { CALL_LEDGER_TYPES, LedgerType, MinuteLedgerEntry } from './entities/minute-ledger-entry.entity';
@@ -113,5 +114,12 @@ export class MinuteLedgerRepository {
     );
     const found = new Set(rows.map((r) => `${r.call_id} ${r.type}`));
     return new Set(calls.filter((c) => found.has(`${c.callId} ${c.direction}_call`)).map((c) => c.callId));
+  }
+
+  /** A read: the organization's ledger rows as a query the history narrows and pages (alias `e`). */
+  historyQuery(manager: EntityManager, organizationId: string): SelectQueryBuilder<MinuteLedgerEntry> {
+    return manager
+      .createQueryBuilder(MinuteLedgerEntry, 'e')
+      .where('e.organizationId = :organizationId', { organizationId });
   }
 }

@@ -2,6 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { OnJob } from '../../infra/queue/on-job.decorator';
 import { JobName } from '../../infra/queue/queue-names';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
+import type { NoJobData } from '../../infra/queue/job-data';
+
+declare module '../../infra/queue/job-data' {
+  interface JobDataMap {
+    [JobName.RenewSubscriptions]: NoJobData;
+  }
+}
 
 /** The scheduled tick of period boundaries, run once cluster-wide every minute. */
 @Injectable()

@@ -1,19 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { keysetPaginate } from '../../common/pagination/keyset-paginate';
 import { Page } from '../../common/pagination/pagination.dto';
 import { UsageHistoryQueryDto } from './dto/usage-history-query.dto';
-import { MinuteLedgerEntry } from './entities/minute-ledger-entry.entity';
+import { MinuteLedgerRepository } from './minute-ledger.repository';
 import { UsageHistoryRowResponse } from './usage-history-row.response';
 import { World } from '../../common/auth/world';
 
 @Injectable()
 export class UsageHistoryService {
   constructor(
-    @InjectRepository(MinuteLedgerEntry)
-    private readonly ledger: Repository<MinuteLedgerEntry>,
+    private readonly dataSource: DataSource,
+    private readonly ledger: MinuteLedgerRepository,
     private readonly codec: CursorCodec,
   ) {}
 
@@ -23,7 +22,7 @@ export class UsageHistoryService {
    */
   list(world: World, query: UsageHistoryQueryDto): Promise<Page<UsageHistoryRowResponse>> {
     const { organizationId } = world;
-    const qb = this.ledger.createQueryBuilder('e').where('e.organizationId = :organizationId', { organizationId });
+    const qb = this.ledger.historyQuery(this.dataSource.manager, organizationId);
     if (!world.livemode) qb.andWhere('false');
     if (query.type) qb.andWhere('e.type = :type', { type: query.type });
     if (query.from) qb.andWhere('e.createdAt >= :from', { from: query.from });

@@ -3,6 +3,13 @@ import { DataSource } from 'typeorm';
 import { OnJob } from '../../infra/queue/on-job.decorator';
 import { JobName } from '../../infra/queue/queue-names';
 import { WebhookDeliveryLeaseRepository } from './delivery/webhook-delivery-lease.repository';
+import type { NoJobData } from '../../infra/queue/job-data';
+
+declare module '../../infra/queue/job-data' {
+  interface JobDataMap {
+    [JobName.PruneWebhookDeliveries]: NoJobData;
+  }
+}
 
 /** Delivery attempts are kept two weeks: long enough to explain a disabled endpoint. */
 export const DELIVERY_RETENTION_DAYS = 14;

@@ -29,6 +29,7 @@ import { CallOutcomes1795483100000 } from './1795483100000-CallOutcomes';
 import { Tools1795500000000 } from './1795500000000-Tools';
 import { CallTools1795500000001 } from './1795500000001-CallTools';
 import { ReadAfterWriteMarks1795510000000 } from './1795510000000-ReadAfterWriteMarks';
+import { OutboxEventPayloads1795520000000 } from './1795520000000-OutboxEventPayloads';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -66,4 +67,5 @@ export const MIGRATIONS: Function[] = [
   Tools1795500000000,
   CallTools1795500000001,
   ReadAfterWriteMarks1795510000000,
+  OutboxEventPayloads1795520000000,
 ];

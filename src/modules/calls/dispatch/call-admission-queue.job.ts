@@ -6,6 +6,12 @@ import { CallAdmission } from '../../limits/call-admission';
 import { CallsRepository } from '../calls.repository';
 import { CallDispatchQueue } from './call-dispatch-queue';
 
+declare module '../../../infra/queue/job-data' {
+  interface JobDataMap {
+    [JobName.AdmitQueuedCalls]: { organizationId: string };
+  }
+}
+
 /**
  * Calls over their organization's concurrency cap go back to `new` (or `scheduled`) at dispatch. When a live
  * call ends, its organization's oldest waiting calls, as many as there are free slots, are enqueued again; the

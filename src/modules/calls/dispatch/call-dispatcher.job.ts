@@ -10,10 +10,16 @@ import { CallAdmission } from '../../limits/call-admission';
 import { CallBilling } from '../../usage/call-billing.port';
 import { Call } from '../call.entity';
 import { CallEventsService } from '../call-events.service';
-import { CallResponse } from '../call.response';
+import { finishedCallPayload } from '../call-event-payloads';
 import { CallsRepository, DispatchFailure } from '../calls.repository';
 import { PIPELINE_ERROR_REPORT, VoiceCallDeferred, VoiceCallRejected, VoiceProvider } from '../voice/voice-provider';
 import { CallDispatchQueue } from './call-dispatch-queue';
+
+declare module '../../../infra/queue/job-data' {
+  interface JobDataMap {
+    [JobName.DispatchCall]: { callId: string };
+  }
+}
 
 /** docs/contracts/conventions.md: the endedReason of a call that reached dispatch without a billable minute or plan. */
 const BLOCKED_REASON = {
@@ -138,7 +144,7 @@ export class CallDispatcherJob {
         const failed = await this.calls.failDispatch(m, blocked);
         await this.outbox.recordMany(
           m,
-          failed.map((call) => ({ owner: call, type: 'call.failed', data: { ...CallResponse.from(call) } })),
+          failed.map((call) => ({ owner: call, type: 'call.failed', payload: finishedCallPayload(call) })),
         );
       }
       const started = processing.filter((c) => !c.livemode || reservations.get(c.id)?.reserved);

@@ -5,6 +5,13 @@ import { CallEventsService } from '../call-events.service';
 import { CallsRepository } from '../calls.repository';
 import { PIPELINE_ERROR_REPORT } from '../voice/voice-provider';
 import { CallDispatchQueue } from './call-dispatch-queue';
+import type { NoJobData } from '../../../infra/queue/job-data';
+
+declare module '../../../infra/queue/job-data' {
+  interface JobDataMap {
+    [JobName.SweepCalls]: NoJobData;
+  }
+}
 
 export const SWEEP_EVERY_MS = 5000;
 /** A claim or a dispatch older than this without progress belongs to a worker that died. */

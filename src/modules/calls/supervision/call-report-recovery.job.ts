@@ -7,6 +7,12 @@ import { CallEventsService } from '../call-events.service';
 import { CallsRepository } from '../calls.repository';
 import { VoiceProvider } from '../voice/voice-provider';
 
+declare module '../../../infra/queue/job-data' {
+  interface JobDataMap {
+    [JobName.RecoverCallReport]: { callId: string };
+  }
+}
+
 /**
  * A platform that says a call ended owes us its end-of-call report; when the report has not finished the call
  * within the grace, the platform is asked for the call (its ended Call carries the same figures) and the call is

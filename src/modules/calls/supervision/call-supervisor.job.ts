@@ -5,6 +5,13 @@ import { JobName } from '../../../infra/queue/queue-names';
 import { CallEventsService } from '../call-events.service';
 import { CallsRepository } from '../calls.repository';
 import { EndOfCallReport, VoiceProvider } from '../voice/voice-provider';
+import type { NoJobData } from '../../../infra/queue/job-data';
+
+declare module '../../../infra/queue/job-data' {
+  interface JobDataMap {
+    [JobName.SuperviseCalls]: NoJobData;
+  }
+}
 
 export const SUPERVISE_EVERY_MS = 5000;
 const BATCH = 200;

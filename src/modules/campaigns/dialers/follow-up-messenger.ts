@@ -1,17 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { World } from '../../../common/auth/world';
 import { ApiError } from '../../../common/errors/api-error';
 import { FollowUpCampaign } from '../../automations/follow-up-campaign.entity';
 import { FollowUpMessageOutcome, FollowUpMessagesRepository } from '../../automations/follow-up-messages.repository';
 import { DoNotCallService } from '../../do-not-call/do-not-call.service';
 import { ConversationsService } from '../../messaging/conversations.service';
 import { SendMessageCommand } from '../../messaging/send-message.command';
+import type { FinishedCallPayload } from '../../outbox/event-payloads';
 
-/** The fields of a finished call that a message follow-up needs. */
-export interface MessagedCall {
-  id: string;
-  callTo: string;
-}
+/** The facts of a finished call that a message follow-up needs. */
+type MessagedCall = Pick<FinishedCallPayload, 'callId' | 'callTo'>;
 
 /**
  * Message follow-ups (extension): the number of a call that ended as the follow-up names gets its approved
@@ -32,31 +31,20 @@ export class FollowUpMessenger {
     private readonly doNotCall: DoNotCallService,
   ) {}
 
-  async onCallFinished(
-    organizationId: string,
-    followUp: FollowUpCampaign,
-    call: MessagedCall,
-    livemode: boolean,
-  ): Promise<void> {
-    if (!(await this.records.claim(organizationId, followUp.id, call.id))) return;
-    const outcome = await this.attempt(organizationId, followUp, call, livemode);
-    await this.records.settle(followUp.id, call.id, outcome);
+  async onCallFinished(world: World, followUp: FollowUpCampaign, call: MessagedCall): Promise<void> {
+    if (!(await this.records.claim(world.organizationId, followUp.id, call.callId))) return;
+    const outcome = await this.attempt(world, followUp, call);
+    await this.records.settle(followUp.id, call.callId, outcome);
     if (outcome.status === 'skipped') {
       this.logger.log(
-        { followUpId: followUp.id, callId: call.id, reason: outcome.reason },
+        { followUpId: followUp.id, callId: call.callId, reason: outcome.reason },
         'Follow-up message skipped',
       );
     }
   }
 
-  private async attempt(
-    organizationId: string,
-    followUp: FollowUpCampaign,
-    call: MessagedCall,
-    livemode: boolean,
-  ): Promise<FollowUpMessageOutcome> {
-    // The call's world: its ledger, its conversation, its sending rules.
-    const world = { organizationId, livemode };
+  /** In the call's world: its ledger, its conversation, its sending rules. */
+  private async attempt(world: World, followUp: FollowUpCampaign, call: MessagedCall): Promise<FollowUpMessageOutcome> {
     // A number on the ledger asked not to be contacted (a STOP message lists it): no template either.
     const listed = await this.doNotCall.listedAmong(this.dataSource.manager, world, [call.callTo]);
     if (listed.size) return { status: 'skipped', reason: 'DO_NOT_CALL' };

@@ -8,6 +8,13 @@ import { RecurringSchedulesRepository } from '../../automations/recurring-schedu
 import { CampaignAudienceDto } from '../../audiences/campaign-audience.dto';
 import { CreateCampaignCommand } from '../create-campaign.command';
 import { OccurrencesService } from '../../automations/occurrences.service';
+import type { NoJobData } from '../../../infra/queue/job-data';
+
+declare module '../../../infra/queue/job-data' {
+  interface JobDataMap {
+    [JobName.RecurringScheduleTick]: NoJobData;
+  }
+}
 
 export const SCHEDULE_TICK_MS = 1000;
 const BATCH = 20;

@@ -1,15 +1,23 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { JobQueue } from '../../../infra/queue/job-queue';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { CallDispatchQueue } from '../../calls/dispatch/call-dispatch-queue';
-import { DomainEventListener, DomainEventMessage } from '../../outbox/domain-event';
+import { DomainEvent, DomainEventHandler } from '../../outbox/domain-event-handler';
 import { DomainEventFanoutService } from '../../outbox/domain-event-fanout.service';
-import { OutboxService } from '../../outbox/outbox.service';
 import { CampaignsRepository } from '../campaigns.repository';
-import { FinishedCall, FollowUpRunner } from '../dialers/follow-up-runner';
+import { FollowUpRunner } from '../dialers/follow-up-runner';
 import { AdvanceCampaignCommand } from './advance-campaign.command';
+import type { NoJobData } from '../../../infra/queue/job-data';
+
+declare module '../../../infra/queue/job-data' {
+  interface JobDataMap {
+    [JobName.CampaignTick]: NoJobData;
+    [JobName.AdvanceCampaign]: { campaignId: string };
+  }
+}
+
+type FinishedCallEvent = 'call.ended' | 'call.failed';
 
 export const CAMPAIGN_TICK_MS = 1000;
 /** Campaigns stepped per tick (the least recently updated first). */
@@ -25,7 +33,9 @@ const BUSY_WAIT_MS = 100;
  * freed slot is refilled without waiting for the tick. Losing the queue store loses nothing but latency.
  */
 @Injectable()
-export class CampaignEngineJob implements OnModuleInit, DomainEventListener {
+export class CampaignEngineJob implements OnModuleInit, DomainEventHandler<FinishedCallEvent> {
+  readonly types = ['call.ended', 'call.failed'] as const;
+
   private readonly logger = new Logger(CampaignEngineJob.name);
 
   constructor(
@@ -35,21 +45,15 @@ export class CampaignEngineJob implements OnModuleInit, DomainEventListener {
     private readonly dispatchQueue: CallDispatchQueue,
     private readonly fanout: DomainEventFanoutService,
     private readonly followUps: FollowUpRunner,
-    private readonly outbox: OutboxService,
-    private readonly dataSource: DataSource,
   ) {}
 
   onModuleInit(): void {
-    this.fanout.subscribe(this);
+    this.fanout.on(this);
   }
 
-  async onDomainEvent(event: DomainEventMessage): Promise<void> {
-    if (event.type !== 'call.ended' && event.type !== 'call.failed') return;
-    const data = await this.outbox.payloadOf(this.dataSource.manager, event.eventId);
-    if (!data) return;
-    const call = data as unknown as FinishedCall;
-    if (call.campaignId) await this.requestStep(call.campaignId);
-    await this.followUps.onCallFinished(event.organizationId, call);
+  async handle({ world, payload }: DomainEvent<FinishedCallEvent>): Promise<void> {
+    if (payload.campaignId) await this.requestStep(payload.campaignId);
+    await this.followUps.onCallFinished(world, payload);
   }
 
   /** Coalesced: while a step of the campaign is waiting, another request adds nothing. */

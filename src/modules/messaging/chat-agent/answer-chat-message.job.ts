@@ -1,14 +1,18 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { Job } from 'bullmq';
-import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
 import { JobQueue } from '../../../infra/queue/job-queue';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
-import { DomainEventListener, DomainEventMessage } from '../../outbox/domain-event';
+import { DomainEvent, DomainEventHandler } from '../../outbox/domain-event-handler';
 import { DomainEventFanoutService } from '../../outbox/domain-event-fanout.service';
-import { OutboxService } from '../../outbox/outbox.service';
 import { AnswerMessageCommand } from './answer-message.command';
+
+declare module '../../../infra/queue/job-data' {
+  interface JobDataMap {
+    [JobName.AnswerChatMessage]: AnswerChatMessageJobData;
+  }
+}
 
 /**
  * Attempts at one answer: the first and three retries, after CHAT_AGENT_RETRY_BASE_MS (default 2 s), twice and four
@@ -26,27 +30,25 @@ export interface AnswerChatMessageJobData {
  * only carries the message id; the reply claim in PostgreSQL, not the job id, is what makes the answer happen once.
  */
 @Injectable()
-export class AnswerChatMessageJob implements OnModuleInit, DomainEventListener {
+export class AnswerChatMessageJob implements OnModuleInit, DomainEventHandler<'message.received'> {
+  readonly types = ['message.received'] as const;
+
   constructor(
     private readonly fanout: DomainEventFanoutService,
-    private readonly outbox: OutboxService,
-    private readonly dataSource: DataSource,
     private readonly jobs: JobQueue,
     private readonly answer: AnswerMessageCommand,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
-    this.fanout.subscribe(this);
+    this.fanout.on(this);
   }
 
-  async onDomainEvent(event: DomainEventMessage): Promise<void> {
-    if (event.type !== 'message.received') return;
-    const data = await this.outbox.payloadOf(this.dataSource.manager, event.eventId);
-    if (!data || data.senderType !== 'user' || typeof data.id !== 'string') return;
-    const job: AnswerChatMessageJobData = { messageId: data.id };
+  async handle({ payload }: DomainEvent<'message.received'>): Promise<void> {
+    if (payload.senderType !== 'user') return;
+    const job: AnswerChatMessageJobData = { messageId: payload.messageId };
     await this.jobs.add(JobName.AnswerChatMessage, job, {
-      jobId: `answer-${data.id}`,
+      jobId: `answer-${payload.messageId}`,
       attempts: ANSWER_ATTEMPTS,
       backoff: { type: 'exponential', delay: this.config.chatAgentRetryBaseMs },
       removeOnComplete: true,

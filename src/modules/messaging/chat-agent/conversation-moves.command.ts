@@ -5,7 +5,6 @@ import { ApiError } from '../../../common/errors/api-error';
 import { queryEntities } from '../../../infra/database/entity-rows';
 import { OutboxService } from '../../outbox/outbox.service';
 import { Conversation, ConversationStatus } from '../conversation.entity';
-import { ConversationResponse } from '../conversation.response';
 import { ConversationSummaries } from './conversation-summaries';
 
 export type ConversationMove = 'hand-off' | 'close' | 'reopen';
@@ -61,7 +60,7 @@ export class ConversationMovesCommand {
         [id, world.organizationId, world.livemode, to, from],
       );
       if (row && move === 'hand-off') {
-        await this.outbox.record(m, row, 'conversation.handed_off', { ...ConversationResponse.from(row) });
+        await this.outbox.record(m, row, 'conversation.handed_off', { conversationId: row.id });
       }
       return row ?? null;
     });

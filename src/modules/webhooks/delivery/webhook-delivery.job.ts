@@ -5,6 +5,12 @@ import { JobName } from '../../../infra/queue/queue-names';
 import { WebhookDeliveryJobData } from './webhook-delivery-job-data';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 
+declare module '../../../infra/queue/job-data' {
+  interface JobDataMap {
+    [JobName.DeliverWebhook]: WebhookDeliveryJobData;
+  }
+}
+
 /** The webhook-deliveries queue's consumer: one attempt of one event to one endpoint, by WebhookDeliveryService. */
 @Injectable()
 export class WebhookDeliveryJob {

@@ -14,6 +14,9 @@ import { WebhookDeliveryJobData, deliveryJobOptions, retryDelay, webhookId } fro
 import { EndpointForSend, WebhookEndpointsRepository } from '../webhook-endpoints.repository';
 import { WebhookDeliverySlots } from './webhook-delivery-slots';
 import { isForeignKeyViolation } from '../../../infra/database/pg-errors';
+import { EventBodies } from '../../outbox/event-bodies';
+import type { EventPayloads } from '../../outbox/event-payloads';
+import type { RecordedEventRow } from '../../outbox/outbox-events.repository';
 
 /** Failed deliveries in a row (each with all its retries spent) that disable an endpoint (spec rule 4). */
 export const DISABLE_AFTER_FAILURES = 10;
@@ -60,6 +63,7 @@ export class WebhookDeliveryService {
     private readonly metrics: Metrics,
     private readonly slots: WebhookDeliverySlots,
     private readonly endpoints: WebhookEndpointsRepository,
+    private readonly bodies: EventBodies,
   ) {
     // An organization's sockets to one host never exceed its attempts in flight in this worker.
     this.http = new OutboundHttpClient({
@@ -148,22 +152,29 @@ export class WebhookDeliveryService {
   }
 
   /**
-   * The payload is read at send time, not carried by the job (docs/contracts/bounds.md); call events go out without their
-   * transcript (spec Events). An event pruned from the outbox (kept 7 days, far past the retry schedule) is not
-   * sent. `logged`: the delivery log holds this attempt or a later one (asked only when `unlessLogged`).
+   * The body is rendered at send time from the event's payload and the current rows (EventBodies), not carried
+   * by the job (docs/contracts/bounds.md); call events go out without their transcript (spec Events). An event
+   * pruned from the outbox (kept 7 days, far past the retry schedule), or whose row is gone, is not sent.
+   * `logged`: the delivery log holds this attempt or a later one (asked only when `unlessLogged`; nothing is
+   * rendered then).
    */
   private async event(
     job: WebhookDeliveryJobData,
     id: string,
     unlessLogged: boolean,
   ): Promise<(EventForSend & { logged: boolean }) | undefined> {
-    const [event]: Array<EventForSend & { logged: boolean }> = await this.dataSource.query(
-      `SELECT CASE WHEN type LIKE 'call.%' THEN data - 'transcript' ELSE data END AS data, occurred_at, livemode,
+    const [row]: Array<RecordedEventRow & { logged: boolean }> = await this.dataSource.query(
+      `SELECT event_id, organization_id, livemode, type, data, occurred_at,
               $4 AND EXISTS (SELECT 1 FROM webhook_deliveries WHERE webhook_id = $2 AND attempt >= $3) AS logged
          FROM outbox_events WHERE event_id = $1`,
       [job.eventId, id, job.attempt, unlessLogged],
     );
-    return event;
+    if (!row) return undefined;
+    const { occurred_at, livemode, logged } = row;
+    if (logged) return { data: {}, occurred_at, livemode, logged };
+    const world = { organizationId: row.organization_id, livemode };
+    const data = await this.bodies.render(row.type, world, row.data as EventPayloads[typeof row.type]);
+    return data ? { data, occurred_at, livemode, logged } : undefined;
   }
 
   /**

@@ -6,6 +6,13 @@ import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { DomainEventType } from '../../outbox/domain-event';
 import { WebhookDeliveryJobData, deliveryJobOptions } from './webhook-delivery-job-data';
+import type { NoJobData } from '../../../infra/queue/job-data';
+
+declare module '../../../infra/queue/job-data' {
+  interface JobDataMap {
+    [JobName.SweepWebhookDeliveries]: NoJobData;
+  }
+}
 
 interface OverdueDelivery {
   event_id: string;

@@ -194,7 +194,7 @@ export class WebhookOperationsService {
       };
       return [{ data, opts: deliveryJobOptions(data, i * spacingMs) }];
     });
-    if (items.length) await this.jobs.addBulk<WebhookDeliveryJobData>(JobName.DeliverWebhook, items);
+    if (items.length) await this.jobs.addBulk(JobName.DeliverWebhook, items);
     return items.length;
   }
 }

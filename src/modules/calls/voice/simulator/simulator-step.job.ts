@@ -5,6 +5,12 @@ import { CallsRepository } from '../../calls.repository';
 import { CallEventsService } from '../../call-events.service';
 import { Outcome, simulatorTimeline } from './simulator-timeline';
 
+declare module '../../../../infra/queue/job-data' {
+  interface JobDataMap {
+    [JobName.PlaySimulatorStep]: SimulatorStepJobData;
+  }
+}
+
 /**
  * One step of a simulated call: references and timings only (about 250 bytes, whatever the prompt holds). The
  * timeline is pure, so the step's event is rebuilt from the call when it runs; nothing the call stores (a

@@ -107,7 +107,7 @@ export class VoiceSimulatorProvider extends VoiceProvider {
       voicemail: call.voicemail,
       tools: call.tools,
     });
-    await this.jobs.addBulk<SimulatorStepJobData>(
+    await this.jobs.addBulk(
       JobName.PlaySimulatorStep,
       steps.map((step, i) => ({
         data: { ...timing, step: i },

@@ -13,7 +13,7 @@ import {
   StoredMessageRef,
   rejected,
 } from '../messaging-provider';
-import { SIMULATED_STATUS_STEP_MS, SimulatedStatusJobData } from './simulated-status.job';
+import { SIMULATED_STATUS_STEP_MS } from './simulated-status.job';
 
 /**
  * The default provider (README "Test mode" and docs/providers.md): accepts everything a real provider would, except a message to a phone
@@ -56,7 +56,7 @@ export class MessagingSimulatorProvider extends MessagingProvider {
       data: { ...message, status },
       opts: { delay: (i + 1) * SIMULATED_STATUS_STEP_MS },
     }));
-    await this.jobs.addBulk<SimulatedStatusJobData>(JobName.SimulateMessageStatus, steps);
+    await this.jobs.addBulk(JobName.SimulateMessageStatus, steps);
   }
 
   private unreachable(to: Recipient): SendResult | undefined {

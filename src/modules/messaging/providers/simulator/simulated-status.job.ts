@@ -4,6 +4,12 @@ import { JobName } from '../../../../infra/queue/queue-names';
 import { DeliveryStatusService } from '../../delivery-status.service';
 import { DeliveryStatus } from '../../message.entity';
 
+declare module '../../../../infra/queue/job-data' {
+  interface JobDataMap {
+    [JobName.SimulateMessageStatus]: SimulatedStatusJobData;
+  }
+}
+
 /** Time between two simulated status reports. */
 export const SIMULATED_STATUS_STEP_MS = 200;
 

@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Tx } from '../../infra/database/tx';
+import type { DomainEventType } from './domain-event';
+import { OUTBOX_JOB_COLUMNS, OutboxJobRow } from './domain-event-job';
+
+/** The channel an insert notifies on commit; the relay LISTENs to it. */
+export const OUTBOX_CHANNEL = 'vc_outbox';
+
+/** One row to insert: its payload is the event type's typed payload (event-payloads.ts), as JSON. */
+export interface OutboxInsert {
+  event_id: string;
+  organization_id: string;
+  livemode: boolean;
+  type: DomainEventType;
+  data: object;
+}
+
+/** A recorded event as its readers need it (listeners, the webhook renderer). */
+export interface RecordedEventRow {
+  event_id: string;
+  organization_id: string;
+  livemode: boolean;
+  type: DomainEventType;
+  data: unknown;
+  occurred_at: Date;
+}
+
+/** The SQL of `outbox_events`. */
+@Injectable()
+export class OutboxEventsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The rows, and the NOTIFY that PostgreSQL delivers when the transaction commits, in one round trip. */
+  async insertMany(tx: Tx, rows: readonly OutboxInsert[], occurredAt: Date): Promise<void> {
+    await tx.query(
+      `WITH inserted AS (
+         INSERT INTO outbox_events (event_id, organization_id, livemode, type, data, occurred_at)
+         SELECT r.event_id, r.organization_id, r.livemode, r.type, r.data, $2
+           FROM jsonb_to_recordset($1::jsonb)
+             AS r(event_id uuid, organization_id uuid, livemode boolean, type text, data jsonb)
+         RETURNING id)
+       SELECT pg_notify('${OUTBOX_CHANNEL}', '') WHERE EXISTS (SELECT 1 FROM inserted)`,
+      [JSON.stringify(rows), occurredAt],
+    );
+  }
+
+  /** The event, or undefined once it has been pruned. */
+  async find(eventId: string, manager: EntityManager = this.dataSource.manager): Promise<RecordedEventRow | undefined> {
+    const [row]: RecordedEventRow[] = await manager.query(
+      `SELECT event_id, organization_id, livemode, type, data, occurred_at FROM outbox_events WHERE event_id = $1`,
+      [eventId],
+    );
+    return row;
+  }
+
+  /** Every listener handled the event: one statement on the unique event id. */
+  async markProcessed(eventId: string): Promise<void> {
+    await this.dataSource.query(
+      'UPDATE outbox_events SET processed_at = now() WHERE event_id = $1 AND processed_at IS NULL',
+      [eventId],
+    );
+  }
+
+  /** The oldest unrelayed rows, locked for this relay (others skip them): references only, never the payload. */
+  claimUnrelayed(tx: Tx, limit: number): Promise<OutboxJobRow[]> {
+    return tx.query(
+      `SELECT ${OUTBOX_JOB_COLUMNS} FROM outbox_events
+        WHERE relayed_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [limit],
+    );
+  }
+
+  /**
+   * Rows relayed more than `graceSecs` ago and still unprocessed, that occurred within `lookbackSecs`, locked for
+   * this sweep; least recently relayed first.
+   */
+  claimUnprocessed(tx: Tx, graceSecs: number, lookbackSecs: number, limit: number): Promise<OutboxJobRow[]> {
+    return tx.query(
+      `SELECT ${OUTBOX_JOB_COLUMNS} FROM outbox_events
+        WHERE processed_at IS NULL AND relayed_at < now() - make_interval(secs => $1)
+          AND occurred_at > now() - make_interval(secs => $2)
+        ORDER BY relayed_at LIMIT $3 FOR UPDATE SKIP LOCKED`,
+      [graceSecs, lookbackSecs, limit],
+    );
+  }
+
+  async markRelayed(tx: Tx, ids: readonly string[]): Promise<void> {
+    await tx.query('UPDATE outbox_events SET relayed_at = now() WHERE id = ANY($1::bigint[])', [ids]);
+  }
+
+  /** Deletes rows relayed more than `days` ago; returns how many. */
+  async pruneRelayedBefore(days: number): Promise<number> {
+    const result = await this.dataSource.query(
+      `DELETE FROM outbox_events WHERE relayed_at < now() - make_interval(days => $1)`,
+      [days],
+    );
+    return Number(result?.[1] ?? 0);
+  }
+}

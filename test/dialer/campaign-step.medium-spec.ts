@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { Call } from '../../src/modules/calls/call.entity';
+import { CampaignEntriesRepository } from '../../src/modules/campaigns/campaign-entries.repository';
+import { CampaignEntry } from '../../src/modules/campaigns/campaign-entry.entity';
+import { Campaign } from '../../src/modules/campaigns/campaign.entity';
+import { CampaignsRepository } from '../../src/modules/campaigns/campaigns.repository';
+import { openTestDataSource } from '../support/test-data-source';
+
+/**
+ * A campaign step's locks and conditional updates against real PostgreSQL: one engine steps a campaign at a time
+ * (its row lock, skipped by the others), concurrent steps never claim the same due entry, a status moves only
+ * along the transition table, and an entry's outcome lands once, on an entry still in progress. Each test fails when its lock or condition is taken out.
+ */
+describe('campaign step (PostgreSQL)', () => {
+  let dataSource: DataSource;
+  let close: () => Promise<void>;
+  let campaigns: CampaignsRepository;
+  let entries: CampaignEntriesRepository;
+  const org = randomUUID();
+
+  beforeAll(async () => {
+    ({ dataSource, close } = await openTestDataSource([Campaign, CampaignEntry, Call]));
+    campaigns = new CampaignsRepository(dataSource);
+    entries = new CampaignEntriesRepository(dataSource);
+  });
+  afterAll(() => close());
+
+  /** A running campaign with `n` due pending entries. */
+  async function campaignWith(n: number): Promise<{ id: string; entryIds: string[] }> {
+    const id = randomUUID();
+    await dataSource.query(
+      `INSERT INTO campaigns (id, organization_id, name, status, call_from, audience)
+       VALUES ($1, $2, 'Step', 'running', '+15550000001', '{"rows": []}')`,
+      [id, org],
+    );
+    const entryIds = Array.from({ length: n }, () => randomUUID());
+    await entries.insertMany(
+      dataSource.manager,
+      id,
+      org,
+      entryIds.map((entryId, i) => ({
+        id: entryId,
+        to: `+1555000${String(1000 + i)}`,
+        contactId: null,
+        variableValues: null,
+        timeZone: 'UTC',
+      })),
+    );
+    return { id, entryIds };
+  }
+
+  /**
+   * Runs `first` in a transaction and, while it is still open, `second` in another; returns both results.
+   * `second` must not wait on `first`'s locks (a skip-locked read): a statement that waits times the test out.
+   */
+  async function whileOpen<A, B>(
+    first: (m: EntityManager) => Promise<A>,
+    second: (m: EntityManager) => Promise<B>,
+  ): Promise<[A, B]> {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let a!: A;
+    const outer = dataSource.transaction(async (m) => {
+      a = await first(m);
+      await held;
+    });
+    // Wait until the first transaction holds what it took.
+    while (a === undefined) await new Promise((r) => setTimeout(r, 5));
+    try {
+      const b = await dataSource.transaction(second);
+      return [a, b];
+    } finally {
+      release();
+      await outer;
+    }
+  }
+
+  it('one engine steps a campaign at a time: its row lock makes the others skip it', async () => {
+    const { id } = await campaignWith(1);
+    const [mine, other] = await whileOpen(
+      (m) => campaigns.lock(m, id, true),
+      (m) => campaigns.lock(m, id, true),
+    );
+    expect(mine?.id).toBe(id);
+    expect(other).toBeNull();
+    // Committed, the campaign is free again.
+    expect((await dataSource.transaction((m) => campaigns.lock(m, id, true)))?.id).toBe(id);
+  });
+
+  it('concurrent steps claim disjoint due entries', async () => {
+    const { id, entryIds } = await campaignWith(3);
+    const [first, second] = await whileOpen(
+      (m) => entries.due(m, id, 2),
+      (m) => entries.due(m, id, 10),
+    );
+    expect(first).toHaveLength(2);
+    expect(second).toHaveLength(1);
+    expect([...first, ...second].map((e) => e.id).sort()).toEqual([...entryIds].sort());
+  });
+
+  it('a status moves only along the transition table: a completed campaign never runs again', async () => {
+    const { id } = await campaignWith(0);
+    await dataSource.transaction((m) => campaigns.setStatus(m, id, 'completed'));
+    await expect(dataSource.transaction((m) => campaigns.setStatus(m, id, 'running'))).rejects.toThrow(
+      'cannot move to running',
+    );
+    const [row] = await dataSource.query('SELECT status FROM campaigns WHERE id = $1', [id]);
+    expect(row.status).toBe('completed');
+  });
+
+  it('an outcome lands once, on an entry still in progress', async () => {
+    const { entryIds } = await campaignWith(1);
+    const [entryId] = entryIds;
+    await entries.markDialled(dataSource.manager, entryId, randomUUID());
+    const outcome = (status: 'done' | 'pending', endedReason: string) => ({
+      id: entryId,
+      status,
+      skipReason: null,
+      nextAttemptAt: new Date(),
+      blocked: false,
+      endedReason,
+    });
+    await entries.applyOutcomes(dataSource.manager, [outcome('done', 'customer-ended-call')]);
+    // A second step that read the same finished call (or a redelivered outcome) changes nothing.
+    await entries.applyOutcomes(dataSource.manager, [outcome('pending', 'customer-busy')]);
+    const [row] = await dataSource.query(
+      'SELECT status, last_ended_reason, attempts FROM campaign_entries WHERE id = $1',
+      [entryId],
+    );
+    expect(row).toEqual({ status: 'done', last_ended_reason: 'customer-ended-call', attempts: 1 });
+  });
+});
