@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { callingOrg, finished, waitForCall } from '../calls/call-fixtures';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 import { checkPage, ensureConsoleBuilt, expectText, signedInPage } from './browser';
@@ -164,6 +165,26 @@ describe('console in Chromium: tools', () => {
     await page.getByRole('button', { name: 'Delete tool' }).click();
     await page.getByRole('button', { name: 'Edit lookup_order' }).waitFor({ state: 'detached' });
     expect((await t.admin.get(`/admin/v1/tools/${id}`)).status).toBe(404);
+    expect(cspViolations).toEqual([]);
+  });
+
+  it("shows on a call's page the transfer its case's tool made", async () => {
+    const caller = await callingOrg(t);
+    const tool = await t.admin.post(`/admin/v1/organizations/${caller.id}/tools`, {
+      type: 'transfer',
+      name: 'to_desk',
+      destinations: [{ number: '+14155550190', mode: 'cold' }],
+    });
+    const desk = (await caller.api.post('/api/v1/cases', { title: 'Desk', prompt: 'Help.' })).body.data.id;
+    expect((await t.admin.post(`/admin/v1/cases/${desk}/tools`, { toolIds: [tool.body.data.id] })).status).toBe(200);
+    // The simulator transfers a call to a number ending in 6 to its first destination (docs/contracts/simulator.md).
+    const placed = await caller.api.post('/api/v1/calls', { to: '+14155550186', from: caller.from, caseId: desk });
+    const ended = await waitForCall(caller, placed.body.data.id, finished, 15_000);
+    expect(ended).toMatchObject({ endedReason: 'assistant-forwarded-call', transfer: { to: '+14155550190' } });
+
+    await page.goto(`${t.baseUrl}/console/orgs/${caller.id}/calls/${ended.id}`);
+    await expectText(page.getByTestId('call-transfer'), 'Transferred to +14155550190 (cold)');
+    await expectText(page.getByTestId('call-transfer'), 'completed');
     expect(cspViolations).toEqual([]);
   });
 });

@@ -2,34 +2,13 @@ import { useState } from 'react';
 import type { Schemas } from '../api';
 import { ExpandButton, StatusBadge, formatDate } from '../ui';
 
-/**
- * What a call's tools did (docs/tools.md): each tool call and a transfer. Declared here, as optional fields,
- * because the call type generated from openapi/admin.yaml does not carry them yet; once it does, these two
- * interfaces give way to its schemas.
- */
-interface ToolCallReport {
-  id: string;
-  name: string;
-  arguments: unknown;
-  result: unknown;
-  status: string;
-  durationMs: number | null;
-  at: string;
-}
-interface TransferReport {
-  to: string;
-  mode: string;
-  status: string;
-  at: string;
-}
-type CallWithTools = Schemas['CallDetailResponse'] & {
-  toolCalls?: ToolCallReport[];
-  transfer?: TransferReport | null;
-};
+/** What a call's tools did (docs/tools.md): each tool call and a transfer. */
+type ToolCallReport = Schemas['ToolCallResponse'];
+type CallWithTools = Schemas['CallDetailResponse'];
 
 /** The call page's tool section: nothing at all for a call whose tools did nothing. */
 export function CallToolActivity({ call }: { call: CallWithTools }) {
-  const toolCalls = call.toolCalls ?? [];
+  const toolCalls = call.toolCalls;
   if (toolCalls.length === 0 && !call.transfer) return null;
   return (
     <section className="panel tool-calls" aria-labelledby="tool-calls-h">
