@@ -40,6 +40,27 @@ describe('Vapi server messages', () => {
       summary: null,
       answeredBy: null,
       analysis: { summary: null, structuredData: null, success: null },
+      transfer: null,
+    });
+  });
+
+  it('a forwarded call reports its transfer: warm when its plan says a message first, failed when forwarding ended it', () => {
+    const forwarded = (endedReason: string, mode: string) =>
+      toReport({
+        type: 'end-of-call-report',
+        endedReason,
+        destination: { type: 'number', number: '+14155550190', transferPlan: { mode } },
+        analysis: {},
+      } as never).transfer;
+    expect(forwarded('assistant-forwarded-call', 'warm-transfer-say-message')).toEqual({
+      to: '+14155550190',
+      mode: 'warm',
+      status: 'completed',
+    });
+    expect(forwarded('call.forwarding.operator-busy', 'blind-transfer')).toEqual({
+      to: '+14155550190',
+      mode: 'cold',
+      status: 'failed',
     });
   });
 
