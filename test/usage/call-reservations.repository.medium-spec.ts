@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { CallReservation } from '../../src/modules/usage/entities/call-reservation.entity';
 import { openTestDataSource } from '../support/test-data-source';
 import { LEDGER_ENTITIES, ledgerRepositories, subscribedOrganization } from './ledger-parts';
+import { inTransaction } from '../../src/infra/database/tx';
 
 /**
  * A reservation is claimed for settlement once: `reserved -> settled` matches only a reservation still
@@ -24,7 +25,7 @@ describe('CallReservationsRepository.claimManyForSettlement (PostgreSQL)', () =>
   async function reserved(): Promise<{ organizationId: string; callId: string }> {
     const organizationId = await subscribedOrganization(dataSource);
     const callId = randomUUID();
-    await dataSource.transaction(async (tx) => {
+    await inTransaction(dataSource, async (tx) => {
       const locked = await balances.lock(tx, organizationId);
       await reservations.reserve(tx, locked, [{ callId, allocations: [], covered: true }]);
     });
@@ -44,11 +45,11 @@ describe('CallReservationsRepository.claimManyForSettlement (PostgreSQL)', () =>
 
   it('claims a reservation once: settling an already settled one claims nothing', async () => {
     const { organizationId, callId } = await reserved();
-    const first = await dataSource.transaction((tx) =>
+    const first = await inTransaction(dataSource, (tx) =>
       reservations.claimManyForSettlement(tx, organizationId, [callId]),
     );
     expect(first.map((r) => [r.callId, r.status])).toEqual([[callId, 'settled']]);
-    const again = await dataSource.transaction((tx) =>
+    const again = await inTransaction(dataSource, (tx) =>
       reservations.claimManyForSettlement(tx, organizationId, [callId]),
     );
     expect(again).toEqual([]);
@@ -59,13 +60,13 @@ describe('CallReservationsRepository.claimManyForSettlement (PostgreSQL)', () =>
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     let first: CallReservation[] | undefined;
-    const firstTx = dataSource.transaction(async (tx) => {
+    const firstTx = inTransaction(dataSource, async (tx) => {
       first = await reservations.claimManyForSettlement(tx, organizationId, [callId]);
       await held;
     });
     while (first === undefined) await new Promise((r) => setTimeout(r, 5));
     // Blocks on the row the first settler updated, until that one commits.
-    const second = dataSource.transaction((tx) => reservations.claimManyForSettlement(tx, organizationId, [callId]));
+    const second = inTransaction(dataSource, (tx) => reservations.claimManyForSettlement(tx, organizationId, [callId]));
     await untilALockIsAwaited();
     release();
     await firstTx;
@@ -75,9 +76,11 @@ describe('CallReservationsRepository.claimManyForSettlement (PostgreSQL)', () =>
 
   it('claims only the organization’s own reservation', async () => {
     const { organizationId, callId } = await reserved();
-    const other = await dataSource.transaction((tx) => reservations.claimManyForSettlement(tx, randomUUID(), [callId]));
+    const other = await inTransaction(dataSource, (tx) =>
+      reservations.claimManyForSettlement(tx, randomUUID(), [callId]),
+    );
     expect(other).toEqual([]);
-    const mine = await dataSource.transaction((tx) =>
+    const mine = await inTransaction(dataSource, (tx) =>
       reservations.claimManyForSettlement(tx, organizationId, [callId]),
     );
     expect(mine).toHaveLength(1);

@@ -15,6 +15,7 @@ import { MinuteLedgerRepository } from '../../src/modules/usage/minute-ledger.re
 import { includedGrant } from '../../src/modules/usage/subscription-plans';
 import { SubscriptionsRepository } from '../../src/modules/usage/subscriptions.repository';
 import { UsageBalancesRepository } from '../../src/modules/usage/usage-balances.repository';
+import { inTransaction } from '../../src/infra/database/tx';
 
 /** The ledger's tables, for a medium spec's data source. */
 export const LEDGER_ENTITIES = [
@@ -47,7 +48,7 @@ export function ledgerRepositories() {
 export async function subscribedOrganization(dataSource: DataSource): Promise<string> {
   const organizationId = randomUUID();
   const { balances, grantMinutes } = ledgerRepositories();
-  await dataSource.transaction(async (tx) => {
+  await inTransaction(dataSource, async (tx) => {
     const locked = await balances.lock(tx, organizationId);
     const sub = tx.create(Subscription, {
       id: randomUUID(),

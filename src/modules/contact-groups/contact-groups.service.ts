@@ -4,7 +4,7 @@ import { DataSource, In, Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { OrganizationCap, assertBelowCap } from '../../common/limits/organization-cap';
 import { uuidv7 } from '../../common/ids/uuid-v7';
-import { Tx } from '../../infra/database/tx';
+import { inTransaction, Tx } from '../../infra/database/tx';
 import { ContactGroup } from './contact-group.entity';
 import { ContactGroupMember } from './contact-group-member.entity';
 import { World, worldSql, worldWhere } from '../../common/auth/world';
@@ -69,7 +69,7 @@ export class ContactGroupsService {
   }
 
   create(organizationId: string, name: string): Promise<ContactGroup> {
-    return this.dataSource.transaction(async (m) => {
+    return inTransaction(this.dataSource, async (m) => {
       await assertBelowCap(m, CONTACT_GROUP_CAP, organizationId);
       return m.save(m.create(ContactGroup, { id: uuidv7(), organizationId, name }));
     });
