@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { inTransaction } from '../../src/infra/database/tx';
+import { CallReservation } from '../../src/modules/usage/entities/call-reservation.entity';
 import { MinuteGrant } from '../../src/modules/usage/entities/minute-grant.entity';
 import { MinuteLedgerEntry } from '../../src/modules/usage/entities/minute-ledger-entry.entity';
 import { UsageBalance } from '../../src/modules/usage/entities/usage-balance.entity';
@@ -9,7 +11,6 @@ import { EntryInput } from '../../src/modules/usage/minute-ledger.repository';
 import { LockedBalance } from '../../src/modules/usage/usage-balances.repository';
 import { openTestDataSource } from '../support/test-data-source';
 import { LEDGER_ENTITIES, ledgerRepositories } from './ledger-parts';
-import { inTransaction } from '../../src/infra/database/tx';
 
 /**
  * The ledger's repositories against real PostgreSQL: the balance lock that serializes an organization's
@@ -230,5 +231,45 @@ describe('ledger repositories (PostgreSQL)', () => {
         await inTransaction(dataSource, (tx) => reservations.claimForSettlement(tx, organizationId, callId)),
       ).toBeUndefined();
     });
+
+    it('claimForSettlement: a settler racing the first waits on its row lock, then claims nothing', async () => {
+      const { organizationId, callId } = await coveredReservation();
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let first: CallReservation | undefined | null = null;
+      const firstTx = inTransaction(dataSource, async (tx) => {
+        first = await reservations.claimForSettlement(tx, organizationId, callId);
+        await held;
+      });
+      while (first === null) await new Promise((r) => setTimeout(r, 5));
+      const second = inTransaction(dataSource, (tx) => reservations.claimForSettlement(tx, organizationId, callId));
+      // Only once the second settler waits on the row the first one updated does the first commit.
+      await untilALockIsAwaited();
+      release();
+      await firstTx;
+      expect(first).toMatchObject({ callId, status: 'settled' });
+      expect(await second).toBeUndefined();
+    });
+
+    it('claimForSettlement claims only the organization’s own reservation', async () => {
+      const { organizationId, callId } = await coveredReservation();
+      expect(
+        await inTransaction(dataSource, (tx) => reservations.claimForSettlement(tx, randomUUID(), callId)),
+      ).toBeUndefined();
+      expect(
+        await inTransaction(dataSource, (tx) => reservations.claimForSettlement(tx, organizationId, callId)),
+      ).toBeDefined();
+    });
   });
+
+  /** Until some session of this database waits on a lock. */
+  async function untilALockIsAwaited(): Promise<void> {
+    for (;;) {
+      const [{ n }] = await dataSource.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
+      if (n > 0) return;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
 });
