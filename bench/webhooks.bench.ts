@@ -32,6 +32,7 @@ import { createOrg } from '../test/support/factory';
 import { queueBytes } from '../test/support/queue-bytes';
 import { CpuMeter, CpuSplit, memoryOf } from './cpu-meter';
 import { loadavg, startOurServer } from './server-process';
+import { inTransaction } from '../src/infra/database/tx';
 
 const ORGS = 10;
 const ENDPOINTS_PER_ORG = 5;
@@ -152,7 +153,7 @@ async function main(): Promise<void> {
     // A contact row and its event in one transaction, as the contacts service writes them; the body is rendered
     // from the row when each delivery is sent.
     const record = (orgId: string, id: string, contact: ContactFields = { title: `Contact ${id}` }) =>
-      dataSource.transaction(async (m) => {
+      inTransaction(dataSource, async (m) => {
         const contactId = randomUUID();
         await m.query(
           `INSERT INTO contacts (id, organization_id, livemode, title, phone, notes, tags, custom_fields)

@@ -3,6 +3,7 @@ import { OutboundAssistantsService } from '../../src/modules/assistants/outbound
 import { createFollowUpCampaign, createRecurringSchedule, insertQueuedCall } from '../support/blocker-fixtures';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
+import { inTransaction } from '../../src/infra/database/tx';
 
 const x = (n: number) => 'x'.repeat(n);
 const voice = { provider: '11labs', voiceId: 'rachel' };
@@ -342,7 +343,7 @@ describe('outbound assistants', () => {
       const service = t.app.get(OutboundAssistantsService);
       // Always in the transaction that inserts the call (a required Tx).
       const getForCall = (orgId: string) =>
-        t.app.get(DataSource).transaction((tx) => service.getForCall(tx, orgId, id));
+        inTransaction(t.app.get(DataSource), (tx) => service.getForCall(tx, orgId, id));
       expect((await getForCall(org.id)).id).toBe(id);
       const other = await createOrg(t);
       await expect(getForCall(other.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });

@@ -3,6 +3,7 @@ import { CasesService } from '../../src/modules/cases/cases.service';
 import { createPrompt } from '../support/blocker-fixtures';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
+import { inTransaction } from '../../src/infra/database/tx';
 
 const x = (n: number) => 'x'.repeat(n);
 const variable = (name: string, extra: Record<string, unknown> = {}) => ({ name, source: 'custom', ...extra });
@@ -323,7 +324,7 @@ describe('cases', () => {
 
       // Always in the transaction that inserts the call (a required Tx).
       const getForCall = (orgId: string, caseId: string) =>
-        t.app.get(DataSource).transaction((tx) => t.app.get(CasesService).getForCall(tx, orgId, caseId));
+        inTransaction(t.app.get(DataSource), (tx) => t.app.get(CasesService).getForCall(tx, orgId, caseId));
       expect((await getForCall(org.id, created.id)).prompt).toBe('Library prompt for {{name}}');
 
       const conflict = await org.api.patch(`/api/v1/cases/${created.id}`, { prompt: 'New prompt' });
@@ -363,9 +364,9 @@ describe('cases', () => {
     it('getForCall is 404 for a case of another organization', async () => {
       const other = await createOrg(t);
       const created = (await create(minimal)).body.data;
-      const getForCall = t.app
-        .get(DataSource)
-        .transaction((tx) => t.app.get(CasesService).getForCall(tx, other.id, created.id));
+      const getForCall = inTransaction(t.app.get(DataSource), (tx) =>
+        t.app.get(CasesService).getForCall(tx, other.id, created.id),
+      );
       await expect(getForCall).rejects.toMatchObject({
         code: 'NOT_FOUND',
       });

@@ -130,4 +130,17 @@ describe('campaign step (PostgreSQL)', () => {
     );
     expect(row).toEqual({ status: 'done', last_ended_reason: 'customer-ended-call', attempts: 1 });
   });
+
+  it('only a pending entry is dialled or skipped: one in progress stays as it is', async () => {
+    const { entryIds } = await campaignWith(1);
+    const [entryId] = entryIds;
+    await entries.markDialled(dataSource.manager, entryId, randomUUID());
+    // A second dial of an entry already in progress (a repeated step) changes nothing either.
+    await entries.markDialled(dataSource.manager, entryId, randomUUID());
+    await entries.skip(dataSource.manager, [{ id: entryId, reason: 'DO_NOT_CALL' }]);
+    const [row] = await dataSource.query('SELECT status, attempts, skip_reason FROM campaign_entries WHERE id = $1', [
+      entryId,
+    ]);
+    expect(row).toEqual({ status: 'in_progress', attempts: 1, skip_reason: null });
+  });
 });

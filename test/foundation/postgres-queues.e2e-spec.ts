@@ -5,6 +5,7 @@ import { QueueName } from '../../src/infra/queue/queue-names';
 import { OutboxService } from '../../src/modules/outbox/outbox.service';
 import { createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
+import { inTransaction } from '../../src/infra/database/tx';
 
 /** Smoke subset with no Redis at all: the queues run on BullMQ's PostgreSQL backend. */
 describe('queues on PostgreSQL (no REDIS_URL)', () => {
@@ -24,11 +25,11 @@ describe('queues on PostgreSQL (no REDIS_URL)', () => {
 
   it('relays outbox events onto the PostgreSQL-backed queue and processes them', async () => {
     const org = await createOrg(t);
-    const eventId = await t.app
-      .get(DataSource)
-      .transaction((m) =>
-        t.app.get(OutboxService).record(m, { organizationId: org.id, livemode: true }, 'contact.created', { contactId: randomUUID() }),
-      );
+    const eventId = await inTransaction(t.app.get(DataSource), (m) =>
+      t.app
+        .get(OutboxService)
+        .record(m, { organizationId: org.id, livemode: true }, 'contact.created', { contactId: randomUUID() }),
+    );
     const queue = t.app.get(JobQueue).queue(QueueName.DomainEvents);
     const deadline = Date.now() + 15_000;
     let state: string | undefined;

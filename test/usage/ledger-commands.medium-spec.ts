@@ -19,6 +19,7 @@ import { SubscriptionsRepository } from '../../src/modules/usage/subscriptions.r
 import { TrialsRepository } from '../../src/modules/usage/trials.repository';
 import { openTestDataSource } from '../support/test-data-source';
 import { LEDGER_ENTITIES, ledgerRepositories } from './ledger-parts';
+import { inTransaction } from '../../src/infra/database/tx';
 
 /**
  * The ledger's commands against real PostgreSQL: a call is settled once and a period renewed once, however
@@ -54,7 +55,7 @@ describe('ledger commands (PostgreSQL)', () => {
     values: Partial<Subscription> = {},
   ): Promise<Subscription> {
     const organizationId = randomUUID();
-    return dataSource.transaction(async (tx) => {
+    return inTransaction(dataSource, async (tx) => {
       const locked = await balances.lock(tx, organizationId);
       const sub = tx.create(Subscription, {
         id: randomUUID(),
@@ -86,7 +87,7 @@ describe('ledger commands (PostgreSQL)', () => {
     async function reservedCall(): Promise<{ organizationId: string; callId: string }> {
       const { organizationId } = await subscribed(current());
       const callId = randomUUID();
-      const outcomes = await dataSource.transaction((tx) => reserve.execute(tx, organizationId, [callId]));
+      const outcomes = await inTransaction(dataSource, (tx) => reserve.execute(tx, organizationId, [callId]));
       expect(outcomes.get(callId)).toEqual({ reserved: true });
       return { organizationId, callId };
     }
@@ -135,7 +136,7 @@ describe('ledger commands (PostgreSQL)', () => {
   describe('RenewSubscriptionCommand', () => {
     it('renews a due period once: the old minutes expire, the next period’s are granted', async () => {
       const sub = await subscribed(ended());
-      const renewDue = () => dataSource.transaction((tx) => renew.execute(tx, sub.id, { onlyIfDue: true }));
+      const renewDue = () => inTransaction(dataSource, (tx) => renew.execute(tx, sub.id, { onlyIfDue: true }));
       expect(await renewDue()).toBe(true);
       expect(await renewDue()).toBe(false);
       const after = await dataSource.manager.findOneByOrFail(Subscription, { id: sub.id });
@@ -153,7 +154,7 @@ describe('ledger commands (PostgreSQL)', () => {
     it('renews once when two renewals of the same due period run at the same time', async () => {
       const sub = await subscribed(ended());
       const outcomes = await Promise.all(
-        [1, 2, 3].map(() => dataSource.transaction((tx) => renew.execute(tx, sub.id, { onlyIfDue: true }))),
+        [1, 2, 3].map(() => inTransaction(dataSource, (tx) => renew.execute(tx, sub.id, { onlyIfDue: true }))),
       );
       expect(outcomes.filter(Boolean)).toHaveLength(1);
       expect(await dataSource.manager.countBy(MinuteGrant, { subscriptionId: sub.id })).toBe(2);
@@ -162,16 +163,16 @@ describe('ledger commands (PostgreSQL)', () => {
 
     it('leaves a period that is not yet due alone unless asked to renew now', async () => {
       const sub = await subscribed(current());
-      expect(await dataSource.transaction((tx) => renew.execute(tx, sub.id, { onlyIfDue: true }))).toBe(false);
+      expect(await inTransaction(dataSource, (tx) => renew.execute(tx, sub.id, { onlyIfDue: true }))).toBe(false);
       expect(await dataSource.manager.countBy(MinuteGrant, { subscriptionId: sub.id })).toBe(1);
-      expect(await dataSource.transaction((tx) => renew.execute(tx, sub.id, { onlyIfDue: false }))).toBe(true);
+      expect(await inTransaction(dataSource, (tx) => renew.execute(tx, sub.id, { onlyIfDue: false }))).toBe(true);
       expect(await dataSource.manager.countBy(MinuteGrant, { subscriptionId: sub.id })).toBe(2);
     });
 
     it('ends a subscription cancelled at period end instead of renewing it, once', async () => {
       const sub = await subscribed(ended(), { cancelAtPeriodEnd: true });
-      expect(await dataSource.transaction((tx) => renew.execute(tx, sub.id, { onlyIfDue: true }))).toBe(true);
-      expect(await dataSource.transaction((tx) => renew.execute(tx, sub.id, { onlyIfDue: false }))).toBe(false);
+      expect(await inTransaction(dataSource, (tx) => renew.execute(tx, sub.id, { onlyIfDue: true }))).toBe(true);
+      expect(await inTransaction(dataSource, (tx) => renew.execute(tx, sub.id, { onlyIfDue: false }))).toBe(false);
       expect(await dataSource.manager.findOneByOrFail(Subscription, { id: sub.id })).toMatchObject({
         status: 'canceled',
       });
@@ -184,12 +185,14 @@ describe('ledger commands (PostgreSQL)', () => {
     it('moves only an active subscription: a cancelled one is neither cancelled again nor renewed', async () => {
       const sub = await subscribed(current());
       const at = new Date();
-      expect(await subscriptions.cancel(dataSource.manager, sub.id, at)).toBe(true);
-      expect(await subscriptions.cancel(dataSource.manager, sub.id, new Date())).toBe(false);
-      expect(await subscriptions.cancelAtPeriodEnd(dataSource.manager, sub.id)).toBe(false);
-      expect(await subscriptions.startPeriod(dataSource.manager, sub.id, new Date(), addMonths(new Date(), 1))).toBe(
-        false,
-      );
+      expect(await inTransaction(dataSource, (tx) => subscriptions.cancel(tx, sub.id, at))).toBe(true);
+      expect(await inTransaction(dataSource, (tx) => subscriptions.cancel(tx, sub.id, new Date()))).toBe(false);
+      expect(await inTransaction(dataSource, (tx) => subscriptions.cancelAtPeriodEnd(tx, sub.id))).toBe(false);
+      expect(
+        await inTransaction(dataSource, (tx) =>
+          subscriptions.startPeriod(tx, sub.id, new Date(), addMonths(new Date(), 1)),
+        ),
+      ).toBe(false);
       expect(await dataSource.manager.findOneByOrFail(Subscription, { id: sub.id })).toMatchObject({
         status: 'canceled',
         canceledAt: at,
@@ -212,7 +215,7 @@ describe('ledger commands (PostgreSQL)', () => {
   describe('ExpireTrialCommand', () => {
     it('expires a trial whose window has passed once, closing its minutes', async () => {
       const organizationId = randomUUID();
-      const trial = await dataSource.transaction(async (tx) => {
+      const trial = await inTransaction(dataSource, async (tx) => {
         const locked = await balances.lock(tx, organizationId);
         const row = tx.create(Trial, {
           id: randomUUID(),
@@ -244,7 +247,7 @@ describe('ledger commands (PostgreSQL)', () => {
       });
       expect(await trials.findDueIds(dataSource.manager, new Date(), 10_000)).toContain(trial.id);
       const outcomes = await Promise.all(
-        [1, 2].map(() => dataSource.transaction((tx) => expireTrial.execute(tx, trial.id))),
+        [1, 2].map(() => inTransaction(dataSource, (tx) => expireTrial.execute(tx, trial.id))),
       );
       expect(outcomes.filter(Boolean)).toHaveLength(1);
       expect(await dataSource.manager.findOneByOrFail(Trial, { id: trial.id })).toMatchObject({ status: 'expired' });
@@ -252,7 +255,7 @@ describe('ledger commands (PostgreSQL)', () => {
         ['trial_activation', 30],
         ['trial_expiration', -30],
       ]);
-      expect(await trials.end(dataSource.manager, trial.id, 'converted')).toBe(false);
+      expect(await inTransaction(dataSource, (tx) => trials.end(tx, trial.id, 'converted'))).toBe(false);
     });
   });
 });

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { inTransaction } from '../../src/infra/database/tx';
+import { CallReservation } from '../../src/modules/usage/entities/call-reservation.entity';
 import { MinuteGrant } from '../../src/modules/usage/entities/minute-grant.entity';
 import { MinuteLedgerEntry } from '../../src/modules/usage/entities/minute-ledger-entry.entity';
 import { UsageBalance } from '../../src/modules/usage/entities/usage-balance.entity';
@@ -39,7 +41,7 @@ describe('ledger repositories (PostgreSQL)', () => {
   /** An organization holding one top-up grant of `mins` minutes. */
   async function withTopup(mins: number): Promise<{ organizationId: string; grant: MinuteGrant }> {
     const organizationId = randomUUID();
-    const grant = await dataSource.transaction(async (tx) =>
+    const grant = await inTransaction(dataSource, async (tx) =>
       grantMinutes.execute(tx, await balances.lock(tx, organizationId), { ...TOPUP, grantedMins: mins }, entry(mins)),
     );
     return { organizationId, grant };
@@ -48,7 +50,7 @@ describe('ledger repositories (PostgreSQL)', () => {
   describe('UsageBalancesRepository.lock', () => {
     it('creates an empty balance row on an organization’s first ledger action', async () => {
       const organizationId = randomUUID();
-      const locked = await dataSource.transaction((tx) => balances.lock(tx, organizationId));
+      const locked = await inTransaction(dataSource, (tx) => balances.lock(tx, organizationId));
       expect(locked.balance).toMatchObject({ organizationId, balanceMins: 0, reservedMins: 0, lastEntryAt: null });
       expect(await balanceOf(organizationId)).toMatchObject({ balanceMins: 0, reservedMins: 0 });
     });
@@ -57,16 +59,10 @@ describe('ledger repositories (PostgreSQL)', () => {
       const { organizationId } = await withTopup(5);
       const tryLock = () =>
         dataSource.query(`SELECT 1 FROM usage_balances WHERE organization_id = $1 FOR UPDATE NOWAIT`, [organizationId]);
-      const runner = dataSource.createQueryRunner();
-      await runner.connect();
-      try {
-        await runner.startTransaction();
-        await balances.lock(runner.manager, organizationId);
+      await inTransaction(dataSource, async (tx) => {
+        await balances.lock(tx, organizationId);
         await expect(tryLock()).rejects.toMatchObject({ driverError: { code: '55P03' } });
-        await runner.commitTransaction();
-      } finally {
-        await runner.release();
-      }
+      });
       await expect(tryLock()).resolves.toHaveLength(1);
     });
   });
@@ -77,7 +73,7 @@ describe('ledger repositories (PostgreSQL)', () => {
       await dataSource.query(`UPDATE usage_balances SET reserved_mins = 3 WHERE organization_id = $1`, [
         organizationId,
       ]);
-      await dataSource.transaction(async (tx) => {
+      await inTransaction(dataSource, async (tx) => {
         const locked = await balances.lock(tx, organizationId);
         await ledger.append(tx, locked, entry(-2, { type: 'outbound_call', callId: randomUUID(), releasedMins: 1 }));
       });
@@ -94,7 +90,7 @@ describe('ledger repositories (PostgreSQL)', () => {
 
     it('rolls call rows into the day’s totals and leaves other rows out', async () => {
       const { organizationId } = await withTopup(10);
-      await dataSource.transaction(async (tx) => {
+      await inTransaction(dataSource, async (tx) => {
         const locked = await balances.lock(tx, organizationId);
         const call = (type: 'inbound_call' | 'outbound_call', mins: number) =>
           entry(-mins, { type, callId: randomUUID(), durationMins: mins });
@@ -109,7 +105,7 @@ describe('ledger repositories (PostgreSQL)', () => {
 
     it('stamps each row strictly after the previous one, even at the same database clock', async () => {
       const { organizationId } = await withTopup(10);
-      const stamps = await dataSource.transaction(async (tx) => {
+      const stamps = await inTransaction(dataSource, async (tx) => {
         const locked: LockedBalance = await balances.lock(tx, organizationId);
         const first = await ledger.append(tx, locked, entry(1));
         const second = await ledger.append(tx, locked, entry(1));
@@ -121,7 +117,7 @@ describe('ledger repositories (PostgreSQL)', () => {
     it('refuses to take the balance below zero and writes nothing', async () => {
       const { organizationId } = await withTopup(2);
       await expect(
-        dataSource.transaction(async (tx) => ledger.append(tx, await balances.lock(tx, organizationId), entry(-3))),
+        inTransaction(dataSource, async (tx) => ledger.append(tx, await balances.lock(tx, organizationId), entry(-3))),
       ).rejects.toThrow('would go negative');
       expect((await balanceOf(organizationId)).balanceMins).toBe(2);
       expect(await dataSource.manager.countBy(MinuteLedgerEntry, { organizationId })).toBe(1);
@@ -130,11 +126,11 @@ describe('ledger repositories (PostgreSQL)', () => {
     it('knows whether a call already has its ledger row', async () => {
       const { organizationId } = await withTopup(5);
       const callId = randomUUID();
-      await dataSource.transaction(async (tx) => {
+      await inTransaction(dataSource, async (tx) => {
         await ledger.append(tx, await balances.lock(tx, organizationId), entry(-1, { type: 'outbound_call', callId }));
       });
-      expect(await ledger.hasCallEntry(dataSource.manager, callId, 'outbound')).toBe(true);
-      expect(await ledger.hasCallEntry(dataSource.manager, callId, 'inbound')).toBe(false);
+      expect(await inTransaction(dataSource, (tx) => ledger.hasCallEntry(tx, callId, 'outbound'))).toBe(true);
+      expect(await inTransaction(dataSource, (tx) => ledger.hasCallEntry(tx, callId, 'inbound'))).toBe(false);
     });
   });
 
@@ -156,14 +152,16 @@ describe('ledger repositories (PostgreSQL)', () => {
   describe('MinuteGrantsRepository.saveStates', () => {
     it('writes back only the grants whose state changed, adding the minutes used', async () => {
       const { organizationId, grant: changed } = await withTopup(10);
-      const unchanged = await dataSource.transaction(async (tx) =>
+      const unchanged = await inTransaction(dataSource, async (tx) =>
         grantMinutes.execute(tx, await balances.lock(tx, organizationId), { ...TOPUP, grantedMins: 5 }, entry(5)),
       );
       // Changed behind the repository's back: a write of the unchanged grant would put it back to 5.
       await dataSource.query(`UPDATE minute_grants SET remaining_mins = 4 WHERE id = $1`, [unchanged.id]);
       const states = [changed, unchanged].map(grantState);
       states[0] = { ...states[0], remainingMins: 6, reservedMins: 1 };
-      await grants.saveStates(dataSource.manager, [changed, unchanged], states, new Map([[changed.id, 4]]));
+      await inTransaction(dataSource, (tx) =>
+        grants.saveStates(tx, [changed, unchanged], states, new Map([[changed.id, 4]])),
+      );
       const after = await dataSource.manager.findBy(MinuteGrant, { organizationId });
       const byId = new Map(after.map((g) => [g.id, g]));
       expect(byId.get(changed.id)).toMatchObject({ remainingMins: 6, reservedMins: 1, usedMins: 4 });
@@ -175,7 +173,7 @@ describe('ledger repositories (PostgreSQL)', () => {
     it('reserve holds the minutes on their grants and the balance and records one row per call', async () => {
       const { organizationId, grant } = await withTopup(10);
       const [first, second] = [randomUUID(), randomUUID()];
-      await dataSource.transaction(async (tx) => {
+      await inTransaction(dataSource, async (tx) => {
         const locked = await balances.lock(tx, organizationId);
         await reservations.reserve(tx, locked, [
           { callId: first, allocations: [{ grantId: grant.id, mins: 1 }], covered: false },
@@ -189,17 +187,19 @@ describe('ledger repositories (PostgreSQL)', () => {
         reservedMins: 2,
       });
       const other = randomUUID();
-      expect(await reservations.reservedCallIds(dataSource.manager, organizationId, [first, other])).toEqual(
-        new Set([first]),
+      expect(
+        await inTransaction(dataSource, (tx) => reservations.reservedCallIds(tx, organizationId, [first, other])),
+      ).toEqual(new Set([first]));
+      expect(await inTransaction(dataSource, (tx) => reservations.reservedCallIds(tx, randomUUID(), [first]))).toEqual(
+        new Set(),
       );
-      expect(await reservations.reservedCallIds(dataSource.manager, randomUUID(), [first])).toEqual(new Set());
     });
 
     /** An organization with one open reservation of a call its plan covers (nothing held). */
     async function coveredReservation(): Promise<{ organizationId: string; callId: string }> {
       const { organizationId } = await withTopup(1);
       const callId = randomUUID();
-      await dataSource.transaction(async (tx) => {
+      await inTransaction(dataSource, async (tx) => {
         await reservations.reserve(tx, await balances.lock(tx, organizationId), [
           { callId, allocations: [], covered: true },
         ]);
@@ -209,27 +209,67 @@ describe('ledger repositories (PostgreSQL)', () => {
 
     it('claimForSettlement claims an open reservation once; a second claim gets nothing', async () => {
       const { organizationId, callId } = await coveredReservation();
-      const claimed = await reservations.claimForSettlement(dataSource.manager, organizationId, callId);
+      const claimed = await inTransaction(dataSource, (tx) =>
+        reservations.claimForSettlement(tx, organizationId, callId),
+      );
       expect(claimed).toMatchObject({ callId, status: 'settled', covered: true });
-      expect(await reservations.claimForSettlement(dataSource.manager, organizationId, callId)).toBeUndefined();
+      expect(
+        await inTransaction(dataSource, (tx) => reservations.claimForSettlement(tx, organizationId, callId)),
+      ).toBeUndefined();
     });
 
     it('claimForSettlement makes a concurrent claim of the same call wait for the first to commit', async () => {
       const { organizationId, callId } = await coveredReservation();
-      const runner = dataSource.createQueryRunner();
-      await runner.connect();
-      try {
-        await runner.startTransaction();
-        expect(await reservations.claimForSettlement(runner.manager, organizationId, callId)).toBeDefined();
+      await inTransaction(dataSource, async (tx) => {
+        expect(await reservations.claimForSettlement(tx, organizationId, callId)).toBeDefined();
         // The claimed row is locked: another settlement could not take it without waiting.
         await expect(
           dataSource.query(`SELECT 1 FROM call_reservations WHERE call_id = $1 FOR UPDATE NOWAIT`, [callId]),
         ).rejects.toMatchObject({ driverError: { code: '55P03' } });
-        await runner.commitTransaction();
-      } finally {
-        await runner.release();
-      }
-      expect(await reservations.claimForSettlement(dataSource.manager, organizationId, callId)).toBeUndefined();
+      });
+      expect(
+        await inTransaction(dataSource, (tx) => reservations.claimForSettlement(tx, organizationId, callId)),
+      ).toBeUndefined();
+    });
+
+    it('claimForSettlement: a settler racing the first waits on its row lock, then claims nothing', async () => {
+      const { organizationId, callId } = await coveredReservation();
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let first: CallReservation | undefined | null = null;
+      const firstTx = inTransaction(dataSource, async (tx) => {
+        first = await reservations.claimForSettlement(tx, organizationId, callId);
+        await held;
+      });
+      while (first === null) await new Promise((r) => setTimeout(r, 5));
+      const second = inTransaction(dataSource, (tx) => reservations.claimForSettlement(tx, organizationId, callId));
+      // Only once the second settler waits on the row the first one updated does the first commit.
+      await untilALockIsAwaited();
+      release();
+      await firstTx;
+      expect(first).toMatchObject({ callId, status: 'settled' });
+      expect(await second).toBeUndefined();
+    });
+
+    it('claimForSettlement claims only the organization’s own reservation', async () => {
+      const { organizationId, callId } = await coveredReservation();
+      expect(
+        await inTransaction(dataSource, (tx) => reservations.claimForSettlement(tx, randomUUID(), callId)),
+      ).toBeUndefined();
+      expect(
+        await inTransaction(dataSource, (tx) => reservations.claimForSettlement(tx, organizationId, callId)),
+      ).toBeDefined();
     });
   });
+
+  /** Until some session of this database waits on a lock. */
+  async function untilALockIsAwaited(): Promise<void> {
+    for (;;) {
+      const [{ n }] = await dataSource.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
+      if (n > 0) return;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
 });

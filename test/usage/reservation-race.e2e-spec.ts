@@ -4,6 +4,7 @@ import { CallBilling } from '../../src/modules/usage/call-billing.port';
 import { createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 import { admin } from './usage-support';
+import { inTransaction } from '../../src/infra/database/tx';
 
 describe('reservation race (real database, real concurrency)', () => {
   let t: TestApp;
@@ -25,7 +26,7 @@ describe('reservation race (real database, real concurrency)', () => {
     const batches = await Promise.all(
       Array.from({ length: 40 }, () => {
         const callIds = Array.from({ length: 5 }, () => randomUUID());
-        return dataSource.transaction((m) => billing.reserveForDispatch(m, org.id, callIds));
+        return inTransaction(dataSource, (m) => billing.reserveForDispatch(m, org.id, callIds));
       }),
     );
     const results = batches.flatMap((outcomes) => [...outcomes.values()]);
@@ -54,9 +55,9 @@ describe('reservation race (real database, real concurrency)', () => {
     const billing = t.app.get(CallBilling);
     const dataSource = t.app.get(DataSource);
     const first = randomUUID();
-    await dataSource.transaction((m) => billing.reserveForDispatch(m, org.id, [first]));
+    await inTransaction(dataSource, (m) => billing.reserveForDispatch(m, org.id, [first]));
     const later = Array.from({ length: 4 }, () => randomUUID());
-    const outcomes = await dataSource.transaction((m) => billing.reserveForDispatch(m, org.id, [first, ...later]));
+    const outcomes = await inTransaction(dataSource, (m) => billing.reserveForDispatch(m, org.id, [first, ...later]));
     expect([first, ...later].map((id) => outcomes.get(id))).toEqual([
       { reserved: true },
       { reserved: true },
@@ -77,7 +78,7 @@ describe('reservation race (real database, real concurrency)', () => {
     await admin(t, `/admin/v1/organizations/${org.id}/trial`, { days: 5, mins: 10 });
     const billing = t.app.get(CallBilling);
     const callId = randomUUID();
-    await t.app.get(DataSource).transaction((m) => billing.reserveForDispatch(m, org.id, [callId]));
+    await inTransaction(t.app.get(DataSource), (m) => billing.reserveForDispatch(m, org.id, [callId]));
     await Promise.all(
       Array.from({ length: 20 }, () =>
         billing.settleCall({

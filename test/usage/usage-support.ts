@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CallBilling } from '../../src/modules/usage/call-billing.port';
 import { TestApp } from '../support/test-app';
+import { inTransaction } from '../../src/infra/database/tx';
 
 /** Drives the ledger the way the calls module does: through the CallBilling port, never its tables. */
 export function billing(t: TestApp) {
@@ -10,11 +11,13 @@ export function billing(t: TestApp) {
   return {
     port,
     reserve: async (orgId: string, callId: string = randomUUID()) =>
-      (await dataSource.transaction((m) => port.reserveForDispatch(m, orgId, [callId]))).get(callId),
+      (await inTransaction(dataSource, (m) => port.reserveForDispatch(m, orgId, [callId]))).get(callId),
     /** A whole outbound call: reserve at dispatch, settle at the end. */
     async outbound(orgId: string, seconds: number | null, providerCallId: string | null = `prov-${randomUUID()}`) {
       const callId = randomUUID();
-      const reserved = (await dataSource.transaction((m) => port.reserveForDispatch(m, orgId, [callId]))).get(callId);
+      const reserved = (await inTransaction(dataSource, (m) => port.reserveForDispatch(m, orgId, [callId]))).get(
+        callId,
+      );
       await port.settleCall({
         organizationId: orgId,
         callId,

@@ -7,6 +7,7 @@ import { uuidv7 } from '../../common/ids/uuid-v7';
 import { PromptsService } from '../cases/prompts.service';
 import { UpdateInboundAssistantDto } from './dto/update-inbound-assistant.dto';
 import { InboundAssistant } from './inbound-assistant.entity';
+import { inTransaction } from '../../infra/database/tx';
 
 /** The list is not paginated, so its length is capped (README limits table, OpenAPI). */
 export const MAX_INBOUND_ASSISTANTS = 100;
@@ -44,7 +45,7 @@ export class InboundAssistantsService {
 
   async create(organizationId: string, name: string, systemPromptId: string): Promise<InboundAssistant> {
     await this.prompts.mustExist(organizationId, systemPromptId);
-    return this.dataSource.transaction(async (m) => {
+    return inTransaction(this.dataSource, async (m) => {
       await assertBelowCap(m, INBOUND_ASSISTANT_CAP, organizationId);
       return m.save(m.create(InboundAssistant, { id: uuidv7(), organizationId, name, systemPromptId }));
     });

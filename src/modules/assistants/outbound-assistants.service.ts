@@ -17,7 +17,7 @@ import { CreateOutboundAssistantDto } from './dto/create-outbound-assistant.dto'
 import { UpdateOutboundAssistantDto } from './dto/update-outbound-assistant.dto';
 import { ModelConfig, OutboundAssistant, TranscriberConfig, VoiceConfig } from './outbound-assistant.entity';
 import { OutboundAssistantSummary } from './outbound-assistant.response';
-import { Tx } from '../../infra/database/tx';
+import { inTransaction, Tx } from '../../infra/database/tx';
 import { lockOutboundAssistantDefault } from '../../infra/database/advisory-locks';
 import { voicemailPolicyOf } from '../call-outcomes/voicemail-policy';
 
@@ -85,7 +85,7 @@ export class OutboundAssistantsService {
   }
 
   create(organizationId: string, dto: CreateOutboundAssistantDto): Promise<OutboundAssistant> {
-    return this.dataSource.transaction(async (m) => {
+    return inTransaction(this.dataSource, async (m) => {
       // The cap's lock before the default's: update takes only the latter, so the two cannot deadlock.
       await assertBelowCap(m, ASSISTANT_CAP, organizationId);
       const id = uuidv7();
@@ -112,7 +112,7 @@ export class OutboundAssistantsService {
   }
 
   update(organizationId: string, id: string, dto: UpdateOutboundAssistantDto): Promise<OutboundAssistant> {
-    return this.dataSource.transaction(async (m) => {
+    return inTransaction(this.dataSource, async (m) => {
       // The advisory lock before the row lock, in the same order as create, so two requests cannot deadlock.
       if (dto.isDefault) await this.takeDefault(m, organizationId, id);
       const current = await this.lock(m, organizationId, id, 'pessimistic_write');
@@ -142,7 +142,7 @@ export class OutboundAssistantsService {
 
   /** Check and delete in one transaction holding the row `FOR UPDATE` (see ReferenceRegistry). */
   async delete(organizationId: string, id: string): Promise<void> {
-    await this.dataSource.transaction(async (m) => {
+    await inTransaction(this.dataSource, async (m) => {
       await this.lock(m, organizationId, id, 'pessimistic_write');
       await this.blockers.assertNone(m, organizationId, { assistantConfigId: id }, 'Outbound assistant');
       await m.delete(OutboundAssistant, { id, organizationId });

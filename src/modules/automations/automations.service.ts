@@ -12,6 +12,7 @@ import { CreateFollowUpCampaignDto, FollowUpMessageDto } from './dto/create-foll
 import { CreateRecurringScheduleDto } from './dto/create-recurring-schedule.dto';
 import { FollowUpCampaign } from './follow-up-campaign.entity';
 import { RecurringSchedule, RecurringScheduleStatus } from './recurring-schedule.entity';
+import { inTransaction } from '../../infra/database/tx';
 
 interface References {
   caseId?: string;
@@ -39,7 +40,7 @@ export class AutomationsService {
     if (dialer !== 0 && dialer !== 3) throw ApiError.validation('rrule', 'rrule, from and audience go together');
     const timeZone = dto.timeZone ?? 'UTC';
     if (dto.rrule) await this.assertBoundedRule(dto.rrule, timeZone);
-    return this.dataSource.transaction(async (m) => {
+    return inTransaction(this.dataSource, async (m) => {
       await this.lockReferences(m, organizationId, dto);
       const schedule = await m.save(
         m.create(RecurringSchedule, {
@@ -106,7 +107,7 @@ export class AutomationsService {
       throw ApiError.validation('delaySeconds', 'delaySeconds and from go together');
     }
     if (dto.message) await this.assertSendable(organizationId, dto.message);
-    return this.dataSource.transaction(async (m) => {
+    return inTransaction(this.dataSource, async (m) => {
       await this.lockReferences(m, organizationId, dto);
       return m.save(
         m.create(FollowUpCampaign, {

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { KeyedBatcher } from '../../common/concurrency/keyed-batcher';
 import { OutboxService } from '../outbox/outbox.service';
 import { CallBilling } from '../usage/call-billing.port';
@@ -13,6 +13,7 @@ import { DEFAULT_VOICEMAIL_POLICY } from '../call-outcomes/voicemail-policy';
 import { Call } from './call.entity';
 import { CallOutcome } from './calls.repository';
 import { ToolCallsService } from './tool-calls.service';
+import { inTransaction, Tx } from '../../infra/database/tx';
 
 /** Calls recorded as started in one transaction at most. */
 const MAX_STARTED_BATCH = 100;
@@ -81,7 +82,7 @@ export class CallEventsService {
   }
 
   private async startedMany(placed: PlacedCall[]): Promise<void[]> {
-    await this.dataSource.transaction((m) => this.markStarted(m, placed));
+    await inTransaction(this.dataSource, (m) => this.markStarted(m, placed));
     return placed.map(() => undefined);
   }
 
@@ -90,7 +91,7 @@ export class CallEventsService {
    * the dispatcher (after POST /call returns) and the end of the call (whose report may arrive first under load)
    * come here, so every call the platform accepted fires call.started before its call.ended/call.failed.
    */
-  private async markStarted(m: EntityManager, placed: readonly PlacedCall[]): Promise<void> {
+  private async markStarted(m: Tx, placed: readonly PlacedCall[]): Promise<void> {
     const calls = await this.calls.markStartedMany(m, placed);
     await this.outbox.recordMany(
       m,
@@ -145,7 +146,7 @@ export class CallEventsService {
         providerCallId: call.apiCallId ?? providerCallId,
       });
     }
-    const finished = await this.dataSource.transaction(async (m) => {
+    const finished = await inTransaction(this.dataSource, async (m) => {
       // The row lock taken here keeps the call in `processing` for the terminal update below.
       if (providerCallId) await this.markStarted(m, [{ callId, providerCallId }]);
       const ended = await this.calls.finish(m, callId, providerCallId, report, outcome);

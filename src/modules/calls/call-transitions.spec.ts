@@ -69,6 +69,6 @@ describe('the call transition table', () => {
   it('statusIn writes the literals SQL needs and refuses an unknown status', () => {
     expect(statusIn(CALL_MOVES.claim.from)).toBe(`status IN ('new', 'scheduled')`);
     expect(statusIn(['processing'], 'c.status')).toBe(`c.status IN ('processing')`);
-    expect(() => statusIn(['queued' as CallStatus])).toThrow('Unknown call status queued');
+    expect(() => statusIn(['queued' as CallStatus])).toThrow('Unknown status queued');
   });
 });

@@ -1,3 +1,4 @@
+import { statusIn as sqlStatusIn } from '../../infra/database/status-in';
 import { CALL_STATUSES, CallStatus } from './call.entity';
 
 /**
@@ -62,11 +63,7 @@ export function isTerminal(status: CallStatus): boolean {
   return CALL_TRANSITIONS[status].length === 0;
 }
 
-/**
- * `status IN ('new', 'scheduled')` for SQL, from the table. Literals, not a bound array: the partial indexes on
- * `calls` (ix_calls_due, ix_calls_org_active) only match a predicate PostgreSQL can read at plan time.
- */
+/** `status IN ('new', 'scheduled')` for SQL, from the table (partial indexes on `calls`: ix_calls_due, ix_calls_org_active). */
 export function statusIn(statuses: readonly CallStatus[], column = 'status'): string {
-  for (const s of statuses) if (!CALL_STATUSES.includes(s)) throw new Error(`Unknown call status ${s}`);
-  return `${column} IN (${statuses.map((s) => `'${s}'`).join(', ')})`;
+  return sqlStatusIn(CALL_STATUSES, statuses, column);
 }

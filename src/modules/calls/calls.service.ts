@@ -13,6 +13,7 @@ import { selectColumns } from '../../infra/database/select-columns';
 import { CALL_RESPONSE_COLUMNS, CallResponse } from './call.response';
 import { CallDispatchQueue } from './dispatch/call-dispatch-queue';
 import { ListCallsQueryDto } from './dto/list-calls-query.dto';
+import { inTransaction } from '../../infra/database/tx';
 
 /** The calls API's reads and its cancel; creating a call is CreateCallCommand. */
 @Injectable()
@@ -56,7 +57,7 @@ export class CallsService {
    * dispatcher's claim: whichever statement commits first wins, the other matches no row.
    */
   async cancel(world: World, id: string): Promise<void> {
-    const cancelled = await this.dataSource.transaction(async (m) => {
+    const cancelled = await inTransaction(this.dataSource, async (m) => {
       const call = await this.calls.cancel(m, world, id);
       if (!call) return null;
       await this.outbox.record(m, call, 'call.cancelled', { callId: call.id });

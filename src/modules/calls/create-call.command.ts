@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { World } from '../../common/auth/world';
 import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
-import { Tx } from '../../infra/database/tx';
+import { inTransaction, Tx } from '../../infra/database/tx';
 import { DoNotCallService } from '../do-not-call/do-not-call.service';
 import { OutboxService } from '../outbox/outbox.service';
 import { PhoneNumbersService } from '../phone-numbers/phone-numbers.service';
@@ -57,7 +57,7 @@ export class CreateCallCommand {
     if (!(await this.numbers.findOwned(organizationId, dto.from))) {
       throw new ApiError('INVALID_PHONE', `from: ${dto.from} is not a phone number of this organization`);
     }
-    const call = await this.dataSource.transaction(async (m) => {
+    const call = await inTransaction(this.dataSource, async (m) => {
       const refs = await this.references.load(m, world, dto);
       // On the transaction's own connection: a request holding one connection while waiting for a second
       // deadlocks the pool once as many requests as connections arrive together (seen at 30 concurrent creates).

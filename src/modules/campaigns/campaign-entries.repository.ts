@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { queryEntities } from '../../infra/database/entity-rows';
-import { CampaignEntry } from './campaign-entry.entity';
+import { CampaignEntry, EntryStatus } from './campaign-entry.entity';
+import { ENTRY_MOVES, EntryOutcomeStatus, OPEN_ENTRY_STATUSES, entryStatusIn } from './campaign-entry-transitions';
 
 export interface NewEntry {
   id: string;
@@ -21,14 +22,20 @@ export interface FinishedEntry {
 
 export interface EntryOutcome {
   id: string;
-  status: 'pending' | 'done' | 'skipped';
+  status: EntryOutcomeStatus;
   skipReason: string | null;
   nextAttemptAt: Date;
   blocked: boolean;
   endedReason: string;
 }
 
-/** The SQL of `campaign_entries`. */
+/** Every entry is born waiting. */
+const INITIAL_STATUS: EntryStatus = 'pending';
+
+/**
+ * The SQL of `campaign_entries`. Every status move is one statement named after a move of the transition table
+ * (ENTRY_MOVES), conditional on the statuses it moves from.
+ */
 @Injectable()
 export class CampaignEntriesRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -43,7 +50,7 @@ export class CampaignEntriesRepository {
     await m.query(
       `INSERT INTO campaign_entries (id, campaign_id, organization_id, "to", contact_id, variable_values, time_zone,
                                      status, next_attempt_at)
-       SELECT e.id, $1, $2, e."to", e.contact_id, e.variable_values, e.time_zone, 'pending', now()
+       SELECT e.id, $1, $2, e."to", e.contact_id, e.variable_values, e.time_zone, $4, now()
          FROM jsonb_to_recordset($3::jsonb)
            AS e(id uuid, "to" text, contact_id uuid, variable_values jsonb, time_zone text)`,
       [
@@ -58,6 +65,7 @@ export class CampaignEntriesRepository {
             time_zone: e.timeZone,
           })),
         ),
+        INITIAL_STATUS,
       ],
     );
   }
@@ -68,7 +76,7 @@ export class CampaignEntriesRepository {
       await m.query(
         `SELECT e.id, e.attempts, e.blocked_attempts, c.id AS call_id, COALESCE(c.ended_reason, c.status) AS reason
            FROM campaign_entries e JOIN calls c ON c.id = e.current_call_id
-          WHERE e.campaign_id = $1 AND e.status = 'in_progress' AND c.status IN ('ended', 'error', 'cancelled')`,
+          WHERE e.campaign_id = $1 AND ${entryStatusIn(ENTRY_MOVES.applyOutcome.from, 'e.status')} AND c.status IN ('ended', 'error', 'cancelled')`,
         [campaignId],
       );
     return rows.map((r) => ({
@@ -89,7 +97,7 @@ export class CampaignEntriesRepository {
               last_ended_reason = o.ended_reason, current_call_id = NULL, updated_at = now()
          FROM jsonb_to_recordset($1::jsonb)
            AS o(id uuid, status text, skip_reason text, next_attempt_at timestamptz, blocked boolean, ended_reason text)
-        WHERE e.id = o.id AND e.status = 'in_progress'`,
+        WHERE e.id = o.id AND ${entryStatusIn(ENTRY_MOVES.applyOutcome.from, 'e.status')}`,
       [
         JSON.stringify(
           outcomes.map((o) => ({
@@ -107,7 +115,7 @@ export class CampaignEntriesRepository {
 
   async countInProgress(m: EntityManager, campaignId: string): Promise<number> {
     const [row]: Array<{ n: number }> = await m.query(
-      `SELECT count(*)::int AS n FROM campaign_entries WHERE campaign_id = $1 AND status = 'in_progress'`,
+      `SELECT count(*)::int AS n FROM campaign_entries WHERE campaign_id = $1 AND ${entryStatusIn(ENTRY_MOVES.applyOutcome.from)}`,
       [campaignId],
     );
     return row.n;
@@ -115,7 +123,7 @@ export class CampaignEntriesRepository {
 
   async hasOpen(m: EntityManager, campaignId: string): Promise<boolean> {
     const rows: unknown[] = await m.query(
-      `SELECT 1 FROM campaign_entries WHERE campaign_id = $1 AND status IN ('pending', 'in_progress') LIMIT 1`,
+      `SELECT 1 FROM campaign_entries WHERE campaign_id = $1 AND ${entryStatusIn(OPEN_ENTRY_STATUSES)} LIMIT 1`,
       [campaignId],
     );
     return rows.length > 0;
@@ -127,7 +135,7 @@ export class CampaignEntriesRepository {
       m,
       CampaignEntry,
       `SELECT * FROM campaign_entries
-        WHERE campaign_id = $1 AND status = 'pending' AND next_attempt_at <= now()
+        WHERE campaign_id = $1 AND ${entryStatusIn(ENTRY_MOVES.dial.from)} AND next_attempt_at <= now()
         ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
       [campaignId, limit],
     );
@@ -145,17 +153,18 @@ export class CampaignEntriesRepository {
   async skip(m: EntityManager, skipped: ReadonlyArray<{ id: string; reason: string }>): Promise<void> {
     if (!skipped.length) return;
     await m.query(
-      `UPDATE campaign_entries e SET status = 'skipped', skip_reason = s.reason, updated_at = now()
-         FROM jsonb_to_recordset($1::jsonb) AS s(id uuid, reason text) WHERE e.id = s.id`,
-      [JSON.stringify(skipped)],
+      `UPDATE campaign_entries e SET status = $2, skip_reason = s.reason, updated_at = now()
+         FROM jsonb_to_recordset($1::jsonb) AS s(id uuid, reason text)
+        WHERE e.id = s.id AND ${entryStatusIn(ENTRY_MOVES.skip.from, 'e.status')}`,
+      [JSON.stringify(skipped), ENTRY_MOVES.skip.to[0]],
     );
   }
 
   async markDialled(m: EntityManager, entryId: string, callId: string): Promise<void> {
     await m.query(
-      `UPDATE campaign_entries SET status = 'in_progress', attempts = attempts + 1, current_call_id = $2,
-              updated_at = now() WHERE id = $1`,
-      [entryId, callId],
+      `UPDATE campaign_entries SET status = $3, attempts = attempts + 1, current_call_id = $2,
+              updated_at = now() WHERE id = $1 AND ${entryStatusIn(ENTRY_MOVES.dial.from)}`,
+      [entryId, callId, ENTRY_MOVES.dial.to[0]],
     );
   }
 

@@ -6,6 +6,7 @@ import { CampaignEvents } from './campaign-events';
 import { CAMPAIGN_MOVES, CampaignAction } from './campaign-state';
 import { CampaignsRepository } from './campaigns.repository';
 import { World, inWorld } from '../../common/auth/world';
+import { inTransaction } from '../../infra/database/tx';
 
 /**
  * start / pause / resume / cancel, under the campaign's row lock (the engine holds the same lock while it
@@ -22,7 +23,7 @@ export class ChangeCampaignStateCommand {
 
   /** The other world's campaign is 404 like another organization's. */
   execute(world: World, id: string, action: CampaignAction): Promise<Campaign> {
-    return this.dataSource.transaction(async (m) => {
+    return inTransaction(this.dataSource, async (m) => {
       const current = await this.campaigns.lock(m, id, false);
       if (!current || !inWorld(current, world)) throw ApiError.notFound('Campaign');
       if (!CAMPAIGN_MOVES[action].includes(current.status)) {

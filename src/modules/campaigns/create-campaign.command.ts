@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
-import { Tx } from '../../infra/database/tx';
+import { inTransaction, Tx } from '../../infra/database/tx';
 import { OutboundAssistantsService } from '../assistants/outbound-assistants.service';
 import { CasesService } from '../cases/cases.service';
 import { PhoneNumbersService } from '../phone-numbers/phone-numbers.service';
@@ -49,7 +49,7 @@ export class CreateCampaignCommand {
   ) {}
 
   execute(organizationId: string, dto: CreateCampaignDto, origin: CampaignOrigin): Promise<Campaign | null> {
-    return this.dataSource.transaction((tx) => this.executeIn(tx, organizationId, dto, origin));
+    return inTransaction(this.dataSource, (tx) => this.executeIn(tx, organizationId, dto, origin));
   }
 
   async executeIn(

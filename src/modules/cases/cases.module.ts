@@ -8,6 +8,7 @@ import { CaseToolsBlocker } from './case-tools-blocker';
 import { CasesController } from './cases.controller';
 import { CasesService } from './cases.service';
 import { Prompt } from './prompt.entity';
+import { PromptsRepository } from './prompts.repository';
 import { PromptsService } from './prompts.service';
 
 /**
@@ -17,7 +18,7 @@ import { PromptsService } from './prompts.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Case, Prompt]), OrganizationsModule, ToolsModule],
   controllers: [CasesController, AdminCasesController],
-  providers: [CasesService, PromptsService, CaseToolsBlocker],
+  providers: [CasesService, PromptsRepository, PromptsService, CaseToolsBlocker],
   exports: [CasesService, PromptsService],
 })
 export class CasesModule {}

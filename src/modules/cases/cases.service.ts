@@ -15,7 +15,7 @@ import { CreateCaseDto } from './dto/create-case.dto';
 import { ListCasesQueryDto } from './dto/list-cases-query.dto';
 import { UpdateCaseDto } from './dto/update-case.dto';
 import { PromptsService } from './prompts.service';
-import { Tx } from '../../infra/database/tx';
+import { inTransaction, Tx } from '../../infra/database/tx';
 import { analysisPlanOf } from '../call-outcomes/analysis-plan';
 import { voicemailPolicyOf } from '../call-outcomes/voicemail-policy';
 import { ToolsService } from '../tools/tools.service';
@@ -110,7 +110,7 @@ export class CasesService {
    * `updatedAt` stays.
    */
   update(organizationId: string, id: string, dto: UpdateCaseDto): Promise<Case> {
-    return this.dataSource.transaction(async (m) => {
+    return inTransaction(this.dataSource, async (m) => {
       const current = await this.lockCase(m, organizationId, id, 'pessimistic_write');
       const next: Partial<Case> = {
         ...dto,
@@ -136,7 +136,7 @@ export class CasesService {
 
   /** Check and delete in one transaction holding the row `FOR UPDATE` (see ReferenceRegistry). */
   async delete(organizationId: string, id: string): Promise<void> {
-    await this.dataSource.transaction(async (m) => {
+    await inTransaction(this.dataSource, async (m) => {
       await this.lockCase(m, organizationId, id, 'pessimistic_write');
       await this.blockers.assertNone(m, organizationId, { caseId: id }, 'Case');
       await m.delete(Case, { id, organizationId });
@@ -156,7 +156,7 @@ export class CasesService {
 
   /** Admin API: link a case (of any organization) to an entry of its organization's library, or unlink it. */
   linkSystemPrompt(caseId: string, systemPromptId: string | null): Promise<Case> {
-    return this.dataSource.transaction(async (m) => {
+    return inTransaction(this.dataSource, async (m) => {
       const found = await m
         .createQueryBuilder(Case, 'c')
         .setLock('pessimistic_write')
@@ -175,7 +175,7 @@ export class CasesService {
    * (400 naming `toolIds`).
    */
   attachTools(caseId: string, toolIds: string[], integrationToolIds: string[]): Promise<Case> {
-    return this.dataSource.transaction(async (m) => {
+    return inTransaction(this.dataSource, async (m) => {
       const found = await m
         .createQueryBuilder(Case, 'c')
         .setLock('pessimistic_write')

@@ -19,7 +19,7 @@ import { ListContactsQueryDto } from './dto/list-contacts-query.dto';
 import { UpdateContactDto } from './dto/update-contact.dto';
 import { isForeignKeyViolation, isUniqueViolation } from '../../infra/database/pg-errors';
 import { selectColumns } from '../../infra/database/select-columns';
-import { Tx } from '../../infra/database/tx';
+import { inTransaction, Tx } from '../../infra/database/tx';
 
 const PHONE_UNIQUE = 'ux_contacts_org_phone';
 const MEMBER_GROUP_FK = 'fk_contact_group_members_group';
@@ -75,12 +75,16 @@ export class ContactsService {
   }
 
   get(world: World, id: string): Promise<Contact> {
-    return this.getIn(this.contacts.manager, world, id);
+    return this.read(this.contacts.manager, world, id);
   }
 
   /** The same read in the caller's transaction (a required `Tx`: call creation holds one while it reads). */
-  async getIn(tx: Tx, world: World, id: string): Promise<Contact> {
-    const contact = await tx.findOneBy(Contact, { ...worldWhere(world), id });
+  getIn(tx: Tx, world: World, id: string): Promise<Contact> {
+    return this.read(tx, world, id);
+  }
+
+  private async read(manager: EntityManager, world: World, id: string): Promise<Contact> {
+    const contact = await manager.findOneBy(Contact, { ...worldWhere(world), id });
     if (!contact) throw ApiError.notFound('Contact');
     return contact;
   }
@@ -88,7 +92,7 @@ export class ContactsService {
   async create(world: World, dto: CreateContactDto): Promise<Contact> {
     await this.assertGroups(world.organizationId, dto.groupIds);
     return this.mappingConstraints(() =>
-      this.dataSource.transaction(async (m) => {
+      inTransaction(this.dataSource, async (m) => {
         const contact = m.create(Contact, {
           id: uuidv7(),
           ...worldWhere(world),
@@ -131,7 +135,7 @@ export class ContactsService {
   async update(world: World, id: string, dto: UpdateContactDto): Promise<Contact> {
     await this.assertGroups(world.organizationId, dto.groupIds);
     return this.mappingConstraints(() =>
-      this.dataSource.transaction(async (m) => {
+      inTransaction(this.dataSource, async (m) => {
         const contact = await m.findOne(Contact, {
           where: { ...worldWhere(world), id },
           lock: { mode: 'pessimistic_write' },
@@ -157,7 +161,7 @@ export class ContactsService {
 
   /** Deletes the contact and (by cascade) its group memberships; calls and conversations keep their contact id. */
   async delete(world: World, id: string): Promise<void> {
-    await this.dataSource.transaction(async (m) => {
+    await inTransaction(this.dataSource, async (m) => {
       const contact = await m.findOne(Contact, {
         where: { ...worldWhere(world), id },
         lock: { mode: 'pessimistic_write' },
@@ -172,7 +176,7 @@ export class ContactsService {
    * The contact of the world with this phone, created (with `name` as its title, and a `contact.created`
    * event) when there is none. Runs in the caller's transaction; safe against concurrent callers for one phone.
    */
-  async findOrCreateByPhone(manager: EntityManager, world: World, phone: string, name: string): Promise<Contact> {
+  async findOrCreateByPhone(manager: Tx, world: World, phone: string, name: string): Promise<Contact> {
     const e164 = toE164(phone);
     if (!e164) throw new Error(`findOrCreateByPhone: ${phone} is not an E.164 phone number`);
     const inserted: unknown[] = await manager.query(
@@ -188,7 +192,10 @@ export class ContactsService {
   /** The deleted contact's event records the Contact as it was: its row is gone when the webhook is sent. */
   private recordEvent(m: Tx, type: EventFamily<'contact'>, contact: Contact): Promise<string> {
     if (type === 'contact.deleted') {
-      return this.outbox.record(m, contact, type, { contactId: contact.id, contact: { ...ContactResponse.from(contact) } });
+      return this.outbox.record(m, contact, type, {
+        contactId: contact.id,
+        contact: { ...ContactResponse.from(contact) },
+      });
     }
     return this.outbox.record(m, contact, type, { contactId: contact.id });
   }

@@ -11,6 +11,7 @@ import { DoNotCallEntryResponse } from './do-not-call-entry.response';
 import { DoNotCallRepository } from './do-not-call.repository';
 import { AddDoNotCallDto } from './dto/add-do-not-call.dto';
 import { World } from '../../common/auth/world';
+import { inTransaction } from '../../infra/database/tx';
 
 /** The do-not-call ledger as the API and the dialers see it. */
 @Injectable()
@@ -23,7 +24,7 @@ export class DoNotCallService {
   ) {}
 
   add(world: World, listing: DoNotCallListing): Promise<{ entry: DoNotCallEntry; created: boolean }> {
-    return this.dataSource.transaction((m) => this.addCommand.execute(m, world, listing));
+    return inTransaction(this.dataSource, (m) => this.addCommand.execute(m, world, listing));
   }
 
   /** A listing asked for over HTTP (the API or the console): its response and status, 201 new or 200 already listed. */
@@ -38,7 +39,7 @@ export class DoNotCallService {
 
   /** Lifts the number's listing; `by` is kept as who lifted it (the API or the console). */
   async remove(world: World, number: string, by: DoNotCallSource = 'api'): Promise<void> {
-    const removed = await this.dataSource.transaction(async (m) => {
+    const removed = await inTransaction(this.dataSource, async (m) => {
       await lockAdmission(m, world.organizationId);
       return this.repository.remove(m, world, number, by);
     });

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { OutboxService } from '../outbox/outbox.service';
 import { DeliveryStatus, Message } from './message.entity';
 import { ProviderError } from './providers/messaging-provider';
+import { inTransaction, Tx } from '../../infra/database/tx';
 
 /** The forward order of the good path; a report never moves a message backwards (webhooks arrive out of order). */
 const PROGRESS: DeliveryStatus[] = ['accepted', 'sent', 'delivered', 'read'];
@@ -41,7 +42,7 @@ export class DeliveryStatusService {
 
   /** True when the report changed the message. */
   async apply(report: StatusReport): Promise<boolean> {
-    const outcome = await this.dataSource.transaction(async (m) => {
+    const outcome = await inTransaction(this.dataSource, async (m) => {
       if (await this.move(m, report)) return 'moved';
       const known = await m.existsBy(Message, {
         accountId: report.accountId,
@@ -73,7 +74,7 @@ export class DeliveryStatusService {
    * report is kept). Each kept report is claimed by one caller only (DELETE ... RETURNING), in good-path order.
    */
   async applyEarly(accountId: string, providerMessageId: string): Promise<number> {
-    return this.dataSource.transaction(async (m) => {
+    return inTransaction(this.dataSource, async (m) => {
       const claimed: Array<{ status: DeliveryStatus; error_code: number | null; error_title: string | null }> =
         await m.query(
           // A SELECT over the CTE: TypeORM hands back a DELETE's rows with its count, a SELECT's rows alone.
@@ -96,7 +97,7 @@ export class DeliveryStatusService {
   }
 
   /** The conditional move and its event; false when the message is unknown or the report would go backwards. */
-  private async move(m: EntityManager, report: StatusReport): Promise<boolean> {
+  private async move(m: Tx, report: StatusReport): Promise<boolean> {
     const { status, error } = report;
     const qb = m
       .createQueryBuilder()

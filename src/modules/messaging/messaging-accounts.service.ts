@@ -12,6 +12,7 @@ import { MessagingTemplate, TemplateStatus } from './messaging-template.entity';
 import { isUniqueViolation } from '../../infra/database/pg-errors';
 import { World, worldWhere } from '../../common/auth/world';
 import type { ProviderTemplate } from './providers/whatsapp/whatsapp-template-reader';
+import { inTransaction } from '../../infra/database/tx';
 
 /**
  * The list is not paginated, so its length is capped (README limits table, OpenAPI): a business connects a few
@@ -81,7 +82,7 @@ export class MessagingAccountsService {
   async create(organizationId: string, dto: CreateMessagingAccountDto): Promise<MessagingAccount> {
     const accessTokenSealed = dto.accessToken ? this.credentials.seal(dto.accessToken) : null;
     try {
-      return await this.dataSource.transaction(async (m) => {
+      return await inTransaction(this.dataSource, async (m) => {
         await assertBelowCap(m, ACCOUNT_CAP, organizationId);
         return m.save(
           m.create(MessagingAccount, {
@@ -124,7 +125,7 @@ export class MessagingAccountsService {
   async replaceTemplates(accountId: string, all: ProviderTemplate[]): Promise<{ synced: number; removed: number }> {
     // One row per name and language (an upsert may not touch a row twice): the provider's last word wins.
     const listed = [...new Map(all.map((t) => [`${t.name}\n${t.language}`, t])).values()];
-    return this.dataSource.transaction(async (m) => {
+    return inTransaction(this.dataSource, async (m) => {
       const now = new Date();
       // In chunks: one statement's parameters are bounded (65,535), and a template takes nine.
       for (let i = 0; i < listed.length; i += TEMPLATE_WRITE_CHUNK) {

@@ -10,6 +10,7 @@ import { Message } from './message.entity';
 import { MessagePayload } from './message-payload';
 import { messageEventPayload } from './messaging-event-bodies';
 import { MessagingAccount } from './messaging-account.entity';
+import { inTransaction } from '../../infra/database/tx';
 
 /** The free-form window the provider allows after a user's message. */
 export const SESSION_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -59,7 +60,7 @@ export class RecordInboundMessageCommand {
   ) {}
 
   execute(input: InboundMessage): Promise<InboundResult> {
-    return this.dataSource.transaction(async (m) => {
+    return inTransaction(this.dataSource, async (m) => {
       const { account } = input;
       // A user known only by the provider's id has no phone to file a contact under.
       const contactId = input.from

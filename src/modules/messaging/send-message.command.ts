@@ -15,6 +15,7 @@ import { MessagingSimulatorProvider } from './providers/simulator/messaging-simu
 import { previewOf } from './record-inbound-message.command';
 import { RENDERED_TEMPLATE_MAX_LENGTH, renderTemplate } from './template-placeholders';
 import { World, worldWhere } from '../../common/auth/world';
+import { inTransaction } from '../../infra/database/tx';
 
 export interface SentMessage {
   messageId: string;
@@ -152,7 +153,7 @@ export class SendMessageCommand {
     const { conversation, account } = send;
     const id = uuidv7();
     const now = new Date();
-    await this.dataSource.transaction(async (m) => {
+    await inTransaction(this.dataSource, async (m) => {
       await m.insert(Message, {
         id,
         organizationId: conversation.organizationId,

@@ -8,6 +8,7 @@ import { JobQueue } from '../../infra/queue/job-queue';
 import { JobName } from '../../infra/queue/queue-names';
 import { domainEventJob } from './domain-event-job';
 import { OUTBOX_CHANNEL, OutboxEventsRepository } from './outbox-events.repository';
+import { inTransaction } from '../../infra/database/tx';
 
 const BATCH = 500;
 const POLL_MS = 1000;
@@ -99,7 +100,7 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
    * use it to kill the relay at the worst moment.
    */
   async relayBatch(afterEnqueue?: () => void): Promise<number> {
-    return this.dataSource.transaction(async (tx) => {
+    return inTransaction(this.dataSource, async (tx) => {
       // Never the payload: a batch is 500 small references whatever the events hold, so its size is bounded too.
       const rows = await this.events.claimUnrelayed(tx, BATCH);
       if (!rows.length) return 0;

@@ -7,6 +7,7 @@ import { JobName } from '../../infra/queue/queue-names';
 import { domainEventJob } from './domain-event-job';
 import { OutboxEventsRepository } from './outbox-events.repository';
 import type { NoJobData } from '../../infra/queue/job-data';
+import { inTransaction } from '../../infra/database/tx';
 
 declare module '../../infra/queue/job-data' {
   interface JobDataMap {
@@ -43,7 +44,7 @@ export class OutboxReplayJob {
 
   @OnJob({ name: JobName.ReplayDomainEvents, schedule: { every: 15_000 } })
   async replay(): Promise<number> {
-    const replayed = await this.dataSource.transaction(async (tx) => {
+    const replayed = await inTransaction(this.dataSource, async (tx) => {
       const rows = await this.events.claimUnprocessed(tx, this.config.outboxReplayGraceMs / 1000, LOOKBACK_SECS, BATCH);
       if (!rows.length) return 0;
       await this.jobs.addBulk(JobName.DomainEvent, rows.map(domainEventJob));

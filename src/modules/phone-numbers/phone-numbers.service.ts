@@ -7,7 +7,7 @@ import { uuidv7 } from '../../common/ids/uuid-v7';
 import { CreatePhoneNumberDto } from './dto/create-phone-number.dto';
 import { PhoneNumber } from './phone-number.entity';
 import { isUniqueViolation } from '../../infra/database/pg-errors';
-import { Tx } from '../../infra/database/tx';
+import { inTransaction, Tx } from '../../infra/database/tx';
 import { VoicePlatformNumbers } from './voice-platform-numbers';
 
 /**
@@ -44,7 +44,7 @@ export class PhoneNumbersService {
 
   /** The organization's record for an E.164 number, or null when the number is not theirs. */
   findOwned(organizationId: string, number: string): Promise<PhoneNumber | null> {
-    return this.findOwnedIn(this.repo.manager, organizationId, number);
+    return this.repo.findOneBy({ organizationId, number });
   }
 
   /** The same read in the caller's transaction (a required `Tx`): never a second connection while it holds one. */
@@ -72,7 +72,7 @@ export class PhoneNumbersService {
     }
     const providerId = dto.providerId ?? imported ?? null;
     try {
-      return await this.dataSource.transaction(async (m) => {
+      return await inTransaction(this.dataSource, async (m) => {
         await assertBelowCap(m, PHONE_NUMBER_CAP, organizationId);
         return m.save(
           m.create(PhoneNumber, {

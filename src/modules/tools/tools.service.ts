@@ -10,7 +10,7 @@ import { assertOutboundUrl } from '../../common/url-safety/assert-outbound-url';
 import { OutboundUrlPolicy } from '../../common/url-safety/outbound-url-policy';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { isUniqueViolation } from '../../infra/database/pg-errors';
-import { Tx } from '../../infra/database/tx';
+import { inTransaction, Tx } from '../../infra/database/tx';
 import { CreateToolDto } from './dto/create-tool.dto';
 import { ToolFieldsDto } from './dto/tool-fields.dto';
 import { UpdateToolDto } from './dto/update-tool.dto';
@@ -79,7 +79,7 @@ export class ToolsService {
     if (fields.url) await assertOutboundUrl(fields.url, this.urlPolicy, 'url');
     const secret = dto.type === 'function' ? newSigningSecret() : null;
     const tool = await this.unique(() =>
-      this.dataSource.transaction(async (m) => {
+      inTransaction(this.dataSource, async (m) => {
         await assertBelowCap(m, TOOL_CAP, organizationId);
         const id = uuidv7();
         await m.insert(Tool, { id, organizationId, type: dto.type, ...fields, secret });
@@ -103,7 +103,7 @@ export class ToolsService {
 
   /** Check and delete in one transaction holding the row `FOR UPDATE`; attaching locks it `FOR SHARE`. */
   async delete(id: string): Promise<void> {
-    await this.dataSource.transaction(async (m) => {
+    await inTransaction(this.dataSource, async (m) => {
       const found = await m
         .createQueryBuilder(Tool, 't')
         .setLock('pessimistic_write')

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Tx } from '../../infra/database/tx';
+import { inTransaction, Tx } from '../../infra/database/tx';
 import { availableMins, balanceMins } from './allocation';
 import { CallBilling, CallSettlement, DispatchReservation, OutboundBlockedReason } from './call-billing.port';
 import { blockedReason } from './entitlements';
@@ -25,7 +25,7 @@ export class CallBillingService extends CallBilling {
   }
 
   outboundBlockedReason(organizationId: string): Promise<OutboundBlockedReason | null> {
-    return this.outboundBlockedReasonIn(this.dataSource.manager, organizationId);
+    return inTransaction(this.dataSource, (tx) => this.outboundBlockedReasonIn(tx, organizationId));
   }
 
   async outboundBlockedReasonIn(tx: Tx, organizationId: string): Promise<OutboundBlockedReason | null> {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { KeyedBatcher } from '../../common/concurrency/keyed-batcher';
 import { isUniqueViolation } from '../../infra/database/pg-errors';
-import { Tx } from '../../infra/database/tx';
+import { inTransaction, Tx } from '../../infra/database/tx';
 import {
   GrantState,
   applySettlement,
@@ -62,7 +62,7 @@ export class SettleCallCommand {
     const unique = [...new Map(settlements.map((s) => [s.callId, s])).values()];
     if (unique.length > 1) {
       try {
-        await this.dataSource.transaction((tx) => this.settle(tx, unique));
+        await inTransaction(this.dataSource, (tx) => this.settle(tx, unique));
         return settlements.map(() => null);
       } catch {
         // Settled one by one below: a transaction that failed wrote nothing.
@@ -82,7 +82,7 @@ export class SettleCallCommand {
 
   private async settleAlone(s: CallSettlement): Promise<void> {
     try {
-      await this.dataSource.transaction((tx) => this.settle(tx, [s]));
+      await inTransaction(this.dataSource, (tx) => this.settle(tx, [s]));
     } catch (error) {
       // A concurrent settlement of the same unreserved call (inbound) wrote its ledger row first: settled once.
       if (!isUniqueViolation(error, CALL_LEDGER_ROW_UNIQUE)) throw error;

@@ -4,6 +4,7 @@ import { ExpireTrialCommand } from './expire-trial.command';
 import { RenewSubscriptionCommand } from './renew-subscription.command';
 import { SubscriptionsRepository } from './subscriptions.repository';
 import { TrialsRepository } from './trials.repository';
+import { inTransaction } from '../../infra/database/tx';
 
 /** How many subscriptions, and how many trials, one pass handles; the next tick takes the rest. */
 const BATCH = 500;
@@ -29,11 +30,11 @@ export class SubscriptionLifecycleService {
     const now = new Date();
     let renewed = 0;
     for (const id of await this.subscriptions.findDueIds(this.dataSource.manager, now, BATCH)) {
-      if (await this.dataSource.transaction((tx) => this.renew.execute(tx, id, { onlyIfDue: true }))) renewed++;
+      if (await inTransaction(this.dataSource, (tx) => this.renew.execute(tx, id, { onlyIfDue: true }))) renewed++;
     }
     let trialsExpired = 0;
     for (const id of await this.trials.findDueIds(this.dataSource.manager, now, BATCH)) {
-      if (await this.dataSource.transaction((tx) => this.expireTrial.execute(tx, id))) trialsExpired++;
+      if (await inTransaction(this.dataSource, (tx) => this.expireTrial.execute(tx, id))) trialsExpired++;
     }
     if (renewed || trialsExpired) this.logger.log({ renewed, trialsExpired }, 'period boundaries processed');
     return { renewed, trialsExpired };

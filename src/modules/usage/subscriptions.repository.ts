@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { LessThanOrEqual } from 'typeorm';
+import { EntityManager, LessThanOrEqual } from 'typeorm';
 import { Tx } from '../../infra/database/tx';
 import { Subscription } from './entities/subscription.entity';
 
@@ -11,8 +11,8 @@ import { Subscription } from './entities/subscription.entity';
 @Injectable()
 export class SubscriptionsRepository {
   /** Active subscriptions whose period has ended (at most `limit`); ids only. */
-  async findDueIds(tx: Tx, now: Date, limit: number): Promise<string[]> {
-    const due = await tx.getRepository(Subscription).find({
+  async findDueIds(manager: EntityManager, now: Date, limit: number): Promise<string[]> {
+    const due = await manager.getRepository(Subscription).find({
       where: { status: 'active', currentPeriodEnd: LessThanOrEqual(now) },
       select: { id: true },
       take: limit,

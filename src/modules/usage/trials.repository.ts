@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { LessThanOrEqual } from 'typeorm';
+import { EntityManager, LessThanOrEqual } from 'typeorm';
 import { Tx } from '../../infra/database/tx';
 import { Trial, TrialStatus } from './entities/trial.entity';
 
@@ -9,9 +9,9 @@ import { Trial, TrialStatus } from './entities/trial.entity';
  */
 @Injectable()
 export class TrialsRepository {
-  /** Active trials whose window has passed (at most `limit`); ids only. */
-  async findDueIds(tx: Tx, now: Date, limit: number): Promise<string[]> {
-    const due = await tx.getRepository(Trial).find({
+  /** Active trials whose window has passed (at most `limit`); ids only. A read: any manager, in a transaction or not. */
+  async findDueIds(manager: EntityManager, now: Date, limit: number): Promise<string[]> {
+    const due = await manager.getRepository(Trial).find({
       where: { status: 'active', endsAt: LessThanOrEqual(now) },
       select: { id: true },
       take: limit,

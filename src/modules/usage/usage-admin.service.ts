@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
-import { Tx } from '../../infra/database/tx';
+import { inTransaction, Tx } from '../../infra/database/tx';
 import { addMonths, applyDeduction, planReservation } from './allocation';
 import { CloseGrantsCommand } from './close-grants.command';
 import { CancelSubscriptionDto } from './dto/cancel-subscription.dto';
@@ -41,7 +41,7 @@ export class UsageAdminService {
   ) {}
 
   async createSubscription(organizationId: string, dto: CreateSubscriptionDto): Promise<Subscription> {
-    return this.dataSource.transaction(async (manager) => {
+    return inTransaction(this.dataSource, async (manager) => {
       const locked = await this.balances.lock(manager, organizationId);
       const start = dto.periodStart ?? locked.now;
       const end = dto.periodEnd ?? addMonths(start, 1);
@@ -70,7 +70,7 @@ export class UsageAdminService {
   }
 
   async cancelSubscription(id: string, dto: CancelSubscriptionDto): Promise<Subscription> {
-    return this.dataSource.transaction(async (manager) => {
+    return inTransaction(this.dataSource, async (manager) => {
       const sub = await this.mustFindSubscription(manager, id);
       if (sub.status !== 'active') throw new ApiError('INVALID_STATE', 'The subscription has already ended');
       if (dto.atPeriodEnd) {
@@ -90,7 +90,7 @@ export class UsageAdminService {
   }
 
   async renewSubscription(id: string): Promise<Subscription> {
-    return this.dataSource.transaction(async (manager) => {
+    return inTransaction(this.dataSource, async (manager) => {
       const sub = await this.mustFindSubscription(manager, id);
       if (!(await this.renew.execute(manager, id, { onlyIfDue: false }))) {
         throw new ApiError('INVALID_STATE', `The subscription is ${sub.status}`);
@@ -101,7 +101,7 @@ export class UsageAdminService {
 
   /** Starts an organization's one free trial with its minutes (`trial_activation`); also used by the demo seed. */
   async startTrial(organizationId: string, dto: StartTrialDto): Promise<Trial> {
-    return this.dataSource.transaction(async (manager) => {
+    return inTransaction(this.dataSource, async (manager) => {
       const locked = await this.balances.lock(manager, organizationId);
       if (await this.trials.existsFor(manager, organizationId))
         throw ApiError.conflict('This organization already had a trial');
@@ -142,7 +142,7 @@ export class UsageAdminService {
     if (dto.mins < 0 && dto.type !== 'admin_adjustment') {
       throw ApiError.validation('mins', 'only admin_adjustment may be negative');
     }
-    return this.dataSource.transaction(async (manager) => {
+    return inTransaction(this.dataSource, async (manager) => {
       const locked = await this.balances.lock(manager, organizationId);
       const description = dto.description ?? defaultDescription(dto);
       if (dto.mins > 0) {

@@ -1,4 +1,5 @@
 import { UsageDailyService } from './usage-daily.service';
+import { UsageDailyTotalsRepository } from './usage-daily-totals.repository';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrganizationsModule } from '../organizations/organizations.module';
@@ -51,6 +52,7 @@ import { UsageSummaryService } from './usage-summary.service';
   controllers: [UsageController, AdminUsageController],
   providers: [
     UsageDailyService,
+    UsageDailyTotalsRepository,
     UsageBalancesRepository,
     MinuteGrantsRepository,
     MinuteLedgerRepository,

@@ -13,6 +13,7 @@ import { UpdateWebhookDto } from './dto/update-webhook.dto';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { assertOutboundUrl } from '../../common/url-safety/assert-outbound-url';
 import { OutboundUrlPolicy } from '../../common/url-safety/outbound-url-policy';
+import { inTransaction } from '../../infra/database/tx';
 
 export const MAX_ENDPOINTS_PER_ORG = 5;
 
@@ -54,7 +55,7 @@ export class WebhooksService implements ReplaySecretSource {
   async create(world: World, dto: CreateWebhookDto): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     await assertOutboundUrl(dto.url, this.urlPolicy);
     const secret = newSigningSecret();
-    const endpoint = await this.dataSource.transaction(async (m) => {
+    const endpoint = await inTransaction(this.dataSource, async (m) => {
       // The spec's cap is per organization: test and live endpoints count together.
       await assertBelowCap(m, ENDPOINT_CAP, world.organizationId);
       const row = m.create(WebhookEndpoint, {

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { TranscriptMessage } from '../../../src/modules/calls/call.entity';
 import { OutboxService } from '../../../src/modules/outbox/outbox.service';
 import { TestApp } from '../../support/test-app';
+import { inTransaction } from '../../../src/infra/database/tx';
 
 type ContactEvent = 'contact.created' | 'contact.updated' | 'contact.deleted';
 
@@ -22,7 +23,7 @@ export async function recordEvent(
 ): Promise<string> {
   const owner = { organizationId: orgId, livemode };
   const contactId = randomUUID();
-  return t.app.get(DataSource).transaction(async (m) => {
+  return inTransaction(t.app.get(DataSource), async (m) => {
     const outbox = t.app.get(OutboxService);
     if (type === 'contact.deleted') {
       return outbox.record(m, owner, type, { contactId, contact: { id: contactId, title } });
@@ -46,27 +47,22 @@ export async function recordCallEnded(
   transcript: TranscriptMessage[],
 ): Promise<{ eventId: string; callId: string }> {
   const callId = randomUUID();
-  const eventId = await t.app.get(DataSource).transaction(async (m) => {
+  const eventId = await inTransaction(t.app.get(DataSource), async (m) => {
     await m.query(
       `INSERT INTO calls (id, organization_id, livemode, status, direction, call_from, call_to, transcript, ended_at)
        VALUES ($1, $2, true, 'ended', 'outbound', '+15550000001', '+15550000002', $3, now())`,
       [callId, orgId, JSON.stringify(transcript)],
     );
-    return t.app.get(OutboxService).record(
-      m,
-      { organizationId: orgId, livemode: true },
-      'call.ended',
-      {
-        callId,
-        direction: 'outbound',
-        callTo: '+15550000002',
-        contactId: null,
-        caseId: null,
-        campaignId: null,
-        endedReason: null,
-        endedAt: new Date().toISOString(),
-      },
-    );
+    return t.app.get(OutboxService).record(m, { organizationId: orgId, livemode: true }, 'call.ended', {
+      callId,
+      direction: 'outbound',
+      callTo: '+15550000002',
+      contactId: null,
+      caseId: null,
+      campaignId: null,
+      endedReason: null,
+      endedAt: new Date().toISOString(),
+    });
   });
   return { eventId, callId };
 }

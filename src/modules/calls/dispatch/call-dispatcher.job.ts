@@ -14,6 +14,7 @@ import { finishedCallPayload } from '../call-event-payloads';
 import { CallsRepository, DispatchFailure } from '../calls.repository';
 import { PIPELINE_ERROR_REPORT, VoiceCallDeferred, VoiceCallRejected, VoiceProvider } from '../voice/voice-provider';
 import { CallDispatchQueue } from './call-dispatch-queue';
+import { inTransaction } from '../../../infra/database/tx';
 
 declare module '../../../infra/queue/job-data' {
   interface JobDataMap {
@@ -120,7 +121,7 @@ export class CallDispatcherJob {
   private async reserveAndStart(organizationId: string, claimed: Call[]): Promise<(Call | null)[]> {
     const results = new Map<string, LedgerReservationResult>();
     let refusedNow: Call[] = [];
-    const started = await this.dataSource.transaction(async (m) => {
+    const started = await inTransaction(this.dataSource, async (m) => {
       const { admitted, refused } = await this.admit(m, organizationId, claimed);
       refusedNow = refused;
       const processing = await this.calls.start(

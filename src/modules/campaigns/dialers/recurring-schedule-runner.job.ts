@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
-import { Tx } from '../../../infra/database/tx';
+import { inTransaction, Tx } from '../../../infra/database/tx';
 import { RecurringSchedule } from '../../automations/recurring-schedule.entity';
 import { RecurringSchedulesRepository } from '../../automations/recurring-schedules.repository';
 import { CampaignAudienceDto } from '../../audiences/campaign-audience.dto';
@@ -38,7 +38,7 @@ export class RecurringScheduleRunnerJob {
 
   @OnJob({ name: JobName.RecurringScheduleTick, schedule: { every: SCHEDULE_TICK_MS } })
   async tick(): Promise<number> {
-    return this.dataSource.transaction(async (m) => {
+    return inTransaction(this.dataSource, async (m) => {
       const due = await this.schedules.lockDue(m, BATCH);
       for (const schedule of due) {
         await this.fire(m, schedule);
@@ -71,7 +71,7 @@ export class RecurringScheduleRunnerJob {
   private async fire(tx: Tx, s: RecurringSchedule): Promise<void> {
     const occurrence = s.nextOccurrenceAt!.toISOString();
     try {
-      await tx.transaction((savepoint) =>
+      await inTransaction(tx, (savepoint) =>
         this.create.executeIn(
           savepoint,
           s.organizationId,

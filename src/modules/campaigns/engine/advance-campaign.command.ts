@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ApiError } from '../../../common/errors/api-error';
 import { CreateCallCommand } from '../../calls/create-call.command';
 import { DoNotCallService } from '../../do-not-call/do-not-call.service';
@@ -12,6 +12,7 @@ import { CampaignEntriesRepository, EntryOutcome, FinishedEntry } from '../campa
 import { CampaignEvents } from '../campaign-events';
 import { CampaignsRepository } from '../campaigns.repository';
 import { windowOpensAt } from './calling-window';
+import { inTransaction, Tx } from '../../../infra/database/tx';
 
 /** Attempts per number per rolling 24 hours across all of an organization's campaigns. */
 export const DAILY_ATTEMPT_CAP = 3;
@@ -46,7 +47,7 @@ export class AdvanceCampaignCommand {
   ) {}
 
   execute(campaignId: string): Promise<AdvanceResult> {
-    return this.dataSource.transaction(async (m) => {
+    return inTransaction(this.dataSource, async (m) => {
       let campaign = await this.campaigns.lock(m, campaignId, true);
       if (!campaign) return { busy: true };
       await this.recordFinished(m, campaign, await this.entries.finished(m, campaign.id));
@@ -77,7 +78,7 @@ export class AdvanceCampaignCommand {
   }
 
   /** Each finished attempt earns a retry (after the delay; the window is applied when it falls due) or ends the entry. */
-  private async recordFinished(m: EntityManager, campaign: Campaign, finished: FinishedEntry[]): Promise<void> {
+  private async recordFinished(m: Tx, campaign: Campaign, finished: FinishedEntry[]): Promise<void> {
     if (!finished.length) return;
     await this.attempts.recordEnded(m, finished);
     const retry = campaign.retry;
@@ -100,7 +101,7 @@ export class AdvanceCampaignCommand {
     await this.entries.applyOutcomes(m, outcomes);
   }
 
-  private async dial(m: EntityManager, campaign: Campaign): Promise<string[]> {
+  private async dial(m: Tx, campaign: Campaign): Promise<string[]> {
     const { maxConcurrentCalls } = await this.limits.find(campaign.organizationId, m);
     let slots =
       Math.min(campaign.maxConcurrent ?? maxConcurrentCalls, maxConcurrentCalls) -
@@ -153,7 +154,7 @@ export class AdvanceCampaignCommand {
   }
 
   /** The call of the entry's next attempt, or why the entry cannot be called at all. */
-  private async place(m: EntityManager, c: Campaign, entry: CampaignEntry): Promise<string | { skipReason: string }> {
+  private async place(m: Tx, c: Campaign, entry: CampaignEntry): Promise<string | { skipReason: string }> {
     let callId: string;
     try {
       const call = await this.createCall.executeIn(

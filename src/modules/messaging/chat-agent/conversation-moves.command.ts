@@ -6,6 +6,7 @@ import { queryEntities } from '../../../infra/database/entity-rows';
 import { OutboxService } from '../../outbox/outbox.service';
 import { Conversation, ConversationStatus } from '../conversation.entity';
 import { ConversationSummaries } from './conversation-summaries';
+import { inTransaction } from '../../../infra/database/tx';
 
 export type ConversationMove = 'hand-off' | 'close' | 'reopen';
 
@@ -50,7 +51,7 @@ export class ConversationMovesCommand {
 
   private async apply(world: World, id: string, move: ConversationMove) {
     const { from, to } = MOVES[move];
-    const moved = await this.dataSource.transaction(async (m) => {
+    const moved = await inTransaction(this.dataSource, async (m) => {
       const [row] = await queryEntities(
         m,
         Conversation,
