@@ -15,7 +15,7 @@ export interface CallSettlement {
 }
 
 /**
- * The one narrow interface between calls and the minute ledger (issue "Calls" ↔ issue "Minute ledger").
+ * The one narrow interface between the calls module and the minute ledger (the usage module).
  * Implemented by the usage module; calls never touch ledger tables directly.
  */
 export abstract class CallBilling {
