@@ -6,7 +6,7 @@ import { DeferJob } from '../../../infra/queue/defer-job';
 import { JobQueue } from '../../../infra/queue/job-queue';
 import { JobName } from '../../../infra/queue/queue-names';
 import { WebhookDeliveryJobData, deliveryJobId } from './webhook-delivery-job-data';
-import { WebhookDeliveryLeaseRepository } from './webhook-delivery-lease.repository';
+import { WaitingAttempt, WebhookDeliveryLeaseRepository } from './webhook-delivery-lease.repository';
 
 /** A running lease outlives the attempt's timeout by this much before it counts as abandoned (a crashed worker). */
 const LEASE_MARGIN_MS = 15_000;
@@ -40,21 +40,44 @@ export class WebhookDeliverySlots {
   }
 
   /**
-   * Takes this worker's slot for the attempt's organization (no I/O: decided before the attempt reads anything),
-   * or throws DeferJob. `since`: when the attempt became due, its place in the organization's line. The returned
-   * function gives the slot back.
+   * Defers the attempt (throws DeferJob) when its organization's share of this worker is in use, before it reads
+   * anything; takes nothing. `since`: when the attempt became due, its place in the organization's line.
    */
-  takeOrganization(job: WebhookDeliveryJobData, since: number): () => void {
+  checkOrganization(job: WebhookDeliveryJobData, since: number): void {
+    const org = job.organizationId;
+    if (this.organizations.heldBy(org) >= this.organizations.limit) this.deferOrganization(job, since);
+  }
+
+  /**
+   * Both of the attempt's slots, taken just before its HTTP exchange, so neither is held while it reads or
+   * renders (measured under the mixed workload, BENCHMARKS.md: held across the reads, the organization's 10
+   * units capped one organization at ~25 deliveries/s). First the endpoint's, across all workers, then the
+   * organization's unit in this worker (no I/O). Null when the endpoint is gone; throws DeferJob when either is
+   * in use. The returned function gives both back: the organization's unit first, as soon as the exchange ends.
+   */
+  async claim(job: WebhookDeliveryJobData, since: number): Promise<ReleaseSlot | null> {
+    const releaseEndpoint = await this.claimEndpoint(job);
+    if (!releaseEndpoint) return null;
+    let releaseOrganization: () => void;
+    try {
+      releaseOrganization = this.takeOrganization(job, since);
+    } catch (deferred) {
+      // Another attempt of the organization took the last unit since checkOrganization: the endpoint's slot goes
+      // back, and this attempt waits in the organization's line.
+      await releaseEndpoint();
+      throw deferred;
+    }
+    return async () => {
+      releaseOrganization();
+      await releaseEndpoint();
+    };
+  }
+
+  /** Takes this worker's unit for the attempt's organization (no I/O), or throws DeferJob. */
+  private takeOrganization(job: WebhookDeliveryJobData, since: number): () => void {
     const org = job.organizationId;
     const jobId = deliveryJobId(job.eventId, job.endpointId, job.attempt);
-    if (!this.organizations.tryTake(org, jobId)) {
-      this.organizations.park(org, { id: jobId, rank: since });
-      this.metrics.webhookDelivery('deferred');
-      // Once parked, a unit freed meanwhile (its wake-up found nobody parked) goes to the longest waiter.
-      throw new DeferJob(this.parkedDelay(), 'organization share of this worker in use', () =>
-        this.wakeOrganization(org, this.organizations.wake(org)),
-      );
-    }
+    if (!this.organizations.tryTake(org, jobId)) this.deferOrganization(job, since);
     let given = false;
     return () => {
       if (given) return;
@@ -66,11 +89,21 @@ export class WebhookDeliverySlots {
     };
   }
 
+  private deferOrganization(job: WebhookDeliveryJobData, since: number): never {
+    const org = job.organizationId;
+    this.organizations.park(org, { id: deliveryJobId(job.eventId, job.endpointId, job.attempt), rank: since });
+    this.metrics.webhookDelivery('deferred');
+    // Once parked, a unit freed meanwhile (its wake-up found nobody parked) goes to the longest waiter.
+    throw new DeferJob(this.parkedDelay(), 'organization share of this worker in use', () =>
+      this.wakeOrganization(org, this.organizations.wake(org)),
+    );
+  }
+
   /**
    * Takes one of the endpoint's slots, across all workers, or throws DeferJob. Null when the endpoint is gone.
    * The returned function gives the slot back and wakes the endpoint's longest waiter.
    */
-  async claimEndpoint(job: WebhookDeliveryJobData): Promise<ReleaseSlot | null> {
+  private async claimEndpoint(job: WebhookDeliveryJobData): Promise<ReleaseSlot | null> {
     const jobId = deliveryJobId(job.eventId, job.endpointId, job.attempt);
     const claim = await this.leases.claim(
       jobId,
@@ -92,15 +125,33 @@ export class WebhookDeliverySlots {
     return async () => {
       if (released) return;
       released = true;
-      let next = await this.leases.release(jobId, job.endpointId);
-      for (let i = 0; next && i < WAKE_TRIES; i++) {
-        const woken = await this.jobs.promote(JobName.DeliverWebhook, next.jobId);
-        if (woken === 'promoted') return;
-        // Still on its way to the delayed set: back to its place; once parked it looks for the slot freed here.
-        if (woken === 'not-delayed') return this.leases.requeue(next, job.endpointId);
-        next = await this.leases.next(job.endpointId);
+      const next = await this.leases.release(jobId, job.endpointId);
+      // The slot is free once its row is gone: the waiter's wake-up (queue round trips) is not waited for, so it
+      // holds neither this attempt nor its organization's unit.
+      if (next) {
+        this.wakeEndpoint(job.endpointId, next).catch((err: unknown) => {
+          // The waiter still wakes on its own delay.
+          this.logger.debug(
+            { jobId: next.jobId, err: (err as Error).message },
+            'Could not wake a deferred webhook attempt',
+          );
+        });
       }
     };
+  }
+
+  /**
+   * Promotes the endpoint's woken waiter. One not in the delayed set yet (still on its way there) goes back to its
+   * place, and once parked looks for the slot freed here; one whose job is gone makes way for the next.
+   */
+  private async wakeEndpoint(endpointId: string, waiter: WaitingAttempt): Promise<void> {
+    let next: WaitingAttempt | null = waiter;
+    for (let i = 0; next && i < WAKE_TRIES; i++) {
+      const woken = await this.jobs.promote(JobName.DeliverWebhook, next.jobId);
+      if (woken === 'promoted') return;
+      if (woken === 'not-delayed') return this.leases.requeue(next, endpointId);
+      next = await this.leases.next(endpointId);
+    }
   }
 
   /**
