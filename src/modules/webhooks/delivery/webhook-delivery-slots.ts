@@ -40,44 +40,21 @@ export class WebhookDeliverySlots {
   }
 
   /**
-   * Defers the attempt (throws DeferJob) when its organization's share of this worker is in use, before it reads
-   * anything; takes nothing. `since`: when the attempt became due, its place in the organization's line.
+   * Takes this worker's slot for the attempt's organization (no I/O: decided before the attempt reads anything),
+   * or throws DeferJob. `since`: when the attempt became due, its place in the organization's line. The returned
+   * function gives the slot back.
    */
-  checkOrganization(job: WebhookDeliveryJobData, since: number): void {
-    const org = job.organizationId;
-    if (this.organizations.heldBy(org) >= this.organizations.limit) this.deferOrganization(job, since);
-  }
-
-  /**
-   * Both of the attempt's slots, taken just before its HTTP exchange, so neither is held while it reads or
-   * renders (measured under the mixed workload, BENCHMARKS.md: held across the reads, the organization's 10
-   * units capped one organization at ~25 deliveries/s). First the endpoint's, across all workers, then the
-   * organization's unit in this worker (no I/O). Null when the endpoint is gone; throws DeferJob when either is
-   * in use. The returned function gives both back: the organization's unit first, as soon as the exchange ends.
-   */
-  async claim(job: WebhookDeliveryJobData, since: number): Promise<ReleaseSlot | null> {
-    const releaseEndpoint = await this.claimEndpoint(job);
-    if (!releaseEndpoint) return null;
-    let releaseOrganization: () => void;
-    try {
-      releaseOrganization = this.takeOrganization(job, since);
-    } catch (deferred) {
-      // Another attempt of the organization took the last unit since checkOrganization: the endpoint's slot goes
-      // back, and this attempt waits in the organization's line.
-      await releaseEndpoint();
-      throw deferred;
-    }
-    return async () => {
-      releaseOrganization();
-      await releaseEndpoint();
-    };
-  }
-
-  /** Takes this worker's unit for the attempt's organization (no I/O), or throws DeferJob. */
-  private takeOrganization(job: WebhookDeliveryJobData, since: number): () => void {
+  takeOrganization(job: WebhookDeliveryJobData, since: number): () => void {
     const org = job.organizationId;
     const jobId = deliveryJobId(job.eventId, job.endpointId, job.attempt);
-    if (!this.organizations.tryTake(org, jobId)) this.deferOrganization(job, since);
+    if (!this.organizations.tryTake(org, jobId)) {
+      this.organizations.park(org, { id: jobId, rank: since });
+      this.metrics.webhookDelivery('deferred');
+      // Once parked, a unit freed meanwhile (its wake-up found nobody parked) goes to the longest waiter.
+      throw new DeferJob(this.parkedDelay(), 'organization share of this worker in use', () =>
+        this.wakeOrganization(org, this.organizations.wake(org)),
+      );
+    }
     let given = false;
     return () => {
       if (given) return;
@@ -89,21 +66,11 @@ export class WebhookDeliverySlots {
     };
   }
 
-  private deferOrganization(job: WebhookDeliveryJobData, since: number): never {
-    const org = job.organizationId;
-    this.organizations.park(org, { id: deliveryJobId(job.eventId, job.endpointId, job.attempt), rank: since });
-    this.metrics.webhookDelivery('deferred');
-    // Once parked, a unit freed meanwhile (its wake-up found nobody parked) goes to the longest waiter.
-    throw new DeferJob(this.parkedDelay(), 'organization share of this worker in use', () =>
-      this.wakeOrganization(org, this.organizations.wake(org)),
-    );
-  }
-
   /**
    * Takes one of the endpoint's slots, across all workers, or throws DeferJob. Null when the endpoint is gone.
    * The returned function gives the slot back and wakes the endpoint's longest waiter.
    */
-  private async claimEndpoint(job: WebhookDeliveryJobData): Promise<ReleaseSlot | null> {
+  async claimEndpoint(job: WebhookDeliveryJobData): Promise<ReleaseSlot | null> {
     const jobId = deliveryJobId(job.eventId, job.endpointId, job.attempt);
     const claim = await this.leases.claim(
       jobId,
