@@ -2,8 +2,10 @@ import { createOrg, TestOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 import { WebhookReceiver } from '../webhooks/support/receiver';
 
-/** Attempts in flight per endpoint (the default of WEBHOOK_ENDPOINT_CONCURRENCY). */
+/** Attempts in flight per endpoint: below the organization's share, so the endpoint's slots are what binds. */
 const PER_ENDPOINT = 4;
+/** One organization's share of the worker: a fifth of its 50 slots, so A's flood leaves most of them to others. */
+const PER_ORGANIZATION = 10;
 
 /**
  * One organization's slow receivers never delay another's webhooks. Org A's five endpoints
@@ -15,7 +17,13 @@ describe('noisy neighbour: fair webhook delivery', () => {
   let receiver: WebhookReceiver;
   beforeAll(async () => {
     receiver = await new WebhookReceiver().start();
-    t = await startTestApp({ env: { WEBHOOK_ALLOW_INSECURE: 'true' } });
+    t = await startTestApp({
+      env: {
+        WEBHOOK_ALLOW_INSECURE: 'true',
+        WEBHOOK_ENDPOINT_CONCURRENCY: String(PER_ENDPOINT),
+        WEBHOOK_ORGANIZATION_CONCURRENCY: String(PER_ORGANIZATION),
+      },
+    });
   });
   afterAll(async () => {
     // The receiver goes first: A's held requests end at once instead of holding the workers' shutdown.

@@ -5,6 +5,8 @@ import { WebhookReceiver } from './support/receiver';
 
 /** The attempt timeout, and so how long a deferred attempt stays parked when nobody wakes it. */
 const PARKED_MS = 30_000;
+/** Attempts in flight per endpoint: 2 x 4 below the organization's share of 10, so both limits defer attempts. */
+const PER_ENDPOINT = 4;
 /** Events of the burst: 80 deliveries to two endpoints, far above the organization's share of 10 and 2 x 4 slots. */
 const EVENTS = 40;
 
@@ -25,7 +27,12 @@ describe.each([
     receiver = await new WebhookReceiver().start();
     t = await startTestApp({
       postgresQueues,
-      env: { WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_TIMEOUT_MS: String(PARKED_MS) },
+      env: {
+        WEBHOOK_ALLOW_INSECURE: 'true',
+        WEBHOOK_TIMEOUT_MS: String(PARKED_MS),
+        WEBHOOK_ENDPOINT_CONCURRENCY: String(PER_ENDPOINT),
+        WEBHOOK_ORGANIZATION_CONCURRENCY: '10',
+      },
     });
   });
   afterAll(async () => {
@@ -43,9 +50,7 @@ describe.each([
       });
       expect(res.status).toBe(201);
     }
-    await Promise.all(
-      Array.from({ length: EVENTS }, (_, i) => recordEvent(t, org.id, 'contact.created', `c${i}`)),
-    );
+    await Promise.all(Array.from({ length: EVENTS }, (_, i) => recordEvent(t, org.id, 'contact.created', `c${i}`)));
     await receiver.waitFor(
       (all) => all.length >= EVENTS * paths.length,
       PARKED_MS + 15_000,
@@ -55,7 +60,7 @@ describe.each([
     for (const path of paths) {
       const ids = receiver.on(path).map((r) => JSON.parse(r.rawBody).data.id as string);
       expect(new Set(ids).size).toBe(EVENTS);
-      expect(receiver.maxOpen.get(path)).toBeLessThanOrEqual(4);
+      expect(receiver.maxOpen.get(path)).toBeLessThanOrEqual(PER_ENDPOINT);
     }
     const waited = receiver.received.map((r) => r.at - Date.parse(JSON.parse(r.rawBody).timestamp as string));
     const parked = waited.filter((ms) => ms >= PARKED_MS);

@@ -28,8 +28,8 @@ describe('parseConfig', () => {
       webhookRetryDelaysMs: [10000, 60000, 300000],
       webhookTimeoutMs: 10000,
       webhookAllowInsecure: false,
-      webhookEndpointConcurrency: 4,
-      webhookOrganizationConcurrency: 10,
+      webhookEndpointConcurrency: 16,
+      webhookOrganizationConcurrency: 25,
       migrateOnStart: true,
       logLevel: 'info',
     });

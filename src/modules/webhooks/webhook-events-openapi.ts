@@ -27,7 +27,7 @@ is computed when each attempt is sent, so a rotated secret applies to pending re
 on every attempt of one event to one endpoint: deduplicate on it. Any 2xx within the timeout is success;
 otherwise the delivery is retried after about 10 s, 60 s and 300 s (\`WEBHOOK_RETRY_DELAYS_MS\`), each attempt
 timing out after 10 s (\`WEBHOOK_TIMEOUT_MS\`, the whole exchange: a 2xx that comes later is a failed attempt).
-At most 4 attempts are in flight per endpoint (\`WEBHOOK_ENDPOINT_CONCURRENCY\`) and at most 10 per organization in
+At most 16 attempts are in flight per endpoint (\`WEBHOOK_ENDPOINT_CONCURRENCY\`) and at most 25 per organization in
 one worker (\`WEBHOOK_ORGANIZATION_CONCURRENCY\`); further attempts wait their turn, so order across events is not
 guaranteed. A delivery whose last retry failed counts as failed; 10 failed deliveries in a row disable
 the endpoint (\`isActive: false\`; re-enable with PATCH), any success resets the count.`;

@@ -6,7 +6,7 @@ import { DeferJob } from '../../../infra/queue/defer-job';
 import { JobQueue } from '../../../infra/queue/job-queue';
 import { JobName } from '../../../infra/queue/queue-names';
 import { WebhookDeliveryJobData, deliveryJobId } from './webhook-delivery-job-data';
-import { WebhookDeliveryLeaseRepository } from './webhook-delivery-lease.repository';
+import { WaitingAttempt, WebhookDeliveryLeaseRepository } from './webhook-delivery-lease.repository';
 
 /** A running lease outlives the attempt's timeout by this much before it counts as abandoned (a crashed worker). */
 const LEASE_MARGIN_MS = 15_000;
@@ -92,15 +92,33 @@ export class WebhookDeliverySlots {
     return async () => {
       if (released) return;
       released = true;
-      let next = await this.leases.release(jobId, job.endpointId);
-      for (let i = 0; next && i < WAKE_TRIES; i++) {
-        const woken = await this.jobs.promote(JobName.DeliverWebhook, next.jobId);
-        if (woken === 'promoted') return;
-        // Still on its way to the delayed set: back to its place; once parked it looks for the slot freed here.
-        if (woken === 'not-delayed') return this.leases.requeue(next, job.endpointId);
-        next = await this.leases.next(job.endpointId);
+      const next = await this.leases.release(jobId, job.endpointId);
+      // The slot is free once its row is gone: the waiter's wake-up (queue round trips) is not waited for, so it
+      // holds neither this attempt nor its organization's unit.
+      if (next) {
+        this.wakeEndpoint(job.endpointId, next).catch((err: unknown) => {
+          // The waiter still wakes on its own delay.
+          this.logger.debug(
+            { jobId: next.jobId, err: (err as Error).message },
+            'Could not wake a deferred webhook attempt',
+          );
+        });
       }
     };
+  }
+
+  /**
+   * Promotes the endpoint's woken waiter. One not in the delayed set yet (still on its way there) goes back to its
+   * place, and once parked looks for the slot freed here; one whose job is gone makes way for the next.
+   */
+  private async wakeEndpoint(endpointId: string, waiter: WaitingAttempt): Promise<void> {
+    let next: WaitingAttempt | null = waiter;
+    for (let i = 0; next && i < WAKE_TRIES; i++) {
+      const woken = await this.jobs.promote(JobName.DeliverWebhook, next.jobId);
+      if (woken === 'promoted') return;
+      if (woken === 'not-delayed') return this.leases.requeue(next, endpointId);
+      next = await this.leases.next(endpointId);
+    }
   }
 
   /**
