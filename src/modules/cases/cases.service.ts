@@ -157,12 +157,7 @@ export class CasesService {
   /** Admin API: link a case (of any organization) to an entry of its organization's library, or unlink it. */
   linkSystemPrompt(caseId: string, systemPromptId: string | null): Promise<Case> {
     return inTransaction(this.dataSource, async (m) => {
-      const found = await m
-        .createQueryBuilder(Case, 'c')
-        .setLock('pessimistic_write')
-        .where('c.id = :caseId', { caseId })
-        .getOne();
-      if (!found) throw ApiError.notFound('Case');
+      const found = await this.lockAnyCase(m, caseId);
       if (systemPromptId) await this.prompts.mustExist(found.organizationId, systemPromptId, m);
       await m.update(Case, { id: caseId }, { systemPromptId });
       return m.findOneByOrFail(Case, { id: caseId });
@@ -176,12 +171,7 @@ export class CasesService {
    */
   attachTools(caseId: string, toolIds: string[], integrationToolIds: string[]): Promise<Case> {
     return inTransaction(this.dataSource, async (m) => {
-      const found = await m
-        .createQueryBuilder(Case, 'c')
-        .setLock('pessimistic_write')
-        .where('c.id = :caseId', { caseId })
-        .getOne();
-      if (!found) throw ApiError.notFound('Case');
+      const found = await this.lockAnyCase(m, caseId);
       const ids = [...new Set(toolIds)];
       await this.tools.lockOwned(m, found.organizationId, ids);
       await m.update(Case, { id: caseId }, { toolIds: ids, integrationToolIds: [...new Set(integrationToolIds)] });
@@ -199,6 +189,17 @@ export class CasesService {
       .createQueryBuilder(Case, 'c')
       .setLock(lock)
       .where('c.id = :id AND c.organizationId = :organizationId', { id, organizationId })
+      .getOne();
+    if (!found) throw ApiError.notFound('Case');
+    return found;
+  }
+
+  /** The case, locked `FOR UPDATE` until the transaction ends (admin writes of any organization's case); 404 if none. */
+  private async lockAnyCase(m: Tx, caseId: string): Promise<Case> {
+    const found = await m
+      .createQueryBuilder(Case, 'c')
+      .setLock('pessimistic_write')
+      .where('c.id = :caseId', { caseId })
       .getOne();
     if (!found) throw ApiError.notFound('Case');
     return found;
