@@ -59,8 +59,6 @@ const INJECTS_A_REPOSITORY = /@InjectRepository\(/;
  */
 const NOT_YET_MOVED: readonly string[] = [
   'modules/api-keys/api-keys.service.ts',
-  'modules/assistants/inbound-assistants.service.ts',
-  'modules/assistants/outbound-assistants.service.ts',
   'modules/cases/cases.service.ts',
   'modules/contacts/contacts.service.ts',
   'modules/messaging/chat-agent/chat-agents.service.ts',

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { OrganizationCap, assertBelowCap } from '../../common/limits/organization-cap';
-import { uuidv7 } from '../../common/ids/uuid-v7';
 import { PromptsService } from '../cases/prompts.service';
 import { UpdateInboundAssistantDto } from './dto/update-inbound-assistant.dto';
 import { InboundAssistant } from './inbound-assistant.entity';
+import { InboundAssistantsRepository } from './inbound-assistants.repository';
 import { inTransaction } from '../../infra/database/tx';
 
 /** The list is not paginated, so its length is capped (README limits table, OpenAPI). */
@@ -22,23 +21,18 @@ const INBOUND_ASSISTANT_CAP: OrganizationCap<InboundAssistant> = {
 @Injectable()
 export class InboundAssistantsService {
   constructor(
-    @InjectRepository(InboundAssistant) private readonly assistants: Repository<InboundAssistant>,
+    private readonly assistants: InboundAssistantsRepository,
     private readonly prompts: PromptsService,
     private readonly dataSource: DataSource,
   ) {}
 
   /** Not paginated (the spec shows `data` only), so capped per organization (MAX_INBOUND_ASSISTANTS); newest first. */
   list(organizationId: string): Promise<InboundAssistant[]> {
-    // The response's columns, named, so a column added later is not read by the list.
-    return this.assistants.find({
-      select: { id: true, name: true, systemPromptId: true, createdAt: true },
-      where: { organizationId },
-      order: { createdAt: 'DESC', id: 'DESC' },
-    });
+    return this.assistants.list(organizationId);
   }
 
   async get(organizationId: string, id: string): Promise<InboundAssistant> {
-    const found = await this.assistants.findOneBy({ id, organizationId });
+    const found = await this.assistants.find(organizationId, id);
     if (!found) throw ApiError.notFound('Inbound assistant');
     return found;
   }
@@ -47,7 +41,7 @@ export class InboundAssistantsService {
     await this.prompts.mustExist(organizationId, systemPromptId);
     return inTransaction(this.dataSource, async (m) => {
       await assertBelowCap(m, INBOUND_ASSISTANT_CAP, organizationId);
-      return m.save(m.create(InboundAssistant, { id: uuidv7(), organizationId, name, systemPromptId }));
+      return this.assistants.insert(m, organizationId, name, systemPromptId);
     });
   }
 
@@ -59,7 +53,7 @@ export class InboundAssistantsService {
     if (dto.name != null) patch.name = dto.name;
     if (dto.systemPromptId != null) patch.systemPromptId = dto.systemPromptId;
     if (!Object.keys(patch).length) return current;
-    await this.assistants.update({ id, organizationId }, patch);
+    await this.assistants.update(organizationId, id, patch);
     return this.get(organizationId, id);
   }
 }

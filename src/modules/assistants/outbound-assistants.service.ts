@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'node:util';
-import { DataSource, EntityManager, Not, Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { OrganizationCap, assertBelowCap } from '../../common/limits/organization-cap';
 import { uuidv7 } from '../../common/ids/uuid-v7';
@@ -17,6 +16,7 @@ import { CreateOutboundAssistantDto } from './dto/create-outbound-assistant.dto'
 import { UpdateOutboundAssistantDto } from './dto/update-outbound-assistant.dto';
 import { ModelConfig, OutboundAssistant, TranscriberConfig, VoiceConfig } from './outbound-assistant.entity';
 import { OutboundAssistantSummary } from './outbound-assistant.response';
+import { OutboundAssistantsRepository } from './outbound-assistants.repository';
 import { inTransaction, Tx } from '../../infra/database/tx';
 import { lockOutboundAssistantDefault } from '../../infra/database/advisory-locks';
 import { voicemailPolicyOf } from '../call-outcomes/voicemail-policy';
@@ -47,7 +47,7 @@ const ASSISTANT_CAP: OrganizationCap<OutboundAssistant> = {
 @Injectable()
 export class OutboundAssistantsService {
   constructor(
-    @InjectRepository(OutboundAssistant) private readonly assistants: Repository<OutboundAssistant>,
+    private readonly assistants: OutboundAssistantsRepository,
     private readonly dataSource: DataSource,
     private readonly blockers: ReferenceRegistry,
   ) {}
@@ -57,29 +57,16 @@ export class OutboundAssistantsService {
    * first. The summary's columns only: never the system prompt (up to 50,000 characters each).
    */
   list(organizationId: string): Promise<OutboundAssistantSummary[]> {
-    return this.assistants.find({
-      select: {
-        id: true,
-        name: true,
-        description: true,
-        isDefault: true,
-        voice: true,
-        model: true,
-        createdAt: true,
-        updatedAt: true,
-      },
-      where: { organizationId },
-      order: { createdAt: 'DESC', id: 'DESC' },
-    });
+    return this.assistants.list(organizationId);
   }
 
   /** The organization's default assistant, whole (at most one: a partial unique index), or null. */
   getDefault(organizationId: string): Promise<OutboundAssistant | null> {
-    return this.assistants.findOneBy({ organizationId, isDefault: true });
+    return this.assistants.findDefault(organizationId);
   }
 
   async get(organizationId: string, id: string): Promise<OutboundAssistant> {
-    const found = await this.assistants.findOneBy({ id, organizationId });
+    const found = await this.assistants.find(organizationId, id);
     if (!found) throw ApiError.notFound('Outbound assistant');
     return found;
   }
@@ -90,24 +77,22 @@ export class OutboundAssistantsService {
       await assertBelowCap(m, ASSISTANT_CAP, organizationId);
       const id = uuidv7();
       if (dto.isDefault) await this.takeDefault(m, organizationId, id);
-      return m.save(
-        m.create(OutboundAssistant, {
-          id,
-          organizationId,
-          name: dto.name,
-          description: dto.description ?? null,
-          isDefault: dto.isDefault ?? false,
-          voice: voiceConfig(dto.voice),
-          model: modelConfig(dto.model),
-          transcriber: transcriberConfig(dto.transcriber ?? DEFAULT_TRANSCRIBER),
-          firstMessage: dto.firstMessage ?? null,
-          systemPrompt: dto.systemPrompt ?? null,
-          dialKeypadFunctionEnabled: dto.dialKeypadFunctionEnabled ?? false,
-          backchannelingEnabled: dto.backchannelingEnabled ?? true,
-          backgroundDenoisingEnabled: dto.backgroundDenoisingEnabled ?? true,
-          voicemail: dto.voicemail ? voicemailPolicyOf(dto.voicemail) : null,
-        }),
-      );
+      return this.assistants.insert(m, {
+        id,
+        organizationId,
+        name: dto.name,
+        description: dto.description ?? null,
+        isDefault: dto.isDefault ?? false,
+        voice: voiceConfig(dto.voice),
+        model: modelConfig(dto.model),
+        transcriber: transcriberConfig(dto.transcriber ?? DEFAULT_TRANSCRIBER),
+        firstMessage: dto.firstMessage ?? null,
+        systemPrompt: dto.systemPrompt ?? null,
+        dialKeypadFunctionEnabled: dto.dialKeypadFunctionEnabled ?? false,
+        backchannelingEnabled: dto.backchannelingEnabled ?? true,
+        backgroundDenoisingEnabled: dto.backgroundDenoisingEnabled ?? true,
+        voicemail: dto.voicemail ? voicemailPolicyOf(dto.voicemail) : null,
+      });
     });
   }
 
@@ -135,8 +120,7 @@ export class OutboundAssistantsService {
         if (isDeepStrictEqual(patch[key], current[key])) delete patch[key];
       }
       if (!Object.keys(patch).length) return current;
-      await m.update(OutboundAssistant, { id, organizationId }, patch);
-      return m.findOneByOrFail(OutboundAssistant, { id, organizationId });
+      return this.assistants.update(m, organizationId, id, patch);
     });
   }
 
@@ -145,7 +129,7 @@ export class OutboundAssistantsService {
     await inTransaction(this.dataSource, async (m) => {
       await this.lock(m, organizationId, id, 'pessimistic_write');
       await this.blockers.assertNone(m, organizationId, { assistantConfigId: id }, 'Outbound assistant');
-      await m.delete(OutboundAssistant, { id, organizationId });
+      await this.assistants.delete(m, organizationId, id);
     });
   }
 
@@ -161,22 +145,18 @@ export class OutboundAssistantsService {
    * Makes `id` the only candidate default: a per-organization advisory lock serialises concurrent default
    * changes (so the partial unique index never rejects one), then the previous default is unset.
    */
-  private async takeDefault(m: EntityManager, organizationId: string, id: string): Promise<void> {
+  private async takeDefault(m: Tx, organizationId: string, id: string): Promise<void> {
     await lockOutboundAssistantDefault(m, organizationId);
-    await m.update(OutboundAssistant, { organizationId, isDefault: true, id: Not(id) }, { isDefault: false });
+    await this.assistants.unsetDefaultExcept(m, organizationId, id);
   }
 
   private async lock(
-    m: EntityManager,
+    m: Tx,
     organizationId: string,
     id: string,
     lock: 'pessimistic_read' | 'pessimistic_write',
   ): Promise<OutboundAssistant> {
-    const found = await m
-      .createQueryBuilder(OutboundAssistant, 'a')
-      .setLock(lock)
-      .where('a.id = :id AND a.organizationId = :organizationId', { id, organizationId })
-      .getOne();
+    const found = await this.assistants.lock(m, organizationId, id, lock);
     if (!found) throw ApiError.notFound('Outbound assistant');
     return found;
   }
