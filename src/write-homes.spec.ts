@@ -66,7 +66,6 @@ const NOT_YET_MOVED: readonly string[] = [
   'modules/messaging/messaging-accounts.service.ts',
   'modules/messaging/messaging-media.service.ts',
   'modules/messaging/send-message.command.ts',
-  'modules/phone-numbers/phone-numbers.service.ts',
   'modules/tools/tools.service.ts',
   'modules/webhooks/webhooks.service.ts',
 ];

@@ -23,7 +23,7 @@ export class AdminPhoneNumbersController {
       'The organization may then call from it (`from`) and receives the calls made to it. 409 CONFLICT when ' +
       'the number is already assigned (to any organization); 422 MAX_PHONE_NUMBERS at the cap of 100 (extension). ' +
       'Without `providerId`, on the Vapi platform (extension), the number is imported: looked up in Vapi, its ' +
-      'server URL pointed at `<PUBLIC_BASE_URL>/platform/vapi/events`, and stored with Vapi\'s id; 422 ' +
+      "server URL pointed at `<PUBLIC_BASE_URL>/platform/vapi/events`, and stored with Vapi's id; 422 " +
       'INVALID_PHONE when Vapi does not have the number (docs/providers.md).',
   })
   @ApiDataResponse(AdminPhoneNumberResponse, { status: 201 })

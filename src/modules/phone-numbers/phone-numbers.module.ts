@@ -4,13 +4,14 @@ import { OrganizationsModule } from '../organizations/organizations.module';
 import { AdminPhoneNumbersController } from './admin-phone-numbers.controller';
 import { PhoneNumber } from './phone-number.entity';
 import { PhoneNumbersController } from './phone-numbers.controller';
+import { PhoneNumbersRepository } from './phone-numbers.repository';
 import { PhoneNumbersService } from './phone-numbers.service';
 import { VoicePlatformNumbers } from './voice-platform-numbers';
 
 @Module({
   imports: [TypeOrmModule.forFeature([PhoneNumber]), OrganizationsModule],
   controllers: [PhoneNumbersController, AdminPhoneNumbersController],
-  providers: [PhoneNumbersService, VoicePlatformNumbers],
+  providers: [PhoneNumbersService, PhoneNumbersRepository, VoicePlatformNumbers],
   exports: [PhoneNumbersService, VoicePlatformNumbers],
 })
 export class PhoneNumbersModule {}

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { OrganizationCap, assertBelowCap } from '../../common/limits/organization-cap';
-import { uuidv7 } from '../../common/ids/uuid-v7';
 import { CreatePhoneNumberDto } from './dto/create-phone-number.dto';
 import { PhoneNumber } from './phone-number.entity';
+import { PhoneNumbersRepository } from './phone-numbers.repository';
 import { isUniqueViolation } from '../../infra/database/pg-errors';
 import { inTransaction, Tx } from '../../infra/database/tx';
 import { VoicePlatformNumbers } from './voice-platform-numbers';
@@ -27,34 +26,29 @@ const PHONE_NUMBER_CAP: OrganizationCap<PhoneNumber> = {
 @Injectable()
 export class PhoneNumbersService {
   constructor(
-    @InjectRepository(PhoneNumber) private readonly repo: Repository<PhoneNumber>,
+    private readonly numbers: PhoneNumbersRepository,
     private readonly dataSource: DataSource,
     private readonly platform: VoicePlatformNumbers,
   ) {}
 
   /** Not paginated (the spec shows `data` only), so capped per organization (MAX_PHONE_NUMBERS). */
   list(organizationId: string): Promise<PhoneNumber[]> {
-    // The response's columns, named: never the voice platform's id, which only the admin API shows.
-    return this.repo.find({
-      select: { id: true, number: true, label: true, createdAt: true },
-      where: { organizationId },
-      order: { createdAt: 'DESC', id: 'DESC' },
-    });
+    return this.numbers.list(organizationId);
   }
 
   /** The organization's record for an E.164 number, or null when the number is not theirs. */
   findOwned(organizationId: string, number: string): Promise<PhoneNumber | null> {
-    return this.repo.findOneBy({ organizationId, number });
+    return this.numbers.findOne({ organizationId, number });
   }
 
   /** The same read in the caller's transaction (a required `Tx`): never a second connection while it holds one. */
   findOwnedIn(tx: Tx, organizationId: string, number: string): Promise<PhoneNumber | null> {
-    return tx.findOneBy(PhoneNumber, { organizationId, number });
+    return this.numbers.findOne({ organizationId, number }, tx);
   }
 
   /** Who owns a number (inbound calls arrive addressed to a number, not an organization). */
   findByNumber(number: string): Promise<PhoneNumber | null> {
-    return this.repo.findOneBy({ number });
+    return this.numbers.findOne({ number });
   }
 
   /**
@@ -74,15 +68,7 @@ export class PhoneNumbersService {
     try {
       return await inTransaction(this.dataSource, async (m) => {
         await assertBelowCap(m, PHONE_NUMBER_CAP, organizationId);
-        return m.save(
-          m.create(PhoneNumber, {
-            id: uuidv7(),
-            organizationId,
-            number: dto.number,
-            label: dto.label ?? '',
-            providerId,
-          }),
-        );
+        return this.numbers.insert(m, { organizationId, number: dto.number, label: dto.label ?? '', providerId });
       });
     } catch (error) {
       if (isUniqueViolation(error)) {

@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { FindOptionsWhere, Repository } from 'typeorm';
+import { uuidv7 } from '../../common/ids/uuid-v7';
+import { Tx } from '../../infra/database/tx';
+import { PhoneNumber } from './phone-number.entity';
+
+/** The SQL of `phone_numbers`. */
+@Injectable()
+export class PhoneNumbersRepository {
+  constructor(@InjectRepository(PhoneNumber) private readonly numbers: Repository<PhoneNumber>) {}
+
+  /** The organization's numbers, newest first. */
+  list(organizationId: string): Promise<PhoneNumber[]> {
+    // The response's columns, named: never the voice platform's id, which only the admin API shows.
+    return this.numbers.find({
+      select: { id: true, number: true, label: true, createdAt: true },
+      where: { organizationId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+    });
+  }
+
+  /** The row matching `where`, read by `tx` when the caller holds a transaction. */
+  findOne(where: FindOptionsWhere<PhoneNumber>, tx?: Tx): Promise<PhoneNumber | null> {
+    return tx ? tx.findOneBy(PhoneNumber, where) : this.numbers.findOneBy(where);
+  }
+
+  /** In the transaction that checked the organization's cap. */
+  insert(
+    tx: Tx,
+    values: Pick<PhoneNumber, 'organizationId' | 'number' | 'label' | 'providerId'>,
+  ): Promise<PhoneNumber> {
+    return tx.save(tx.create(PhoneNumber, { id: uuidv7(), ...values }));
+  }
+}
