@@ -67,7 +67,6 @@ const NOT_YET_MOVED: readonly string[] = [
   'modules/messaging/messaging-media.service.ts',
   'modules/messaging/send-message.command.ts',
   'modules/tools/tools.service.ts',
-  'modules/webhooks/webhooks.service.ts',
 ];
 
 /** The patterns of a write to `table` / `entity`, each named. */

@@ -16,7 +16,7 @@ describe('WebhookEndpointsRepository (PostgreSQL)', () => {
 
   beforeAll(async () => {
     ({ dataSource, close } = await openTestDataSource([WebhookEndpoint]));
-    endpoints = new WebhookEndpointsRepository(dataSource);
+    endpoints = new WebhookEndpointsRepository(dataSource, dataSource.getRepository(WebhookEndpoint));
   });
   afterAll(() => close());
 

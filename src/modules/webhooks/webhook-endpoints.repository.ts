@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { World, worldWhere } from '../../common/auth/world';
+import { uuidv7 } from '../../common/ids/uuid-v7';
+import { Tx } from '../../infra/database/tx';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
 
 /** What an attempt needs of its endpoint, read when it is sent (a rotated secret applies to pending retries). */
 export interface EndpointForSend {
@@ -12,13 +17,55 @@ export interface EndpointForSend {
 }
 
 /**
- * The SQL of `webhook_endpoints` written outside plain CRUD (WebhooksService keeps create, update, delete): the
- * fan-out's subscription read, the delivery's reads and failure counting, the recover rate limit. Counters and
- * slots are conditional statements, so concurrent workers and API processes decide them in the database.
+ * The SQL of `webhook_endpoints`: the API's reads and writes of one world's endpoints, the fan-out's subscription
+ * read, the delivery's reads and failure counting, the recover rate limit. Counters and slots are conditional
+ * statements, so concurrent workers and API processes decide them in the database.
  */
 @Injectable()
 export class WebhookEndpointsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectRepository(WebhookEndpoint) private readonly endpoints: Repository<WebhookEndpoint>,
+  ) {}
+
+  /** The world's endpoints, newest first. */
+  list(world: World): Promise<WebhookEndpoint[]> {
+    return this.endpoints.find({ where: worldWhere(world), order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  find(world: World, id: string): Promise<WebhookEndpoint | null> {
+    return this.endpoints.findOne({ where: { id, ...worldWhere(world) } });
+  }
+
+  /** The endpoint's secret only, or null when it is not the world's. */
+  async findSecret(world: World, id: string): Promise<string | null> {
+    const endpoint = await this.endpoints.findOne({
+      where: { id, ...worldWhere(world) },
+      select: { id: true, secret: true },
+    });
+    return endpoint?.secret ?? null;
+  }
+
+  /** In the transaction that checked the organization's cap. */
+  insert(
+    tx: Tx,
+    world: World,
+    values: Pick<WebhookEndpoint, 'url' | 'events' | 'secret' | 'description'>,
+  ): Promise<WebhookEndpoint> {
+    return tx.save(tx.create(WebhookEndpoint, { id: uuidv7(), ...worldWhere(world), ...values }));
+  }
+
+  /** Whether the world had the endpoint. */
+  async update(world: World, id: string, changes: Partial<WebhookEndpoint>): Promise<boolean> {
+    const result = await this.endpoints.update({ id, ...worldWhere(world) }, changes);
+    return !!result.affected;
+  }
+
+  /** Whether the world had the endpoint. */
+  async delete(world: World, id: string): Promise<boolean> {
+    const result = await this.endpoints.delete({ id, ...worldWhere(world) });
+    return !!result.affected;
+  }
 
   /**
    * The active endpoints subscribed to the event's type, of its organization and its world: a test event never

@@ -1,16 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
-import { World, worldWhere } from '../../common/auth/world';
+import { DataSource } from 'typeorm';
+import { World } from '../../common/auth/world';
 import { ApiError } from '../../common/errors/api-error';
 import { OrganizationCap, assertBelowCap } from '../../common/limits/organization-cap';
 import { ReplaySecretSource } from '../../common/idempotency/replay-secret';
-import { uuidv7 } from '../../common/ids/uuid-v7';
 import { newSigningSecret } from '../../common/outbound-http/signature';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { assertOutboundUrl } from '../../common/url-safety/assert-outbound-url';
 import { OutboundUrlPolicy } from '../../common/url-safety/outbound-url-policy';
 import { inTransaction } from '../../infra/database/tx';
@@ -32,23 +31,19 @@ export class WebhooksService implements ReplaySecretSource {
 
   constructor(
     private readonly dataSource: DataSource,
-    @InjectRepository(WebhookEndpoint) private readonly endpoints: Repository<WebhookEndpoint>,
+    private readonly endpoints: WebhookEndpointsRepository,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.urlPolicy = OutboundUrlPolicy.fromConfig(config);
   }
 
   /** For an idempotent replay of the create: the endpoint's live secret, null once it is deleted. */
-  async currentSecret(world: World, id: string): Promise<string | null> {
-    const endpoint = await this.endpoints.findOne({
-      where: { id, ...worldWhere(world) },
-      select: { id: true, secret: true },
-    });
-    return endpoint?.secret ?? null;
+  currentSecret(world: World, id: string): Promise<string | null> {
+    return this.endpoints.findSecret(world, id);
   }
 
   list(world: World): Promise<WebhookEndpoint[]> {
-    return this.endpoints.find({ where: worldWhere(world), order: { createdAt: 'DESC', id: 'DESC' } });
+    return this.endpoints.list(world);
   }
 
   /** The endpoint belongs to the creating key's world and receives that world's events only. */
@@ -58,15 +53,12 @@ export class WebhooksService implements ReplaySecretSource {
     const endpoint = await inTransaction(this.dataSource, async (m) => {
       // The spec's cap is per organization: test and live endpoints count together.
       await assertBelowCap(m, ENDPOINT_CAP, world.organizationId);
-      const row = m.create(WebhookEndpoint, {
-        id: uuidv7(),
-        ...worldWhere(world),
+      return this.endpoints.insert(m, world, {
         url: dto.url,
         events: dto.events,
         secret,
         description: dto.description ?? null,
       });
-      return m.save(row);
     });
     return { endpoint, secret };
   }
@@ -86,26 +78,24 @@ export class WebhooksService implements ReplaySecretSource {
     } else if (dto.isActive === false) {
       changes.isActive = false;
     }
-    if (Object.keys(changes).length) await this.endpoints.update({ id, ...worldWhere(world) }, changes);
+    if (Object.keys(changes).length) await this.endpoints.update(world, id, changes);
     return this.get(world, id);
   }
 
   /** Deleting the row is what cancels pending deliveries: a retry whose endpoint is gone stops there. */
   async remove(world: World, id: string): Promise<void> {
-    const result = await this.endpoints.delete({ id, ...worldWhere(world) });
-    if (!result.affected) throw ApiError.notFound('Webhook endpoint');
+    if (!(await this.endpoints.delete(world, id))) throw ApiError.notFound('Webhook endpoint');
   }
 
   /** The old secret is dead from this commit on: deliveries read the current secret when they send. */
   async rotateSecret(world: World, id: string): Promise<string> {
     const secret = newSigningSecret();
-    const result = await this.endpoints.update({ id, ...worldWhere(world) }, { secret });
-    if (!result.affected) throw ApiError.notFound('Webhook endpoint');
+    if (!(await this.endpoints.update(world, id, { secret }))) throw ApiError.notFound('Webhook endpoint');
     return secret;
   }
 
   async get(world: World, id: string): Promise<WebhookEndpoint> {
-    const endpoint = await this.endpoints.findOne({ where: { id, ...worldWhere(world) } });
+    const endpoint = await this.endpoints.find(world, id);
     if (!endpoint) throw ApiError.notFound('Webhook endpoint');
     return endpoint;
   }
