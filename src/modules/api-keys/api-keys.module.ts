@@ -4,6 +4,7 @@ import { KeyAuthenticator } from '../../common/auth/key-authenticator';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { AdminApiKeysController } from './admin-api-keys.controller';
 import { ApiKey } from './api-key.entity';
+import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 
 /** Global because the access guard, registered app-wide, authenticates through it. */
@@ -11,7 +12,7 @@ import { ApiKeysService } from './api-keys.service';
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKey]), OrganizationsModule],
   controllers: [AdminApiKeysController],
-  providers: [ApiKeysService, { provide: KeyAuthenticator, useExisting: ApiKeysService }],
+  providers: [ApiKeysService, ApiKeysRepository, { provide: KeyAuthenticator, useExisting: ApiKeysService }],
   exports: [KeyAuthenticator, ApiKeysService],
 })
 export class ApiKeysModule {}
