@@ -60,7 +60,6 @@ const INJECTS_A_REPOSITORY = /@InjectRepository\(/;
 const NOT_YET_MOVED: readonly string[] = [
   'modules/cases/cases.service.ts',
   'modules/contacts/contacts.service.ts',
-  'modules/messaging/chat-agent/chat-agents.service.ts',
   'modules/messaging/conversations.service.ts',
   'modules/messaging/messaging-accounts.service.ts',
   'modules/messaging/messaging-media.service.ts',

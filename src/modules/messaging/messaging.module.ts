@@ -9,6 +9,7 @@ import { AdminChatAgentController } from './chat-agent/admin-chat-agent.controll
 import { AnswerChatMessageJob } from './chat-agent/answer-chat-message.job';
 import { AnswerMessageCommand } from './chat-agent/answer-message.command';
 import { ChatAgent } from './chat-agent/chat-agent.entity';
+import { ChatAgentsRepository } from './chat-agent/chat-agents.repository';
 import { ChatAgentsService } from './chat-agent/chat-agents.service';
 import { ChatPlatform } from './chat-agent/chat-platform';
 import { ChatPlatformRouter } from './chat-agent/chat-platform-router';
@@ -76,6 +77,7 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     ConversationMovesController,
   ],
   providers: [
+    ChatAgentsRepository,
     MessagingAccountsService,
     ConversationsService,
     DeliveryStatusService,

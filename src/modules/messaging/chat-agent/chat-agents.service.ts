@@ -1,27 +1,27 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ApiError } from '../../../common/errors/api-error';
 import { MessagingAccount } from '../messaging-account.entity';
 import { ChatAgent, DEFAULT_HAND_OFF_KEYWORDS, DEFAULT_MAX_BOT_REPLIES } from './chat-agent.entity';
+import { ChatAgentsRepository } from './chat-agents.repository';
 import { PutChatAgentDto } from './put-chat-agent.dto';
 
 /** The chat agent setting of each messaging account; an account never set has the agent off with the defaults. */
 @Injectable()
 export class ChatAgentsService {
   constructor(
-    @InjectRepository(ChatAgent) private readonly agents: Repository<ChatAgent>,
+    private readonly agents: ChatAgentsRepository,
     private readonly dataSource: DataSource,
   ) {}
 
   /** The setting, or the defaults (agent off) for an account never set. */
   async get(account: MessagingAccount): Promise<ChatAgent> {
-    return (await this.agents.findOneBy({ accountId: account.id })) ?? this.defaults(account);
+    return (await this.agents.find(account.id)) ?? this.defaults(account);
   }
 
   /** The setting only when the agent answers. */
   async enabledFor(accountId: string): Promise<ChatAgent | null> {
-    return this.agents.findOneBy({ accountId, enabled: true });
+    return this.agents.find(accountId, true);
   }
 
   /** Replaces the whole setting: an omitted field takes its default (PUT). */
@@ -35,21 +35,17 @@ export class ChatAgentsService {
       'Assistant',
     );
     const keywords = dto.handOffKeywords ?? DEFAULT_HAND_OFF_KEYWORDS;
-    await this.agents.upsert(
-      {
-        accountId: account.id,
-        organizationId: account.organizationId,
-        enabled: dto.enabled,
-        caseId: dto.caseId ?? null,
-        assistantConfigId: dto.assistantConfigId ?? null,
-        // Matched whole word and any case: stored trimmed and lower-cased, once each.
-        handOffKeywords: [...new Set(keywords.map((k) => k.trim().toLowerCase()))],
-        maxBotReplies: dto.maxBotReplies ?? DEFAULT_MAX_BOT_REPLIES,
-        summary: dto.summary ?? true,
-      },
-      ['accountId'],
-    );
-    return this.agents.findOneByOrFail({ accountId: account.id });
+    return this.agents.put({
+      accountId: account.id,
+      organizationId: account.organizationId,
+      enabled: dto.enabled,
+      caseId: dto.caseId ?? null,
+      assistantConfigId: dto.assistantConfigId ?? null,
+      // Matched whole word and any case: stored trimmed and lower-cased, once each.
+      handOffKeywords: [...new Set(keywords.map((k) => k.trim().toLowerCase()))],
+      maxBotReplies: dto.maxBotReplies ?? DEFAULT_MAX_BOT_REPLIES,
+      summary: dto.summary ?? true,
+    });
   }
 
   /** A referenced script or assistant must be the account organization's own (400, never another's). */
