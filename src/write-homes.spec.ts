@@ -64,7 +64,6 @@ const NOT_YET_MOVED: readonly string[] = [
   'modules/messaging/messaging-accounts.service.ts',
   'modules/messaging/messaging-media.service.ts',
   'modules/messaging/send-message.command.ts',
-  'modules/tools/tools.service.ts',
 ];
 
 /** The patterns of a write to `table` / `entity`, each named. */

@@ -4,6 +4,7 @@ import { OrganizationsModule } from '../organizations/organizations.module';
 import { AdminToolsController } from './admin-tools.controller';
 import { Tool } from './tool.entity';
 import { FunctionToolInvoker } from './function-tool-invoker';
+import { ToolsRepository } from './tools.repository';
 import { ToolsService } from './tools.service';
 
 /** Tools (docs/tools.md). Exports `ToolsService` for attaching tools to cases and carrying them on
@@ -11,7 +12,7 @@ import { ToolsService } from './tools.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Tool]), OrganizationsModule],
   controllers: [AdminToolsController],
-  providers: [ToolsService, FunctionToolInvoker],
+  providers: [ToolsService, ToolsRepository, FunctionToolInvoker],
   exports: [ToolsService, FunctionToolInvoker],
 })
 export class ToolsModule {}

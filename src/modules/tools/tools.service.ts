@@ -1,8 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
-import { uuidv7 } from '../../common/ids/uuid-v7';
 import { OrganizationCap, assertBelowCap } from '../../common/limits/organization-cap';
 import { newSigningSecret } from '../../common/outbound-http/signature';
 import { ReferenceRegistry } from '../../common/references/reference-registry';
@@ -16,6 +14,7 @@ import { ToolFieldsDto } from './dto/tool-fields.dto';
 import { UpdateToolDto } from './dto/update-tool.dto';
 import { Tool, ToolType } from './tool.entity';
 import { TOOL_LIMITS } from './tool-limits';
+import { ToolsRepository } from './tools.repository';
 
 type Field = keyof ToolFieldsDto;
 
@@ -56,7 +55,7 @@ export class ToolsService {
 
   constructor(
     private readonly dataSource: DataSource,
-    @InjectRepository(Tool) private readonly tools: Repository<Tool>,
+    private readonly tools: ToolsRepository,
     private readonly blockers: ReferenceRegistry,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -65,11 +64,11 @@ export class ToolsService {
 
   /** Not paginated: an organization has at most TOOL_LIMITS.perOrganization tools. */
   list(organizationId: string): Promise<Tool[]> {
-    return this.tools.find({ where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    return this.tools.list(organizationId);
   }
 
   async get(id: string): Promise<Tool> {
-    const found = await this.tools.findOneBy({ id });
+    const found = await this.tools.find(id);
     if (!found) throw ApiError.notFound('Tool');
     return found;
   }
@@ -81,9 +80,7 @@ export class ToolsService {
     const tool = await this.unique(() =>
       inTransaction(this.dataSource, async (m) => {
         await assertBelowCap(m, TOOL_CAP, organizationId);
-        const id = uuidv7();
-        await m.insert(Tool, { id, organizationId, type: dto.type, ...fields, secret });
-        return m.findOneByOrFail(Tool, { id });
+        return this.tools.insert(m, organizationId, dto.type, { ...fields, secret });
       }),
     );
     return { tool, secret };
@@ -96,7 +93,7 @@ export class ToolsService {
     const fields = this.checked(current.type, { ...pick(current), ...given });
     if (typeof given.url === 'string') await assertOutboundUrl(given.url, this.urlPolicy, 'url');
     return this.unique(async () => {
-      await this.tools.update({ id }, fields);
+      await this.tools.update(id, fields);
       return this.get(id);
     });
   }
@@ -104,14 +101,10 @@ export class ToolsService {
   /** Check and delete in one transaction holding the row `FOR UPDATE`; attaching locks it `FOR SHARE`. */
   async delete(id: string): Promise<void> {
     await inTransaction(this.dataSource, async (m) => {
-      const found = await m
-        .createQueryBuilder(Tool, 't')
-        .setLock('pessimistic_write')
-        .where('t.id = :id', { id })
-        .getOne();
+      const found = await this.tools.lockForDelete(m, id);
       if (!found) throw ApiError.notFound('Tool');
       await this.blockers.assertToolUnused(m, found.organizationId, id);
-      await m.delete(Tool, { id });
+      await this.tools.delete(m, id);
     });
   }
 
@@ -122,11 +115,7 @@ export class ToolsService {
    */
   async lockOwned(tx: Tx, organizationId: string, ids: string[]): Promise<void> {
     if (!ids.length) return;
-    const found = await tx
-      .createQueryBuilder(Tool, 't')
-      .setLock('pessimistic_read')
-      .where('t.organizationId = :organizationId AND t.id IN (:...ids)', { organizationId, ids })
-      .getMany();
+    const found = await this.tools.lockShared(tx, organizationId, ids);
     const known = new Set(found.map((t) => t.id));
     const missing = ids.filter((id) => !known.has(id));
     if (missing.length) {
@@ -139,14 +128,13 @@ export class ToolsService {
     // Only ids that can be tools: a case's list is checked when attached, but rows predating that may hold any.
     const ids = listed.filter((id) => UUID.test(id));
     if (!ids.length) return [];
-    const found = await tx.findBy(Tool, { organizationId, id: In(ids) });
+    const found = await this.tools.findOwned(tx, organizationId, ids);
     return ids.map((id) => found.find((t) => t.id === id)).filter((t): t is Tool => t !== undefined);
   }
 
   /** A function tool's signing secret when it is invoked, or null once the tool is gone. */
-  async secretOf(id: string): Promise<string | null> {
-    const found = await this.tools.findOne({ where: { id }, select: { id: true, secret: true } });
-    return found?.secret ?? null;
+  secretOf(id: string): Promise<string | null> {
+    return this.tools.findSecret(id);
   }
 
   /** The stored shape for `type`: a required field missing or a field of another type is a 400 naming it. */
