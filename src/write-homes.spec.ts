@@ -60,9 +60,7 @@ const INJECTS_A_REPOSITORY = /@InjectRepository\(/;
 const NOT_YET_MOVED: readonly string[] = [
   'modules/cases/cases.service.ts',
   'modules/contacts/contacts.service.ts',
-  'modules/messaging/conversations.service.ts',
   'modules/messaging/messaging-accounts.service.ts',
-  'modules/messaging/messaging-media.service.ts',
   'modules/messaging/send-message.command.ts',
 ];
 

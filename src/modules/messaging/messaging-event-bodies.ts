@@ -9,7 +9,9 @@ import { Message } from './message.entity';
 import { MessageEventDataResponse } from './message.response';
 
 /** What a message event records: its ids, and who wrote it (the chat agent answers users only). */
-export function messageEventPayload(message: Pick<Message, 'id' | 'conversationId' | 'senderType'>): MessageEventPayload {
+export function messageEventPayload(
+  message: Pick<Message, 'id' | 'conversationId' | 'senderType'>,
+): MessageEventPayload {
   return { messageId: message.id, conversationId: message.conversationId, senderType: message.senderType };
 }
 

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { Readable, Transform } from 'node:stream';
-import { Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
-import { World, worldWhere } from '../../common/auth/world';
-import { Message } from './message.entity';
+import { World } from '../../common/auth/world';
+import { MessagesRepository } from './messages.repository';
 import { MessagingAccount } from './messaging-account.entity';
+import { MessagingAccountsRepository } from './messaging-accounts.repository';
 import { WhatsAppGraphClient } from './providers/whatsapp/whatsapp-graph-client';
 import type { GraphError, GraphMediaAnswer } from './providers/whatsapp/whatsapp-graph.types';
 
@@ -23,15 +22,15 @@ export interface MediaStream {
 @Injectable()
 export class MessagingMediaService {
   constructor(
-    @InjectRepository(Message) private readonly messages: Repository<Message>,
-    @InjectRepository(MessagingAccount) private readonly accounts: Repository<MessagingAccount>,
+    private readonly messages: MessagesRepository,
+    private readonly accounts: MessagingAccountsRepository,
     private readonly graph: WhatsAppGraphClient,
   ) {}
 
   async open(world: World, messageId: string): Promise<MediaStream> {
-    const message = await this.messages.findOneBy({ id: messageId, ...worldWhere(world) });
+    const message = await this.messages.find(world, messageId);
     if (!message?.mediaId) throw ApiError.notFound('Message media');
-    const account = await this.accounts.findOneByOrFail({ id: message.accountId });
+    const account = await this.accounts.findOrFail(message.accountId);
     const { token } = this.graph.credentialsOf(account);
     const max = this.graph.settings.mediaMaxBytes;
     const where = await this.graph.json<GraphMediaAnswer>(token, 'GET', `/${encodeURIComponent(message.mediaId)}`);

@@ -10,6 +10,9 @@ import { AnswerChatMessageJob } from './chat-agent/answer-chat-message.job';
 import { AnswerMessageCommand } from './chat-agent/answer-message.command';
 import { ChatAgent } from './chat-agent/chat-agent.entity';
 import { ChatAgentsRepository } from './chat-agent/chat-agents.repository';
+import { ConversationsRepository } from './conversations.repository';
+import { MessagesRepository } from './messages.repository';
+import { MessagingAccountsRepository } from './messaging-accounts.repository';
 import { ChatAgentsService } from './chat-agent/chat-agents.service';
 import { ChatPlatform } from './chat-agent/chat-platform';
 import { ChatPlatformRouter } from './chat-agent/chat-platform-router';
@@ -78,6 +81,9 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
   ],
   providers: [
     ChatAgentsRepository,
+    ConversationsRepository,
+    MessagesRepository,
+    MessagingAccountsRepository,
     MessagingAccountsService,
     ConversationsService,
     DeliveryStatusService,
