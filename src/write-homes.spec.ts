@@ -61,7 +61,6 @@ const NOT_YET_MOVED: readonly string[] = [
   'modules/cases/cases.service.ts',
   'modules/contacts/contacts.service.ts',
   'modules/messaging/messaging-accounts.service.ts',
-  'modules/messaging/send-message.command.ts',
 ];
 
 /** The patterns of a write to `table` / `entity`, each named. */

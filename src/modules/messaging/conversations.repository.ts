@@ -3,10 +3,11 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, SelectQueryBuilder } from 'typeorm';
 import { World, worldSql, worldWhere } from '../../common/auth/world';
 import { selectColumns } from '../../infra/database/select-columns';
+import { Tx } from '../../infra/database/tx';
 import { Conversation, ConversationStatus } from './conversation.entity';
 import { MessagingAccount } from './messaging-account.entity';
 
-/** The SQL of `conversations` read by the API. */
+/** The SQL of `conversations` read and moved by the API. */
 @Injectable()
 export class ConversationsRepository {
   constructor(@InjectRepository(Conversation) private readonly conversations: Repository<Conversation>) {}
@@ -34,6 +35,22 @@ export class ConversationsRepository {
       .orderBy('c.lastActivityAt', 'DESC')
       .addOrderBy('c.id', 'DESC')
       .getOne();
+  }
+
+  /** Counts an outbound message sent at `now`, in the transaction that stores it (activity never moves back). */
+  async recordOutbound(tx: Tx, id: string, preview: string, now: Date): Promise<void> {
+    await tx
+      .createQueryBuilder()
+      .update(Conversation)
+      .set({
+        messageCount: () => 'message_count + 1',
+        lastMessagePreview: preview,
+        lastMessageDirection: 'outbound',
+        lastActivityAt: () => 'GREATEST(last_activity_at, :now)',
+      })
+      .where('id = :id', { id })
+      .setParameters({ now })
+      .execute();
   }
 
   find(world: World, id: string): Promise<Conversation | null> {

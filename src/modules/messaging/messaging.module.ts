@@ -13,6 +13,7 @@ import { ChatAgentsRepository } from './chat-agent/chat-agents.repository';
 import { ConversationsRepository } from './conversations.repository';
 import { MessagesRepository } from './messages.repository';
 import { MessagingAccountsRepository } from './messaging-accounts.repository';
+import { MessagingTemplatesRepository } from './messaging-templates.repository';
 import { ChatAgentsService } from './chat-agent/chat-agents.service';
 import { ChatPlatform } from './chat-agent/chat-platform';
 import { ChatPlatformRouter } from './chat-agent/chat-platform-router';
@@ -84,6 +85,7 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     ConversationsRepository,
     MessagesRepository,
     MessagingAccountsRepository,
+    MessagingTemplatesRepository,
     MessagingAccountsService,
     ConversationsService,
     DeliveryStatusService,

@@ -1,20 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { Conversation } from './conversation.entity';
+import { ConversationsRepository } from './conversations.repository';
 import { DeliveryStatusService } from './delivery-status.service';
 import { SendMediaMessageDto, SendMessageDto, SendTemplateMessageDto } from './dto/send-message.dto';
 import { hasOneSource } from './dto/template-parameters.dto';
 import { Message, SenderType } from './message.entity';
+import { MessagesRepository } from './messages.repository';
 import { MessagingAccount } from './messaging-account.entity';
-import { MessagingTemplate } from './messaging-template.entity';
+import { MessagingAccountsRepository } from './messaging-accounts.repository';
+import { MessagingTemplatesRepository } from './messaging-templates.repository';
 import { MessagingProvider, Recipient, SendResult } from './providers/messaging-provider';
 import { MessagingSimulatorProvider } from './providers/simulator/messaging-simulator.provider';
 import { previewOf } from './record-inbound-message.command';
 import { RENDERED_TEMPLATE_MAX_LENGTH, renderTemplate } from './template-placeholders';
-import { World, worldWhere } from '../../common/auth/world';
+import { World } from '../../common/auth/world';
 import { inTransaction } from '../../infra/database/tx';
 
 export interface SentMessage {
@@ -38,9 +40,10 @@ type StoredContent = Pick<Message, 'messageType' | 'text' | 'livemode'> &
 export class SendMessageCommand {
   constructor(
     private readonly dataSource: DataSource,
-    @InjectRepository(Conversation) private readonly conversations: Repository<Conversation>,
-    @InjectRepository(MessagingAccount) private readonly accounts: Repository<MessagingAccount>,
-    @InjectRepository(MessagingTemplate) private readonly templates: Repository<MessagingTemplate>,
+    private readonly conversations: ConversationsRepository,
+    private readonly accounts: MessagingAccountsRepository,
+    private readonly templates: MessagingTemplatesRepository,
+    private readonly messages: MessagesRepository,
     private readonly configured: MessagingProvider,
     private readonly simulator: MessagingSimulatorProvider,
     private readonly statuses: DeliveryStatusService,
@@ -48,13 +51,9 @@ export class SendMessageCommand {
 
   /** `senderType`: who wrote it; `bot` for the API and the chat agent, `agent` for a person in the console. */
   async execute(world: World, dto: SendMessageDto, senderType: SenderType = 'bot'): Promise<SentMessage> {
-    const conversation = await this.conversations.findOneBy({ id: dto.conversationId, ...worldWhere(world) });
+    const conversation = await this.conversations.find(world, dto.conversationId);
     if (!conversation) throw ApiError.notFound('Conversation');
-    const account = await this.accounts.findOneBy({
-      id: conversation.integrationId,
-      ...worldWhere(world),
-      status: 'active',
-    });
+    const account = await this.accounts.findActive(world, conversation.integrationId);
     if (!account) throw ApiError.notFound('Active messaging integration');
     // The conversation's world is its account's: a test account always sends through the simulator.
     const livemode = account.livemode;
@@ -93,12 +92,7 @@ export class SendMessageCommand {
   }
 
   private async sendTemplate(send: Send, to: Recipient, dto: SendTemplateMessageDto, livemode: boolean) {
-    const template = await this.templates.findOneBy({
-      accountId: send.account.id,
-      name: dto.templateName,
-      language: dto.templateLanguage,
-      status: 'APPROVED',
-    });
+    const template = await this.templates.findApproved(send.account.id, dto.templateName, dto.templateLanguage);
     if (!template) {
       throw new ApiError(
         'TEMPLATE_NOT_FOUND',
@@ -154,7 +148,7 @@ export class SendMessageCommand {
     const id = uuidv7();
     const now = new Date();
     await inTransaction(this.dataSource, async (m) => {
-      await m.insert(Message, {
+      await this.messages.insert(m, {
         id,
         organizationId: conversation.organizationId,
         conversationId: conversation.id,
@@ -166,28 +160,13 @@ export class SendMessageCommand {
         timestamp: now,
         ...content,
       });
-      await m
-        .createQueryBuilder()
-        .update(Conversation)
-        .set({
-          messageCount: () => 'message_count + 1',
-          lastMessagePreview: previewOf(content.text || `[${content.messageType}]`),
-          lastMessageDirection: 'outbound',
-          lastActivityAt: () => 'GREATEST(last_activity_at, :now)',
-        })
-        .where('id = :id', { id: conversation.id })
-        .setParameters({ now })
-        .execute();
-      await m
-        .createQueryBuilder()
-        .update(MessagingAccount)
-        .set({
-          messagesSent: () => 'messages_sent + 1',
-          lastMessageAt: () => 'GREATEST(COALESCE(last_message_at, :now), :now)',
-        })
-        .where('id = :id', { id: account.id })
-        .setParameters({ now })
-        .execute();
+      await this.conversations.recordOutbound(
+        m,
+        conversation.id,
+        previewOf(content.text || `[${content.messageType}]`),
+        now,
+      );
+      await this.accounts.recordSent(m, account.id, now);
     });
     const ref = { accountId: account.id, providerMessageId: result.providerMessageId };
     await this.statuses.applyEarly(ref.accountId, ref.providerMessageId);
