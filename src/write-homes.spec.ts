@@ -60,7 +60,6 @@ const INJECTS_A_REPOSITORY = /@InjectRepository\(/;
 const NOT_YET_MOVED: readonly string[] = [
   'modules/cases/cases.service.ts',
   'modules/contacts/contacts.service.ts',
-  'modules/messaging/messaging-accounts.service.ts',
 ];
 
 /** The patterns of a write to `table` / `entity`, each named. */

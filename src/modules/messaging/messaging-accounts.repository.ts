@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { World, worldWhere } from '../../common/auth/world';
+import { uuidv7 } from '../../common/ids/uuid-v7';
 import { Tx } from '../../infra/database/tx';
 import { MessagingAccount } from './messaging-account.entity';
 
@@ -9,6 +10,53 @@ import { MessagingAccount } from './messaging-account.entity';
 @Injectable()
 export class MessagingAccountsRepository {
   constructor(@InjectRepository(MessagingAccount) private readonly accounts: Repository<MessagingAccount>) {}
+
+  /** The world's accounts, newest first. */
+  list(world: World): Promise<MessagingAccount[]> {
+    // The response's columns, named, so a column added later is not read by the list.
+    return this.accounts.find({
+      select: {
+        id: true,
+        status: true,
+        statusMessage: true,
+        wabaId: true,
+        phoneNumberId: true,
+        displayPhoneNumber: true,
+        verifiedName: true,
+        qualityRating: true,
+        messagesSent: true,
+        messagesReceived: true,
+        lastMessageAt: true,
+        createdAt: true,
+        livemode: true,
+      },
+      where: worldWhere(world),
+      order: { createdAt: 'DESC', id: 'DESC' },
+    });
+  }
+
+  /** Any organization's account by id. */
+  find(id: string): Promise<MessagingAccount | null> {
+    return this.accounts.findOneBy({ id });
+  }
+
+  /** The world's account by id, or null. */
+  findInWorld(world: World, id: string): Promise<MessagingAccount | null> {
+    return this.accounts.findOneBy({ id, ...worldWhere(world) });
+  }
+
+  findByPhoneNumberId(phoneNumberId: string): Promise<MessagingAccount | null> {
+    return this.accounts.findOneBy({ phoneNumberId });
+  }
+
+  /** In the transaction that checked the organization's cap. */
+  insert(tx: Tx, values: Partial<MessagingAccount>): Promise<MessagingAccount> {
+    return tx.save(tx.create(MessagingAccount, { id: uuidv7(), ...values }));
+  }
+
+  async setAccessToken(id: string, accessTokenSealed: string | null): Promise<void> {
+    await this.accounts.update({ id }, { accessTokenSealed });
+  }
 
   /** The world's account when it is active, or null. */
   findActive(world: World, id: string): Promise<MessagingAccount | null> {
