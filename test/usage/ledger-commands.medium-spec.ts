@@ -14,11 +14,10 @@ import { HoldingsRepository } from '../../src/modules/usage/holdings.repository'
 import { RenewSubscriptionCommand } from '../../src/modules/usage/renew-subscription.command';
 import { ReserveMinutesCommand } from '../../src/modules/usage/reserve-minutes.command';
 import { SettleCallCommand } from '../../src/modules/usage/settle-call.command';
-import { includedGrant } from '../../src/modules/usage/subscription-plans';
 import { SubscriptionsRepository } from '../../src/modules/usage/subscriptions.repository';
 import { TrialsRepository } from '../../src/modules/usage/trials.repository';
 import { openTestDataSource } from '../support/test-data-source';
-import { LEDGER_ENTITIES, ledgerRepositories } from './ledger-parts';
+import { LEDGER_ENTITIES, currentPeriod, ledgerRepositories, subscribe } from './ledger-parts';
 import { inTransaction } from '../../src/infra/database/tx';
 
 /**
@@ -50,36 +49,9 @@ describe('ledger commands (PostgreSQL)', () => {
   const balanceOf = (organizationId: string) => dataSource.manager.findOneByOrFail(UsageBalance, { organizationId });
 
   /** An organization with an active Outreach Tier 1 subscription (100 included minutes) for the given period. */
-  async function subscribed(
-    period: { start: Date; end: Date },
-    values: Partial<Subscription> = {},
-  ): Promise<Subscription> {
-    const organizationId = randomUUID();
-    return inTransaction(dataSource, async (tx) => {
-      const locked = await balances.lock(tx, organizationId);
-      const sub = tx.create(Subscription, {
-        id: randomUUID(),
-        organizationId,
-        productType: 'outreach',
-        tier: 1,
-        quantity: 1,
-        complimentary: false,
-        status: 'active',
-        enforced: false,
-        enforcementStartsAt: null,
-        currentPeriodStart: period.start,
-        currentPeriodEnd: period.end,
-        cancelAtPeriodEnd: false,
-        canceledAt: null,
-        ...values,
-      });
-      await subscriptions.insert(tx, sub);
-      const included = includedGrant(sub);
-      if (included) await grantMinutes.execute(tx, locked, included.grant, included.entry);
-      return sub;
-    });
-  }
-  const current = () => ({ start: new Date(Date.now() - 86_400_000), end: addMonths(new Date(), 1) });
+  const subscribed = (period: { start: Date; end: Date }, values: Partial<Subscription> = {}) =>
+    subscribe(dataSource, period, values);
+  const current = currentPeriod;
   const ended = () => ({ start: addMonths(new Date(), -1), end: new Date(Date.now() - 60_000) });
 
   describe('SettleCallCommand', () => {

@@ -41,14 +41,21 @@ export function ledgerRepositories() {
   };
 }
 
+/** The subscription period that contains now: from yesterday to a month from today. */
+export const currentPeriod = () => ({ start: new Date(Date.now() - 86_400_000), end: addMonths(new Date(), 1) });
+
 /**
- * A new organization with an active Outreach Tier 1 subscription (100 included minutes) for the current period,
- * written as the usage module writes one; its id.
+ * A new organization with an active Outreach Tier 1 subscription (100 included minutes) for `period`, written as
+ * the usage module writes one (`values` override the subscription's fields); the subscription.
  */
-export async function subscribedOrganization(dataSource: DataSource): Promise<string> {
+export function subscribe(
+  dataSource: DataSource,
+  period: { start: Date; end: Date } = currentPeriod(),
+  values: Partial<Subscription> = {},
+): Promise<Subscription> {
   const organizationId = randomUUID();
   const { balances, grantMinutes } = ledgerRepositories();
-  await inTransaction(dataSource, async (tx) => {
+  return inTransaction(dataSource, async (tx) => {
     const locked = await balances.lock(tx, organizationId);
     const sub = tx.create(Subscription, {
       id: randomUUID(),
@@ -60,14 +67,20 @@ export async function subscribedOrganization(dataSource: DataSource): Promise<st
       status: 'active',
       enforced: false,
       enforcementStartsAt: null,
-      currentPeriodStart: new Date(Date.now() - 86_400_000),
-      currentPeriodEnd: addMonths(new Date(), 1),
+      currentPeriodStart: period.start,
+      currentPeriodEnd: period.end,
       cancelAtPeriodEnd: false,
       canceledAt: null,
+      ...values,
     });
     await new SubscriptionsRepository().insert(tx, sub);
     const included = includedGrant(sub);
     if (included) await grantMinutes.execute(tx, locked, included.grant, included.entry);
+    return sub;
   });
-  return organizationId;
+}
+
+/** A new organization subscribed for the current period (`subscribe`); its id. */
+export async function subscribedOrganization(dataSource: DataSource): Promise<string> {
+  return (await subscribe(dataSource)).organizationId;
 }
