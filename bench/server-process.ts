@@ -114,7 +114,10 @@ export async function startOurServer(
  * A worker-only process (ROLES=worker) beside a server started by startOurServer: `env` must carry the same
  * QUEUE_PREFIX. It serves no API; it is up once its metrics endpoint answers (every process has one).
  */
-export async function startOurWorker(databaseUrl: string, env: Record<string, string>): Promise<ChildProcess> {
+export async function startOurWorker(
+  databaseUrl: string,
+  env: Record<string, string>,
+): Promise<{ worker: ChildProcess; metricsUrl: string }> {
   const metricsPort = await freePort();
   const worker = startProcess('src/main.ts', {
     NODE_ENV: 'test',
@@ -133,5 +136,5 @@ export async function startOurWorker(databaseUrl: string, env: Record<string, st
     worker.kill('SIGTERM');
     throw error;
   }
-  return worker;
+  return { worker, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` };
 }

@@ -22,7 +22,7 @@ import { createTestDatabase } from '../test/support/databases';
 import globalSetup from '../test/support/global-setup';
 import { CpuMeter, cpuMsOf, memoryOf } from './cpu-meter';
 import { seedCalls, seedContacts } from './seed';
-import { loadavg, startOurServer, startOurWorker } from './server-process';
+import { freePort, loadavg, startOurServer, startOurWorker } from './server-process';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 60);
 const CALL_RATE = Number(process.env.BENCH_CALL_RATE ?? 10);
@@ -120,6 +120,13 @@ function routes(key: string, from: string): Array<{ name: string; options: Parti
   ];
 }
 
+/** The delivering process's `vc_webhook_deliveries_total` by outcome (`deferred`: waited for a share or a slot). */
+async function deliveryOutcomes(metricsUrl: string): Promise<string> {
+  const text = await (await fetch(metricsUrl)).text();
+  const counts = [...text.matchAll(/^vc_webhook_deliveries_total\{outcome="([^"]+)"\} (\S+)$/gm)];
+  return counts.map(([, outcome, n]) => `${outcome} ${n}`).join(', ') || 'none counted';
+}
+
 async function main(): Promise<void> {
   await globalSetup();
   const database = await createTestDatabase();
@@ -134,9 +141,16 @@ async function main(): Promise<void> {
       SIMULATOR_CALL_MS: '2000',
       QUEUE_PREFIX: `b${randomBytes(5).toString('hex')}`,
     };
-    const ours = await startOurServer(database.url, TOPOLOGY === 'split' ? { ...env, ROLES: 'api,scheduler' } : env);
+    const serverMetricsPort = await freePort();
+    const ours = await startOurServer(database.url, {
+      ...env,
+      METRICS_PORT: String(serverMetricsPort),
+      ...(TOPOLOGY === 'split' ? { ROLES: 'api,scheduler' } : {}),
+    });
     server = ours.server;
-    if (TOPOLOGY === 'split') worker = await startOurWorker(database.url, env);
+    // The process that delivers webhooks: its counters say which share deferred attempts.
+    let deliveryMetricsUrl = `http://127.0.0.1:${serverMetricsPort}/metrics`;
+    if (TOPOLOGY === 'split') ({ worker, metricsUrl: deliveryMetricsUrl } = await startOurWorker(database.url, env));
     const { baseUrl, admin } = ours;
     const org = await callingOrg({ admin, baseUrl }, 100_000);
     // Admission control is not what is measured: every call placed may run at once.
@@ -206,6 +220,7 @@ async function main(): Promise<void> {
         `event to delivery p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms`,
     );
     for (const st of stages) console.log(`${st.stage}: ${st.events} events, p50 ${st.p50} ms, p99 ${st.p99} ms`);
+    console.log(`delivery attempts by outcome: ${await deliveryOutcomes(deliveryMetricsUrl)}`);
     if (worker)
       console.log(
         `CPU by process: api,scheduler ${cpuOf[0].toFixed(1)} s, worker ${cpuOf[1].toFixed(1)} s ` +

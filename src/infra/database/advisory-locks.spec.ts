@@ -41,9 +41,11 @@ describe('advisory locks', () => {
     expect(new Set(numbers).size).toBe(numbers.length);
   });
 
-  it('agree with the SQL function that takes the webhook endpoint slot lock', () => {
-    const migration = files['infra/database/migrations/1795460000000-WebhookClaimSlotFunction.ts'];
-    expect(migration).toContain(`pg_advisory_xact_lock(${LOCK_SPACES.webhookEndpointSlots}, hashtext(p_endpoint_id))`);
+  it('agree with the SQL functions that take the webhook endpoint slot lock', () => {
+    for (const name of ['1795460000000-WebhookClaimSlotFunction', '1795600000010-WebhookClaimSlotsBatch']) {
+      const migration = files[`infra/database/migrations/${name}.ts`];
+      expect(migration).toContain(`pg_advisory_xact_lock(${LOCK_SPACES.webhookEndpointSlots}, hashtext(p_endpoint_id))`);
+    }
   });
 
   it('the check itself sees a lock taken elsewhere', () => {

@@ -24,8 +24,9 @@ export const LOCK_SPACES = {
   webhooksCap: 0x77656268, // "webh"
   toolsCap: 0x746f6f6c, // "tool"
   /**
-   * Per webhook endpoint: its delivery slots. Taken inside the SQL function `webhook_delivery_claim` (migration
-   * WebhookClaimSlotFunction, which spells the number out: 2004053108); the spec checks the two agree.
+   * Per webhook endpoint: its delivery slots. Taken inside the SQL functions `webhook_delivery_claim` and
+   * `webhook_delivery_claim_many` (migrations WebhookClaimSlotFunction and WebhookClaimSlotsBatch, which spell
+   * the number out: 2004053108); the spec checks they agree.
    */
   webhookEndpointSlots: 0x77736c74, // "wslt"
 } as const;

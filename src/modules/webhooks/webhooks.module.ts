@@ -7,6 +7,7 @@ import { WebhookFanoutService } from './delivery/webhook-fanout.service';
 import { WebhookDeliveryLease } from './delivery/webhook-delivery-lease.entity';
 import { WebhookDeliveryLeaseRepository } from './delivery/webhook-delivery-lease.repository';
 import { WebhookDeliverySlots } from './delivery/webhook-delivery-slots';
+import { WebhookAttemptsRepository } from './delivery/webhook-attempts.repository';
 import { WebhookDeliveriesPrunerJob } from './webhook-deliveries-pruner.job';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
@@ -31,6 +32,7 @@ import { WebhookOperationsService } from './operations/webhook-operations.servic
     WebhookDeliveryJob,
     WebhookDeliveryLeaseRepository,
     WebhookDeliverySlots,
+    WebhookAttemptsRepository,
     WebhookDeliveriesPrunerJob,
     WebhookRedeliverySweeperJob,
     WebhookDeliveryRepository,

@@ -30,6 +30,7 @@ import { Tools1795500000000 } from './1795500000000-Tools';
 import { CallTools1795500000001 } from './1795500000001-CallTools';
 import { ReadAfterWriteMarks1795510000000 } from './1795510000000-ReadAfterWriteMarks';
 import { OutboxEventPayloads1795520000000 } from './1795520000000-OutboxEventPayloads';
+import { WebhookClaimSlotsBatch1795600000010 } from './1795600000010-WebhookClaimSlotsBatch';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -68,4 +69,5 @@ export const MIGRATIONS: Function[] = [
   CallTools1795500000001,
   ReadAfterWriteMarks1795510000000,
   OutboxEventPayloads1795520000000,
+  WebhookClaimSlotsBatch1795600000010,
 ];

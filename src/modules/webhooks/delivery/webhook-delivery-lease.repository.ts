@@ -12,8 +12,8 @@ export interface WaitingAttempt {
 }
 
 /**
- * The only SQL on `webhook_delivery_leases` (with the claim's function, webhook_delivery_claim, in its migration):
- * at most `limit` running attempts per endpoint across all workers. A claim runs under a per-endpoint
+ * The only SQL on `webhook_delivery_leases` (with the claim's function, webhook_delivery_claim_many, in its
+ * migration): at most `limit` running attempts per endpoint across all workers. A claim runs under a per-endpoint
  * transaction lock (LOCK_SPACES.webhookEndpointSlots in src/infra/database/advisory-locks.ts), so two workers never both take the
  * last slot.
  */
@@ -22,41 +22,49 @@ export class WebhookDeliveryLeaseRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Takes a slot for the attempt `jobId`, or records it as waiting for one. A waiting attempt keeps its place in
-   * line when it asks again.
+   * Takes a slot for each of the attempts `jobIds` of one endpoint, in their order, or records the ones past the
+   * free slots as waiting (a waiting attempt keeps its place in line when it asks again). Every attempt is `gone`
+   * when the endpoint was deleted since they read it.
    */
-  async claim(jobId: string, endpointId: string, limit: number, leaseMs: number): Promise<ClaimResult> {
-    // One round trip: the lock and the count-and-insert run in PostgreSQL (migration WebhookClaimSlotFunction).
+  async claimMany(jobIds: string[], endpointId: string, limit: number, leaseMs: number): Promise<ClaimResult[]> {
+    // One round trip for the batch: the lock, the count and the inserts run in PostgreSQL (migration
+    // WebhookClaimSlotsBatch). The same attempt twice in a batch (a duplicate job) is claimed once.
+    const unique = [...new Set(jobIds)];
     const running = await this.dataSource
-      .query(`SELECT webhook_delivery_claim($1, $2, $3, $4) AS running`, [jobId, endpointId, limit, leaseMs])
-      .then((rows: Array<{ running: boolean }>) => rows[0].running)
+      .query(`SELECT job_id, running FROM webhook_delivery_claim_many($1, $2, $3, $4)`, [
+        unique,
+        endpointId,
+        limit,
+        leaseMs,
+      ])
+      .then((rows: Array<{ job_id: string; running: boolean }>) => new Map(rows.map((r) => [r.job_id, r.running])))
       .catch((error: unknown) => {
         if (isForeignKeyViolation(error)) return null;
         throw error;
       });
-    return running === null ? 'gone' : running ? 'running' : 'waiting';
+    return jobIds.map((id) => (running === null ? 'gone' : running.get(id) ? 'running' : 'waiting'));
   }
 
   /**
-   * Frees the slot of `jobId` and hands back the longest-waiting attempt of the endpoint (its row removed: it
-   * claims again when it runs), or null when none waits.
+   * Frees the slots of `jobIds` (attempts of one endpoint) and hands back as many of the endpoint's longest-waiting
+   * attempts (their rows removed: each claims again when it runs), oldest first.
    */
-  async release(jobId: string, endpointId: string): Promise<WaitingAttempt | null> {
+  async releaseMany(jobIds: string[], endpointId: string): Promise<WaitingAttempt[]> {
     // A DELETE comes back from the driver as [rows, count] (reading it as rows woke nobody).
     const [rows]: [Array<WaitingAttempt>, number] = await this.dataSource.query(
-      `WITH done AS (DELETE FROM webhook_delivery_leases WHERE job_id = $1),
+      `WITH done AS (DELETE FROM webhook_delivery_leases WHERE job_id = ANY ($1)),
             next AS (
               SELECT job_id FROM webhook_delivery_leases
-               WHERE endpoint_id = $2 AND NOT running AND job_id <> $1
-               ORDER BY since LIMIT 1 FOR UPDATE SKIP LOCKED)
+               WHERE endpoint_id = $2 AND NOT running AND job_id <> ALL ($1)
+               ORDER BY since LIMIT $3 FOR UPDATE SKIP LOCKED)
        DELETE FROM webhook_delivery_leases l USING next WHERE l.job_id = next.job_id
        RETURNING l.job_id AS "jobId", l.since`,
-      [jobId, endpointId],
+      [jobIds, endpointId, Math.max(1, jobIds.length)],
     );
-    return rows[0] ?? null;
+    return rows.sort((a, b) => a.since.getTime() - b.since.getTime());
   }
 
-  /** Puts a waiting attempt handed back by `release` back at its place in line (its wake-up found it not parked). */
+  /** Puts a waiting attempt handed back by `releaseMany` back at its place in line (its wake-up found it not parked). */
   async requeue(waiting: WaitingAttempt, endpointId: string): Promise<void> {
     await this.dataSource
       .query(
@@ -81,8 +89,9 @@ export class WebhookDeliveryLeaseRepository {
   }
 
   /** Hands back the next waiting attempt of the endpoint without freeing anything (its previous wake-up was lost). */
-  next(endpointId: string): Promise<WaitingAttempt | null> {
-    return this.release('', endpointId);
+  async next(endpointId: string): Promise<WaitingAttempt | null> {
+    const [next] = await this.releaseMany([], endpointId);
+    return next ?? null;
   }
 
   /** Leases long expired (their worker crashed) and waits whose job is long gone (a queue store lost its data). */

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Job } from 'bullmq';
-import { DataSource } from 'typeorm';
 import { KeyedBatcher } from '../../../common/concurrency/keyed-batcher';
+import { SingleFlight } from '../../../common/concurrency/single-flight';
 import { uuidv7 } from '../../../common/ids/uuid-v7';
 import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
 import { Metrics } from '../../../infra/metrics/metrics';
@@ -13,15 +13,18 @@ import { OutboundHttpClient, OutboundResult } from '../../../common/outbound-htt
 import { WebhookDeliveryJobData, deliveryJobOptions, retryDelay, webhookId } from './webhook-delivery-job-data';
 import { EndpointForSend, WebhookEndpointsRepository } from '../webhook-endpoints.repository';
 import { WebhookDeliverySlots } from './webhook-delivery-slots';
-import { isForeignKeyViolation } from '../../../infra/database/pg-errors';
 import { EventBodies } from '../../outbox/event-bodies';
 import type { EventPayloads } from '../../outbox/event-payloads';
 import type { RecordedEventRow } from '../../outbox/outbox-events.repository';
+import { WebhookDeliveryRepository } from '../operations/webhook-delivery.repository';
+import { AttemptKey, AttemptRows, WebhookAttemptsRepository } from './webhook-attempts.repository';
 
 /** Failed deliveries in a row (each with all its retries spent) that disable an endpoint (spec rule 4). */
 export const DISABLE_AFTER_FAILURES = 10;
 /** What the log keeps of a receiver's answer: enough to tell an operator why it said no. */
 const RESPONSE_EXCERPT_BYTES = 2048;
+/** Attempts read together, at most (a worker runs 50 at once). */
+const MAX_READ_BATCH = 50;
 
 export interface EventForSend {
   data: Record<string, unknown>;
@@ -54,16 +57,31 @@ export class WebhookDeliveryService {
    * The delivery log's writes, grouped: while one INSERT runs, the attempts that finish meanwhile wait and go in
    * the next (measured: one statement per attempt was a sixth of the round trips of a delivery).
    */
-  private readonly log = new KeyedBatcher<Partial<WebhookDelivery>, void>((_, rows) => this.insertLog(rows), 200);
+  private readonly log = new KeyedBatcher<Partial<WebhookDelivery>, void>(
+    (_, rows) => this.deliveries.insert(rows),
+    200,
+  );
+  /**
+   * The attempts' reads (endpoint, event, log), grouped the same way: under the mixed workload one read per
+   * attempt, waiting for a pool connection and for a loaded PostgreSQL, was the longest step an attempt took while
+   * holding its organization's unit (BENCHMARKS.md).
+   */
+  private readonly reads = new KeyedBatcher<AttemptKey, AttemptRows>(
+    (_, keys) => this.attempts.read(keys),
+    MAX_READ_BATCH,
+  );
+  /** An event going to several endpoints at once is rendered once for them (from the same rows, at the same time). */
+  private readonly renders = new SingleFlight<Record<string, unknown> | null>();
 
   constructor(
-    private readonly dataSource: DataSource,
     private readonly jobs: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: Metrics,
     private readonly slots: WebhookDeliverySlots,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly bodies: EventBodies,
+    private readonly attempts: WebhookAttemptsRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
   ) {
     // An organization's sockets to one host never exceed its attempts in flight in this worker.
     this.http = new OutboundHttpClient({
@@ -129,12 +147,21 @@ export class WebhookDeliveryService {
     // An attempt deferred for want of a slot has spent those reads; the wake-up brings it back when one frees.
     // The organization's unit is taken before all this (no I/O for a tenant over its share, and its attempts
     // start in the order they became due) and given back as soon as the exchange ends.
-    const [endpoint, event] = await Promise.all([this.endpoint(job), this.event(job, id, unlessLogged)]);
+    const { endpoint, event: row } = await this.reads.submit('', {
+      eventId: job.eventId,
+      endpointId: job.endpointId,
+      organizationId: job.organizationId,
+      webhookId: id,
+      attempt: job.attempt,
+      unlessLogged,
+    });
     // Deleted, disabled or unsubscribed since the event, or the event pruned: the delivery is cancelled.
     if (!endpoint || !endpoint.is_active || !endpoint.events.includes(job.type)) return null;
-    if (!event || event.logged) return null;
+    if (!row || row.logged) return null;
     // The fan-out already matched worlds; a job made any other way never crosses them either.
-    if (event.livemode !== endpoint.livemode) return null;
+    if (row.livemode !== endpoint.livemode) return null;
+    const event = await this.event(row);
+    if (!event) return null;
     // Deleted between the read and the claim: cancelled too.
     const release = await this.slots.claimEndpoint(job);
     if (!release) return null;
@@ -149,27 +176,16 @@ export class WebhookDeliveryService {
   /**
    * The body is rendered at send time from the event's payload and the current rows (EventBodies), not carried
    * by the job (docs/contracts/bounds.md); call events go out without their transcript (spec Events). An event
-   * pruned from the outbox (kept 7 days, far past the retry schedule), or whose row is gone, is not sent.
-   * `logged`: the delivery log holds this attempt or a later one (asked only when `unlessLogged`; nothing is
-   * rendered then).
+   * pruned from the outbox (kept 7 days, far past the retry schedule), or whose rows are gone, is not sent.
    */
-  private async event(
-    job: WebhookDeliveryJobData,
-    id: string,
-    unlessLogged: boolean,
-  ): Promise<(EventForSend & { logged: boolean }) | undefined> {
-    const [row]: Array<RecordedEventRow & { logged: boolean }> = await this.dataSource.query(
-      `SELECT event_id, organization_id, livemode, type, data, occurred_at,
-              $4 AND EXISTS (SELECT 1 FROM webhook_deliveries WHERE webhook_id = $2 AND attempt >= $3) AS logged
-         FROM outbox_events WHERE event_id = $1`,
-      [job.eventId, id, job.attempt, unlessLogged],
-    );
-    if (!row) return undefined;
-    const { occurred_at, livemode, logged } = row;
-    if (logged) return { data: {}, occurred_at, livemode, logged };
+  private async event(row: RecordedEventRow): Promise<EventForSend | undefined> {
+    const { occurred_at, livemode } = row;
     const world = { organizationId: row.organization_id, livemode };
-    const data = await this.bodies.render(row.type, world, row.data as EventPayloads[typeof row.type]);
-    return data ? { data, occurred_at, livemode, logged } : undefined;
+    const data = await this.renders.run(row.event_id, async () => {
+      const body = await this.bodies.render(row.type, world, row.data as EventPayloads[typeof row.type]);
+      return body ?? null;
+    });
+    return data ? { data, occurred_at, livemode } : undefined;
   }
 
   /**
@@ -235,23 +251,6 @@ export class WebhookDeliveryService {
         'Webhook attempt failed',
       );
     }
-  }
-
-  /**
-   * Attempts finishing together are logged by one INSERT. When one row's endpoint was deleted while its request
-   * was in flight (nothing to log the attempt against), the batch fails on its foreign key and the rows go one
-   * by one, skipping that row.
-   */
-  private async insertLog(rows: Array<Partial<WebhookDelivery>>): Promise<void[]> {
-    const log = this.dataSource.getRepository(WebhookDelivery);
-    const skipGone = (err: unknown) => {
-      if (!isForeignKeyViolation(err)) throw err;
-    };
-    await log.insert(rows).catch(async (err: unknown) => {
-      skipGone(err);
-      for (const row of rows.length > 1 ? rows : []) await log.insert(row).catch(skipGone);
-    });
-    return rows.map(() => undefined);
   }
 
   /** One atomic increment decides the 10th failure, however many workers finish deliveries at once. */
