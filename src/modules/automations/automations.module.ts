@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CasesModule } from '../cases/cases.module';
 import { MessagingModule } from '../messaging/messaging.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { AdminAutomationsController } from './admin-automations.controller';
@@ -22,6 +23,7 @@ import { RecurringSchedule } from './recurring-schedule.entity';
   imports: [
     TypeOrmModule.forFeature([RecurringSchedule, FollowUpCampaign, FollowUpMessage]),
     OrganizationsModule,
+    CasesModule,
     // Message follow-ups name a template of the organization's messaging accounts.
     MessagingModule,
   ],

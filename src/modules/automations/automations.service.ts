@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { OutboundAssistant } from '../assistants/outbound-assistant.entity';
-import { Case } from '../cases/case.entity';
+import { CasesService } from '../cases/cases.service';
 import { RULE_HORIZON_DAYS, ruleProblem } from './next-occurrence';
 import { OccurrencesService, RULE_CHECK_BUDGET_MS } from './occurrences.service';
 import { MessagingAccountsService } from '../messaging/messaging-accounts.service';
@@ -12,7 +12,7 @@ import { CreateFollowUpCampaignDto, FollowUpMessageDto } from './dto/create-foll
 import { CreateRecurringScheduleDto } from './dto/create-recurring-schedule.dto';
 import { FollowUpCampaign } from './follow-up-campaign.entity';
 import { RecurringSchedule, RecurringScheduleStatus } from './recurring-schedule.entity';
-import { inTransaction } from '../../infra/database/tx';
+import { inTransaction, Tx } from '../../infra/database/tx';
 
 interface References {
   caseId?: string;
@@ -29,6 +29,7 @@ export class AutomationsService {
     private readonly dataSource: DataSource,
     private readonly messaging: MessagingAccountsService,
     private readonly occurrences: OccurrencesService,
+    private readonly cases: CasesService,
   ) {}
 
   async createRecurringSchedule(
@@ -181,18 +182,11 @@ export class AutomationsService {
    * The referenced case and assistant must exist in the organization; `FOR SHARE` keeps a concurrent delete
    * (which takes `FOR UPDATE`) waiting until this reference is committed, so it then sees and counts it.
    */
-  private async lockReferences(m: EntityManager, organizationId: string, refs: References): Promise<void> {
+  private async lockReferences(m: Tx, organizationId: string, refs: References): Promise<void> {
     if (!refs.caseId && !refs.assistantConfigId) {
       throw ApiError.validation('caseId', 'caseId or assistantConfigId is required');
     }
-    if (refs.caseId) {
-      const found = await m
-        .createQueryBuilder(Case, 'c')
-        .setLock('pessimistic_read')
-        .where('c.id = :id AND c.organizationId = :organizationId', { id: refs.caseId, organizationId })
-        .getExists();
-      if (!found) throw ApiError.notFound('Case');
-    }
+    if (refs.caseId) await this.cases.lockReferenced(m, organizationId, refs.caseId);
     if (refs.assistantConfigId) {
       const found = await m
         .createQueryBuilder(OutboundAssistant, 'a')
