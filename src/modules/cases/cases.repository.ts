@@ -24,7 +24,10 @@ export class CasesRepository {
   }
 
   /** The row as stored (its timestamps filled). */
-  insert(organizationId: string, fields: Omit<Case, 'id' | 'organizationId' | 'createdAt' | 'updatedAt'>): Promise<Case> {
+  insert(
+    organizationId: string,
+    fields: Omit<Case, 'id' | 'organizationId' | 'createdAt' | 'updatedAt'>,
+  ): Promise<Case> {
     return this.cases.save(this.cases.create({ id: uuidv7(), organizationId, ...fields }));
   }
 

@@ -4,7 +4,7 @@ import { World } from '../../../common/auth/world';
 import { ApiError } from '../../../common/errors/api-error';
 import { queryEntities } from '../../../infra/database/entity-rows';
 import { DeferJob } from '../../../infra/queue/defer-job';
-import { Contact } from '../../contacts/contact.entity';
+import { ContactsService } from '../../contacts/contacts.service';
 import { DoNotCallService } from '../../do-not-call/do-not-call.service';
 import { isOptOut } from '../../do-not-call/opt-out-keywords';
 import { Conversation } from '../conversation.entity';
@@ -44,6 +44,7 @@ export class AnswerMessageCommand {
     private readonly moves: ConversationMovesCommand,
     private readonly summaries: ConversationSummaries,
     private readonly doNotCall: DoNotCallService,
+    private readonly contacts: ContactsService,
   ) {}
 
   async execute(messageId: string, lastAttempt: boolean): Promise<void> {
@@ -93,9 +94,7 @@ export class AnswerMessageCommand {
     message: Message,
     lastAttempt: boolean,
   ): Promise<void> {
-    const contact = conversation.contactId
-      ? await this.dataSource.getRepository(Contact).findOneBy({ id: conversation.contactId, ...world })
-      : null;
+    const contact = conversation.contactId ? await this.contacts.find(world, conversation.contactId) : null;
     let answer;
     try {
       answer = await this.platforms.for(conversation.livemode).reply({
