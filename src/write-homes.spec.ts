@@ -51,6 +51,12 @@ const HOMES: readonly WriteHome[] = [
   },
   { table: 'cases', entity: 'Case', homes: ['modules/cases/cases.repository.ts'] },
   { table: 'contacts', entity: 'Contact', homes: ['modules/contacts/contacts.repository.ts'] },
+  { table: 'messages', entity: 'Message', homes: ['modules/messaging/messages.repository.ts'] },
+  {
+    table: 'early_delivery_statuses',
+    entity: 'EarlyDeliveryStatus',
+    homes: ['modules/messaging/early-delivery-statuses.repository.ts'],
+  },
 ];
 
 const INJECTS_A_REPOSITORY = /@InjectRepository\(/;

@@ -5,6 +5,7 @@ import { ContactsRepository } from '../../src/modules/contacts/contacts.reposito
 import { ContactsService } from '../../src/modules/contacts/contacts.service';
 import { Conversation } from '../../src/modules/messaging/conversation.entity';
 import { Message } from '../../src/modules/messaging/message.entity';
+import { MessagesRepository } from '../../src/modules/messaging/messages.repository';
 import { MessagingAccount } from '../../src/modules/messaging/messaging-account.entity';
 import {
   InboundMessage,
@@ -32,7 +33,8 @@ describe('RecordInboundMessageCommand (PostgreSQL)', () => {
     // Only findOrCreateByPhone is reached: no contact groups, no cursors; no opt-out text, so no ledger listing.
     const repository = new ContactsRepository(dataSource.getRepository(Contact));
     const contacts = new ContactsService(dataSource, repository, null as never, outbox, null as never);
-    record = new RecordInboundMessageCommand(dataSource, contacts, null as never, outbox);
+    const messages = new MessagesRepository(dataSource.getRepository(Message));
+    record = new RecordInboundMessageCommand(dataSource, contacts, null as never, outbox, messages);
   });
   afterAll(() => close());
 

@@ -6,10 +6,10 @@ import { AddDoNotCallCommand } from '../do-not-call/add-do-not-call.command';
 import { isOptOut } from '../do-not-call/opt-out-keywords';
 import { OutboxService } from '../outbox/outbox.service';
 import { Conversation } from './conversation.entity';
-import { Message } from './message.entity';
 import { MessagePayload } from './message-payload';
 import { messageEventPayload } from './messaging-event-bodies';
 import { MessagingAccount } from './messaging-account.entity';
+import { MessagesRepository } from './messages.repository';
 import { inTransaction } from '../../infra/database/tx';
 
 /** The free-form window the provider allows after a user's message. */
@@ -57,6 +57,7 @@ export class RecordInboundMessageCommand {
     private readonly contacts: ContactsService,
     private readonly addDoNotCall: AddDoNotCallCommand,
     private readonly outbox: OutboxService,
+    private readonly messages: MessagesRepository,
   ) {}
 
   execute(input: InboundMessage): Promise<InboundResult> {
@@ -69,32 +70,26 @@ export class RecordInboundMessageCommand {
       const conversation = await this.findOrCreateConversation(m, input, contactId);
 
       const messageId = uuidv7();
-      const inserted = await m
-        .createQueryBuilder()
-        .insert()
-        .into(Message)
-        .values({
-          id: messageId,
-          organizationId: account.organizationId,
-          livemode: account.livemode,
-          conversationId: conversation.id,
-          accountId: account.id,
-          direction: 'inbound',
-          senderType: 'user',
-          messageType: input.messageType,
-          text: input.text,
-          mediaUrl: input.mediaUrl ?? null,
-          mediaCaption: input.mediaCaption ?? null,
-          mediaId: input.mediaId ?? null,
-          payload: input.payload ?? null,
-          deliveryStatus: null,
-          providerMessageId: input.providerMessageId,
-          timestamp: input.timestamp,
-        })
-        .orIgnore()
-        .execute();
-      if (!inserted.raw.length) {
-        const existing = await m.findOneByOrFail(Message, {
+      const inserted = await this.messages.insertUnlessKnown(m, {
+        id: messageId,
+        organizationId: account.organizationId,
+        livemode: account.livemode,
+        conversationId: conversation.id,
+        accountId: account.id,
+        direction: 'inbound',
+        senderType: 'user',
+        messageType: input.messageType,
+        text: input.text,
+        mediaUrl: input.mediaUrl ?? null,
+        mediaCaption: input.mediaCaption ?? null,
+        mediaId: input.mediaId ?? null,
+        payload: input.payload ?? null,
+        deliveryStatus: null,
+        providerMessageId: input.providerMessageId,
+        timestamp: input.timestamp,
+      });
+      if (!inserted) {
+        const existing = await this.messages.getIn(m, {
           accountId: account.id,
           providerMessageId: input.providerMessageId,
         });
@@ -146,7 +141,7 @@ export class RecordInboundMessageCommand {
         .where('id = :id', { id: account.id })
         .setParameters({ ts: input.timestamp })
         .execute();
-      const stored = await m.findOneByOrFail(Message, { id: messageId });
+      const stored = await this.messages.getIn(m, { id: messageId });
       await this.outbox.record(m, account, 'message.received', messageEventPayload(stored));
       if (input.from && isOptOut(input.text)) {
         await this.addDoNotCall.execute(m, account, {

@@ -9,6 +9,7 @@ import { DoNotCallService } from '../../do-not-call/do-not-call.service';
 import { isOptOut } from '../../do-not-call/opt-out-keywords';
 import { Conversation } from '../conversation.entity';
 import { Message } from '../message.entity';
+import { MessagesRepository } from '../messages.repository';
 import { SendMessageCommand } from '../send-message.command';
 import { MESSAGE_TEXT_MAX_LENGTH } from '../dto/send-message.dto';
 import { ChatAgent } from './chat-agent.entity';
@@ -45,10 +46,11 @@ export class AnswerMessageCommand {
     private readonly summaries: ConversationSummaries,
     private readonly doNotCall: DoNotCallService,
     private readonly contacts: ContactsService,
+    private readonly messages: MessagesRepository,
   ) {}
 
   async execute(messageId: string, lastAttempt: boolean): Promise<void> {
-    const message = await this.dataSource.getRepository(Message).findOneBy({ id: messageId });
+    const message = await this.messages.findById(messageId);
     if (!message || message.senderType !== 'user') return;
     const agent = await this.agents.enabledFor(message.accountId);
     if (!agent) return;

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { queryEntities } from '../../../infra/database/entity-rows';
 import { Conversation } from '../conversation.entity';
-import { Message } from '../message.entity';
+import { MessagesRepository } from '../messages.repository';
 import { ChatAgentsService } from './chat-agents.service';
 import { ChatPlatformRouter } from './chat-platform-router';
 
@@ -24,6 +24,7 @@ export class ConversationSummaries {
     private readonly dataSource: DataSource,
     private readonly agents: ChatAgentsService,
     private readonly platforms: ChatPlatformRouter,
+    private readonly messages: MessagesRepository,
   ) {}
 
   /** The conversation with its new summary, or null when none was made. */
@@ -31,11 +32,7 @@ export class ConversationSummaries {
     const agent = await this.agents.enabledFor(conversation.integrationId);
     if (!agent?.summary) return null;
     try {
-      const recent = await this.dataSource.getRepository(Message).find({
-        where: { conversationId: conversation.id, organizationId: conversation.organizationId },
-        order: { timestamp: 'DESC', id: 'DESC' },
-        take: SUMMARY_MESSAGES,
-      });
+      const recent = await this.messages.recent(conversation.organizationId, conversation.id, SUMMARY_MESSAGES);
       const lastUser = recent.find((m) => m.senderType === 'user');
       const platform = this.platforms.for(conversation.livemode);
       const summary = await platform.summarize({
