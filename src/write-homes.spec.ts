@@ -52,6 +52,7 @@ const HOMES: readonly WriteHome[] = [
   { table: 'cases', entity: 'Case', homes: ['modules/cases/cases.repository.ts'] },
   { table: 'contacts', entity: 'Contact', homes: ['modules/contacts/contacts.repository.ts'] },
   { table: 'messages', entity: 'Message', homes: ['modules/messaging/messages.repository.ts'] },
+  { table: 'conversations', entity: 'Conversation', homes: ['modules/messaging/conversations.repository.ts'] },
   {
     table: 'early_delivery_statuses',
     entity: 'EarlyDeliveryStatus',

@@ -4,9 +4,11 @@ import { Contact } from '../../src/modules/contacts/contact.entity';
 import { ContactsRepository } from '../../src/modules/contacts/contacts.repository';
 import { ContactsService } from '../../src/modules/contacts/contacts.service';
 import { Conversation } from '../../src/modules/messaging/conversation.entity';
+import { ConversationsRepository } from '../../src/modules/messaging/conversations.repository';
 import { Message } from '../../src/modules/messaging/message.entity';
 import { MessagesRepository } from '../../src/modules/messaging/messages.repository';
 import { MessagingAccount } from '../../src/modules/messaging/messaging-account.entity';
+import { MessagingAccountsRepository } from '../../src/modules/messaging/messaging-accounts.repository';
 import {
   InboundMessage,
   RecordInboundMessageCommand,
@@ -33,8 +35,15 @@ describe('RecordInboundMessageCommand (PostgreSQL)', () => {
     // Only findOrCreateByPhone is reached: no contact groups, no cursors; no opt-out text, so no ledger listing.
     const repository = new ContactsRepository(dataSource.getRepository(Contact));
     const contacts = new ContactsService(dataSource, repository, null as never, outbox, null as never);
-    const messages = new MessagesRepository(dataSource.getRepository(Message));
-    record = new RecordInboundMessageCommand(dataSource, contacts, null as never, outbox, messages);
+    record = new RecordInboundMessageCommand(
+      dataSource,
+      contacts,
+      null as never,
+      outbox,
+      new MessagesRepository(dataSource.getRepository(Message)),
+      new ConversationsRepository(dataSource.getRepository(Conversation)),
+      new MessagingAccountsRepository(dataSource.getRepository(MessagingAccount)),
+    );
   });
   afterAll(() => close());
 
