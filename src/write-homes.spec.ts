@@ -54,6 +54,16 @@ const HOMES: readonly WriteHome[] = [
   { table: 'messages', entity: 'Message', homes: ['modules/messaging/messages.repository.ts'] },
   { table: 'conversations', entity: 'Conversation', homes: ['modules/messaging/conversations.repository.ts'] },
   {
+    table: 'recurring_schedules',
+    entity: 'RecurringSchedule',
+    homes: ['modules/automations/recurring-schedules.repository.ts'],
+  },
+  {
+    table: 'follow_up_campaigns',
+    entity: 'FollowUpCampaign',
+    homes: ['modules/automations/follow-up-campaigns.repository.ts'],
+  },
+  {
     table: 'early_delivery_statuses',
     entity: 'EarlyDeliveryStatus',
     homes: ['modules/messaging/early-delivery-statuses.repository.ts'],

@@ -134,8 +134,9 @@ export class OutboundAssistantsService {
   }
 
   /**
-   * For the calls module: the assistant or 404 NOT_FOUND('Outbound assistant'), read in the transaction that
-   * inserts the call (a required `Tx`), so the row is locked `FOR SHARE` and a concurrent delete waits for it.
+   * For the calls module (and automations naming it): the assistant or 404 NOT_FOUND('Outbound assistant'), read
+   * in the transaction that inserts the referring row (a required `Tx`), so the row is locked `FOR SHARE` and a
+   * concurrent delete waits for it.
    */
   getForCall(tx: Tx, organizationId: string, id: string): Promise<OutboundAssistant> {
     return this.lock(tx, organizationId, id, 'pessimistic_read');

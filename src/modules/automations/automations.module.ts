@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AssistantsModule } from '../assistants/assistants.module';
 import { CasesModule } from '../cases/cases.module';
 import { MessagingModule } from '../messaging/messaging.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
@@ -24,6 +25,7 @@ import { RecurringSchedule } from './recurring-schedule.entity';
     TypeOrmModule.forFeature([RecurringSchedule, FollowUpCampaign, FollowUpMessage]),
     OrganizationsModule,
     CasesModule,
+    AssistantsModule,
     // Message follow-ups name a template of the organization's messaging accounts.
     MessagingModule,
   ],
