@@ -71,6 +71,11 @@ export class OutboundAssistantsService {
     return found;
   }
 
+  /** Whether the organization has this assistant (a setting that names it checks it is the organization's own). */
+  async exists(organizationId: string, id: string): Promise<boolean> {
+    return (await this.assistants.find(organizationId, id)) !== null;
+  }
+
   create(organizationId: string, dto: CreateOutboundAssistantDto): Promise<OutboundAssistant> {
     return inTransaction(this.dataSource, async (m) => {
       // The cap's lock before the default's: update takes only the latter, so the two cannot deadlock.

@@ -76,6 +76,11 @@ export class CasesService {
     return found;
   }
 
+  /** Whether the organization has this case (a setting that names it checks it is the organization's own). */
+  async exists(organizationId: string, id: string): Promise<boolean> {
+    return (await this.cases.find(organizationId, id)) !== null;
+  }
+
   create(organizationId: string, dto: CreateCaseDto): Promise<Case> {
     return this.cases.insert(organizationId, {
       title: dto.title,
