@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Job } from 'bullmq';
-import { DataSource } from 'typeorm';
 import { KeyedBatcher } from '../../../common/concurrency/keyed-batcher';
 import { uuidv7 } from '../../../common/ids/uuid-v7';
 import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
@@ -12,11 +11,10 @@ import { OutboundUrlPolicy } from '../../../common/url-safety/outbound-url-polic
 import { OutboundHttpClient, OutboundResult } from '../../../common/outbound-http/outbound-http.client';
 import { WebhookDeliveryJobData, deliveryJobOptions, retryDelay, webhookId } from './webhook-delivery-job-data';
 import { EndpointForSend, WebhookEndpointsRepository } from '../webhook-endpoints.repository';
+import { WebhookDeliveryLogRepository } from './webhook-delivery-log.repository';
 import { WebhookDeliverySlots } from './webhook-delivery-slots';
-import { isForeignKeyViolation } from '../../../infra/database/pg-errors';
 import { EventBodies } from '../../outbox/event-bodies';
 import type { EventPayloads } from '../../outbox/event-payloads';
-import type { RecordedEventRow } from '../../outbox/outbox-events.repository';
 
 /** Failed deliveries in a row (each with all its retries spent) that disable an endpoint (spec rule 4). */
 export const DISABLE_AFTER_FAILURES = 10;
@@ -57,7 +55,7 @@ export class WebhookDeliveryService {
   private readonly log = new KeyedBatcher<Partial<WebhookDelivery>, void>((_, rows) => this.insertLog(rows), 200);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly logRows: WebhookDeliveryLogRepository,
     private readonly jobs: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: Metrics,
@@ -158,12 +156,7 @@ export class WebhookDeliveryService {
     id: string,
     unlessLogged: boolean,
   ): Promise<(EventForSend & { logged: boolean }) | undefined> {
-    const [row]: Array<RecordedEventRow & { logged: boolean }> = await this.dataSource.query(
-      `SELECT event_id, organization_id, livemode, type, data, occurred_at,
-              $4 AND EXISTS (SELECT 1 FROM webhook_deliveries WHERE webhook_id = $2 AND attempt >= $3) AS logged
-         FROM outbox_events WHERE event_id = $1`,
-      [job.eventId, id, job.attempt, unlessLogged],
-    );
+    const row = await this.logRows.eventForAttempt(job.eventId, id, job.attempt, unlessLogged);
     if (!row) return undefined;
     const { occurred_at, livemode, logged } = row;
     if (logged) return { data: {}, occurred_at, livemode, logged };
@@ -237,20 +230,8 @@ export class WebhookDeliveryService {
     }
   }
 
-  /**
-   * Attempts finishing together are logged by one INSERT. When one row's endpoint was deleted while its request
-   * was in flight (nothing to log the attempt against), the batch fails on its foreign key and the rows go one
-   * by one, skipping that row.
-   */
   private async insertLog(rows: Array<Partial<WebhookDelivery>>): Promise<void[]> {
-    const log = this.dataSource.getRepository(WebhookDelivery);
-    const skipGone = (err: unknown) => {
-      if (!isForeignKeyViolation(err)) throw err;
-    };
-    await log.insert(rows).catch(async (err: unknown) => {
-      skipGone(err);
-      for (const row of rows.length > 1 ? rows : []) await log.insert(row).catch(skipGone);
-    });
+    await this.logRows.insert(rows);
     return rows.map(() => undefined);
   }
 
