@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
-import { World, worldSql, worldWhere } from '../../common/auth/world';
+import { World, worldParams, worldSql, worldWhere } from '../../common/auth/world';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { selectColumns } from '../../infra/database/select-columns';
 import { Tx } from '../../infra/database/tx';
@@ -19,6 +19,15 @@ export interface ContactFilters {
 
 /** The fields a new contact is given; id and timestamps are the table's. */
 export type NewContact = Pick<Contact, 'title' | 'phone' | 'email' | 'notes' | 'tags' | 'customFields'>;
+
+/** A contact as a campaign dials it: its phone, and the time zone its custom fields name (if any, unchecked). */
+export interface DialTarget {
+  id: string;
+  phone: string;
+  zone: unknown;
+}
+
+const DIAL_TARGET = `c.id, c.phone, COALESCE(c.custom_fields->'timeZone', c.custom_fields->'timezone') #>> '{}' AS zone`;
 
 /** The SQL of `contacts` (the ranked search is ContactSearchRepository's). */
 @Injectable()
@@ -58,6 +67,23 @@ export class ContactsRepository {
   /** The world's contact, read by `manager` when the caller holds a transaction; null when there is none. */
   find(world: World, id: string, manager: EntityManager = this.contacts.manager): Promise<Contact | null> {
     return manager.findOneBy(Contact, { ...worldWhere(world), id });
+  }
+
+  /** The world's contacts among `ids`, as dialled, read by `manager` (the caller's transaction). */
+  dialTargets(manager: EntityManager, world: World, ids: readonly string[]): Promise<DialTarget[]> {
+    return manager.query(`SELECT ${DIAL_TARGET} FROM contacts c WHERE c.id = ANY($1) AND ${worldSql('c', 2)}`, [
+      ids,
+      ...worldParams(world),
+    ]);
+  }
+
+  /** The world's members of the group, oldest first, at most `limit`, read by `manager`. */
+  groupDialTargets(manager: EntityManager, world: World, groupId: string, limit: number): Promise<DialTarget[]> {
+    return manager.query(
+      `SELECT ${DIAL_TARGET} FROM contacts c JOIN contact_group_members g ON g.contact_id = c.id
+        WHERE g.group_id = $1 AND ${worldSql('c', 2)} ORDER BY c.created_at, c.id LIMIT $4`,
+      [groupId, ...worldParams(world), limit],
+    );
   }
 
   /**

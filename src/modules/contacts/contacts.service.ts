@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { World } from '../../common/auth/world';
 import { ApiError } from '../../common/errors/api-error';
 import { keysetPaginate } from '../../common/pagination/keyset-paginate';
@@ -12,7 +12,7 @@ import type { EventFamily } from '../outbox/event-bodies';
 import { OutboxService } from '../outbox/outbox.service';
 import { Contact } from './contact.entity';
 import { ContactListItemResponse, ContactResponse } from './contact.response';
-import { ContactsRepository } from './contacts.repository';
+import { ContactsRepository, DialTarget } from './contacts.repository';
 import { CreateContactDto } from './dto/create-contact.dto';
 import { ListContactsQueryDto } from './dto/list-contacts-query.dto';
 import { UpdateContactDto } from './dto/update-contact.dto';
@@ -65,6 +65,16 @@ export class ContactsService {
     const contact = await this.contacts.find(world, id, tx);
     if (!contact) throw ApiError.notFound('Contact');
     return contact;
+  }
+
+  /** For a campaign's audience: the world's contacts among `ids` as dialled, read in the caller's `manager`. */
+  dialTargets(manager: EntityManager, world: World, ids: readonly string[]): Promise<DialTarget[]> {
+    return this.contacts.dialTargets(manager, world, ids);
+  }
+
+  /** For a campaign's audience: the world's members of the group as dialled, oldest first, at most `limit`. */
+  groupDialTargets(manager: EntityManager, world: World, groupId: string, limit: number): Promise<DialTarget[]> {
+    return this.contacts.groupDialTargets(manager, world, groupId, limit);
   }
 
   async create(world: World, dto: CreateContactDto): Promise<Contact> {

@@ -91,6 +91,14 @@ export class MessagingAccountsRepository {
       .execute();
   }
 
+  /** Every stored access token, sealed (the accounts that keep their own). */
+  async sealedTokens(): Promise<string[]> {
+    const rows: Array<{ access_token_sealed: string }> = await this.accounts.query(
+      'SELECT access_token_sealed FROM messaging_accounts WHERE access_token_sealed IS NOT NULL',
+    );
+    return rows.map((r) => r.access_token_sealed);
+  }
+
   /** An account a stored row references (so it exists). */
   findOrFail(id: string): Promise<MessagingAccount> {
     return this.accounts.findOneByOrFail({ id });

@@ -118,6 +118,11 @@ export class MinuteLedgerRepository {
   }
 
   /** A read: the organization's ledger rows as a query the history narrows and pages (alias `e`). */
+  /** The organization's newest ledger row, read in `tx` (which appended it). */
+  latest(tx: Tx, organizationId: string): Promise<MinuteLedgerEntry> {
+    return tx.findOneOrFail(MinuteLedgerEntry, { where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
   /** Totals of the organization's newest `limit` call rows in [from, to), and whether more rows were left out. */
   async callTotals(
     manager: EntityManager,
