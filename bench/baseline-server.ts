@@ -5,7 +5,7 @@
  *
  *   GET  /api/v1/calls?limit=25      first page, newest first (organization_id, created_at DESC, id DESC)
  *   POST /api/v1/contacts            insert ... ON CONFLICT DO NOTHING + outbox row + pg_notify, in one transaction
- *   GET  /api/v1/contacts/search?q=  the app's own ContactSearchService statement, run over the raw pool
+ *   GET  /api/v1/contacts/search?q=  the app's own ContactSearchRepository statement, run over the raw pool
  *
  * Run: DATABASE_URL=... PORT=0 node -r ts-node/register/transpile-only bench/baseline-server.ts (prints its port
  * and sends it to a parent process over IPC).
@@ -16,12 +16,15 @@ import { IncomingMessage, ServerResponse, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import { ContactSearchRepository } from '../src/modules/contacts/contact-search.repository';
 import { ContactSearchService } from '../src/modules/contacts/contact-search.service';
 import { uuidv7 } from '../src/common/ids/uuid-v7';
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
 // The search runs its statement on the driver's pg Pool: give it this raw pool instead of TypeORM.
-const search = new ContactSearchService({ driver: { master: pool } } as unknown as DataSource);
+const search = new ContactSearchService(
+  new ContactSearchRepository({ driver: { master: pool } } as unknown as DataSource),
+);
 
 type Key = { organizationId: string; scopes: string[] };
 

@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Contact } from '../../src/modules/contacts/contact.entity';
+import { ContactsRepository } from '../../src/modules/contacts/contacts.repository';
 import { ContactsService } from '../../src/modules/contacts/contacts.service';
 import { Conversation } from '../../src/modules/messaging/conversation.entity';
+import { ConversationsRepository } from '../../src/modules/messaging/conversations.repository';
 import { Message } from '../../src/modules/messaging/message.entity';
+import { MessagesRepository } from '../../src/modules/messaging/messages.repository';
 import { MessagingAccount } from '../../src/modules/messaging/messaging-account.entity';
-import { InboundMessage, RecordInboundMessageCommand } from '../../src/modules/messaging/record-inbound-message.command';
+import { MessagingAccountsRepository } from '../../src/modules/messaging/messaging-accounts.repository';
+import {
+  InboundMessage,
+  RecordInboundMessageCommand,
+} from '../../src/modules/messaging/record-inbound-message.command';
 import { OutboxEvent } from '../../src/modules/outbox/outbox-event.entity';
 import { OutboxEventsRepository } from '../../src/modules/outbox/outbox-events.repository';
 import { OutboxService } from '../../src/modules/outbox/outbox.service';
@@ -26,8 +33,17 @@ describe('RecordInboundMessageCommand (PostgreSQL)', () => {
     ({ dataSource, close } = await openTestDataSource([MessagingAccount, Conversation, Message, Contact, OutboxEvent]));
     const outbox = new OutboxService(new OutboxEventsRepository(dataSource));
     // Only findOrCreateByPhone is reached: no contact groups, no cursors; no opt-out text, so no ledger listing.
-    const contacts = new ContactsService(dataSource, dataSource.getRepository(Contact), null as never, outbox, null as never);
-    record = new RecordInboundMessageCommand(dataSource, contacts, null as never, outbox);
+    const repository = new ContactsRepository(dataSource.getRepository(Contact));
+    const contacts = new ContactsService(dataSource, repository, null as never, outbox, null as never);
+    record = new RecordInboundMessageCommand(
+      dataSource,
+      contacts,
+      null as never,
+      outbox,
+      new MessagesRepository(dataSource.getRepository(Message)),
+      new ConversationsRepository(dataSource.getRepository(Conversation)),
+      new MessagingAccountsRepository(dataSource.getRepository(MessagingAccount)),
+    );
   });
   afterAll(() => close());
 
@@ -75,10 +91,15 @@ describe('RecordInboundMessageCommand (PostgreSQL)', () => {
 
   it('two first messages from one user at once make one conversation holding both', async () => {
     const acc = await account();
-    const [a, b] = await Promise.all([record.execute(inbound(acc, 'wamid.a')), record.execute(inbound(acc, 'wamid.b'))]);
+    const [a, b] = await Promise.all([
+      record.execute(inbound(acc, 'wamid.a')),
+      record.execute(inbound(acc, 'wamid.b')),
+    ]);
     expect(a.conversationId).toBe(b.conversationId);
     expect(await count('SELECT count(*)::int AS n FROM conversations WHERE integration_id = $1', acc.id)).toBe(1);
-    const [thread] = await dataSource.query('SELECT message_count FROM conversations WHERE id = $1', [a.conversationId]);
+    const [thread] = await dataSource.query('SELECT message_count FROM conversations WHERE id = $1', [
+      a.conversationId,
+    ]);
     expect(thread.message_count).toBe(2);
   });
 });

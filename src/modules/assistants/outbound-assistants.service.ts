@@ -71,6 +71,11 @@ export class OutboundAssistantsService {
     return found;
   }
 
+  /** Whether the organization has this assistant (a setting that names it checks it is the organization's own). */
+  async exists(organizationId: string, id: string): Promise<boolean> {
+    return (await this.assistants.find(organizationId, id)) !== null;
+  }
+
   create(organizationId: string, dto: CreateOutboundAssistantDto): Promise<OutboundAssistant> {
     return inTransaction(this.dataSource, async (m) => {
       // The cap's lock before the default's: update takes only the latter, so the two cannot deadlock.
@@ -134,8 +139,9 @@ export class OutboundAssistantsService {
   }
 
   /**
-   * For the calls module: the assistant or 404 NOT_FOUND('Outbound assistant'), read in the transaction that
-   * inserts the call (a required `Tx`), so the row is locked `FOR SHARE` and a concurrent delete waits for it.
+   * For the calls module (and automations naming it): the assistant or 404 NOT_FOUND('Outbound assistant'), read
+   * in the transaction that inserts the referring row (a required `Tx`), so the row is locked `FOR SHARE` and a
+   * concurrent delete waits for it.
    */
   getForCall(tx: Tx, organizationId: string, id: string): Promise<OutboundAssistant> {
     return this.lock(tx, organizationId, id, 'pessimistic_read');

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AssistantsModule } from '../assistants/assistants.module';
+import { CasesModule } from '../cases/cases.module';
 import { MessagingModule } from '../messaging/messaging.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { AdminAutomationsController } from './admin-automations.controller';
@@ -22,6 +24,8 @@ import { RecurringSchedule } from './recurring-schedule.entity';
   imports: [
     TypeOrmModule.forFeature([RecurringSchedule, FollowUpCampaign, FollowUpMessage]),
     OrganizationsModule,
+    CasesModule,
+    AssistantsModule,
     // Message follow-ups name a template of the organization's messaging accounts.
     MessagingModule,
   ],

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
-import { uuidv7 } from '../../common/ids/uuid-v7';
-import { OutboundAssistant } from '../assistants/outbound-assistant.entity';
-import { Case } from '../cases/case.entity';
+import { OutboundAssistantsService } from '../assistants/outbound-assistants.service';
+import { CasesService } from '../cases/cases.service';
 import { RULE_HORIZON_DAYS, ruleProblem } from './next-occurrence';
 import { OccurrencesService, RULE_CHECK_BUDGET_MS } from './occurrences.service';
 import { MessagingAccountsService } from '../messaging/messaging-accounts.service';
@@ -11,8 +10,10 @@ import { variablesMatch } from '../messaging/template-placeholders';
 import { CreateFollowUpCampaignDto, FollowUpMessageDto } from './dto/create-follow-up-campaign.dto';
 import { CreateRecurringScheduleDto } from './dto/create-recurring-schedule.dto';
 import { FollowUpCampaign } from './follow-up-campaign.entity';
+import { FollowUpCampaignsRepository } from './follow-up-campaigns.repository';
 import { RecurringSchedule, RecurringScheduleStatus } from './recurring-schedule.entity';
-import { inTransaction } from '../../infra/database/tx';
+import { RecurringSchedulesRepository } from './recurring-schedules.repository';
+import { inTransaction, Tx } from '../../infra/database/tx';
 
 interface References {
   caseId?: string;
@@ -29,6 +30,10 @@ export class AutomationsService {
     private readonly dataSource: DataSource,
     private readonly messaging: MessagingAccountsService,
     private readonly occurrences: OccurrencesService,
+    private readonly cases: CasesService,
+    private readonly assistants: OutboundAssistantsService,
+    private readonly schedules: RecurringSchedulesRepository,
+    private readonly followUps: FollowUpCampaignsRepository,
   ) {}
 
   async createRecurringSchedule(
@@ -42,20 +47,17 @@ export class AutomationsService {
     if (dto.rrule) await this.assertBoundedRule(dto.rrule, timeZone);
     return inTransaction(this.dataSource, async (m) => {
       await this.lockReferences(m, organizationId, dto);
-      const schedule = await m.save(
-        m.create(RecurringSchedule, {
-          id: uuidv7(),
-          organizationId,
-          caseId: dto.caseId ?? null,
-          assistantConfigId: dto.assistantConfigId ?? null,
-          status,
-          rrule: dto.rrule ?? null,
-          timeZone,
-          callFrom: dto.from ?? null,
-          audience: dto.audience ? { ...dto.audience } : null,
-          nextOccurrenceAt: null,
-        }),
-      );
+      const schedule = await this.schedules.insert(m, {
+        organizationId,
+        caseId: dto.caseId ?? null,
+        assistantConfigId: dto.assistantConfigId ?? null,
+        status,
+        rrule: dto.rrule ?? null,
+        timeZone,
+        callFrom: dto.from ?? null,
+        audience: dto.audience ? { ...dto.audience } : null,
+        nextOccurrenceAt: null,
+      });
       if (!schedule.rrule) return schedule;
       // The series is anchored at createdAt, as the runner and resume compute it: an anchor taken from this
       // process's clock instead could fall in another second than the row's timestamp (the transaction's start)
@@ -66,7 +68,7 @@ export class AutomationsService {
         schedule.createdAt,
         schedule.createdAt,
       );
-      await m.update(RecurringSchedule, { id: schedule.id }, { nextOccurrenceAt: schedule.nextOccurrenceAt });
+      await this.schedules.setNextOccurrence(m, schedule.id, schedule.nextOccurrenceAt);
       return schedule;
     });
   }
@@ -76,14 +78,15 @@ export class AutomationsService {
    * from its next occurrence after now.
    */
   async setRecurringScheduleStatus(id: string, status: RecurringScheduleStatus): Promise<RecurringSchedule> {
-    const schedule = await this.dataSource.manager.findOneBy(RecurringSchedule, { id });
+    const schedule = await this.schedules.find(id);
     if (!schedule) throw ApiError.notFound('Recurring schedule');
     const now = new Date();
     const next = schedule.rrule
       ? await this.occurrences.next(schedule.rrule, schedule.timeZone, schedule.createdAt, now)
       : null;
-    await this.dataSource.manager.update(RecurringSchedule, { id }, { status, nextOccurrenceAt: next });
-    return this.dataSource.manager.findOneByOrFail(RecurringSchedule, { id });
+    const updated = await this.schedules.setStatus(null, id, status, next);
+    if (!updated) throw ApiError.notFound('Recurring schedule');
+    return updated;
   }
 
   /**
@@ -109,21 +112,18 @@ export class AutomationsService {
     if (dto.message) await this.assertSendable(organizationId, dto.message);
     return inTransaction(this.dataSource, async (m) => {
       await this.lockReferences(m, organizationId, dto);
-      return m.save(
-        m.create(FollowUpCampaign, {
-          id: uuidv7(),
-          organizationId,
-          caseId: dto.caseId ?? null,
-          assistantConfigId: dto.assistantConfigId ?? null,
-          delaySeconds: dto.delaySeconds ?? null,
-          callFrom: dto.from ?? null,
-          triggerCaseId: dto.triggerCaseId ?? null,
-          messageTemplateName: dto.message?.templateName ?? null,
-          messageTemplateLanguage: dto.message?.templateLanguage ?? null,
-          messageVariables: dto.message ? (dto.message.variables ?? {}) : null,
-          ...(dto.triggerOn ? { triggerOn: dto.triggerOn } : {}),
-        }),
-      );
+      return this.followUps.insert(m, {
+        organizationId,
+        caseId: dto.caseId ?? null,
+        assistantConfigId: dto.assistantConfigId ?? null,
+        delaySeconds: dto.delaySeconds ?? null,
+        callFrom: dto.from ?? null,
+        triggerCaseId: dto.triggerCaseId ?? null,
+        messageTemplateName: dto.message?.templateName ?? null,
+        messageTemplateLanguage: dto.message?.templateLanguage ?? null,
+        messageVariables: dto.message ? (dto.message.variables ?? {}) : null,
+        ...(dto.triggerOn ? { triggerOn: dto.triggerOn } : {}),
+      });
     });
   }
 
@@ -157,10 +157,9 @@ export class AutomationsService {
   async list(
     organizationId: string,
   ): Promise<{ recurringSchedules: RecurringSchedule[]; followUpCampaigns: FollowUpCampaign[] }> {
-    const order = { createdAt: 'DESC', id: 'DESC' } as const;
     const [recurringSchedules, followUpCampaigns] = await Promise.all([
-      this.dataSource.getRepository(RecurringSchedule).find({ where: { organizationId }, order, take: MAX_LISTED }),
-      this.dataSource.getRepository(FollowUpCampaign).find({ where: { organizationId }, order, take: MAX_LISTED }),
+      this.schedules.list(organizationId, MAX_LISTED),
+      this.followUps.list(organizationId, MAX_LISTED),
     ]);
     return { recurringSchedules, followUpCampaigns };
   }
@@ -171,35 +170,20 @@ export class AutomationsService {
     id: string,
     status: RecurringScheduleStatus,
   ): Promise<RecurringSchedule> {
-    const repo = this.dataSource.getRepository(RecurringSchedule);
-    const { affected } = await repo.update({ id, organizationId }, { status });
-    if (!affected) throw ApiError.notFound('Recurring schedule');
-    return repo.findOneByOrFail({ id, organizationId });
+    const updated = await this.schedules.setStatus(organizationId, id, status);
+    if (!updated) throw ApiError.notFound('Recurring schedule');
+    return updated;
   }
 
   /**
    * The referenced case and assistant must exist in the organization; `FOR SHARE` keeps a concurrent delete
    * (which takes `FOR UPDATE`) waiting until this reference is committed, so it then sees and counts it.
    */
-  private async lockReferences(m: EntityManager, organizationId: string, refs: References): Promise<void> {
+  private async lockReferences(m: Tx, organizationId: string, refs: References): Promise<void> {
     if (!refs.caseId && !refs.assistantConfigId) {
       throw ApiError.validation('caseId', 'caseId or assistantConfigId is required');
     }
-    if (refs.caseId) {
-      const found = await m
-        .createQueryBuilder(Case, 'c')
-        .setLock('pessimistic_read')
-        .where('c.id = :id AND c.organizationId = :organizationId', { id: refs.caseId, organizationId })
-        .getExists();
-      if (!found) throw ApiError.notFound('Case');
-    }
-    if (refs.assistantConfigId) {
-      const found = await m
-        .createQueryBuilder(OutboundAssistant, 'a')
-        .setLock('pessimistic_read')
-        .where('a.id = :id AND a.organizationId = :organizationId', { id: refs.assistantConfigId, organizationId })
-        .getExists();
-      if (!found) throw ApiError.notFound('Outbound assistant');
-    }
+    if (refs.caseId) await this.cases.lockReferenced(m, organizationId, refs.caseId);
+    if (refs.assistantConfigId) await this.assistants.getForCall(m, organizationId, refs.assistantConfigId);
   }
 }

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { uuidv7 } from '../../common/ids/uuid-v7';
 import { ReferenceTarget } from '../../common/references/reference-registry';
 import { queryEntities } from '../../infra/database/entity-rows';
+import { Tx } from '../../infra/database/tx';
 import { FollowUpCampaign } from './follow-up-campaign.entity';
 
-/** The dialer's SQL of `follow_up_campaigns`. */
+/** The SQL of `follow_up_campaigns`: the admin API's records and the dialer's triggers. */
 @Injectable()
 export class FollowUpCampaignsRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -20,6 +22,20 @@ export class FollowUpCampaignsRepository {
           AND $2 = ANY(trigger_on) AND (trigger_case_id IS NULL OR trigger_case_id = $3)`,
       [organizationId, endedReason, caseId],
     );
+  }
+
+  /** In the transaction that locked what the follow-up names; the row as stored (its defaults filled). */
+  insert(tx: Tx, fields: Partial<FollowUpCampaign>): Promise<FollowUpCampaign> {
+    return tx.save(tx.create(FollowUpCampaign, { id: uuidv7(), ...fields }));
+  }
+
+  /** The organization's follow-ups, newest first, at most `limit`. */
+  list(organizationId: string, limit: number): Promise<FollowUpCampaign[]> {
+    return this.dataSource.manager.find(FollowUpCampaign, {
+      where: { organizationId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: limit,
+    });
   }
 
   find(organizationId: string, id: string): Promise<FollowUpCampaign | null> {

@@ -7,13 +7,10 @@ import { NewEntry } from './campaign-entries.repository';
 import { CampaignAudienceDto } from '../audiences/campaign-audience.dto';
 import { CAMPAIGN_BOUNDS } from '../audiences/campaign-bounds';
 import { contactTimeZone } from './engine/contact-time-zone';
-import { World, worldParams, worldSql } from '../../common/auth/world';
-
-interface ContactRow {
-  id: string;
-  phone: string;
-  zone: unknown;
-}
+import { World } from '../../common/auth/world';
+import { ContactGroupsService } from '../contact-groups/contact-groups.service';
+import { DialTarget } from '../contacts/contacts.repository';
+import { ContactsService } from '../contacts/contacts.service';
 
 /**
  * Turns a campaign's audience (a contact group, contact ids, or rows) into entries, each with the zone its
@@ -22,16 +19,20 @@ interface ContactRow {
  */
 @Injectable()
 export class CampaignAudienceResolver {
+  constructor(
+    private readonly contactsOf: ContactsService,
+    private readonly groups: ContactGroupsService,
+  ) {}
+
   async resolve(
     m: EntityManager,
     world: World,
     dto: CampaignAudienceDto,
     defaultZone: string,
   ): Promise<{ audience: CampaignAudience; entries: NewEntry[] }> {
-    const { organizationId, livemode } = world;
     const given = [dto.groupId, dto.contactIds, dto.rows].filter((x) => x !== undefined).length;
     if (given !== 1) throw ApiError.validation('audience', 'give exactly one of groupId, contactIds, rows');
-    const entry = (to: string, contact: ContactRow | undefined, variableValues?: Record<string, string>) => ({
+    const entry = (to: string, contact: DialTarget | undefined, variableValues?: Record<string, string>) => ({
       id: uuidv7(),
       to,
       contactId: contact?.id ?? null,
@@ -40,18 +41,9 @@ export class CampaignAudienceResolver {
     });
 
     if (dto.groupId) {
-      const group: unknown[] = await m.query(`SELECT 1 FROM contact_groups WHERE id = $1 AND organization_id = $2`, [
-        dto.groupId,
-        organizationId,
-      ]);
-      if (!group.length) throw ApiError.notFound('Contact group');
-      const contacts: ContactRow[] = await m.query(
-        `SELECT c.id, c.phone, COALESCE(c.custom_fields->'timeZone', c.custom_fields->'timezone') #>> '{}' AS zone
-           FROM contacts c JOIN contact_group_members g ON g.contact_id = c.id
-          WHERE g.group_id = $1 AND c.organization_id = $2 AND c.livemode = $4
-          ORDER BY c.created_at, c.id LIMIT $3`,
-        [dto.groupId, organizationId, CAMPAIGN_BOUNDS.audience + 1, livemode],
-      );
+      const group = await this.groups.existingIds(world.organizationId, [dto.groupId]);
+      if (!group.size) throw ApiError.notFound('Contact group');
+      const contacts = await this.contactsOf.groupDialTargets(m, world, dto.groupId, CAMPAIGN_BOUNDS.audience + 1);
       if (contacts.length > CAMPAIGN_BOUNDS.audience) {
         throw ApiError.validation('audience.groupId', `the group has more than ${CAMPAIGN_BOUNDS.audience} contacts`);
       }
@@ -76,13 +68,9 @@ export class CampaignAudienceResolver {
     };
   }
 
-  private async contacts(m: EntityManager, world: World, ids: string[]): Promise<Map<string, ContactRow>> {
+  private async contacts(m: EntityManager, world: World, ids: string[]): Promise<Map<string, DialTarget>> {
     if (!ids.length) return new Map();
-    const rows: ContactRow[] = await m.query(
-      `SELECT id, phone, COALESCE(custom_fields->'timeZone', custom_fields->'timezone') #>> '{}' AS zone
-         FROM contacts WHERE id = ANY($1) AND ${worldSql(undefined, 2)}`,
-      [ids, ...worldParams(world)],
-    );
+    const rows = await this.contactsOf.dialTargets(m, world, ids);
     const found = new Map(rows.map((r) => [r.id, r]));
     const missing = ids.find((id) => !found.has(id));
     if (missing) throw ApiError.notFound(`Contact ${missing}`);

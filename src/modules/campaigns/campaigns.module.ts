@@ -4,6 +4,8 @@ import { AssistantsModule } from '../assistants/assistants.module';
 import { AutomationsModule } from '../automations/automations.module';
 import { CallsModule } from '../calls/calls.module';
 import { CasesModule } from '../cases/cases.module';
+import { ContactGroupsModule } from '../contact-groups/contact-groups.module';
+import { ContactsModule } from '../contacts/contacts.module';
 import { DoNotCallModule } from '../do-not-call/do-not-call.module';
 import { LimitsModule } from '../limits/limits.module';
 import { MessagingModule } from '../messaging/messaging.module';
@@ -34,6 +36,8 @@ import { CampaignEngineJob } from './engine/campaign-engine.job';
     TypeOrmModule.forFeature([Campaign, CampaignEntry, CampaignAttempt]),
     CallsModule,
     CasesModule,
+    ContactsModule,
+    ContactGroupsModule,
     AssistantsModule,
     PhoneNumbersModule,
     UsageModule,

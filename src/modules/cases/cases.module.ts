@@ -6,6 +6,7 @@ import { AdminCasesController } from './admin-cases.controller';
 import { Case } from './case.entity';
 import { CaseToolsBlocker } from './case-tools-blocker';
 import { CasesController } from './cases.controller';
+import { CasesRepository } from './cases.repository';
 import { CasesService } from './cases.service';
 import { Prompt } from './prompt.entity';
 import { PromptsRepository } from './prompts.repository';
@@ -18,7 +19,7 @@ import { PromptsService } from './prompts.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Case, Prompt]), OrganizationsModule, ToolsModule],
   controllers: [CasesController, AdminCasesController],
-  providers: [CasesService, PromptsRepository, PromptsService, CaseToolsBlocker],
+  providers: [CasesRepository, CasesService, PromptsRepository, PromptsService, CaseToolsBlocker],
   exports: [CasesService, PromptsService],
 })
 export class CasesModule {}

@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'node:util';
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
-import { uuidv7 } from '../../common/ids/uuid-v7';
 import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { keysetPaginate } from '../../common/pagination/keyset-paginate';
 import { Page } from '../../common/pagination/pagination.dto';
 import { ReferenceRegistry } from '../../common/references/reference-registry';
 import { Case, CaseVariable } from './case.entity';
 import { CaseListItemResponse } from './case.response';
+import { CasesRepository } from './cases.repository';
 import { CaseVariableDto } from './dto/case-variable.dto';
 import { CreateCaseDto } from './dto/create-case.dto';
 import { ListCasesQueryDto } from './dto/list-cases-query.dto';
@@ -39,8 +38,6 @@ const EDITABLE = [
   'analysis',
 ] as const;
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /** Plain objects without absent optional keys, so stored JSON is exactly what the API shows. */
 function toVariables(dtos: CaseVariableDto[]): CaseVariable[] {
   return dtos.map((v) => ({
@@ -54,8 +51,8 @@ function toVariables(dtos: CaseVariableDto[]): CaseVariable[] {
 @Injectable()
 export class CasesService {
   constructor(
-    @InjectRepository(Case) private readonly cases: Repository<Case>,
     private readonly dataSource: DataSource,
+    private readonly cases: CasesRepository,
     private readonly prompts: PromptsService,
     private readonly blockers: ReferenceRegistry,
     private readonly codec: CursorCodec,
@@ -63,11 +60,7 @@ export class CasesService {
   ) {}
 
   list(organizationId: string, query: ListCasesQueryDto): Promise<Page<CaseListItemResponse>> {
-    const qb = this.cases.createQueryBuilder('c').where('c.organizationId = :organizationId', { organizationId });
-    if (query.search) {
-      qb.andWhere(`c.title ILIKE :pattern ESCAPE '\\'`, { pattern: `%${escapeLike(query.search)}%` });
-    }
-    return keysetPaginate(qb, {
+    return keysetPaginate(this.cases.listQuery(organizationId, query.search), {
       alias: 'c',
       filters: { search: query.search },
       limit: query.limit,
@@ -78,30 +71,31 @@ export class CasesService {
   }
 
   async get(organizationId: string, id: string): Promise<Case> {
-    const found = await this.cases.findOneBy({ id, organizationId });
+    const found = await this.cases.find(organizationId, id);
     if (!found) throw ApiError.notFound('Case');
     return found;
   }
 
+  /** Whether the organization has this case (a setting that names it checks it is the organization's own). */
+  async exists(organizationId: string, id: string): Promise<boolean> {
+    return (await this.cases.find(organizationId, id)) !== null;
+  }
+
   create(organizationId: string, dto: CreateCaseDto): Promise<Case> {
-    return this.cases.save(
-      this.cases.create({
-        id: uuidv7(),
-        organizationId,
-        title: dto.title,
-        prompt: dto.prompt,
-        firstMessage: dto.firstMessage ?? '',
-        description: dto.description ?? null,
-        tags: dto.tags ?? [],
-        variables: toVariables(dto.variables ?? []),
-        keyterms: dto.keyterms ?? null,
-        voicemail: dto.voicemail ? voicemailPolicyOf(dto.voicemail) : null,
-        analysis: dto.analysis ? analysisPlanOf(dto.analysis) : null,
-        systemPromptId: null,
-        toolIds: [],
-        integrationToolIds: [],
-      }),
-    );
+    return this.cases.insert(organizationId, {
+      title: dto.title,
+      prompt: dto.prompt,
+      firstMessage: dto.firstMessage ?? '',
+      description: dto.description ?? null,
+      tags: dto.tags ?? [],
+      variables: toVariables(dto.variables ?? []),
+      keyterms: dto.keyterms ?? null,
+      voicemail: dto.voicemail ? voicemailPolicyOf(dto.voicemail) : null,
+      analysis: dto.analysis ? analysisPlanOf(dto.analysis) : null,
+      systemPromptId: null,
+      toolIds: [],
+      integrationToolIds: [],
+    });
   }
 
   /**
@@ -129,8 +123,7 @@ export class CasesService {
         );
       }
       if (!Object.keys(patch).length) return current;
-      await m.update(Case, { id, organizationId }, patch as Partial<Case>);
-      return m.findOneByOrFail(Case, { id, organizationId });
+      return this.cases.update(m, id, patch as Partial<Case>);
     });
   }
 
@@ -139,7 +132,7 @@ export class CasesService {
     await inTransaction(this.dataSource, async (m) => {
       await this.lockCase(m, organizationId, id, 'pessimistic_write');
       await this.blockers.assertNone(m, organizationId, { caseId: id }, 'Case');
-      await m.delete(Case, { id, organizationId });
+      await this.cases.delete(m, id);
     });
   }
 
@@ -154,13 +147,21 @@ export class CasesService {
     return { case: found, prompt: library?.content ?? found.prompt };
   }
 
+  /**
+   * For a record that names the case (a recurring schedule, a follow-up campaign): it must exist in the
+   * organization (404 NOT_FOUND('Case')), locked `FOR SHARE` until `tx` ends, so a concurrent delete waits and
+   * then counts the new reference.
+   */
+  async lockReferenced(tx: Tx, organizationId: string, caseId: string): Promise<void> {
+    await this.lockCase(tx, organizationId, caseId, 'pessimistic_read');
+  }
+
   /** Admin API: link a case (of any organization) to an entry of its organization's library, or unlink it. */
   linkSystemPrompt(caseId: string, systemPromptId: string | null): Promise<Case> {
     return inTransaction(this.dataSource, async (m) => {
-      const found = await this.lockAnyCase(m, caseId);
+      const found = await this.lockCase(m, null, caseId, 'pessimistic_write');
       if (systemPromptId) await this.prompts.mustExist(found.organizationId, systemPromptId, m);
-      await m.update(Case, { id: caseId }, { systemPromptId });
-      return m.findOneByOrFail(Case, { id: caseId });
+      return this.cases.update(m, caseId, { systemPromptId });
     });
   }
 
@@ -171,36 +172,21 @@ export class CasesService {
    */
   attachTools(caseId: string, toolIds: string[], integrationToolIds: string[]): Promise<Case> {
     return inTransaction(this.dataSource, async (m) => {
-      const found = await this.lockAnyCase(m, caseId);
+      const found = await this.lockCase(m, null, caseId, 'pessimistic_write');
       const ids = [...new Set(toolIds)];
       await this.tools.lockOwned(m, found.organizationId, ids);
-      await m.update(Case, { id: caseId }, { toolIds: ids, integrationToolIds: [...new Set(integrationToolIds)] });
-      return m.findOneByOrFail(Case, { id: caseId });
+      return this.cases.update(m, caseId, { toolIds: ids, integrationToolIds: [...new Set(integrationToolIds)] });
     });
   }
 
+  /** The organization's case (any organization's when `organizationId` is null), locked until `tx` ends; 404 if none. */
   private async lockCase(
-    m: EntityManager,
-    organizationId: string,
+    tx: Tx,
+    organizationId: string | null,
     id: string,
     lock: 'pessimistic_read' | 'pessimistic_write',
   ): Promise<Case> {
-    const found = await m
-      .createQueryBuilder(Case, 'c')
-      .setLock(lock)
-      .where('c.id = :id AND c.organizationId = :organizationId', { id, organizationId })
-      .getOne();
-    if (!found) throw ApiError.notFound('Case');
-    return found;
-  }
-
-  /** The case, locked `FOR UPDATE` until the transaction ends (admin writes of any organization's case); 404 if none. */
-  private async lockAnyCase(m: Tx, caseId: string): Promise<Case> {
-    const found = await m
-      .createQueryBuilder(Case, 'c')
-      .setLock('pessimistic_write')
-      .where('c.id = :caseId', { caseId })
-      .getOne();
+    const found = await this.cases.lock(tx, organizationId, id, lock);
     if (!found) throw ApiError.notFound('Case');
     return found;
   }

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, Repository } from 'typeorm';
-import { World, worldSql, worldWhere } from '../../common/auth/world';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { World } from '../../common/auth/world';
 import { ApiError } from '../../common/errors/api-error';
-import { uuidv7 } from '../../common/ids/uuid-v7';
 import { keysetPaginate } from '../../common/pagination/keyset-paginate';
 import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { Page } from '../../common/pagination/pagination.dto';
@@ -13,12 +12,11 @@ import type { EventFamily } from '../outbox/event-bodies';
 import { OutboxService } from '../outbox/outbox.service';
 import { Contact } from './contact.entity';
 import { ContactListItemResponse, ContactResponse } from './contact.response';
-import { NAME_SQL, PHONE_DIGITS_SQL, escapeLike, phoneDigitsOf } from './contact-text-match';
+import { ContactsRepository, DialTarget } from './contacts.repository';
 import { CreateContactDto } from './dto/create-contact.dto';
 import { ListContactsQueryDto } from './dto/list-contacts-query.dto';
 import { UpdateContactDto } from './dto/update-contact.dto';
 import { isForeignKeyViolation, isUniqueViolation } from '../../infra/database/pg-errors';
-import { selectColumns } from '../../infra/database/select-columns';
 import { inTransaction, Tx } from '../../infra/database/tx';
 
 const PHONE_UNIQUE = 'ux_contacts_org_phone';
@@ -29,7 +27,7 @@ const phoneTaken = () => ApiError.conflict('A contact with this phone already ex
 export class ContactsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(Contact) private readonly contacts: Repository<Contact>,
+    private readonly contacts: ContactsRepository,
     private readonly groups: ContactGroupsService,
     private readonly outbox: OutboxService,
     private readonly cursors: CursorCodec,
@@ -37,33 +35,13 @@ export class ContactsService {
 
   async list(world: World, query: ListContactsQueryDto): Promise<Page<ContactListItemResponse>> {
     const search = query.search?.trim() || undefined;
-    const qb = this.contacts
-      .createQueryBuilder('c')
-      // The list shape only: never `customFields` or `notes` (up to 16 KB and 5,000 characters a contact).
-      .select(selectColumns<Contact>('c', ['id', 'title', 'phone', 'email', 'tags', 'createdAt', 'livemode']))
-      .where(worldSql('c'), worldWhere(world));
-    if (search) {
-      const digits = phoneDigitsOf(search);
-      qb.andWhere(
-        new Brackets((w) => {
-          w.where(`${NAME_SQL('c')} LIKE :nameLike`, { nameLike: `%${escapeLike(search.toLowerCase())}%` });
-          if (digits) w.orWhere(`${PHONE_DIGITS_SQL('c')} LIKE :digitsLike`, { digitsLike: `%${digits}%` });
-        }),
-      );
-    }
-    if (query.groupId) {
-      qb.andWhere(
-        `EXISTS (SELECT 1 FROM contact_group_members m WHERE m.contact_id = c.id AND m.group_id = :groupId)`,
-        { groupId: query.groupId },
-      );
-    }
-    // ANY-match: a contact qualifies when it carries at least one of the requested tags (array overlap, GIN-indexed).
-    if (query.tags?.length) qb.andWhere('c.tags && :tags::text[]', { tags: query.tags });
+    const tags = query.tags?.length ? query.tags : undefined;
+    const qb = this.contacts.listQuery(world, { search, groupId: query.groupId, tags });
     return keysetPaginate(qb, {
       alias: 'c',
       limit: query.limit,
       cursor: query.cursor,
-      filters: { search, groupId: query.groupId, tags: query.tags?.length ? query.tags : undefined },
+      filters: { search, groupId: query.groupId, tags },
       codec: this.cursors,
       map: ContactListItemResponse.from,
     });
@@ -71,31 +49,39 @@ export class ContactsService {
 
   /** The contact, or null when the world holds no such contact. */
   find(world: World, id: string): Promise<Contact | null> {
-    return this.contacts.findOneBy({ ...worldWhere(world), id });
+    return this.contacts.find(world, id);
   }
 
   get(world: World, id: string): Promise<Contact> {
-    return this.read(this.contacts.manager, world, id);
+    return this.read(world, id);
   }
 
   /** The same read in the caller's transaction (a required `Tx`: call creation holds one while it reads). */
   getIn(tx: Tx, world: World, id: string): Promise<Contact> {
-    return this.read(tx, world, id);
+    return this.read(world, id, tx);
   }
 
-  private async read(manager: EntityManager, world: World, id: string): Promise<Contact> {
-    const contact = await manager.findOneBy(Contact, { ...worldWhere(world), id });
+  private async read(world: World, id: string, tx?: Tx): Promise<Contact> {
+    const contact = await this.contacts.find(world, id, tx);
     if (!contact) throw ApiError.notFound('Contact');
     return contact;
+  }
+
+  /** For a campaign's audience: the world's contacts among `ids` as dialled, read in the caller's `manager`. */
+  dialTargets(manager: EntityManager, world: World, ids: readonly string[]): Promise<DialTarget[]> {
+    return this.contacts.dialTargets(manager, world, ids);
+  }
+
+  /** For a campaign's audience: the world's members of the group as dialled, oldest first, at most `limit`. */
+  groupDialTargets(manager: EntityManager, world: World, groupId: string, limit: number): Promise<DialTarget[]> {
+    return this.contacts.groupDialTargets(manager, world, groupId, limit);
   }
 
   async create(world: World, dto: CreateContactDto): Promise<Contact> {
     await this.assertGroups(world.organizationId, dto.groupIds);
     return this.mappingConstraints(() =>
       inTransaction(this.dataSource, async (m) => {
-        const contact = m.create(Contact, {
-          id: uuidv7(),
-          ...worldWhere(world),
+        const contact = await this.contacts.insert(m, world, {
           title: dto.title,
           phone: dto.phone,
           email: dto.email ?? null,
@@ -103,27 +89,8 @@ export class ContactsService {
           tags: dto.tags ?? [],
           customFields: dto.customFields ?? {},
         });
-        // ON CONFLICT DO NOTHING: a concurrent create of the same phone waits for the first to commit, then inserts
-        // nothing and gets its 409 without an aborted statement. One plain statement: TypeORM's insert builder cost
-        // more CPU per create than the statement itself (a profile of POST /contacts, BENCHMARKS.md).
-        const inserted: { created_at: Date; updated_at: Date }[] = await m.query(
-          `INSERT INTO contacts (id, organization_id, livemode, title, phone, email, notes, tags, custom_fields)
-           VALUES ($1, $2, $9, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING created_at, updated_at`,
-          [
-            contact.id,
-            world.organizationId,
-            contact.title,
-            contact.phone,
-            contact.email,
-            contact.notes,
-            contact.tags,
-            JSON.stringify(contact.customFields),
-            world.livemode,
-          ],
-        );
-        if (!inserted.length) throw phoneTaken();
-        contact.createdAt = inserted[0].created_at;
-        contact.updatedAt = inserted[0].updated_at;
+        // Nothing inserted: the world already has a contact with this phone.
+        if (!contact) throw phoneTaken();
         // A new contact has no memberships to replace: only insert (saves a DELETE round trip per create).
         if (dto.groupIds?.length) await this.groups.setMemberships(m, contact.id, dto.groupIds);
         await this.recordEvent(m, 'contact.created', contact);
@@ -136,22 +103,19 @@ export class ContactsService {
     await this.assertGroups(world.organizationId, dto.groupIds);
     return this.mappingConstraints(() =>
       inTransaction(this.dataSource, async (m) => {
-        const contact = await m.findOne(Contact, {
-          where: { ...worldWhere(world), id },
-          lock: { mode: 'pessimistic_write' },
-        });
+        const contact = await this.contacts.lock(m, world, id);
         if (!contact) throw ApiError.notFound('Contact');
         if (dto.title !== undefined) contact.title = dto.title;
         if (dto.phone !== undefined && dto.phone !== contact.phone) {
           // The common case answered without a failed statement; the unique index still decides races.
-          if (await m.existsBy(Contact, { ...worldWhere(world), phone: dto.phone })) throw phoneTaken();
+          if (await this.contacts.phoneTaken(m, world, dto.phone)) throw phoneTaken();
           contact.phone = dto.phone;
         }
         if (dto.email !== undefined) contact.email = dto.email;
         if (dto.notes !== undefined) contact.notes = dto.notes;
         if (dto.tags !== undefined) contact.tags = dto.tags;
         if (dto.customFields !== undefined) contact.customFields = dto.customFields;
-        const saved = await m.save(contact);
+        const saved = await this.contacts.save(m, contact);
         if (dto.groupIds !== undefined) await this.groups.setMemberships(m, id, dto.groupIds);
         await this.recordEvent(m, 'contact.updated', saved);
         return saved;
@@ -162,12 +126,9 @@ export class ContactsService {
   /** Deletes the contact and (by cascade) its group memberships; calls and conversations keep their contact id. */
   async delete(world: World, id: string): Promise<void> {
     await inTransaction(this.dataSource, async (m) => {
-      const contact = await m.findOne(Contact, {
-        where: { ...worldWhere(world), id },
-        lock: { mode: 'pessimistic_write' },
-      });
+      const contact = await this.contacts.lock(m, world, id);
       if (!contact) throw ApiError.notFound('Contact');
-      await m.delete(Contact, { ...worldWhere(world), id });
+      await this.contacts.delete(m, world, id);
       await this.recordEvent(m, 'contact.deleted', contact);
     });
   }
@@ -179,13 +140,9 @@ export class ContactsService {
   async findOrCreateByPhone(manager: Tx, world: World, phone: string, name: string): Promise<Contact> {
     const e164 = toE164(phone);
     if (!e164) throw new Error(`findOrCreateByPhone: ${phone} is not an E.164 phone number`);
-    const inserted: unknown[] = await manager.query(
-      `INSERT INTO contacts (id, organization_id, livemode, title, phone) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (organization_id, livemode, phone) DO NOTHING RETURNING id`,
-      [uuidv7(), world.organizationId, world.livemode, name.trim().slice(0, 200) || e164, e164],
-    );
-    const contact = await manager.findOneByOrFail(Contact, { ...worldWhere(world), phone: e164 });
-    if (inserted.length) await this.recordEvent(manager, 'contact.created', contact);
+    const title = name.trim().slice(0, 200) || e164;
+    const { contact, inserted } = await this.contacts.findOrInsertByPhone(manager, world, e164, title);
+    if (inserted) await this.recordEvent(manager, 'contact.created', contact);
     return contact;
   }
 

@@ -51,7 +51,8 @@ export class MessageResponse {
   mediaId: string | null;
   @ApiProperty({
     type: String,
-    enum: DELIVERY_STATUSES,
+    // A copy: with `nullable`, the OpenAPI scanner appends null to the array it is given.
+    enum: [...DELIVERY_STATUSES],
     nullable: true,
     description: 'Outbound: accepted, sent, delivered, read or failed; inbound: null',
     example: 'read',

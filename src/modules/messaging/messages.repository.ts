@@ -3,15 +3,51 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { World, worldWhere } from '../../common/auth/world';
 import { Tx } from '../../infra/database/tx';
-import { Message } from './message.entity';
+import { deliveryMoveCondition } from './delivery-status-transitions';
+import { DeliveryStatus, Message } from './message.entity';
+import { ProviderError } from './providers/messaging-provider';
 
-/** The SQL of `messages` read and sent by the API. */
+/** A message as the provider names it in its status reports. */
+export interface ProviderMessageRef {
+  accountId: string;
+  providerMessageId: string;
+}
+
+/** What a moved message returns: its event's payload and world, without reading the row again. */
+export interface MovedMessage {
+  id: string;
+  conversation_id: string;
+  sender_type: string;
+  organization_id: string;
+  livemode: boolean;
+}
+
+/** The SQL of `messages` read and sent by the API, and their delivery status moves. */
 @Injectable()
 export class MessagesRepository {
   constructor(@InjectRepository(Message) private readonly messages: Repository<Message>) {}
 
   async insert(tx: Tx, message: Partial<Message>): Promise<void> {
     await tx.insert(Message, message);
+  }
+
+  /**
+   * Stores a message the provider delivered, unless the account already holds one of its provider id (a webhook
+   * delivered twice); true when stored.
+   */
+  async insertUnlessKnown(tx: Tx, message: Partial<Message>): Promise<boolean> {
+    const inserted = await tx.createQueryBuilder().insert().into(Message).values(message).orIgnore().execute();
+    return inserted.raw.length > 0;
+  }
+
+  /** A message read in `tx`, known to exist (stored by it, or its provider id seen). */
+  getIn(tx: Tx, where: { id: string } | ProviderMessageRef): Promise<Message> {
+    return tx.findOneByOrFail(Message, where);
+  }
+
+  /** A message of any world (a job names it by id), or null. */
+  findById(id: string): Promise<Message | null> {
+    return this.messages.findOneBy({ id });
   }
 
   find(world: World, id: string): Promise<Message | null> {
@@ -25,5 +61,43 @@ export class MessagesRepository {
       order: { timestamp: 'DESC', id: 'DESC' },
       take: limit,
     });
+  }
+
+  /** Whether the account has a message (either direction) the provider knows by this id. */
+  exists(tx: Tx, ref: ProviderMessageRef): Promise<boolean> {
+    return tx.existsBy(Message, { accountId: ref.accountId, providerMessageId: ref.providerMessageId });
+  }
+
+  /**
+   * Moves the outbound message to `status` when DELIVERY_TRANSITIONS allows it from the status it holds now,
+   * in one conditional UPDATE: of two reports applied at once, the second waits for the first's row lock and is
+   * checked against what the first wrote, so a message never moves backwards. `failed` stores the provider's
+   * error. The moved message, or null when there is no such outbound message or the move is not allowed.
+   */
+  async moveDeliveryStatus(
+    tx: Tx,
+    ref: ProviderMessageRef,
+    status: DeliveryStatus,
+    error: ProviderError | undefined,
+  ): Promise<MovedMessage | null> {
+    const result = await tx
+      .createQueryBuilder()
+      .update(Message)
+      .set({
+        deliveryStatus: status,
+        ...(status === 'failed'
+          ? { errorCode: error?.code ?? null, errorTitle: error?.title || 'Delivery failed' }
+          : {}),
+      })
+      .where('account_id = :accountId AND provider_message_id = :providerMessageId AND direction = :outbound', {
+        accountId: ref.accountId,
+        providerMessageId: ref.providerMessageId,
+        outbound: 'outbound',
+      })
+      .andWhere(deliveryMoveCondition(status))
+      .returning('id, conversation_id, sender_type, organization_id, livemode')
+      .execute();
+    const [moved] = result.raw as MovedMessage[];
+    return moved ?? null;
   }
 }

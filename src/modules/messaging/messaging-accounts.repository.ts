@@ -77,6 +77,28 @@ export class MessagingAccountsRepository {
       .execute();
   }
 
+  /** Counts a user's message written at `at`, in the transaction that stores it (the last time never moves back). */
+  async recordReceived(tx: Tx, id: string, at: Date): Promise<void> {
+    await tx
+      .createQueryBuilder()
+      .update(MessagingAccount)
+      .set({
+        messagesReceived: () => 'messages_received + 1',
+        lastMessageAt: () => 'GREATEST(COALESCE(last_message_at, :ts), :ts)',
+      })
+      .where('id = :id', { id })
+      .setParameters({ ts: at })
+      .execute();
+  }
+
+  /** Every stored access token, sealed (the accounts that keep their own). */
+  async sealedTokens(): Promise<string[]> {
+    const rows: Array<{ access_token_sealed: string }> = await this.accounts.query(
+      'SELECT access_token_sealed FROM messaging_accounts WHERE access_token_sealed IS NOT NULL',
+    );
+    return rows.map((r) => r.access_token_sealed);
+  }
+
   /** An account a stored row references (so it exists). */
   findOrFail(id: string): Promise<MessagingAccount> {
     return this.accounts.findOneByOrFail({ id });

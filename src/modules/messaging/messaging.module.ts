@@ -31,6 +31,7 @@ import { Conversation } from './conversation.entity';
 import { ConversationsService } from './conversations.service';
 import { DeliveryStatusService } from './delivery-status.service';
 import { EarlyDeliveryStatus } from './early-delivery-status.entity';
+import { EarlyDeliveryStatusesRepository } from './early-delivery-statuses.repository';
 import { Message } from './message.entity';
 import { MessagingCredentials } from './messaging-credentials';
 import { MessagingMediaService } from './messaging-media.service';
@@ -83,6 +84,7 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
   providers: [
     ChatAgentsRepository,
     ConversationsRepository,
+    EarlyDeliveryStatusesRepository,
     MessagesRepository,
     MessagingAccountsRepository,
     MessagingTemplatesRepository,

@@ -1,15 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { ContactsService } from '../contacts/contacts.service';
 import { AddDoNotCallCommand } from '../do-not-call/add-do-not-call.command';
 import { isOptOut } from '../do-not-call/opt-out-keywords';
 import { OutboxService } from '../outbox/outbox.service';
-import { Conversation } from './conversation.entity';
-import { Message } from './message.entity';
+import { ConversationsRepository } from './conversations.repository';
 import { MessagePayload } from './message-payload';
 import { messageEventPayload } from './messaging-event-bodies';
 import { MessagingAccount } from './messaging-account.entity';
+import { MessagesRepository } from './messages.repository';
+import { MessagingAccountsRepository } from './messaging-accounts.repository';
 import { inTransaction } from '../../infra/database/tx';
 
 /** The free-form window the provider allows after a user's message. */
@@ -57,6 +58,9 @@ export class RecordInboundMessageCommand {
     private readonly contacts: ContactsService,
     private readonly addDoNotCall: AddDoNotCallCommand,
     private readonly outbox: OutboxService,
+    private readonly messages: MessagesRepository,
+    private readonly conversations: ConversationsRepository,
+    private readonly accounts: MessagingAccountsRepository,
   ) {}
 
   execute(input: InboundMessage): Promise<InboundResult> {
@@ -66,110 +70,7 @@ export class RecordInboundMessageCommand {
       const contactId = input.from
         ? (await this.contacts.findOrCreateByPhone(m, account, input.from, input.name ?? '')).id
         : null;
-      const conversation = await this.findOrCreateConversation(m, input, contactId);
-
-      const messageId = uuidv7();
-      const inserted = await m
-        .createQueryBuilder()
-        .insert()
-        .into(Message)
-        .values({
-          id: messageId,
-          organizationId: account.organizationId,
-          livemode: account.livemode,
-          conversationId: conversation.id,
-          accountId: account.id,
-          direction: 'inbound',
-          senderType: 'user',
-          messageType: input.messageType,
-          text: input.text,
-          mediaUrl: input.mediaUrl ?? null,
-          mediaCaption: input.mediaCaption ?? null,
-          mediaId: input.mediaId ?? null,
-          payload: input.payload ?? null,
-          deliveryStatus: null,
-          providerMessageId: input.providerMessageId,
-          timestamp: input.timestamp,
-        })
-        .orIgnore()
-        .execute();
-      if (!inserted.raw.length) {
-        const existing = await m.findOneByOrFail(Message, {
-          accountId: account.id,
-          providerMessageId: input.providerMessageId,
-        });
-        return { conversationId: existing.conversationId, messageId: existing.id, duplicate: true };
-      }
-
-      // A late (out-of-order) message still extends the window if it is the user's latest, but only the latest
-      // message of all sets the preview.
-      await m
-        .createQueryBuilder()
-        .update(Conversation)
-        .set({
-          messageCount: () => 'message_count + 1',
-          lastUserMessageAt: () => 'GREATEST(COALESCE(last_user_message_at, :ts), :ts)',
-          sessionExpiresAt: () => "GREATEST(COALESCE(last_user_message_at, :ts), :ts) + interval '24 hours'",
-          lastMessagePreview: () => 'CASE WHEN :ts >= last_activity_at THEN :preview ELSE last_message_preview END',
-          lastMessageDirection: () =>
-            "CASE WHEN :ts >= last_activity_at THEN 'inbound' ELSE last_message_direction END",
-          lastActivityAt: () => 'GREATEST(last_activity_at, :ts)',
-          contactId: () => 'COALESCE(contact_id, :contactId)',
-          // The first message that tells both ways of naming the user links them on the thread, unless another
-          // thread of the account already holds the other name (then the two threads stay as they were).
-          waUserId: () =>
-            'CASE WHEN wa_user_id IS NULL AND NOT EXISTS (SELECT 1 FROM conversations o WHERE ' +
-            'o.integration_id = conversations.integration_id AND o.wa_user_id = :userId) THEN :userId ELSE wa_user_id END',
-          waUserPhone: () =>
-            "CASE WHEN wa_user_phone = '' AND NOT EXISTS (SELECT 1 FROM conversations o WHERE " +
-            'o.integration_id = conversations.integration_id AND o.wa_user_phone = :phone) THEN :phone ELSE wa_user_phone END',
-          // A user writing again re-opens a closed thread; a hand-off to a human stays as it is.
-          status: () => "CASE WHEN status = 'closed' THEN 'active' ELSE status END",
-          ...(input.name ? { waUserName: input.name } : {}),
-        })
-        .where('id = :id', { id: conversation.id })
-        .setParameters({
-          ts: input.timestamp,
-          preview: previewOf(input.text || `[${input.messageType}]`),
-          contactId,
-          userId: input.userId ?? null,
-          phone: input.from,
-        })
-        .execute();
-      await m
-        .createQueryBuilder()
-        .update(MessagingAccount)
-        .set({
-          messagesReceived: () => 'messages_received + 1',
-          lastMessageAt: () => 'GREATEST(COALESCE(last_message_at, :ts), :ts)',
-        })
-        .where('id = :id', { id: account.id })
-        .setParameters({ ts: input.timestamp })
-        .execute();
-      const stored = await m.findOneByOrFail(Message, { id: messageId });
-      await this.outbox.record(m, account, 'message.received', messageEventPayload(stored));
-      if (input.from && isOptOut(input.text)) {
-        await this.addDoNotCall.execute(m, account, {
-          number: input.from,
-          reason: `Chat message: ${input.text.trim()}`,
-          source: 'message',
-        });
-      }
-      return { conversationId: conversation.id, messageId, duplicate: false };
-    });
-  }
-
-  /**
-   * Insert-if-absent then lock: two first messages from one user at once still make one conversation. The thread
-   * is found by the provider's user id or by phone, whichever it already has (the id first).
-   */
-  private async findOrCreateConversation(m: EntityManager, input: InboundMessage, contactId: string | null) {
-    const { account } = input;
-    await m
-      .createQueryBuilder()
-      .insert()
-      .into(Conversation)
-      .values({
+      const conversation = await this.conversations.insertOrLockThread(m, {
         id: uuidv7(),
         organizationId: account.organizationId,
         livemode: account.livemode,
@@ -180,19 +81,54 @@ export class RecordInboundMessageCommand {
         waUserName: input.name ?? '',
         contactId,
         lastActivityAt: input.timestamp,
-      })
-      .orIgnore()
-      .execute();
-    return m
-      .createQueryBuilder(Conversation, 'c')
-      .setLock('pessimistic_write')
-      .where('c.integrationId = :accountId', { accountId: account.id })
-      .andWhere("(c.waUserId = :userId OR (c.waUserPhone = :phone AND :phone <> ''))", {
+      });
+
+      const messageId = uuidv7();
+      const inserted = await this.messages.insertUnlessKnown(m, {
+        id: messageId,
+        organizationId: account.organizationId,
+        livemode: account.livemode,
+        conversationId: conversation.id,
+        accountId: account.id,
+        direction: 'inbound',
+        senderType: 'user',
+        messageType: input.messageType,
+        text: input.text,
+        mediaUrl: input.mediaUrl ?? null,
+        mediaCaption: input.mediaCaption ?? null,
+        mediaId: input.mediaId ?? null,
+        payload: input.payload ?? null,
+        deliveryStatus: null,
+        providerMessageId: input.providerMessageId,
+        timestamp: input.timestamp,
+      });
+      if (!inserted) {
+        const existing = await this.messages.getIn(m, {
+          accountId: account.id,
+          providerMessageId: input.providerMessageId,
+        });
+        return { conversationId: existing.conversationId, messageId: existing.id, duplicate: true };
+      }
+
+      await this.conversations.recordInbound(m, conversation.id, {
+        timestamp: input.timestamp,
+        preview: previewOf(input.text || `[${input.messageType}]`),
+        contactId,
         userId: input.userId ?? null,
         phone: input.from,
-      })
-      .orderBy('c.waUserId = :userId', 'DESC', 'NULLS LAST')
-      .limit(1)
-      .getOneOrFail();
+        name: input.name,
+      });
+      await this.accounts.recordReceived(m, account.id, input.timestamp);
+      const stored = await this.messages.getIn(m, { id: messageId });
+      await this.outbox.record(m, account, 'message.received', messageEventPayload(stored));
+      if (input.from && isOptOut(input.text)) {
+        await this.addDoNotCall.execute(m, account, {
+          number: input.from,
+          reason: `Chat message: ${input.text.trim()}`,
+          source: 'message',
+        });
+      }
+      return { conversationId: conversation.id, messageId, duplicate: false };
+    });
   }
 }

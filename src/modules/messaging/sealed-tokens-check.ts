@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig, ConfigError } from '../../infra/config/app-config';
 import { SecretBox } from '../../infra/secrets/secret-box';
+import { MessagingAccountsRepository } from './messaging-accounts.repository';
 
 /**
  * At start-up: every messaging account's stored access token must open with this SECRETS_KEY (set, and the key it
@@ -14,7 +14,7 @@ export class SealedTokensCheck implements OnApplicationBootstrap {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly accounts: MessagingAccountsRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -26,15 +26,13 @@ export class SealedTokensCheck implements OnApplicationBootstrap {
 
   /** The one-line refusal for this configuration and the stored tokens, or null when all open. */
   async problem(config: Pick<AppConfig, 'secretsKey'>): Promise<string | null> {
-    const rows: Array<{ access_token_sealed: string }> = await this.dataSource.query(
-      'SELECT access_token_sealed FROM messaging_accounts WHERE access_token_sealed IS NOT NULL',
-    );
-    if (!rows.length) return null;
+    const tokens = await this.accounts.sealedTokens();
+    if (!tokens.length) return null;
     if (!config.secretsKey) {
-      return `Invalid environment: SECRETS_KEY is required: ${rows.length} messaging account(s) store their own access token`;
+      return `Invalid environment: SECRETS_KEY is required: ${tokens.length} messaging account(s) store their own access token`;
     }
     const box = new SecretBox(config.secretsKey);
-    const unreadable = rows.filter((r) => box.open(r.access_token_sealed) === null).length;
+    const unreadable = tokens.filter((sealed) => box.open(sealed) === null).length;
     if (!unreadable) return null;
     return (
       `Invalid environment: SECRETS_KEY does not open the access tokens of ${unreadable} messaging account(s) ` +

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { World, worldParams, worldSql } from '../../common/auth/world';
 import type { Tx } from '../../infra/database/tx';
 import type { DomainEventType } from './domain-event';
 import { OUTBOX_JOB_COLUMNS, OutboxJobRow } from './domain-event-job';
@@ -52,6 +53,14 @@ export class OutboxEventsRepository {
       [eventId],
     );
     return row;
+  }
+
+  /** The types of those of `eventIds` that are the world's events still in the outbox (not pruned). */
+  typesOf(world: World, eventIds: readonly string[]): Promise<Array<{ event_id: string; type: DomainEventType }>> {
+    return this.dataSource.query(
+      `SELECT event_id, type FROM outbox_events WHERE event_id = ANY($1::uuid[]) AND ${worldSql(undefined, 2)}`,
+      [eventIds, ...worldParams(world)],
+    );
   }
 
   /** Every listener handled the event: one statement on the unique event id. */

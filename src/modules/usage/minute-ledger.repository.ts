@@ -3,6 +3,7 @@ import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { Tx } from '../../infra/database/tx';
 import { CALL_LEDGER_TYPES, LedgerType, MinuteLedgerEntry } from './entities/minute-ledger-entry.entity';
+import { CallTotals } from './call-totals';
 import { LockedBalance } from './usage-balances.repository';
 
 export interface EntryInput {
@@ -117,6 +118,44 @@ export class MinuteLedgerRepository {
   }
 
   /** A read: the organization's ledger rows as a query the history narrows and pages (alias `e`). */
+  /** The organization's newest ledger row, read in `tx` (which appended it). */
+  latest(tx: Tx, organizationId: string): Promise<MinuteLedgerEntry> {
+    return tx.findOneOrFail(MinuteLedgerEntry, { where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  /** Totals of the organization's newest `limit` call rows in [from, to), and whether more rows were left out. */
+  async callTotals(
+    manager: EntityManager,
+    organizationId: string,
+    from: Date,
+    to: Date,
+    limit: number,
+  ): Promise<{ totals: CallTotals; more: boolean }> {
+    const [r] = await manager.query(
+      `SELECT count(*) FILTER (WHERE rn <= $4)::int AS calls,
+              count(*) FILTER (WHERE rn <= $4 AND type = 'inbound_call')::int AS inbound_calls,
+              coalesce(sum(duration_mins) FILTER (WHERE rn <= $4), 0)::float8 AS talk_mins,
+              coalesce(sum(duration_mins) FILTER (WHERE rn <= $4 AND type = 'inbound_call'), 0)::float8 AS inbound_mins,
+              coalesce(-sum(amount_mins) FILTER (WHERE rn <= $4), 0)::int AS deducted_mins,
+              coalesce(bool_or(rn > $4), false) AS more
+         FROM (SELECT type, duration_mins, amount_mins, row_number() OVER (ORDER BY created_at DESC, id DESC) AS rn
+                 FROM (SELECT type, duration_mins, amount_mins, created_at, id FROM minute_ledger
+                        WHERE organization_id = $1 AND type = ANY($5) AND created_at >= $2 AND created_at < $3
+                        ORDER BY created_at DESC, id DESC LIMIT $4 + 1) capped) numbered`,
+      [organizationId, from, to, limit, CALL_LEDGER_TYPES],
+    );
+    return {
+      totals: {
+        calls: Number(r.calls),
+        inboundCalls: Number(r.inbound_calls),
+        talkMins: Number(r.talk_mins),
+        inboundMins: Number(r.inbound_mins),
+        deductedMins: Number(r.deducted_mins),
+      },
+      more: r.more === true,
+    };
+  }
+
   historyQuery(manager: EntityManager, organizationId: string): SelectQueryBuilder<MinuteLedgerEntry> {
     return manager
       .createQueryBuilder(MinuteLedgerEntry, 'e')

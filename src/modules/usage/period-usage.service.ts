@@ -1,22 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { CALL_LEDGER_TYPES } from './entities/minute-ledger-entry.entity';
+import { CallTotals } from './call-totals';
+import { MinuteLedgerRepository } from './minute-ledger.repository';
+import { UsageDailyTotalsRepository } from './usage-daily-totals.repository';
 import { CurrentPeriodUsageResponse } from './usage-summary.response';
 
 /** Usage rule 7: beyond this many billing rows in one period the totals cover the most recent ones only. */
 export const USAGE_ROW_CAP = 10_000;
 const DAY_MS = 86_400_000;
 
-export interface Totals {
-  calls: number;
-  inboundCalls: number;
-  talkMins: number;
-  inboundMins: number;
-  deductedMins: number;
-}
-
-const zero = (): Totals => ({ calls: 0, inboundCalls: 0, talkMins: 0, inboundMins: 0, deductedMins: 0 });
-const add = (a: Totals, b: Totals): Totals => ({
+const zero = (): CallTotals => ({ calls: 0, inboundCalls: 0, talkMins: 0, inboundMins: 0, deductedMins: 0 });
+const add = (a: CallTotals, b: CallTotals): CallTotals => ({
   calls: a.calls + b.calls,
   inboundCalls: a.inboundCalls + b.inboundCalls,
   talkMins: a.talkMins + b.talkMins,
@@ -32,25 +26,15 @@ const add = (a: Totals, b: Totals): Totals => ({
  */
 @Injectable()
 export class PeriodUsageService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly dailyTotals: UsageDailyTotalsRepository,
+    private readonly ledger: MinuteLedgerRepository,
+  ) {}
 
   async totals(organizationId: string, start: Date): Promise<CurrentPeriodUsageResponse> {
     const firstDayEnd = new Date(Math.floor(start.getTime() / DAY_MS) * DAY_MS + DAY_MS);
-    const days: ({ day: string } & Totals)[] = (
-      await this.dataSource.query(
-        `SELECT to_char(day, 'YYYY-MM-DD') AS day, calls, inbound_calls, talk_mins, inbound_mins, deducted_mins
-           FROM usage_daily_totals WHERE organization_id = $1 AND day >= ($2::timestamptz AT TIME ZONE 'UTC')::date
-          ORDER BY day DESC`,
-        [organizationId, firstDayEnd],
-      )
-    ).map((r: Record<string, unknown>) => ({
-      day: String(r.day),
-      calls: Number(r.calls),
-      inboundCalls: Number(r.inbound_calls),
-      talkMins: Number(r.talk_mins),
-      inboundMins: Number(r.inbound_mins),
-      deductedMins: Number(r.deducted_mins),
-    }));
+    const days = await this.dailyTotals.daysFrom(organizationId, firstDayEnd);
     let sum = zero();
     for (const day of days) {
       if (sum.calls + day.calls > USAGE_ROW_CAP) {
@@ -70,39 +54,17 @@ export class PeriodUsageService {
   }
 
   /** The newest `limit` call rows in [from, to), and whether more rows were left out. */
-  private async rows(
+  private rows(
     organizationId: string,
     from: Date,
     to: Date,
     limit: number,
-  ): Promise<{ totals: Totals; more: boolean }> {
-    const [r] = await this.dataSource.query(
-      `SELECT count(*) FILTER (WHERE rn <= $4)::int AS calls,
-              count(*) FILTER (WHERE rn <= $4 AND type = 'inbound_call')::int AS inbound_calls,
-              coalesce(sum(duration_mins) FILTER (WHERE rn <= $4), 0)::float8 AS talk_mins,
-              coalesce(sum(duration_mins) FILTER (WHERE rn <= $4 AND type = 'inbound_call'), 0)::float8 AS inbound_mins,
-              coalesce(-sum(amount_mins) FILTER (WHERE rn <= $4), 0)::int AS deducted_mins,
-              coalesce(bool_or(rn > $4), false) AS more
-         FROM (SELECT type, duration_mins, amount_mins, row_number() OVER (ORDER BY created_at DESC, id DESC) AS rn
-                 FROM (SELECT type, duration_mins, amount_mins, created_at, id FROM minute_ledger
-                        WHERE organization_id = $1 AND type = ANY($5) AND created_at >= $2 AND created_at < $3
-                        ORDER BY created_at DESC, id DESC LIMIT $4 + 1) capped) numbered`,
-      [organizationId, from, to, limit, CALL_LEDGER_TYPES],
-    );
-    return {
-      totals: {
-        calls: Number(r.calls),
-        inboundCalls: Number(r.inbound_calls),
-        talkMins: Number(r.talk_mins),
-        inboundMins: Number(r.inbound_mins),
-        deductedMins: Number(r.deducted_mins),
-      },
-      more: r.more === true,
-    };
+  ): Promise<{ totals: CallTotals; more: boolean }> {
+    return this.ledger.callTotals(this.dataSource.manager, organizationId, from, to, limit);
   }
 }
 
-function render(t: Totals, truncated: boolean): CurrentPeriodUsageResponse {
+function render(t: CallTotals, truncated: boolean): CurrentPeriodUsageResponse {
   const round = (n: number) => Math.round(n * 100) / 100;
   return {
     totalMins: round(t.talkMins),

@@ -172,10 +172,7 @@ export class UsageAdminService {
           productType: 'outreach',
         });
       }
-      return manager.findOneOrFail(MinuteLedgerEntry, {
-        where: { organizationId },
-        order: { createdAt: 'DESC', id: 'DESC' },
-      });
+      return this.ledger.latest(manager, organizationId);
     });
   }
 

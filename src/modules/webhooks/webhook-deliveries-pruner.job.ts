@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { OnJob } from '../../infra/queue/on-job.decorator';
 import { JobName } from '../../infra/queue/queue-names';
 import { WebhookDeliveryLeaseRepository } from './delivery/webhook-delivery-lease.repository';
+import { WebhookDeliveryLogRepository } from './delivery/webhook-delivery-log.repository';
 import type { NoJobData } from '../../infra/queue/job-data';
 
 declare module '../../infra/queue/job-data' {
@@ -18,7 +18,7 @@ const BATCH = 10_000;
 @Injectable()
 export class WebhookDeliveriesPrunerJob {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly log: WebhookDeliveryLogRepository,
     private readonly leases: WebhookDeliveryLeaseRepository,
   ) {}
 
@@ -29,12 +29,7 @@ export class WebhookDeliveriesPrunerJob {
     await this.leases.prune(24);
     let total = 0;
     for (;;) {
-      const result = await this.dataSource.query(
-        `DELETE FROM webhook_deliveries WHERE id IN (
-           SELECT id FROM webhook_deliveries WHERE created_at < now() - make_interval(days => $1) LIMIT $2)`,
-        [DELIVERY_RETENTION_DAYS, BATCH],
-      );
-      const deleted = Number(result?.[1] ?? 0);
+      const deleted = await this.log.pruneOlderThan(DELIVERY_RETENTION_DAYS, BATCH);
       total += deleted;
       if (deleted < BATCH) return total;
     }

@@ -6,6 +6,7 @@ import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
 import { WebhookFanoutService } from './delivery/webhook-fanout.service';
 import { WebhookDeliveryLease } from './delivery/webhook-delivery-lease.entity';
 import { WebhookDeliveryLeaseRepository } from './delivery/webhook-delivery-lease.repository';
+import { WebhookDeliveryLogRepository } from './delivery/webhook-delivery-log.repository';
 import { WebhookDeliverySlots } from './delivery/webhook-delivery-slots';
 import { WebhookAttemptsRepository } from './delivery/webhook-attempts.repository';
 import { WebhookDeliveriesPrunerJob } from './webhook-deliveries-pruner.job';
@@ -31,6 +32,7 @@ import { WebhookOperationsService } from './operations/webhook-operations.servic
     WebhookDeliveryService,
     WebhookDeliveryJob,
     WebhookDeliveryLeaseRepository,
+    WebhookDeliveryLogRepository,
     WebhookDeliverySlots,
     WebhookAttemptsRepository,
     WebhookDeliveriesPrunerJob,

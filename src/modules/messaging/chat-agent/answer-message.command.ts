@@ -2,13 +2,14 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { World } from '../../../common/auth/world';
 import { ApiError } from '../../../common/errors/api-error';
-import { queryEntities } from '../../../infra/database/entity-rows';
 import { DeferJob } from '../../../infra/queue/defer-job';
-import { Contact } from '../../contacts/contact.entity';
+import { ContactsService } from '../../contacts/contacts.service';
 import { DoNotCallService } from '../../do-not-call/do-not-call.service';
 import { isOptOut } from '../../do-not-call/opt-out-keywords';
 import { Conversation } from '../conversation.entity';
 import { Message } from '../message.entity';
+import { ConversationsRepository } from '../conversations.repository';
+import { MessagesRepository } from '../messages.repository';
 import { SendMessageCommand } from '../send-message.command';
 import { MESSAGE_TEXT_MAX_LENGTH } from '../dto/send-message.dto';
 import { ChatAgent } from './chat-agent.entity';
@@ -44,10 +45,13 @@ export class AnswerMessageCommand {
     private readonly moves: ConversationMovesCommand,
     private readonly summaries: ConversationSummaries,
     private readonly doNotCall: DoNotCallService,
+    private readonly contacts: ContactsService,
+    private readonly messages: MessagesRepository,
+    private readonly conversations: ConversationsRepository,
   ) {}
 
   async execute(messageId: string, lastAttempt: boolean): Promise<void> {
-    const message = await this.dataSource.getRepository(Message).findOneBy({ id: messageId });
+    const message = await this.messages.findById(messageId);
     if (!message || message.senderType !== 'user') return;
     const agent = await this.agents.enabledFor(message.accountId);
     if (!agent) return;
@@ -55,9 +59,7 @@ export class AnswerMessageCommand {
     if (claim.outcome === 'settled') return;
     // Another attempt holds the message: look again when its lease ends, in case that attempt died mid-reply.
     if (claim.outcome === 'busy') throw new DeferJob(claim.retryInMs, 'another attempt is answering this message');
-    const conversation = await this.dataSource.getRepository(Conversation).findOneByOrFail({
-      id: message.conversationId,
-    });
+    const conversation = await this.conversations.getById(message.conversationId);
     const world: World = { organizationId: conversation.organizationId, livemode: conversation.livemode };
     const skip = await this.reasonToSkip(world, agent, conversation, message);
     if (skip) {
@@ -93,9 +95,7 @@ export class AnswerMessageCommand {
     message: Message,
     lastAttempt: boolean,
   ): Promise<void> {
-    const contact = conversation.contactId
-      ? await this.dataSource.getRepository(Contact).findOneBy({ id: conversation.contactId, ...world })
-      : null;
+    const contact = conversation.contactId ? await this.contacts.find(world, conversation.contactId) : null;
     let answer;
     try {
       answer = await this.platforms.for(conversation.livemode).reply({
@@ -132,13 +132,7 @@ export class AnswerMessageCommand {
       return;
     }
     await this.replies.settle(message.id, 'sent', { replyMessageId: sentId });
-    const [current] = await queryEntities(
-      this.dataSource.manager,
-      Conversation,
-      `UPDATE conversations SET bot_replies_in_row = bot_replies_in_row + 1, last_chat_id = COALESCE($2, last_chat_id)
-        WHERE id = $1 RETURNING *`,
-      [conversation.id, answer.chatId],
-    );
+    const current = await this.conversations.countBotReply(conversation.id, answer.chatId);
     if (current.botRepliesInRow >= agent.maxBotReplies) {
       await this.moves.handOffByAgent(world, conversation.id, 'MAX_BOT_REPLIES');
       return;

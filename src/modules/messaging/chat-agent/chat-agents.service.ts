@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { ApiError } from '../../../common/errors/api-error';
+import { OutboundAssistantsService } from '../../assistants/outbound-assistants.service';
+import { CasesService } from '../../cases/cases.service';
 import { MessagingAccount } from '../messaging-account.entity';
 import { ChatAgent, DEFAULT_HAND_OFF_KEYWORDS, DEFAULT_MAX_BOT_REPLIES } from './chat-agent.entity';
 import { ChatAgentsRepository } from './chat-agents.repository';
@@ -11,7 +12,8 @@ import { PutChatAgentDto } from './put-chat-agent.dto';
 export class ChatAgentsService {
   constructor(
     private readonly agents: ChatAgentsRepository,
-    private readonly dataSource: DataSource,
+    private readonly cases: CasesService,
+    private readonly assistants: OutboundAssistantsService,
   ) {}
 
   /** The setting, or the defaults (agent off) for an account never set. */
@@ -26,14 +28,13 @@ export class ChatAgentsService {
 
   /** Replaces the whole setting: an omitted field takes its default (PUT). */
   async put(account: MessagingAccount, dto: PutChatAgentDto): Promise<ChatAgent> {
-    await this.mustBelong('cases', 'caseId', dto.caseId, account.organizationId, 'Case');
-    await this.mustBelong(
-      'outbound_assistants',
-      'assistantConfigId',
-      dto.assistantConfigId,
-      account.organizationId,
-      'Assistant',
-    );
+    const { organizationId } = account;
+    if (dto.caseId && !(await this.cases.exists(organizationId, dto.caseId))) {
+      throw notInOrganization('caseId', 'Case', dto.caseId);
+    }
+    if (dto.assistantConfigId && !(await this.assistants.exists(organizationId, dto.assistantConfigId))) {
+      throw notInOrganization('assistantConfigId', 'Assistant', dto.assistantConfigId);
+    }
     const keywords = dto.handOffKeywords ?? DEFAULT_HAND_OFF_KEYWORDS;
     return this.agents.put({
       accountId: account.id,
@@ -48,16 +49,6 @@ export class ChatAgentsService {
     });
   }
 
-  /** A referenced script or assistant must be the account organization's own (400, never another's). */
-  private async mustBelong(table: string, field: string, id: string | null | undefined, orgId: string, what: string) {
-    if (!id) return;
-    const rows: unknown[] = await this.dataSource.query(
-      `SELECT 1 FROM ${table} WHERE id = $1 AND organization_id = $2`,
-      [id, orgId],
-    );
-    if (!rows.length) throw ApiError.validation(field, `${what} ${id} not found in the account's organization`);
-  }
-
   private defaults(account: MessagingAccount): ChatAgent {
     return Object.assign(new ChatAgent(), {
       accountId: account.id,
@@ -70,4 +61,9 @@ export class ChatAgentsService {
       summary: true,
     });
   }
+}
+
+/** A referenced script or assistant must be the account organization's own (400, never another's). */
+function notInOrganization(field: string, what: string, id: string): ApiError {
+  return ApiError.validation(field, `${what} ${id} not found in the account's organization`);
 }

@@ -2,25 +2,17 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { World } from '../../../common/auth/world';
 import { ApiError } from '../../../common/errors/api-error';
-import { queryEntities } from '../../../infra/database/entity-rows';
 import { OutboxService } from '../../outbox/outbox.service';
-import { Conversation, ConversationStatus } from '../conversation.entity';
+import { Conversation } from '../conversation.entity';
+import { ConversationMove } from '../conversation-transitions';
+import { ConversationsRepository } from '../conversations.repository';
 import { ConversationSummaries } from './conversation-summaries';
 import { inTransaction } from '../../../infra/database/tx';
 
-export type ConversationMove = 'hand-off' | 'close' | 'reopen';
-
-/** The state machine of a conversation (README "Chat agent"): which states each move leaves from, and where to. */
-const MOVES: Record<ConversationMove, { from: ConversationStatus[]; to: ConversationStatus }> = {
-  'hand-off': { from: ['active'], to: 'handed_off' },
-  close: { from: ['active', 'handed_off'], to: 'closed' },
-  reopen: { from: ['handed_off', 'closed'], to: 'active' },
-};
-
 /**
- * Moves a conversation between `active`, `handed_off` and `closed`, by hand (the public routes) or by the agent (a
- * hand-off keyword, the reply limit, a platform that keeps failing). One conditional UPDATE decides, so two moves at
- * once never both win; a hand-off records `conversation.handed_off` in the same transaction. Reopening starts the
+ * Moves a conversation between `active`, `handed_off` and `closed` (CONVERSATION_MOVES), by hand (the public routes)
+ * or by the agent (a hand-off keyword, the reply limit, a platform that keeps failing). One conditional UPDATE
+ * decides (ConversationsRepository.move), so two moves at once never both win; a hand-off records `conversation.handed_off` in the same transaction. Reopening starts the
  * bot's reply count afresh.
  */
 @Injectable()
@@ -31,13 +23,14 @@ export class ConversationMovesCommand {
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly summaries: ConversationSummaries,
+    private readonly conversations: ConversationsRepository,
   ) {}
 
   /** A move asked for through the API: 404 outside the key's world, 422 INVALID_STATE when the state forbids it. */
   async byHand(world: World, id: string, move: ConversationMove): Promise<Conversation> {
     const moved = await this.apply(world, id, move);
     if (moved) return moved;
-    const current = await this.dataSource.getRepository(Conversation).findOneBy({ id, ...world });
+    const current = await this.conversations.find(world, id);
     if (!current) throw ApiError.notFound('Conversation');
     throw new ApiError('INVALID_STATE', `A ${current.status} conversation cannot be moved by ${move}`);
   }
@@ -49,21 +42,13 @@ export class ConversationMovesCommand {
     return moved !== null;
   }
 
-  private async apply(world: World, id: string, move: ConversationMove) {
-    const { from, to } = MOVES[move];
+  private async apply(world: World, id: string, move: ConversationMove): Promise<Conversation | null> {
     const moved = await inTransaction(this.dataSource, async (m) => {
-      const [row] = await queryEntities(
-        m,
-        Conversation,
-        `UPDATE conversations SET status = $4, updated_at = now(),
-                bot_replies_in_row = CASE WHEN $4 = 'active' THEN 0 ELSE bot_replies_in_row END
-          WHERE id = $1 AND organization_id = $2 AND livemode = $3 AND status = ANY($5) RETURNING *`,
-        [id, world.organizationId, world.livemode, to, from],
-      );
+      const row = await this.conversations.move(m, world, id, move);
       if (row && move === 'hand-off') {
         await this.outbox.record(m, row, 'conversation.handed_off', { conversationId: row.id });
       }
-      return row ?? null;
+      return row;
     });
     if (!moved || move === 'reopen') return moved;
     // The summary follows the move (a hand-off or close is when a person reads it); never undoes it.

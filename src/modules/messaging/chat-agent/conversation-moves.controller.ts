@@ -7,7 +7,8 @@ import { ApiDataResponse } from '../../../common/openapi/api-data-response.decor
 import { ApiErrors } from '../../../common/openapi/api-errors.decorator';
 import { ApiContractExtension } from '../../../common/openapi/api-extension.decorator';
 import { ConversationResponse } from '../conversation.response';
-import { ConversationMove, ConversationMovesCommand } from './conversation-moves.command';
+import { ConversationMove } from '../conversation-transitions';
+import { ConversationMovesCommand } from './conversation-moves.command';
 
 const MOVE_DOCS =
   'Extension. Conversation states: `active` (the chat agent answers, when the account has it on), `handed_off` ' +

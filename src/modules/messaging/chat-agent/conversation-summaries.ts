@@ -1,8 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { queryEntities } from '../../../infra/database/entity-rows';
 import { Conversation } from '../conversation.entity';
-import { Message } from '../message.entity';
+import { ConversationsRepository } from '../conversations.repository';
+import { MessagesRepository } from '../messages.repository';
 import { ChatAgentsService } from './chat-agents.service';
 import { ChatPlatformRouter } from './chat-platform-router';
 
@@ -21,9 +20,10 @@ export class ConversationSummaries {
   private readonly logger = new Logger(ConversationSummaries.name);
 
   constructor(
-    private readonly dataSource: DataSource,
     private readonly agents: ChatAgentsService,
     private readonly platforms: ChatPlatformRouter,
+    private readonly messages: MessagesRepository,
+    private readonly conversations: ConversationsRepository,
   ) {}
 
   /** The conversation with its new summary, or null when none was made. */
@@ -31,11 +31,7 @@ export class ConversationSummaries {
     const agent = await this.agents.enabledFor(conversation.integrationId);
     if (!agent?.summary) return null;
     try {
-      const recent = await this.dataSource.getRepository(Message).find({
-        where: { conversationId: conversation.id, organizationId: conversation.organizationId },
-        order: { timestamp: 'DESC', id: 'DESC' },
-        take: SUMMARY_MESSAGES,
-      });
+      const recent = await this.messages.recent(conversation.organizationId, conversation.id, SUMMARY_MESSAGES);
       const lastUser = recent.find((m) => m.senderType === 'user');
       const platform = this.platforms.for(conversation.livemode);
       const summary = await platform.summarize({
@@ -47,13 +43,7 @@ export class ConversationSummaries {
           .map((m) => ({ role: m.senderType === 'user' ? ('user' as const) : ('assistant' as const), text: m.text })),
         assistantConfigId: agent.assistantConfigId,
       });
-      const [row] = await queryEntities(
-        this.dataSource.manager,
-        Conversation,
-        `UPDATE conversations SET ai_summary = $2 WHERE id = $1 RETURNING *`,
-        [conversation.id, summary.slice(0, AI_SUMMARY_MAX_LENGTH)],
-      );
-      return row ?? null;
+      return await this.conversations.setSummary(conversation.id, summary.slice(0, AI_SUMMARY_MAX_LENGTH));
     } catch (error) {
       this.logger.warn({ conversationId: conversation.id, err: (error as Error).message }, 'Summary not updated');
       return null;

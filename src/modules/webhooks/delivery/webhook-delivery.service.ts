@@ -12,11 +12,11 @@ import { OutboundUrlPolicy } from '../../../common/url-safety/outbound-url-polic
 import { OutboundHttpClient, OutboundResult } from '../../../common/outbound-http/outbound-http.client';
 import { WebhookDeliveryJobData, deliveryJobOptions, retryDelay, webhookId } from './webhook-delivery-job-data';
 import { EndpointForSend, WebhookEndpointsRepository } from '../webhook-endpoints.repository';
+import { WebhookDeliveryLogRepository } from './webhook-delivery-log.repository';
 import { WebhookDeliverySlots } from './webhook-delivery-slots';
 import { EventBodies } from '../../outbox/event-bodies';
 import type { EventPayloads } from '../../outbox/event-payloads';
 import type { RecordedEventRow } from '../../outbox/outbox-events.repository';
-import { WebhookDeliveryRepository } from '../operations/webhook-delivery.repository';
 import { AttemptKey, AttemptRows, WebhookAttemptsRepository } from './webhook-attempts.repository';
 
 /** Failed deliveries in a row (each with all its retries spent) that disable an endpoint (spec rule 4). */
@@ -57,10 +57,7 @@ export class WebhookDeliveryService {
    * The delivery log's writes, grouped: while one INSERT runs, the attempts that finish meanwhile wait and go in
    * the next (measured: one statement per attempt was a sixth of the round trips of a delivery).
    */
-  private readonly log = new KeyedBatcher<Partial<WebhookDelivery>, void>(
-    (_, rows) => this.deliveries.insert(rows),
-    200,
-  );
+  private readonly log = new KeyedBatcher<Partial<WebhookDelivery>, void>((_, rows) => this.insertLog(rows), 200);
   /**
    * The attempts' reads (endpoint, event, log), grouped the same way: under the mixed workload one read per
    * attempt, waiting for a pool connection and for a loaded PostgreSQL, was the longest step an attempt took while
@@ -74,6 +71,7 @@ export class WebhookDeliveryService {
   private readonly renders = new SingleFlight<Record<string, unknown> | null>();
 
   constructor(
+    private readonly logRows: WebhookDeliveryLogRepository,
     private readonly jobs: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: Metrics,
@@ -81,7 +79,6 @@ export class WebhookDeliveryService {
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly bodies: EventBodies,
     private readonly attempts: WebhookAttemptsRepository,
-    private readonly deliveries: WebhookDeliveryRepository,
   ) {
     // An organization's sockets to one host never exceed its attempts in flight in this worker.
     this.http = new OutboundHttpClient({
@@ -251,6 +248,11 @@ export class WebhookDeliveryService {
         'Webhook attempt failed',
       );
     }
+  }
+
+  private async insertLog(rows: Array<Partial<WebhookDelivery>>): Promise<void[]> {
+    await this.logRows.insert(rows);
+    return rows.map(() => undefined);
   }
 
   /** One atomic increment decides the 10th failure, however many workers finish deliveries at once. */

@@ -1,25 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
 import { JobQueue } from '../../../infra/queue/job-queue';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
-import { DomainEventType } from '../../outbox/domain-event';
 import { WebhookDeliveryJobData, deliveryJobOptions } from './webhook-delivery-job-data';
+import { WebhookDeliveryLogRepository } from './webhook-delivery-log.repository';
 import type { NoJobData } from '../../../infra/queue/job-data';
 
 declare module '../../../infra/queue/job-data' {
   interface JobDataMap {
     [JobName.SweepWebhookDeliveries]: NoJobData;
   }
-}
-
-interface OverdueDelivery {
-  event_id: string;
-  organization_id: string;
-  type: DomainEventType;
-  endpoint_id: string;
-  last_attempt: number | null;
 }
 
 const BATCH = 500;
@@ -35,7 +26,7 @@ const BATCH = 500;
 @Injectable()
 export class WebhookRedeliverySweeperJob {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly log: WebhookDeliveryLogRepository,
     private readonly jobs: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -46,26 +37,7 @@ export class WebhookRedeliverySweeperJob {
     const graceSecs = this.config.webhookRedeliveryGraceMs / 1000;
     // Deliveries settle within the retry schedule; look back that long plus an hour of outage, no further.
     const lookbackSecs = delays.reduce((a, b) => a + b, 0) / 1000 + 3600;
-    const overdue: OverdueDelivery[] = await this.dataSource.query(
-      `SELECT e.event_id, e.organization_id, e.type, w.id AS endpoint_id, d.last_attempt
-         FROM outbox_events e
-         JOIN webhook_endpoints w
-           ON w.organization_id = e.organization_id AND w.livemode = e.livemode AND w.is_active AND e.type = ANY(w.events)
-          AND w.created_at <= e.occurred_at
-         LEFT JOIN LATERAL (
-           SELECT max(attempt) AS last_attempt, max(created_at) AS last_at, bool_or(success) AS succeeded
-             FROM webhook_deliveries x WHERE x.event_id = e.event_id AND x.endpoint_id = w.id
-         ) d ON true
-        WHERE e.relayed_at > now() - make_interval(secs => $1)
-          AND e.relayed_at < now() - make_interval(secs => $2)
-          AND NOT coalesce(d.succeeded, false)
-          AND (d.last_attempt IS NULL
-               OR (d.last_attempt <= cardinality($3::int[])
-                   AND d.last_at < now() - make_interval(secs => $2 + ($3::int[])[d.last_attempt] / 1000.0)))
-        ORDER BY e.id
-        LIMIT $4`,
-      [lookbackSecs, graceSecs, delays, BATCH],
-    );
+    const overdue = await this.log.overdue(lookbackSecs, graceSecs, delays, BATCH);
     for (const row of overdue) {
       const job: WebhookDeliveryJobData = {
         eventId: row.event_id,

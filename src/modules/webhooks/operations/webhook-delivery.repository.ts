@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository, SelectQueryBuilder } from 'typeorm';
 import { CursorCodec } from '../../../common/pagination/cursor-codec';
-import { isForeignKeyViolation } from '../../../infra/database/pg-errors';
 import { keysetPaginate } from '../../../common/pagination/keyset-paginate';
 import { Page } from '../../../common/pagination/pagination.dto';
 import { WEBHOOK_TEST_EVENT } from '../delivery/webhook-delivery-job-data';
@@ -33,7 +32,7 @@ const FINISHED = `(d.event_type = :testEvent OR NOT :active
   OR (SELECT max(s.attempt) FROM webhook_deliveries s WHERE s.webhook_id = d.webhook_id) >= :finalAttempt)`;
 
 /**
- * The delivery log (`webhook_deliveries`, one row per attempt) and its read model: deliveries are the attempts
+ * The read model of the delivery log (`webhook_deliveries`, one row per attempt): deliveries are the attempts
  * sharing one `webhook_id`, their status derived from the attempts, so the hot delivery path writes one row and
  * nothing else.
  */
@@ -100,22 +99,6 @@ export class WebhookDeliveryRepository {
       .where('d.endpointId = :endpointId AND d.organizationId = :organizationId', scope)
       .andWhere(FIRST_ATTEMPT)
       .setParameters({ testEvent: WEBHOOK_TEST_EVENT, active: scope.endpointActive, finalAttempt: scope.finalAttempt });
-  }
-
-  /**
-   * The delivery log's one write: attempts finishing together are logged by one INSERT. When one row's endpoint
-   * was deleted while its request was in flight (nothing to log the attempt against), the batch fails on its
-   * foreign key and the rows go one by one, skipping that row.
-   */
-  async insert(rows: Array<Partial<WebhookDelivery>>): Promise<void[]> {
-    const skipGone = (err: unknown) => {
-      if (!isForeignKeyViolation(err)) throw err;
-    };
-    await this.rows.insert(rows).catch(async (err: unknown) => {
-      skipGone(err);
-      for (const row of rows.length > 1 ? rows : []) await this.rows.insert(row).catch(skipGone);
-    });
-    return rows.map(() => undefined);
   }
 
   private async withAttempts(scope: DeliveryScope, firsts: WebhookDelivery[]): Promise<WebhookDeliveryResponse[]> {

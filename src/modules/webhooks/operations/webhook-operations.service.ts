@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { World, worldParams, worldSql } from '../../../common/auth/world';
+import { World } from '../../../common/auth/world';
 import { ApiError } from '../../../common/errors/api-error';
 import { isUuid } from '../../../common/ids/id-param.pipe';
 import { uuidv7 } from '../../../common/ids/uuid-v7';
@@ -8,8 +7,8 @@ import { Page } from '../../../common/pagination/pagination.dto';
 import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
 import { JobQueue } from '../../../infra/queue/job-queue';
 import { JobName } from '../../../infra/queue/queue-names';
+import { OutboxEventsRepository } from '../../outbox/outbox-events.repository';
 import { RETENTION_DAYS as EVENT_RETENTION_DAYS } from '../../outbox/outbox-pruner.job';
-import { DomainEventType } from '../../outbox/domain-event';
 import {
   WEBHOOK_TEST_EVENT,
   WebhookDeliveryJobData,
@@ -50,7 +49,7 @@ interface Resend {
 @Injectable()
 export class WebhookOperationsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly outboxEvents: OutboxEventsRepository,
     private readonly webhooks: WebhooksService,
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly endpoints: WebhookEndpointsRepository,
@@ -176,10 +175,9 @@ export class WebhookOperationsService {
   private async resend(endpoint: WebhookEndpoint, resends: Resend[], spacingMs: number): Promise<number> {
     if (!resends.length) return 0;
     // Only the events still in the outbox can be re-sent; the payload itself is read when each attempt is sent.
-    const events: Array<{ event_id: string; type: DomainEventType }> = await this.dataSource.query(
-      `SELECT event_id, type FROM outbox_events
-        WHERE event_id = ANY($1::uuid[]) AND ${worldSql(undefined, 2)}`,
-      [resends.map((r) => r.eventId), ...worldParams(endpoint)],
+    const events = await this.outboxEvents.typesOf(
+      endpoint,
+      resends.map((r) => r.eventId),
     );
     const byId = new Map(events.map((e) => [e.event_id, e]));
     const items = resends.flatMap(({ eventId, attempt }, i) => {
