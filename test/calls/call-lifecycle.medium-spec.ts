@@ -17,6 +17,7 @@ import { DoNotCallEntry } from '../../src/modules/do-not-call/do-not-call-entry.
 import { DoNotCallRepository } from '../../src/modules/do-not-call/do-not-call.repository';
 import { DoNotCallService } from '../../src/modules/do-not-call/do-not-call.service';
 import { CallAdmission } from '../../src/modules/limits/call-admission';
+import { CallCountsRepository } from '../../src/modules/limits/call-counts.repository';
 import { OrganizationLimit } from '../../src/modules/limits/organization-limit.entity';
 import { OrganizationLimitsRepository } from '../../src/modules/limits/organization-limits.repository';
 import { OutboxEvent } from '../../src/modules/outbox/outbox-event.entity';
@@ -86,7 +87,11 @@ describe('call lifecycle (PostgreSQL)', () => {
       },
     } as unknown as JobQueue;
     const config = { voiceProvider: 'simulator' } as AppConfig;
-    const admission = new CallAdmission(dataSource, new OrganizationLimitsRepository(dataSource), config);
+    const admission = new CallAdmission(
+      new CallCountsRepository(dataSource),
+      new OrganizationLimitsRepository(dataSource),
+      config,
+    );
     const dispatchQueue = new CallDispatchQueue(jobs);
     const doNotCallRepository = new DoNotCallRepository(dataSource);
     const doNotCall = new DoNotCallService(

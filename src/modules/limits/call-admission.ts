@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { lockForTransaction } from '../../infra/database/advisory-locks';
+import { CallCountsRepository } from './call-counts.repository';
 import { Limits, OrganizationLimitsRepository } from './organization-limits.repository';
 
 /**
@@ -27,7 +28,7 @@ export interface ConcurrencySnapshot extends Limits {
 @Injectable()
 export class CallAdmission {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly calls: CallCountsRepository,
     private readonly limits: OrganizationLimitsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -49,15 +50,7 @@ export class CallAdmission {
     const pool = this.poolSize;
     if (pool === null) return Infinity;
     await lockForTransaction(manager, 'voicePlatformPool');
-    const [row]: Array<{ live: number; mine: number; organizations: number }> = await manager.query(
-      `SELECT count(*) FILTER (WHERE status = 'processing')::int AS live,
-              count(*) FILTER (WHERE status = 'processing' AND organization_id = $1)::int AS mine,
-              count(DISTINCT organization_id)::int AS organizations
-         FROM calls
-        WHERE livemode AND status IN ('new', 'scheduled', 'lock-processing', 'processing')
-          AND (scheduled_at IS NULL OR scheduled_at <= now())`,
-      [organizationId],
-    );
+    const row = await this.calls.pool(manager, organizationId);
     const fairShare = Math.ceil(pool / Math.max(1, row.organizations));
     return Math.max(0, Math.min(pool - row.live, fairShare - row.mine));
   }
@@ -66,17 +59,15 @@ export class CallAdmission {
   async freePoolSlots(): Promise<number> {
     const pool = this.poolSize;
     if (pool === null) return 0;
-    const [row]: Array<{ live: number }> = await this.dataSource.query(
-      `SELECT count(*)::int AS live FROM calls WHERE livemode AND status = 'processing'`,
-    );
-    return Math.max(0, pool - row.live);
+    const live = await this.calls.livePool();
+    return Math.max(0, pool - live);
   }
 
   /** Takes the organization's admission lock (held until `manager`'s transaction ends) and counts free slots. */
   async lockFreeOutboundSlots(manager: EntityManager, organizationId: string): Promise<number> {
     await lockAdmission(manager, organizationId);
     const limits = await this.limits.find(organizationId, manager);
-    const live = await this.liveCalls(manager, organizationId);
+    const live = await this.calls.live(organizationId, manager);
     return Math.max(0, limits.maxConcurrentCalls - limits.inboundReserve - live);
   }
 
@@ -88,21 +79,7 @@ export class CallAdmission {
 
   async snapshot(organizationId: string): Promise<ConcurrencySnapshot> {
     const limits = await this.limits.find(organizationId);
-    const [row]: Array<{ live: number; queued: number }> = await this.dataSource.query(
-      `SELECT count(*) FILTER (WHERE status = 'processing')::int AS live,
-              count(*) FILTER (WHERE status <> 'processing'
-                                 AND (scheduled_at IS NULL OR scheduled_at <= now()))::int AS queued
-         FROM calls WHERE organization_id = $1 AND status IN ('new', 'scheduled', 'lock-processing', 'processing')`,
-      [organizationId],
-    );
+    const row = await this.calls.ofOrganization(organizationId);
     return { ...limits, liveCalls: row.live, queuedCalls: row.queued };
-  }
-
-  private async liveCalls(manager: EntityManager, organizationId: string): Promise<number> {
-    const [row]: Array<{ n: number }> = await manager.query(
-      `SELECT count(*)::int AS n FROM calls WHERE organization_id = $1 AND status = 'processing'`,
-      [organizationId],
-    );
-    return row.n;
   }
 }

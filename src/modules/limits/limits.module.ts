@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CallCountsRepository } from './call-counts.repository';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { AdminLimitsController } from './admin-limits.controller';
@@ -11,7 +12,7 @@ import { OrganizationLimitsRepository } from './organization-limits.repository';
 @Module({
   imports: [TypeOrmModule.forFeature([OrganizationLimit]), OrganizationsModule],
   controllers: [LimitsController, AdminLimitsController],
-  providers: [OrganizationLimitsRepository, CallAdmission],
+  providers: [OrganizationLimitsRepository, CallCountsRepository, CallAdmission],
   exports: [CallAdmission, OrganizationLimitsRepository],
 })
 export class LimitsModule {}
