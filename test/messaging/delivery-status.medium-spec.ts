@@ -34,9 +34,10 @@ describe('DeliveryStatusService (PostgreSQL)', () => {
   });
   afterAll(() => close?.());
 
-  /** A stored outbound message as a send leaves it (`accepted`), as the provider names it. */
-  async function sent(status: DeliveryStatus = 'accepted') {
-    const ref = { accountId: randomUUID(), providerMessageId: `wamid.${randomUUID()}` };
+  type MessageRef = { accountId: string; providerMessageId: string };
+
+  /** Stores an outbound message as a send leaves it (`accepted` unless told), under the provider's reference. */
+  async function store(ref: MessageRef, status: DeliveryStatus = 'accepted'): Promise<string> {
     const organizationId = randomUUID();
     await dataSource.getRepository(Message).insert({
       id: uuidv7(),
@@ -50,7 +51,13 @@ describe('DeliveryStatusService (PostgreSQL)', () => {
       timestamp: new Date(),
       ...ref,
     });
-    return { ...ref, organizationId };
+    return organizationId;
+  }
+
+  /** A stored outbound message as a send leaves it (`accepted`), as the provider names it. */
+  async function sent(status: DeliveryStatus = 'accepted') {
+    const ref = { accountId: randomUUID(), providerMessageId: `wamid.${randomUUID()}` };
+    return { ...ref, organizationId: await store(ref, status) };
   }
 
   const statusOf = async (ref: { accountId: string; providerMessageId: string }) =>
@@ -139,19 +146,7 @@ describe('DeliveryStatusService (PostgreSQL)', () => {
     const ref = { accountId: randomUUID(), providerMessageId: `wamid.${randomUUID()}` };
     expect(await statuses.apply({ ...ref, status: 'delivered' })).toBe(false);
     expect(await statuses.apply({ ...ref, status: 'sent' })).toBe(false);
-    const organizationId = randomUUID();
-    await dataSource.getRepository(Message).insert({
-      id: uuidv7(),
-      organizationId,
-      conversationId: randomUUID(),
-      direction: 'outbound',
-      senderType: 'bot',
-      messageType: 'text',
-      text: 'Hello',
-      deliveryStatus: 'accepted',
-      timestamp: new Date(),
-      ...ref,
-    });
+    const organizationId = await store(ref);
     const moved = await Promise.all([1, 2, 3].map(() => statuses.applyEarly(ref.accountId, ref.providerMessageId)));
     expect(moved.sort()).toEqual([0, 0, 2]);
     expect(await statusOf(ref)).toBe('delivered');
