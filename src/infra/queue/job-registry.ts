@@ -151,15 +151,27 @@ export class JobRegistry implements OnApplicationBootstrap, BeforeApplicationShu
       if (!schedule) continue;
       const queue = this.moduleRef.get<Queue>(getQueueToken(JOB_QUEUE[name]), { strict: false });
       const existing = await queue.getJobScheduler(name);
-      if (existing && existing.every === schedule.every && existing.pattern === schedule.pattern) continue;
-      if (restoring && !existing) {
-        this.logger.warn({ job: name }, 'Job scheduler missing from the queue store; registered again');
+      const unchanged = existing && existing.every === schedule.every && existing.pattern === schedule.pattern;
+      if (unchanged && (await this.hasNextRun(queue, name, existing.next))) continue;
+      if (restoring) {
+        const lost = existing ? 'lost its next run' : 'missing from the queue store';
+        this.logger.warn({ job: name }, `Job scheduler ${lost}; registered again`);
       }
       await queue.upsertJobScheduler(name, schedule, {
         name,
         opts: { removeOnComplete: 100, removeOnFail: 100 },
       });
     }
+  }
+
+  /**
+   * Whether the scheduler's next run is still in the queue store. A scheduler only fires through that job, so one
+   * whose job was lost (a failover that dropped the last writes, a partial flush) would never fire again while
+   * its record looks healthy.
+   */
+  private async hasNextRun(queue: Queue, name: string, next: number | null | undefined): Promise<boolean> {
+    if (next == null) return false;
+    return (await queue.getJob(`repeat:${name}:${next}`)) !== undefined;
   }
 
   private async restoreMissingSchedules(): Promise<void> {
