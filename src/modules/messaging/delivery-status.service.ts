@@ -4,17 +4,8 @@ import { OutboxService } from '../outbox/outbox.service';
 import { REPORT_ORDER } from './delivery-status-transitions';
 import { EarlyDeliveryStatusesRepository } from './early-delivery-statuses.repository';
 import { DeliveryStatus } from './message.entity';
-import { MessagesRepository } from './messages.repository';
-import { ProviderError } from './providers/messaging-provider';
+import { DeliveryReport, MessagesRepository } from './messages.repository';
 import { inTransaction, Tx } from '../../infra/database/tx';
-
-export interface StatusReport {
-  accountId: string;
-  providerMessageId: string;
-  status: DeliveryStatus;
-  /** Why, when `failed`. */
-  error?: ProviderError;
-}
 
 /**
  * Records a provider's status reports for our outbound messages, from its webhook or the simulator alike: moves
@@ -32,11 +23,11 @@ export class DeliveryStatusService {
   ) {}
 
   /** True when the report changed the message. */
-  async apply(report: StatusReport): Promise<boolean> {
+  async apply(report: DeliveryReport): Promise<boolean> {
     const outcome = await inTransaction(this.dataSource, async (m) => {
       if (await this.move(m, report)) return 'moved';
       if (await this.messages.exists(m, report)) return 'stale';
-      await this.early.keep(m, report, report.status, report.error);
+      await this.early.keep(m, report);
       return 'kept';
     });
     // The message may have been stored while this report was being kept: its own applyEarly ran before this
@@ -62,8 +53,8 @@ export class DeliveryStatusService {
   }
 
   /** The conditional move and its event; false when the message is unknown or the table refuses the move. */
-  private async move(m: Tx, report: StatusReport): Promise<boolean> {
-    const moved = await this.messages.moveDeliveryStatus(m, report, report.status, report.error);
+  private async move(m: Tx, report: DeliveryReport): Promise<boolean> {
+    const moved = await this.messages.moveDeliveryStatus(m, report);
     if (!moved || report.status === 'accepted') return Boolean(moved);
     const world = { organizationId: moved.organization_id, livemode: moved.livemode };
     await this.outbox.record(m, world, `message.${report.status}`, {

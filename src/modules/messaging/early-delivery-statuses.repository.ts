@@ -1,28 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import { Tx } from '../../infra/database/tx';
 import { DeliveryStatus } from './message.entity';
-import { ProviderMessageRef } from './messages.repository';
-import { ProviderError } from './providers/messaging-provider';
+import { DeliveryReport, ProviderMessageRef } from './messages.repository';
 
 /** How long a report about a message we never stored is kept (one about another app's message never matches). */
 const EARLY_REPORT_TTL = '1 hour';
 
 /** A kept report, claimed for its message. */
-export interface EarlyReport {
-  status: DeliveryStatus;
-  error: ProviderError | undefined;
-}
+export type EarlyReport = Pick<DeliveryReport, 'status' | 'error'>;
 
 /** The SQL of `early_delivery_statuses`: reports kept until their message is stored. */
 @Injectable()
 export class EarlyDeliveryStatusesRepository {
   /** Keeps the report (one per message and status; a second is dropped), pruning reports past their time. */
-  async keep(tx: Tx, ref: ProviderMessageRef, status: DeliveryStatus, error: ProviderError | undefined): Promise<void> {
+  async keep(tx: Tx, report: DeliveryReport): Promise<void> {
+    const { status, error } = report;
     await tx.query(
       `WITH pruned AS (DELETE FROM early_delivery_statuses WHERE received_at < now() - interval '${EARLY_REPORT_TTL}')
        INSERT INTO early_delivery_statuses (account_id, provider_message_id, status, error_code, error_title)
        VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-      [ref.accountId, ref.providerMessageId, status, error?.code ?? null, error?.title ?? null],
+      [report.accountId, report.providerMessageId, status, error?.code ?? null, error?.title ?? null],
     );
   }
 

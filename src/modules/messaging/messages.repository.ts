@@ -13,6 +13,12 @@ export interface ProviderMessageRef {
   providerMessageId: string;
 }
 
+/** A provider's report about one of our outbound messages: its new status, and why when `failed`. */
+export interface DeliveryReport extends ProviderMessageRef {
+  status: DeliveryStatus;
+  error?: ProviderError;
+}
+
 /** What a moved message returns: its event's payload and world, without reading the row again. */
 export interface MovedMessage {
   id: string;
@@ -74,12 +80,8 @@ export class MessagesRepository {
    * checked against what the first wrote, so a message never moves backwards. `failed` stores the provider's
    * error. The moved message, or null when there is no such outbound message or the move is not allowed.
    */
-  async moveDeliveryStatus(
-    tx: Tx,
-    ref: ProviderMessageRef,
-    status: DeliveryStatus,
-    error: ProviderError | undefined,
-  ): Promise<MovedMessage | null> {
+  async moveDeliveryStatus(tx: Tx, report: DeliveryReport): Promise<MovedMessage | null> {
+    const { status, error } = report;
     const result = await tx
       .createQueryBuilder()
       .update(Message)
@@ -90,8 +92,8 @@ export class MessagesRepository {
           : {}),
       })
       .where('account_id = :accountId AND provider_message_id = :providerMessageId AND direction = :outbound', {
-        accountId: ref.accountId,
-        providerMessageId: ref.providerMessageId,
+        accountId: report.accountId,
+        providerMessageId: report.providerMessageId,
         outbound: 'outbound',
       })
       .andWhere(deliveryMoveCondition(status))

@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { JobsOptions } from 'bullmq';
+import { QUEUE_CONCURRENCY, QueueName } from '../../../infra/queue/queue-names';
 import { DomainEventType } from '../../outbox/domain-event';
+
+/** The most attempts a worker has in flight (its delivery queue's concurrency), so the most one batch can hold. */
+export const ATTEMPTS_IN_FLIGHT = QUEUE_CONCURRENCY[QueueName.WebhookDeliveries];
 
 /** The test ping's event (POST /webhooks/{id}/test): sent to one endpoint, once, never retried. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';

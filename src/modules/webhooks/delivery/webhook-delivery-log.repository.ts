@@ -16,8 +16,9 @@ export interface OverdueDelivery {
 
 /**
  * The delivery engine's SQL of `webhook_deliveries` (one row per attempt): the attempts logged, the log read by
- * the redelivery sweep, and the pruning (the read before an attempt is WebhookAttemptsRepository's). Its reads join the relayed events
- * (`outbox_events`) the attempts are for. The operator's read model is WebhookDeliveryRepository.
+ * the redelivery sweep, and the pruning (the read before an attempt is WebhookAttemptsRepository's). Its reads
+ * join the relayed events (`outbox_events`) the attempts are for. The operator's read model is
+ * WebhookDeliveryRepository.
  */
 @Injectable()
 export class WebhookDeliveryLogRepository {

@@ -6,15 +6,13 @@ import { Metrics } from '../../../infra/metrics/metrics';
 import { DeferJob } from '../../../infra/queue/defer-job';
 import { JobQueue } from '../../../infra/queue/job-queue';
 import { JobName } from '../../../infra/queue/queue-names';
-import { WebhookDeliveryJobData, deliveryJobId } from './webhook-delivery-job-data';
+import { ATTEMPTS_IN_FLIGHT, WebhookDeliveryJobData, deliveryJobId } from './webhook-delivery-job-data';
 import { ClaimResult, WaitingAttempt, WebhookDeliveryLeaseRepository } from './webhook-delivery-lease.repository';
 
 /** A running lease outlives the attempt's timeout by this much before it counts as abandoned (a crashed worker). */
 const LEASE_MARGIN_MS = 15_000;
 /** Waiters whose wake-up cannot be delivered (gone, or not parked yet) tried before giving up for this release. */
 const WAKE_TRIES = 3;
-/** Claims or releases of one endpoint sent to PostgreSQL together, at most (a worker runs 50 attempts at once). */
-const MAX_SLOT_BATCH = 50;
 
 export type ReleaseSlot = () => Promise<void>;
 
@@ -45,11 +43,11 @@ export class WebhookDeliverySlots {
         this.config.webhookEndpointConcurrency,
         this.config.webhookTimeoutMs + LEASE_MARGIN_MS,
       ),
-    MAX_SLOT_BATCH,
+    ATTEMPTS_IN_FLIGHT,
   );
   private readonly releases = new KeyedBatcher<string, void>(
     (endpointId, jobIds) => this.releaseAndWake(jobIds, endpointId),
-    MAX_SLOT_BATCH,
+    ATTEMPTS_IN_FLIGHT,
   );
 
   constructor(

@@ -10,7 +10,13 @@ import { JobName } from '../../../infra/queue/queue-names';
 import { WebhookDelivery } from '../webhook-delivery.entity';
 import { OutboundUrlPolicy } from '../../../common/url-safety/outbound-url-policy';
 import { OutboundHttpClient, OutboundResult } from '../../../common/outbound-http/outbound-http.client';
-import { WebhookDeliveryJobData, deliveryJobOptions, retryDelay, webhookId } from './webhook-delivery-job-data';
+import {
+  ATTEMPTS_IN_FLIGHT,
+  WebhookDeliveryJobData,
+  deliveryJobOptions,
+  retryDelay,
+  webhookId,
+} from './webhook-delivery-job-data';
 import { EndpointForSend, WebhookEndpointsRepository } from '../webhook-endpoints.repository';
 import { WebhookDeliveryLogRepository } from './webhook-delivery-log.repository';
 import { WebhookDeliverySlots } from './webhook-delivery-slots';
@@ -23,8 +29,6 @@ import { AttemptKey, AttemptRows, WebhookAttemptsRepository } from './webhook-at
 export const DISABLE_AFTER_FAILURES = 10;
 /** What the log keeps of a receiver's answer: enough to tell an operator why it said no. */
 const RESPONSE_EXCERPT_BYTES = 2048;
-/** Attempts read together, at most (a worker runs 50 at once). */
-const MAX_READ_BATCH = 50;
 
 export interface EventForSend {
   data: Record<string, unknown>;
@@ -65,7 +69,7 @@ export class WebhookDeliveryService {
    */
   private readonly reads = new KeyedBatcher<AttemptKey, AttemptRows>(
     (_, keys) => this.attempts.read(keys),
-    MAX_READ_BATCH,
+    ATTEMPTS_IN_FLIGHT,
   );
   /** An event going to several endpoints at once is rendered once for them (from the same rows, at the same time). */
   private readonly renders = new SingleFlight<Record<string, unknown> | null>();
