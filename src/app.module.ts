@@ -27,6 +27,7 @@ import { ContactGroupsModule } from './modules/contact-groups/contact-groups.mod
 import { ConsoleModule } from './modules/console/console.module';
 import { ContactsModule } from './modules/contacts/contacts.module';
 import { DoNotCallModule } from './modules/do-not-call/do-not-call.module';
+import { DestinationsModule } from './modules/destinations/destinations.module';
 import { LimitsModule } from './modules/limits/limits.module';
 import { MessagingModule } from './modules/messaging/messaging.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
@@ -69,6 +70,7 @@ export class AppModule {
         AssistantsModule,
         LimitsModule,
         DoNotCallModule,
+        DestinationsModule,
         CallsModule,
         CampaignsModule,
         WebhooksModule,

@@ -29,6 +29,9 @@ import { ReserveMinutesCommand } from '../../src/modules/usage/reserve-minutes.c
 import { SettleCallCommand } from '../../src/modules/usage/settle-call.command';
 import { openTestDataSource } from '../support/test-data-source';
 import { LEDGER_ENTITIES, ledgerRepositories, subscribedOrganization } from '../usage/ledger-parts';
+import { DestinationPolicyService } from '../../src/modules/destinations/destination-policy.service';
+import { DestinationRulesRow } from '../../src/modules/destinations/destination-rules.entity';
+import { DestinationRulesRepository } from '../../src/modules/destinations/destination-rules.repository';
 
 /**
  * A call's dispatch and finish against real PostgreSQL, through the real dispatcher job and call events
@@ -69,6 +72,7 @@ describe('call lifecycle (PostgreSQL)', () => {
       OutboxEvent,
       OrganizationLimit,
       DoNotCallEntry,
+      DestinationRulesRow,
       ...LEDGER_ENTITIES,
     ]));
     const { balances, grants, ledger, reservations } = ledgerRepositories();
@@ -121,6 +125,7 @@ describe('call lifecycle (PostgreSQL)', () => {
         new Metrics(jobs),
         admission,
         doNotCall,
+        new DestinationPolicyService(new DestinationRulesRepository(dataSource)),
         dispatchQueue,
       );
   });

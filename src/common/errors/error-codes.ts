@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   INVALID_STATE: 422,
   /** Extension (docs/contracts/dialer.md): the number is on the organization's do-not-call ledger. */
   DO_NOT_CALL: 422,
+  /** Extension (docs/contracts/destinations.md): the organization's destination rules refuse the number. */
+  DESTINATION_NOT_ALLOWED: 422,
   SESSION_EXPIRED: 422,
   /** Extension: the messaging provider refused a template's parameters or the template itself (its code in details). */
   TEMPLATE_INVALID: 422,

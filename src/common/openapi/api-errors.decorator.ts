@@ -16,6 +16,8 @@ const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
   NOT_FOUND: 'Resource not found',
   PAYLOAD_TOO_LARGE: 'Request body exceeds 1 MiB',
   DO_NOT_CALL: '+14155550187 is on the do-not-call list',
+  DESTINATION_NOT_ALLOWED:
+    'to: +19005550123 is a premium-rate number (+1900, NANP 900: premium-rate services (NANPA)); this organization has not opted in to calling premium-rate numbers',
   RATE_LIMITED: 'Rate limit exceeded; retry after the Retry-After header',
   INTERNAL_ERROR: 'Internal server error',
   SERVICE_UNAVAILABLE: 'A backing service is temporarily unavailable; retry shortly',

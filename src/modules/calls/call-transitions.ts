@@ -48,7 +48,7 @@ export const CALL_MOVES = {
    * its minute still reserved, not before the platform's Retry-After.
    */
   defer: { from: ['processing'], to: WAITING },
-  /** Refused at dispatch (do-not-call while claimed, or no minute/plan once moved to processing). */
+  /** Refused at dispatch (destination rules or do-not-call while claimed, or no minute/plan once in processing). */
   failDispatch: { from: ['lock-processing', 'processing'], to: ['error'] },
   /** The platform's end-of-call report (or the supervisor's / sweeper's verdict). */
   finish: { from: ['processing'], to: ['ended', 'error'] },

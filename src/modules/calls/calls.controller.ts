@@ -46,6 +46,7 @@ export class CallsController {
     'OUTBOUND_MINUTES_EXHAUSTED',
     'OUTBOUND_PLAN_REQUIRED',
     'DO_NOT_CALL',
+    'DESTINATION_NOT_ALLOWED',
   )
   async create(@KeyWorld() world: World, @Body() dto: CreateCallDto): Promise<{ data: CallResponse }> {
     return { data: CallResponse.from(await this.createCall.execute(world, dto)) };

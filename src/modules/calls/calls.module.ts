@@ -7,6 +7,7 @@ import { CasesModule } from '../cases/cases.module';
 import { ToolsModule } from '../tools/tools.module';
 import { ContactsModule } from '../contacts/contacts.module';
 import { DoNotCallModule } from '../do-not-call/do-not-call.module';
+import { DestinationsModule } from '../destinations/destinations.module';
 import { LimitsModule } from '../limits/limits.module';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
 import { UsageModule } from '../usage/usage.module';
@@ -51,6 +52,7 @@ import { EndCallCommand } from './end-call.command';
     UsageModule,
     LimitsModule,
     DoNotCallModule,
+    DestinationsModule,
   ],
   controllers: [CallsController, VapiEventsController, AdminSimulatorController],
   providers: [

@@ -8,7 +8,7 @@ import { CALL_MOVES, INITIAL_CALL_STATUSES, LIVE_CALL_STATUS, statusIn } from '.
 import { EndOfCallReport } from './voice/voice-provider';
 import type { CallAnalysis } from '../call-outcomes/analysis-plan';
 import type { AnsweredBy } from '../call-outcomes/answered-by';
-import type { ToolCallRecord } from '../tools/call-tools';
+import type { CallTool, ToolCallRecord } from '../tools/call-tools';
 
 /** A call as its creator resolved it; what it leaves out takes the column's default. */
 export type NewCall = Pick<Call, 'id' | 'organizationId' | 'status' | 'direction' | 'callFrom' | 'callTo'> &
@@ -47,6 +47,7 @@ export interface CallListFilters {
 const WHERE = {
   waiting: statusIn(CALL_MOVES.claim.from),
   claimed: statusIn(CALL_MOVES.start.from),
+  claimedAliased: statusIn(CALL_MOVES.start.from, 'c.status'),
   live: statusIn([LIVE_CALL_STATUS]),
   liveAliased: statusIn([LIVE_CALL_STATUS], 'c.status'),
   failable: statusIn(CALL_MOVES.failDispatch.from, 'c.status'),
@@ -160,6 +161,23 @@ export class CallsRepository {
       [staleAfterSeconds],
     )) as [Array<{ id: string }>, number];
     return rows.map((r) => r.id);
+  }
+
+  /**
+   * Replaces the tools of claimed calls (status kept, `lock-processing` only): the dispatcher drops transfer
+   * destinations the organization's rules refuse now (docs/contracts/destinations.md) before the call is placed.
+   */
+  async restrictClaimedTools(
+    tx: EntityManager,
+    updates: ReadonlyArray<{ id: string; tools: CallTool[] }>,
+  ): Promise<void> {
+    if (!updates.length) return;
+    await tx.query(
+      `UPDATE calls c SET tools = u.tools
+         FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, tools jsonb)
+        WHERE c.id = u.id AND ${WHERE.claimedAliased}`,
+      [JSON.stringify(updates)],
+    );
   }
 
   /** `lock-processing|processing -> error` with each call's endedReason (refused or unbillable at dispatch). */

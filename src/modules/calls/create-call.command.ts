@@ -5,6 +5,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { inTransaction, Tx } from '../../infra/database/tx';
 import { DoNotCallService } from '../do-not-call/do-not-call.service';
+import { DestinationPolicyService } from '../destinations/destination-policy.service';
 import { OutboxService } from '../outbox/outbox.service';
 import { PhoneNumbersService } from '../phone-numbers/phone-numbers.service';
 import { CallBilling } from '../usage/call-billing.port';
@@ -26,10 +27,11 @@ const BLOCKED_MESSAGE = {
  * against deletes) in the inserting transaction, its script rendered and bounded, its row inserted as `new` or
  * `scheduled`. Two ways in:
  * - `execute`: the API's call, in a transaction of its own, after the checks the API answers with an error
- *   (a future scheduledAt, an owned number, a plan and a minute for a live call, the do-not-call ledger); its
+ *   (a future scheduledAt, an owned number, a plan and a minute for a live call, the destination rules, the
+ *   do-not-call ledger); its
  *   dispatch is enqueued after the commit (if that enqueue is lost, the sweeper finds the due call in PostgreSQL).
  * - `executeIn`: a dialer's call (campaigns, schedules, follow-ups; extension) inside the dialer's transaction (a
- *   required `Tx`), carrying its campaign and its mode; admission, the do-not-call ledger and the minutes are
+ *   required `Tx`), carrying its campaign and its mode; admission, the destination rules, the do-not-call ledger and the minutes are
  *   checked at dispatch as for any call, and the caller enqueues the dispatch after its commit (or leaves it to
  *   the sweeper).
  * A test-mode call (`livemode` false) is free: it needs no plan and no minute, and runs on the simulator.
@@ -45,6 +47,7 @@ export class CreateCallCommand {
     private readonly outbox: OutboxService,
     private readonly dispatchQueue: CallDispatchQueue,
     private readonly doNotCall: DoNotCallService,
+    private readonly destinations: DestinationPolicyService,
   ) {}
 
   /** A call of the key's world: a test world's call is free and runs on the simulator. */
@@ -63,6 +66,7 @@ export class CreateCallCommand {
       // deadlocks the pool once as many requests as connections arrive together (seen at 30 concurrent creates).
       const blocked = livemode ? await this.billing.outboundBlockedReasonIn(m, organizationId) : null;
       if (blocked) throw new ApiError(blocked, BLOCKED_MESSAGE[blocked]);
+      await this.destinations.assertAllowed(m, organizationId, [{ number: dto.to, field: 'to' }]);
       if ((await this.doNotCall.listedAmong(m, world, [dto.to])).size) {
         throw new ApiError('DO_NOT_CALL', `${dto.to} is on the do-not-call list`);
       }

@@ -18,7 +18,8 @@ export class CampaignEntryResponse {
     type: String,
     nullable: true,
     example: 'DO_NOT_CALL',
-    description: 'Why a skipped entry was not called: DO_NOT_CALL, or the error code that made its call impossible',
+    description:
+      'Why a skipped entry was not called: DO_NOT_CALL, DESTINATION_NOT_ALLOWED, or the error code that made its call impossible',
   })
   skipReason: string | null;
   @ApiProperty({ type: String, format: 'date-time', description: 'A pending entry is not called before this time' })

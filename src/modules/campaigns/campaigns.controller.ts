@@ -25,7 +25,9 @@ const ENGINE =
   "the organization's concurrency limit), at most `callsPerMinute` start per minute; a number gets at most 3 " +
   'attempts per rolling 24 hours across all campaigns. An attempt whose endedReason is in `retry.on` is ' +
   'retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. ' +
-  'A number on the do-not-call list is skipped (skipReason DO_NOT_CALL). When the organization runs out of ' +
+  'A number on the do-not-call list is skipped (skipReason DO_NOT_CALL), and so is a number the ' +
+  "organization's destination rules refuse when it is dialled (skipReason DESTINATION_NOT_ALLOWED; creating a " +
+  'campaign with such a number is 422 DESTINATION_NOT_ALLOWED naming it, docs/contracts/destinations.md). When the organization runs out of ' +
   'outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / ' +
   'OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Webhook events: ' +
   'campaign.started, campaign.paused, campaign.completed (data: the Campaign).';
@@ -50,7 +52,7 @@ export class CampaignsController {
     description: `${ENGINE} Bounds: audience at most 10,000 (rows, contact ids or group members); maxConcurrent 1-100; callsPerMinute 1-600; retry.delaySeconds 0-604800; retry.maxAttempts 1-10.`,
   })
   @ApiDataResponse(CampaignResponse, { status: 201 })
-  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_PHONE')
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_PHONE', 'DESTINATION_NOT_ALLOWED')
   async createCampaign(@KeyWorld() world: World, @Body() dto: CreateCampaignDto): Promise<{ data: CampaignResponse }> {
     // Without a source the command always creates (null is only for a repeated schedule occurrence).
     const created = await this.create.execute(world.organizationId, dto, { livemode: world.livemode });

@@ -7,6 +7,7 @@ import { CasesModule } from '../cases/cases.module';
 import { ContactGroupsModule } from '../contact-groups/contact-groups.module';
 import { ContactsModule } from '../contacts/contacts.module';
 import { DoNotCallModule } from '../do-not-call/do-not-call.module';
+import { DestinationsModule } from '../destinations/destinations.module';
 import { LimitsModule } from '../limits/limits.module';
 import { MessagingModule } from '../messaging/messaging.module';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
@@ -42,6 +43,7 @@ import { CampaignEngineJob } from './engine/campaign-engine.job';
     PhoneNumbersModule,
     UsageModule,
     DoNotCallModule,
+    DestinationsModule,
     LimitsModule,
     AutomationsModule,
     MessagingModule,

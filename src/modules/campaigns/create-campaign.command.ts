@@ -5,6 +5,7 @@ import { uuidv7 } from '../../common/ids/uuid-v7';
 import { inTransaction, Tx } from '../../infra/database/tx';
 import { OutboundAssistantsService } from '../assistants/outbound-assistants.service';
 import { CasesService } from '../cases/cases.service';
+import { DestinationPolicyService } from '../destinations/destination-policy.service';
 import { PhoneNumbersService } from '../phone-numbers/phone-numbers.service';
 import { Campaign, CampaignSourceType } from './campaign.entity';
 import { CampaignAudienceResolver } from './campaign-audience';
@@ -29,6 +30,13 @@ export interface CampaignSource {
   key: string;
 }
 
+/** The request field the audience's `i`-th entry came from. */
+function audienceField(dto: CreateCampaignDto, i: number): string {
+  if (dto.audience.rows) return `audience.rows[${i}].to`;
+  if (dto.audience.contactIds) return `audience.contactIds[${i}]`;
+  return 'audience.groupId';
+}
+
 /**
  * Creates a campaign with all its entries, in one transaction (nothing half-written on failure): in `draft`
  * from the API; `scheduled` (it starts at `startAt`) when a recurring schedule or a follow-up places it, once
@@ -46,6 +54,7 @@ export class CreateCampaignCommand {
     private readonly audience: CampaignAudienceResolver,
     private readonly campaigns: CampaignsRepository,
     private readonly entries: CampaignEntriesRepository,
+    private readonly destinations: DestinationPolicyService,
   ) {}
 
   execute(organizationId: string, dto: CreateCampaignDto, origin: CampaignOrigin): Promise<Campaign | null> {
@@ -73,6 +82,16 @@ export class CreateCampaignCommand {
       dto.audience,
       dto.window?.timezone ?? DEFAULT_ZONE,
     );
+    // From the API a refused number refuses the campaign, like a malformed one, naming it; a schedule's or a
+    // follow-up's campaign is placed anyway and its refused entries are skipped when dialled
+    // (docs/contracts/destinations.md).
+    if (!source) {
+      await this.destinations.assertAllowed(
+        tx,
+        organizationId,
+        entries.map((e, i) => ({ number: e.to, field: audienceField(dto, i) })),
+      );
+    }
     const campaign = await this.campaigns.insertOnce(
       tx,
       tx.create(Campaign, {

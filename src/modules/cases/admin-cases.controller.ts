@@ -60,10 +60,11 @@ export class AdminCasesController {
       `Sets both lists (at most ${MAX_CASE_TOOLS} each): \`toolIds\`, the organization's tools (an id it does ` +
       'not have is 400 VALIDATION_ERROR naming `toolIds`), and `integrationToolIds`, tools on the voice platform ' +
       "passed through as they are (omitted: none). The case's calls carry its tools from then on; calls already " +
-      'made keep theirs (docs/tools.md). 404 when the case does not exist.',
+      'made keep theirs (docs/tools.md). 404 when the case does not exist. A transfer tool with a destination ' +
+      "the organization's destination rules refuse now is 422 DESTINATION_NOT_ALLOWED (docs/contracts/destinations.md).",
   })
   @ApiDataResponse(CaseResponse)
-  @ApiAdminErrors()
+  @ApiAdminErrors('DESTINATION_NOT_ALLOWED')
   async attachTools(@Param('caseId', IdParamPipe) caseId: string, @Body() dto: AttachToolsDto) {
     return {
       data: CaseResponse.from(await this.cases.attachTools(caseId, dto.toolIds, dto.integrationToolIds ?? [])),

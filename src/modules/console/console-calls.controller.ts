@@ -106,7 +106,7 @@ export class ConsoleCallsController {
       'picks the outcome) and consumes no minutes.',
   })
   @ApiDataResponse(CallResponse, { status: 201 })
-  @ApiAdminErrors('INVALID_PHONE', 'DO_NOT_CALL')
+  @ApiAdminErrors('INVALID_PHONE', 'DO_NOT_CALL', 'DESTINATION_NOT_ALLOWED')
   async testCall(
     @Param('orgId', ExistingOrganizationPipe) orgId: string,
     @Body() dto: CreateCallDto,

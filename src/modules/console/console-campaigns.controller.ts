@@ -36,7 +36,7 @@ export class ConsoleCampaignsController {
     summary: 'Create a campaign in draft in the chosen world (POST /api/v1/campaigns: same body, bounds and errors)',
   })
   @ApiDataResponse(ConsoleCampaignResponse, { status: 201 })
-  @ApiAdminErrors('INVALID_PHONE')
+  @ApiAdminErrors('INVALID_PHONE', 'DESTINATION_NOT_ALLOWED')
   async createCampaign(
     @ConsoleWorld(ExistingWorldPipe) world: World,
     @Body() dto: CreateCampaignDto,

@@ -27,10 +27,12 @@ export class AdminToolsController {
       'Each type takes its own fields (the others are refused, 400 naming them): `function` {name, description, ' +
       'parameters, url, timeoutSeconds, messages}, `transfer` {name, destinations}, `end-call` {name}, `platform` ' +
       `{providerToolId}. A function tool's \`secret\` is shown only in this answer. 409 CONFLICT when the ` +
-      `organization already has a tool of that name; 422 MAX_TOOLS at the cap of ${TOOL_LIMITS.perOrganization}.`,
+      `organization already has a tool of that name; 422 MAX_TOOLS at the cap of ${TOOL_LIMITS.perOrganization}; ` +
+      "422 DESTINATION_NOT_ALLOWED naming a transfer destination the organization's destination rules refuse " +
+      '(docs/contracts/destinations.md).',
   })
   @ApiDataResponse(CreatedToolResponse, { status: 201 })
-  @ApiAdminErrors('CONFLICT', 'MAX_TOOLS')
+  @ApiAdminErrors('CONFLICT', 'MAX_TOOLS', 'DESTINATION_NOT_ALLOWED')
   async create(
     @Param('orgId', ExistingOrganizationPipe) orgId: string,
     @Body() dto: CreateToolDto,
@@ -65,10 +67,12 @@ export class AdminToolsController {
     summary: 'Change a tool',
     description:
       "The fields given replace the stored ones, and the tool is checked against its type's rules again; " +
-      '`type` cannot change. Calls already made keep the tools they were created with.',
+      '`type` cannot change. Calls already made keep the tools they were created with, except that a transfer ' +
+      "destination the organization's destination rules refuse when the call is placed is dropped from it; a " +
+      'refused destination is 422 DESTINATION_NOT_ALLOWED here.',
   })
   @ApiDataResponse(ToolResponse)
-  @ApiAdminErrors('CONFLICT')
+  @ApiAdminErrors('CONFLICT', 'DESTINATION_NOT_ALLOWED')
   async update(@Param('id', IdParamPipe) id: string, @Body() dto: UpdateToolDto): Promise<{ data: ToolResponse }> {
     return { data: ToolResponse.from(await this.tools.update(id, dto)) };
   }

@@ -72,6 +72,24 @@ export function callToolOf(tool: Tool): CallTool {
   };
 }
 
+/** Every transfer destination number among `tools`. */
+export function transferNumbers(tools: readonly CallTool[]): string[] {
+  return tools.flatMap((t) => (t.type === 'transfer' ? (t.destinations ?? []).map((d) => d.number) : []));
+}
+
+/**
+ * `tools` without the transfer destinations in `refused` (docs/contracts/destinations.md): a transfer tool left
+ * with none is dropped. Null when nothing was refused, so a caller writes only what changed.
+ */
+export function withoutDestinations(tools: readonly CallTool[], refused: ReadonlySet<string>): CallTool[] | null {
+  if (!transferNumbers(tools).some((n) => refused.has(n))) return null;
+  return tools.flatMap((t) => {
+    if (t.type !== 'transfer') return [t];
+    const destinations = (t.destinations ?? []).filter((d) => !refused.has(d.number));
+    return destinations.length ? [{ ...t, destinations }] : [];
+  });
+}
+
 /** A record bounded for storage: a value too long to keep in the call's row is recorded as null. */
 export function boundedRecord(record: Omit<ToolCallRecord, 'truncated'>): ToolCallRecord {
   const fits = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null)) <= RECORDED_VALUE_BYTES;

@@ -9,10 +9,11 @@ import { OutboundUrlPolicy } from '../../common/url-safety/outbound-url-policy';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { isUniqueViolation } from '../../infra/database/pg-errors';
 import { inTransaction, Tx } from '../../infra/database/tx';
+import { DestinationPolicyService } from '../destinations/destination-policy.service';
 import { CreateToolDto } from './dto/create-tool.dto';
 import { ToolFieldsDto } from './dto/tool-fields.dto';
 import { UpdateToolDto } from './dto/update-tool.dto';
-import { Tool, ToolType } from './tool.entity';
+import { Tool, ToolType, TransferDestination } from './tool.entity';
 import { TOOL_LIMITS } from './tool-limits';
 import { ToolsRepository } from './tools.repository';
 
@@ -57,6 +58,7 @@ export class ToolsService {
     private readonly dataSource: DataSource,
     private readonly tools: ToolsRepository,
     private readonly blockers: ReferenceRegistry,
+    private readonly destinations: DestinationPolicyService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.urlPolicy = OutboundUrlPolicy.fromConfig(config);
@@ -76,6 +78,7 @@ export class ToolsService {
   async create(organizationId: string, dto: CreateToolDto): Promise<{ tool: Tool; secret: string | null }> {
     const fields = this.checked(dto.type, pick(dto));
     if (fields.url) await assertOutboundUrl(fields.url, this.urlPolicy, 'url');
+    await this.assertDestinationsAllowed(organizationId, fields.destinations);
     const secret = dto.type === 'function' ? newSigningSecret() : null;
     const tool = await this.unique(() =>
       inTransaction(this.dataSource, async (m) => {
@@ -92,6 +95,7 @@ export class ToolsService {
     const given = pick(dto);
     const fields = this.checked(current.type, { ...pick(current), ...given });
     if (typeof given.url === 'string') await assertOutboundUrl(given.url, this.urlPolicy, 'url');
+    await this.assertDestinationsAllowed(current.organizationId, fields.destinations);
     return this.unique(async () => {
       await this.tools.update(id, fields);
       return this.get(id);
@@ -121,6 +125,23 @@ export class ToolsService {
     if (missing.length) {
       throw ApiError.validation('toolIds', `toolIds: no tool ${missing[0]} in this organization`);
     }
+    // The rules may have changed since a transfer tool was saved: a case takes only destinations allowed now.
+    const numbers = found.flatMap((t) => (t.destinations ?? []).map((d) => d.number));
+    await this.destinations.assertAllowed(
+      tx,
+      organizationId,
+      numbers.map((number) => ({ number, field: 'toolIds' })),
+    );
+  }
+
+  /** A transfer tool's destinations are saved only where the organization's rules allow calls (422 otherwise). */
+  private async assertDestinationsAllowed(organizationId: string, destinations: unknown): Promise<void> {
+    const list = (destinations ?? []) as TransferDestination[];
+    await this.destinations.assertAllowed(
+      this.dataSource.manager,
+      organizationId,
+      list.map((d, i) => ({ number: d.number, field: `destinations[${i}].number` })),
+    );
   }
 
   /** The tools a call carries, in the case's order, read in the call's creating transaction. */

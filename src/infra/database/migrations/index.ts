@@ -31,6 +31,7 @@ import { CallTools1795500000001 } from './1795500000001-CallTools';
 import { ReadAfterWriteMarks1795510000000 } from './1795510000000-ReadAfterWriteMarks';
 import { OutboxEventPayloads1795520000000 } from './1795520000000-OutboxEventPayloads';
 import { WebhookClaimSlotsBatch1795600000010 } from './1795600000010-WebhookClaimSlotsBatch';
+import { DestinationRules1795720000000 } from './1795720000000-DestinationRules';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -70,4 +71,5 @@ export const MIGRATIONS: Function[] = [
   ReadAfterWriteMarks1795510000000,
   OutboxEventPayloads1795520000000,
   WebhookClaimSlotsBatch1795600000010,
+  DestinationRules1795720000000,
 ];

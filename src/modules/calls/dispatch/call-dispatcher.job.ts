@@ -6,6 +6,11 @@ import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { OutboxService } from '../../outbox/outbox.service';
 import { DoNotCallService } from '../../do-not-call/do-not-call.service';
+import {
+  DESTINATION_NOT_ALLOWED_REASON,
+  DestinationPolicyService,
+} from '../../destinations/destination-policy.service';
+import { transferNumbers, withoutDestinations } from '../../tools/call-tools';
 import { CallAdmission } from '../../limits/call-admission';
 import { CallBilling } from '../../usage/call-billing.port';
 import { Call } from '../call.entity';
@@ -70,6 +75,7 @@ export class CallDispatcherJob {
     private readonly metrics: Metrics,
     private readonly admission: CallAdmission,
     private readonly doNotCall: DoNotCallService,
+    private readonly destinations: DestinationPolicyService,
     private readonly dispatchQueue: CallDispatchQueue,
   ) {}
 
@@ -123,7 +129,8 @@ export class CallDispatcherJob {
     let refusedNow: Call[] = [];
     const started = await inTransaction(this.dataSource, async (m) => {
       const { admitted, refused } = await this.admit(m, organizationId, claimed);
-      refusedNow = refused;
+      refusedNow = refused.map((r) => r.call);
+      await this.restrictTransfers(m, organizationId, admitted);
       const processing = await this.calls.start(
         m,
         admitted.map((c) => c.id),
@@ -136,7 +143,7 @@ export class CallDispatcherJob {
         organizationId,
         admitted.map((c) => c.id).filter((id) => moved.get(id)?.livemode),
       );
-      const blocked: DispatchFailure[] = refused.map((c) => ({ id: c.id, endedReason: DO_NOT_CALL_REASON }));
+      const blocked: DispatchFailure[] = refused.map((r) => ({ id: r.call.id, endedReason: r.endedReason }));
       for (const [id, reservation] of reservations) {
         results.set(id, reservation.reserved ? 'reserved' : RESERVATION_RESULT[reservation.reason]);
         if (!reservation.reserved) blocked.push({ id, endedReason: BLOCKED_REASON[reservation.reason] });
@@ -159,9 +166,10 @@ export class CallDispatcherJob {
   }
 
   /**
-   * Admission control (limits/call-admission.ts): under the organization's admission lock, calls to a number on
-   * the do-not-call ledger are refused (the lock makes a listing committed before this point visible here); of
-   * the others, the oldest up to the free slots go on (a live call also needs a slot of the voice platform's
+   * Admission control (limits/call-admission.ts): under the organization's admission lock, calls to a number the
+   * organization's destination rules refuse now (docs/contracts/destinations.md: rules may have changed since the
+   * call was created or scheduled) or on the do-not-call ledger are refused (the lock makes a listing committed
+   * before this point visible here); of the others, the oldest up to the free slots go on (a live call also needs a slot of the voice platform's
    * shared pool, decided under the pool's lock), and the rest return to waiting, untouched otherwise
    * (their minutes are not reserved), to be enqueued again when a live call ends.
    */
@@ -169,12 +177,19 @@ export class CallDispatcherJob {
     m: EntityManager,
     organizationId: string,
     claimed: Call[],
-  ): Promise<{ admitted: Call[]; refused: Call[] }> {
+  ): Promise<{ admitted: Call[]; refused: Array<{ call: Call; endedReason: string }> }> {
     const free = await this.admission.lockFreeOutboundSlots(m, organizationId);
     const claimedLive = claimed.some((c) => c.livemode);
     let poolFree = claimedLive && free > 0 ? await this.admission.lockFreePoolSlots(m, organizationId) : Infinity;
+    const refused = new Map<Call, string>();
+    // The destination rules are the organization's, the same in both worlds.
+    const notAllowed = await this.destinations.refused(
+      m,
+      organizationId,
+      claimed.map((c) => c.callTo),
+    );
+    for (const c of claimed) if (notAllowed.has(c.callTo)) refused.set(c, DESTINATION_NOT_ALLOWED_REASON);
     // Each call against its own world's ledger: a test listing never blocks a live call, nor the reverse.
-    const refused = new Set<Call>();
     for (const livemode of [true, false]) {
       const calls = claimed.filter((c) => c.livemode === livemode);
       if (!calls.length) continue;
@@ -184,7 +199,7 @@ export class CallDispatcherJob {
         world,
         calls.map((c) => c.callTo),
       );
-      for (const c of calls) if (listed.has(c.callTo)) refused.add(c);
+      for (const c of calls) if (listed.has(c.callTo) && !refused.has(c)) refused.set(c, DO_NOT_CALL_REASON);
     }
     const due = (c: Call) => (c.scheduledAt ?? c.createdAt).getTime();
     const oldestFirst = claimed.filter((c) => !refused.has(c)).sort((a, b) => due(a) - due(b));
@@ -202,7 +217,27 @@ export class CallDispatcherJob {
         waiting.map((c) => c.id),
       );
     }
-    return { admitted, refused: [...refused] };
+    return { admitted, refused: [...refused].map(([call, endedReason]) => ({ call, endedReason })) };
+  }
+
+  /**
+   * The transfer destinations of admitted calls checked again now, before the platform gets them (the last
+   * point we decide where a call may be forwarded, docs/contracts/destinations.md): refused ones are dropped
+   * from the call's tools, so neither the platform nor the simulator can transfer there.
+   */
+  private async restrictTransfers(m: EntityManager, organizationId: string, admitted: Call[]): Promise<void> {
+    const refused = await this.destinations.refused(
+      m,
+      organizationId,
+      admitted.flatMap((c) => transferNumbers(c.tools)),
+    );
+    if (!refused.size) return;
+    const numbers = new Set(refused.keys());
+    const updates = admitted.flatMap((c) => {
+      const tools = withoutDestinations(c.tools, numbers);
+      return tools ? [{ id: c.id, tools }] : [];
+    });
+    await this.calls.restrictClaimedTools(m, updates);
   }
 
   /** How long a due call waited for a worker: from when it was due (scheduledAt, else createdAt) to processing. */

@@ -3,6 +3,10 @@ import { DataSource } from 'typeorm';
 import { ApiError } from '../../../common/errors/api-error';
 import { CreateCallCommand } from '../../calls/create-call.command';
 import { DoNotCallService } from '../../do-not-call/do-not-call.service';
+import {
+  DESTINATION_NOT_ALLOWED_REASON,
+  DestinationPolicyService,
+} from '../../destinations/destination-policy.service';
 import { OrganizationLimitsRepository } from '../../limits/organization-limits.repository';
 import { CallBilling } from '../../usage/call-billing.port';
 import { Campaign } from '../campaign.entity';
@@ -18,7 +22,11 @@ import { inTransaction, Tx } from '../../../infra/database/tx';
 export const DAILY_ATTEMPT_CAP = 3;
 /** Ended reasons of a call that never reached anyone because the organization could not place it. */
 const BLOCKED_REASONS = new Set(['outbound-minutes-exhausted', 'outbound-plan-required']);
-const DO_NOT_CALL_REASON = 'do-not-call';
+/** Ended reasons of a call refused at dispatch for its number, and the skip reason its entry gets. */
+const SKIP_REASONS: Record<string, string> = {
+  'do-not-call': 'DO_NOT_CALL',
+  [DESTINATION_NOT_ALLOWED_REASON]: 'DESTINATION_NOT_ALLOWED',
+};
 
 export type AdvanceResult = { busy: true } | { busy: false; callIds: string[] };
 
@@ -28,7 +36,8 @@ export type AdvanceResult = { busy: true } | { busy: false; callIds: string[] };
  * (retry, done or skipped), then, while running, pause when the organization cannot place calls, complete
  * when nothing is left, else turn due entries into calls within the pacing limits, each attempt recorded
  * under the unique (entry, attempt) pair. Calls are dispatched after the commit (the sweeper repairs a lost
- * enqueue); admission, the do-not-call ledger and the minutes are checked again at dispatch.
+ * enqueue); admission, the destination rules, the do-not-call ledger and the minutes are checked again at
+ * dispatch.
  */
 @Injectable()
 export class AdvanceCampaignCommand {
@@ -44,6 +53,7 @@ export class AdvanceCampaignCommand {
     private readonly billing: CallBilling,
     private readonly doNotCall: DoNotCallService,
     private readonly limits: OrganizationLimitsRepository,
+    private readonly destinations: DestinationPolicyService,
   ) {}
 
   execute(campaignId: string): Promise<AdvanceResult> {
@@ -90,7 +100,8 @@ export class AdvanceCampaignCommand {
         nextAttemptAt: new Date(),
         blocked: false,
       };
-      if (f.endedReason === DO_NOT_CALL_REASON) return { ...base, status: 'skipped', skipReason: 'DO_NOT_CALL' };
+      const skipReason = SKIP_REASONS[f.endedReason];
+      if (skipReason) return { ...base, status: 'skipped', skipReason };
       if (BLOCKED_REASONS.has(f.endedReason)) return { ...base, status: 'pending', blocked: true };
       const counted = f.attempts - f.blockedAttempts;
       if (retry && retry.on.includes(f.endedReason) && counted < retry.maxAttempts) {
@@ -110,8 +121,14 @@ export class AdvanceCampaignCommand {
       slots = Math.min(slots, campaign.callsPerMinute - (await this.attempts.startedSince(m, campaign.id, 60)));
     }
     if (slots <= 0) return [];
-    // More than the slots: some candidates may be postponed (window, daily cap) or skipped (do-not-call).
+    // More than the slots: some candidates may be postponed (window, daily cap) or skipped (destination rules,
+    // do-not-call).
     const candidates = await this.entries.due(m, campaign.id, slots * 4);
+    const notAllowed = await this.destinations.refused(
+      m,
+      campaign.organizationId,
+      candidates.map((e) => e.to),
+    );
     const listed = await this.doNotCall.listedAmong(
       m,
       campaign,
@@ -127,6 +144,10 @@ export class AdvanceCampaignCommand {
     const postponed: Array<{ id: string; until: Date }> = [];
     const callIds: string[] = [];
     for (const entry of candidates) {
+      if (notAllowed.has(entry.to)) {
+        skipped.push({ id: entry.id, reason: 'DESTINATION_NOT_ALLOWED' });
+        continue;
+      }
       if (listed.has(entry.to)) {
         skipped.push({ id: entry.id, reason: 'DO_NOT_CALL' });
         continue;
