@@ -18,6 +18,7 @@ import { ProfilePage } from './pages/profile';
 import { CampaignsPage } from './campaigns/campaigns-page';
 import { CampaignPage } from './campaigns/campaign-page';
 import { DoNotCallPage } from './pages/do-not-call';
+import { DestinationsPage } from './pages/destinations';
 import { ToolsPage } from './tools/tools-page';
 import { RequireSession, SignInPage } from './session';
 
@@ -55,6 +56,7 @@ export const router = createBrowserRouter(
             },
             { path: 'campaigns/:campaignId', element: <CampaignPage /> },
             { path: 'do-not-call', element: <DoNotCallPage /> },
+            { path: 'destinations', element: <DestinationsPage /> },
             { path: 'profile', element: <ProfilePage /> },
           ],
         },

@@ -177,13 +177,13 @@ export interface paths {
         };
         /**
          * List campaigns, newest first
-         * @description Extension (docs/contracts/dialer.md). A campaign calls each entry of its audience with the case, the outbound assistant and the `from` number, as ordinary calls carrying `campaignId` (listed in /calls, billed, with the usual webhooks). An entry is called only inside the calling window, evaluated in the contact time zone (the contact's `timeZone` custom field when valid, else the number's country when it has a single zone, else `window.timezone`; DST-correct); at most `maxConcurrent` of its calls are live at once (and never more than the organization's concurrency limit), at most `callsPerMinute` start per minute; a number gets at most 3 attempts per rolling 24 hours across all campaigns. An attempt whose endedReason is in `retry.on` is retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. A number on the do-not-call list is skipped (skipReason DO_NOT_CALL). When the organization runs out of outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Webhook events: campaign.started, campaign.paused, campaign.completed (data: the Campaign).
+         * @description Extension (docs/contracts/dialer.md). A campaign calls each entry of its audience with the case, the outbound assistant and the `from` number, as ordinary calls carrying `campaignId` (listed in /calls, billed, with the usual webhooks). An entry is called only inside the calling window, evaluated in the contact time zone (the contact's `timeZone` custom field when valid, else the number's country when it has a single zone, else `window.timezone`; DST-correct); at most `maxConcurrent` of its calls are live at once (and never more than the organization's concurrency limit), at most `callsPerMinute` start per minute; a number gets at most 3 attempts per rolling 24 hours across all campaigns. An attempt whose endedReason is in `retry.on` is retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. A number on the do-not-call list is skipped (skipReason DO_NOT_CALL), and so is a number the organization's destination rules refuse when it is dialled (skipReason DESTINATION_NOT_ALLOWED; creating a campaign with such a number is 422 DESTINATION_NOT_ALLOWED naming it, docs/contracts/destinations.md). When the organization runs out of outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Webhook events: campaign.started, campaign.paused, campaign.completed (data: the Campaign).
          */
         get: operations["listCampaigns"];
         put?: never;
         /**
          * Create a campaign (in draft)
-         * @description Extension (docs/contracts/dialer.md). A campaign calls each entry of its audience with the case, the outbound assistant and the `from` number, as ordinary calls carrying `campaignId` (listed in /calls, billed, with the usual webhooks). An entry is called only inside the calling window, evaluated in the contact time zone (the contact's `timeZone` custom field when valid, else the number's country when it has a single zone, else `window.timezone`; DST-correct); at most `maxConcurrent` of its calls are live at once (and never more than the organization's concurrency limit), at most `callsPerMinute` start per minute; a number gets at most 3 attempts per rolling 24 hours across all campaigns. An attempt whose endedReason is in `retry.on` is retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. A number on the do-not-call list is skipped (skipReason DO_NOT_CALL). When the organization runs out of outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Webhook events: campaign.started, campaign.paused, campaign.completed (data: the Campaign). Bounds: audience at most 10,000 (rows, contact ids or group members); maxConcurrent 1-100; callsPerMinute 1-600; retry.delaySeconds 0-604800; retry.maxAttempts 1-10.
+         * @description Extension (docs/contracts/dialer.md). A campaign calls each entry of its audience with the case, the outbound assistant and the `from` number, as ordinary calls carrying `campaignId` (listed in /calls, billed, with the usual webhooks). An entry is called only inside the calling window, evaluated in the contact time zone (the contact's `timeZone` custom field when valid, else the number's country when it has a single zone, else `window.timezone`; DST-correct); at most `maxConcurrent` of its calls are live at once (and never more than the organization's concurrency limit), at most `callsPerMinute` start per minute; a number gets at most 3 attempts per rolling 24 hours across all campaigns. An attempt whose endedReason is in `retry.on` is retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. A number on the do-not-call list is skipped (skipReason DO_NOT_CALL), and so is a number the organization's destination rules refuse when it is dialled (skipReason DESTINATION_NOT_ALLOWED; creating a campaign with such a number is 422 DESTINATION_NOT_ALLOWED naming it, docs/contracts/destinations.md). When the organization runs out of outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Webhook events: campaign.started, campaign.paused, campaign.completed (data: the Campaign). Bounds: audience at most 10,000 (rows, contact ids or group members); maxConcurrent 1-100; callsPerMinute 1-600; retry.delaySeconds 0-604800; retry.maxAttempts 1-10.
          */
         post: operations["createCampaign"];
         delete?: never;
@@ -1293,7 +1293,7 @@ export interface components {
              */
             nextAttemptAt: string;
             /**
-             * @description Why a skipped entry was not called: DO_NOT_CALL, or the error code that made its call impossible
+             * @description Why a skipped entry was not called: DO_NOT_CALL, DESTINATION_NOT_ALLOWED, or the error code that made its call impossible
              * @example DO_NOT_CALL
              */
             skipReason: string | null;
@@ -1859,7 +1859,7 @@ export interface components {
             message: string;
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "KEY_REVOKED" | "KEY_EXPIRED" | "OUTBOUND_MINUTES_EXHAUSTED" | "INSUFFICIENT_SCOPE" | "OUTBOUND_PLAN_REQUIRED" | "NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "CONFLICT" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "INVALID_PHONE" | "INVALID_STATE" | "DO_NOT_CALL" | "SESSION_EXPIRED" | "TEMPLATE_INVALID" | "MESSAGE_UNDELIVERABLE" | "MEDIA_TOO_LARGE" | "MAX_ENDPOINTS" | "MAX_ASSISTANTS" | "MAX_MESSAGING_ACCOUNTS" | "MAX_PHONE_NUMBERS" | "MAX_CONTACT_GROUPS" | "MAX_TOOLS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MESSAGING_API_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "KEY_REVOKED" | "KEY_EXPIRED" | "OUTBOUND_MINUTES_EXHAUSTED" | "INSUFFICIENT_SCOPE" | "OUTBOUND_PLAN_REQUIRED" | "NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "CONFLICT" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "INVALID_PHONE" | "INVALID_STATE" | "DO_NOT_CALL" | "DESTINATION_NOT_ALLOWED" | "SESSION_EXPIRED" | "TEMPLATE_INVALID" | "MESSAGE_UNDELIVERABLE" | "MEDIA_TOO_LARGE" | "MAX_ENDPOINTS" | "MAX_ASSISTANTS" | "MAX_MESSAGING_ACCOUNTS" | "MAX_PHONE_NUMBERS" | "MAX_CONTACT_GROUPS" | "MAX_TOOLS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MESSAGING_API_ERROR" | "SERVICE_UNAVAILABLE";
         ErrorDetail: {
             /** @example title */
             field: string;
@@ -3970,7 +3970,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_PHONE, DO_NOT_CALL, IDEMPOTENCY_KEY_REUSED */
+            /** @description INVALID_PHONE, DO_NOT_CALL, DESTINATION_NOT_ALLOWED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4638,7 +4638,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_PHONE, IDEMPOTENCY_KEY_REUSED */
+            /** @description INVALID_PHONE, DESTINATION_NOT_ALLOWED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

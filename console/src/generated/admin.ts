@@ -52,7 +52,7 @@ export interface paths {
         put?: never;
         /**
          * Replace a case's tools
-         * @description Sets both lists (at most 20 each): `toolIds`, the organization's tools (an id it does not have is 400 VALIDATION_ERROR naming `toolIds`), and `integrationToolIds`, tools on the voice platform passed through as they are (omitted: none). The case's calls carry its tools from then on; calls already made keep theirs (docs/tools.md). 404 when the case does not exist.
+         * @description Sets both lists (at most 20 each): `toolIds`, the organization's tools (an id it does not have is 400 VALIDATION_ERROR naming `toolIds`), and `integrationToolIds`, tools on the voice platform passed through as they are (omitted: none). The case's calls carry its tools from then on; calls already made keep theirs (docs/tools.md). 404 when the case does not exist. A transfer tool with a destination the organization's destination rules refuse now is 422 DESTINATION_NOT_ALLOWED (docs/contracts/destinations.md).
          */
         post: operations["adminAttachTools"];
         delete?: never;
@@ -534,6 +534,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/organizations/{orgId}/destination-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An organization's destination rules (defaults until set)
+         * @description Extension (docs/contracts/destinations.md): where the organization may call, in both worlds. A number is refused when it starts with one of `blockedPrefixes`, falls in a range blocked by default (premium-rate, satellite, international networks; listed in `blockedRanges`) whose class is not in `allowedClasses`, or is in a country outside `allowedCountries` (when set). A refused number is answered 422 DESTINATION_NOT_ALLOWED by POST /api/v1/calls, the test call, campaign creation and transfer tools; a queued call ends in `error` with endedReason `destination-not-allowed`, and a campaign entry is skipped with skipReason DESTINATION_NOT_ALLOWED.
+         */
+        get: operations["adminGetDestinationRules"];
+        /**
+         * Set an organization's destination rules (omitted fields take their defaults)
+         * @description Extension (docs/contracts/destinations.md): where the organization may call, in both worlds. A number is refused when it starts with one of `blockedPrefixes`, falls in a range blocked by default (premium-rate, satellite, international networks; listed in `blockedRanges`) whose class is not in `allowedClasses`, or is in a country outside `allowedCountries` (when set). A refused number is answered 422 DESTINATION_NOT_ALLOWED by POST /api/v1/calls, the test call, campaign creation and transfer tools; a queued call ends in `error` with endedReason `destination-not-allowed`, and a campaign entry is skipped with skipReason DESTINATION_NOT_ALLOWED. Applies to calls already queued or scheduled when they are dispatched.
+         */
+        put: operations["adminPutDestinationRules"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/organizations/{orgId}/do-not-call": {
         parameters: {
             query?: never;
@@ -921,7 +945,7 @@ export interface paths {
         put?: never;
         /**
          * Create a tool
-         * @description Each type takes its own fields (the others are refused, 400 naming them): `function` {name, description, parameters, url, timeoutSeconds, messages}, `transfer` {name, destinations}, `end-call` {name}, `platform` {providerToolId}. A function tool's `secret` is shown only in this answer. 409 CONFLICT when the organization already has a tool of that name; 422 MAX_TOOLS at the cap of 100.
+         * @description Each type takes its own fields (the others are refused, 400 naming them): `function` {name, description, parameters, url, timeoutSeconds, messages}, `transfer` {name, destinations}, `end-call` {name}, `platform` {providerToolId}. A function tool's `secret` is shown only in this answer. 409 CONFLICT when the organization already has a tool of that name; 422 MAX_TOOLS at the cap of 100; 422 DESTINATION_NOT_ALLOWED naming a transfer destination the organization's destination rules refuse (docs/contracts/destinations.md).
          */
         post: operations["adminCreateTool"];
         delete?: never;
@@ -1283,7 +1307,7 @@ export interface paths {
         head?: never;
         /**
          * Change a tool
-         * @description The fields given replace the stored ones, and the tool is checked against its type's rules again; `type` cannot change. Calls already made keep the tools they were created with.
+         * @description The fields given replace the stored ones, and the tool is checked against its type's rules again; `type` cannot change. Calls already made keep the tools they were created with, except that a transfer destination the organization's destination rules refuse when the call is placed is dropped from it; a refused destination is 422 DESTINATION_NOT_ALLOWED here.
          */
         patch: operations["adminUpdateTool"];
         trace?: never;
@@ -1496,6 +1520,15 @@ export interface components {
              * @enum {string}
              */
             status?: "active" | "paused";
+        };
+        BlockedRangeResponse: {
+            /** @description Whether this organization opted in to its class (calls to it are allowed) */
+            allowed: boolean;
+            class: components["schemas"]["DestinationClass"];
+            /** @example NANP 900: premium-rate services (NANPA) */
+            description: string;
+            /** @example +1900 */
+            prefix: string;
         };
         CallAnalysisResponse: {
             /** @description Valid against the case's structuredDataSchema; null when none was produced or it was not valid */
@@ -1717,7 +1750,7 @@ export interface components {
              */
             nextAttemptAt: string;
             /**
-             * @description Why a skipped entry was not called: DO_NOT_CALL, or the error code that made its call impossible
+             * @description Why a skipped entry was not called: DO_NOT_CALL, DESTINATION_NOT_ALLOWED, or the error code that made its call impossible
              * @example DO_NOT_CALL
              */
             skipReason: string | null;
@@ -2605,6 +2638,33 @@ export interface components {
             /** @description Exact talk minutes, outbound and inbound */
             talkMins: number;
         };
+        /** @enum {string} */
+        DestinationClass: "premium-rate" | "satellite" | "international-network";
+        DestinationRulesResponse: {
+            /** @example [] */
+            allowedClasses: components["schemas"]["DestinationClass"][];
+            /**
+             * @description null: every country
+             * @example [
+             *       "US",
+             *       "CA"
+             *     ]
+             */
+            allowedCountries: string[] | null;
+            /**
+             * @example [
+             *       "+1268"
+             *     ]
+             */
+            blockedPrefixes: string[];
+            /** @description The ranges blocked by default, and whether each is opened */
+            blockedRanges: components["schemas"]["BlockedRangeResponse"][];
+            /**
+             * Format: uuid
+             * @description The organization
+             */
+            id: string;
+        };
         DirectionUsageResponse: {
             calls: number;
             mins: number;
@@ -2639,7 +2699,7 @@ export interface components {
             message: string;
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "KEY_REVOKED" | "KEY_EXPIRED" | "OUTBOUND_MINUTES_EXHAUSTED" | "INSUFFICIENT_SCOPE" | "OUTBOUND_PLAN_REQUIRED" | "NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "CONFLICT" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "INVALID_PHONE" | "INVALID_STATE" | "DO_NOT_CALL" | "SESSION_EXPIRED" | "TEMPLATE_INVALID" | "MESSAGE_UNDELIVERABLE" | "MEDIA_TOO_LARGE" | "MAX_ENDPOINTS" | "MAX_ASSISTANTS" | "MAX_MESSAGING_ACCOUNTS" | "MAX_PHONE_NUMBERS" | "MAX_CONTACT_GROUPS" | "MAX_TOOLS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MESSAGING_API_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "KEY_REVOKED" | "KEY_EXPIRED" | "OUTBOUND_MINUTES_EXHAUSTED" | "INSUFFICIENT_SCOPE" | "OUTBOUND_PLAN_REQUIRED" | "NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "CONFLICT" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "INVALID_PHONE" | "INVALID_STATE" | "DO_NOT_CALL" | "DESTINATION_NOT_ALLOWED" | "SESSION_EXPIRED" | "TEMPLATE_INVALID" | "MESSAGE_UNDELIVERABLE" | "MEDIA_TOO_LARGE" | "MAX_ENDPOINTS" | "MAX_ASSISTANTS" | "MAX_MESSAGING_ACCOUNTS" | "MAX_PHONE_NUMBERS" | "MAX_CONTACT_GROUPS" | "MAX_TOOLS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MESSAGING_API_ERROR" | "SERVICE_UNAVAILABLE";
         ErrorDetailDto: {
             /** @example title */
             field: string;
@@ -3129,6 +3189,34 @@ export interface components {
              * @default true
              */
             summary?: boolean;
+        };
+        PutDestinationRulesDto: {
+            /**
+             * @description Classes of the ranges blocked by default that this organization may call after all (an explicit opt-in)
+             * @default []
+             * @example [
+             *       "satellite"
+             *     ]
+             */
+            allowedClasses?: ("premium-rate" | "satellite" | "international-network")[];
+            /**
+             * @description ISO 3166-1 alpha-2 codes (upper case) of the countries calls may go to; null or omitted: every country. A number of a global code that belongs to no country (e.g. +800) is decided by the blocked ranges alone
+             * @default null
+             * @example [
+             *       "US",
+             *       "CA"
+             *     ]
+             */
+            allowedCountries?: ("AC" | "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GT" | "GU" | "GW" | "GY" | "HK" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TA" | "TC" | "TD" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "XK" | "YE" | "YT" | "ZA" | "ZM" | "ZW")[] | null;
+            /**
+             * @description E.164 prefixes never called, on top of the ranges blocked by default: `+` and 1-15 digits
+             * @default []
+             * @example [
+             *       "+1268",
+             *       "+44843"
+             *     ]
+             */
+            blockedPrefixes?: string[];
         };
         RecurringScheduleResponse: {
             /** Format: uuid */
@@ -4127,6 +4215,15 @@ export interface operations {
             };
             /** @description PAYLOAD_TOO_LARGE */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description DESTINATION_NOT_ALLOWED */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5774,7 +5871,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description INVALID_PHONE */
+            /** @description INVALID_PHONE, DESTINATION_NOT_ALLOWED */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6977,6 +7074,157 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminGetDestinationRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DestinationRulesResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminPutDestinationRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutDestinationRulesDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DestinationRulesResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8782,7 +9030,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description INVALID_PHONE, DO_NOT_CALL */
+            /** @description INVALID_PHONE, DO_NOT_CALL, DESTINATION_NOT_ALLOWED */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8951,7 +9199,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description MAX_TOOLS */
+            /** @description MAX_TOOLS, DESTINATION_NOT_ALLOWED */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10739,6 +10987,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description DESTINATION_NOT_ALLOWED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -10872,8 +11129,9 @@ export const createWebhookDtoEventsValues: ReadonlyArray<FlattenedDeepRequired<c
 export const createdApiKeyResponseEnvironmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedApiKeyResponse"]["environment"]> = ["live", "test"];
 export const createdToolResponseTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedToolResponse"]["type"]> = ["function", "transfer", "end-call", "platform"];
 export const createdWebhookEndpointResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedWebhookEndpointResponse"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off"];
+export const destinationClassValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DestinationClass"]> = ["premium-rate", "satellite", "international-network"];
 export const doNotCallEntryResponseSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DoNotCallEntryResponse"]["source"]> = ["api", "message", "console"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["VALIDATION_ERROR", "INVALID_CURSOR", "UNAUTHORIZED", "KEY_REVOKED", "KEY_EXPIRED", "OUTBOUND_MINUTES_EXHAUSTED", "INSUFFICIENT_SCOPE", "OUTBOUND_PLAN_REQUIRED", "NOT_FOUND", "TEMPLATE_NOT_FOUND", "CONFLICT", "IDEMPOTENCY_CONFLICT", "PAYLOAD_TOO_LARGE", "INVALID_PHONE", "INVALID_STATE", "DO_NOT_CALL", "SESSION_EXPIRED", "TEMPLATE_INVALID", "MESSAGE_UNDELIVERABLE", "MEDIA_TOO_LARGE", "MAX_ENDPOINTS", "MAX_ASSISTANTS", "MAX_MESSAGING_ACCOUNTS", "MAX_PHONE_NUMBERS", "MAX_CONTACT_GROUPS", "MAX_TOOLS", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED", "INTERNAL_ERROR", "MESSAGING_API_ERROR", "SERVICE_UNAVAILABLE"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["VALIDATION_ERROR", "INVALID_CURSOR", "UNAUTHORIZED", "KEY_REVOKED", "KEY_EXPIRED", "OUTBOUND_MINUTES_EXHAUSTED", "INSUFFICIENT_SCOPE", "OUTBOUND_PLAN_REQUIRED", "NOT_FOUND", "TEMPLATE_NOT_FOUND", "CONFLICT", "IDEMPOTENCY_CONFLICT", "PAYLOAD_TOO_LARGE", "INVALID_PHONE", "INVALID_STATE", "DO_NOT_CALL", "DESTINATION_NOT_ALLOWED", "SESSION_EXPIRED", "TEMPLATE_INVALID", "MESSAGE_UNDELIVERABLE", "MEDIA_TOO_LARGE", "MAX_ENDPOINTS", "MAX_ASSISTANTS", "MAX_MESSAGING_ACCOUNTS", "MAX_PHONE_NUMBERS", "MAX_CONTACT_GROUPS", "MAX_TOOLS", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED", "INTERNAL_ERROR", "MESSAGING_API_ERROR", "SERVICE_UNAVAILABLE"];
 export const followUpCampaignResponseTriggerOnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FollowUpCampaignResponse"]["triggerOn"]> = ["customer-did-not-answer", "voicemail-reached", "customer-busy", "pipeline-error"];
 export const followUpMessageResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FollowUpMessageResponse"]["status"]> = ["sending", "sent", "skipped"];
 export const healthIndicatorStateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthIndicatorStateResponse"]["status"]> = ["up", "down"];
@@ -10884,6 +11142,8 @@ export const messageResponseSenderTypeValues: ReadonlyArray<FlattenedDeepRequire
 export const messagingAccountResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessagingAccountResponse"]["status"]> = ["active", "disconnected", "error", "pending_setup"];
 export const messagingTemplateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessagingTemplateResponse"]["status"]> = ["APPROVED", "PENDING", "REJECTED", "IN_APPEAL", "PAUSED", "DISABLED", "PENDING_DELETION", "DELETED", "LIMIT_EXCEEDED"];
 export const minuteGrantDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MinuteGrantDto"]["type"]> = ["addon_purchase", "coupon_redemption", "admin_adjustment"];
+export const putDestinationRulesDtoAllowedClassesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PutDestinationRulesDto"]["allowedClasses"]> = ["premium-rate", "satellite", "international-network"];
+export const putDestinationRulesDtoAllowedCountriesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PutDestinationRulesDto"]["allowedCountries"]> = ["AC", "AD", "AE", "AF", "AG", "AI", "AL", "AM", "AO", "AR", "AS", "AT", "AU", "AW", "AX", "AZ", "BA", "BB", "BD", "BE", "BF", "BG", "BH", "BI", "BJ", "BL", "BM", "BN", "BO", "BQ", "BR", "BS", "BT", "BW", "BY", "BZ", "CA", "CC", "CD", "CF", "CG", "CH", "CI", "CK", "CL", "CM", "CN", "CO", "CR", "CU", "CV", "CW", "CX", "CY", "CZ", "DE", "DJ", "DK", "DM", "DO", "DZ", "EC", "EE", "EG", "EH", "ER", "ES", "ET", "FI", "FJ", "FK", "FM", "FO", "FR", "GA", "GB", "GD", "GE", "GF", "GG", "GH", "GI", "GL", "GM", "GN", "GP", "GQ", "GR", "GT", "GU", "GW", "GY", "HK", "HN", "HR", "HT", "HU", "ID", "IE", "IL", "IM", "IN", "IO", "IQ", "IR", "IS", "IT", "JE", "JM", "JO", "JP", "KE", "KG", "KH", "KI", "KM", "KN", "KP", "KR", "KW", "KY", "KZ", "LA", "LB", "LC", "LI", "LK", "LR", "LS", "LT", "LU", "LV", "LY", "MA", "MC", "MD", "ME", "MF", "MG", "MH", "MK", "ML", "MM", "MN", "MO", "MP", "MQ", "MR", "MS", "MT", "MU", "MV", "MW", "MX", "MY", "MZ", "NA", "NC", "NE", "NF", "NG", "NI", "NL", "NO", "NP", "NR", "NU", "NZ", "OM", "PA", "PE", "PF", "PG", "PH", "PK", "PL", "PM", "PR", "PS", "PT", "PW", "PY", "QA", "RE", "RO", "RS", "RU", "RW", "SA", "SB", "SC", "SD", "SE", "SG", "SH", "SI", "SJ", "SK", "SL", "SM", "SN", "SO", "SR", "SS", "ST", "SV", "SX", "SY", "SZ", "TA", "TC", "TD", "TG", "TH", "TJ", "TK", "TL", "TM", "TN", "TO", "TR", "TT", "TV", "TW", "TZ", "UA", "UG", "US", "UY", "UZ", "VA", "VC", "VE", "VG", "VI", "VN", "VU", "WF", "WS", "XK", "YE", "YT", "ZA", "ZM", "ZW"];
 export const recurringScheduleResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecurringScheduleResponse"]["status"]> = ["active", "paused"];
 export const recurringScheduleStateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecurringScheduleStateResponse"]["status"]> = ["active", "paused"];
 export const retryPolicyDtoOnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RetryPolicyDto"]["on"]> = ["customer-did-not-answer", "voicemail-reached", "customer-busy", "pipeline-error"];

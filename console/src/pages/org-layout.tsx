@@ -42,6 +42,7 @@ const SECTIONS = [
   ['calls', 'Calls'],
   ['contacts', 'Contacts'],
   ['do-not-call', 'Do not call'],
+  ['destinations', 'Destinations'],
   ['cases', 'Cases'],
   ['tools', 'Tools'],
   ['assistants', 'Assistants'],

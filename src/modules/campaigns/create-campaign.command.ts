@@ -32,8 +32,8 @@ export interface CampaignSource {
 
 /** The request field the audience's `i`-th entry came from. */
 function audienceField(dto: CreateCampaignDto, i: number): string {
-  if (dto.audience.rows) return `audience.rows[${i}].to`;
-  if (dto.audience.contactIds) return `audience.contactIds[${i}]`;
+  if (dto.audience.rows) return `audience.rows.${i}.to`;
+  if (dto.audience.contactIds) return `audience.contactIds.${i}`;
   return 'audience.groupId';
 }
 

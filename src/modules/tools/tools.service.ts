@@ -140,7 +140,7 @@ export class ToolsService {
     await this.destinations.assertAllowed(
       this.dataSource.manager,
       organizationId,
-      list.map((d, i) => ({ number: d.number, field: `destinations[${i}].number` })),
+      list.map((d, i) => ({ number: d.number, field: `destinations.${i}.number` })),
     );
   }
 
