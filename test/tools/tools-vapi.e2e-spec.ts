@@ -165,4 +165,47 @@ describe('tools on Vapi', () => {
       transfer: { to: '+14155550190', mode: 'warm', status: 'completed', at: expect.any(String) },
     });
   });
+  it('sends Vapi only the transfer destinations the destination rules allow when the call is placed', async () => {
+    const tools = `/admin/v1/organizations/${org.id}/tools`;
+    const split = await admin(tools, {
+      type: 'transfer',
+      name: 'to_front',
+      destinations: [
+        { number: '+14155550192', mode: 'cold' },
+        { number: '+14155550193', mode: 'cold' },
+      ],
+    });
+    const lone = await admin(tools, {
+      type: 'transfer',
+      name: 'to_back',
+      destinations: [{ number: '+14155550194', mode: 'cold' }],
+    });
+    const kase = (await org.api.post('/api/v1/cases', { title: 'Desk', prompt: 'Help.' })).body.data;
+    await admin(`/admin/v1/cases/${kase.id}/tools`, { toolIds: [split.id, lone.id] });
+    const scheduledAt = new Date(Date.now() + 2000).toISOString();
+    const res = await org.api.post('/api/v1/calls', {
+      to: '+14155550174',
+      from: org.from,
+      caseId: kase.id,
+      scheduledAt,
+    });
+    expect(res.status).toBe(201);
+    // The rules change after the call was created with all three destinations (docs/contracts/destinations.md).
+    const rules = await t.admin.put(`/admin/v1/organizations/${org.id}/destination-rules`, {
+      blockedPrefixes: ['+14155550192', '+14155550194'],
+    });
+    expect(rules.status).toBe(200);
+
+    const { request } = await fake.createCallFor(res.body.data.id);
+    expect(VapiSchema.get().validate('CreateCallDto', request.body)).toEqual([]);
+    const model = request.body!.assistant!.model as Vapi.CreateAssistantDtoModel & {
+      tools: Vapi.OpenAiModelToolsItem[];
+    };
+    expect(model.tools).toEqual([
+      expect.objectContaining({
+        type: 'transferCall',
+        destinations: [expect.objectContaining({ type: 'number', number: '+14155550193' })],
+      }),
+    ]);
+  });
 });
