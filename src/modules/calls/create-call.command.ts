@@ -28,12 +28,12 @@ const BLOCKED_MESSAGE = {
  * `scheduled`. Two ways in:
  * - `execute`: the API's call, in a transaction of its own, after the checks the API answers with an error
  *   (a future scheduledAt, an owned number, a plan and a minute for a live call, the destination rules, the
- *   do-not-call ledger); its
- *   dispatch is enqueued after the commit (if that enqueue is lost, the sweeper finds the due call in PostgreSQL).
+ *   do-not-call ledger); its dispatch is enqueued after the commit (if that enqueue is lost, the sweeper finds
+ *   the due call in PostgreSQL).
  * - `executeIn`: a dialer's call (campaigns, schedules, follow-ups; extension) inside the dialer's transaction (a
- *   required `Tx`), carrying its campaign and its mode; admission, the destination rules, the do-not-call ledger and the minutes are
- *   checked at dispatch as for any call, and the caller enqueues the dispatch after its commit (or leaves it to
- *   the sweeper).
+ *   required `Tx`), carrying its campaign and its mode; admission, the destination rules, the do-not-call ledger
+ *   and the minutes are checked at dispatch as for any call, and the caller enqueues the dispatch after its
+ *   commit (or leaves it to the sweeper).
  * A test-mode call (`livemode` false) is free: it needs no plan and no minute, and runs on the simulator.
  */
 @Injectable()

@@ -27,9 +27,9 @@ const ENGINE =
   'retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. ' +
   'A number on the do-not-call list is skipped (skipReason DO_NOT_CALL), and so is a number the ' +
   "organization's destination rules refuse when it is dialled (skipReason DESTINATION_NOT_ALLOWED; creating a " +
-  'campaign with such a number is 422 DESTINATION_NOT_ALLOWED naming it, docs/contracts/destinations.md). When the organization runs out of ' +
-  'outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / ' +
-  'OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Webhook events: ' +
+  'campaign with such a number is 422 DESTINATION_NOT_ALLOWED naming it, docs/contracts/destinations.md). ' +
+  'When the organization runs out of outbound minutes or plan the campaign pauses with pausedReason ' +
+  'OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Webhook events: ' +
   'campaign.started, campaign.paused, campaign.completed (data: the Campaign).';
 
 @ApiTags('Campaigns (extension)')

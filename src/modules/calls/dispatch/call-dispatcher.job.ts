@@ -169,9 +169,9 @@ export class CallDispatcherJob {
    * Admission control (limits/call-admission.ts): under the organization's admission lock, calls to a number the
    * organization's destination rules refuse now (docs/contracts/destinations.md: rules may have changed since the
    * call was created or scheduled) or on the do-not-call ledger are refused (the lock makes a listing committed
-   * before this point visible here); of the others, the oldest up to the free slots go on (a live call also needs a slot of the voice platform's
-   * shared pool, decided under the pool's lock), and the rest return to waiting, untouched otherwise
-   * (their minutes are not reserved), to be enqueued again when a live call ends.
+   * before this point visible here); of the others, the oldest up to the free slots go on (a live call also
+   * needs a slot of the voice platform's shared pool, decided under the pool's lock), and the rest return to
+   * waiting, untouched otherwise (their minutes are not reserved), to be enqueued again when a live call ends.
    */
   private async admit(
     m: EntityManager,

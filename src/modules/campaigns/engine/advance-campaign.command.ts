@@ -23,10 +23,10 @@ export const DAILY_ATTEMPT_CAP = 3;
 /** Ended reasons of a call that never reached anyone because the organization could not place it. */
 const BLOCKED_REASONS = new Set(['outbound-minutes-exhausted', 'outbound-plan-required']);
 /** Ended reasons of a call refused at dispatch for its number, and the skip reason its entry gets. */
-const SKIP_REASONS: Record<string, string> = {
-  'do-not-call': 'DO_NOT_CALL',
-  [DESTINATION_NOT_ALLOWED_REASON]: 'DESTINATION_NOT_ALLOWED',
-};
+const SKIP_REASONS = new Map([
+  ['do-not-call', 'DO_NOT_CALL'],
+  [DESTINATION_NOT_ALLOWED_REASON, 'DESTINATION_NOT_ALLOWED'],
+]);
 
 export type AdvanceResult = { busy: true } | { busy: false; callIds: string[] };
 
@@ -100,7 +100,7 @@ export class AdvanceCampaignCommand {
         nextAttemptAt: new Date(),
         blocked: false,
       };
-      const skipReason = SKIP_REASONS[f.endedReason];
+      const skipReason = SKIP_REASONS.get(f.endedReason);
       if (skipReason) return { ...base, status: 'skipped', skipReason };
       if (BLOCKED_REASONS.has(f.endedReason)) return { ...base, status: 'pending', blocked: true };
       const counted = f.attempts - f.blockedAttempts;
