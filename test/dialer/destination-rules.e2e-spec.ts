@@ -162,7 +162,7 @@ describe('destination rules against toll fraud (docs/contracts/destinations.md)'
   });
 
   describe('campaigns', () => {
-    it('refuses a campaign with a refused row, naming the row, and creates nothing', async () => {
+    it('refuses a campaign with a refused row or contact, naming it, and creates nothing', async () => {
       const org = await callingOrg(t);
       const res = await org.api.post('/api/v1/campaigns', {
         name: 'Fraud',
@@ -171,6 +171,17 @@ describe('destination rules against toll fraud (docs/contracts/destinations.md)'
       });
       expect(refusal(res)).toEqual({ status: 422, code: 'DESTINATION_NOT_ALLOWED' });
       expect(res.body.error.details[0].field).toBe('audience.rows.1.to');
+      // Contacts are checked too, in the test world as in the live one.
+      const test = await org.keyWith(['*'], { environment: 'test' });
+      const contact = await test.api.post('/api/v1/contacts', { title: 'Premium', phone: PREMIUM });
+      expect(contact.status).toBe(201);
+      const byContact = await test.api.post('/api/v1/campaigns', {
+        name: 'Fraud',
+        from: org.from,
+        audience: { contactIds: [contact.body.data.id] },
+      });
+      expect(refusal(byContact)).toEqual({ status: 422, code: 'DESTINATION_NOT_ALLOWED' });
+      expect(byContact.body.error.details[0].field).toBe('audience.contactIds.0');
       const { rows } = await t.db.query(`SELECT count(*)::int AS n FROM campaigns WHERE organization_id = $1`, [
         org.id,
       ]);
