@@ -13,7 +13,11 @@ class SlowestFilesReporter {
 
   onTestResult(_test, result) {
     const { start, end } = result.perfStats;
-    this.files.push({ path: result.testFilePath, ms: end - start, tests: result.numPassingTests + result.numFailingTests });
+    this.files.push({
+      path: result.testFilePath,
+      ms: end - start,
+      tests: result.numPassingTests + result.numFailingTests,
+    });
   }
 
   onRunComplete() {
