@@ -16,7 +16,8 @@ const tsJest = [
 /**
  * Unit specs test rules, not the app's OpenAPI metadata, and are type-checked by `npm run typecheck`: each file is
  * transpiled alone (isolatedModules), without building a TypeScript program per worker, which took most of the
- * unit suite's time.
+ * unit suite's time. No decorator metadata either (nothing injects in a unit spec): an import used only as a
+ * constructor's parameter type is then left out, so a command's spec loads the command, not its module's graph.
  */
 const tsJestUnit = ['ts-jest', { tsconfig: 'tsconfig.unit.json' }];
 
