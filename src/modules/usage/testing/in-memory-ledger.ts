@@ -229,7 +229,7 @@ export class InMemoryLedger {
         append: (_tx, locked, input) => {
           const isCallRow = CALL_LEDGER_TYPES.includes(input.type);
           if (isCallRow && this.entries.some((e) => e.callId === input.callId && CALL_LEDGER_TYPES.includes(e.type))) {
-            throw new QueryFailedError('INSERT INTO minute_ledger', [], {
+            throw new QueryFailedError('(the ledger row of a call, written twice)', [], {
               code: '23505',
               constraint: CALL_LEDGER_ROW_UNIQUE,
             } as unknown as Error);
