@@ -115,6 +115,16 @@ describe('follow-ups', () => {
       expect(messaged).toEqual([]);
     });
 
+    it("calls with the follow-up's assistant when it names no case, to a number with no contact", async () => {
+      triggered = [followUp({ caseId: null, assistantConfigId: 'assistant-1' })];
+      await runner().onCallFinished(live, endedCall({ contactId: null }));
+      expect(created[0].dto).toMatchObject({
+        caseId: undefined,
+        assistantConfigId: 'assistant-1',
+        audience: { rows: [{ to: '+14155550123', contactId: undefined }] },
+      });
+    });
+
     it("follows a test call up with a test campaign (the event's world)", async () => {
       await runner().onCallFinished({ organizationId: 'org-1', livemode: false }, endedCall());
       expect(created[0].origin.livemode).toBe(false);

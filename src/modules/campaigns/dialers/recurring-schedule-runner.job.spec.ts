@@ -125,6 +125,12 @@ describe('RecurringScheduleRunnerJob', () => {
     expect(next.get('slow')).toBeNull();
   });
 
+  it("places with the schedule's assistant when it names no case", async () => {
+    due = [schedule({ caseId: null, assistantConfigId: 'assistant-1' })];
+    await runner().tick();
+    expect(placed[0].dto).toMatchObject({ caseId: undefined, assistantConfigId: 'assistant-1' });
+  });
+
   it('does nothing when no schedule is due', async () => {
     expect(await runner().tick()).toBe(0);
     expect(placed).toEqual([]);
