@@ -71,6 +71,10 @@ describe('CallAdmission', () => {
   });
 
   describe("the voice platform's shared pool", () => {
+    /** Free slots of org-1 in a pool of 10, decided under the pool's lock. */
+    const poolSlots = async () =>
+      (await locked((tx) => admission({ provider: 'vapi', pool: 10 }).lockFreePoolSlots(tx, 'org-1'))).result;
+
     it('is unlimited, and takes no lock, without a pool (the simulator)', async () => {
       const { result, spaces } = await locked((tx) => admission().lockFreePoolSlots(tx, 'org-1'));
       expect(result).toBe(Infinity);
@@ -90,24 +94,16 @@ describe('CallAdmission', () => {
 
     it('holds an organization to its fair share (rounded up) while others wait or call', async () => {
       pool = { live: 4, mine: 4, organizations: 3 };
-      expect(
-        (await locked((tx) => admission({ provider: 'vapi', pool: 10 }).lockFreePoolSlots(tx, 'org-1'))).result,
-      ).toBe(0);
+      expect(await poolSlots()).toBe(0);
       pool = { live: 5, mine: 1, organizations: 3 };
-      expect(
-        (await locked((tx) => admission({ provider: 'vapi', pool: 10 }).lockFreePoolSlots(tx, 'org-1'))).result,
-      ).toBe(3);
+      expect(await poolSlots()).toBe(3);
     });
 
     it('never gives more than the pool has, nor less than nothing', async () => {
       pool = { live: 9, mine: 0, organizations: 2 };
-      expect(
-        (await locked((tx) => admission({ provider: 'vapi', pool: 10 }).lockFreePoolSlots(tx, 'org-1'))).result,
-      ).toBe(1);
+      expect(await poolSlots()).toBe(1);
       pool = { live: 12, mine: 0, organizations: 0 };
-      expect(
-        (await locked((tx) => admission({ provider: 'vapi', pool: 10 }).lockFreePoolSlots(tx, 'org-1'))).result,
-      ).toBe(0);
+      expect(await poolSlots()).toBe(0);
     });
 
     it('as a hint, is what the pool has free', async () => {

@@ -71,21 +71,15 @@ describe('FunctionToolInvoker', () => {
 
   it("posts the invocation and its call, signed with the tool's secret, within the tool's bounds", async () => {
     await invoke(tool({ timeoutSeconds: 3 }));
+    const { organizationId: _organizationId, ...described } = call;
     expect(requests).toHaveLength(1);
     const { body, ...request } = requests[0];
     expect(JSON.parse(body)).toEqual({
       toolCallId: 'tc-1',
       name: 'book_slot',
       arguments: { day: 'monday' },
-      call: {
-        id: 'call-1',
-        direction: 'outbound',
-        to: '+14155550123',
-        from: '+14155550100',
-        caseId: 'case-1',
-        contactId: null,
-        livemode: true,
-      },
+      // The call as the tool sees it: everything but the organization, which only picks the sockets.
+      call: described,
     });
     expect(request).toEqual({
       url: 'https://tools.example.com/book',
