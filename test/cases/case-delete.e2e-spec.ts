@@ -115,11 +115,15 @@ describe('case delete and its blockers', () => {
       await creator.query('BEGIN');
       await creator.query('SELECT id FROM cases WHERE id = $1 FOR SHARE', [id]);
       const pending = del(id);
-      await new Promise((r) => setTimeout(r, 300));
-      const waiting = await t.db.query(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%FOR UPDATE%'`,
-      );
-      expect(waiting.rows[0].n).toBeGreaterThanOrEqual(1);
+      // The delete reaches the case's row lock and waits there (the event this test needs), however long that takes.
+      const lockWaits = async () =>
+        (
+          await t.db.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%FOR UPDATE%'`,
+          )
+        ).rows[0].n;
+      for (let i = 0; i < 200 && (await lockWaits()) < 1; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(await lockWaits()).toBeGreaterThanOrEqual(1);
       await creator.query(
         `INSERT INTO calls (id, organization_id, status, direction, call_from, call_to, case_id)
          VALUES (gen_random_uuid(), $1, 'new', 'outbound', '+14155550100', '+14155550123', $2)`,

@@ -52,12 +52,9 @@ describe('demo: the first hour', () => {
       );
       expect(postgresAlive(dir)).toBe(true);
 
-      const started = Date.now();
       first.child.kill('SIGINT');
       const { code } = await first.exited;
-      const elapsed = Date.now() - started;
       expect(code).toBe(0);
-      expect(elapsed).toBeLessThan(10_000);
       expect(lines(first.stderr()).length).toBeLessThan(10);
       const afterSignal = first.stdout().split('SIGINT received')[1] ?? '';
       expect(lines(afterSignal).length).toBeLessThanOrEqual(3);

@@ -1,3 +1,5 @@
+import { JobQueue } from '../../src/infra/queue/job-queue';
+import { JOB_QUEUE, JobName } from '../../src/infra/queue/queue-names';
 import { TestApp, startTestApp } from '../support/test-app';
 import { CallsOrg, callingOrg, finished, insertCase, waitForCall } from '../calls/call-fixtures';
 import { occurNow } from './campaign-fixtures';
@@ -16,6 +18,32 @@ describe('dialer: recurring schedules and follow-up campaigns place real calls',
     caseId = await insertCase(t, org, { prompt: 'Remind {{name}}', firstMessage: 'Hello' });
   });
   afterAll(() => t?.close());
+
+  /** Waits until `n` recurring-schedule ticks that started after this call have completed, whichever process ran them. */
+  const ticksPass = async (n: number) => {
+    const since = Date.now();
+    const queue = t.app.get(JobQueue).queue(JOB_QUEUE[JobName.RecurringScheduleTick]);
+    for (const deadline = since + 15_000; Date.now() < deadline; await sleep(50)) {
+      const done = (await queue.getJobs(['completed'], 0, 100)).filter(
+        (j) => j.name === JobName.RecurringScheduleTick && (j.processedOn ?? 0) >= since,
+      );
+      if (done.length >= n) return;
+    }
+    throw new Error(`fewer than ${n} schedule ticks completed`);
+  };
+
+  /** Waits until the end events of these calls went through every listener (the follow-ups decided on them). */
+  const endsProcessed = async (callIds: string[]) => {
+    for (const deadline = Date.now() + 15_000; Date.now() < deadline; await sleep(50)) {
+      const { rows } = await t.db.query(
+        `SELECT count(*)::int AS n FROM outbox_events
+          WHERE data->>'callId' = ANY($1) AND type IN ('call.ended', 'call.failed') AND processed_at IS NOT NULL`,
+        [callIds],
+      );
+      if (rows[0].n >= callIds.length) return;
+    }
+    throw new Error("the calls' end events were not processed");
+  };
 
   it('fires a recurring schedule once per occurrence with two schedulers; paused, it fires nothing', async () => {
     const created = await t.admin.post(`/admin/v1/organizations/${org.id}/recurring-schedules`, {
@@ -36,10 +64,10 @@ describe('dialer: recurring schedules and follow-up campaigns place real calls',
         )
       ).rows;
     await occurNow(t, scheduleId);
-    await sleep(2500); // both schedulers tick at least twice more
+    await ticksPass(2); // the schedulers tick at least twice more
     expect(await occurrences()).toHaveLength(1);
     await occurNow(t, scheduleId);
-    await sleep(2500);
+    await ticksPass(2);
     const fired = await occurrences();
     expect(fired).toHaveLength(2);
     for (const o of fired) expect(o.entries).toBe(1);
@@ -55,7 +83,7 @@ describe('dialer: recurring schedules and follow-up campaigns place real calls',
     const paused = await t.admin.post(`/admin/v1/recurring-schedules/${scheduleId}/pause`, {});
     expect(paused.body.data.status).toBe('paused');
     await t.db.query(`UPDATE recurring_schedules SET next_occurrence_at = now() WHERE id = $1`, [scheduleId]);
-    await sleep(3000);
+    await ticksPass(2); // due, but paused: ticks pass it by
     expect(await occurrences()).toHaveLength(fired.length);
     const { rows: after } = await t.db.query(
       `SELECT count(*)::int AS n, count(*) FILTER (WHERE case_id = $2)::int AS with_case FROM calls
@@ -98,7 +126,12 @@ describe('dialer: recurring schedules and follow-up campaigns place real calls',
     const followCall = (await org.api.get(`/api/v1/calls/${rows[1].id}`)).body.data;
     expect(followCall).toMatchObject({ caseId, campaignId: rows[1].campaign_id, callTo: '+14155660008' });
     // The follow-up call was not answered either, but a follow-up never follows itself; the answered call had none.
-    await sleep(2500);
+    await endsProcessed([rows[1].id, answered.body.data.id]);
+    const { rows: chained } = await t.db.query(
+      `SELECT count(*)::int AS n FROM campaigns WHERE source_type = 'follow_up' AND source_key = ANY($1)`,
+      [[rows[1].id, answered.body.data.id]],
+    );
+    expect(chained[0].n).toBe(0);
     const { rows: count } = await t.db.query(
       `SELECT call_to, count(*)::int AS n FROM calls WHERE call_to IN ('+14155660008', '+14155660000') GROUP BY 1 ORDER BY 1`,
     );

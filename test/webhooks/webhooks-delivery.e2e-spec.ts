@@ -66,6 +66,26 @@ describe('webhook delivery engine', () => {
       await sleep(50);
     }
   };
+  /** Waits until these delivery jobs left the queue store: each attempt ran to its end (or never existed). */
+  const gone = async (ids: string[]) => {
+    const queue = t.app.get(JobQueue).queue(QueueName.WebhookDeliveries);
+    const deadline = Date.now() + 15000;
+    while ((await Promise.all(ids.map((id) => queue.getJob(id)))).some(Boolean)) {
+      if (Date.now() > deadline) throw new Error('delivery jobs never left the queue');
+      await sleep(50);
+    }
+  };
+  /** Waits until the event went through the fan-out (every delivery it makes is enqueued by then). */
+  const fannedOut = async (eventId: string) => {
+    const deadline = Date.now() + 15000;
+    const processed = async () =>
+      (await t.db.query('SELECT 1 FROM outbox_events WHERE event_id = $1 AND processed_at IS NOT NULL', [eventId]))
+        .rowCount;
+    while (!(await processed())) {
+      if (Date.now() > deadline) throw new Error(`event ${eventId} was never fanned out`);
+      await sleep(50);
+    }
+  };
   const waitForRow = async (id: string, predicate: (row: any) => boolean) => {
     const deadline = Date.now() + 15000;
     while (!predicate(await endpointRow(id))) {
@@ -129,12 +149,17 @@ describe('webhook delivery engine', () => {
     const other = await createOrg(t);
     const otherOrgs = await endpoint(other, ['contact.created']);
 
-    await recordEvent(t, org.id, 'contact.updated', 'c-2');
-    await recordEvent(t, org.id, 'contact.created', 'c-2');
+    const recorded = [
+      await recordEvent(t, org.id, 'contact.updated', 'c-2'),
+      await recordEvent(t, org.id, 'contact.created', 'c-2'),
+    ];
     const ended = await recordCallEnded(t, org.id, [{ role: 'user', content: 'hi', timestamp: 1 }]);
-    await recordEvent(t, org.id, 'contact.deleted', 'c-2');
+    recorded.push(ended.eventId, await recordEvent(t, org.id, 'contact.deleted', 'c-2'));
     await receiver.waitFor(() => receiver.on(created.path).length === 2 && receiver.on(deletedOnly.path).length === 1);
-    await sleep(500);
+    // Every event went through the fan-out and every delivery it made ran to its end.
+    for (const eventId of recorded) await fannedOut(eventId);
+    const endpoints = [created, deletedOnly, paused, otherOrgs].map((e) => e.id);
+    await gone(recorded.flatMap((eventId) => endpoints.map((id) => deliveryJobId(eventId, id, 1))));
     const events = (path: string) =>
       receiver
         .on(path)
@@ -158,7 +183,7 @@ describe('webhook delivery engine', () => {
   it('retries a non-2xx answer with the same X-Webhook-Id and a fresh signature, and logs each attempt', async () => {
     const org = await createOrg(t);
     const hook = await endpoint(org, ['contact.updated'], [500, 503, 200]);
-    await recordEvent(t, org.id, 'contact.updated', 'c-3');
+    const eventId = await recordEvent(t, org.id, 'contact.updated', 'c-3');
     await receiver.waitFor(() => receiver.on(hook.path).length === 3);
     const reqs = receiver.on(hook.path);
     expect(new Set(reqs.map((r) => r.headers['x-webhook-id'])).size).toBe(1);
@@ -167,7 +192,14 @@ describe('webhook delivery engine', () => {
     // Delays of about 100 ms then 200 ms between attempts (configured), never less.
     expect(reqs[1].at - reqs[0].at).toBeGreaterThanOrEqual(95);
     expect(reqs[2].at - reqs[1].at).toBeGreaterThanOrEqual(195);
-    await sleep(300);
+    // The successful third attempt ran to its end and scheduled no fourth.
+    await gone([1, 2, 3].map((attempt) => deliveryJobId(eventId, hook.id, attempt)));
+    expect(
+      await t.app
+        .get(JobQueue)
+        .queue(QueueName.WebhookDeliveries)
+        .getJob(deliveryJobId(eventId, hook.id, 4)),
+    ).toBeUndefined();
     expect(receiver.on(hook.path)).toHaveLength(3);
     const rows = await loggedDeliveries(hook.id, 3);
     expect(rows.map((r) => [r.attempt, r.success, r.status_code])).toEqual([
@@ -189,15 +221,7 @@ describe('webhook delivery engine', () => {
       [2, true],
     ]);
     // Both attempts are in the delivery log; their jobs leave the queue store (ids no longer held there).
-    const queue = t.app.get(JobQueue).queue(QueueName.WebhookDeliveries);
     const attemptIds = [1, 2].map((attempt) => deliveryJobId(eventId, hook.id, attempt));
-    const gone = async (ids: string[]) => {
-      const deadline = Date.now() + 15000;
-      while ((await Promise.all(ids.map((id) => queue.getJob(id)))).some(Boolean)) {
-        if (Date.now() > deadline) throw new Error('delivery jobs never left the queue');
-        await sleep(50);
-      }
-    };
     await gone(attemptIds);
 
     // The event's fan-out runs again (a relay re-enqueued it after its job was dropped) and a sweep re-adds the
@@ -267,8 +291,14 @@ describe('webhook delivery engine', () => {
     expect(receiver.on(hook.path)).toHaveLength(40);
     expect((await org.api.get('/api/v1/webhooks')).body.data[0].isActive).toBe(false);
     // Disabled: new events are not delivered.
-    await recordEvent(t, org.id, 'contact.updated', 'c-11');
-    await sleep(1000);
+    const late = await recordEvent(t, org.id, 'contact.updated', 'c-11');
+    await fannedOut(late);
+    expect(
+      await t.app
+        .get(JobQueue)
+        .queue(QueueName.WebhookDeliveries)
+        .getJob(deliveryJobId(late, hook.id, 1)),
+    ).toBeUndefined();
     expect(receiver.on(hook.path)).toHaveLength(40);
   });
 
@@ -304,12 +334,13 @@ describe('webhook delivery engine', () => {
     const org = await createOrg(t);
     const deleted = await endpoint(org, ['contact.created'], ['hold', 500, 500, 500]);
     const disabled = await endpoint(org, ['contact.created'], ['hold', 500, 500, 500]);
-    await recordEvent(t, org.id, 'contact.created', 'c-8');
+    const eventId = await recordEvent(t, org.id, 'contact.created', 'c-8');
     await receiver.waitFor(() => receiver.on(deleted.path).length === 1 && receiver.on(disabled.path).length === 1);
     expect((await org.api.delete(`/api/v1/webhooks/${deleted.id}`)).status).toBe(204);
     expect((await org.api.patch(`/api/v1/webhooks/${disabled.id}`, { isActive: false })).status).toBe(200);
-    // The held attempts time out after 3 s; retries would follow within ~0.7 s more.
-    await sleep(4500);
+    // The held attempts time out after 3 s; every retry job they left runs to its end (a retry scheduled before
+    // the endpoint changed finds it gone or disabled), and none reached the receivers.
+    await gone([deleted.id, disabled.id].flatMap((id) => [1, 2, 3, 4].map((a) => deliveryJobId(eventId, id, a))));
     expect(receiver.on(deleted.path)).toHaveLength(1);
     expect(receiver.on(disabled.path)).toHaveLength(1);
     expect(await deliveries(deleted.id)).toEqual([]);

@@ -112,9 +112,17 @@ export class CallDispatcherJob {
     await this.dispatchQueue.enqueueRetry(call.id, retryAt);
   }
 
+  /**
+   * One claim statement for the batch. A call named by two jobs of the batch (its own job and a retry job falling
+   * due together) goes to the first only: handed to both, it would be reserved and placed twice.
+   */
   private async claim(callIds: string[]): Promise<(Call | null)[]> {
     const claimed = new Map((await this.calls.claimMany(callIds)).map((c) => [c.id, c]));
-    return callIds.map((id) => claimed.get(id) ?? null);
+    return callIds.map((id) => {
+      const call = claimed.get(id) ?? null;
+      claimed.delete(id);
+      return call;
+    });
   }
 
   /**
