@@ -5,6 +5,7 @@
 -- WHERE = {
 --     waiting: statusIn(CALL_MOVES.claim.from),
 --     claimed: statusIn(CALL_MOVES.start.from),
+--     claimedAliased: statusIn(CALL_MOVES.start.from, 'c.status'),
 --     live: statusIn([LIVE_CALL_STATUS]),
 --     liveAliased: statusIn([LIVE_CALL_STATUS], 'c.status'),
 --     failable: statusIn(CALL_MOVES.failDispatch.from, 'c.status'),
@@ -161,6 +162,11 @@ WHERE id = $1 AND ${WHERE.live} AND jsonb_array_length(transcript) < jsonb_array
 -- CallsRepository.requeue
 UPDATE calls SET status = ${BACK_TO_WAITING}
 WHERE id = ANY($1) AND ${WHERE.claimed};
+
+-- CallsRepository.restrictClaimedTools
+UPDATE calls c SET tools = u.tools
+ FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, tools jsonb)
+WHERE c.id = u.id AND ${WHERE.claimedAliased};
 
 -- CallsRepository.search
 -- typeorm:

@@ -4,6 +4,9 @@ import type { LedgerReservationResult, Metrics } from '../../../infra/metrics/me
 import { FakeDataSource } from '../../../infra/testing/fake-data-source';
 import { fakeOf } from '../../../infra/testing/fake-of';
 import { freezeClock, thawClock } from '../../../infra/testing/frozen-clock';
+import { DestinationPolicyService } from '../../destinations/destination-policy.service';
+import { DEFAULT_DESTINATION_RULES } from '../../destinations/destination-rules';
+import { DestinationRulesRepository } from '../../destinations/destination-rules.repository';
 import { DoNotCallService } from '../../do-not-call/do-not-call.service';
 import { CallAdmission } from '../../limits/call-admission';
 import type { PendingEvent } from '../../outbox/outbox.service';
@@ -125,6 +128,10 @@ describe('CallDispatcherJob', () => {
             new Set(numbers.filter((n) => listed.some((l) => l.number === n && l.livemode === world.livemode))),
           ),
       }),
+      // The real policy over the default rules: premium-rate and satellite ranges refused.
+      new DestinationPolicyService(
+        fakeOf<DestinationRulesRepository>({ find: () => Promise.resolve(DEFAULT_DESTINATION_RULES) }),
+      ),
       fakeOf<CallDispatchQueue>({
         enqueueRetry: (callId, at) => {
           retries.push([callId, at]);
@@ -224,6 +231,16 @@ describe('CallDispatcherJob', () => {
       expect(store.get(test.id)).toMatchObject({ status: 'error', endedReason: 'do-not-call' });
       expect(store.get(live.id).status).toBe('processing');
       expect(outboxed.map((e) => e.type)).toEqual(['call.failed']);
+    });
+
+    it('refuses a call to a number the destination rules refuse now, in either world, and places the rest', async () => {
+      const premium = store.add({ callTo: '+19005550100' });
+      const satellite = store.add({ callTo: '+881612345678', livemode: false });
+      const fine = store.add({ callTo: '+14155559999' });
+      await dispatch(job(), premium, satellite, fine);
+      expect(store.get(premium.id)).toMatchObject({ status: 'error', endedReason: 'destination-not-allowed' });
+      expect(store.get(satellite.id)).toMatchObject({ status: 'error', endedReason: 'destination-not-allowed' });
+      expect(placed).toEqual([fine.id]);
     });
 
     it('gives back the minute of a call the platform had deferred when it is refused now', async () => {

@@ -5,6 +5,9 @@ import { fakeOf } from '../../../infra/testing/fake-of';
 import { freezeClock, thawClock } from '../../../infra/testing/frozen-clock';
 import type { Call } from '../../calls/call.entity';
 import { CreateCallCommand } from '../../calls/create-call.command';
+import { DestinationPolicyService } from '../../destinations/destination-policy.service';
+import { DEFAULT_DESTINATION_RULES } from '../../destinations/destination-rules';
+import { DestinationRulesRepository } from '../../destinations/destination-rules.repository';
 import { DoNotCallService } from '../../do-not-call/do-not-call.service';
 import { OrganizationLimitsRepository } from '../../limits/organization-limits.repository';
 import { CallBilling, OutboundBlockedReason } from '../../usage/call-billing.port';
@@ -67,6 +70,10 @@ describe('AdvanceCampaignCommand', () => {
       fakeOf<OrganizationLimitsRepository>({
         find: () => Promise.resolve({ maxConcurrentCalls, inboundReserve: 0 }),
       }),
+      // The real policy over the default rules: premium-rate and satellite ranges refused.
+      new DestinationPolicyService(
+        fakeOf<DestinationRulesRepository>({ find: () => Promise.resolve(DEFAULT_DESTINATION_RULES) }),
+      ),
     );
 
   const advance = (campaign: Campaign) => command().execute(campaign.id);
@@ -305,6 +312,14 @@ describe('AdvanceCampaignCommand', () => {
       store.addAttempt({ ...earlier, entryId: 'y', attempt: 1, at: at(61_000) });
       expect(await dialled(campaign)).toHaveLength(2);
       expect(await dialled(campaign)).toEqual([]);
+    });
+
+    it('skips an entry whose number the destination rules refuse, and dials the rest', async () => {
+      const campaign = store.addCampaign();
+      const premium = store.addEntry(campaign, { to: '+19005550100' });
+      store.addEntry(campaign);
+      expect(await dialled(campaign)).toHaveLength(1);
+      expect(store.entry(premium.id)).toMatchObject({ status: 'skipped', skipReason: 'DESTINATION_NOT_ALLOWED' });
     });
 
     it('skips an entry whose number is on the do-not-call list', async () => {
