@@ -70,6 +70,7 @@ module.exports = {
       transform: { '^.+\\.ts$': tsJest },
       testEnvironment: 'node',
       globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
     {
       displayName: 'e2e',
@@ -78,6 +79,7 @@ module.exports = {
       transform: { '^.+\\.ts$': tsJest },
       testEnvironment: 'node',
       globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       slowTestThreshold: 20,
     },
   ],

@@ -132,8 +132,14 @@ export function buildOpenApiDocument(app: INestApplication, audience: OpenApiAud
   return sortDeep(scoped) as OpenAPIObject;
 }
 
-/** Serves the document at /docs-json and Swagger UI at /docs. */
+/**
+ * Serves the document at /docs-json and Swagger UI at /docs. The document is built on the first request for it and
+ * kept: building it scans every route and schema, which every process (workers, schedulers, each test's app) would
+ * otherwise pay at start-up and hold in memory without ever serving it.
+ */
 export function setupOpenApi(app: INestApplication): void {
-  const document = buildOpenApiDocument(app);
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', yamlDocumentUrl: 'docs-yaml' });
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
+    jsonDocumentUrl: 'docs-json',
+    yamlDocumentUrl: 'docs-yaml',
+  });
 }

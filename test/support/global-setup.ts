@@ -2,13 +2,15 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { runMigrations } from 'bullmq';
 import { dataSourceOptions } from '../../src/infra/database/data-source-options';
-import { TEMPLATE_DB, databaseUrl, withAdminClient } from './databases';
+import { TEMPLATE_DB, databaseUrl, dropTestDatabases, withAdminClient } from './databases';
 
 /**
  * Builds the template database once per run: our migrations plus BullMQ's PostgreSQL schema. Each test file
  * then clones it, so every file starts from the same migrated, empty state.
  */
 export default async function globalSetup(): Promise<void> {
+  // What an interrupted earlier run of this checkout left behind.
+  await dropTestDatabases();
   await withAdminClient(async (c) => {
     await c.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DB} WITH (FORCE)`);
     await c.query(`CREATE DATABASE ${TEMPLATE_DB}`);
