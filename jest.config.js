@@ -56,8 +56,10 @@ module.exports = {
   testTimeout: 120000,
   // A worker is replaced once it holds more than this after a test file: every e2e file boots a whole application
   // and the strict Vapi fake builds a TypeScript program over the SDK's declarations, and what a file leaves behind
-  // (module registries, compiled sources) added up to a worker running out of heap on a long run.
-  workerIdleMemoryLimit: '1GB',
+  // (module registries, compiled sources) added up to a worker running out of heap on a long run. Not lower: a
+  // worker starts at ~0.7 GB (ts-jest's TypeScript program for the app), and a new worker builds that program again
+  // (~10 s of CPU), which at 1 GB happened every two or three files. scripts/run-jest.js gives workers a 6 GB heap.
+  workerIdleMemoryLimit: '2.5GB',
   projects: [
     {
       displayName: 'unit',

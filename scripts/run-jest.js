@@ -9,7 +9,10 @@ const { runtimeNode } = require('./runtime-node');
 
 const node = runtimeNode(([major, minor]) => major > 24 || (major === 24 && minor >= 9), '>= 24.9 for Jest');
 const jest = require.resolve('jest/bin/jest');
-const result = spawnSync(node, ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', jest, ...process.argv.slice(2)], {
+// Jest's workers inherit these flags. The heap limit leaves room above jest.config.js's workerIdleMemoryLimit, so a
+// worker is replaced between files before a heavy file can run it out of heap.
+const flags = ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', '--max-old-space-size=6144'];
+const result = spawnSync(node, [...flags, jest, ...process.argv.slice(2)], {
   stdio: 'inherit',
   env: process.env,
 });
