@@ -83,7 +83,11 @@ describe('event outbox', () => {
   it('delivers an event committed while no relay ran, exactly as recorded, once a worker starts', async () => {
     const contactId = randomUUID();
     const eventId = await record('contact.created', { contactId });
-    await new Promise((r) => setTimeout(r, 300));
+    // Nothing relays: no relay of any process listens on this database (the api role starts none).
+    const relays = await t.db.query(
+      `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'outbox-relay'`,
+    );
+    expect(relays.rowCount).toBe(0);
     expect(await queue().getJob(eventId)).toBeUndefined();
     const unrelayed = await t.db.query('SELECT relayed_at FROM outbox_events WHERE event_id = $1', [eventId]);
     expect(unrelayed.rows[0].relayed_at).toBeNull();

@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { JobQueue } from '../../src/infra/queue/job-queue';
+import { QueueName } from '../../src/infra/queue/queue-names';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 import { recordEvent } from './support/events';
@@ -175,8 +177,13 @@ describe('webhook operations (extension): delivery log, re-send, recover, test p
     expect(bad.status).toBe(200);
     expect(bad.body.data).toMatchObject({ status: 'failed' });
     expect(bad.body.data.attempts[0]).toMatchObject({ statusCode: 503, success: false });
-    await sleep(300);
-    expect(receiver.on(hook.path)).toHaveLength(2); // a test ping is never retried
+    // A test ping is never retried: the ping is sent before the answer, and no attempt of it waits in the queue.
+    const queued = await t.app
+      .get(JobQueue)
+      .queue(QueueName.WebhookDeliveries)
+      .getJobs(['waiting', 'delayed', 'prioritized', 'active', 'waiting-children']);
+    expect(queued.filter((job) => job.data.endpointId === hook.id)).toEqual([]);
+    expect(receiver.on(hook.path)).toHaveLength(2);
     const tests = await org.api.get(`/api/v1/webhooks/${hook.id}/deliveries`, { query: { event: 'webhook.test' } });
     expect(tests.body.data.map((d: any) => d.id)).toEqual([bad.body.data.id, ok.body.data.id]);
   });
