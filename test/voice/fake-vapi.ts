@@ -84,6 +84,10 @@ export class FakeVapi {
   url = '';
 
   static async start(): Promise<FakeVapi> {
+    // Both checks are built before the first request (seconds of work on a busy machine), not during it, where the
+    // time would count against the deadlines of the service under test.
+    VapiSchema.get();
+    VapiOpenApi.get();
     const fake = new FakeVapi();
     fake.server = createServer((req, res) => void fake.handle(req, res));
     await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
