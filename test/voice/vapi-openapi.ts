@@ -4,7 +4,7 @@ import addFormats from 'ajv-formats';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const DOCUMENT = join(__dirname, '../fixtures/providers/vapi-openapi/openapi.json');
 const ID = 'vapi';
@@ -47,20 +47,20 @@ export class VapiOpenApi {
 /**
  * The validators, compiled once per document and repair: compiling CreateCallDTO (every model, voice and tool Vapi
  * knows) takes ajv most of half a minute, so the generated code is kept in node_modules/.cache, keyed by a hash of
- * the document and of this file, and every later test file only loads it.
+ * the document, this file and ajv's version, and every later test file only loads it.
  */
 function compiled(): Record<VapiSchemaName, ValidateFunction> {
   const text = readFileSync(DOCUMENT, 'utf8');
-  const key = createHash('sha256').update(text).update(readFileSync(__filename)).digest('hex').slice(0, 16);
-  const dir = join(__dirname, '../../node_modules/.cache/vapi-openapi');
-  const file = join(dir, `validators-${key}.js`);
+  const ajvVersion = readFileSync(require.resolve('ajv/package.json'));
+  const key = createHash('sha256').update(text).update(readFileSync(__filename)).update(ajvVersion).digest('hex');
+  const file = join(__dirname, '../../node_modules/.cache/vapi-openapi', `validators-${key.slice(0, 16)}.js`);
   if (!existsSync(file)) {
     // strict: false, as OpenAPI adds keywords of its own (example, discriminator, title beside $ref).
     const ajv = new Ajv({ strict: false, code: { source: true } });
     addFormats(ajv);
     ajv.addSchema({ ...repair(JSON.parse(text)), $id: ID });
     const refs = Object.fromEntries(VAPI_SCHEMAS.map((name) => [name, `${ID}#/components/schemas/${name}`]));
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dirname(file), { recursive: true });
     // Written aside and renamed: test files in other workers may be reading the same path.
     const partial = `${file}.${process.pid}`;
     writeFileSync(partial, standaloneCode(ajv, refs));
