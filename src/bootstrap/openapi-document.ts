@@ -3,6 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { API_KEY_SECURITY } from '../common/auth/access.decorators';
 import { ErrorEnvelopeDto } from '../common/openapi/error-envelope.dto';
 import { applyBodyLimitResponses } from '../common/openapi/openapi-body-limit';
+import { applyNullableRefs } from '../common/openapi/openapi-nullable-refs';
 import { applyOperationDocs } from '../common/openapi/openapi-operation-docs';
 import { applySchemaConventions } from '../common/openapi/openapi-schema-names';
 import { applyWebhooks } from '../modules/webhooks/webhook-events-openapi';
@@ -122,6 +123,7 @@ export function buildOpenApiDocument(app: INestApplication, audience: OpenApiAud
   });
   const scoped = forAudience(document, audience);
   applyBodyLimitResponses(scoped);
+  applyNullableRefs(scoped);
   // The generator conventions (schema names, operation docs, webhooks) shape the public contract; the admin
   // document is the console's own and keeps the names its generated client was built from.
   if (audience === 'public') {

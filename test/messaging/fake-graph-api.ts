@@ -9,6 +9,7 @@ import { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse, createSer
 import { AddressInfo } from 'node:net';
 import { hubSignature } from '../../src/modules/messaging/providers/whatsapp/whatsapp-signature';
 import type { GraphSendBody } from '../../src/modules/messaging/providers/whatsapp/whatsapp-graph.types';
+import { MetaSchema } from './meta-schema';
 import { statusChange, webhookOf } from './whatsapp-webhooks';
 
 export interface RecordedRequest {
@@ -65,24 +66,16 @@ interface Grant {
 }
 
 const placeholders = (text: string) => new Set([...text.matchAll(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g)].map((m) => m[1]));
-const SEND_FIELDS = new Set([
-  'messaging_product',
-  'recipient_type',
-  'to',
-  'recipient',
-  'type',
-  'context',
-  'biz_opaque_callback_data',
-]);
-
 /**
  * A local stand-in for Meta's Graph API (WhatsApp Cloud API) as strict as the real one, in its wire format and
  * typed by the same SDK as the adapter: it checks the version path, the bearer token (190) and that the token may
- * use the phone-number id or business account (100, subcode 33); validates send bodies (unknown fields, text
- * length) and templates against its own registry (132001 unknown name or language, 132000 parameter count, 132015
+ * use the phone-number id or business account (100, subcode 33); validates every send body against Meta's own
+ * published `Message` schema (test/messaging/meta-schema.ts; 100 with the schema's complaints), then the text
+ * length and templates against its own registry (132001 unknown name or language, 132000 parameter count, 132015
  * paused, 132016 disabled); answers rate limits (130429) when told; serves media and paginated template lists;
  * and reports delivery as Meta does, through signed `statuses` webhooks to the app — a failure such as 131047
- * arrives later as `status: failed`, never in the send's answer.
+ * arrives later as `status: failed`, never in the send's answer. Every webhook it posts, the tests' own included,
+ * must be one Meta sends (`WebhookPayload` and Meta's examples).
  */
 export class FakeGraphApi {
   readonly requests: RecordedRequest[] = [];
@@ -96,6 +89,7 @@ export class FakeGraphApi {
   private readonly lateFailures = new Map<string, number>();
   private readonly earlyReports = new Set<string>();
   private webhook?: { url: string; appSecret: string };
+  private readonly edits: Array<(body: Record<string, unknown>) => unknown> = [];
   private outage = false;
   /** Template list page size (Meta's default is 25; tests make it small to walk pages). */
   templatePageSize = 25;
@@ -162,6 +156,14 @@ export class FakeGraphApi {
     for (let i = 0; i < times; i += 1) this.queued.push(code);
   }
 
+  /**
+   * The next send is judged as if our adapter had written `edit(body)` instead of what it wrote: how a refusal
+   * test puts a body Meta's schema refuses through the whole path (our API, the adapter, this fake and back).
+   */
+  alterNextSend(edit: (body: Record<string, unknown>) => unknown): void {
+    this.edits.push(edit);
+  }
+
   /** The next request is answered like an outage: HTTP 500 with no Graph error body. */
   outageNext(): void {
     this.outage = true;
@@ -185,9 +187,14 @@ export class FakeGraphApi {
     return this.requests.filter((r) => r.method === 'POST' && /\/messages$/.test(r.url));
   }
 
-  /** Posts a signed webhook to the app and returns its HTTP status. */
-  async sendWebhook(payload: unknown): Promise<number> {
+  /**
+   * Posts a signed webhook to the app and returns its HTTP status. It must be one Meta sends (judged by Meta's
+   * schema and examples); one of Meta's own published examples (`published`) is taken as it is.
+   */
+  async sendWebhook(payload: unknown, options: { published?: boolean } = {}): Promise<number> {
     if (!this.webhook) throw new Error('FakeGraphApi: deliverWebhooksTo first');
+    const errors = options.published ? [] : MetaSchema.get().webhookErrors(payload);
+    if (errors.length) throw new Error(`FakeGraphApi: Meta sends no such webhook: ${errors.join('; ')}`);
     const raw = JSON.stringify(payload);
     const res = await fetch(this.webhook.url, {
       method: 'POST',
@@ -227,12 +234,14 @@ export class FakeGraphApi {
   }
 
   private async send(res: ServerResponse, grant: Grant, body: unknown): Promise<void> {
-    const b = (body ?? {}) as Record<string, unknown>;
-    const unknown = Object.keys(b).find((k) => !SEND_FIELDS.has(k) && k !== b.type);
-    if (unknown) return this.error(res, 100, `Param ${unknown} is not a valid parameter`);
+    const edit = this.edits.shift();
+    const sent = (body ?? {}) as Record<string, unknown>;
+    const b = (edit ? edit(structuredClone(sent)) : sent) as Record<string, unknown>;
+    const refused = MetaSchema.get().sendErrors(b);
+    if (refused.length) return this.error(res, 100, refused.join('; '));
     if (b.messaging_product !== 'whatsapp') return this.error(res, 100, 'The parameter messaging_product is required.');
-    const to = typeof b.to === 'string' ? b.to : typeof b.recipient === 'string' ? b.recipient : '';
-    if (!to) return this.error(res, 100, 'The parameter to is required.');
+    // Meta's schema has made sure of exactly one of `to` and `recipient`.
+    const to = String(b.to ?? b.recipient);
     if (typeof b.to === 'string' && !/^\d{6,15}$/.test(b.to)) return this.error(res, 100, 'Invalid parameter: to');
     const invalid = this.invalidContent(grant, b);
     if (invalid) return this.error(res, invalid.code, invalid.details);
@@ -277,13 +286,8 @@ export class FakeGraphApi {
       }
       return undefined;
     }
-    if (['image', 'audio', 'video', 'document', 'sticker'].includes(b.type as string)) {
-      const media = b[b.type as string] as { id?: string; link?: string } | undefined;
-      if (!media || Boolean(media.id) === Boolean(media.link))
-        return { code: 100, details: 'media needs exactly one of id and link' };
-      return undefined;
-    }
-    if (b.type !== 'template') return { code: 100, details: `Unsupported message type ${String(b.type)}` };
+    // The media object (exactly one of id and link) and every other kind are judged by Meta's schema alone.
+    if (b.type !== 'template') return undefined;
     const t = b.template as {
       name?: string;
       language?: { code?: string };

@@ -36,7 +36,8 @@ export function statusChange(
   const s = {
     id,
     status,
-    timestamp: Math.floor(Date.now() / 1000),
+    // Unix seconds as a string, as Meta sends them (the SDK types a number).
+    timestamp: String(Math.floor(Date.now() / 1000)),
     recipient_id: recipient,
     ...(errors ? { errors } : {}),
   } as unknown as Status;

@@ -2,6 +2,7 @@ import type { Vapi } from '@vapi-ai/server-sdk';
 import { createHmac, randomUUID } from 'node:crypto';
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { VapiOpenApi, VapiSchemaName } from './vapi-openapi';
 import { VapiSchema } from './vapi-schema';
 
 export interface RecordedRequest {
@@ -39,13 +40,21 @@ export interface SendOptions {
 
 /** Vapi's server-message timing scaled for tests: a backoff of 1 s waits `BACKOFF_SCALE` s. */
 const BACKOFF_SCALE = 0.02;
+/**
+ * Vapi's 400 messages for a body we wrote: judged by the SDK's declaration (`sdkType`) and by Vapi's own OpenAPI
+ * document (`documentSchema`), each catching what the other lets through; empty when both accept it.
+ */
+const refusals = (sdkType: string, documentSchema: VapiSchemaName, value: unknown): string[] => [
+  ...new Set([...VapiSchema.get().validate(sdkType, value), ...VapiOpenApi.get().validate(documentSchema, value)]),
+];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A stand-in for Vapi on 127.0.0.1, as strict as Vapi and no kinder (docs/providers.md, "The fake Vapi"):
  *
  * - REST: POST /call, GET /call/{id}, GET /phone-number, PATCH /phone-number/{id}, POST /chat, bearer-authenticated; every
- *   body is validated against the SDK's own declarations (VapiSchema) and refused with Vapi's 400
+ *   body is validated against the SDK's own declarations (VapiSchema) and, for POST /call and POST /chat, against
+ *   Vapi's own OpenAPI document too (VapiOpenApi: CreateCallDTO, CreateChatDTO), and refused with Vapi's 400
  *   `{ statusCode, message: [...], error }` ("property X should not exist"); POST /call answers 429 with
  *   `Retry-After` and `subscriptionLimits` when the account's pool (`concurrencyLimit`) is full or when told to.
  * - Server messages: sent only as the call's `server` asks: to its URL (rebased onto the service under test),
@@ -75,6 +84,10 @@ export class FakeVapi {
   url = '';
 
   static async start(): Promise<FakeVapi> {
+    // Both checks are built before the first request (seconds of work on a busy machine), not during it, where the
+    // time would count against the deadlines of the service under test.
+    VapiSchema.get();
+    VapiOpenApi.get();
     const fake = new FakeVapi();
     fake.server = createServer((req, res) => void fake.handle(req, res));
     await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
@@ -207,7 +220,7 @@ export class FakeVapi {
       toolWithToolCallList: [],
     };
     const sent = await this.deliver(tool.server ?? call.assistant?.server ?? {}, message, vapiCallId);
-    const errors = VapiSchema.get().validate('ServerMessageResponseToolCalls', sent.response);
+    const errors = refusals('ServerMessageResponseToolCalls', 'ServerMessageResponseToolCalls', sent.response);
     if (errors.length || !sent.response) throw new Error(`Vapi refuses the tool-calls answer: ${errors.join('; ')}`);
     return (sent.response as Vapi.ServerMessageResponseToolCalls).results ?? [];
   }
@@ -264,7 +277,10 @@ export class FakeVapi {
     const sent = await this.deliver(number.server ?? {}, message, call.id);
     const answer = sent.response as Vapi.ServerMessageResponseAssistantRequest | undefined;
     if (answer?.assistant) {
-      const errors = VapiSchema.get().validate('CreateAssistantDto', answer.assistant);
+      const errors = [
+        ...VapiSchema.get().validate('CreateAssistantDto', answer.assistant),
+        ...VapiOpenApi.get().validate('ServerMessageResponseAssistantRequest', answer),
+      ];
       if (errors.length) throw new Error(`Vapi refuses the assistant: ${errors.join('; ')}`);
       this.update(call.id, { assistant: answer.assistant });
     } else {
@@ -402,7 +418,7 @@ export class FakeVapi {
     send: (status: number, body: unknown) => void,
     refuse: (errors: string[]) => void,
   ): void {
-    const errors = VapiSchema.get().validate('CreateChatDto', record.body);
+    const errors = refusals('CreateChatDto', 'CreateChatDTO', record.body);
     if (errors.length) return refuse(errors);
     const failure = this.chatFailures.shift();
     if (failure) return send(failure, { statusCode: failure, message: 'Chat failed', error: 'Error' });
@@ -464,7 +480,7 @@ export class FakeVapi {
     }
     const [path, query = ''] = record.path.split('?');
     if (record.method === 'POST' && path === '/call') {
-      const errors = VapiSchema.get().validate('CreateCallDto', record.body);
+      const errors = refusals('CreateCallDto', 'CreateCallDTO', record.body);
       if (errors.length) return refuse(errors);
       const failure = this.failures.shift();
       if (failure) {

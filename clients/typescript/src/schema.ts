@@ -985,7 +985,7 @@ export interface components {
         };
         Call: {
             /** @description Extension: the post-call analysis of an ended call whose case asks for one; null otherwise (docs/tools.md) */
-            analysis: components["schemas"]["CallAnalysis"] | null;
+            analysis: components["schemas"]["CallAnalysis"] | (never | null);
             /**
              * @description Extension: who picked up an outbound call (`unknown` when answering-machine detection was off); null when nobody did, while the call is live, and on inbound calls (docs/tools.md)
              * @enum {string|null}
@@ -1038,7 +1038,7 @@ export interface components {
             /** @description Extension: the function tools called during the call, oldest first, at most 20 (docs/tools.md) */
             toolCalls: components["schemas"]["ToolCall"][];
             /** @description Extension: the transfer to another number, null when there was none (docs/tools.md) */
-            transfer: components["schemas"]["CallTransfer"] | null;
+            transfer: components["schemas"]["CallTransfer"] | (never | null);
             /** Format: date-time */
             updatedAt: string;
             /** @description The resolved variables injected into the call */
@@ -1056,7 +1056,7 @@ export interface components {
         };
         CallDetail: {
             /** @description Extension: the post-call analysis of an ended call whose case asks for one; null otherwise (docs/tools.md) */
-            analysis: components["schemas"]["CallAnalysis"] | null;
+            analysis: components["schemas"]["CallAnalysis"] | (never | null);
             /**
              * @description Extension: who picked up an outbound call (`unknown` when answering-machine detection was off); null when nobody did, while the call is live, and on inbound calls (docs/tools.md)
              * @enum {string|null}
@@ -1110,7 +1110,7 @@ export interface components {
             toolCalls: components["schemas"]["ToolCall"][];
             transcript: components["schemas"]["TranscriptMessage"][];
             /** @description Extension: the transfer to another number, null when there was none (docs/tools.md) */
-            transfer: components["schemas"]["CallTransfer"] | null;
+            transfer: components["schemas"]["CallTransfer"] | (never | null);
             /** Format: date-time */
             updatedAt: string;
             /** @description The resolved variables injected into the call */
@@ -1224,7 +1224,7 @@ export interface components {
              * @example OUTBOUND_MINUTES_EXHAUSTED
              */
             pausedReason: string | null;
-            retry: components["schemas"]["RetryPolicy"] | null;
+            retry: components["schemas"]["RetryPolicy"] | (never | null);
             /** Format: date-time */
             startAt: string | null;
             /** @enum {string} */
@@ -1242,8 +1242,8 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             /** @description Extension (docs/tools.md); null: not set here */
-            voicemail: components["schemas"]["VoicemailPolicy"] | null;
-            window: components["schemas"]["CallingWindow"] | null;
+            voicemail: components["schemas"]["VoicemailPolicy"] | (never | null);
+            window: components["schemas"]["CallingWindow"] | (never | null);
         };
         CampaignAttempt: {
             /** Format: date-time */
@@ -1329,7 +1329,7 @@ export interface components {
         };
         Case: {
             /** @description Extension (docs/tools.md); null: none */
-            analysis: components["schemas"]["AnalysisPlan"] | null;
+            analysis: components["schemas"]["AnalysisPlan"] | (never | null);
             /** Format: date-time */
             createdAt: string;
             description: string | null;
@@ -1357,7 +1357,7 @@ export interface components {
             updatedAt: string;
             variables: components["schemas"]["CaseVariable"][];
             /** @description Extension (docs/tools.md); null: not set */
-            voicemail: components["schemas"]["VoicemailPolicy"] | null;
+            voicemail: components["schemas"]["VoicemailPolicy"] | (never | null);
         };
         CaseListItem: {
             /** Format: date-time */
@@ -1930,7 +1930,7 @@ export interface components {
             /** @enum {string} */
             direction: "inbound" | "outbound";
             /** @description Extension: why the provider failed the message (when deliveryStatus is failed) */
-            error?: components["schemas"]["MessageError"] | null;
+            error?: components["schemas"]["MessageError"] | (never | null);
             /** Format: uuid */
             id: string;
             /**
@@ -2085,7 +2085,7 @@ export interface components {
             updatedAt: string;
             voice: components["schemas"]["VoiceConfig"];
             /** @description Extension (docs/tools.md); null: not set */
-            voicemail: components["schemas"]["VoicemailPolicy"] | null;
+            voicemail: components["schemas"]["VoicemailPolicy"] | (never | null);
         };
         OutboundAssistantResponse: {
             data: components["schemas"]["OutboundAssistant"];
@@ -2507,9 +2507,9 @@ export interface components {
             isLowBalance: boolean;
             /** @enum {string|null} */
             outboundBlockedReason: "OUTBOUND_MINUTES_EXHAUSTED" | "OUTBOUND_PLAN_REQUIRED" | null;
-            outreach: components["schemas"]["OutreachUsage"] | null;
+            outreach: components["schemas"]["OutreachUsage"] | (never | null);
             period: components["schemas"]["UsagePeriod"];
-            plan: components["schemas"]["UsagePlan"] | null;
+            plan: components["schemas"]["UsagePlan"] | (never | null);
             subscriptions: components["schemas"]["UsageSubscription"][];
             trial: components["schemas"]["UsageTrial"];
         };

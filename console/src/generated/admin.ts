@@ -1540,7 +1540,7 @@ export interface components {
         };
         CallDetailResponse: {
             /** @description Extension: the post-call analysis of an ended call whose case asks for one; null otherwise (docs/tools.md) */
-            analysis: components["schemas"]["CallAnalysisResponse"] | null;
+            analysis: components["schemas"]["CallAnalysisResponse"] | (never | null);
             /**
              * @description Extension: who picked up an outbound call (`unknown` when answering-machine detection was off); null when nobody did, while the call is live, and on inbound calls (docs/tools.md)
              * @enum {string|null}
@@ -1594,7 +1594,7 @@ export interface components {
             toolCalls: components["schemas"]["ToolCallResponse"][];
             transcript: components["schemas"]["TranscriptMessageResponse"][];
             /** @description Extension: the transfer to another number, null when there was none (docs/tools.md) */
-            transfer: components["schemas"]["CallTransferResponse"] | null;
+            transfer: components["schemas"]["CallTransferResponse"] | (never | null);
             /** Format: date-time */
             updatedAt: string;
             /** @description The resolved variables injected into the call */
@@ -1604,7 +1604,7 @@ export interface components {
         };
         CallResponse: {
             /** @description Extension: the post-call analysis of an ended call whose case asks for one; null otherwise (docs/tools.md) */
-            analysis: components["schemas"]["CallAnalysisResponse"] | null;
+            analysis: components["schemas"]["CallAnalysisResponse"] | (never | null);
             /**
              * @description Extension: who picked up an outbound call (`unknown` when answering-machine detection was off); null when nobody did, while the call is live, and on inbound calls (docs/tools.md)
              * @enum {string|null}
@@ -1657,7 +1657,7 @@ export interface components {
             /** @description Extension: the function tools called during the call, oldest first, at most 20 (docs/tools.md) */
             toolCalls: components["schemas"]["ToolCallResponse"][];
             /** @description Extension: the transfer to another number, null when there was none (docs/tools.md) */
-            transfer: components["schemas"]["CallTransferResponse"] | null;
+            transfer: components["schemas"]["CallTransferResponse"] | (never | null);
             /** Format: date-time */
             updatedAt: string;
             /** @description The resolved variables injected into the call */
@@ -1790,7 +1790,7 @@ export interface components {
         };
         CaseResponse: {
             /** @description Extension (docs/tools.md); null: none */
-            analysis: components["schemas"]["AnalysisPlanResponse"] | null;
+            analysis: components["schemas"]["AnalysisPlanResponse"] | (never | null);
             /** Format: date-time */
             createdAt: string;
             description: string | null;
@@ -1818,7 +1818,7 @@ export interface components {
             updatedAt: string;
             variables: components["schemas"]["CaseVariableResponse"][];
             /** @description Extension (docs/tools.md); null: not set */
-            voicemail: components["schemas"]["VoicemailPolicyResponse"] | null;
+            voicemail: components["schemas"]["VoicemailPolicyResponse"] | (never | null);
         };
         CaseVariableDto: {
             /** @description Used when the source resolves to nothing */
@@ -1913,7 +1913,7 @@ export interface components {
              * @example OUTBOUND_MINUTES_EXHAUSTED
              */
             pausedReason: string | null;
-            retry: components["schemas"]["RetryPolicyDto"] | null;
+            retry: components["schemas"]["RetryPolicyDto"] | (never | null);
             /** Format: date-time */
             startAt: string | null;
             /** @enum {string} */
@@ -1931,8 +1931,8 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             /** @description Extension (docs/tools.md); null: not set here */
-            voicemail: components["schemas"]["VoicemailPolicyResponse"] | null;
-            window: components["schemas"]["CallingWindowDto"] | null;
+            voicemail: components["schemas"]["VoicemailPolicyResponse"] | (never | null);
+            window: components["schemas"]["CallingWindowDto"] | (never | null);
         };
         ConsoleSessionResponse: {
             /** @description Send back in the X-Console-CSRF header on every POST, PATCH and DELETE */
@@ -2566,7 +2566,7 @@ export interface components {
             destinations: components["schemas"]["TransferDestinationResponse"][] | null;
             /** Format: uuid */
             id: string;
-            messages: components["schemas"]["ToolMessagesResponse"] | null;
+            messages: components["schemas"]["ToolMessagesResponse"] | (never | null);
             /** @example lookup_order */
             name: string | null;
             /** Format: uuid */
@@ -2729,7 +2729,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @description Extension (the dialer): the template sent after a triggering call; null: no message */
-            message: components["schemas"]["FollowUpMessageTemplateResponse"] | null;
+            message: components["schemas"]["FollowUpMessageTemplateResponse"] | (never | null);
             /** @description endedReasons that trigger the follow-up */
             triggerOn: ("customer-did-not-answer" | "voicemail-reached" | "customer-busy" | "pipeline-error")[];
         };
@@ -2889,7 +2889,7 @@ export interface components {
             /** @enum {string} */
             direction: "inbound" | "outbound";
             /** @description Extension: why the provider failed the message (when deliveryStatus is failed) */
-            error?: components["schemas"]["MessageErrorResponse"] | null;
+            error?: components["schemas"]["MessageErrorResponse"] | (never | null);
             /** Format: uuid */
             id: string;
             /**
@@ -3064,7 +3064,7 @@ export interface components {
             updatedAt: string;
             voice: components["schemas"]["VoiceConfigResponse"];
             /** @description Extension (docs/tools.md); null: not set */
-            voicemail: components["schemas"]["VoicemailPolicyResponse"] | null;
+            voicemail: components["schemas"]["VoicemailPolicyResponse"] | (never | null);
         };
         OutboundAssistantSummaryResponse: {
             /** Format: date-time */
@@ -3601,7 +3601,7 @@ export interface components {
             destinations: components["schemas"]["TransferDestinationResponse"][] | null;
             /** Format: uuid */
             id: string;
-            messages: components["schemas"]["ToolMessagesResponse"] | null;
+            messages: components["schemas"]["ToolMessagesResponse"] | (never | null);
             /** @example lookup_order */
             name: string | null;
             /** Format: uuid */
@@ -3835,9 +3835,9 @@ export interface components {
             isLowBalance: boolean;
             /** @enum {string|null} */
             outboundBlockedReason: "OUTBOUND_MINUTES_EXHAUSTED" | "OUTBOUND_PLAN_REQUIRED" | null;
-            outreach: components["schemas"]["OutreachUsageResponse"] | null;
+            outreach: components["schemas"]["OutreachUsageResponse"] | (never | null);
             period: components["schemas"]["UsagePeriodResponse"];
-            plan: components["schemas"]["UsagePlanResponse"] | null;
+            plan: components["schemas"]["UsagePlanResponse"] | (never | null);
             subscriptions: components["schemas"]["UsageSubscriptionResponse"][];
             trial: components["schemas"]["UsageTrialResponse"];
         };

@@ -47,6 +47,8 @@ export function exampleOf(schema: Json, schemas: Json): unknown {
   if (schema.$ref) return exampleOf(schemas[schema.$ref.split('/').pop()], schemas);
   if (schema.example !== undefined) return schema.example;
   if (schema.allOf?.length === 1) return exampleOf(schema.allOf[0], schemas);
+  // A nullable reference (openapi-nullable-refs.ts): the referenced object's example, as a present value shows.
+  if (schema.anyOf) return exampleOf(schema.anyOf[0], schemas);
   if (schema.nullable) return null;
   if (schema.enum) return schema.enum[0];
   if (schema.default !== undefined) return schema.default;

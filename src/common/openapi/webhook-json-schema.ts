@@ -54,11 +54,8 @@ function convert(value: unknown, reached: (name: string) => void): unknown {
     }
   }
   if (schema.nullable === true) {
-    // A nullable reference (`allOf: [$ref]`, a nested object that may be null): the object, or null.
-    if (Array.isArray(schema.allOf)) {
-      delete out.type;
-      return { anyOf: [out, { type: 'null' }] };
-    }
+    // The null branch of a nullable reference (openapi-nullable-refs.ts): null alone.
+    if (Array.isArray(schema.enum) && schema.enum.length === 1 && schema.enum[0] === null) return { type: 'null' };
     if (typeof schema.type === 'string') out.type = [schema.type, 'null'];
     else if (!('type' in schema)) return { anyOf: [out, { type: 'null' }] };
   }
