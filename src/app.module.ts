@@ -16,6 +16,7 @@ import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { QueueConnection } from './infra/queue/queue-connection';
 import { QueueModule } from './infra/queue/queue.module';
+import { AnswerDetectionModule } from './modules/answer-detection/answer-detection.module';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
 import { AssistantsModule } from './modules/assistants/assistants.module';
 import { AutomationsModule } from './modules/automations/automations.module';
@@ -72,6 +73,7 @@ export class AppModule {
         DoNotCallModule,
         DestinationsModule,
         CallsModule,
+        AnswerDetectionModule,
         CampaignsModule,
         WebhooksModule,
         UsageModule,

@@ -1545,7 +1545,7 @@ export interface components {
              * @description Extension: who picked up an outbound call (`unknown` when answering-machine detection was off); null when nobody did, while the call is live, and on inbound calls (docs/tools.md)
              * @enum {string|null}
              */
-            answeredBy: "human" | "voicemail" | "unknown" | null;
+            answeredBy: "human" | "voicemail" | "screener" | "unknown" | null;
             apiCallId: string | null;
             /** @enum {string|null} */
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
@@ -1609,7 +1609,7 @@ export interface components {
              * @description Extension: who picked up an outbound call (`unknown` when answering-machine detection was off); null when nobody did, while the call is live, and on inbound calls (docs/tools.md)
              * @enum {string|null}
              */
-            answeredBy: "human" | "voicemail" | "unknown" | null;
+            answeredBy: "human" | "voicemail" | "screener" | "unknown" | null;
             apiCallId: string | null;
             /** @enum {string|null} */
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
@@ -1868,7 +1868,7 @@ export interface components {
              */
             actions: ("start" | "pause" | "resume" | "cancel")[];
             /**
-             * @description Extension: ended calls (every attempt) by `answeredBy` (`human`, `voicemail`, `unknown`)
+             * @description Extension: ended calls (every attempt) by `answeredBy` (`human`, `voicemail`, `screener`, `unknown`)
              * @example {
              *       "human": 150,
              *       "voicemail": 45

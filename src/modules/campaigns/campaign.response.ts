@@ -56,7 +56,7 @@ export class CampaignResponse {
     type: 'object',
     additionalProperties: { type: 'integer' },
     example: { human: 150, voicemail: 45 },
-    description: 'Extension: ended calls (every attempt) by `answeredBy` (`human`, `voicemail`, `unknown`)',
+    description: 'Extension: ended calls (every attempt) by `answeredBy` (`human`, `voicemail`, `screener`, `unknown`)',
   })
   answeredBy: Record<string, number>;
   @ApiProperty({
