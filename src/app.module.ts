@@ -31,6 +31,7 @@ import { DoNotCallModule } from './modules/do-not-call/do-not-call.module';
 import { DestinationsModule } from './modules/destinations/destinations.module';
 import { LimitsModule } from './modules/limits/limits.module';
 import { MessagingModule } from './modules/messaging/messaging.module';
+import { NumberHealthModule } from './modules/number-health/number-health.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { OutboxModule } from './modules/outbox/outbox.module';
 import { PhoneNumbersModule } from './modules/phone-numbers/phone-numbers.module';
@@ -63,6 +64,7 @@ export class AppModule {
         OrganizationsModule,
         ApiKeysModule,
         PhoneNumbersModule,
+        NumberHealthModule,
         ContactGroupsModule,
         ContactsModule,
         AutomationsModule,

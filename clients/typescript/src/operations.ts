@@ -250,6 +250,11 @@ export abstract class Operations {
     return this.request('get', '/api/v1/phone-numbers', { options });
   }
 
+  /** A caller ID's daily answer figures and status (`GET /api/v1/phone-numbers/{id}/health`, scope `calls:read`). */
+  getPhoneNumberHealth(id: string, query: Query<'/api/v1/phone-numbers/{id}/health', 'get'> = {}, options: RequestOptions = {}): Promise<Data<'/api/v1/phone-numbers/{id}/health', 'get'>> {
+    return this.request('get', '/api/v1/phone-numbers/{id}/health', { path: { id }, query, options });
+  }
+
   /** How often answer detection agreed with a person, per voice platform (`GET /api/v1/reports/answer-detection`, scope `calls:read`). */
   getAnswerDetectionReport(query: Query<'/api/v1/reports/answer-detection', 'get'> = {}, options: RequestOptions = {}): Promise<Data<'/api/v1/reports/answer-detection', 'get'>> {
     return this.request('get', '/api/v1/reports/answer-detection', { query, options });

@@ -748,6 +748,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/phone-numbers/{id}/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A caller ID's daily answer figures and status
+         * @description The number's outbound calls per UTC day (days with calls only, `days` 1-90, default 7) and its status by its own history: `degraded` when the last 50 placed calls answer at under half its 30-day rate, `watch` under three quarters. Counted as each call ends, in the key's world; a change of status fires `phone_number.health_changed`. 404 NOT_FOUND for another organization's number. Extension (docs/number-health.md).
+         */
+        get: operations["getPhoneNumberHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/reports/answer-detection": {
         parameters: {
             query?: never;
@@ -1838,7 +1858,7 @@ export interface components {
              *       "call.ended"
              *     ]
              */
-            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off")[];
+            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed")[];
             /**
              * @description HTTPS URL to a public address; http or https inside the operator's `WEBHOOK_PRIVATE_NETWORKS`
              * @example https://example.com/hooks/voice
@@ -1856,7 +1876,7 @@ export interface components {
              *       "call.failed"
              *     ]
              */
-            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off")[];
+            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed")[];
             /** Format: uuid */
             id: string;
             isActive: boolean;
@@ -2121,6 +2141,66 @@ export interface components {
             model: string;
             provider: string;
         };
+        NumberHealth: {
+            /** @description Only the days that had calls, oldest first */
+            days: components["schemas"]["NumberHealthDay"][];
+            /**
+             * @description E.164
+             * @example +14155550142
+             */
+            number: string;
+            /**
+             * @description `degraded` when the answer rate of the last 50 placed calls (at least 50) is below half of the number's own 30-day answer rate, `watch` below three quarters, else `healthy`
+             * @enum {string}
+             */
+            status: "healthy" | "watch" | "degraded";
+        };
+        NumberHealthDay: {
+            /**
+             * @description human / placed (0-1); null without calls
+             * @example 0.4
+             */
+            answerRate: number | null;
+            /**
+             * @description Mean talk time of the calls someone or something picked up; null when none was
+             * @example 61.5
+             */
+            avgTalkSeconds: number | null;
+            /**
+             * Format: date
+             * @description The UTC day
+             * @example 2026-11-30
+             */
+            date: string;
+            /**
+             * @description Calls that failed (status `error`)
+             * @example 2
+             */
+            failed: number;
+            /**
+             * @description Calls a person answered (`answeredBy: human`)
+             * @example 48
+             */
+            human: number;
+            /**
+             * @description Calls nobody answered (ended without `answeredBy`)
+             * @example 40
+             */
+            notAnswered: number;
+            /**
+             * @description Outbound calls from the number that ended that day
+             * @example 120
+             */
+            placed: number;
+            /**
+             * @description Calls a voicemail answered
+             * @example 30
+             */
+            voicemail: number;
+        };
+        NumberHealthResponse: {
+            data: components["schemas"]["NumberHealth"];
+        };
         Organization: {
             /** @example ops@acme.example */
             contactEmail: string | null;
@@ -2237,6 +2317,20 @@ export interface components {
         };
         PhoneNumberListResponse: {
             data: components["schemas"]["PhoneNumber"][];
+        };
+        Phone_numberWebhookEvent: {
+            data: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            event: "phone_number.health_changed";
+            /** @description Extension: the world of what the event describes (false: test data). An endpoint receives only the events of its own world (its creating key's), so a receiver can also refuse the other world. */
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601).
+             */
+            timestamp: string;
         };
         PlanFeatures: {
             allowInbound: boolean;
@@ -2549,7 +2643,7 @@ export interface components {
         };
         UpdateWebhook: {
             description?: string;
-            events?: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off")[];
+            events?: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed")[];
             isActive?: boolean;
             url?: string;
         };
@@ -2745,7 +2839,7 @@ export interface components {
              * @example call.ended
              * @enum {string}
              */
-            event: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "webhook.test";
+            event: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed" | "webhook.test";
             /**
              * Format: uuid
              * @description The domain event delivered (a fresh id for a test ping)
@@ -2782,7 +2876,7 @@ export interface components {
              *       "call.failed"
              *     ]
              */
-            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off")[];
+            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed")[];
             /** Format: uuid */
             id: string;
             isActive: boolean;
@@ -9218,6 +9312,128 @@ export interface operations {
             };
         };
     };
+    getPhoneNumberHealth: {
+        parameters: {
+            query?: {
+                /** @description UTC days back from today (included), 1-90 */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NumberHealthResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getAnswerDetectionReport: {
         parameters: {
             query?: {
@@ -10170,7 +10386,7 @@ export interface operations {
                 /** @description From the previous page of the same query */
                 cursor?: string;
                 status?: "pending" | "delivered" | "failed";
-                event?: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "webhook.test";
+                event?: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed" | "webhook.test";
             };
             header?: never;
             path: {

@@ -33,6 +33,7 @@ import { OutboxEventPayloads1795520000000 } from './1795520000000-OutboxEventPay
 import { WebhookClaimSlotsBatch1795600000010 } from './1795600000010-WebhookClaimSlotsBatch';
 import { DestinationRules1795720000000 } from './1795720000000-DestinationRules';
 import { CallLabels1795730000000 } from './1795730000000-CallLabels';
+import { NumberHealth1795730000001 } from './1795730000001-NumberHealth';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -74,4 +75,5 @@ export const MIGRATIONS: Function[] = [
   WebhookClaimSlotsBatch1795600000010,
   DestinationRules1795720000000,
   CallLabels1795730000000,
+  NumberHealth1795730000001,
 ];
