@@ -25,15 +25,18 @@ SELECT COALESCE(sum(placed), 0)::int AS placed, COALESCE(sum(human), 0)::int AS 
 WHERE phone_number_id = $1 AND livemode = $2
   AND day > (now() AT TIME ZONE 'UTC')::date - ${BASELINE_DAYS};
 
--- NumberHealthRepository.days
-SELECT to_char(day, 'YYYY-MM-DD') AS day, placed, human, voicemail, not_answered AS "notAnswered", failed,
-      connected, talk_seconds AS "talkSeconds"
- FROM number_days
-WHERE phone_number_id = $1 AND livemode = $2 AND day > (now() AT TIME ZONE 'UTC')::date - $3::int
-ORDER BY day;
+-- NumberHealthRepository.read
+SELECT p.number, COALESCE(h.status, 'healthy') AS status,
+      COALESCE((SELECT json_agg(json_build_object('day', to_char(d.day, 'YYYY-MM-DD'), 'placed', d.placed,
+                          'human', d.human, 'voicemail', d.voicemail, 'notAnswered', d.not_answered,
+                          'failed', d.failed, 'connected', d.connected, 'talkSeconds', d.talk_seconds)
+                          ORDER BY d.day)
+                  FROM number_days d
+                 WHERE d.phone_number_id = p.id AND d.livemode = $3
+                   AND d.day > (now() AT TIME ZONE 'UTC')::date - $4::int), '[]'::json) AS days
+ FROM phone_numbers p
+ LEFT JOIN number_health h ON h.phone_number_id = p.id AND h.livemode = $3
+WHERE p.id = $1 AND p.organization_id = $2;
 
 -- NumberHealthRepository.setStatus
 UPDATE number_health SET status = $3 WHERE phone_number_id = $1 AND livemode = $2;
-
--- NumberHealthRepository.status
-SELECT status FROM number_health WHERE phone_number_id = $1 AND livemode = $2;

@@ -50,7 +50,7 @@ describe('RecordNumberOutcomeCommand (PostgreSQL)', () => {
 
   it('calls ending at once on separate connections all count, and the window keeps the last 50', async () => {
     await recordAll(Array.from({ length: 60 }, (_, i) => call(i % 2 === 0 ? 'human' : 'voicemail')));
-    const [day] = await repository.days(phoneNumberId, true, 1);
+    const [day] = (await repository.read(organizationId, phoneNumberId, true, 1))!.days;
     expect(day).toMatchObject({ placed: 60, human: 30, voicemail: 30, connected: 60, talkSeconds: 1800 });
     const [row] = await dataSource.query(
       `SELECT cardinality(recent) AS n, status FROM number_health WHERE phone_number_id = $1 AND livemode`,
@@ -69,7 +69,7 @@ describe('RecordNumberOutcomeCommand (PostgreSQL)', () => {
       )
       .then((r: Array<{ status: string }>) => ({ rows: r }));
     expect(rows.map((r) => r.status)).toEqual(['watch', 'degraded']);
-    expect(await repository.status(phoneNumberId, true)).toBe('degraded');
+    expect((await repository.read(organizationId, phoneNumberId, true, 1))!.status).toBe('degraded');
   });
 
   it('a call from a number the organization does not have counts nowhere', async () => {

@@ -28,7 +28,7 @@ export class NumberHealthEvents implements OnModuleInit {
   private async render(world: World, payload: NumberHealthChangedPayload): Promise<Record<string, unknown> | null> {
     const number = await this.numbers.findById(world.organizationId, payload.phoneNumberId);
     if (!number) return null;
-    const health = await this.health.of(number, world.livemode, DEFAULT_HEALTH_DAYS);
+    const health = await this.health.get(world, number.id, DEFAULT_HEALTH_DAYS);
     return {
       ...PhoneNumberResponse.from(number),
       health: { ...health, status: payload.status, previousStatus: payload.previousStatus },

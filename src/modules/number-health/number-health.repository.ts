@@ -26,6 +26,13 @@ export interface NumberDayRow extends CallTally {
   placed: number;
 }
 
+export interface NumberHealthRead {
+  /** E.164 */
+  number: string;
+  status: NumberHealthStatus;
+  days: NumberDayRow[];
+}
+
 /**
  * The SQL of `number_days` and `number_health`. Every count moves by arithmetic in an upsert, so calls ending at
  * once in several processes all count; the `number_health` row is locked first by each recording, which orders
@@ -104,24 +111,31 @@ export class NumberHealthRepository {
     ]);
   }
 
-  /** The number's status in a world; `healthy` before its first call there. */
-  async status(phoneNumberId: string, livemode: boolean): Promise<NumberHealthStatus> {
-    const rows: Array<{ status: NumberHealthStatus }> = await this.dataSource.query(
-      `SELECT status FROM number_health WHERE phone_number_id = $1 AND livemode = $2`,
-      [phoneNumberId, livemode],
+  /**
+   * The organization's number with its status in a world (`healthy` before its first call there) and its days with
+   * calls among the last `days` UTC days (today included), oldest first; null when the organization has no such
+   * number. One statement: the endpoint's whole read, a primary-key range of at most 90 day rows.
+   */
+  async read(
+    organizationId: string,
+    phoneNumberId: string,
+    livemode: boolean,
+    days: number,
+  ): Promise<NumberHealthRead | null> {
+    const rows: NumberHealthRead[] = await this.dataSource.query(
+      `SELECT p.number, COALESCE(h.status, 'healthy') AS status,
+              COALESCE((SELECT json_agg(json_build_object('day', to_char(d.day, 'YYYY-MM-DD'), 'placed', d.placed,
+                                  'human', d.human, 'voicemail', d.voicemail, 'notAnswered', d.not_answered,
+                                  'failed', d.failed, 'connected', d.connected, 'talkSeconds', d.talk_seconds)
+                                  ORDER BY d.day)
+                          FROM number_days d
+                         WHERE d.phone_number_id = p.id AND d.livemode = $3
+                           AND d.day > (now() AT TIME ZONE 'UTC')::date - $4::int), '[]'::json) AS days
+         FROM phone_numbers p
+         LEFT JOIN number_health h ON h.phone_number_id = p.id AND h.livemode = $3
+        WHERE p.id = $1 AND p.organization_id = $2`,
+      [phoneNumberId, organizationId, livemode, days],
     );
-    return rows[0]?.status ?? 'healthy';
-  }
-
-  /** The number's days with calls among the last `days` UTC days (today included), oldest first. */
-  days(phoneNumberId: string, livemode: boolean, days: number): Promise<NumberDayRow[]> {
-    return this.dataSource.query(
-      `SELECT to_char(day, 'YYYY-MM-DD') AS day, placed, human, voicemail, not_answered AS "notAnswered", failed,
-              connected, talk_seconds AS "talkSeconds"
-         FROM number_days
-        WHERE phone_number_id = $1 AND livemode = $2 AND day > (now() AT TIME ZONE 'UTC')::date - $3::int
-        ORDER BY day`,
-      [phoneNumberId, livemode, days],
-    );
+    return rows[0] ?? null;
   }
 }

@@ -1,27 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import type { World } from '../../common/auth/world';
-import type { PhoneNumber } from '../phone-numbers/phone-number.entity';
-import { PhoneNumbersService } from '../phone-numbers/phone-numbers.service';
+import { ApiError } from '../../common/errors/api-error';
 import { NumberHealthRepository } from './number-health.repository';
 import { NumberHealthDayResponse, NumberHealthResponse } from './number-health.response';
 
-/** A number's health read from its daily rows and its status row: a few rows whatever the calls number. */
+/** A number's health read from its day rows and its status row: a few rows whatever the calls number. */
 @Injectable()
 export class NumberHealthService {
-  constructor(
-    private readonly health: NumberHealthRepository,
-    private readonly numbers: PhoneNumbersService,
-  ) {}
+  constructor(private readonly health: NumberHealthRepository) {}
 
+  /** 404 NOT_FOUND for a number that is not the world's organization's. */
   async get(world: World, phoneNumberId: string, days: number): Promise<NumberHealthResponse> {
-    return this.of(await this.numbers.get(world.organizationId, phoneNumberId), world.livemode, days);
-  }
-
-  async of(number: PhoneNumber, livemode: boolean, days: number): Promise<NumberHealthResponse> {
-    const [status, rows] = await Promise.all([
-      this.health.status(number.id, livemode),
-      this.health.days(number.id, livemode, days),
-    ]);
-    return { number: number.number, status, days: rows.map(NumberHealthDayResponse.from) };
+    const read = await this.health.read(world.organizationId, phoneNumberId, world.livemode, days);
+    if (!read) throw ApiError.notFound('Phone number');
+    return { number: read.number, status: read.status, days: read.days.map(NumberHealthDayResponse.from) };
   }
 }

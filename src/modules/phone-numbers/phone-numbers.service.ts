@@ -46,13 +46,6 @@ export class PhoneNumbersService {
     return this.numbers.findOne({ organizationId, number }, tx);
   }
 
-  /** The organization's number by its id; 404 NOT_FOUND for another organization's or an unknown one. */
-  async get(organizationId: string, id: string): Promise<PhoneNumber> {
-    const number = await this.findById(organizationId, id);
-    if (!number) throw ApiError.notFound('Phone number');
-    return number;
-  }
-
   /** The organization's number by its id, or null. */
   findById(organizationId: string, id: string): Promise<PhoneNumber | null> {
     return this.numbers.findOne({ organizationId, id });
