@@ -25,6 +25,11 @@ SELECT COALESCE(sum(placed), 0)::int AS placed, COALESCE(sum(human), 0)::int AS 
 WHERE phone_number_id = $1 AND livemode = $2
   AND day > (now() AT TIME ZONE 'UTC')::date - ${BASELINE_DAYS};
 
+-- NumberHealthRepository.degradedAmong
+SELECT p.number FROM phone_numbers p
+ JOIN number_health h ON h.phone_number_id = p.id AND h.livemode = $2 AND h.status = 'degraded'
+WHERE p.organization_id = $1 AND p.number = ANY($3);
+
 -- NumberHealthRepository.read
 SELECT p.number, COALESCE(h.status, 'healthy') AS status,
       COALESCE((SELECT json_agg(json_build_object('day', to_char(d.day, 'YYYY-MM-DD'), 'placed', d.placed,

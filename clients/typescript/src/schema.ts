@@ -201,13 +201,13 @@ export interface paths {
         };
         /**
          * List campaigns, newest first
-         * @description Extension (docs/contracts/dialer.md). A campaign calls each entry of its audience with the case, the outbound assistant and the `from` number, as ordinary calls carrying `campaignId` (listed in /calls, billed, with the usual webhooks). An entry is called only inside the calling window, evaluated in the contact time zone (the contact's `timeZone` custom field when valid, else the number's country when it has a single zone, else `window.timezone`; DST-correct); at most `maxConcurrent` of its calls are live at once (and never more than the organization's concurrency limit), at most `callsPerMinute` start per minute; a number gets at most 3 attempts per rolling 24 hours across all campaigns. An attempt whose endedReason is in `retry.on` is retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. A number on the do-not-call list is skipped (skipReason DO_NOT_CALL), and so is a number the organization's destination rules refuse when it is dialled (skipReason DESTINATION_NOT_ALLOWED; creating a campaign with such a number is 422 DESTINATION_NOT_ALLOWED naming it, docs/contracts/destinations.md). When the organization runs out of outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Webhook events: campaign.started, campaign.paused, campaign.completed (data: the Campaign).
+         * @description Extension (docs/contracts/dialer.md). A campaign calls each entry of its audience with the case, the outbound assistant and the `from` number, as ordinary calls carrying `campaignId` (listed in /calls, billed, with the usual webhooks). An entry is called only inside the calling window, evaluated in the contact time zone (the contact's `timeZone` custom field when valid, else the number's country when it has a single zone, else `window.timezone`; DST-correct); at most `maxConcurrent` of its calls are live at once (and never more than the organization's concurrency limit), at most `callsPerMinute` start per minute; a number gets at most 3 attempts per rolling 24 hours across all campaigns. An attempt whose endedReason is in `retry.on` is retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. A number on the do-not-call list is skipped (skipReason DO_NOT_CALL), and so is a number the organization's destination rules refuse when it is dialled (skipReason DESTINATION_NOT_ALLOWED; creating a campaign with such a number is 422 DESTINATION_NOT_ALLOWED naming it, docs/contracts/destinations.md). When the organization runs out of outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Extension (docs/number-health.md): with `fromNumbers` each call uses a number of the area code it calls, else the least used today, leaving `degraded` numbers out while others remain; with `maxCallsPerNumberPerDay`, once every number reached it the campaign pauses with DAILY_NUMBER_CAP and resumes the next day in the window's time zone. Webhook events: campaign.started, campaign.paused, campaign.completed (data: the Campaign).
          */
         get: operations["listCampaigns"];
         put?: never;
         /**
          * Create a campaign (in draft)
-         * @description Extension (docs/contracts/dialer.md). A campaign calls each entry of its audience with the case, the outbound assistant and the `from` number, as ordinary calls carrying `campaignId` (listed in /calls, billed, with the usual webhooks). An entry is called only inside the calling window, evaluated in the contact time zone (the contact's `timeZone` custom field when valid, else the number's country when it has a single zone, else `window.timezone`; DST-correct); at most `maxConcurrent` of its calls are live at once (and never more than the organization's concurrency limit), at most `callsPerMinute` start per minute; a number gets at most 3 attempts per rolling 24 hours across all campaigns. An attempt whose endedReason is in `retry.on` is retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. A number on the do-not-call list is skipped (skipReason DO_NOT_CALL), and so is a number the organization's destination rules refuse when it is dialled (skipReason DESTINATION_NOT_ALLOWED; creating a campaign with such a number is 422 DESTINATION_NOT_ALLOWED naming it, docs/contracts/destinations.md). When the organization runs out of outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Webhook events: campaign.started, campaign.paused, campaign.completed (data: the Campaign). Bounds: audience at most 10,000 (rows, contact ids or group members); maxConcurrent 1-100; callsPerMinute 1-600; retry.delaySeconds 0-604800; retry.maxAttempts 1-10.
+         * @description Extension (docs/contracts/dialer.md). A campaign calls each entry of its audience with the case, the outbound assistant and the `from` number, as ordinary calls carrying `campaignId` (listed in /calls, billed, with the usual webhooks). An entry is called only inside the calling window, evaluated in the contact time zone (the contact's `timeZone` custom field when valid, else the number's country when it has a single zone, else `window.timezone`; DST-correct); at most `maxConcurrent` of its calls are live at once (and never more than the organization's concurrency limit), at most `callsPerMinute` start per minute; a number gets at most 3 attempts per rolling 24 hours across all campaigns. An attempt whose endedReason is in `retry.on` is retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. A number on the do-not-call list is skipped (skipReason DO_NOT_CALL), and so is a number the organization's destination rules refuse when it is dialled (skipReason DESTINATION_NOT_ALLOWED; creating a campaign with such a number is 422 DESTINATION_NOT_ALLOWED naming it, docs/contracts/destinations.md). When the organization runs out of outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Extension (docs/number-health.md): with `fromNumbers` each call uses a number of the area code it calls, else the least used today, leaving `degraded` numbers out while others remain; with `maxCallsPerNumberPerDay`, once every number reached it the campaign pauses with DAILY_NUMBER_CAP and resumes the next day in the window's time zone. Webhook events: campaign.started, campaign.paused, campaign.completed (data: the Campaign). Bounds: audience at most 10,000 (rows, contact ids or group members); maxConcurrent 1-100; callsPerMinute 1-600; retry.delaySeconds 0-604800; retry.maxAttempts 1-10.
          */
         post: operations["createCampaign"];
         delete?: never;
@@ -1287,8 +1287,13 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             firstMessage: string | null;
-            /** @example +14155550142 */
+            /**
+             * @description The caller ID; with `fromNumbers`, the first of them
+             * @example +14155550142
+             */
             from: string;
+            /** @description Extension: the numbers calls are spread over (each call says which it used); null: `from` alone */
+            fromNumbers: string[] | null;
             /** Format: uuid */
             id: string;
             /**
@@ -1296,6 +1301,8 @@ export interface components {
              * @example true
              */
             livemode: boolean;
+            /** @description Extension: calls per number per day; null: no cap */
+            maxCallsPerNumberPerDay: number | null;
             maxConcurrent: number | null;
             name: string;
             /**
@@ -1309,7 +1316,7 @@ export interface components {
                 [key: string]: number;
             };
             /**
-             * @description Why the engine paused the campaign: OUTBOUND_MINUTES_EXHAUSTED or OUTBOUND_PLAN_REQUIRED (it resumes by itself once calls can be placed again); null when paused by hand or not paused
+             * @description Why the engine paused the campaign: OUTBOUND_MINUTES_EXHAUSTED or OUTBOUND_PLAN_REQUIRED (it resumes by itself once calls can be placed again), or DAILY_NUMBER_CAP (extension: every number reached `maxCallsPerNumberPerDay`; it resumes the next day in the window's time zone); null when paused by hand or not paused
              * @example OUTBOUND_MINUTES_EXHAUSTED
              */
             pausedReason: string | null;
@@ -1760,10 +1767,20 @@ export interface components {
             caseId?: string;
             firstMessage?: string;
             /**
-             * @description Caller ID: one of the organization's numbers
+             * @description Caller ID: one of the organization's numbers. Required unless `fromNumbers` is given
              * @example +14155550142
              */
-            from: string;
+            from?: string;
+            /**
+             * @description Extension: 1-50 of the organization's numbers (E.164) to spread calls over, instead of `from`: each call uses a number of the area code it calls when there is one, else the least used today; `degraded` numbers are left out while others remain (docs/number-health.md)
+             * @example [
+             *       "+14155550142",
+             *       "+12125550142"
+             *     ]
+             */
+            fromNumbers?: string[];
+            /** @description Extension: calls each of the campaign's numbers places a day (the window's time zone, UTC without one), counting every call from the number; when all its numbers reach it the campaign pauses with `DAILY_NUMBER_CAP` and resumes the next day */
+            maxCallsPerNumberPerDay?: number;
             /** @description Default: no campaign cap */
             maxConcurrent?: number;
             /** @example November reminders */

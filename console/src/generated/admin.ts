@@ -1887,8 +1887,13 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             firstMessage: string | null;
-            /** @example +14155550142 */
+            /**
+             * @description The caller ID; with `fromNumbers`, the first of them
+             * @example +14155550142
+             */
             from: string;
+            /** @description Extension: the numbers calls are spread over (each call says which it used); null: `from` alone */
+            fromNumbers: string[] | null;
             /** Format: uuid */
             id: string;
             /**
@@ -1896,6 +1901,8 @@ export interface components {
              * @example true
              */
             livemode: boolean;
+            /** @description Extension: calls per number per day; null: no cap */
+            maxCallsPerNumberPerDay: number | null;
             maxConcurrent: number | null;
             name: string;
             /**
@@ -1909,7 +1916,7 @@ export interface components {
                 [key: string]: number;
             };
             /**
-             * @description Why the engine paused the campaign: OUTBOUND_MINUTES_EXHAUSTED or OUTBOUND_PLAN_REQUIRED (it resumes by itself once calls can be placed again); null when paused by hand or not paused
+             * @description Why the engine paused the campaign: OUTBOUND_MINUTES_EXHAUSTED or OUTBOUND_PLAN_REQUIRED (it resumes by itself once calls can be placed again), or DAILY_NUMBER_CAP (extension: every number reached `maxCallsPerNumberPerDay`; it resumes the next day in the window's time zone); null when paused by hand or not paused
              * @example OUTBOUND_MINUTES_EXHAUSTED
              */
             pausedReason: string | null;
@@ -2176,10 +2183,20 @@ export interface components {
             caseId?: string;
             firstMessage?: string;
             /**
-             * @description Caller ID: one of the organization's numbers
+             * @description Caller ID: one of the organization's numbers. Required unless `fromNumbers` is given
              * @example +14155550142
              */
-            from: string;
+            from?: string;
+            /**
+             * @description Extension: 1-50 of the organization's numbers (E.164) to spread calls over, instead of `from`: each call uses a number of the area code it calls when there is one, else the least used today; `degraded` numbers are left out while others remain (docs/number-health.md)
+             * @example [
+             *       "+14155550142",
+             *       "+12125550142"
+             *     ]
+             */
+            fromNumbers?: string[];
+            /** @description Extension: calls each of the campaign's numbers places a day (the window's time zone, UTC without one), counting every call from the number; when all its numbers reach it the campaign pauses with `DAILY_NUMBER_CAP` and resumes the next day */
+            maxCallsPerNumberPerDay?: number;
             /** @description Default: no campaign cap */
             maxConcurrent?: number;
             /** @example November reminders */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { Tx } from '../../infra/database/tx';
 import { AnswerCounts, BASELINE_DAYS, RECENT_WINDOW } from './health-status';
 import type { NumberHealthStatus } from './number-health.entity';
@@ -109,6 +109,21 @@ export class NumberHealthRepository {
       livemode,
       status,
     ]);
+  }
+
+  /** Which of the organization's `numbers` (E.164) are `degraded` in the world. */
+  async degradedAmong(
+    m: EntityManager,
+    world: { organizationId: string; livemode: boolean },
+    numbers: readonly string[],
+  ): Promise<Set<string>> {
+    const rows: Array<{ number: string }> = await m.query(
+      `SELECT p.number FROM phone_numbers p
+         JOIN number_health h ON h.phone_number_id = p.id AND h.livemode = $2 AND h.status = 'degraded'
+        WHERE p.organization_id = $1 AND p.number = ANY($3)`,
+      [world.organizationId, world.livemode, [...numbers]],
+    );
+    return new Set(rows.map((r) => r.number));
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { World } from '../../common/auth/world';
 import { ApiError } from '../../common/errors/api-error';
 import { NumberHealthRepository } from './number-health.repository';
@@ -14,5 +15,10 @@ export class NumberHealthService {
     const read = await this.health.read(world.organizationId, phoneNumberId, world.livemode, days);
     if (!read) throw ApiError.notFound('Phone number');
     return { number: read.number, status: read.status, days: read.days.map(NumberHealthDayResponse.from) };
+  }
+
+  /** The numbers a campaign leaves out while it has others (docs/number-health.md), read on the caller's connection. */
+  degradedAmong(m: EntityManager, world: World, numbers: readonly string[]): Promise<Set<string>> {
+    return this.health.degradedAmong(m, world, numbers);
   }
 }

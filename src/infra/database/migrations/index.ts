@@ -34,6 +34,7 @@ import { WebhookClaimSlotsBatch1795600000010 } from './1795600000010-WebhookClai
 import { DestinationRules1795720000000 } from './1795720000000-DestinationRules';
 import { CallLabels1795730000000 } from './1795730000000-CallLabels';
 import { NumberHealth1795730000001 } from './1795730000001-NumberHealth';
+import { CampaignCallerIds1795730000002 } from './1795730000002-CampaignCallerIds';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -76,4 +77,5 @@ export const MIGRATIONS: Function[] = [
   DestinationRules1795720000000,
   CallLabels1795730000000,
   NumberHealth1795730000001,
+  CampaignCallerIds1795730000002,
 ];
