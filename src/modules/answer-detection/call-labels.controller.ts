@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Put } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../../common/auth/access.decorators';
 import { KeyWorld, World } from '../../common/auth/world';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
@@ -28,14 +28,16 @@ export class CallLabelsController {
       `\`note\` at most ${MAX_LABEL_NOTE} characters. 422 INVALID_STATE for a call that has not ended. Extension ` +
       '(docs/answer-detection.md).',
   })
+  @ApiBody({ type: LabelCallDto })
   @ApiDataResponse(CallLabelResponse)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_STATE')
   async put(
     @KeyWorld() world: World,
     @Param('id', IdParamPipe) id: string,
-    @Body() dto: LabelCallDto,
+    // Validated once the call is found (CallLabelsService.put): another organization's call is 404 whatever the body.
+    @Body() body: unknown,
   ): Promise<{ data: CallLabelResponse }> {
-    return { data: CallLabelResponse.from(await this.labels.put(world, id, dto)) };
+    return { data: CallLabelResponse.from(await this.labels.put(world, id, body)) };
   }
 
   @Get()

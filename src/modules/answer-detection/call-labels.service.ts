@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { World } from '../../common/auth/world';
 import { ApiError } from '../../common/errors/api-error';
+import { validateBody } from '../../common/validation/validation.pipe';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { CallsService } from '../calls/calls.service';
 import { CallLabel } from './call-label.entity';
@@ -18,9 +19,13 @@ export class CallLabelsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Only an ended call can be labelled: before that nobody has heard who answered. */
-  async put(world: World, callId: string, dto: LabelCallDto): Promise<CallLabel> {
+  /**
+   * Only an ended call can be labelled: before that nobody has heard who answered. The call is found before the
+   * body is judged, so another world's or organization's call is 404 whatever was sent.
+   */
+  async put(world: World, callId: string, body: unknown): Promise<CallLabel> {
     const call = await this.calls.get(world, callId);
+    const dto = await validateBody(LabelCallDto, body);
     if (call.status !== 'ended') {
       throw new ApiError('INVALID_STATE', `Only ended calls can be labelled; this call is ${call.status}`);
     }
