@@ -4,7 +4,7 @@
  * organization an enforced tier-3 plan with top-ups, and writes 20,000 call rows into the current period as a
  * fixture (settling them one by one through the API would take minutes and measure nothing of interest here).
  */
-import { performance } from 'node:perf_hooks';
+import { measureGets, percentile } from './get-latency';
 import { createOrg } from '../test/support/factory';
 import globalSetup from '../test/support/global-setup';
 import { startTestApp } from '../test/support/test-app';
@@ -13,10 +13,6 @@ const ROWS = 20_000;
 const REQUESTS = 1_000;
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const DAY = 86_400_000;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 async function main() {
   await globalSetup();
@@ -70,36 +66,12 @@ async function main() {
     if (first.status !== 200) throw new Error(`GET /usage: ${first.status}`);
     for (let i = 0; i < 50; i++) await org.api.get('/api/v1/usage'); // warm-up
 
-    const fmt = (n: number) => `${n.toFixed(1)} ms`;
     console.log(`ledger rows: ${ROWS + 2}, requests: ${REQUESTS} per route, concurrency: ${CONCURRENCY}`);
     console.log(`summary: ${JSON.stringify(first.body.data.currentPeriodUsage)}`);
     // The trivial GET /organization on the same app shows what the machine and HTTP stack cost by themselves.
-    await measure('/api/v1/organization');
-    const p95 = await measure('/api/v1/usage');
+    await measureGets(org.api, '/api/v1/organization', REQUESTS, CONCURRENCY);
+    const p95 = percentile(await measureGets(org.api, '/api/v1/usage', REQUESTS, CONCURRENCY), 95);
     console.log(`target p95 <= 50 ms: ${p95 <= 50 ? 'met' : 'NOT met'}`);
-
-    async function measure(path: string): Promise<number> {
-      const latencies: number[] = [];
-      let next = 0;
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
-          while (next++ < REQUESTS) {
-            const t0 = performance.now();
-            const res = await org.api.get(path);
-            latencies.push(performance.now() - t0);
-            if (res.status !== 200) throw new Error(`GET ${path}: ${res.status}`);
-          }
-        }),
-      );
-      const elapsed = (performance.now() - started) / 1000;
-      latencies.sort((a, b) => a - b);
-      const p95 = percentile(latencies, 95);
-      console.log(
-        `GET ${path.padEnd(22)} p50 ${fmt(percentile(latencies, 50))}  p95 ${fmt(p95)}  p99 ${fmt(percentile(latencies, 99))}  max ${fmt(latencies[latencies.length - 1])}  ${(latencies.length / elapsed).toFixed(0)} req/s`,
-      );
-      return p95;
-    }
   } finally {
     await t.close();
   }

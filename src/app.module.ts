@@ -16,6 +16,7 @@ import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { QueueConnection } from './infra/queue/queue-connection';
 import { QueueModule } from './infra/queue/queue.module';
+import { AnswerDetectionModule } from './modules/answer-detection/answer-detection.module';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
 import { AssistantsModule } from './modules/assistants/assistants.module';
 import { AutomationsModule } from './modules/automations/automations.module';
@@ -30,6 +31,7 @@ import { DoNotCallModule } from './modules/do-not-call/do-not-call.module';
 import { DestinationsModule } from './modules/destinations/destinations.module';
 import { LimitsModule } from './modules/limits/limits.module';
 import { MessagingModule } from './modules/messaging/messaging.module';
+import { NumberHealthModule } from './modules/number-health/number-health.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { OutboxModule } from './modules/outbox/outbox.module';
 import { PhoneNumbersModule } from './modules/phone-numbers/phone-numbers.module';
@@ -62,6 +64,7 @@ export class AppModule {
         OrganizationsModule,
         ApiKeysModule,
         PhoneNumbersModule,
+        NumberHealthModule,
         ContactGroupsModule,
         ContactsModule,
         AutomationsModule,
@@ -72,6 +75,7 @@ export class AppModule {
         DoNotCallModule,
         DestinationsModule,
         CallsModule,
+        AnswerDetectionModule,
         CampaignsModule,
         WebhooksModule,
         UsageModule,

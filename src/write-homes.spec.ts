@@ -63,6 +63,9 @@ const HOMES: readonly WriteHome[] = [
     entity: 'FollowUpCampaign',
     homes: ['modules/automations/follow-up-campaigns.repository.ts'],
   },
+  { table: 'call_labels', entity: 'CallLabel', homes: ['modules/answer-detection/call-labels.repository.ts'] },
+  { table: 'number_days', entity: 'NumberDay', homes: ['modules/number-health/number-health.repository.ts'] },
+  { table: 'number_health', entity: 'NumberHealth', homes: ['modules/number-health/number-health.repository.ts'] },
   {
     table: 'early_delivery_statuses',
     entity: 'EarlyDeliveryStatus',

@@ -1,3 +1,5 @@
+import { NumberHealthRepository } from '../../src/modules/number-health/number-health.repository';
+import { RecordNumberOutcomeCommand } from '../../src/modules/number-health/record-number-outcome.command';
 import { DataSource } from 'typeorm';
 import { CursorCodec } from '../../src/common/pagination/cursor-codec';
 import { uuidv7 } from '../../src/common/ids/uuid-v7';
@@ -112,6 +114,7 @@ describe('call lifecycle (PostgreSQL)', () => {
         billing,
         new CallAdmissionQueueJob(calls, jobs, admission, dispatchQueue),
         {} as ToolCallsService,
+        new RecordNumberOutcomeCommand(new NumberHealthRepository(dataSource), outbox),
       );
     events = newEvents();
     dispatcher = () =>

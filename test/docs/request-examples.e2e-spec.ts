@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { DEMO_CALL_TO, DEMO_NUMBER } from '../../src/cli/seed-demo';
+import { finished, waitForCall } from '../calls/call-fixtures';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 
@@ -102,6 +103,17 @@ describe('OpenAPI request examples are safe and accepted', () => {
       await number(org, exampleOf('createCall').from);
       await t.admin.post(`/admin/v1/organizations/${org.id}/trial`, { days: 30, mins: 100 });
       return {};
+    },
+    labelCall: async (org, path) => {
+      // An ended call to label: a number ending in 8 is not answered on the simulator, so it ends after ringing.
+      await number(org, exampleOf('createCall').from);
+      await t.admin.post(`/admin/v1/organizations/${org.id}/trial`, { days: 30, mins: 100 });
+      const call = await created(
+        org.api.post('/api/v1/calls', { to: '+14155550108', from: exampleOf('createCall').from }),
+        'call',
+      );
+      await waitForCall(org, call.id, finished);
+      return { path: path.replace('{id}', call.id) };
     },
     createCampaign: async (org) => {
       await number(org, exampleOf('createCampaign').from);

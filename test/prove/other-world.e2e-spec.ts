@@ -15,7 +15,13 @@ import { MAKERS, MakerOrg, collectionOf } from './support/resource-makers';
  * The organization-wide configuration (README: "Test and live"): every other resource is per-world data and its
  * documented object carries `livemode`. A new resource must be one or the other, and this list says which.
  */
-const CONFIGURATION = ['/api/v1/assistants/inbound', '/api/v1/assistants/outbound', '/api/v1/cases'];
+const CONFIGURATION = [
+  '/api/v1/assistants/inbound',
+  '/api/v1/assistants/outbound',
+  '/api/v1/cases',
+  // A caller ID serves both worlds; its health route answers each world's own figures.
+  '/api/v1/phone-numbers',
+];
 
 const contract = openApiContract();
 const templated = contract.operations.filter((op) => op.path.includes('{'));

@@ -70,6 +70,16 @@ export abstract class Operations {
     return this.request('post', '/api/v1/calls/{id}/end', { path: { id }, options });
   }
 
+  /** A call's label (`GET /api/v1/calls/{id}/label`, scope `calls:read`). */
+  getCallLabel(id: string, options: RequestOptions = {}): Promise<Data<'/api/v1/calls/{id}/label', 'get'>> {
+    return this.request('get', '/api/v1/calls/{id}/label', { path: { id }, options });
+  }
+
+  /** Record who a person heard answer an ended call (`PUT /api/v1/calls/{id}/label`, scope `calls:write`). */
+  labelCall(id: string, body: Body<'/api/v1/calls/{id}/label', 'put'>, options: RequestOptions = {}): Promise<Data<'/api/v1/calls/{id}/label', 'put'>> {
+    return this.request('put', '/api/v1/calls/{id}/label', { path: { id }, body, options });
+  }
+
   /** List campaigns, newest first (`GET /api/v1/campaigns`, scope `campaigns:read`). */
   listCampaigns(query: Query<'/api/v1/campaigns', 'get'> = {}, options: RequestOptions = {}): Promise<Data<'/api/v1/campaigns', 'get'>> {
     return this.request('get', '/api/v1/campaigns', { query, options });
@@ -238,6 +248,16 @@ export abstract class Operations {
   /** The organization's phone numbers (not paginated) (`GET /api/v1/phone-numbers`, scope `phone_numbers:read`). */
   listPhoneNumbers(options: RequestOptions = {}): Promise<Data<'/api/v1/phone-numbers', 'get'>> {
     return this.request('get', '/api/v1/phone-numbers', { options });
+  }
+
+  /** A caller ID's daily answer figures and status (`GET /api/v1/phone-numbers/{id}/health`, scope `calls:read`). */
+  getPhoneNumberHealth(id: string, query: Query<'/api/v1/phone-numbers/{id}/health', 'get'> = {}, options: RequestOptions = {}): Promise<Data<'/api/v1/phone-numbers/{id}/health', 'get'>> {
+    return this.request('get', '/api/v1/phone-numbers/{id}/health', { path: { id }, query, options });
+  }
+
+  /** How often answer detection agreed with a person, per voice platform (`GET /api/v1/reports/answer-detection`, scope `calls:read`). */
+  getAnswerDetectionReport(query: Query<'/api/v1/reports/answer-detection', 'get'> = {}, options: RequestOptions = {}): Promise<Data<'/api/v1/reports/answer-detection', 'get'>> {
+    return this.request('get', '/api/v1/reports/answer-detection', { query, options });
   }
 
   /** Plan, minute balance, current-period usage and allowance (`GET /api/v1/usage`, scope `usage:read`). */

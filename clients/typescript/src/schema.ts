@@ -168,6 +168,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/calls/{id}/label": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A call's label
+         * @description The label recorded by PUT; 404 NOT_FOUND when the call has none. Extension (docs/answer-detection.md).
+         */
+        get: operations["getCallLabel"];
+        /**
+         * Record who a person heard answer an ended call
+         * @description A reviewer's verdict (`human`, `voicemail`, `screener`, `unknown`) on an ended call, the truth answer detection is measured against (GET /api/v1/reports/answer-detection). A second PUT replaces the first. `note` at most 1000 characters. 422 INVALID_STATE for a call that has not ended. Extension (docs/answer-detection.md).
+         */
+        put: operations["labelCall"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns": {
         parameters: {
             query?: never;
@@ -177,13 +201,13 @@ export interface paths {
         };
         /**
          * List campaigns, newest first
-         * @description Extension (docs/contracts/dialer.md). A campaign calls each entry of its audience with the case, the outbound assistant and the `from` number, as ordinary calls carrying `campaignId` (listed in /calls, billed, with the usual webhooks). An entry is called only inside the calling window, evaluated in the contact time zone (the contact's `timeZone` custom field when valid, else the number's country when it has a single zone, else `window.timezone`; DST-correct); at most `maxConcurrent` of its calls are live at once (and never more than the organization's concurrency limit), at most `callsPerMinute` start per minute; a number gets at most 3 attempts per rolling 24 hours across all campaigns. An attempt whose endedReason is in `retry.on` is retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. A number on the do-not-call list is skipped (skipReason DO_NOT_CALL), and so is a number the organization's destination rules refuse when it is dialled (skipReason DESTINATION_NOT_ALLOWED; creating a campaign with such a number is 422 DESTINATION_NOT_ALLOWED naming it, docs/contracts/destinations.md). When the organization runs out of outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Webhook events: campaign.started, campaign.paused, campaign.completed (data: the Campaign).
+         * @description Extension (docs/contracts/dialer.md). A campaign calls each entry of its audience with the case, the outbound assistant and the `from` number, as ordinary calls carrying `campaignId` (listed in /calls, billed, with the usual webhooks). An entry is called only inside the calling window, evaluated in the contact time zone (the contact's `timeZone` custom field when valid, else the number's country when it has a single zone, else `window.timezone`; DST-correct); at most `maxConcurrent` of its calls are live at once (and never more than the organization's concurrency limit), at most `callsPerMinute` start per minute; a number gets at most 3 attempts per rolling 24 hours across all campaigns. An attempt whose endedReason is in `retry.on` is retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. A number on the do-not-call list is skipped (skipReason DO_NOT_CALL), and so is a number the organization's destination rules refuse when it is dialled (skipReason DESTINATION_NOT_ALLOWED; creating a campaign with such a number is 422 DESTINATION_NOT_ALLOWED naming it, docs/contracts/destinations.md). When the organization runs out of outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Extension (docs/number-health.md): with `fromNumbers` each call uses a number of the area code it calls, else the least used today, leaving `degraded` numbers out while others remain; with `maxCallsPerNumberPerDay`, once every number reached it the campaign pauses with DAILY_NUMBER_CAP and resumes the next day in the window's time zone. Webhook events: campaign.started, campaign.paused, campaign.completed (data: the Campaign).
          */
         get: operations["listCampaigns"];
         put?: never;
         /**
          * Create a campaign (in draft)
-         * @description Extension (docs/contracts/dialer.md). A campaign calls each entry of its audience with the case, the outbound assistant and the `from` number, as ordinary calls carrying `campaignId` (listed in /calls, billed, with the usual webhooks). An entry is called only inside the calling window, evaluated in the contact time zone (the contact's `timeZone` custom field when valid, else the number's country when it has a single zone, else `window.timezone`; DST-correct); at most `maxConcurrent` of its calls are live at once (and never more than the organization's concurrency limit), at most `callsPerMinute` start per minute; a number gets at most 3 attempts per rolling 24 hours across all campaigns. An attempt whose endedReason is in `retry.on` is retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. A number on the do-not-call list is skipped (skipReason DO_NOT_CALL), and so is a number the organization's destination rules refuse when it is dialled (skipReason DESTINATION_NOT_ALLOWED; creating a campaign with such a number is 422 DESTINATION_NOT_ALLOWED naming it, docs/contracts/destinations.md). When the organization runs out of outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Webhook events: campaign.started, campaign.paused, campaign.completed (data: the Campaign). Bounds: audience at most 10,000 (rows, contact ids or group members); maxConcurrent 1-100; callsPerMinute 1-600; retry.delaySeconds 0-604800; retry.maxAttempts 1-10.
+         * @description Extension (docs/contracts/dialer.md). A campaign calls each entry of its audience with the case, the outbound assistant and the `from` number, as ordinary calls carrying `campaignId` (listed in /calls, billed, with the usual webhooks). An entry is called only inside the calling window, evaluated in the contact time zone (the contact's `timeZone` custom field when valid, else the number's country when it has a single zone, else `window.timezone`; DST-correct); at most `maxConcurrent` of its calls are live at once (and never more than the organization's concurrency limit), at most `callsPerMinute` start per minute; a number gets at most 3 attempts per rolling 24 hours across all campaigns. An attempt whose endedReason is in `retry.on` is retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. A number on the do-not-call list is skipped (skipReason DO_NOT_CALL), and so is a number the organization's destination rules refuse when it is dialled (skipReason DESTINATION_NOT_ALLOWED; creating a campaign with such a number is 422 DESTINATION_NOT_ALLOWED naming it, docs/contracts/destinations.md). When the organization runs out of outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Extension (docs/number-health.md): with `fromNumbers` each call uses a number of the area code it calls, else the least used today, leaving `degraded` numbers out while others remain; with `maxCallsPerNumberPerDay`, once every number reached it the campaign pauses with DAILY_NUMBER_CAP and resumes the next day in the window's time zone. Webhook events: campaign.started, campaign.paused, campaign.completed (data: the Campaign). Bounds: audience at most 10,000 (rows, contact ids or group members); maxConcurrent 1-100; callsPerMinute 1-600; retry.delaySeconds 0-604800; retry.maxAttempts 1-10.
          */
         post: operations["createCampaign"];
         delete?: never;
@@ -724,6 +748,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/phone-numbers/{id}/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A caller ID's daily answer figures and status
+         * @description The number's outbound calls per UTC day (days with calls only, `days` 1-90, default 7) and its status by its own history: `degraded` when the last 50 placed calls answer at under half its 30-day rate, `watch` under three quarters. Counted as each call ends, in the key's world; a change of status fires `phone_number.health_changed`. 404 NOT_FOUND for another organization's number. Extension (docs/number-health.md).
+         */
+        get: operations["getPhoneNumberHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/answer-detection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How often answer detection agreed with a person, per voice platform
+         * @description Labelled calls (PUT /api/v1/calls/{id}/label) compared with what the platform detected (the call's `answeredBy`): a confusion matrix per platform, with voicemail precision and recall. Filters: `from` / `to` on the call's creation, `platform`, `campaignId`. A test key reports on test calls (all on the simulator). Extension (docs/answer-detection.md).
+         */
+        get: operations["getAnswerDetectionReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/usage": {
         parameters: {
             query?: never;
@@ -969,6 +1033,13 @@ export interface components {
              */
             summary?: boolean;
         };
+        AnswerDetectionReport: {
+            /** @description One entry per platform with at least one labelled call matching the filters, by name */
+            platforms: components["schemas"]["PlatformDetection"][];
+        };
+        AnswerDetectionReportResponse: {
+            data: components["schemas"]["AnswerDetectionReport"];
+        };
         AudienceRow: {
             /** Format: uuid */
             contactId?: string;
@@ -990,7 +1061,7 @@ export interface components {
              * @description Extension: who picked up an outbound call (`unknown` when answering-machine detection was off); null when nobody did, while the call is live, and on inbound calls (docs/tools.md)
              * @enum {string|null}
              */
-            answeredBy: "human" | "voicemail" | "unknown" | null;
+            answeredBy: "human" | "voicemail" | "screener" | "unknown" | null;
             apiCallId: string | null;
             /** @enum {string|null} */
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
@@ -1061,7 +1132,7 @@ export interface components {
              * @description Extension: who picked up an outbound call (`unknown` when answering-machine detection was off); null when nobody did, while the call is live, and on inbound calls (docs/tools.md)
              * @enum {string|null}
              */
-            answeredBy: "human" | "voicemail" | "unknown" | null;
+            answeredBy: "human" | "voicemail" | "screener" | "unknown" | null;
             apiCallId: string | null;
             /** @enum {string|null} */
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
@@ -1121,6 +1192,24 @@ export interface components {
         CallDetailResponse: {
             data: components["schemas"]["CallDetail"];
         };
+        CallLabel: {
+            /**
+             * @description Who a person heard answer
+             * @enum {string}
+             */
+            answeredBy: "human" | "voicemail" | "screener" | "unknown";
+            /** Format: uuid */
+            callId: string;
+            /**
+             * Format: date-time
+             * @description When the label was last set
+             */
+            labelledAt: string;
+            note: string | null;
+        };
+        CallLabelResponse: {
+            data: components["schemas"]["CallLabel"];
+        };
         CallListResponse: {
             data: components["schemas"]["Call"][];
             pagination: components["schemas"]["Pagination"];
@@ -1179,7 +1268,7 @@ export interface components {
         };
         Campaign: {
             /**
-             * @description Extension: ended calls (every attempt) by `answeredBy` (`human`, `voicemail`, `unknown`)
+             * @description Extension: ended calls (every attempt) by `answeredBy` (`human`, `voicemail`, `screener`, `unknown`)
              * @example {
              *       "human": 150,
              *       "voicemail": 45
@@ -1198,8 +1287,13 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             firstMessage: string | null;
-            /** @example +14155550142 */
+            /**
+             * @description The caller ID; with `fromNumbers`, the first of them
+             * @example +14155550142
+             */
             from: string;
+            /** @description Extension: the numbers calls are spread over (each call says which it used); null: `from` alone */
+            fromNumbers: string[] | null;
             /** Format: uuid */
             id: string;
             /**
@@ -1207,6 +1301,8 @@ export interface components {
              * @example true
              */
             livemode: boolean;
+            /** @description Extension: calls per number per day; null: no cap */
+            maxCallsPerNumberPerDay: number | null;
             maxConcurrent: number | null;
             name: string;
             /**
@@ -1220,7 +1316,7 @@ export interface components {
                 [key: string]: number;
             };
             /**
-             * @description Why the engine paused the campaign: OUTBOUND_MINUTES_EXHAUSTED or OUTBOUND_PLAN_REQUIRED (it resumes by itself once calls can be placed again); null when paused by hand or not paused
+             * @description Why the engine paused the campaign: OUTBOUND_MINUTES_EXHAUSTED or OUTBOUND_PLAN_REQUIRED (it resumes by itself once calls can be placed again), or DAILY_NUMBER_CAP (extension: every number reached `maxCallsPerNumberPerDay`; it resumes the next day in the window's time zone); null when paused by hand or not paused
              * @example OUTBOUND_MINUTES_EXHAUSTED
              */
             pausedReason: string | null;
@@ -1671,10 +1767,20 @@ export interface components {
             caseId?: string;
             firstMessage?: string;
             /**
-             * @description Caller ID: one of the organization's numbers
+             * @description Caller ID: one of the organization's numbers. Required unless `fromNumbers` is given
              * @example +14155550142
              */
-            from: string;
+            from?: string;
+            /**
+             * @description Extension: 1-50 of the organization's numbers (E.164) to spread calls over, instead of `from`: each call uses a number of the area code it calls when there is one, else the least used today; `degraded` numbers are left out while others remain (docs/number-health.md)
+             * @example [
+             *       "+14155550142",
+             *       "+12125550142"
+             *     ]
+             */
+            fromNumbers?: string[];
+            /** @description Extension: calls each of the campaign's numbers places a day (the window's time zone, UTC without one), counting every call from the number; when all its numbers reach it the campaign pauses with `DAILY_NUMBER_CAP` and resumes the next day */
+            maxCallsPerNumberPerDay?: number;
             /** @description Default: no campaign cap */
             maxConcurrent?: number;
             /** @example November reminders */
@@ -1769,7 +1875,7 @@ export interface components {
              *       "call.ended"
              *     ]
              */
-            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off")[];
+            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed")[];
             /**
              * @description HTTPS URL to a public address; http or https inside the operator's `WEBHOOK_PRIVATE_NETWORKS`
              * @example https://example.com/hooks/voice
@@ -1787,7 +1893,7 @@ export interface components {
              *       "call.failed"
              *     ]
              */
-            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off")[];
+            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed")[];
             /** Format: uuid */
             id: string;
             isActive: boolean;
@@ -1892,6 +1998,15 @@ export interface components {
         };
         InboundAssistantResponse: {
             data: components["schemas"]["InboundAssistant"];
+        };
+        LabelCall: {
+            /**
+             * @description Who a person heard answer the call
+             * @enum {string}
+             */
+            answeredBy: "human" | "voicemail" | "screener" | "unknown";
+            /** @description What the reviewer noticed; at most 1000 characters */
+            note?: string | null;
         };
         Limits: {
             /**
@@ -2043,6 +2158,66 @@ export interface components {
             model: string;
             provider: string;
         };
+        NumberHealth: {
+            /** @description Only the days that had calls, oldest first */
+            days: components["schemas"]["NumberHealthDay"][];
+            /**
+             * @description E.164
+             * @example +14155550142
+             */
+            number: string;
+            /**
+             * @description `degraded` when the answer rate of the last 50 placed calls (at least 50) is below half of the number's own 30-day answer rate, `watch` below three quarters, else `healthy`
+             * @enum {string}
+             */
+            status: "healthy" | "watch" | "degraded";
+        };
+        NumberHealthDay: {
+            /**
+             * @description human / placed (0-1); null without calls
+             * @example 0.4
+             */
+            answerRate: number | null;
+            /**
+             * @description Mean talk time of the calls someone or something picked up; null when none was
+             * @example 61.5
+             */
+            avgTalkSeconds: number | null;
+            /**
+             * Format: date
+             * @description The UTC day
+             * @example 2026-11-30
+             */
+            date: string;
+            /**
+             * @description Calls that failed (status `error`)
+             * @example 2
+             */
+            failed: number;
+            /**
+             * @description Calls a person answered (`answeredBy: human`)
+             * @example 48
+             */
+            human: number;
+            /**
+             * @description Calls nobody answered (ended without `answeredBy`)
+             * @example 40
+             */
+            notAnswered: number;
+            /**
+             * @description Outbound calls from the number that ended that day
+             * @example 120
+             */
+            placed: number;
+            /**
+             * @description Calls a voicemail answered
+             * @example 30
+             */
+            voicemail: number;
+        };
+        NumberHealthResponse: {
+            data: components["schemas"]["NumberHealth"];
+        };
         Organization: {
             /** @example ops@acme.example */
             contactEmail: string | null;
@@ -2160,10 +2335,77 @@ export interface components {
         PhoneNumberListResponse: {
             data: components["schemas"]["PhoneNumber"][];
         };
+        Phone_numberWebhookEvent: {
+            data: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            event: "phone_number.health_changed";
+            /** @description Extension: the world of what the event describes (false: test data). An endpoint receives only the events of its own world (its creating key's), so a receiver can also refuse the other world. */
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601).
+             */
+            timestamp: string;
+        };
         PlanFeatures: {
             allowInbound: boolean;
             allowMessaging: boolean;
             allowOutbound: boolean;
+        };
+        PlatformDetection: {
+            /**
+             * @description Labelled calls counted
+             * @example 40
+             */
+            labelled: number;
+            /**
+             * @description Calls by label (outer key: what a person heard) and by what the platform detected (inner key: the call's `answeredBy`; a call with none counts as `unknown`). Every outcome (human, voicemail, screener, unknown) is present on both axes.
+             * @example {
+             *       "human": {
+             *         "human": 20,
+             *         "screener": 0,
+             *         "unknown": 1,
+             *         "voicemail": 1
+             *       },
+             *       "screener": {
+             *         "human": 2,
+             *         "screener": 0,
+             *         "unknown": 0,
+             *         "voicemail": 0
+             *       },
+             *       "unknown": {
+             *         "human": 0,
+             *         "screener": 0,
+             *         "unknown": 1,
+             *         "voicemail": 0
+             *       },
+             *       "voicemail": {
+             *         "human": 2,
+             *         "screener": 0,
+             *         "unknown": 1,
+             *         "voicemail": 12
+             *       }
+             *     }
+             */
+            matrix: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            /** @enum {string} */
+            platform: "simulator" | "vapi" | "retell";
+            /**
+             * @description Labelled voicemail among calls detected voicemail (0-1); null when none was detected voicemail
+             * @example 0.8
+             */
+            voicemailPrecision: number | null;
+            /**
+             * @description Detected voicemail among calls labelled voicemail (0-1; detected `unknown` is a miss); null when none was labelled voicemail
+             * @example 0.8
+             */
+            voicemailRecall: number | null;
         };
         RetryPolicy: {
             /** @example 3600 */
@@ -2418,7 +2660,7 @@ export interface components {
         };
         UpdateWebhook: {
             description?: string;
-            events?: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off")[];
+            events?: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed")[];
             isActive?: boolean;
             url?: string;
         };
@@ -2614,7 +2856,7 @@ export interface components {
              * @example call.ended
              * @enum {string}
              */
-            event: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "webhook.test";
+            event: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed" | "webhook.test";
             /**
              * Format: uuid
              * @description The domain event delivered (a fresh id for a test ping)
@@ -2651,7 +2893,7 @@ export interface components {
              *       "call.failed"
              *     ]
              */
-            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off")[];
+            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed")[];
             /** Format: uuid */
             id: string;
             isActive: boolean;
@@ -4339,6 +4581,279 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INVALID_STATE */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCallLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallLabelResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    labelCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "answeredBy": "human"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LabelCall"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallLabelResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -8814,6 +9329,241 @@ export interface operations {
             };
         };
     };
+    getPhoneNumberHealth: {
+        parameters: {
+            query?: {
+                /** @description UTC days back from today (included), 1-90 */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NumberHealthResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAnswerDetectionReport: {
+        parameters: {
+            query?: {
+                /** @description Only calls created at or after this time (ISO 8601, between the years 1970 and 9999) */
+                from?: string;
+                /** @description Only calls created before this time (ISO 8601, between the years 1970 and 9999) */
+                to?: string;
+                /** @description Only calls placed on this voice platform */
+                platform?: "simulator" | "vapi" | "retell";
+                /** @description Only calls placed by this campaign */
+                campaignId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnswerDetectionReportResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getUsage: {
         parameters: {
             query?: never;
@@ -9653,7 +10403,7 @@ export interface operations {
                 /** @description From the previous page of the same query */
                 cursor?: string;
                 status?: "pending" | "delivered" | "failed";
-                event?: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "webhook.test";
+                event?: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed" | "webhook.test";
             };
             header?: never;
             path: {

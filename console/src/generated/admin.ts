@@ -1545,7 +1545,7 @@ export interface components {
              * @description Extension: who picked up an outbound call (`unknown` when answering-machine detection was off); null when nobody did, while the call is live, and on inbound calls (docs/tools.md)
              * @enum {string|null}
              */
-            answeredBy: "human" | "voicemail" | "unknown" | null;
+            answeredBy: "human" | "voicemail" | "screener" | "unknown" | null;
             apiCallId: string | null;
             /** @enum {string|null} */
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
@@ -1609,7 +1609,7 @@ export interface components {
              * @description Extension: who picked up an outbound call (`unknown` when answering-machine detection was off); null when nobody did, while the call is live, and on inbound calls (docs/tools.md)
              * @enum {string|null}
              */
-            answeredBy: "human" | "voicemail" | "unknown" | null;
+            answeredBy: "human" | "voicemail" | "screener" | "unknown" | null;
             apiCallId: string | null;
             /** @enum {string|null} */
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
@@ -1868,7 +1868,7 @@ export interface components {
              */
             actions: ("start" | "pause" | "resume" | "cancel")[];
             /**
-             * @description Extension: ended calls (every attempt) by `answeredBy` (`human`, `voicemail`, `unknown`)
+             * @description Extension: ended calls (every attempt) by `answeredBy` (`human`, `voicemail`, `screener`, `unknown`)
              * @example {
              *       "human": 150,
              *       "voicemail": 45
@@ -1887,8 +1887,13 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             firstMessage: string | null;
-            /** @example +14155550142 */
+            /**
+             * @description The caller ID; with `fromNumbers`, the first of them
+             * @example +14155550142
+             */
             from: string;
+            /** @description Extension: the numbers calls are spread over (each call says which it used); null: `from` alone */
+            fromNumbers: string[] | null;
             /** Format: uuid */
             id: string;
             /**
@@ -1896,6 +1901,8 @@ export interface components {
              * @example true
              */
             livemode: boolean;
+            /** @description Extension: calls per number per day; null: no cap */
+            maxCallsPerNumberPerDay: number | null;
             maxConcurrent: number | null;
             name: string;
             /**
@@ -1909,7 +1916,7 @@ export interface components {
                 [key: string]: number;
             };
             /**
-             * @description Why the engine paused the campaign: OUTBOUND_MINUTES_EXHAUSTED or OUTBOUND_PLAN_REQUIRED (it resumes by itself once calls can be placed again); null when paused by hand or not paused
+             * @description Why the engine paused the campaign: OUTBOUND_MINUTES_EXHAUSTED or OUTBOUND_PLAN_REQUIRED (it resumes by itself once calls can be placed again), or DAILY_NUMBER_CAP (extension: every number reached `maxCallsPerNumberPerDay`; it resumes the next day in the window's time zone); null when paused by hand or not paused
              * @example OUTBOUND_MINUTES_EXHAUSTED
              */
             pausedReason: string | null;
@@ -2176,10 +2183,20 @@ export interface components {
             caseId?: string;
             firstMessage?: string;
             /**
-             * @description Caller ID: one of the organization's numbers
+             * @description Caller ID: one of the organization's numbers. Required unless `fromNumbers` is given
              * @example +14155550142
              */
-            from: string;
+            from?: string;
+            /**
+             * @description Extension: 1-50 of the organization's numbers (E.164) to spread calls over, instead of `from`: each call uses a number of the area code it calls when there is one, else the least used today; `degraded` numbers are left out while others remain (docs/number-health.md)
+             * @example [
+             *       "+14155550142",
+             *       "+12125550142"
+             *     ]
+             */
+            fromNumbers?: string[];
+            /** @description Extension: calls each of the campaign's numbers places a day (the window's time zone, UTC without one), counting every call from the number; when all its numbers reach it the campaign pauses with `DAILY_NUMBER_CAP` and resumes the next day */
+            maxCallsPerNumberPerDay?: number;
             /** @description Default: no campaign cap */
             maxConcurrent?: number;
             /** @example November reminders */
@@ -2519,7 +2536,7 @@ export interface components {
              *       "call.ended"
              *     ]
              */
-            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off")[];
+            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed")[];
             /**
              * @description HTTPS URL to a public address; http or https inside the operator's `WEBHOOK_PRIVATE_NETWORKS`
              * @example https://example.com/hooks/voice
@@ -2598,7 +2615,7 @@ export interface components {
              *       "call.failed"
              *     ]
              */
-            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off")[];
+            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed")[];
             /** Format: uuid */
             id: string;
             isActive: boolean;
@@ -3750,7 +3767,7 @@ export interface components {
         };
         UpdateWebhookDto: {
             description?: string;
-            events?: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off")[];
+            events?: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed")[];
             isActive?: boolean;
             url?: string;
         };
@@ -3939,7 +3956,7 @@ export interface components {
              * @example call.ended
              * @enum {string}
              */
-            event: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "webhook.test";
+            event: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed" | "webhook.test";
             /**
              * Format: uuid
              * @description The domain event delivered (a fresh id for a test ping)
@@ -3969,7 +3986,7 @@ export interface components {
              *       "call.failed"
              *     ]
              */
-            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off")[];
+            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed")[];
             /** Format: uuid */
             id: string;
             isActive: boolean;
@@ -9728,7 +9745,7 @@ export interface operations {
                 /** @description From the previous page of the same query */
                 cursor?: string;
                 status?: "pending" | "delivered" | "failed";
-                event?: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "webhook.test";
+                event?: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed" | "webhook.test";
                 /** @description The console's Test / Live switch: false reads and changes the organization's test data */
                 livemode?: boolean;
             };
@@ -11096,7 +11113,7 @@ export const pathsAdminV1OrganizationsOrgIdCallsGetParametersQueryStatusValues: 
 export const pathsAdminV1OrganizationsOrgIdMessagingConversationsGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/messaging/conversations"]["get"]["parameters"]["query"]["status"]> = ["active", "handed_off", "closed"];
 export const pathsAdminV1OrganizationsOrgIdUsageHistoryGetParametersQueryTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/usage/history"]["get"]["parameters"]["query"]["type"]> = ["inbound_call", "outbound_call", "monthly_renewal", "addon_purchase", "admin_adjustment", "coupon_redemption", "trial_activation", "trial_conversion", "trial_expiration"];
 export const pathsAdminV1OrganizationsOrgIdWebhooksIdDeliveriesGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/webhooks/{id}/deliveries"]["get"]["parameters"]["query"]["status"]> = ["pending", "delivered", "failed"];
-export const pathsAdminV1OrganizationsOrgIdWebhooksIdDeliveriesGetParametersQueryEventValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/webhooks/{id}/deliveries"]["get"]["parameters"]["query"]["event"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "webhook.test"];
+export const pathsAdminV1OrganizationsOrgIdWebhooksIdDeliveriesGetParametersQueryEventValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/webhooks/{id}/deliveries"]["get"]["parameters"]["query"]["event"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "phone_number.health_changed", "webhook.test"];
 export const adminMessagingAccountResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminMessagingAccountResponse"]["status"]> = ["active", "disconnected", "error", "pending_setup"];
 export const apiKeyResponseEnvironmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyResponse"]["environment"]> = ["live", "test"];
 export const automationResponseKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AutomationResponse"]["kind"]> = ["recurring-schedule", "follow-up-campaign"];
@@ -11125,10 +11142,10 @@ export const createRecurringScheduleDtoStatusValues: ReadonlyArray<FlattenedDeep
 export const createSubscriptionDtoProductTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSubscriptionDto"]["productType"]> = ["outreach", "receptionist"];
 export const createSubscriptionDtoTierValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSubscriptionDto"]["tier"]> = [1, 2, 3];
 export const createToolDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateToolDto"]["type"]> = ["function", "transfer", "end-call", "platform"];
-export const createWebhookDtoEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWebhookDto"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off"];
+export const createWebhookDtoEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWebhookDto"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "phone_number.health_changed"];
 export const createdApiKeyResponseEnvironmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedApiKeyResponse"]["environment"]> = ["live", "test"];
 export const createdToolResponseTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedToolResponse"]["type"]> = ["function", "transfer", "end-call", "platform"];
-export const createdWebhookEndpointResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedWebhookEndpointResponse"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off"];
+export const createdWebhookEndpointResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedWebhookEndpointResponse"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "phone_number.health_changed"];
 export const destinationClassValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DestinationClass"]> = ["premium-rate", "satellite", "international-network"];
 export const doNotCallEntryResponseSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DoNotCallEntryResponse"]["source"]> = ["api", "message", "console"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["VALIDATION_ERROR", "INVALID_CURSOR", "UNAUTHORIZED", "KEY_REVOKED", "KEY_EXPIRED", "OUTBOUND_MINUTES_EXHAUSTED", "INSUFFICIENT_SCOPE", "OUTBOUND_PLAN_REQUIRED", "NOT_FOUND", "TEMPLATE_NOT_FOUND", "CONFLICT", "IDEMPOTENCY_CONFLICT", "PAYLOAD_TOO_LARGE", "INVALID_PHONE", "INVALID_STATE", "DO_NOT_CALL", "DESTINATION_NOT_ALLOWED", "SESSION_EXPIRED", "TEMPLATE_INVALID", "MESSAGE_UNDELIVERABLE", "MEDIA_TOO_LARGE", "MAX_ENDPOINTS", "MAX_ASSISTANTS", "MAX_MESSAGING_ACCOUNTS", "MAX_PHONE_NUMBERS", "MAX_CONTACT_GROUPS", "MAX_TOOLS", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED", "INTERNAL_ERROR", "MESSAGING_API_ERROR", "SERVICE_UNAVAILABLE"];
@@ -11162,7 +11179,7 @@ export const transcriptMessageResponseRoleValues: ReadonlyArray<FlattenedDeepReq
 export const transferDestinationDtoModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TransferDestinationDto"]["mode"]> = ["cold", "warm"];
 export const transferDestinationResponseModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TransferDestinationResponse"]["mode"]> = ["cold", "warm"];
 export const trialResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TrialResponse"]["status"]> = ["active", "converted", "expired"];
-export const updateWebhookDtoEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateWebhookDto"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off"];
+export const updateWebhookDtoEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateWebhookDto"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "phone_number.health_changed"];
 export const usageHistoryRowResponseTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsageHistoryRowResponse"]["type"]> = ["inbound_call", "outbound_call", "monthly_renewal", "addon_purchase", "admin_adjustment", "coupon_redemption", "trial_activation", "trial_conversion", "trial_expiration"];
 export const usagePeriodResponseSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsagePeriodResponse"]["source"]> = ["subscription", "trial", "rolling_30d"];
 export const usagePlanResponseProductTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsagePlanResponse"]["productType"]> = ["outreach", "receptionist"];
@@ -11171,6 +11188,6 @@ export const usageSubscriptionResponseProductTypeValues: ReadonlyArray<Flattened
 export const usageSubscriptionResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsageSubscriptionResponse"]["status"]> = ["active", "canceled"];
 export const voicemailPolicyDtoActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicemailPolicyDto"]["action"]> = ["hang-up", "leave-message"];
 export const voicemailPolicyResponseActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicemailPolicyResponse"]["action"]> = ["hang-up", "leave-message"];
-export const webhookDeliveryResponseEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryResponse"]["event"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "webhook.test"];
+export const webhookDeliveryResponseEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryResponse"]["event"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "phone_number.health_changed", "webhook.test"];
 export const webhookDeliveryResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryResponse"]["status"]> = ["pending", "delivered", "failed"];
-export const webhookEndpointResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEndpointResponse"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off"];
+export const webhookEndpointResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEndpointResponse"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "phone_number.health_changed"];

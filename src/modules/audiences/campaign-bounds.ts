@@ -5,6 +5,9 @@ export const CAMPAIGN_BOUNDS = {
   callsPerMinute: 600,
   retryDelaySeconds: 7 * 24 * 3600,
   maxAttempts: 10,
+  /** Extension: the numbers one campaign spreads its calls over, and each one's calls a day. */
+  fromNumbers: 50,
+  maxCallsPerNumberPerDay: 1000,
 } as const;
 
 /** endedReason values a retry policy may name. */

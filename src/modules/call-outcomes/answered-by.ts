@@ -1,5 +1,9 @@
-/** Who picked up an outbound call (`answeredBy` on calls; docs/tools.md, "Voicemail"). */
-export const ANSWERED_BY = ['human', 'voicemail', 'unknown'] as const;
+/**
+ * Who picked up an outbound call (`answeredBy` on calls; docs/tools.md, "Voicemail"). `screener` is a
+ * call-screening assistant (the phone's own bot asking who is calling): neither a person nor a voicemail box, and
+ * what a reviewer's label may say a call reached (docs/answer-detection.md).
+ */
+export const ANSWERED_BY = ['human', 'voicemail', 'screener', 'unknown'] as const;
 export type AnsweredBy = (typeof ANSWERED_BY)[number];
 
 /**

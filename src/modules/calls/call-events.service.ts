@@ -14,6 +14,7 @@ import { Call } from './call.entity';
 import { CallOutcome } from './calls.repository';
 import { ToolCallsService } from './tool-calls.service';
 import { inTransaction, Tx } from '../../infra/database/tx';
+import { RecordNumberOutcomeCommand } from '../number-health/record-number-outcome.command';
 
 /** Calls recorded as started in one transaction at most. */
 const MAX_STARTED_BATCH = 100;
@@ -44,6 +45,7 @@ export class CallEventsService {
     private readonly billing: CallBilling,
     private readonly admission: CallAdmissionQueueJob,
     private readonly toolCalls: ToolCallsService,
+    private readonly numberOutcomes: RecordNumberOutcomeCommand,
   ) {}
 
   async apply(event: PlatformEvent): Promise<void> {
@@ -152,6 +154,14 @@ export class CallEventsService {
       const ended = await this.calls.finish(m, callId, providerCallId, report, outcome);
       if (!ended) return null;
       await this.outbox.record(m, ended, report.failed ? 'call.failed' : 'call.ended', finishedCallPayload(ended));
+      // Counted once, with the move that finished the call (docs/number-health.md).
+      if (ended.direction === 'outbound') {
+        await this.numberOutcomes.execute(m, {
+          ...ended,
+          status: report.failed ? 'error' : 'ended',
+          endedAt: ended.endedAt!,
+        });
+      }
       this.logger.debug({ callId, status: ended.status, endedReason: ended.endedReason }, 'Call finished');
       return ended;
     });

@@ -91,7 +91,7 @@ export class Call {
   @Column('jsonb', { nullable: true }) analysisPlan: AnalysisPlan | null;
   /** The case's keyterms (one per line there) when the call was created, for the platform's transcriber. */
   @Column('text', { array: true, nullable: true }) keyterms: string[] | null;
-  /** Extension: who picked up (`human`, `voicemail`, `unknown`), null when nobody did. */
+  /** Extension: who picked up (`human`, `voicemail`, `screener`, `unknown`), null when nobody did. */
   @Column('text', { nullable: true }) answeredBy: AnsweredBy | null;
   /** Extension: the post-call analysis of an ended call whose case asked for one. */
   @Column('jsonb', { nullable: true }) analysis: CallAnalysis | null;

@@ -99,7 +99,8 @@ export class CallResponse {
   variableValues: Record<string, string> | null;
   @ApiProperty({
     type: String,
-    enum: ANSWERED_BY,
+    // A copy: the OpenAPI generator adds `null` to a nullable enum array in place.
+    enum: [...ANSWERED_BY],
     nullable: true,
     description:
       'Extension: who picked up an outbound call (`unknown` when answering-machine detection was off); null when ' +

@@ -10,6 +10,7 @@ import { DoNotCallModule } from '../do-not-call/do-not-call.module';
 import { DestinationsModule } from '../destinations/destinations.module';
 import { LimitsModule } from '../limits/limits.module';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
+import { NumberHealthModule } from '../number-health/number-health.module';
 import { UsageModule } from '../usage/usage.module';
 import { Call } from './call.entity';
 import { CallEventsService } from './call-events.service';
@@ -49,6 +50,7 @@ import { EndCallCommand } from './end-call.command';
     ToolsModule,
     AssistantsModule,
     PhoneNumbersModule,
+    NumberHealthModule,
     UsageModule,
     LimitsModule,
     DoNotCallModule,

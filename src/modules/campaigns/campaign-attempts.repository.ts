@@ -50,6 +50,27 @@ export class CampaignAttemptsRepository {
     return new Map(rows.map((r) => [r.to, { count: r.n, oldest: new Date(r.oldest) }]));
   }
 
+  /**
+   * Outbound calls the world's organization placed from each of `numbers` since midnight in `timeZone` (all its
+   * calls, not only this campaign's: a number's daily cap is about the number). Reads `calls` by its
+   * organization-number-time index.
+   */
+  async callsFromToday(
+    m: EntityManager,
+    world: { organizationId: string; livemode: boolean },
+    numbers: readonly string[],
+    timeZone: string,
+  ): Promise<Map<string, number>> {
+    const rows: Array<{ number: string; n: number }> = await m.query(
+      `SELECT call_from AS number, count(*)::int AS n FROM calls
+        WHERE organization_id = $1 AND livemode = $2 AND direction = 'outbound' AND call_from = ANY($3)
+          AND created_at >= date_trunc('day', now() AT TIME ZONE $4) AT TIME ZONE $4
+        GROUP BY call_from`,
+      [world.organizationId, world.livemode, [...numbers], timeZone],
+    );
+    return new Map(rows.map((r) => [r.number, r.n]));
+  }
+
   async forEntries(
     entryIds: readonly string[],
     m: EntityManager,

@@ -41,7 +41,12 @@ export class Campaign {
   @Column('text') name: string;
   @Column('text') status: CampaignStatus;
   @Column('text', { nullable: true }) pausedReason: string | null;
+  /** The caller ID; with `fromNumbers`, the first of them. */
   @Column('text') callFrom: string;
+  /** Extension (docs/number-health.md): the numbers calls are spread over; null: `callFrom` alone. */
+  @Column('text', { array: true, nullable: true }) fromNumbers: string[] | null;
+  /** Extension: calls a number places per day (in the window's zone), across the organization; null: no cap. */
+  @Column('int', { nullable: true }) maxCallsPerNumberPerDay: number | null;
   @Column('uuid', { nullable: true }) caseId: string | null;
   @Column('uuid', { nullable: true }) assistantConfigId: string | null;
   @Column('text', { nullable: true }) firstMessage: string | null;

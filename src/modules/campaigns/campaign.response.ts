@@ -31,10 +31,21 @@ export class CampaignResponse {
     example: 'OUTBOUND_MINUTES_EXHAUSTED',
     description:
       'Why the engine paused the campaign: OUTBOUND_MINUTES_EXHAUSTED or OUTBOUND_PLAN_REQUIRED (it resumes by ' +
-      'itself once calls can be placed again); null when paused by hand or not paused',
+      'itself once calls can be placed again), or DAILY_NUMBER_CAP (extension: every number reached ' +
+      "`maxCallsPerNumberPerDay`; it resumes the next day in the window's time zone); null when paused by hand or " +
+      'not paused',
   })
   pausedReason: string | null;
-  @ApiProperty({ example: '+14155550142' }) from: string;
+  @ApiProperty({ example: '+14155550142', description: 'The caller ID; with `fromNumbers`, the first of them' })
+  from: string;
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    description: 'Extension: the numbers calls are spread over (each call says which it used); null: `from` alone',
+  })
+  fromNumbers: string[] | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Extension: calls per number per day; null: no cap' })
+  maxCallsPerNumberPerDay: number | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) caseId: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) assistantConfigId: string | null;
   @ApiProperty({ type: String, nullable: true }) firstMessage: string | null;
@@ -56,7 +67,7 @@ export class CampaignResponse {
     type: 'object',
     additionalProperties: { type: 'integer' },
     example: { human: 150, voicemail: 45 },
-    description: 'Extension: ended calls (every attempt) by `answeredBy` (`human`, `voicemail`, `unknown`)',
+    description: 'Extension: ended calls (every attempt) by `answeredBy` (`human`, `voicemail`, `screener`, `unknown`)',
   })
   answeredBy: Record<string, number>;
   @ApiProperty({
@@ -84,6 +95,8 @@ export class CampaignResponse {
       status: c.status,
       pausedReason: c.pausedReason,
       from: c.callFrom,
+      fromNumbers: c.fromNumbers,
+      maxCallsPerNumberPerDay: c.maxCallsPerNumberPerDay,
       caseId: c.caseId,
       assistantConfigId: c.assistantConfigId,
       firstMessage: c.firstMessage,

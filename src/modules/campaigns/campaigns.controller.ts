@@ -29,7 +29,11 @@ const ENGINE =
   "organization's destination rules refuse when it is dialled (skipReason DESTINATION_NOT_ALLOWED; creating a " +
   'campaign with such a number is 422 DESTINATION_NOT_ALLOWED naming it, docs/contracts/destinations.md). ' +
   'When the organization runs out of outbound minutes or plan the campaign pauses with pausedReason ' +
-  'OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Webhook events: ' +
+  'OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. ' +
+  'Extension (docs/number-health.md): with `fromNumbers` each call uses a number of the area code it calls, else ' +
+  'the least used today, leaving `degraded` numbers out while others remain; with `maxCallsPerNumberPerDay`, ' +
+  'once every number reached it the campaign pauses with DAILY_NUMBER_CAP and resumes the next day in the ' +
+  "window's time zone. Webhook events: " +
   'campaign.started, campaign.paused, campaign.completed (data: the Campaign).';
 
 @ApiTags('Campaigns (extension)')

@@ -10,6 +10,7 @@ import { DoNotCallModule } from '../do-not-call/do-not-call.module';
 import { DestinationsModule } from '../destinations/destinations.module';
 import { LimitsModule } from '../limits/limits.module';
 import { MessagingModule } from '../messaging/messaging.module';
+import { NumberHealthModule } from '../number-health/number-health.module';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
 import { UsageModule } from '../usage/usage.module';
 import { CampaignActionsService } from './campaign-actions.service';
@@ -41,6 +42,7 @@ import { CampaignEngineJob } from './engine/campaign-engine.job';
     ContactGroupsModule,
     AssistantsModule,
     PhoneNumbersModule,
+    NumberHealthModule,
     UsageModule,
     DoNotCallModule,
     DestinationsModule,

@@ -70,8 +70,15 @@ export class CreateCampaignCommand {
     const { livemode, source } = origin;
     // Every read on the caller's connection: a caller holding it while this waited for a second one would
     // deadlock the pool once as many such callers as connections run together.
-    if (!(await this.numbers.findOwnedIn(tx, organizationId, dto.from))) {
-      throw new ApiError('INVALID_PHONE', `from: ${dto.from} is not a phone number of this organization`);
+    if (dto.from !== undefined && dto.fromNumbers !== undefined) {
+      throw ApiError.validation('from', 'give either from or fromNumbers, not both');
+    }
+    const callerIds = dto.fromNumbers ?? [dto.from!];
+    for (const [i, number] of callerIds.entries()) {
+      if (!(await this.numbers.findOwnedIn(tx, organizationId, number))) {
+        const field = dto.fromNumbers ? `fromNumbers[${i}]` : 'from';
+        throw new ApiError('INVALID_PHONE', `${field}: ${number} is not a phone number of this organization`);
+      }
     }
     if (dto.caseId) await this.cases.getForCall(tx, organizationId, dto.caseId);
     if (dto.assistantConfigId) await this.assistants.getForCall(tx, organizationId, dto.assistantConfigId);
@@ -104,7 +111,9 @@ export class CreateCampaignCommand {
         sourceId: source?.id ?? null,
         sourceKey: source?.key ?? null,
         pausedReason: null,
-        callFrom: dto.from,
+        callFrom: callerIds[0],
+        fromNumbers: dto.fromNumbers ?? null,
+        maxCallsPerNumberPerDay: dto.maxCallsPerNumberPerDay ?? null,
         caseId: dto.caseId ?? null,
         assistantConfigId: dto.assistantConfigId ?? null,
         firstMessage: dto.firstMessage ?? null,

@@ -24,6 +24,7 @@ const EVENT_TYPE_ORDER: Record<DomainEventType, true> = {
   'message.read': true,
   'message.failed': true,
   'conversation.handed_off': true,
+  'phone_number.health_changed': true,
 };
 
 export const DOMAIN_EVENT_TYPES = Object.keys(EVENT_TYPE_ORDER) as readonly DomainEventType[];

@@ -25,6 +25,7 @@ const SUBJECT_ID: Record<string, string> = {
   campaign: 'campaignId',
   message: 'messageId',
   conversation: 'conversationId',
+  phone_number: 'phoneNumberId',
 };
 
 /**

@@ -29,6 +29,8 @@ export interface EventPayloads {
   'message.failed': MessageEventPayload;
   // Extension: the chat agent handed a conversation to a person; the body is the Conversation.
   'conversation.handed_off': ConversationEventPayload;
+  // Extension: a number's health moved (docs/number-health.md); the body is the number with its health.
+  'phone_number.health_changed': NumberHealthChangedPayload;
 }
 
 export interface CallEventPayload {
@@ -74,4 +76,11 @@ export interface MessageEventPayload {
 
 export interface ConversationEventPayload {
   conversationId: string;
+}
+
+export interface NumberHealthChangedPayload {
+  phoneNumberId: string;
+  /** The status the number moved to, and the one it left: facts of the move, whatever the number does next. */
+  status: 'healthy' | 'watch' | 'degraded';
+  previousStatus: 'healthy' | 'watch' | 'degraded';
 }

@@ -46,6 +46,11 @@ export class PhoneNumbersService {
     return this.numbers.findOne({ organizationId, number }, tx);
   }
 
+  /** The organization's number by its id, or null. */
+  findById(organizationId: string, id: string): Promise<PhoneNumber | null> {
+    return this.numbers.findOne({ organizationId, id });
+  }
+
   /** Who owns a number (inbound calls arrive addressed to a number, not an organization). */
   findByNumber(number: string): Promise<PhoneNumber | null> {
     return this.numbers.findOne({ number });

@@ -66,6 +66,13 @@ export const MAKERS: Record<string, Maker> = {
         audience: { rows: [{ to: '+14155550179' }] },
       }),
     ),
+  // A number is the organization's (both worlds call from it); the admin API assigns it.
+  '/api/v1/phone-numbers': async (t, o) =>
+    created('phone number')(
+      await t.admin.post(`/admin/v1/organizations/${o.id}/phone-numbers`, {
+        number: `+1415666${String(process.pid % 100).padStart(2, '0')}${String(listed++ % 100).padStart(2, '0')}`,
+      }),
+    ),
   '/api/v1/webhooks': async (_t, o) =>
     created('webhook')(
       await o.api.post('/api/v1/webhooks', { url: 'https://hooks.example.com/victim', events: ['call.ended'] }),

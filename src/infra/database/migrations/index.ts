@@ -32,6 +32,9 @@ import { ReadAfterWriteMarks1795510000000 } from './1795510000000-ReadAfterWrite
 import { OutboxEventPayloads1795520000000 } from './1795520000000-OutboxEventPayloads';
 import { WebhookClaimSlotsBatch1795600000010 } from './1795600000010-WebhookClaimSlotsBatch';
 import { DestinationRules1795720000000 } from './1795720000000-DestinationRules';
+import { CallLabels1795730000000 } from './1795730000000-CallLabels';
+import { NumberHealth1795730000001 } from './1795730000001-NumberHealth';
+import { CampaignCallerIds1795730000002 } from './1795730000002-CampaignCallerIds';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -72,4 +75,7 @@ export const MIGRATIONS: Function[] = [
   OutboxEventPayloads1795520000000,
   WebhookClaimSlotsBatch1795600000010,
   DestinationRules1795720000000,
+  CallLabels1795730000000,
+  NumberHealth1795730000001,
+  CampaignCallerIds1795730000002,
 ];

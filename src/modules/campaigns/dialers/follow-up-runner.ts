@@ -49,7 +49,10 @@ export class FollowUpRunner {
           { livemode, source: { type: 'follow_up', id: f.id, key: call.callId } },
         );
       } catch (error) {
-        this.logger.warn({ followUpId: f.id, callId: call.callId, err: (error as Error).message }, 'Follow-up not placed');
+        this.logger.warn(
+          { followUpId: f.id, callId: call.callId, err: (error as Error).message },
+          'Follow-up not placed',
+        );
       }
     }
   }

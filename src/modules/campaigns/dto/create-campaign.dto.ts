@@ -17,6 +17,7 @@ import {
   MaxLength,
   Min,
   ValidateBy,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { IsBoundedDate } from '../../../common/validation/is-bounded-date.decorator';
@@ -28,6 +29,7 @@ import { WEEKDAYS, Weekday } from '../campaign.entity';
 import { VoicemailPolicyDto, VoicemailPolicyField } from '../../call-outcomes/voicemail-policy';
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
+const E164 = /^\+[1-9]\d{6,14}$/;
 
 const IsTimeZone = () =>
   ValidateBy({
@@ -83,9 +85,45 @@ export class RetryPolicyDto {
 
 export class CreateCampaignDto {
   @ApiProperty({ example: 'November reminders', maxLength: 200 }) @IsString() @Length(1, 200) name: string;
-  @ApiProperty({ example: '+14155550142', description: "Caller ID: one of the organization's numbers" })
+  @ApiPropertyOptional({
+    example: '+14155550142',
+    description: "Caller ID: one of the organization's numbers. Required unless `fromNumbers` is given",
+  })
+  @ValidateIf((dto: CreateCampaignDto) => dto.fromNumbers === undefined)
   @IsE164()
-  from: string;
+  from?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    minItems: 1,
+    maxItems: CAMPAIGN_BOUNDS.fromNumbers,
+    example: ['+14155550142', '+12125550142'],
+    description:
+      `Extension: 1-${CAMPAIGN_BOUNDS.fromNumbers} of the organization's numbers (E.164) to spread calls over, ` +
+      'instead of `from`: each call uses a number of the area code it calls when there is one, else the least ' +
+      'used today; `degraded` numbers are left out while others remain (docs/number-health.md)',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(CAMPAIGN_BOUNDS.fromNumbers)
+  @ArrayUnique()
+  @Matches(E164, { each: true, message: 'fromNumbers must hold phone numbers in E.164 format, e.g. +14155550187' })
+  fromNumbers?: string[];
+
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: CAMPAIGN_BOUNDS.maxCallsPerNumberPerDay,
+    description:
+      "Extension: calls each of the campaign's numbers places a day (the window's time zone, UTC without one), " +
+      'counting every call from the number; when all its numbers reach it the campaign pauses with ' +
+      '`DAILY_NUMBER_CAP` and resumes the next day',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(CAMPAIGN_BOUNDS.maxCallsPerNumberPerDay)
+  maxCallsPerNumberPerDay?: number;
 
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() caseId?: string;
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() assistantConfigId?: string;
@@ -97,7 +135,10 @@ export class CreateCampaignDto {
   @Type(() => CampaignAudienceDto)
   audience: CampaignAudienceDto;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Not before this time (years 1970-9999); default: when started' })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'Not before this time (years 1970-9999); default: when started',
+  })
   @IsOptional()
   @IsBoundedDate()
   startAt?: string;

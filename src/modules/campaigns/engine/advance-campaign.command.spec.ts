@@ -1,3 +1,4 @@
+import { NumberHealthService } from '../../number-health/number-health.service';
 import { Logger } from '@nestjs/common';
 import { ApiError } from '../../../common/errors/api-error';
 import { FakeDataSource } from '../../../infra/testing/fake-data-source';
@@ -74,6 +75,8 @@ describe('AdvanceCampaignCommand', () => {
       new DestinationPolicyService(
         fakeOf<DestinationRulesRepository>({ find: () => Promise.resolve(DEFAULT_DESTINATION_RULES) }),
       ),
+      // Read only by campaigns that spread over several numbers or cap them (none here).
+      fakeOf<NumberHealthService>({}),
     );
 
   const advance = (campaign: Campaign) => command().execute(campaign.id);

@@ -16,6 +16,8 @@ import { CampaignEntriesRepository, EntryOutcome, FinishedEntry } from '../campa
 import { CampaignEvents } from '../campaign-events';
 import { CampaignsRepository } from '../campaigns.repository';
 import { windowOpensAt } from './calling-window';
+import { CallerIdPool, DAILY_NUMBER_CAP } from './caller-id-pool';
+import { NumberHealthService } from '../../number-health/number-health.service';
 import { inTransaction, Tx } from '../../../infra/database/tx';
 
 /** Attempts per number per rolling 24 hours across all of an organization's campaigns. */
@@ -54,6 +56,7 @@ export class AdvanceCampaignCommand {
     private readonly doNotCall: DoNotCallService,
     private readonly limits: OrganizationLimitsRepository,
     private readonly destinations: DestinationPolicyService,
+    private readonly numberHealth: NumberHealthService,
   ) {}
 
   execute(campaignId: string): Promise<AdvanceResult> {
@@ -69,8 +72,10 @@ export class AdvanceCampaignCommand {
       // Test campaigns place free test calls: minutes and plan never pause them.
       const blocked = campaign.livemode ? await this.billing.outboundBlockedReasonIn(m, campaign.organizationId) : null;
       if (campaign.status === 'paused' && campaign.pausedReason && !blocked) {
-        // Paused by the engine for want of minutes or plan: resumes once calls can be placed again.
-        campaign = await this.campaigns.setStatus(m, campaign.id, 'running');
+        // Paused by the engine for want of minutes or plan: resumes once calls can be placed again; for its
+        // numbers' daily cap, once a number has room again (the next day in the window's zone).
+        const waiting = campaign.pausedReason === DAILY_NUMBER_CAP && (await this.callerIds(m, campaign))!.exhausted;
+        if (!waiting) campaign = await this.campaigns.setStatus(m, campaign.id, 'running');
       }
       if (campaign.status !== 'running') return { busy: false, callIds: [] };
       if (blocked) {
@@ -83,8 +88,26 @@ export class AdvanceCampaignCommand {
         await this.events.record(m, campaign, 'campaign.completed');
         return { busy: false, callIds: [] };
       }
-      return { busy: false, callIds: await this.dial(m, campaign) };
+      const callerIds = await this.callerIds(m, campaign);
+      const callIds = await this.dial(m, campaign, callerIds);
+      if (callerIds?.exhausted && (await this.entries.due(m, campaign.id, 1)).length) {
+        campaign = await this.campaigns.setStatus(m, campaign.id, 'paused', DAILY_NUMBER_CAP);
+        await this.events.record(m, campaign, 'campaign.paused');
+      }
+      return { busy: false, callIds };
     });
+  }
+
+  /**
+   * The campaign's caller IDs with their calls today, when it spreads over several numbers or caps them (null:
+   * every call from `callFrom`, uncounted). "Today" starts at midnight in the window's zone.
+   */
+  private async callerIds(m: Tx, campaign: Campaign): Promise<CallerIdPool | null> {
+    if (!campaign.fromNumbers && campaign.maxCallsPerNumberPerDay === null) return null;
+    const numbers = campaign.fromNumbers ?? [campaign.callFrom];
+    const usedToday = await this.attempts.callsFromToday(m, campaign, numbers, campaign.window?.timezone ?? 'UTC');
+    const degraded = await this.numberHealth.degradedAmong(m, campaign, numbers);
+    return new CallerIdPool(numbers, usedToday, campaign.maxCallsPerNumberPerDay, degraded);
   }
 
   /** Each finished attempt earns a retry (after the delay; the window is applied when it falls due) or ends the entry. */
@@ -112,7 +135,7 @@ export class AdvanceCampaignCommand {
     await this.entries.applyOutcomes(m, outcomes);
   }
 
-  private async dial(m: Tx, campaign: Campaign): Promise<string[]> {
+  private async dial(m: Tx, campaign: Campaign, callerIds: CallerIdPool | null): Promise<string[]> {
     const { maxConcurrentCalls } = await this.limits.find(campaign.organizationId, m);
     let slots =
       Math.min(campaign.maxConcurrent ?? maxConcurrentCalls, maxConcurrentCalls) -
@@ -163,7 +186,10 @@ export class AdvanceCampaignCommand {
         continue;
       }
       if (callIds.length >= slots) continue;
-      const callId = await this.place(m, campaign, entry);
+      const from = callerIds ? callerIds.pick(entry.to) : campaign.callFrom;
+      // Every number reached its cap: the entry waits (the campaign pauses after this step).
+      if (from === null) continue;
+      const callId = await this.place(m, campaign, entry, from);
       if (typeof callId === 'string') {
         callIds.push(callId);
         daily.set(entry.to, { count: (usage?.count ?? 0) + 1, oldest: usage?.oldest ?? now });
@@ -175,7 +201,12 @@ export class AdvanceCampaignCommand {
   }
 
   /** The call of the entry's next attempt, or why the entry cannot be called at all. */
-  private async place(m: Tx, c: Campaign, entry: CampaignEntry): Promise<string | { skipReason: string }> {
+  private async place(
+    m: Tx,
+    c: Campaign,
+    entry: CampaignEntry,
+    from: string,
+  ): Promise<string | { skipReason: string }> {
     let callId: string;
     try {
       const call = await this.createCall.executeIn(
@@ -183,7 +214,7 @@ export class AdvanceCampaignCommand {
         c.organizationId,
         {
           to: entry.to,
-          from: c.callFrom,
+          from,
           contactId: entry.contactId ?? undefined,
           caseId: c.caseId ?? undefined,
           assistantConfigId: c.assistantConfigId ?? undefined,

@@ -47,6 +47,8 @@ export class InMemoryCampaigns {
       status: 'running',
       pausedReason: null,
       callFrom: '+14155550100',
+      fromNumbers: null,
+      maxCallsPerNumberPerDay: null,
       caseId: null,
       assistantConfigId: null,
       firstMessage: null,

@@ -1,0 +1,23 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ANSWERED_BY, AnsweredBy } from '../../call-outcomes/answered-by';
+
+/** The longest note a label may carry (docs/answer-detection.md, README "Bounds"). */
+export const MAX_LABEL_NOTE = 1000;
+
+export class LabelCallDto {
+  @ApiProperty({ enum: ANSWERED_BY, description: 'Who a person heard answer the call' })
+  @IsIn(ANSWERED_BY)
+  answeredBy: AnsweredBy;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: MAX_LABEL_NOTE,
+    description: `What the reviewer noticed; at most ${MAX_LABEL_NOTE} characters`,
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_LABEL_NOTE)
+  note?: string | null;
+}

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { inTransaction } from '../../src/infra/database/tx';
+import { NumberHealthRepository } from '../../src/modules/number-health/number-health.repository';
+import {
+  FinishedOutboundCall,
+  RecordNumberOutcomeCommand,
+} from '../../src/modules/number-health/record-number-outcome.command';
+import { OutboxEventsRepository } from '../../src/modules/outbox/outbox-events.repository';
+import { OutboxService } from '../../src/modules/outbox/outbox.service';
+import { openTestDataSource } from '../support/test-data-source';
+
+/**
+ * RecordNumberOutcomeCommand against PostgreSQL: calls ending at once on many connections (as in several
+ * processes) all count, the recent window keeps the last 50, and each status move records one event.
+ */
+describe('RecordNumberOutcomeCommand (PostgreSQL)', () => {
+  let dataSource: DataSource;
+  let close: () => Promise<void>;
+  let record: RecordNumberOutcomeCommand;
+  let repository: NumberHealthRepository;
+  const organizationId = randomUUID();
+  const phoneNumberId = randomUUID();
+  const from = '+14155550900';
+
+  beforeAll(async () => {
+    ({ dataSource, close } = await openTestDataSource([]));
+    repository = new NumberHealthRepository(dataSource);
+    record = new RecordNumberOutcomeCommand(repository, new OutboxService(new OutboxEventsRepository(dataSource)));
+    await dataSource.query(`INSERT INTO phone_numbers (id, organization_id, number) VALUES ($1, $2, $3)`, [
+      phoneNumberId,
+      organizationId,
+      from,
+    ]);
+  });
+  afterAll(() => close());
+
+  const call = (answeredBy: string | null): FinishedOutboundCall => ({
+    organizationId,
+    livemode: true,
+    callFrom: from,
+    status: 'ended',
+    answeredBy,
+    durationSeconds: answeredBy ? 30 : 0,
+    endedAt: new Date(),
+  });
+
+  const recordAll = (calls: FinishedOutboundCall[]) =>
+    Promise.all(calls.map((c) => inTransaction(dataSource, (tx) => record.execute(tx, c))));
+
+  it('calls ending at once on separate connections all count, and the window keeps the last 50', async () => {
+    await recordAll(Array.from({ length: 60 }, (_, i) => call(i % 2 === 0 ? 'human' : 'voicemail')));
+    const [day] = (await repository.read(organizationId, phoneNumberId, true, 1))!.days;
+    expect(day).toMatchObject({ placed: 60, human: 30, voicemail: 30, connected: 60, talkSeconds: 1800 });
+    const [row] = await dataSource.query(
+      `SELECT cardinality(recent) AS n, status FROM number_health WHERE phone_number_id = $1 AND livemode`,
+      [phoneNumberId],
+    );
+    expect(row).toEqual({ n: 50, status: 'healthy' });
+  });
+
+  it('unanswered calls arriving at once move the status once per step, never twice to the same one', async () => {
+    await recordAll(Array.from({ length: 50 }, () => call(null)));
+    const { rows } = await dataSource
+      .query(
+        `SELECT data->>'status' AS status FROM outbox_events
+        WHERE organization_id = $1 AND type = 'phone_number.health_changed' ORDER BY occurred_at, id`,
+        [organizationId],
+      )
+      .then((r: Array<{ status: string }>) => ({ rows: r }));
+    expect(rows.map((r) => r.status)).toEqual(['watch', 'degraded']);
+    expect((await repository.read(organizationId, phoneNumberId, true, 1))!.status).toBe('degraded');
+  });
+
+  it('a call from a number the organization does not have counts nowhere', async () => {
+    await recordAll([{ ...call('human'), callFrom: '+14155550999' }]);
+    const { n } = (await dataSource.query(`SELECT count(*)::int AS n FROM number_health`))[0];
+    expect(n).toBe(1);
+  });
+});
