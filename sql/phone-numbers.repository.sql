@@ -15,7 +15,7 @@
 -- PhoneNumbersRepository.list
 -- typeorm:
 --   this.numbers.find({
---       select: { id: true, number: true, label: true, createdAt: true },
+--       select: { id: true, number: true, label: true, platform: true, createdAt: true },
 --       where: { organizationId },
 --       order: { createdAt: 'DESC', id: 'DESC' },
 --   })

@@ -12,6 +12,8 @@ import { CallDispatchQueue } from '../../src/modules/calls/dispatch/call-dispatc
 import { CallDispatcherJob } from '../../src/modules/calls/dispatch/call-dispatcher.job';
 import { ToolCallsService } from '../../src/modules/calls/tool-calls.service';
 import { EndOfCallReport, ProviderCallState, VoiceProvider } from '../../src/modules/calls/voice/voice-provider';
+import { VoicePlatforms } from '../../src/modules/calls/voice/voice-platforms';
+import { fakeOf } from '../../src/infra/testing/fake-of';
 import { AddDoNotCallCommand } from '../../src/modules/do-not-call/add-do-not-call.command';
 import { DoNotCallEntry } from '../../src/modules/do-not-call/do-not-call-entry.entity';
 import { DoNotCallRepository } from '../../src/modules/do-not-call/do-not-call.repository';
@@ -66,6 +68,8 @@ describe('call lifecycle (PostgreSQL)', () => {
     }
   }
 
+  const voice = new FakeVoice();
+
   beforeAll(async () => {
     ({ dataSource, close } = await openTestDataSource([
       Call,
@@ -90,7 +94,7 @@ describe('call lifecycle (PostgreSQL)', () => {
         enqueued.push({ name, data });
       },
     } as unknown as JobQueue;
-    const config = { voiceProvider: 'simulator' } as AppConfig;
+    const config = { voiceProvider: 'simulator', vapi: {} } as AppConfig;
     const admission = new CallAdmission(
       new CallCountsRepository(dataSource),
       new OrganizationLimitsRepository(dataSource),
@@ -120,7 +124,7 @@ describe('call lifecycle (PostgreSQL)', () => {
         calls,
         outbox,
         billing,
-        new FakeVoice(),
+        fakeOf<VoicePlatforms>({ of: () => voice }),
         newEvents(),
         new Metrics(jobs),
         admission,
@@ -146,6 +150,7 @@ describe('call lifecycle (PostgreSQL)', () => {
         direction: 'outbound',
         callFrom: '+15550000001',
         callTo: `+1555000${String(2000 + i)}`,
+        platform: 'simulator',
       });
       ids.push(call.id);
     }

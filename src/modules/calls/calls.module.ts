@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CallEventBodies } from './call-event-bodies';
-import { simulatorUnlessConfigured } from '../../common/providers/simulator-unless-configured';
 import { AssistantsModule } from '../assistants/assistants.module';
 import { CasesModule } from '../cases/cases.module';
 import { ToolsModule } from '../tools/tools.module';
@@ -36,8 +35,7 @@ import { VapiNumberDirectory } from './voice/vapi/vapi-number-directory';
 import { VapiMessageAuthenticator } from './voice/vapi/vapi-message-authenticator';
 import { CallReportRecoveryJob } from './supervision/call-report-recovery.job';
 import { VapiVoiceProvider } from './voice/vapi/vapi-voice.provider';
-import { ModeRoutedVoiceProvider } from './voice/mode-routed-voice.provider';
-import { VoiceProvider } from './voice/voice-provider';
+import { VoicePlatforms } from './voice/voice-platforms';
 import { EndCallCommand } from './end-call.command';
 
 /** Calls: the public API, the dispatch engine and the voice platform behind it (CallBilling from UsageModule). */
@@ -79,15 +77,8 @@ import { EndCallCommand } from './end-call.command';
     VapiVoiceProvider,
     VapiNumberDirectory,
     VapiMessageAuthenticator,
-    // The simulator stays available either way: the admin simulator row plays inbound calls on it, and
-    // test-mode calls always run on it.
-    simulatorUnlessConfigured({
-      provide: VoiceProvider,
-      simulator: VoiceSimulatorProvider,
-      real: VapiVoiceProvider,
-      useReal: (config) => config.voiceProvider === 'vapi',
-      route: (chosen, simulator) => new ModeRoutedVoiceProvider(chosen, simulator),
-    }),
+    // Every platform's adapter, chosen per call by the platform the call stores.
+    VoicePlatforms,
   ],
   // VapiClient: the chat agent talks to the same Vapi account over its chat API.
   exports: [

@@ -11,7 +11,7 @@ import type { AnsweredBy } from '../call-outcomes/answered-by';
 import type { CallTool, ToolCallRecord } from '../tools/call-tools';
 
 /** A call as its creator resolved it; what it leaves out takes the column's default. */
-export type NewCall = Pick<Call, 'id' | 'organizationId' | 'status' | 'direction' | 'callFrom' | 'callTo'> &
+export type NewCall = Pick<Call, 'id' | 'organizationId' | 'status' | 'direction' | 'callFrom' | 'callTo' | 'platform'> &
   Partial<Omit<Call, 'createdAt' | 'updatedAt'>>;
 
 /** What a finished call records beyond the platform's report (CallEventsService decides it). */

@@ -44,7 +44,7 @@ import { MessagingAccountsService } from './messaging-accounts.service';
 import { MessagingTemplate } from './messaging-template.entity';
 import { MessagingController } from './messaging.controller';
 import { MessagingEventBodies } from './messaging-event-bodies';
-import { MessagingProvider } from './providers/messaging-provider';
+import { MessagingPlatforms } from './providers/messaging-platforms';
 import { SimulatedStatusJob } from './providers/simulator/simulated-status.job';
 import { MessagingSimulatorProvider } from './providers/simulator/messaging-simulator.provider';
 import { RecordInboundMessageCommand } from './record-inbound-message.command';
@@ -103,13 +103,8 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     SimulatedStatusJob,
     MessagingSimulatorProvider,
     WhatsAppCloudProvider,
-    // MESSAGING_PROVIDER picks who carries messages; the rules above the seam never know which.
-    simulatorUnlessConfigured({
-      provide: MessagingProvider,
-      simulator: MessagingSimulatorProvider,
-      real: WhatsAppCloudProvider,
-      useReal: (config) => config.messagingProvider === 'whatsapp',
-    }),
+    // Who carries an account's messages is the platform the account stores.
+    MessagingPlatforms,
     // The chat agent (README "Chat agent").
     ChatAgentsService,
     ChatRepliesRepository,

@@ -14,7 +14,7 @@ export class PhoneNumbersRepository {
   list(organizationId: string): Promise<PhoneNumber[]> {
     // The response's columns, named: never the voice platform's id, which only the admin API shows.
     return this.numbers.find({
-      select: { id: true, number: true, label: true, createdAt: true },
+      select: { id: true, number: true, label: true, platform: true, createdAt: true },
       where: { organizationId },
       order: { createdAt: 'DESC', id: 'DESC' },
     });
@@ -28,7 +28,7 @@ export class PhoneNumbersRepository {
   /** In the transaction that checked the organization's cap. */
   insert(
     tx: Tx,
-    values: Pick<PhoneNumber, 'organizationId' | 'number' | 'label' | 'providerId'>,
+    values: Pick<PhoneNumber, 'organizationId' | 'number' | 'label' | 'providerId' | 'platform'>,
   ): Promise<PhoneNumber> {
     return tx.save(tx.create(PhoneNumber, { id: uuidv7(), ...values }));
   }

@@ -16,6 +16,7 @@ import type { Call } from '../call.entity';
 import { CallEventsService } from '../call-events.service';
 import type { EndOfCallReport } from '../voice/voice-provider';
 import { VoiceCallDeferred, VoiceCallRejected, VoiceProvider } from '../voice/voice-provider';
+import { VoicePlatforms } from '../voice/voice-platforms';
 import { InMemoryCalls } from '../testing/in-memory-calls';
 import { CallDispatcherJob } from './call-dispatcher.job';
 import { CallDispatchQueue } from './call-dispatch-queue';
@@ -95,13 +96,16 @@ describe('CallDispatcherJob', () => {
           return Promise.resolve();
         },
       }),
-      fakeOf<VoiceProvider>({
-        placeCall: (call: Call) => {
-          const error = voiceFails.get(call.id);
-          if (error) return Promise.reject(error);
-          placed.push(call.id);
-          return Promise.resolve({ providerCallId: `provider-${call.id}` });
-        },
+      fakeOf<VoicePlatforms>({
+        of: () =>
+          fakeOf<VoiceProvider>({
+            placeCall: (call: Call) => {
+              const error = voiceFails.get(call.id);
+              if (error) return Promise.reject(error);
+              placed.push(call.id);
+              return Promise.resolve({ providerCallId: `provider-${call.id}` });
+            },
+          }),
       }),
       fakeOf<CallEventsService>({
         started: (callId, providerCallId) => {

@@ -1,34 +1,12 @@
 import { escapeLiquid } from './vapi-liquid';
 import type { Vapi } from '@vapi-ai/server-sdk';
 import type { ModelConfig, TranscriberConfig, VoiceConfig } from '../../../assistants/outbound-assistant.entity';
+import type { VoiceSettings } from '../../../assistants/voice-settings';
 import type { Call } from '../../call.entity';
 import { VoiceCallRejected } from '../voice-provider';
 import { VAPI_SERVER_MESSAGES } from './vapi-server';
 import { vapiAnalysisPlan, vapiVoicemail } from './vapi-outcomes';
 import { vapiModelTools } from './vapi-tools';
-
-/** The voice settings of an assistant as the platform needs them (an outbound assistant's, or the defaults). */
-export interface VoiceSettings {
-  voice: VoiceConfig;
-  model: ModelConfig;
-  transcriber: TranscriberConfig;
-  dialKeypadFunctionEnabled: boolean;
-  backchannelingEnabled: boolean;
-  backgroundDenoisingEnabled: boolean;
-}
-
-/**
- * Used when a call names no outbound assistant and the organization has no default one, and for inbound
- * assistants (which carry only a prompt). Mirrors the outbound assistant's own defaults.
- */
-export const DEFAULT_VOICE_SETTINGS: VoiceSettings = Object.freeze({
-  voice: { provider: 'vapi', voiceId: 'Elliot' },
-  model: { provider: 'openai', model: 'gpt-4o-mini', temperature: 0.7 },
-  transcriber: { provider: 'deepgram', model: 'nova-2', language: 'en' },
-  dialKeypadFunctionEnabled: false,
-  backchannelingEnabled: true,
-  backgroundDenoisingEnabled: true,
-});
 
 type VapiVoice = Vapi.CreateAssistantDtoVoice;
 type VapiModel = Vapi.CreateAssistantDtoModel;
