@@ -24,7 +24,7 @@ const BLOCKED_MESSAGE = {
 } as const;
 
 /**
- * Creates an outbound call with everything resolved (spec Calls rules 1-6): its references loaded (and locked
+ * Creates an outbound call with everything resolved (docs/contracts/conventions.md, "What a call injects" and "Creating a call"): its references loaded (and locked
  * against deletes) in the inserting transaction, its script rendered and bounded, its row inserted as `new` or
  * `scheduled`. Two ways in:
  * - `execute`: the API's call, in a transaction of its own, after the checks the API answers with an error
