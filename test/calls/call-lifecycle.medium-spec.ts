@@ -11,7 +11,12 @@ import { CallAdmissionQueueJob } from '../../src/modules/calls/dispatch/call-adm
 import { CallDispatchQueue } from '../../src/modules/calls/dispatch/call-dispatch-queue';
 import { CallDispatcherJob } from '../../src/modules/calls/dispatch/call-dispatcher.job';
 import { ToolCallsService } from '../../src/modules/calls/tool-calls.service';
-import { EndOfCallReport, ProviderCallState, VoiceProvider } from '../../src/modules/calls/voice/voice-provider';
+import {
+  EndOfCallReport,
+  PlaceCallResult,
+  ProviderCallState,
+  VoiceProvider,
+} from '../../src/modules/calls/voice/voice-provider';
 import { VoicePlatforms } from '../../src/modules/calls/voice/voice-platforms';
 import { fakeOf } from '../../src/infra/testing/fake-of';
 import { AddDoNotCallCommand } from '../../src/modules/do-not-call/add-do-not-call.command';
@@ -55,10 +60,10 @@ describe('call lifecycle (PostgreSQL)', () => {
 
   /** The voice platform: accepts every call once; a second placement of a call is a bug here. */
   class FakeVoice extends VoiceProvider {
-    async placeCall(call: Call): Promise<{ providerCallId: string }> {
+    async placeCall(call: Call): Promise<PlaceCallResult> {
       if (placed.includes(call.id)) throw new Error(`call ${call.id} placed twice`);
       placed.push(call.id);
-      return { providerCallId: `p-${call.id}` };
+      return { kind: 'placed', providerCallId: `p-${call.id}` };
     }
     getCall(): Promise<ProviderCallState | null> {
       throw new Error('not used by dispatch or finish');

@@ -9,6 +9,7 @@ import { DoNotCallModule } from '../do-not-call/do-not-call.module';
 import { DestinationsModule } from '../destinations/destinations.module';
 import { LimitsModule } from '../limits/limits.module';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
+import { VapiModule } from '../platforms/vapi/vapi.module';
 import { UsageModule } from '../usage/usage.module';
 import { Call } from './call.entity';
 import { CallEventsService } from './call-events.service';
@@ -29,7 +30,6 @@ import { InboundCallsService } from './inbound/inbound-calls.service';
 import { CallSupervisorJob } from './supervision/call-supervisor.job';
 import { VoiceSimulatorProvider } from './voice/simulator/voice-simulator.provider';
 import { SimulatorStepJob } from './voice/simulator/simulator-step.job';
-import { VapiClient } from './voice/vapi/vapi-client';
 import { VapiEventsController } from './voice/vapi/vapi-events.controller';
 import { VapiNumberDirectory } from './voice/vapi/vapi-number-directory';
 import { VapiMessageAuthenticator } from './voice/vapi/vapi-message-authenticator';
@@ -51,6 +51,7 @@ import { EndCallCommand } from './end-call.command';
     LimitsModule,
     DoNotCallModule,
     DestinationsModule,
+    VapiModule,
   ],
   controllers: [CallsController, VapiEventsController, AdminSimulatorController],
   providers: [
@@ -73,14 +74,12 @@ import { EndCallCommand } from './end-call.command';
     InboundCallsService,
     VoiceSimulatorProvider,
     SimulatorStepJob,
-    VapiClient,
     VapiVoiceProvider,
     VapiNumberDirectory,
     VapiMessageAuthenticator,
     // Every platform's adapter, chosen per call by the platform the call stores.
     VoicePlatforms,
   ],
-  // VapiClient: the chat agent talks to the same Vapi account over its chat API.
   exports: [
     CallsService,
     CreateCallCommand,
@@ -88,7 +87,6 @@ import { EndCallCommand } from './end-call.command';
     CallEventsService,
     CallDispatchQueue,
     CallStatsService,
-    VapiClient,
   ],
 })
 export class CallsModule {}

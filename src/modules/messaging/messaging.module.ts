@@ -25,7 +25,7 @@ import { ConversationSummaries } from './chat-agent/conversation-summaries';
 import { SimulatorChatPlatform } from './chat-agent/simulator-chat-platform';
 import { VapiChatPlatform } from './chat-agent/vapi-chat-platform';
 import { AssistantsModule } from '../assistants/assistants.module';
-import { CallsModule } from '../calls/calls.module';
+import { VapiModule } from '../platforms/vapi/vapi.module';
 import { CasesModule } from '../cases/cases.module';
 import { Conversation } from './conversation.entity';
 import { ConversationsService } from './conversations.service';
@@ -72,7 +72,7 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     // The chat agent answers with the scripts and assistants calls use, on the same Vapi account.
     CasesModule,
     AssistantsModule,
-    CallsModule,
+    VapiModule,
   ],
   controllers: [
     MessagingController,

@@ -18,7 +18,7 @@ import { Call } from '../call.entity';
 import { CallEventsService } from '../call-events.service';
 import { finishedCallPayload } from '../call-event-payloads';
 import { CallsRepository, DispatchFailure } from '../calls.repository';
-import { PIPELINE_ERROR_REPORT, VoiceCallDeferred, VoiceCallRejected } from '../voice/voice-provider';
+import { PIPELINE_ERROR_REPORT, PlaceCallResult } from '../voice/voice-provider';
 import { VoicePlatforms } from '../voice/voice-platforms';
 import { CallDispatchQueue } from './call-dispatch-queue';
 import { inTransaction } from '../../../infra/database/tx';
@@ -88,17 +88,20 @@ export class CallDispatcherJob {
     const call = await this.starts.submit(claimed.organizationId, claimed);
     if (!call) return;
     this.observeDispatchLatency(call);
-    let providerCallId: string;
+    let result: PlaceCallResult;
     try {
-      ({ providerCallId } = await this.platforms.of(call).placeCall(call));
+      result = await this.platforms.of(call).placeCall(call);
     } catch (error) {
-      if (error instanceof VoiceCallDeferred) return this.defer(call, error);
-      this.logger.warn({ callId, err: (error as Error).message }, 'Voice platform refused the call');
-      const endedReason = error instanceof VoiceCallRejected ? error.endedReason : PIPELINE_ERROR_REPORT.endedReason;
-      await this.events.finish(callId, null, { ...PIPELINE_ERROR_REPORT, endedReason });
+      this.logger.warn({ callId, err: (error as Error).message }, 'Voice platform failed to place the call');
+      result = { kind: 'rejected', endedReason: PIPELINE_ERROR_REPORT.endedReason };
+    }
+    if (result.kind === 'deferred') return this.defer(call, result);
+    if (result.kind === 'rejected') {
+      this.logger.warn({ callId, endedReason: result.endedReason }, 'Voice platform refused the call');
+      await this.events.finish(callId, null, { ...PIPELINE_ERROR_REPORT, endedReason: result.endedReason });
       return;
     }
-    await this.events.started(callId, providerCallId);
+    await this.events.started(callId, result.providerCallId);
   }
 
   /**
@@ -106,7 +109,7 @@ export class CallDispatcherJob {
    * the call waits again, its minute still reserved, and a dispatch job is due once the platform's Retry-After
    * has passed (the sweeper repairs a lost one; the claim refuses to run it earlier).
    */
-  private async defer(call: Call, deferred: VoiceCallDeferred): Promise<void> {
+  private async defer(call: Call, deferred: { reason: string; retryAfterMs: number }): Promise<void> {
     const retryAt = new Date(Date.now() + deferred.retryAfterMs);
     if (!(await this.calls.defer(call.id, retryAt))) return;
     this.metrics.voicePlatformDeferred.inc();
@@ -190,7 +193,8 @@ export class CallDispatcherJob {
   ): Promise<{ admitted: Call[]; refused: Array<{ call: Call; endedReason: string }> }> {
     const free = await this.admission.lockFreeOutboundSlots(m, organizationId);
     const pooled = (c: Call) => c.platform === POOLED_PLATFORM;
-    let poolFree = claimed.some(pooled) && free > 0 ? await this.admission.lockFreePoolSlots(m, organizationId) : Infinity;
+    let poolFree =
+      claimed.some(pooled) && free > 0 ? await this.admission.lockFreePoolSlots(m, organizationId) : Infinity;
     const refused = new Map<Call, string>();
     // The destination rules are the organization's, the same in both worlds.
     const notAllowed = await this.destinations.refused(

@@ -2,7 +2,7 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 import { voicePlatformConfigured } from '../../../../infra/config/platforms';
 import { NumberDirectory, VoicePlatformNumbers } from '../../../phone-numbers/voice-platform-numbers';
-import { VapiClient } from './vapi-client';
+import { VapiClient } from '../../../platforms/vapi/vapi-client';
 import { vapiServer } from './vapi-server';
 
 /**

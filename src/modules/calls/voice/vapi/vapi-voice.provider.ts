@@ -2,9 +2,10 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 import { DEFAULT_VOICE_SETTINGS } from '../../../assistants/voice-settings';
 import type { Call } from '../../call.entity';
-import { EndOfCallReport, ProviderCallState, VoiceCallRejected, VoiceProvider } from '../voice-provider';
+import { VapiCallDeferred, VapiCallRejected, VapiClient } from '../../../platforms/vapi/vapi-client';
+import { VapiUnsupportedSetting } from '../../../platforms/vapi/vapi-model';
+import { EndOfCallReport, PlaceCallResult, ProviderCallState, VoiceProvider } from '../voice-provider';
 import { vapiCreateCallBody } from './vapi-assistant';
-import { VapiClient } from './vapi-client';
 import { vapiServer } from './vapi-server';
 import { isApiCallStatus, toReport } from './vapi-messages';
 
@@ -23,15 +24,28 @@ export class VapiVoiceProvider extends VoiceProvider {
     super();
   }
 
-  async placeCall(call: Call): Promise<{ providerCallId: string }> {
+  /** The client's refusals (a full pool, a 4xx, Vapi unreachable past its retries) become the port's results. */
+  async placeCall(call: Call): Promise<PlaceCallResult> {
     if (!call.providerNumberId) {
-      throw new VoiceCallRejected(`phone-number-not-configured: ${call.callFrom} has no voice platform id`);
+      return {
+        kind: 'rejected',
+        endedReason: `phone-number-not-configured: ${call.callFrom} has no voice platform id`,
+      };
     }
     const settings = call.voiceSettings ?? DEFAULT_VOICE_SETTINGS;
     const { maxDurationMs } = this.config.callSupervision;
-    const body = vapiCreateCallBody(call, call.providerNumberId, settings, maxDurationMs, vapiServer(this.config));
-    const created = await this.client.createCall(body);
-    return { providerCallId: created.id };
+    try {
+      const body = vapiCreateCallBody(call, call.providerNumberId, settings, maxDurationMs, vapiServer(this.config));
+      const created = await this.client.createCall(body);
+      return { kind: 'placed', providerCallId: created.id };
+    } catch (error) {
+      if (error instanceof VapiCallDeferred) {
+        return { kind: 'deferred', reason: error.reason, retryAfterMs: error.retryAfterMs };
+      }
+      if (error instanceof VapiCallRejected) return { kind: 'rejected', endedReason: error.endedReason };
+      if (error instanceof VapiUnsupportedSetting) return { kind: 'rejected', endedReason: error.message };
+      throw error;
+    }
   }
 
   async getCall(call: Call): Promise<ProviderCallState | null> {
