@@ -1,5 +1,6 @@
 import { HttpClient } from '../support/http';
-import { ADMIN_TOKEN, TestApp } from '../support/test-app';
+import { ADMIN_TOKEN, TestApp, startTestApp } from '../support/test-app';
+import { createOrg } from '../support/factory';
 import { finished, waitForCall } from '../calls/call-fixtures';
 import type { FakeVapi } from './fake-vapi';
 import { VoiceOrg, startWithVapi, voiceOrg } from './voice-fixtures';
@@ -43,13 +44,19 @@ describe('a call keeps its platform across a change of VOICE_PROVIDER', () => {
     return { ...org, api: new HttpClient(restarted.baseUrl, { 'x-api-key': org.key }), admin };
   };
 
+  /** What each test started, closed after it (the app before the fake it talks to). */
+  let started: Array<{ close(): Promise<void> }> = [];
+  const startVapi = async (extra?: Record<string, string>) => {
+    ({ fake, t } = await startWithVapi(extra));
+    started.push(fake, t);
+  };
   afterEach(async () => {
-    await t?.close();
-    await fake?.close();
+    for (const s of started.reverse()) await s.close();
+    started = [];
   });
 
   it('applies its report, recovers a lost one from Vapi and ends it live through Vapi', async () => {
-    ({ fake, t } = await startWithVapi({ VAPI_REPORT_GRACE_MS: '300' }));
+    await startVapi({ VAPI_REPORT_GRACE_MS: '300' });
     org = await voiceOrg(t, 1000, fake);
     const reported = await placeLive('+14155550141');
     const lostReport = await placeLive('+14155550142');
@@ -92,7 +99,7 @@ describe('a call keeps its platform across a change of VOICE_PROVIDER', () => {
 
   it('supervision asks Vapi about an overdue call, not the simulator', async () => {
     // The first process supervises nothing soon; the restarted one finds the call overdue at once.
-    ({ fake, t } = await startWithVapi());
+    await startVapi();
     org = await voiceOrg(t, 1000, fake);
     const silent = await placeLive('+14155550144');
     // Vapi ended the call and every message about it was lost.
@@ -111,5 +118,34 @@ describe('a call keeps its platform across a change of VOICE_PROVIDER', () => {
       platform: 'vapi',
     });
     expect(fake.requests.some((r) => r.method === 'GET' && r.path === `/call/${silent.vapiCallId}`)).toBe(true);
+  }, 60_000);
+
+  it('a number takes a known platform only, and only one this service can reach', async () => {
+    t = await startTestApp();
+    started.push(t);
+    const { id } = await createOrg(t);
+    const assign = (platform: string) =>
+      t.admin.post(`/admin/v1/organizations/${id}/phone-numbers`, { number: '+14155550145', platform });
+    const unknown = await assign('retell');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.code).toBe('VALIDATION_ERROR');
+    const unreachable = await assign('vapi');
+    expect(unreachable.status).toBe(422);
+    expect(unreachable.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: expect.stringMatching(/^platform: /),
+    });
+    expect((await assign('simulator')).body.data).toMatchObject({ number: '+14155550145', platform: 'simulator' });
+  }, 60_000);
+
+  it('start-up refuses numbers on a platform whose credentials were removed, naming both', async () => {
+    await startVapi();
+    org = await voiceOrg(t, 1000, fake);
+    await t.app.close();
+    await expect(
+      t.startPeer({ VOICE_PROVIDER: 'simulator', VAPI_API_KEY: '', VAPI_WEBHOOK_SECRET: '' }),
+    ).rejects.toThrow(
+      '1 phone number(s) are on the vapi platform, whose credentials are not set (VAPI_API_KEY and VAPI_WEBHOOK_SECRET)',
+    );
   }, 60_000);
 });

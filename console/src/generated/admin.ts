@@ -824,7 +824,7 @@ export interface paths {
         put?: never;
         /**
          * Assign a phone number to an organization
-         * @description The organization may then call from it (`from`) and receives the calls made to it. 409 CONFLICT when the number is already assigned (to any organization); 422 MAX_PHONE_NUMBERS at the cap of 100 (extension). Without `providerId`, on the Vapi platform (extension), the number is imported: looked up in Vapi, its server URL pointed at `<PUBLIC_BASE_URL>/platform/vapi/events`, and stored with Vapi's id; 422 INVALID_PHONE when Vapi does not have the number (docs/providers.md).
+         * @description The organization may then call from it (`from`) and receives the calls made to it. 409 CONFLICT when the number is already assigned (to any organization); 422 MAX_PHONE_NUMBERS at the cap of 100 (extension). Without `providerId`, on the Vapi platform (extension), the number is imported: looked up in Vapi, its server URL pointed at `<PUBLIC_BASE_URL>/platform/vapi/events`, and stored with Vapi's id; 422 INVALID_PHONE when Vapi does not have the number (docs/providers.md). `platform` (extension): the number's voice platform, default `VOICE_PROVIDER`; unknown 400, known but not configured here 422 VALIDATION_ERROR.
          */
         post: operations["adminCreatePhoneNumber"];
         delete?: never;
@@ -8639,7 +8639,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description MAX_PHONE_NUMBERS, INVALID_PHONE */
+            /** @description MAX_PHONE_NUMBERS, INVALID_PHONE, VALIDATION_ERROR */
             422: {
                 headers: {
                     [name: string]: unknown;

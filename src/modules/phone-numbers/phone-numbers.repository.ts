@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { FindOptionsWhere, Repository } from 'typeorm';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { Tx } from '../../infra/database/tx';
+import type { VoicePlatform } from '../../infra/config/platforms';
 import { PhoneNumber } from './phone-number.entity';
 
 /** The SQL of `phone_numbers`. */
@@ -23,6 +24,14 @@ export class PhoneNumbersRepository {
   /** The row matching `where`, read by `tx` when the caller holds a transaction. */
   findOne(where: FindOptionsWhere<PhoneNumber>, tx?: Tx): Promise<PhoneNumber | null> {
     return tx ? tx.findOneBy(PhoneNumber, where) : this.numbers.findOneBy(where);
+  }
+
+  /** How many numbers each voice platform holds, every organization together. */
+  async countByPlatform(): Promise<Map<VoicePlatform, number>> {
+    const rows: Array<{ platform: VoicePlatform; n: number }> = await this.numbers.query(
+      `SELECT platform, count(*)::int AS n FROM phone_numbers GROUP BY platform`,
+    );
+    return new Map(rows.map((r) => [r.platform, r.n]));
   }
 
   /** In the transaction that checked the organization's cap. */

@@ -1,25 +1,17 @@
 import { Injectable } from '@nestjs/common';
+import { PlatformRegistry } from '../../../common/providers/platform-registry';
 import type { MessagingPlatform } from '../../../infra/config/platforms';
-import type { MessagingAccount } from '../messaging-account.entity';
 import { MessagingProvider } from './messaging-provider';
 import { MessagingSimulatorProvider } from './simulator/messaging-simulator.provider';
 import { WhatsAppCloudProvider } from './whatsapp/whatsapp-cloud.provider';
 
 /**
- * Every messaging platform's adapter, keyed by the platform an account stores (`messaging_accounts.platform`,
- * chosen when the account is made: a test account the simulator, a live one MESSAGING_PROVIDER's). A platform
- * without an adapter does not compile.
+ * Every messaging platform's adapter, keyed by `messaging_accounts.platform` (chosen when the account is made: a
+ * test account the simulator, a live one MESSAGING_PROVIDER's).
  */
 @Injectable()
-export class MessagingPlatforms {
-  private readonly adapters: Readonly<Record<MessagingPlatform, MessagingProvider>>;
-
+export class MessagingPlatforms extends PlatformRegistry<MessagingPlatform, MessagingProvider> {
   constructor(simulator: MessagingSimulatorProvider, whatsapp: WhatsAppCloudProvider) {
-    this.adapters = { simulator, whatsapp };
-  }
-
-  /** The adapter of the platform the account was made on. */
-  of(account: Pick<MessagingAccount, 'platform'>): MessagingProvider {
-    return this.adapters[account.platform];
+    super({ simulator, whatsapp });
   }
 }
