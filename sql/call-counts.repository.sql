@@ -5,7 +5,7 @@
 SELECT count(*)::int AS n FROM calls WHERE organization_id = $1 AND status = 'processing';
 
 -- CallCountsRepository.livePool
-SELECT count(*)::int AS live FROM calls WHERE livemode AND status = 'processing';
+SELECT count(*)::int AS live FROM calls WHERE platform = $1 AND status = 'processing';
 
 -- CallCountsRepository.ofOrganization
 SELECT count(*) FILTER (WHERE status = 'processing')::int AS live,
@@ -18,5 +18,5 @@ SELECT count(*) FILTER (WHERE status = 'processing')::int AS live,
       count(*) FILTER (WHERE status = 'processing' AND organization_id = $1)::int AS mine,
       count(DISTINCT organization_id)::int AS organizations
  FROM calls
-WHERE livemode AND status IN ('new', 'scheduled', 'lock-processing', 'processing')
+WHERE platform = $2 AND status IN ('new', 'scheduled', 'lock-processing', 'processing')
   AND (scheduled_at IS NULL OR scheduled_at <= now());

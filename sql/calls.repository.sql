@@ -77,10 +77,10 @@ WHERE organization_id = $1 AND ${WHERE.waiting} AND direction = 'outbound'
   AND (scheduled_at IS NULL OR scheduled_at <= now()) AND ${NOT_HELD_BACK}
 ORDER BY COALESCE(scheduled_at, created_at), id LIMIT $2;
 
--- CallsRepository.findAdmissibleLiveAcrossOrganizations
+-- CallsRepository.findAdmissiblePooledAcrossOrganizations
 SELECT id FROM (
  SELECT DISTINCT ON (organization_id) id, COALESCE(scheduled_at, created_at) AS due FROM calls
-  WHERE ${WHERE.waiting} AND direction = 'outbound' AND livemode
+  WHERE ${WHERE.waiting} AND direction = 'outbound' AND platform = $2
     AND (scheduled_at IS NULL OR scheduled_at <= now()) AND ${NOT_HELD_BACK}
   ORDER BY organization_id, COALESCE(scheduled_at, created_at), id) AS oldest
 ORDER BY due LIMIT $1;

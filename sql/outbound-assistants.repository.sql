@@ -11,7 +11,7 @@
 
 -- OutboundAssistantsRepository.findDefault
 -- typeorm:
---   this.assistants.findOneBy({ organizationId, isDefault: true })
+--   (tx ?? this.assistants.manager).findOneBy(OutboundAssistant, { organizationId, isDefault: true })
 
 -- OutboundAssistantsRepository.insert
 -- typeorm:

@@ -13,7 +13,14 @@ import { CallAdmissionQueueJob } from '../../src/modules/calls/dispatch/call-adm
 import { CallDispatchQueue } from '../../src/modules/calls/dispatch/call-dispatch-queue';
 import { CallDispatcherJob } from '../../src/modules/calls/dispatch/call-dispatcher.job';
 import { ToolCallsService } from '../../src/modules/calls/tool-calls.service';
-import { EndOfCallReport, ProviderCallState, VoiceProvider } from '../../src/modules/calls/voice/voice-provider';
+import {
+  EndOfCallReport,
+  PlaceCallResult,
+  ProviderCallState,
+  VoiceProvider,
+} from '../../src/modules/calls/voice/voice-provider';
+import { VoicePlatforms } from '../../src/modules/calls/voice/voice-platforms';
+import { fakeOf } from '../../src/infra/testing/fake-of';
 import { AddDoNotCallCommand } from '../../src/modules/do-not-call/add-do-not-call.command';
 import { DoNotCallEntry } from '../../src/modules/do-not-call/do-not-call-entry.entity';
 import { DoNotCallRepository } from '../../src/modules/do-not-call/do-not-call.repository';
@@ -55,10 +62,10 @@ describe('call lifecycle (PostgreSQL)', () => {
 
   /** The voice platform: accepts every call once; a second placement of a call is a bug here. */
   class FakeVoice extends VoiceProvider {
-    async placeCall(call: Call): Promise<{ providerCallId: string }> {
+    async placeCall(call: Call): Promise<PlaceCallResult> {
       if (placed.includes(call.id)) throw new Error(`call ${call.id} placed twice`);
       placed.push(call.id);
-      return { providerCallId: `p-${call.id}` };
+      return { kind: 'placed', providerCallId: `p-${call.id}` };
     }
     getCall(): Promise<ProviderCallState | null> {
       throw new Error('not used by dispatch or finish');
@@ -67,6 +74,8 @@ describe('call lifecycle (PostgreSQL)', () => {
       throw new Error('not used by dispatch or finish');
     }
   }
+
+  const voice = new FakeVoice();
 
   beforeAll(async () => {
     ({ dataSource, close } = await openTestDataSource([
@@ -92,7 +101,7 @@ describe('call lifecycle (PostgreSQL)', () => {
         enqueued.push({ name, data });
       },
     } as unknown as JobQueue;
-    const config = { voiceProvider: 'simulator' } as AppConfig;
+    const config = { voiceProvider: 'simulator', vapi: {} } as AppConfig;
     const admission = new CallAdmission(
       new CallCountsRepository(dataSource),
       new OrganizationLimitsRepository(dataSource),
@@ -123,7 +132,7 @@ describe('call lifecycle (PostgreSQL)', () => {
         calls,
         outbox,
         billing,
-        new FakeVoice(),
+        fakeOf<VoicePlatforms>({ of: () => voice }),
         newEvents(),
         new Metrics(jobs),
         admission,
@@ -149,6 +158,7 @@ describe('call lifecycle (PostgreSQL)', () => {
         direction: 'outbound',
         callFrom: '+15550000001',
         callTo: `+1555000${String(2000 + i)}`,
+        platform: 'simulator',
       });
       ids.push(call.id);
     }

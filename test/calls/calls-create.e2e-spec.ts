@@ -49,7 +49,7 @@ describe('calls: creation, resolution and errors', () => {
   const storedCall = async (id: string) =>
     (await t.db.query('SELECT system_prompt, tool_ids FROM calls WHERE id = $1', [id])).rows[0];
 
-  describe('resolution (spec Calls rules 1-3)', () => {
+  describe('resolution (docs/contracts/conventions.md, "What a call injects")', () => {
     it('neither case nor first message: generic defaults, no tools', async () => {
       const res = await create({});
       expect(res.status).toBe(201);

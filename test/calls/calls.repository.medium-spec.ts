@@ -40,6 +40,7 @@ describe('CallsRepository (PostgreSQL)', () => {
       direction: 'outbound',
       callFrom: '+15550000001',
       callTo: '+15550000002',
+      platform: 'simulator',
       ...values,
     });
   }

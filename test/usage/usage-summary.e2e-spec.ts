@@ -183,7 +183,7 @@ describe('GET /api/v1/usage', () => {
     expect(history.body.data).toEqual([expect.objectContaining({ amountMins: -20, type: 'trial_conversion' })]);
   });
 
-  it('rule 5: receptionist inbound calls and complimentary calls count talk time without deducting', async () => {
+  it('receptionist inbound calls and complimentary calls count talk time without deducting', async () => {
     const org = await createOrg(t);
     await admin(t, `/admin/v1/organizations/${org.id}/subscriptions`, {
       productType: 'outreach',
@@ -337,7 +337,7 @@ describe('GET /api/v1/usage', () => {
     await billing(t).outbound(org.id, 600);
     await new Promise((r) => setTimeout(r, 1600));
     let data = await usage(org.api);
-    expect(data.period.source).toBe('rolling_30d'); // rule 3: a lapsed period is never shown
+    expect(data.period.source).toBe('rolling_30d'); // a lapsed period is never shown
     const lifecycle = t.app.get(SubscriptionLifecycleService);
     expect((await lifecycle.runDue()).renewed).toBeGreaterThanOrEqual(1);
     expect((await lifecycle.runDue()).renewed).toBe(0);
@@ -455,7 +455,7 @@ describe('GET /api/v1/usage', () => {
     [10_001, true],
     [10_000, false],
   ])(
-    'rule 7: %p billing rows over several days -> truncated %p; totals cover exactly the newest 10,000',
+    '%p billing rows over several days -> truncated %p; totals cover exactly the newest 10,000',
     async (count, truncated) => {
       const org = await createOrg(t);
       await admin(t, `/admin/v1/organizations/${org.id}/subscriptions`, {

@@ -1097,6 +1097,12 @@ export interface components {
              */
             livemode: boolean;
             /**
+             * @description Extension: the voice platform serving the call, fixed when the call is made: `simulator` for every test-mode call, otherwise the platform of its `from` number. Changing a number's platform or the service's default afterwards never moves a call already made (docs/providers.md)
+             * @example vapi
+             * @enum {string}
+             */
+            platform: "simulator" | "vapi";
+            /**
              * @description Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the call; null while the call is live, on the simulator, and when the platform did not say
              * @example 0.42
              */
@@ -1167,6 +1173,12 @@ export interface components {
              * @example true
              */
             livemode: boolean;
+            /**
+             * @description Extension: the voice platform serving the call, fixed when the call is made: `simulator` for every test-mode call, otherwise the platform of its `from` number. Changing a number's platform or the service's default afterwards never moves a call already made (docs/providers.md)
+             * @example vapi
+             * @enum {string}
+             */
+            platform: "simulator" | "vapi";
             /**
              * @description Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the call; null while the call is live, on the simulator, and when the platform did not say
              * @example 0.42
@@ -2331,6 +2343,12 @@ export interface components {
              * @example +14155550142
              */
             number: string;
+            /**
+             * @description Extension: the voice platform live calls from this number are placed on (test-mode calls always play on the simulator), set when the number is assigned
+             * @example vapi
+             * @enum {string}
+             */
+            platform: "simulator" | "vapi";
         };
         PhoneNumberListResponse: {
             data: components["schemas"]["PhoneNumber"][];

@@ -824,7 +824,7 @@ export interface paths {
         put?: never;
         /**
          * Assign a phone number to an organization
-         * @description The organization may then call from it (`from`) and receives the calls made to it. 409 CONFLICT when the number is already assigned (to any organization); 422 MAX_PHONE_NUMBERS at the cap of 100 (extension). Without `providerId`, on the Vapi platform (extension), the number is imported: looked up in Vapi, its server URL pointed at `<PUBLIC_BASE_URL>/platform/vapi/events`, and stored with Vapi's id; 422 INVALID_PHONE when Vapi does not have the number (docs/providers.md).
+         * @description The organization may then call from it (`from`) and receives the calls made to it. 409 CONFLICT when the number is already assigned (to any organization); 422 MAX_PHONE_NUMBERS at the cap of 100 (extension). Without `providerId`, on the Vapi platform (extension), the number is imported: looked up in Vapi, its server URL pointed at `<PUBLIC_BASE_URL>/platform/vapi/events`, and stored with Vapi's id; 422 INVALID_PHONE when Vapi does not have the number (docs/providers.md). `platform` (extension): the number's voice platform, default `VOICE_PROVIDER`; unknown 400, known but not configured here 422 VALIDATION_ERROR.
          */
         post: operations["adminCreatePhoneNumber"];
         delete?: never;
@@ -1428,6 +1428,12 @@ export interface components {
              */
             number: string;
             /**
+             * @description Extension: the voice platform live calls from this number are placed on (test-mode calls always play on the simulator), set when the number is assigned
+             * @example vapi
+             * @enum {string}
+             */
+            platform: "simulator" | "vapi";
+            /**
              * @description The voice platform's id for the number (Vapi's phone number id); null when not registered there
              * @example 3f1c2a9e-5b7d-4c1e-9a2f-6d8e0b1c2d3e
              */
@@ -1581,6 +1587,12 @@ export interface components {
              */
             livemode: boolean;
             /**
+             * @description Extension: the voice platform serving the call, fixed when the call is made: `simulator` for every test-mode call, otherwise the platform of its `from` number. Changing a number's platform or the service's default afterwards never moves a call already made (docs/providers.md)
+             * @example vapi
+             * @enum {string}
+             */
+            platform: "simulator" | "vapi";
+            /**
              * @description Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the call; null while the call is live, on the simulator, and when the platform did not say
              * @example 0.42
              */
@@ -1644,6 +1656,12 @@ export interface components {
              * @example true
              */
             livemode: boolean;
+            /**
+             * @description Extension: the voice platform serving the call, fixed when the call is made: `simulator` for every test-mode call, otherwise the platform of its `from` number. Changing a number's platform or the service's default afterwards never moves a call already made (docs/providers.md)
+             * @example vapi
+             * @enum {string}
+             */
+            platform: "simulator" | "vapi";
             /**
              * @description Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the call; null while the call is live, on the simulator, and when the platform did not say
              * @example 0.42
@@ -2406,6 +2424,11 @@ export interface components {
              */
             number: string;
             /**
+             * @description Extension: the voice platform live calls from this number are placed on. Omitted: the default platform for new numbers (`VOICE_PROVIDER`). A value not listed is 400 VALIDATION_ERROR; a platform whose credentials this service does not have is 422 VALIDATION_ERROR naming `platform`
+             * @enum {string}
+             */
+            platform?: "simulator" | "vapi";
+            /**
              * @description The voice platform's id for the number (Vapi's phone number id), needed to call from it on Vapi. Omitted on the Vapi platform: the number is imported from Vapi (looked up, pointed at this service) and its id stored (extension)
              * @example 3f1c2a9e-5b7d-4c1e-9a2f-6d8e0b1c2d3e
              */
@@ -3160,6 +3183,12 @@ export interface components {
              * @example +14155550142
              */
             number: string;
+            /**
+             * @description Extension: the voice platform live calls from this number are placed on (test-mode calls always play on the simulator), set when the number is assigned
+             * @example vapi
+             * @enum {string}
+             */
+            platform: "simulator" | "vapi";
         };
         PlanFeaturesResponse: {
             allowInbound: boolean;
@@ -8627,7 +8656,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description MAX_PHONE_NUMBERS, INVALID_PHONE */
+            /** @description MAX_PHONE_NUMBERS, INVALID_PHONE, VALIDATION_ERROR */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11115,12 +11144,15 @@ export const pathsAdminV1OrganizationsOrgIdUsageHistoryGetParametersQueryTypeVal
 export const pathsAdminV1OrganizationsOrgIdWebhooksIdDeliveriesGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/webhooks/{id}/deliveries"]["get"]["parameters"]["query"]["status"]> = ["pending", "delivered", "failed"];
 export const pathsAdminV1OrganizationsOrgIdWebhooksIdDeliveriesGetParametersQueryEventValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/webhooks/{id}/deliveries"]["get"]["parameters"]["query"]["event"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "phone_number.health_changed", "webhook.test"];
 export const adminMessagingAccountResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminMessagingAccountResponse"]["status"]> = ["active", "disconnected", "error", "pending_setup"];
+export const adminPhoneNumberResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminPhoneNumberResponse"]["platform"]> = ["simulator", "vapi"];
 export const apiKeyResponseEnvironmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyResponse"]["environment"]> = ["live", "test"];
 export const automationResponseKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AutomationResponse"]["kind"]> = ["recurring-schedule", "follow-up-campaign"];
 export const automationResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AutomationResponse"]["status"]> = ["active", "paused"];
 export const callDetailResponseDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallDetailResponse"]["direction"]> = ["outbound", "inbound"];
+export const callDetailResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallDetailResponse"]["platform"]> = ["simulator", "vapi"];
 export const callDetailResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallDetailResponse"]["status"]> = ["new", "scheduled", "processing", "ended", "cancelled", "error"];
 export const callResponseDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallResponse"]["direction"]> = ["outbound", "inbound"];
+export const callResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallResponse"]["platform"]> = ["simulator", "vapi"];
 export const callResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallResponse"]["status"]> = ["new", "scheduled", "processing", "ended", "cancelled", "error"];
 export const callTransferResponseModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallTransferResponse"]["mode"]> = ["cold", "warm"];
 export const callTransferResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallTransferResponse"]["status"]> = ["completed", "failed"];
@@ -11138,6 +11170,7 @@ export const createApiKeyDtoScopesValues: ReadonlyArray<FlattenedDeepRequired<co
 export const createFollowUpCampaignDtoTriggerOnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateFollowUpCampaignDto"]["triggerOn"]> = ["customer-did-not-answer", "voicemail-reached", "customer-busy", "pipeline-error"];
 export const createMessagingAccountDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateMessagingAccountDto"]["status"]> = ["active", "disconnected", "error", "pending_setup"];
 export const createMessagingTemplateDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateMessagingTemplateDto"]["status"]> = ["APPROVED", "PENDING", "REJECTED", "IN_APPEAL", "PAUSED", "DISABLED", "PENDING_DELETION", "DELETED", "LIMIT_EXCEEDED"];
+export const createPhoneNumberDtoPlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatePhoneNumberDto"]["platform"]> = ["simulator", "vapi"];
 export const createRecurringScheduleDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateRecurringScheduleDto"]["status"]> = ["active", "paused"];
 export const createSubscriptionDtoProductTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSubscriptionDto"]["productType"]> = ["outreach", "receptionist"];
 export const createSubscriptionDtoTierValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSubscriptionDto"]["tier"]> = [1, 2, 3];
@@ -11159,6 +11192,7 @@ export const messageResponseSenderTypeValues: ReadonlyArray<FlattenedDeepRequire
 export const messagingAccountResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessagingAccountResponse"]["status"]> = ["active", "disconnected", "error", "pending_setup"];
 export const messagingTemplateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessagingTemplateResponse"]["status"]> = ["APPROVED", "PENDING", "REJECTED", "IN_APPEAL", "PAUSED", "DISABLED", "PENDING_DELETION", "DELETED", "LIMIT_EXCEEDED"];
 export const minuteGrantDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MinuteGrantDto"]["type"]> = ["addon_purchase", "coupon_redemption", "admin_adjustment"];
+export const phoneNumberResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhoneNumberResponse"]["platform"]> = ["simulator", "vapi"];
 export const putDestinationRulesDtoAllowedClassesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PutDestinationRulesDto"]["allowedClasses"]> = ["premium-rate", "satellite", "international-network"];
 export const putDestinationRulesDtoAllowedCountriesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PutDestinationRulesDto"]["allowedCountries"]> = ["AC", "AD", "AE", "AF", "AG", "AI", "AL", "AM", "AO", "AR", "AS", "AT", "AU", "AW", "AX", "AZ", "BA", "BB", "BD", "BE", "BF", "BG", "BH", "BI", "BJ", "BL", "BM", "BN", "BO", "BQ", "BR", "BS", "BT", "BW", "BY", "BZ", "CA", "CC", "CD", "CF", "CG", "CH", "CI", "CK", "CL", "CM", "CN", "CO", "CR", "CU", "CV", "CW", "CX", "CY", "CZ", "DE", "DJ", "DK", "DM", "DO", "DZ", "EC", "EE", "EG", "EH", "ER", "ES", "ET", "FI", "FJ", "FK", "FM", "FO", "FR", "GA", "GB", "GD", "GE", "GF", "GG", "GH", "GI", "GL", "GM", "GN", "GP", "GQ", "GR", "GT", "GU", "GW", "GY", "HK", "HN", "HR", "HT", "HU", "ID", "IE", "IL", "IM", "IN", "IO", "IQ", "IR", "IS", "IT", "JE", "JM", "JO", "JP", "KE", "KG", "KH", "KI", "KM", "KN", "KP", "KR", "KW", "KY", "KZ", "LA", "LB", "LC", "LI", "LK", "LR", "LS", "LT", "LU", "LV", "LY", "MA", "MC", "MD", "ME", "MF", "MG", "MH", "MK", "ML", "MM", "MN", "MO", "MP", "MQ", "MR", "MS", "MT", "MU", "MV", "MW", "MX", "MY", "MZ", "NA", "NC", "NE", "NF", "NG", "NI", "NL", "NO", "NP", "NR", "NU", "NZ", "OM", "PA", "PE", "PF", "PG", "PH", "PK", "PL", "PM", "PR", "PS", "PT", "PW", "PY", "QA", "RE", "RO", "RS", "RU", "RW", "SA", "SB", "SC", "SD", "SE", "SG", "SH", "SI", "SJ", "SK", "SL", "SM", "SN", "SO", "SR", "SS", "ST", "SV", "SX", "SY", "SZ", "TA", "TC", "TD", "TG", "TH", "TJ", "TK", "TL", "TM", "TN", "TO", "TR", "TT", "TV", "TW", "TZ", "UA", "UG", "US", "UY", "UZ", "VA", "VC", "VE", "VG", "VI", "VN", "VU", "WF", "WS", "XK", "YE", "YT", "ZA", "ZM", "ZW"];
 export const recurringScheduleResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecurringScheduleResponse"]["status"]> = ["active", "paused"];

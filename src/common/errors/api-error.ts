@@ -19,8 +19,9 @@ export class ApiError extends HttpException {
     message: string,
     readonly details?: ErrorDetail[],
     readonly headers?: Record<string, string>,
+    status: number = ERROR_STATUS[code],
   ) {
-    super({ code, message }, ERROR_STATUS[code]);
+    super({ code, message }, status);
   }
 
   static notFound(what: string): ApiError {
@@ -29,6 +30,14 @@ export class ApiError extends HttpException {
 
   static validation(field: string, message: string): ApiError {
     return new ApiError('VALIDATION_ERROR', `${field}: ${message}`, [{ field, message }]);
+  }
+
+  /**
+   * A well-formed value the service cannot act on (a known voice platform whose credentials are not set): 422
+   * VALIDATION_ERROR naming the field, where a malformed one is 400 (docs/contracts/errors.md).
+   */
+  static unprocessable(field: string, message: string): ApiError {
+    return new ApiError('VALIDATION_ERROR', `${field}: ${message}`, [{ field, message }], undefined, 422);
   }
 
   static conflict(message: string): ApiError {

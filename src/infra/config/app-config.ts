@@ -4,6 +4,7 @@ import { Transform, plainToInstance } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, validateSync } from 'class-validator';
 import { parseSecretsKey } from '../secrets/secret-box';
 import { ROLES, Role } from './roles';
+import { MESSAGING_PLATFORMS, MessagingPlatform, VOICE_PLATFORMS, VoicePlatform } from './platforms';
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const toBool = ({ value }: { value: unknown }) =>
@@ -39,8 +40,8 @@ class EnvironmentVariables {
   @IsOptional() @IsString() ADMIN_TOKEN?: string;
   @IsOptional() @IsString() CURSOR_SECRET?: string;
   @IsOptional() @Transform(toBool) @IsBoolean() MIGRATE_ON_START?: boolean;
-  @IsOptional() @IsIn(['simulator', 'vapi']) VOICE_PROVIDER?: string;
-  @IsOptional() @IsIn(['simulator', 'whatsapp']) MESSAGING_PROVIDER?: string;
+  @IsOptional() @IsIn(VOICE_PLATFORMS) VOICE_PROVIDER?: string;
+  @IsOptional() @IsIn(MESSAGING_PLATFORMS) MESSAGING_PROVIDER?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) SIMULATOR_RING_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) SIMULATOR_CALL_MS?: number;
   @IsOptional() @Transform(toList) WEBHOOK_RETRY_DELAYS_MS?: string[];
@@ -114,10 +115,12 @@ export interface AppConfig {
   adminToken?: string;
   cursorSecret: string;
   migrateOnStart: boolean;
-  voiceProvider: 'simulator' | 'vapi';
+  /** VOICE_PROVIDER: the platform of a phone number created without one (each call then follows its number's). */
+  voiceProvider: VoicePlatform;
   /** The chat agent's first retry after a platform failure; each further one waits twice as long. */
   chatAgentRetryBaseMs: number;
-  messagingProvider: 'simulator' | 'whatsapp';
+  /** MESSAGING_PROVIDER: the platform of a live messaging account when it is made (stored on the account). */
+  messagingProvider: MessagingPlatform;
   simulatorRingMs: number;
   simulatorCallMs: number;
   webhookRetryDelaysMs: number[];

@@ -1,10 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ANSWERED_BY } from '../call-outcomes/answered-by';
-import { CALL_PLATFORMS, CallPlatform } from '../calls/call-platform';
+import { VOICE_PLATFORMS, VoicePlatform } from '../../infra/config/platforms';
 import type { ConfusionMatrix, PlatformDetection } from './confusion-matrix';
 
 export class PlatformDetectionResponse {
-  @ApiProperty({ enum: CALL_PLATFORMS }) platform: CallPlatform;
+  @ApiProperty({ enum: VOICE_PLATFORMS }) platform: VoicePlatform;
   @ApiProperty({ example: 40, description: 'Labelled calls counted' }) labelled: number;
   @ApiProperty({
     type: 'object',

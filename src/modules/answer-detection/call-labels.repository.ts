@@ -3,20 +3,20 @@ import { DataSource } from 'typeorm';
 import { World, worldParams, worldWhere } from '../../common/auth/world';
 import { queryEntities } from '../../infra/database/entity-rows';
 import type { AnsweredBy } from '../call-outcomes/answered-by';
-import { CallPlatform, callPlatformSql } from '../calls/call-platform';
+import type { VoicePlatform } from '../../infra/config/platforms';
 import { CallLabel } from './call-label.entity';
 
 /** The report's filters: the call's creation time, platform and campaign. */
 export interface LabelledCallFilters {
   from?: string;
   to?: string;
-  platform?: CallPlatform;
+  platform?: VoicePlatform;
   campaignId?: string;
 }
 
 /** Labelled calls counted by platform, label and what the platform detected (null: nothing detected). */
 export interface LabelledCallCount {
-  platform: CallPlatform;
+  platform: VoicePlatform;
   label: AnsweredBy;
   detected: AnsweredBy | null;
   n: number;
@@ -50,20 +50,15 @@ export class CallLabelsRepository {
    * The world's labelled calls matching the filters, counted per platform, label and detected outcome. One
    * grouped scan of the world's labels (a person labels hundreds of calls, not millions), each joined to its call.
    */
-  async countLabelled(
-    world: World,
-    livePlatform: CallPlatform,
-    filters: LabelledCallFilters,
-  ): Promise<LabelledCallCount[]> {
-    const platform = callPlatformSql('c', livePlatform);
-    const rows: Array<{ platform: CallPlatform; label: AnsweredBy; detected: AnsweredBy | null; n: number }> =
+  async countLabelled(world: World, filters: LabelledCallFilters): Promise<LabelledCallCount[]> {
+    const rows: Array<{ platform: VoicePlatform; label: AnsweredBy; detected: AnsweredBy | null; n: number }> =
       await this.dataSource.query(
-        `SELECT ${platform} AS platform, l.answered_by AS label, c.answered_by AS detected, count(*)::int AS n
+        `SELECT c.platform, l.answered_by AS label, c.answered_by AS detected, count(*)::int AS n
            FROM call_labels l JOIN calls c ON c.id = l.call_id
           WHERE l.organization_id = $1 AND l.livemode = $2
             AND ($3::timestamptz IS NULL OR c.created_at >= $3)
             AND ($4::timestamptz IS NULL OR c.created_at < $4)
-            AND ($5::text IS NULL OR ${platform} = $5)
+            AND ($5::text IS NULL OR c.platform = $5)
             AND ($6::uuid IS NULL OR c.campaign_id = $6)
           GROUP BY 1, 2, 3`,
         [

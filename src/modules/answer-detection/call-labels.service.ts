@@ -1,8 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { World } from '../../common/auth/world';
 import { ApiError } from '../../common/errors/api-error';
 import { validateBody } from '../../common/validation/validation.pipe';
-import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { CallsService } from '../calls/calls.service';
 import { CallLabel } from './call-label.entity';
 import { CallLabelsRepository } from './call-labels.repository';
@@ -16,7 +15,6 @@ export class CallLabelsService {
   constructor(
     private readonly labels: CallLabelsRepository,
     private readonly calls: CallsService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
@@ -40,6 +38,6 @@ export class CallLabelsService {
   }
 
   async report(world: World, query: AnswerDetectionQueryDto): Promise<PlatformDetection[]> {
-    return detectionReport(await this.labels.countLabelled(world, this.config.voiceProvider, query));
+    return detectionReport(await this.labels.countLabelled(world, query));
   }
 }

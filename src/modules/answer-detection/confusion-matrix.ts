@@ -1,11 +1,11 @@
 import { ANSWERED_BY, AnsweredBy } from '../call-outcomes/answered-by';
-import type { CallPlatform } from '../calls/call-platform';
+import type { VoicePlatform } from '../../infra/config/platforms';
 
 /** Label -> detected -> calls: every outcome on both axes, zeros included, so readers never miss a key. */
 export type ConfusionMatrix = Record<AnsweredBy, Record<AnsweredBy, number>>;
 
 export interface PlatformDetection {
-  platform: CallPlatform;
+  platform: VoicePlatform;
   labelled: number;
   matrix: ConfusionMatrix;
   voicemailPrecision: number | null;
@@ -13,7 +13,7 @@ export interface PlatformDetection {
 }
 
 export interface DetectionCount {
-  platform: CallPlatform;
+  platform: VoicePlatform;
   label: AnsweredBy;
   /** Null when the call recorded no `answeredBy`: detection gave no verdict, which counts as `unknown`. */
   detected: AnsweredBy | null;
@@ -32,7 +32,7 @@ const ratio = (hit: number, of: number): number | null => (of === 0 ? null : hit
  * the calls a person heard as voicemail, the share detected voicemail; any other verdict there (`unknown`
  * included) is a miss. Null when its denominator is empty.
  */
-export function platformDetection(platform: CallPlatform, matrix: ConfusionMatrix): PlatformDetection {
+export function platformDetection(platform: VoicePlatform, matrix: ConfusionMatrix): PlatformDetection {
   const labelled = ANSWERED_BY.reduce((sum, l) => sum + ANSWERED_BY.reduce((s, d) => s + matrix[l][d], 0), 0);
   const hits = matrix.voicemail.voicemail;
   const detectedVoicemail = ANSWERED_BY.reduce((sum, l) => sum + matrix[l].voicemail, 0);
@@ -48,7 +48,7 @@ export function platformDetection(platform: CallPlatform, matrix: ConfusionMatri
 
 /** The per-platform report from grouped counts, platforms in name order. */
 export function detectionReport(counts: readonly DetectionCount[]): PlatformDetection[] {
-  const matrices = new Map<CallPlatform, ConfusionMatrix>();
+  const matrices = new Map<VoicePlatform, ConfusionMatrix>();
   for (const { platform, label, detected, n } of counts) {
     const matrix = matrices.get(platform) ?? emptyMatrix();
     matrix[label][detected ?? 'unknown'] += n;

@@ -28,8 +28,9 @@ export class OutboundAssistantsRepository {
     });
   }
 
-  findDefault(organizationId: string): Promise<OutboundAssistant | null> {
-    return this.assistants.findOneBy({ organizationId, isDefault: true });
+  /** Read by `tx` when the caller holds a transaction. */
+  findDefault(organizationId: string, tx?: Tx): Promise<OutboundAssistant | null> {
+    return (tx ?? this.assistants.manager).findOneBy(OutboundAssistant, { organizationId, isDefault: true });
   }
 
   find(organizationId: string, id: string): Promise<OutboundAssistant | null> {

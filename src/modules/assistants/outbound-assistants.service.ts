@@ -65,6 +65,11 @@ export class OutboundAssistantsService {
     return this.assistants.findDefault(organizationId);
   }
 
+  /** The same read in the caller's transaction (a call being created copies its voice settings). */
+  getDefaultIn(tx: Tx, organizationId: string): Promise<OutboundAssistant | null> {
+    return this.assistants.findDefault(organizationId, tx);
+  }
+
   async get(organizationId: string, id: string): Promise<OutboundAssistant> {
     const found = await this.assistants.find(organizationId, id);
     if (!found) throw ApiError.notFound('Outbound assistant');

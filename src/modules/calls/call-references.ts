@@ -7,12 +7,16 @@ import { callToolOf } from '../tools/call-tools';
 import { ToolsService } from '../tools/tools.service';
 import { ResolutionInput } from './call-resolution';
 import { World } from '../../common/auth/world';
+import { VoiceSettings, voiceSettingsOf } from '../assistants/voice-settings';
 
 export interface CallReferenceIds {
   contactId?: string;
   caseId?: string;
   assistantConfigId?: string;
 }
+
+/** What a new call is resolved from, and the voice settings it keeps for its platform. */
+export type LoadedCallReferences = Omit<ResolutionInput, 'request'> & { voiceSettings: VoiceSettings };
 
 /**
  * Loads what a new call refers to through the owning modules, scoped to the organization (another
@@ -31,7 +35,7 @@ export class CallReferences {
   ) {}
 
   /** The contact is the call's world's (data); the case and assistant the organization's (configuration). */
-  async load(tx: Tx, world: World, ids: CallReferenceIds): Promise<Omit<ResolutionInput, 'request'>> {
+  async load(tx: Tx, world: World, ids: CallReferenceIds): Promise<LoadedCallReferences> {
     const { organizationId } = world;
     // Every read on the inserting transaction's connection: a read that took a second connection while this one
     // is held would deadlock the pool once as many creations as connections run together.
@@ -42,6 +46,13 @@ export class CallReferences {
       : null;
     // The case's tools: a tool attached to it cannot be deleted while the case row is locked FOR SHARE.
     const tools = kase ? (await this.tools.forCall(tx, organizationId, kase.case.toolIds)).map(callToolOf) : [];
-    return { contact, case: kase ? { ...kase.case, prompt: kase.prompt, tools } : null, assistant };
+    // The voice comes from the named assistant, else the organization's default one (which the texts never do).
+    const voice = assistant ?? (await this.assistants.getDefaultIn(tx, organizationId));
+    return {
+      contact,
+      case: kase ? { ...kase.case, prompt: kase.prompt, tools } : null,
+      assistant,
+      voiceSettings: voiceSettingsOf(voice),
+    };
   }
 }

@@ -20,7 +20,7 @@ const assistant = { firstMessage: 'Assistant hello', systemPrompt: 'Assistant pr
 const contact = { title: 'Ada Lovelace', email: 'ada@example.com', phone: '+14155550100', notes: null };
 
 describe('resolveCall', () => {
-  describe('rule 1-2: first message and system prompt', () => {
+  describe('first message and system prompt: request, case, assistant, default', () => {
     it('uses generic defaults and no tools with neither case nor first message', () => {
       expect(resolveCall({ request: {} })).toEqual({
         firstMessage: DEFAULT_FIRST_MESSAGE,
@@ -79,7 +79,7 @@ describe('resolveCall', () => {
     });
   });
 
-  describe('rule 3: variables', () => {
+  describe('variables: variableValues, contact, case default', () => {
     const withVars = kase({
       firstMessage: 'Hi {{name}}, about {{topic}}',
       prompt: 'Mail {{email}} phone {{ phone }} notes [{{notes}}] code {{code}}',

@@ -11,9 +11,9 @@ export const RENDERED_LIMITS = {
   'voicemail.message': VOICEMAIL_MESSAGE_MAX,
 } as const;
 
-/** Used when neither the request, the case nor the assistant supplies an opening line (spec Calls rule 1). */
+/** Used when neither the request, the case nor the assistant supplies an opening line (docs/contracts/conventions.md, "What a call injects"). */
 export const DEFAULT_FIRST_MESSAGE = 'Hello! This is an automated assistant calling. Do you have a moment to talk?';
-/** Used when neither the case nor the assistant supplies a system prompt (spec Calls rules 1-2). */
+/** Used when neither the case nor the assistant supplies a system prompt (docs/contracts/conventions.md, "What a call injects"). */
 export const DEFAULT_SYSTEM_PROMPT =
   'You are a friendly, concise phone assistant. Introduce yourself, keep answers short, and end the call politely.';
 
@@ -69,7 +69,7 @@ export class RenderedTooLongError extends Error {
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
 
-/** Built-in contact variables (rule 3): the placeholder name and the contact field it reads. */
+/** Built-in contact variables (docs/contracts/conventions.md, "What a call injects"): the placeholder name and the contact field it reads. */
 const CONTACT_VARIABLES = { name: 'title', email: 'email', phone: 'phone', notes: 'notes' } as const;
 
 export function placeholdersOf(template: string): string[] {
@@ -102,7 +102,7 @@ function contactField(contact: ResolutionInput['contact'], field: 'title' | 'ema
 }
 
 /**
- * The value of one variable, by rule 3's priority: the request's variableValues, then contact data (a case
+ * The value of one variable, by the priority the contract gives: the request's variableValues, then contact data (a case
  * variable's own `contact.*` source first, then the built-in names), then the case variable's default.
  */
 function resolveVariable(name: string, input: ResolutionInput, definition?: CaseVariable): string | undefined {
@@ -128,7 +128,7 @@ function keytermsOf(text: string | null | undefined): string[] | null {
 }
 
 /**
- * Resolves what a call injects (spec Calls rules 1-3, docs/contracts/conventions.md): first message and system prompt by
+ * Resolves what a call injects (docs/contracts/conventions.md, "What a call injects"): first message and system prompt by
  * request, case, assistant, generic default; tools from the case only; variables by priority; placeholders
  * rendered in both texts. Pure: the caller loads the references and turns the error into a 400.
  */

@@ -4,6 +4,8 @@ import type { AnalysisPlan, CallAnalysis } from '../call-outcomes/analysis-plan'
 import type { AnsweredBy } from '../call-outcomes/answered-by';
 import type { VoicemailPolicy } from '../call-outcomes/voicemail-policy';
 import type { CallTool, CallTransfer, ToolCallRecord } from '../tools/call-tools';
+import type { VoiceSettings } from '../assistants/voice-settings';
+import type { VoicePlatform } from '../../infra/config/platforms';
 
 /** Public statuses plus the internal claim state `lock-processing` (never shown; reads as not yet dispatched). */
 export const CALL_STATUSES = [
@@ -101,6 +103,16 @@ export class Call {
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) endedAt: Date | null;
   /** false: placed with a `test` key, so always on the simulator, billed nothing, listed only to test keys. */
   @Column('boolean', { default: true }) livemode: boolean;
+  /**
+   * Extension: the voice platform that serves the call, fixed when the call is made (a test-world call: the
+   * simulator; a live one: its `from` number's platform). Placement, supervision, report recovery, a live end and
+   * tool answers all go to it, whatever the process's settings say later.
+   */
+  @Column('text', { default: 'simulator' }) platform: VoicePlatform;
+  /** The `from` number's id on the call's platform when the call was made (Vapi's phone number id); internal. */
+  @Column('text', { nullable: true }) providerNumberId: string | null;
+  /** The outbound assistant's voice settings when the call was made (null: the defaults); internal. */
+  @Column('jsonb', { nullable: true }) voiceSettings: VoiceSettings | null;
   @CreatedAt() createdAt: Date;
   @UpdatedAt() updatedAt: Date;
 }

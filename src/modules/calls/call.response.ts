@@ -3,6 +3,7 @@ import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 import { CallAnalysisResponse } from '../call-outcomes/analysis-plan';
 import { ANSWERED_BY, AnsweredBy } from '../call-outcomes/answered-by';
 import { API_CALL_STATUSES, Call, PUBLIC_CALL_STATUSES } from './call.entity';
+import { VOICE_PLATFORMS, VoicePlatform } from '../../infra/config/platforms';
 import { MAX_TOOL_CALLS_PER_CALL } from '../tools/call-tools';
 import { CallTransferResponse, ToolCallResponse } from '../tools/tool-call.response';
 
@@ -48,6 +49,7 @@ export const CALL_RESPONSE_COLUMNS = [
   'createdAt',
   'updatedAt',
   'livemode',
+  'platform',
 ] as const satisfies readonly (keyof Call)[];
 
 export class TranscriptMessageResponse {
@@ -129,6 +131,15 @@ export class CallResponse {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
   @ApiLivemode() livemode: boolean;
+  @ApiProperty({
+    enum: VOICE_PLATFORMS,
+    example: 'vapi',
+    description:
+      'Extension: the voice platform serving the call, fixed when the call is made: `simulator` for every ' +
+      "test-mode call, otherwise the platform of its `from` number. Changing a number's platform or the " +
+      "service's default afterwards never moves a call already made (docs/providers.md)",
+  })
+  platform: VoicePlatform;
 
   static from(call: Pick<Call, (typeof CALL_RESPONSE_COLUMNS)[number]>): CallResponse {
     return {
@@ -157,6 +168,7 @@ export class CallResponse {
       createdAt: call.createdAt.toISOString(),
       updatedAt: call.updatedAt.toISOString(),
       livemode: call.livemode,
+      platform: call.platform,
     };
   }
 }

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CallEventBodies } from './call-event-bodies';
-import { simulatorUnlessConfigured } from '../../common/providers/simulator-unless-configured';
 import { AssistantsModule } from '../assistants/assistants.module';
 import { CasesModule } from '../cases/cases.module';
 import { ToolsModule } from '../tools/tools.module';
@@ -11,6 +10,7 @@ import { DestinationsModule } from '../destinations/destinations.module';
 import { LimitsModule } from '../limits/limits.module';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
 import { NumberHealthModule } from '../number-health/number-health.module';
+import { VapiModule } from '../platforms/vapi/vapi.module';
 import { UsageModule } from '../usage/usage.module';
 import { Call } from './call.entity';
 import { CallEventsService } from './call-events.service';
@@ -31,14 +31,12 @@ import { InboundCallsService } from './inbound/inbound-calls.service';
 import { CallSupervisorJob } from './supervision/call-supervisor.job';
 import { VoiceSimulatorProvider } from './voice/simulator/voice-simulator.provider';
 import { SimulatorStepJob } from './voice/simulator/simulator-step.job';
-import { VapiClient } from './voice/vapi/vapi-client';
 import { VapiEventsController } from './voice/vapi/vapi-events.controller';
 import { VapiNumberDirectory } from './voice/vapi/vapi-number-directory';
 import { VapiMessageAuthenticator } from './voice/vapi/vapi-message-authenticator';
 import { CallReportRecoveryJob } from './supervision/call-report-recovery.job';
 import { VapiVoiceProvider } from './voice/vapi/vapi-voice.provider';
-import { ModeRoutedVoiceProvider } from './voice/mode-routed-voice.provider';
-import { VoiceProvider } from './voice/voice-provider';
+import { VoicePlatforms } from './voice/voice-platforms';
 import { EndCallCommand } from './end-call.command';
 
 /** Calls: the public API, the dispatch engine and the voice platform behind it (CallBilling from UsageModule). */
@@ -55,6 +53,7 @@ import { EndCallCommand } from './end-call.command';
     LimitsModule,
     DoNotCallModule,
     DestinationsModule,
+    VapiModule,
   ],
   controllers: [CallsController, VapiEventsController, AdminSimulatorController],
   providers: [
@@ -77,21 +76,12 @@ import { EndCallCommand } from './end-call.command';
     InboundCallsService,
     VoiceSimulatorProvider,
     SimulatorStepJob,
-    VapiClient,
     VapiVoiceProvider,
     VapiNumberDirectory,
     VapiMessageAuthenticator,
-    // The simulator stays available either way: the admin simulator row plays inbound calls on it, and
-    // test-mode calls always run on it.
-    simulatorUnlessConfigured({
-      provide: VoiceProvider,
-      simulator: VoiceSimulatorProvider,
-      real: VapiVoiceProvider,
-      useReal: (config) => config.voiceProvider === 'vapi',
-      route: (chosen, simulator) => new ModeRoutedVoiceProvider(chosen, simulator),
-    }),
+    // Every platform's adapter, chosen per call by the platform the call stores.
+    VoicePlatforms,
   ],
-  // VapiClient: the chat agent talks to the same Vapi account over its chat API.
   exports: [
     CallsService,
     CreateCallCommand,
@@ -99,7 +89,6 @@ import { EndCallCommand } from './end-call.command';
     CallEventsService,
     CallDispatchQueue,
     CallStatsService,
-    VapiClient,
   ],
 })
 export class CallsModule {}

@@ -9,9 +9,10 @@ import { EndOfCallReport } from './voice/voice-provider';
 import type { CallAnalysis } from '../call-outcomes/analysis-plan';
 import type { AnsweredBy } from '../call-outcomes/answered-by';
 import type { CallTool, ToolCallRecord } from '../tools/call-tools';
+import { POOLED_PLATFORM } from '../limits/pooled-platform';
 
 /** A call as its creator resolved it; what it leaves out takes the column's default. */
-export type NewCall = Pick<Call, 'id' | 'organizationId' | 'status' | 'direction' | 'callFrom' | 'callTo'> &
+export type NewCall = Pick<Call, 'id' | 'organizationId' | 'status' | 'direction' | 'callFrom' | 'callTo' | 'platform'> &
   Partial<Omit<Call, 'createdAt' | 'updatedAt'>>;
 
 /** What a finished call records beyond the platform's report (CallEventsService decides it). */
@@ -397,19 +398,19 @@ export class CallsRepository {
   }
 
   /**
-   * The oldest due live outbound call waiting in each organization, oldest organization first, up to `limit`:
-   * whom to wake when a slot of the voice platform's shared pool frees (one per organization, so the pool goes
-   * round the organizations that wait).
+   * The oldest due outbound call on the pooled platform waiting in each organization, oldest organization first,
+   * up to `limit`: whom to wake when a slot of that platform's shared pool frees (one per organization, so the
+   * pool goes round the organizations that wait).
    */
-  async findAdmissibleLiveAcrossOrganizations(limit: number): Promise<string[]> {
+  async findAdmissiblePooledAcrossOrganizations(limit: number): Promise<string[]> {
     const rows: Array<{ id: string }> = await this.dataSource.query(
       `SELECT id FROM (
          SELECT DISTINCT ON (organization_id) id, COALESCE(scheduled_at, created_at) AS due FROM calls
-          WHERE ${WHERE.waiting} AND direction = 'outbound' AND livemode
+          WHERE ${WHERE.waiting} AND direction = 'outbound' AND platform = $2
             AND (scheduled_at IS NULL OR scheduled_at <= now()) AND ${NOT_HELD_BACK}
           ORDER BY organization_id, COALESCE(scheduled_at, created_at), id) AS oldest
         ORDER BY due LIMIT $1`,
-      [limit],
+      [limit, POOLED_PLATFORM],
     );
     return rows.map((r) => r.id);
   }

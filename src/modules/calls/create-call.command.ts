@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { World } from '../../common/auth/world';
 import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { inTransaction, Tx } from '../../infra/database/tx';
+import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { DoNotCallService } from '../do-not-call/do-not-call.service';
 import { DestinationPolicyService } from '../destinations/destination-policy.service';
 import { OutboxService } from '../outbox/outbox.service';
@@ -11,7 +12,7 @@ import { PhoneNumbersService } from '../phone-numbers/phone-numbers.service';
 import { CallBilling } from '../usage/call-billing.port';
 import type { VoicemailPolicy } from '../call-outcomes/voicemail-policy';
 import { Call } from './call.entity';
-import { CallReferences } from './call-references';
+import { CallReferences, LoadedCallReferences } from './call-references';
 import { CallsRepository } from './calls.repository';
 import { MissingRequiredVariableError, RenderedTooLongError, resolveCall } from './call-resolution';
 import { CallDispatchQueue } from './dispatch/call-dispatch-queue';
@@ -23,7 +24,7 @@ const BLOCKED_MESSAGE = {
 } as const;
 
 /**
- * Creates an outbound call with everything resolved (spec Calls rules 1-6): its references loaded (and locked
+ * Creates an outbound call with everything resolved (docs/contracts/conventions.md, "What a call injects" and "Creating a call"): its references loaded (and locked
  * against deletes) in the inserting transaction, its script rendered and bounded, its row inserted as `new` or
  * `scheduled`. Two ways in:
  * - `execute`: the API's call, in a transaction of its own, after the checks the API answers with an error
@@ -48,6 +49,7 @@ export class CreateCallCommand {
     private readonly dispatchQueue: CallDispatchQueue,
     private readonly doNotCall: DoNotCallService,
     private readonly destinations: DestinationPolicyService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** A call of the key's world: a test world's call is free and runs on the simulator. */
@@ -93,11 +95,17 @@ export class CreateCallCommand {
     tx: Tx,
     organizationId: string,
     dto: CreateCallDto,
-    refs: Awaited<ReturnType<CallReferences['load']>>,
+    refs: LoadedCallReferences,
     campaign: { id: string | null; livemode: boolean; voicemail?: VoicemailPolicy | null },
   ): Promise<Call> {
     const scheduledAt = dto.scheduledAt ? new Date(dto.scheduledAt) : null;
-    const resolved = this.resolve({ request: dto, ...refs, campaignVoicemail: campaign.voicemail });
+    const { voiceSettings, ...references } = refs;
+    const resolved = this.resolve({ request: dto, ...references, campaignVoicemail: campaign.voicemail });
+    // The platform is chosen here, once (docs/providers.md, "The platform per number"): a test-world call plays
+    // on the simulator; a live one on its number's platform (a number gone since: the default platform, whose
+    // placement then refuses it). What placement needs of the number and the assistant is copied with it.
+    const number = await this.numbers.findOwnedIn(tx, organizationId, dto.from);
+    const platform = campaign.livemode ? (number?.platform ?? this.config.voiceProvider) : 'simulator';
     return this.calls.insert(tx, {
       id: uuidv7(),
       organizationId,
@@ -111,6 +119,9 @@ export class CreateCallCommand {
       campaignId: campaign.id,
       scheduledAt,
       livemode: campaign.livemode,
+      platform,
+      providerNumberId: number?.providerId ?? null,
+      voiceSettings,
       ...resolved,
     });
   }

@@ -4,7 +4,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { Call } from './call.entity';
 import { CallEventsService } from './call-events.service';
 import { CallsRepository } from './calls.repository';
-import { VoiceProvider } from './voice/voice-provider';
+import { VoicePlatforms } from './voice/voice-platforms';
 
 /**
  * Ends a live call through its voice platform (`POST /api/v1/calls/{id}/end`, docs/tools.md). Only a call the
@@ -17,7 +17,7 @@ export class EndCallCommand {
 
   constructor(
     private readonly calls: CallsRepository,
-    private readonly voice: VoiceProvider,
+    private readonly platforms: VoicePlatforms,
     private readonly callEvents: CallEventsService,
   ) {}
 
@@ -31,7 +31,7 @@ export class EndCallCommand {
     }
     let report;
     try {
-      report = await this.voice.endCall(call);
+      report = await this.platforms.of(call).endCall(call);
     } catch (error) {
       this.logger.warn({ callId: id, err: (error as Error).message }, 'The voice platform could not end the call');
       throw new ApiError('SERVICE_UNAVAILABLE', 'The voice platform could not end the call now; try again');

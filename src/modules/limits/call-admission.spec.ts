@@ -30,7 +30,11 @@ describe('CallAdmission', () => {
       fakeOf<OrganizationLimitsRepository>({ find: () => Promise.resolve(limits) }),
       fakeOf<AppConfig>({
         voiceProvider: voice.provider,
-        vapi: { maxConcurrentCalls: voice.pool ?? 0 } as AppConfig['vapi'],
+        // Vapi's pool applies where the service holds Vapi's credentials.
+        vapi: {
+          maxConcurrentCalls: voice.pool ?? 0,
+          ...(voice.provider === 'vapi' ? { apiKey: 'key', webhookSecret: 'secret' } : {}),
+        } as AppConfig['vapi'],
       }),
     );
 

@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { lockForTransaction } from '../../infra/database/advisory-locks';
+import { voicePlatformConfigured } from '../../infra/config/platforms';
+import { POOLED_PLATFORM } from './pooled-platform';
 import { CallCountsRepository } from './call-counts.repository';
 import { Limits, OrganizationLimitsRepository } from './organization-limits.repository';
 
@@ -33,18 +35,18 @@ export class CallAdmission {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** The voice platform's account pool (VAPI_MAX_CONCURRENT_CALLS), or null when live calls run on no shared pool. */
+  /** The pooled platform's account pool (VAPI_MAX_CONCURRENT_CALLS), or null when this service cannot reach it. */
   get poolSize(): number | null {
-    return this.config.voiceProvider === 'vapi' ? this.config.vapi.maxConcurrentCalls : null;
+    return voicePlatformConfigured(this.config, POOLED_PLATFORM) ? this.config.vapi.maxConcurrentCalls : null;
   }
 
   /**
-   * How many more live (livemode) outbound calls of this organization the platform's shared pool takes now,
+   * How many more outbound calls of this organization on the pooled platform its shared pool takes now,
    * decided under the pool's lock (taken after the organization's; held until `manager`'s transaction ends);
    * Infinity without a pool. Every organization shares the pool, but while others wait none takes more than its
    * fair share (the pool divided among the organizations with live or waiting calls, rounded up): a burst of one
-   * organization leaves room for the next one's calls. Live calls count whichever their direction (the
-   * platform's limit counts inbound calls too); test-mode calls run on the simulator and count nowhere.
+   * organization leaves room for the next one's calls. The platform's calls count whichever their direction (its
+   * limit counts inbound calls too); calls on other platforms (every test-mode call: the simulator) count nowhere.
    */
   async lockFreePoolSlots(manager: EntityManager, organizationId: string): Promise<number> {
     const pool = this.poolSize;

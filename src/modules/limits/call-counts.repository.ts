@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { POOLED_PLATFORM } from './pooled-platform';
 
 /** An organization's calls counted for admission: live ones, and queued ones that are due. */
 export interface CallCounts {
@@ -22,24 +23,25 @@ export interface PoolCounts {
 export class CallCountsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Live (livemode) calls on the shared platform pool, and the organizations with live or due calls. */
+  /** Live calls on the pooled platform (calls.platform), and the organizations with live or due calls there. */
   async pool(manager: EntityManager, organizationId: string): Promise<PoolCounts> {
     const [row]: PoolCounts[] = await manager.query(
       `SELECT count(*) FILTER (WHERE status = 'processing')::int AS live,
               count(*) FILTER (WHERE status = 'processing' AND organization_id = $1)::int AS mine,
               count(DISTINCT organization_id)::int AS organizations
          FROM calls
-        WHERE livemode AND status IN ('new', 'scheduled', 'lock-processing', 'processing')
+        WHERE platform = $2 AND status IN ('new', 'scheduled', 'lock-processing', 'processing')
           AND (scheduled_at IS NULL OR scheduled_at <= now())`,
-      [organizationId],
+      [organizationId, POOLED_PLATFORM],
     );
     return row;
   }
 
-  /** Live (livemode) calls of every organization. */
+  /** Live calls on the pooled platform, every organization together. */
   async livePool(): Promise<number> {
     const [row]: Array<{ live: number }> = await this.dataSource.query(
-      `SELECT count(*)::int AS live FROM calls WHERE livemode AND status = 'processing'`,
+      `SELECT count(*)::int AS live FROM calls WHERE platform = $1 AND status = 'processing'`,
+      [POOLED_PLATFORM],
     );
     return row.live;
   }

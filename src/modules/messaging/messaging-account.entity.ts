@@ -1,5 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { CreatedAt, UpdatedAt } from '../../common/entities/timestamps';
+import type { MessagingPlatform } from '../../infra/config/platforms';
 
 export const MESSAGING_ACCOUNT_STATUSES = ['active', 'disconnected', 'error', 'pending_setup'] as const;
 export type MessagingAccountStatus = (typeof MESSAGING_ACCOUNT_STATUSES)[number];
@@ -17,6 +18,8 @@ export class MessagingAccount {
   @Column('uuid') organizationId: string;
   /** The world of its conversations and messages; a test account always uses the messaging simulator. */
   @Column('boolean', { default: true }) livemode: boolean;
+  /** The messaging platform that carries its messages, fixed when the account is made (a test account: the simulator). */
+  @Column('text', { default: 'simulator' }) platform: MessagingPlatform;
   @Column('text') status: MessagingAccountStatus;
   @Column('text', { nullable: true }) statusMessage: string | null;
   /** WhatsApp Business Account id. */

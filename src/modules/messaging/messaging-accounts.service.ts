@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { OrganizationCap, assertBelowCap } from '../../common/limits/organization-cap';
@@ -10,6 +10,7 @@ import { MessagingCredentials } from './messaging-credentials';
 import { MessagingTemplate, TemplateStatus } from './messaging-template.entity';
 import { MessagingTemplatesRepository } from './messaging-templates.repository';
 import { isUniqueViolation } from '../../infra/database/pg-errors';
+import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { World } from '../../common/auth/world';
 import type { ProviderTemplate } from './providers/whatsapp/whatsapp-template-reader';
 import { inTransaction } from '../../infra/database/tx';
@@ -40,6 +41,7 @@ export class MessagingAccountsService {
     private readonly templates: MessagingTemplatesRepository,
     private readonly dataSource: DataSource,
     private readonly credentials: MessagingCredentials,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Not paginated (the spec shows `data` only), so capped per organization (MAX_MESSAGING_ACCOUNTS). */
@@ -61,12 +63,15 @@ export class MessagingAccountsService {
 
   async create(organizationId: string, dto: CreateMessagingAccountDto): Promise<MessagingAccount> {
     const accessTokenSealed = dto.accessToken ? this.credentials.seal(dto.accessToken) : null;
+    // Its platform is fixed now: a test account always uses the simulator, a live one MESSAGING_PROVIDER's.
+    const livemode = dto.livemode ?? true;
     try {
       return await inTransaction(this.dataSource, async (m) => {
         await assertBelowCap(m, ACCOUNT_CAP, organizationId);
         return this.accounts.insert(m, {
           organizationId,
-          livemode: dto.livemode ?? true,
+          livemode,
+          platform: livemode ? this.config.messagingProvider : 'simulator',
           status: dto.status ?? 'active',
           statusMessage: dto.statusMessage ?? null,
           wabaId: dto.wabaId ?? null,

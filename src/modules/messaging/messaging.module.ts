@@ -25,7 +25,7 @@ import { ConversationSummaries } from './chat-agent/conversation-summaries';
 import { SimulatorChatPlatform } from './chat-agent/simulator-chat-platform';
 import { VapiChatPlatform } from './chat-agent/vapi-chat-platform';
 import { AssistantsModule } from '../assistants/assistants.module';
-import { CallsModule } from '../calls/calls.module';
+import { VapiModule } from '../platforms/vapi/vapi.module';
 import { CasesModule } from '../cases/cases.module';
 import { Conversation } from './conversation.entity';
 import { ConversationsService } from './conversations.service';
@@ -44,7 +44,7 @@ import { MessagingAccountsService } from './messaging-accounts.service';
 import { MessagingTemplate } from './messaging-template.entity';
 import { MessagingController } from './messaging.controller';
 import { MessagingEventBodies } from './messaging-event-bodies';
-import { MessagingProvider } from './providers/messaging-provider';
+import { MessagingPlatforms } from './providers/messaging-platforms';
 import { SimulatedStatusJob } from './providers/simulator/simulated-status.job';
 import { MessagingSimulatorProvider } from './providers/simulator/messaging-simulator.provider';
 import { RecordInboundMessageCommand } from './record-inbound-message.command';
@@ -72,7 +72,7 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     // The chat agent answers with the scripts and assistants calls use, on the same Vapi account.
     CasesModule,
     AssistantsModule,
-    CallsModule,
+    VapiModule,
   ],
   controllers: [
     MessagingController,
@@ -103,13 +103,8 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     SimulatedStatusJob,
     MessagingSimulatorProvider,
     WhatsAppCloudProvider,
-    // MESSAGING_PROVIDER picks who carries messages; the rules above the seam never know which.
-    simulatorUnlessConfigured({
-      provide: MessagingProvider,
-      simulator: MessagingSimulatorProvider,
-      real: WhatsAppCloudProvider,
-      useReal: (config) => config.messagingProvider === 'whatsapp',
-    }),
+    // Who carries an account's messages is the platform the account stores.
+    MessagingPlatforms,
     // The chat agent (README "Chat agent").
     ChatAgentsService,
     ChatRepliesRepository,

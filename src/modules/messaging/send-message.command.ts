@@ -13,7 +13,7 @@ import { MessagingAccount } from './messaging-account.entity';
 import { MessagingAccountsRepository } from './messaging-accounts.repository';
 import { MessagingTemplatesRepository } from './messaging-templates.repository';
 import { MessagingProvider, Recipient, SendResult } from './providers/messaging-provider';
-import { MessagingSimulatorProvider } from './providers/simulator/messaging-simulator.provider';
+import { MessagingPlatforms } from './providers/messaging-platforms';
 import { previewOf } from './record-inbound-message.command';
 import { RENDERED_TEMPLATE_MAX_LENGTH, renderTemplate } from './template-placeholders';
 import { World } from '../../common/auth/world';
@@ -33,7 +33,7 @@ type StoredContent = Pick<Message, 'messageType' | 'text' | 'livemode'> &
  * exist (404), free-form text and media only inside the 24-hour window (422), a template must be registered and
  * APPROVED in that language (404 TEMPLATE_NOT_FOUND, before the provider is asked); then the provider decides
  * (its refusals mapped as docs/providers.md lists). A test world's message (a `test` key's, on a test account) goes
- * to the simulator whatever MESSAGING_PROVIDER says, and is stored marked `livemode = false` (README: "Test and
+ * to the simulator whatever MESSAGING_PROVIDER says (the platform its account was made on), and is stored marked `livemode = false` (README: "Test and
  * live").
  */
 @Injectable()
@@ -44,8 +44,7 @@ export class SendMessageCommand {
     private readonly accounts: MessagingAccountsRepository,
     private readonly templates: MessagingTemplatesRepository,
     private readonly messages: MessagesRepository,
-    private readonly configured: MessagingProvider,
-    private readonly simulator: MessagingSimulatorProvider,
+    private readonly platforms: MessagingPlatforms,
     private readonly statuses: DeliveryStatusService,
   ) {}
 
@@ -55,9 +54,9 @@ export class SendMessageCommand {
     if (!conversation) throw ApiError.notFound('Conversation');
     const account = await this.accounts.findActive(world, conversation.integrationId);
     if (!account) throw ApiError.notFound('Active messaging integration');
-    // The conversation's world is its account's: a test account always sends through the simulator.
+    // The conversation's world is its account's, and so is its platform (a test account's is the simulator).
     const livemode = account.livemode;
-    const provider = livemode ? this.configured : this.simulator;
+    const provider = this.platforms.of(account);
     const to: Recipient = { phone: conversation.waUserPhone, userId: conversation.waUserId };
     const send = { provider, conversation, account, senderType };
 

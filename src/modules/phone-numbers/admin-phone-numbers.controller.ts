@@ -24,10 +24,11 @@ export class AdminPhoneNumbersController {
       'the number is already assigned (to any organization); 422 MAX_PHONE_NUMBERS at the cap of 100 (extension). ' +
       'Without `providerId`, on the Vapi platform (extension), the number is imported: looked up in Vapi, its ' +
       "server URL pointed at `<PUBLIC_BASE_URL>/platform/vapi/events`, and stored with Vapi's id; 422 " +
-      'INVALID_PHONE when Vapi does not have the number (docs/providers.md).',
+      "INVALID_PHONE when Vapi does not have the number (docs/providers.md). `platform` (extension): the number's " +
+      'voice platform, default `VOICE_PROVIDER`; unknown 400, known but not configured here 422 VALIDATION_ERROR.',
   })
   @ApiDataResponse(AdminPhoneNumberResponse, { status: 201 })
-  @ApiAdminErrors('CONFLICT', 'MAX_PHONE_NUMBERS', 'INVALID_PHONE')
+  @ApiAdminErrors('CONFLICT', 'MAX_PHONE_NUMBERS', 'INVALID_PHONE', 'VALIDATION_ERROR@422')
   async create(
     @Param('orgId', ExistingOrganizationPipe) orgId: string,
     @Body() dto: CreatePhoneNumberDto,

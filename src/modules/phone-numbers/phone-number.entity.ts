@@ -1,5 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { CreatedAt } from '../../common/entities/timestamps';
+import type { VoicePlatform } from '../../infra/config/platforms';
 
 /** A number assigned to an organization; one of them is the caller ID (`from`) of every call. */
 @Entity('phone_numbers')
@@ -12,5 +13,7 @@ export class PhoneNumber {
   @Column('text', { default: '' }) label: string;
   /** The voice platform's id for the number (Vapi `phoneNumberId`). */
   @Column('text', { nullable: true }) providerId: string | null;
+  /** The voice platform its calls are placed on (live calls; a test-world call always plays on the simulator). */
+  @Column('text', { default: 'simulator' }) platform: VoicePlatform;
   @CreatedAt() createdAt: Date;
 }

@@ -1,14 +1,23 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { VOICE_PLATFORMS, VoicePlatform } from '../../infra/config/platforms';
 import { PhoneNumber } from './phone-number.entity';
 
 export class PhoneNumberResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ description: 'E.164', example: '+14155550142' }) number: string;
   @ApiProperty({ example: 'Main line' }) label: string;
+  @ApiProperty({
+    enum: VOICE_PLATFORMS,
+    example: 'vapi',
+    description:
+      'Extension: the voice platform live calls from this number are placed on (test-mode calls always play on ' +
+      'the simulator), set when the number is assigned',
+  })
+  platform: VoicePlatform;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 
   static from(n: PhoneNumber): PhoneNumberResponse {
-    return { id: n.id, number: n.number, label: n.label, createdAt: n.createdAt.toISOString() };
+    return { id: n.id, number: n.number, label: n.label, platform: n.platform, createdAt: n.createdAt.toISOString() };
   }
 }
 

@@ -7,11 +7,12 @@ import { PhoneNumbersController } from './phone-numbers.controller';
 import { PhoneNumbersRepository } from './phone-numbers.repository';
 import { PhoneNumbersService } from './phone-numbers.service';
 import { VoicePlatformNumbers } from './voice-platform-numbers';
+import { PlatformCredentialsCheck } from './platform-credentials-check';
 
 @Module({
   imports: [TypeOrmModule.forFeature([PhoneNumber]), OrganizationsModule],
   controllers: [PhoneNumbersController, AdminPhoneNumbersController],
-  providers: [PhoneNumbersService, PhoneNumbersRepository, VoicePlatformNumbers],
+  providers: [PhoneNumbersService, PhoneNumbersRepository, VoicePlatformNumbers, PlatformCredentialsCheck],
   exports: [PhoneNumbersService, VoicePlatformNumbers],
 })
 export class PhoneNumbersModule {}

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { FindOptionsWhere, Repository } from 'typeorm';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { Tx } from '../../infra/database/tx';
+import type { VoicePlatform } from '../../infra/config/platforms';
 import { PhoneNumber } from './phone-number.entity';
 
 /** The SQL of `phone_numbers`. */
@@ -14,7 +15,7 @@ export class PhoneNumbersRepository {
   list(organizationId: string): Promise<PhoneNumber[]> {
     // The response's columns, named: never the voice platform's id, which only the admin API shows.
     return this.numbers.find({
-      select: { id: true, number: true, label: true, createdAt: true },
+      select: { id: true, number: true, label: true, platform: true, createdAt: true },
       where: { organizationId },
       order: { createdAt: 'DESC', id: 'DESC' },
     });
@@ -25,10 +26,18 @@ export class PhoneNumbersRepository {
     return tx ? tx.findOneBy(PhoneNumber, where) : this.numbers.findOneBy(where);
   }
 
+  /** How many numbers each voice platform holds, every organization together. */
+  async countByPlatform(): Promise<Map<VoicePlatform, number>> {
+    const rows: Array<{ platform: VoicePlatform; n: number }> = await this.numbers.query(
+      `SELECT platform, count(*)::int AS n FROM phone_numbers GROUP BY platform`,
+    );
+    return new Map(rows.map((r) => [r.platform, r.n]));
+  }
+
   /** In the transaction that checked the organization's cap. */
   insert(
     tx: Tx,
-    values: Pick<PhoneNumber, 'organizationId' | 'number' | 'label' | 'providerId'>,
+    values: Pick<PhoneNumber, 'organizationId' | 'number' | 'label' | 'providerId' | 'platform'>,
   ): Promise<PhoneNumber> {
     return tx.save(tx.create(PhoneNumber, { id: uuidv7(), ...values }));
   }

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { OrganizationCap, assertBelowCap } from '../../common/limits/organization-cap';
@@ -8,6 +8,8 @@ import { PhoneNumbersRepository } from './phone-numbers.repository';
 import { isUniqueViolation } from '../../infra/database/pg-errors';
 import { inTransaction, Tx } from '../../infra/database/tx';
 import { VoicePlatformNumbers } from './voice-platform-numbers';
+import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
+import { voicePlatformConfigured } from '../../infra/config/platforms';
 
 /**
  * The list is not paginated, so its length is capped (README limits table, OpenAPI). 100 numbers is far beyond
@@ -28,7 +30,8 @@ export class PhoneNumbersService {
   constructor(
     private readonly numbers: PhoneNumbersRepository,
     private readonly dataSource: DataSource,
-    private readonly platform: VoicePlatformNumbers,
+    private readonly platforms: VoicePlatformNumbers,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Not paginated (the spec shows `data` only), so capped per organization (MAX_PHONE_NUMBERS). */
@@ -57,12 +60,18 @@ export class PhoneNumbersService {
   }
 
   /**
-   * Assigns a number. Without `providerId`, on a voice platform that keeps numbers (Vapi), the number is imported:
-   * looked up on the platform, pointed at this service, and stored with the platform's id; a number the platform
-   * does not have is 422 INVALID_PHONE. Done before the transaction (no connection held across the network).
+   * Assigns a number on its voice platform (the request's, else the default for new numbers, VOICE_PROVIDER); a
+   * platform this service has no credentials for is 422 VALIDATION_ERROR. Without `providerId`, on a platform
+   * that keeps numbers (Vapi), the number is imported: looked up on the platform, pointed at this service, and
+   * stored with the platform's id; a number the platform does not have is 422 INVALID_PHONE. Done before the
+   * transaction (no connection held across the network).
    */
   async create(organizationId: string, dto: CreatePhoneNumberDto): Promise<PhoneNumber> {
-    const imported = dto.providerId ? undefined : await this.platform.importNumber(dto.number);
+    const platform = dto.platform ?? this.config.voiceProvider;
+    if (!voicePlatformConfigured(this.config, platform)) {
+      throw ApiError.unprocessable('platform', `the ${platform} platform is not configured on this service`);
+    }
+    const imported = dto.providerId ? undefined : await this.platforms.importNumber(platform, dto.number);
     if (imported === null) {
       throw new ApiError(
         'INVALID_PHONE',
@@ -73,7 +82,8 @@ export class PhoneNumbersService {
     try {
       return await inTransaction(this.dataSource, async (m) => {
         await assertBelowCap(m, PHONE_NUMBER_CAP, organizationId);
-        return this.numbers.insert(m, { organizationId, number: dto.number, label: dto.label ?? '', providerId });
+        const values = { organizationId, number: dto.number, label: dto.label ?? '', providerId, platform };
+        return this.numbers.insert(m, values);
       });
     } catch (error) {
       if (isUniqueViolation(error)) {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { VoicePlatform } from '../../infra/config/platforms';
 
 /** A voice platform that keeps numbers of its own (Vapi), and can point one at this service. */
 export interface NumberDirectory {
@@ -10,19 +11,22 @@ export interface NumberDirectory {
 }
 
 /**
- * Where the voice platform's number directory is registered (by the calls module, which owns the platform's
- * client), so that phone numbers, which calls depend on, need not import calls. Empty on the simulator.
+ * Where each voice platform's number directory is registered (by the module that owns the platform's client),
+ * so that phone numbers, which calls depend on, need not import calls. The simulator keeps none.
  */
 @Injectable()
 export class VoicePlatformNumbers {
-  private directory: NumberDirectory | null = null;
+  private readonly directories = new Map<VoicePlatform, NumberDirectory>();
 
-  register(directory: NumberDirectory): void {
-    this.directory = directory;
+  register(platform: VoicePlatform, directory: NumberDirectory): void {
+    this.directories.set(platform, directory);
   }
 
-  /** The platform's id for an imported number; undefined when no platform keeps numbers, null when it lacks this one. */
-  async importNumber(number: string): Promise<string | null | undefined> {
-    return this.directory ? this.directory.importNumber(number) : undefined;
+  /**
+   * The platform's id for an imported number; undefined when the platform keeps no numbers, null when it lacks
+   * this one.
+   */
+  async importNumber(platform: VoicePlatform, number: string): Promise<string | null | undefined> {
+    return this.directories.get(platform)?.importNumber(number);
   }
 }

@@ -241,7 +241,7 @@ export function addMonths(at: Date, months: number): Date {
 
 const DAY_MS = 86_400_000;
 
-/** Whole days until `end`, rounded up, floored at 0; null when there is no end (usage rule 1). */
+/** Whole days until `end`, rounded up, floored at 0; null when there is no end (docs/contracts/conventions.md, "Usage summary"). */
 export function daysRemaining(end: Date | null, now: number): number | null {
   if (!end) return null;
   return Math.max(0, Math.ceil((end.getTime() - now) / DAY_MS));

@@ -5,7 +5,7 @@ import { MinuteLedgerRepository } from './minute-ledger.repository';
 import { UsageDailyTotalsRepository } from './usage-daily-totals.repository';
 import { CurrentPeriodUsageResponse } from './usage-summary.response';
 
-/** Usage rule 7: beyond this many billing rows in one period the totals cover the most recent ones only. */
+/** docs/contracts/conventions.md, "Usage summary": beyond this many billing rows in one period the totals cover the most recent ones only. */
 export const USAGE_ROW_CAP = 10_000;
 const DAY_MS = 86_400_000;
 

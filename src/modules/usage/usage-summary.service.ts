@@ -119,7 +119,7 @@ export class UsageSummaryService {
     return null;
   }
 
-  /** Rules 1-4: a live subscription period, else a running trial window, else the last 30 days. */
+  /** docs/contracts/conventions.md, "Usage summary": a live subscription period, else a running trial window, else the last 30 days. */
   private period(e: Entitlements): UsagePeriodResponse {
     const live = activeSubscriptions(e).filter((s) => !s.currentPeriodEnd || s.currentPeriodEnd.getTime() > e.now);
     const sub = live.find((s) => s.productType === 'outreach' && !s.complimentary) ?? live[0];
@@ -147,7 +147,7 @@ export class UsageSummaryService {
     };
   }
 
-  /** Rule 6: hasEnded once the end date passed (even after subscribing); expiredWithoutPlan when nothing replaced it. */
+  /** docs/contracts/conventions.md, "Usage summary": hasEnded once the end date passed (even after subscribing); expiredWithoutPlan when nothing replaced it. */
   private trial(e: Entitlements): UsageTrialResponse {
     const t = e.trial;
     if (!t) {

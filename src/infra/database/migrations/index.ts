@@ -31,6 +31,7 @@ import { CallTools1795500000001 } from './1795500000001-CallTools';
 import { ReadAfterWriteMarks1795510000000 } from './1795510000000-ReadAfterWriteMarks';
 import { OutboxEventPayloads1795520000000 } from './1795520000000-OutboxEventPayloads';
 import { WebhookClaimSlotsBatch1795600000010 } from './1795600000010-WebhookClaimSlotsBatch';
+import { PlatformPerRow1795700000000 } from './1795700000000-PlatformPerRow';
 import { DestinationRules1795720000000 } from './1795720000000-DestinationRules';
 import { CallLabels1795730000000 } from './1795730000000-CallLabels';
 import { NumberHealth1795730000001 } from './1795730000001-NumberHealth';
@@ -74,6 +75,7 @@ export const MIGRATIONS: Function[] = [
   ReadAfterWriteMarks1795510000000,
   OutboxEventPayloads1795520000000,
   WebhookClaimSlotsBatch1795600000010,
+  PlatformPerRow1795700000000,
   DestinationRules1795720000000,
   CallLabels1795730000000,
   NumberHealth1795730000001,

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsUUID } from 'class-validator';
 import { DATE_RANGE_NOTE, IsBoundedDate } from '../../../common/validation/is-bounded-date.decorator';
-import { CALL_PLATFORMS, CallPlatform } from '../../calls/call-platform';
+import { VOICE_PLATFORMS, VoicePlatform } from '../../../infra/config/platforms';
 
 export class AnswerDetectionQueryDto {
   @ApiPropertyOptional({
@@ -20,10 +20,10 @@ export class AnswerDetectionQueryDto {
   @IsBoundedDate()
   to?: string;
 
-  @ApiPropertyOptional({ enum: CALL_PLATFORMS, description: 'Only calls placed on this voice platform' })
+  @ApiPropertyOptional({ enum: VOICE_PLATFORMS, description: 'Only calls placed on this voice platform' })
   @IsOptional()
-  @IsIn(CALL_PLATFORMS)
-  platform?: CallPlatform;
+  @IsIn(VOICE_PLATFORMS)
+  platform?: VoicePlatform;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'Only calls placed by this campaign' })
   @IsOptional()

@@ -39,7 +39,7 @@ export class CallAdmissionQueueJob {
     // With the voice platform's shared pool, the freed slot may be another organization's turn: the oldest
     // waiting call of each organization that waits is woken too, as many as the pool has room for.
     const poolFree = await this.admission.freePoolSlots();
-    const others = poolFree > 0 ? await this.calls.findAdmissibleLiveAcrossOrganizations(poolFree) : [];
+    const others = poolFree > 0 ? await this.calls.findAdmissiblePooledAcrossOrganizations(poolFree) : [];
     const woken = [...new Set([...waiting, ...others])];
     for (const id of woken) await this.dispatchQueue.ensureEnqueued(id, null);
     return woken.length;

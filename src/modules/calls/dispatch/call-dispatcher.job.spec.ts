@@ -15,7 +15,8 @@ import { CallBilling, DispatchReservation } from '../../usage/call-billing.port'
 import type { Call } from '../call.entity';
 import { CallEventsService } from '../call-events.service';
 import type { EndOfCallReport } from '../voice/voice-provider';
-import { VoiceCallDeferred, VoiceCallRejected, VoiceProvider } from '../voice/voice-provider';
+import { PlaceCallResult, VoiceProvider } from '../voice/voice-provider';
+import { VoicePlatforms } from '../voice/voice-platforms';
 import { InMemoryCalls } from '../testing/in-memory-calls';
 import { CallDispatcherJob } from './call-dispatcher.job';
 import { CallDispatchQueue } from './call-dispatch-queue';
@@ -32,7 +33,8 @@ describe('CallDispatcherJob', () => {
   let minutes: number;
   let plan: boolean;
   let listed: Array<{ livemode: boolean; number: string }>;
-  let voiceFails: Map<string, Error>;
+  /** The platform's answer per call when it is not `placed`: a refusal result, or an error it throws. */
+  let voiceFails: Map<string, Exclude<PlaceCallResult, { kind: 'placed' }> | Error>;
   let placed: string[];
   let started: Array<[string, string]>;
   let finished: Array<[string, EndOfCallReport]>;
@@ -95,13 +97,17 @@ describe('CallDispatcherJob', () => {
           return Promise.resolve();
         },
       }),
-      fakeOf<VoiceProvider>({
-        placeCall: (call: Call) => {
-          const error = voiceFails.get(call.id);
-          if (error) return Promise.reject(error);
-          placed.push(call.id);
-          return Promise.resolve({ providerCallId: `provider-${call.id}` });
-        },
+      fakeOf<VoicePlatforms>({
+        of: () =>
+          fakeOf<VoiceProvider>({
+            placeCall: (call: Call) => {
+              const failure = voiceFails.get(call.id);
+              if (failure instanceof Error) return Promise.reject(failure);
+              if (failure) return Promise.resolve(failure);
+              placed.push(call.id);
+              return Promise.resolve({ kind: 'placed' as const, providerCallId: `provider-${call.id}` });
+            },
+          }),
       }),
       fakeOf<CallEventsService>({
         started: (callId, providerCallId) => {
@@ -277,7 +283,7 @@ describe('CallDispatcherJob', () => {
   describe("the platform's answer", () => {
     it('defers a call the platform cannot take yet: back to waiting, a retry due after its Retry-After', async () => {
       const call = store.add();
-      voiceFails.set(call.id, new VoiceCallDeferred('pool full', 30_000));
+      voiceFails.set(call.id, { kind: 'deferred', reason: 'pool full', retryAfterMs: 30_000 });
       await dispatch(job(), call);
       const retryAt = new Date(Date.parse(NOW) + 30_000);
       expect(store.get(call.id)).toMatchObject({ status: 'new', retryAt, dispatchedAt: null });
@@ -288,7 +294,7 @@ describe('CallDispatcherJob', () => {
 
     it('enqueues no retry when the call moved on meanwhile (the defer matched no row)', async () => {
       const call = store.add({ apiCallId: 'already-placed' });
-      voiceFails.set(call.id, new VoiceCallDeferred('pool full', 30_000));
+      voiceFails.set(call.id, { kind: 'deferred', reason: 'pool full', retryAfterMs: 30_000 });
       await dispatch(job(), call);
       expect(retries).toEqual([]);
       expect(deferredCount).toBe(0);
@@ -297,7 +303,7 @@ describe('CallDispatcherJob', () => {
     it("ends a refused call with the platform's reason, or pipeline-error on any other failure", async () => {
       const rejected = store.add();
       const broken = store.add();
-      voiceFails.set(rejected.id, new VoiceCallRejected('twilio-failed-to-connect-call'));
+      voiceFails.set(rejected.id, { kind: 'rejected', endedReason: 'twilio-failed-to-connect-call' });
       voiceFails.set(broken.id, new Error('socket hang up'));
       await dispatch(job(), rejected);
       await dispatch(job(), broken);

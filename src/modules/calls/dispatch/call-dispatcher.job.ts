@@ -12,12 +12,14 @@ import {
 } from '../../destinations/destination-policy.service';
 import { transferNumbers, withoutDestinations } from '../../tools/call-tools';
 import { CallAdmission } from '../../limits/call-admission';
+import { POOLED_PLATFORM } from '../../limits/pooled-platform';
 import { CallBilling } from '../../usage/call-billing.port';
 import { Call } from '../call.entity';
 import { CallEventsService } from '../call-events.service';
 import { finishedCallPayload } from '../call-event-payloads';
 import { CallsRepository, DispatchFailure } from '../calls.repository';
-import { PIPELINE_ERROR_REPORT, VoiceCallDeferred, VoiceCallRejected, VoiceProvider } from '../voice/voice-provider';
+import { PIPELINE_ERROR_REPORT, PlaceCallResult } from '../voice/voice-provider';
+import { VoicePlatforms } from '../voice/voice-platforms';
 import { CallDispatchQueue } from './call-dispatch-queue';
 import { inTransaction } from '../../../infra/database/tx';
 
@@ -70,7 +72,7 @@ export class CallDispatcherJob {
     private readonly calls: CallsRepository,
     private readonly outbox: OutboxService,
     private readonly billing: CallBilling,
-    private readonly voice: VoiceProvider,
+    private readonly platforms: VoicePlatforms,
     private readonly events: CallEventsService,
     private readonly metrics: Metrics,
     private readonly admission: CallAdmission,
@@ -86,17 +88,20 @@ export class CallDispatcherJob {
     const call = await this.starts.submit(claimed.organizationId, claimed);
     if (!call) return;
     this.observeDispatchLatency(call);
-    let providerCallId: string;
+    let result: PlaceCallResult;
     try {
-      ({ providerCallId } = await this.voice.placeCall(call));
+      result = await this.platforms.of(call).placeCall(call);
     } catch (error) {
-      if (error instanceof VoiceCallDeferred) return this.defer(call, error);
-      this.logger.warn({ callId, err: (error as Error).message }, 'Voice platform refused the call');
-      const endedReason = error instanceof VoiceCallRejected ? error.endedReason : PIPELINE_ERROR_REPORT.endedReason;
-      await this.events.finish(callId, null, { ...PIPELINE_ERROR_REPORT, endedReason });
+      this.logger.warn({ callId, err: (error as Error).message }, 'Voice platform failed to place the call');
+      result = { kind: 'rejected', endedReason: PIPELINE_ERROR_REPORT.endedReason };
+    }
+    if (result.kind === 'deferred') return this.defer(call, result);
+    if (result.kind === 'rejected') {
+      this.logger.warn({ callId, endedReason: result.endedReason }, 'Voice platform refused the call');
+      await this.events.finish(callId, null, { ...PIPELINE_ERROR_REPORT, endedReason: result.endedReason });
       return;
     }
-    await this.events.started(callId, providerCallId);
+    await this.events.started(callId, result.providerCallId);
   }
 
   /**
@@ -104,7 +109,7 @@ export class CallDispatcherJob {
    * the call waits again, its minute still reserved, and a dispatch job is due once the platform's Retry-After
    * has passed (the sweeper repairs a lost one; the claim refuses to run it earlier).
    */
-  private async defer(call: Call, deferred: VoiceCallDeferred): Promise<void> {
+  private async defer(call: Call, deferred: { reason: string; retryAfterMs: number }): Promise<void> {
     const retryAt = new Date(Date.now() + deferred.retryAfterMs);
     if (!(await this.calls.defer(call.id, retryAt))) return;
     this.metrics.voicePlatformDeferred.inc();
@@ -177,8 +182,8 @@ export class CallDispatcherJob {
    * Admission control (limits/call-admission.ts): under the organization's admission lock, calls to a number the
    * organization's destination rules refuse now (docs/contracts/destinations.md: rules may have changed since the
    * call was created or scheduled) or on the do-not-call ledger are refused (the lock makes a listing committed
-   * before this point visible here); of the others, the oldest up to the free slots go on (a live call also
-   * needs a slot of the voice platform's shared pool, decided under the pool's lock), and the rest return to
+   * before this point visible here); of the others, the oldest up to the free slots go on (a call on the pooled
+   * platform also needs a slot of that platform's shared pool, decided under the pool's lock), and the rest return to
    * waiting, untouched otherwise (their minutes are not reserved), to be enqueued again when a live call ends.
    */
   private async admit(
@@ -187,8 +192,9 @@ export class CallDispatcherJob {
     claimed: Call[],
   ): Promise<{ admitted: Call[]; refused: Array<{ call: Call; endedReason: string }> }> {
     const free = await this.admission.lockFreeOutboundSlots(m, organizationId);
-    const claimedLive = claimed.some((c) => c.livemode);
-    let poolFree = claimedLive && free > 0 ? await this.admission.lockFreePoolSlots(m, organizationId) : Infinity;
+    const pooled = (c: Call) => c.platform === POOLED_PLATFORM;
+    let poolFree =
+      claimed.some(pooled) && free > 0 ? await this.admission.lockFreePoolSlots(m, organizationId) : Infinity;
     const refused = new Map<Call, string>();
     // The destination rules are the organization's, the same in both worlds.
     const notAllowed = await this.destinations.refused(
@@ -214,10 +220,10 @@ export class CallDispatcherJob {
     const admitted: Call[] = [];
     const waiting: Call[] = [];
     for (const call of oldestFirst) {
-      // Live calls need a slot of the organization and one of the voice platform's shared pool.
-      const fits = admitted.length < free && (!call.livemode || poolFree > 0);
+      // Calls on the pooled platform need a slot of the organization and one of the platform's shared pool.
+      const fits = admitted.length < free && (!pooled(call) || poolFree > 0);
       (fits ? admitted : waiting).push(call);
-      if (fits && call.livemode) poolFree--;
+      if (fits && pooled(call)) poolFree--;
     }
     if (waiting.length) {
       await this.calls.requeue(

@@ -35,6 +35,7 @@ export class AdminSimulatorController {
       to: dto.to,
       from: dto.from,
       providerCallId: VoiceSimulatorProvider.newCallId(),
+      platform: 'simulator',
     });
     if (!call) throw new ApiError('INVALID_PHONE', `to: ${dto.to} is not a phone number of any organization`);
     await this.simulator.answerInbound({ ...call, apiCallId: call.apiCallId! });

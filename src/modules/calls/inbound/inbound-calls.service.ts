@@ -8,6 +8,7 @@ import { Call } from '../call.entity';
 import { CallsRepository } from '../calls.repository';
 import { DEFAULT_SYSTEM_PROMPT } from '../call-resolution';
 import { isUniqueViolation } from '../../../infra/database/pg-errors';
+import type { VoicePlatform } from '../../../infra/config/platforms';
 
 /** The opening line of inbound calls (inbound assistants carry a prompt only). */
 export const INBOUND_FIRST_MESSAGE = 'Hello! Thank you for calling. How can I help you today?';
@@ -19,6 +20,8 @@ export interface InboundCallInput {
   from: string;
   /** The voice platform's id for the call; repeated requests for one platform call record it once. */
   providerCallId: string;
+  /** The platform the call arrived on (it answers the call, and is stored on it). */
+  platform: VoicePlatform;
 }
 
 /**
@@ -58,6 +61,8 @@ export class InboundCallsService {
         variableValues: null,
         apiCallId: input.providerCallId,
         apiCallStatus: 'ringing',
+        platform: input.platform,
+        providerNumberId: number.providerId,
         dispatchedAt: new Date(),
       });
     } catch (error) {

@@ -5,7 +5,7 @@ import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { CallEventsService } from '../call-events.service';
 import { CallsRepository } from '../calls.repository';
-import { VoiceProvider } from '../voice/voice-provider';
+import { VoicePlatforms } from '../voice/voice-platforms';
 
 declare module '../../../infra/queue/job-data' {
   interface JobDataMap {
@@ -28,7 +28,7 @@ export class CallReportRecoveryJob {
   constructor(
     private readonly jobs: JobQueue,
     private readonly calls: CallsRepository,
-    private readonly voice: VoiceProvider,
+    private readonly platforms: VoicePlatforms,
     private readonly events: CallEventsService,
     private readonly metrics: Metrics,
   ) {}
@@ -46,7 +46,7 @@ export class CallReportRecoveryJob {
   async recover({ callId }: { callId: string }): Promise<'reported' | 'recovered' | 'unavailable'> {
     const call = await this.calls.findById(callId);
     if (!call || call.status !== 'processing') return 'reported';
-    const state = await this.voice.getCall(call);
+    const state = await this.platforms.of(call).getCall(call);
     if (!state?.report) {
       this.metrics.voiceReportsRecovered.inc({ outcome: 'unavailable' });
       this.logger.warn({ callId }, 'No end-of-call report, and the platform cannot say yet; supervision will');

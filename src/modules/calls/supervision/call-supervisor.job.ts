@@ -4,7 +4,8 @@ import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { CallEventsService } from '../call-events.service';
 import { CallsRepository } from '../calls.repository';
-import { EndOfCallReport, VoiceProvider } from '../voice/voice-provider';
+import { EndOfCallReport } from '../voice/voice-provider';
+import { VoicePlatforms } from '../voice/voice-platforms';
 import type { NoJobData } from '../../../infra/queue/job-data';
 
 declare module '../../../infra/queue/job-data' {
@@ -39,7 +40,7 @@ export class CallSupervisorJob {
 
   constructor(
     private readonly calls: CallsRepository,
-    private readonly voice: VoiceProvider,
+    private readonly platforms: VoicePlatforms,
     private readonly events: CallEventsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -51,7 +52,7 @@ export class CallSupervisorJob {
     let reconciled = 0;
     let timedOut = 0;
     for (const call of overdue) {
-      const state = await this.voice.getCall(call);
+      const state = await this.platforms.of(call).getCall(call);
       if (state?.report) {
         await this.events.finish(call.id, call.apiCallId, state.report);
         reconciled++;

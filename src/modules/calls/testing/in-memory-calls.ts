@@ -38,6 +38,8 @@ export class InMemoryCalls {
       retryAt: null,
       endedAt: null,
       livemode: true,
+      // As CreateCallCommand chooses: a test-world call plays on the simulator; a live one here on Vapi.
+      platform: fields.livemode === false ? 'simulator' : 'vapi',
       createdAt: now,
       updatedAt: now,
       ...fields,

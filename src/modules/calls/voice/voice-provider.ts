@@ -68,33 +68,21 @@ export interface ProviderCallState {
 }
 
 /**
- * The platform cannot take the call now (its account's concurrency pool is full: 429 or
- * `subscriptionLimits.concurrencyBlocked`): the call goes back to wait, and is dispatched again no sooner than
- * `retryAfterMs` from now.
+ * What placing a call came to. Expected refusals are results, not exceptions: `deferred` (the platform cannot
+ * take the call now, e.g. its account's concurrency pool is full: the call goes back to wait, and is dispatched
+ * again no sooner than `retryAfterMs` from now) and `rejected` (refused for good, or unreachable past the
+ * client's retries: the call ends in `error` with this endedReason). A throw is a failure nobody expected
+ * (`pipeline-error`).
  */
-export class VoiceCallDeferred extends Error {
-  constructor(
-    readonly reason: string,
-    readonly retryAfterMs: number,
-  ) {
-    super(reason);
-  }
-}
+export type PlaceCallResult =
+  | { kind: 'placed'; providerCallId: string }
+  | { kind: 'deferred'; reason: string; retryAfterMs: number }
+  | { kind: 'rejected'; endedReason: string };
 
-/** The platform refused or could not take a call; the call ends in `error` with this endedReason. */
-export class VoiceCallRejected extends Error {
-  constructor(readonly endedReason: string) {
-    super(endedReason);
-  }
-}
-
-/** A voice platform that places outbound calls. Selected by VOICE_PROVIDER. */
+/** A voice platform that places outbound calls; each call's is the one it stores (VoicePlatforms). */
 export abstract class VoiceProvider {
-  /**
-   * Asks the platform to place the call; resolves once the platform accepted it (status `queued`). Throws
-   * VoiceCallRejected when the platform refused it for good, VoiceCallDeferred when it cannot take it yet.
-   */
-  abstract placeCall(call: Call): Promise<{ providerCallId: string }>;
+  /** Asks the platform to place the call: `placed` once the platform accepted it (status `queued`). */
+  abstract placeCall(call: Call): Promise<PlaceCallResult>;
 
   /** The platform's view of a call, or null when it cannot say (unknown call, platform unreachable). */
   abstract getCall(call: Call): Promise<ProviderCallState | null>;

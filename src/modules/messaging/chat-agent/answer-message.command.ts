@@ -63,8 +63,9 @@ export class AnswerMessageCommand {
     const world: World = { organizationId: conversation.organizationId, livemode: conversation.livemode };
     const skip = await this.reasonToSkip(world, agent, conversation, message);
     if (skip) {
-      await this.replies.settle(message.id, 'skipped', { reason: skip });
+      // The hand-off first: whoever sees the message settled as skipped for it sees the conversation handed off.
       if (skip === 'HAND_OFF_KEYWORD') await this.moves.handOffByAgent(world, conversation.id, skip);
+      await this.replies.settle(message.id, 'skipped', { reason: skip });
       return;
     }
     await this.answer(world, agent, conversation, message, lastAttempt);

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { VOICE_PLATFORMS, VoicePlatform } from '../../../infra/config/platforms';
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
 
 export class CreatePhoneNumberDto {
@@ -23,4 +24,14 @@ export class CreatePhoneNumberDto {
   @IsString()
   @MaxLength(200)
   providerId?: string;
+  @ApiPropertyOptional({
+    enum: VOICE_PLATFORMS,
+    description:
+      'Extension: the voice platform live calls from this number are placed on. Omitted: the default platform ' +
+      'for new numbers (`VOICE_PROVIDER`). A value not listed is 400 VALIDATION_ERROR; a platform whose ' +
+      'credentials this service does not have is 422 VALIDATION_ERROR naming `platform`',
+  })
+  @IsOptional()
+  @IsIn(VOICE_PLATFORMS)
+  platform?: VoicePlatform;
 }

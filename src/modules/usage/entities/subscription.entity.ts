@@ -27,7 +27,7 @@ export class Subscription {
   @Column({ type: 'timestamptz', precision: 3, nullable: true })
   enforcementStartsAt: Date | null;
   @Column({ type: 'timestamptz', precision: 3 }) currentPeriodStart: Date;
-  /** Null: the end was never recorded (open-ended window, usage rule 4). */
+  /** Null: the end was never recorded (open-ended window, docs/contracts/conventions.md, "Usage summary"). */
   @Column({ type: 'timestamptz', precision: 3, nullable: true })
   currentPeriodEnd: Date | null;
   @Column('boolean', { default: false }) cancelAtPeriodEnd: boolean;

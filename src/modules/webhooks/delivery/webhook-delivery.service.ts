@@ -25,7 +25,7 @@ import type { EventPayloads } from '../../outbox/event-payloads';
 import type { RecordedEventRow } from '../../outbox/outbox-events.repository';
 import { AttemptKey, AttemptRows, WebhookAttemptsRepository } from './webhook-attempts.repository';
 
-/** Failed deliveries in a row (each with all its retries spent) that disable an endpoint (spec rule 4). */
+/** Failed deliveries in a row (each with all its retries spent) that disable an endpoint (docs/contracts/conventions.md, "Webhooks"). */
 export const DISABLE_AFTER_FAILURES = 10;
 /** What the log keeps of a receiver's answer: enough to tell an operator why it said no. */
 const RESPONSE_EXCERPT_BYTES = 2048;

@@ -5,7 +5,7 @@ import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 import { JobQueue } from '../../../../infra/queue/job-queue';
 import { JOB_QUEUE, JobName } from '../../../../infra/queue/queue-names';
 import type { Call } from '../../call.entity';
-import { EndOfCallReport, ProviderCallState, VoiceProvider } from '../voice-provider';
+import { EndOfCallReport, PlaceCallResult, ProviderCallState, VoiceProvider } from '../voice-provider';
 import { Outcome, endedEarlyReport, simulatedOutcome, simulatorTimeline } from './simulator-timeline';
 import { SimulatorStepJobData } from './simulator-step.job';
 
@@ -27,7 +27,7 @@ const MAX_STEPS = 12;
 const PENDING_STATES = new Set(['waiting', 'delayed', 'active', 'prioritized']);
 
 /**
- * The built-in voice platform (VOICE_PROVIDER=simulator, docs/contracts/simulator.md). Placing a call schedules its whole
+ * The built-in voice platform (docs/contracts/simulator.md): every test-mode call, and live calls from numbers on it. Placing a call schedules its whole
  * timeline as delayed jobs, one per platform event; any worker process plays them, and they outlive a restart.
  * The jobs carry ids and timings only; each step's event is rebuilt from the call when it runs (SimulatorStepJob).
  */
@@ -40,10 +40,10 @@ export class VoiceSimulatorProvider extends VoiceProvider {
     super();
   }
 
-  async placeCall(call: Call): Promise<{ providerCallId: string }> {
+  async placeCall(call: Call): Promise<PlaceCallResult> {
     const providerCallId = VoiceSimulatorProvider.newCallId();
     await this.schedule(call, providerCallId);
-    return { providerCallId };
+    return { kind: 'placed', providerCallId };
   }
 
   /** Plays an inbound call already recorded with its simulator id (`apiCallId`); always answered (§4). */

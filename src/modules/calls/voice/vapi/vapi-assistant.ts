@@ -1,37 +1,14 @@
 import { escapeLiquid } from './vapi-liquid';
 import type { Vapi } from '@vapi-ai/server-sdk';
-import type { ModelConfig, TranscriberConfig, VoiceConfig } from '../../../assistants/outbound-assistant.entity';
+import type { TranscriberConfig, VoiceConfig } from '../../../assistants/outbound-assistant.entity';
+import type { VoiceSettings } from '../../../assistants/voice-settings';
 import type { Call } from '../../call.entity';
-import { VoiceCallRejected } from '../voice-provider';
+import { isKnown, unsupported, vapiModel } from '../../../platforms/vapi/vapi-model';
 import { VAPI_SERVER_MESSAGES } from './vapi-server';
 import { vapiAnalysisPlan, vapiVoicemail } from './vapi-outcomes';
 import { vapiModelTools } from './vapi-tools';
 
-/** The voice settings of an assistant as the platform needs them (an outbound assistant's, or the defaults). */
-export interface VoiceSettings {
-  voice: VoiceConfig;
-  model: ModelConfig;
-  transcriber: TranscriberConfig;
-  dialKeypadFunctionEnabled: boolean;
-  backchannelingEnabled: boolean;
-  backgroundDenoisingEnabled: boolean;
-}
-
-/**
- * Used when a call names no outbound assistant and the organization has no default one, and for inbound
- * assistants (which carry only a prompt). Mirrors the outbound assistant's own defaults.
- */
-export const DEFAULT_VOICE_SETTINGS: VoiceSettings = Object.freeze({
-  voice: { provider: 'vapi', voiceId: 'Elliot' },
-  model: { provider: 'openai', model: 'gpt-4o-mini', temperature: 0.7 },
-  transcriber: { provider: 'deepgram', model: 'nova-2', language: 'en' },
-  dialKeypadFunctionEnabled: false,
-  backchannelingEnabled: true,
-  backgroundDenoisingEnabled: true,
-});
-
 type VapiVoice = Vapi.CreateAssistantDtoVoice;
-type VapiModel = Vapi.CreateAssistantDtoModel;
 type VapiTranscriber = Vapi.CreateAssistantDtoTranscriber;
 type Variant<U, P> = Extract<U, { provider: P }>;
 
@@ -83,43 +60,6 @@ const TRANSCRIBER_FIELDS: {
   vapi: ['language'],
 };
 
-/** Every Vapi model provider; each takes `model`, `temperature`, `messages`, `tools`, `toolIds` (EveryVariantHas below). */
-const MODEL_PROVIDERS: Record<VapiModel['provider'], true> = {
-  anthropic: true,
-  'anthropic-bedrock': true,
-  anyscale: true,
-  cerebras: true,
-  'custom-llm': true,
-  deepinfra: true,
-  'deep-seek': true,
-  google: true,
-  groq: true,
-  'inflection-ai': true,
-  minimax: true,
-  openai: true,
-  openrouter: true,
-  'perplexity-ai': true,
-  'together-ai': true,
-  xai: true,
-  vapi: true,
-};
-
-/** true only when every member of the union U declares field K: a compile-time proof for the casts below. */
-type EveryVariantHas<U, K extends PropertyKey> = [U extends unknown ? (K extends keyof U ? never : U) : never] extends [
-  never,
-]
-  ? true
-  : false;
-const modelFieldsHold: EveryVariantHas<VapiModel, 'model' | 'temperature' | 'messages' | 'tools' | 'toolIds'> = true;
-void modelFieldsHold;
-
-const isKnown = <T extends object>(table: T, provider: string): provider is Extract<keyof T, string> =>
-  Object.prototype.hasOwnProperty.call(table, provider);
-
-function unsupported(kind: string, provider: string): never {
-  throw new VoiceCallRejected(`vapi-unsupported-${kind}-provider: ${provider}`);
-}
-
 /** Copies the fields of `source` that `fields` names and that are set (Vapi refuses nulls in most fields). */
 function pick<S extends object>(source: S, fields: ReadonlyArray<keyof S>): Partial<S> {
   return Object.fromEntries(fields.filter((f) => source[f] != null).map((f) => [f, source[f]])) as Partial<S>;
@@ -153,24 +93,6 @@ function vapiTranscriber(transcriber: TranscriberConfig, keyterms: string[] | nu
     if (fitting.length) return { ...base, keytermsPrompt: fitting } as VapiTranscriber;
   }
   return base as VapiTranscriber;
-}
-
-function vapiModel(
-  model: ModelConfig,
-  systemPrompt: string,
-  dtmf: boolean,
-  callTools: { tools: Vapi.OpenAiModelToolsItem[]; toolIds: string[] } = { tools: [], toolIds: [] },
-): VapiModel {
-  if (!isKnown(MODEL_PROVIDERS, model.provider)) return unsupported('model', model.provider);
-  const tools: Vapi.OpenAiModelToolsItem[] = [...(dtmf ? [{ type: 'dtmf' as const }] : []), ...callTools.tools];
-  return {
-    provider: model.provider,
-    model: model.model,
-    temperature: model.temperature,
-    messages: [{ role: 'system', content: systemPrompt }],
-    ...(tools.length ? { tools } : {}),
-    ...(callTools.toolIds.length ? { toolIds: callTools.toolIds } : {}),
-  } as VapiModel;
 }
 
 /** Vapi accepts maxDurationSeconds from 10 s. */
@@ -207,11 +129,6 @@ export function vapiAssistant(
     ...(call.voicemail ? vapiVoicemail(call.voicemail) : {}),
     ...(call.analysisPlan ? { analysisPlan: vapiAnalysisPlan(call.analysisPlan) } : {}),
   };
-}
-
-/** The transient assistant of a text chat (POST /chat): only the model and its system prompt matter over text. */
-export function vapiChatAssistant(model: ModelConfig, systemPrompt: string): Vapi.CreateAssistantDto {
-  return { model: vapiModel(model, systemPrompt, false) };
 }
 
 /** Vapi's POST /call body for an outbound phone call with a transient assistant. */

@@ -7,7 +7,8 @@ import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 import { CallEventsService } from '../../call-events.service';
 import { InboundCallsService } from '../../inbound/inbound-calls.service';
 import type { Vapi } from '@vapi-ai/server-sdk';
-import { DEFAULT_VOICE_SETTINGS, vapiAssistant } from './vapi-assistant';
+import { DEFAULT_VOICE_SETTINGS } from '../../../assistants/voice-settings';
+import { vapiAssistant } from './vapi-assistant';
 import { callIdOf, isCallMessage, toPlatformEvents } from './vapi-messages';
 import { VapiMessageAuthenticator } from './vapi-message-authenticator';
 import { vapiServer } from './vapi-server';
@@ -100,7 +101,7 @@ export class VapiEventsController {
     const from = message.customer?.number ?? message.call?.customer?.number;
     const providerCallId = message.call?.id;
     if (!to || !from || !providerCallId) return { error: 'The call has no number, caller or id' };
-    const call = await this.inbound.start({ to, from, providerCallId });
+    const call = await this.inbound.start({ to, from, providerCallId, platform: 'vapi' });
     if (!call) return { error: 'This number is not in service' };
     const { maxDurationMs } = this.config.callSupervision;
     return { assistant: vapiAssistant(call, DEFAULT_VOICE_SETTINGS, maxDurationMs, vapiServer(this.config)) };

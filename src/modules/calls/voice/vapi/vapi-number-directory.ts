@@ -1,14 +1,15 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
+import { voicePlatformConfigured } from '../../../../infra/config/platforms';
 import { NumberDirectory, VoicePlatformNumbers } from '../../../phone-numbers/voice-platform-numbers';
-import { VapiClient } from './vapi-client';
+import { VapiClient } from '../../../platforms/vapi/vapi-client';
 import { vapiServer } from './vapi-server';
 
 /**
  * Numbers imported, not typed (docs/providers.md): an admin-created number without a platform id is looked up
  * in the Vapi account (GET /phone-number) and its server pointed at this service (PATCH), so the inbound calls
  * Vapi answers on it reach us (assistant-request) with our credential and backoff. Registered only when
- * VOICE_PROVIDER=vapi.
+ * whenever Vapi is configured (a number is imported from the platform the number is created on).
  */
 @Injectable()
 export class VapiNumberDirectory implements NumberDirectory, OnModuleInit {
@@ -19,7 +20,7 @@ export class VapiNumberDirectory implements NumberDirectory, OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    if (this.config.voiceProvider === 'vapi') this.numbers.register(this);
+    if (voicePlatformConfigured(this.config, 'vapi')) this.numbers.register('vapi', this);
   }
 
   async importNumber(number: string): Promise<string | null> {

@@ -1,38 +1,51 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
-import { OutboundAssistantsService } from '../../../assistants/outbound-assistants.service';
-import { PhoneNumbersService } from '../../../phone-numbers/phone-numbers.service';
+import { DEFAULT_VOICE_SETTINGS } from '../../../assistants/voice-settings';
 import type { Call } from '../../call.entity';
-import { EndOfCallReport, ProviderCallState, VoiceCallRejected, VoiceProvider } from '../voice-provider';
-import { DEFAULT_VOICE_SETTINGS, VoiceSettings, vapiCreateCallBody } from './vapi-assistant';
-import { VapiClient } from './vapi-client';
+import { VapiCallDeferred, VapiCallRejected, VapiClient } from '../../../platforms/vapi/vapi-client';
+import { VapiUnsupportedSetting } from '../../../platforms/vapi/vapi-model';
+import { EndOfCallReport, PlaceCallResult, ProviderCallState, VoiceProvider } from '../voice-provider';
+import { vapiCreateCallBody } from './vapi-assistant';
 import { vapiServer } from './vapi-server';
 import { isApiCallStatus, toReport } from './vapi-messages';
 
-/** VOICE_PROVIDER=vapi (docs/providers.md): outbound calls through POST /call with an inline assistant. */
+/**
+ * The Vapi platform (docs/providers.md): outbound calls through POST /call with an inline assistant, built from
+ * what the call copied when it was made (its number's Vapi id, its assistant's voice settings).
+ */
 @Injectable()
 export class VapiVoiceProvider extends VoiceProvider {
   private readonly logger = new Logger(VapiVoiceProvider.name);
 
   constructor(
     private readonly client: VapiClient,
-    private readonly numbers: PhoneNumbersService,
-    private readonly assistants: OutboundAssistantsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super();
   }
 
-  async placeCall(call: Call): Promise<{ providerCallId: string }> {
-    const number = await this.numbers.findOwned(call.organizationId, call.callFrom);
-    if (!number?.providerId) {
-      throw new VoiceCallRejected(`phone-number-not-configured: ${call.callFrom} has no voice platform id`);
+  /** The client's refusals (a full pool, a 4xx, Vapi unreachable past its retries) become the port's results. */
+  async placeCall(call: Call): Promise<PlaceCallResult> {
+    if (!call.providerNumberId) {
+      return {
+        kind: 'rejected',
+        endedReason: `phone-number-not-configured: ${call.callFrom} has no voice platform id`,
+      };
     }
-    const settings = await this.voiceSettings(call);
+    const settings = call.voiceSettings ?? DEFAULT_VOICE_SETTINGS;
     const { maxDurationMs } = this.config.callSupervision;
-    const body = vapiCreateCallBody(call, number.providerId, settings, maxDurationMs, vapiServer(this.config));
-    const created = await this.client.createCall(body);
-    return { providerCallId: created.id };
+    try {
+      const body = vapiCreateCallBody(call, call.providerNumberId, settings, maxDurationMs, vapiServer(this.config));
+      const created = await this.client.createCall(body);
+      return { kind: 'placed', providerCallId: created.id };
+    } catch (error) {
+      if (error instanceof VapiCallDeferred) {
+        return { kind: 'deferred', reason: error.reason, retryAfterMs: error.retryAfterMs };
+      }
+      if (error instanceof VapiCallRejected) return { kind: 'rejected', endedReason: error.endedReason };
+      if (error instanceof VapiUnsupportedSetting) return { kind: 'rejected', endedReason: error.message };
+      throw error;
+    }
   }
 
   async getCall(call: Call): Promise<ProviderCallState | null> {
@@ -58,13 +71,5 @@ export class VapiVoiceProvider extends VoiceProvider {
     if (!controlUrl) throw new Error('Vapi gave no control URL for the call');
     await this.client.controlCall(controlUrl, { type: 'end-call' });
     return null;
-  }
-
-  /** The call's outbound assistant, else the organization's default one, else the built-in settings. */
-  private async voiceSettings(call: Call): Promise<VoiceSettings> {
-    const assistant = call.assistantConfigId
-      ? await this.assistants.get(call.organizationId, call.assistantConfigId).catch(() => null)
-      : await this.assistants.getDefault(call.organizationId);
-    return assistant ?? DEFAULT_VOICE_SETTINGS;
   }
 }

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
-import { VoiceCallDeferred, VoiceCallRejected } from '../voice-provider';
+import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
 import type { Vapi } from '@vapi-ai/server-sdk';
 
 /** A Vapi answer that retrying cannot change (4xx other than 429). */
@@ -10,6 +9,26 @@ export class VapiRequestRejected extends Error {
     readonly detail: string,
   ) {
     super(`${status} ${detail}`);
+  }
+}
+
+/**
+ * POST /call cannot be taken now (the account's concurrency pool is full): the call waits and comes back no sooner
+ * than `retryAfterMs`. The voice adapter turns it into its port's `deferred` result.
+ */
+export class VapiCallDeferred extends Error {
+  constructor(
+    readonly reason: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(reason);
+  }
+}
+
+/** POST /call refused for good, or Vapi unreachable past the retries; `endedReason` says which. */
+export class VapiCallRejected extends Error {
+  constructor(readonly endedReason: string) {
+    super(endedReason);
   }
 }
 
@@ -79,7 +98,7 @@ export class VapiClient {
 
   /**
    * POST /call. A full account pool (429, or `subscriptionLimits.concurrencyBlocked` on any answer) becomes
-   * VoiceCallDeferred, honouring Retry-After; another 4xx, or failures past the retries, become VoiceCallRejected
+   * VapiCallDeferred, honouring Retry-After; another 4xx, or failures past the retries, become VapiCallRejected
    * with a readable endedReason.
    */
   async createCall(body: Vapi.CreateCallDto): Promise<Vapi.Call> {
@@ -91,12 +110,12 @@ export class VapiClient {
       if (error instanceof VapiPoolFull) {
         const wait = error.retryAfterMs ?? POOL_FULL_RETRY_MS.default;
         const retryAfterMs = Math.min(Math.max(wait, POOL_FULL_RETRY_MS.floor), POOL_FULL_RETRY_MS.cap);
-        throw new VoiceCallDeferred(`vapi-concurrency: ${error.message}`, retryAfterMs);
+        throw new VapiCallDeferred(`vapi-concurrency: ${error.message}`, retryAfterMs);
       }
       if (error instanceof VapiRequestRejected) {
-        throw new VoiceCallRejected(`vapi-rejected: ${error.status} ${error.detail}`);
+        throw new VapiCallRejected(`vapi-rejected: ${error.status} ${error.detail}`);
       }
-      throw new VoiceCallRejected(`vapi-unavailable: ${(error as Error).message}`.slice(0, 300));
+      throw new VapiCallRejected(`vapi-unavailable: ${(error as Error).message}`.slice(0, 300));
     }
   }
 
