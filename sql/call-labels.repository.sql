@@ -2,12 +2,12 @@
 -- Per member in name order, its statements in source order; ${...} is a fragment the code computes there.
 
 -- CallLabelsRepository.countLabelled
-SELECT ${platform} AS platform, l.answered_by AS label, c.answered_by AS detected, count(*)::int AS n
+SELECT c.platform, l.answered_by AS label, c.answered_by AS detected, count(*)::int AS n
  FROM call_labels l JOIN calls c ON c.id = l.call_id
 WHERE l.organization_id = $1 AND l.livemode = $2
   AND ($3::timestamptz IS NULL OR c.created_at >= $3)
   AND ($4::timestamptz IS NULL OR c.created_at < $4)
-  AND ($5::text IS NULL OR ${platform} = $5)
+  AND ($5::text IS NULL OR c.platform = $5)
   AND ($6::uuid IS NULL OR c.campaign_id = $6)
 GROUP BY 1, 2, 3;
 

@@ -2413,7 +2413,7 @@ export interface components {
                 };
             };
             /** @enum {string} */
-            platform: "simulator" | "vapi" | "retell";
+            platform: "simulator" | "vapi";
             /**
              * @description Labelled voicemail among calls detected voicemail (0-1); null when none was detected voicemail
              * @example 0.8
@@ -9477,7 +9477,7 @@ export interface operations {
                 /** @description Only calls created before this time (ISO 8601, between the years 1970 and 9999) */
                 to?: string;
                 /** @description Only calls placed on this voice platform */
-                platform?: "simulator" | "vapi" | "retell";
+                platform?: "simulator" | "vapi";
                 /** @description Only calls placed by this campaign */
                 campaignId?: string;
             };
