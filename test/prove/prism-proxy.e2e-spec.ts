@@ -72,7 +72,9 @@ describe('prove: Prism validation proxy over every public operation', () => {
 
   beforeAll(async () => {
     receiver = await new WebhookReceiver().start();
-    t = await startTestApp({ env: { WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_RETRY_DELAYS_MS: '50,50,50' } });
+    t = await startTestApp({
+      env: { WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_RETRY_DELAYS_MS: '50,50,50', SIMULATOR_CALL_MS: '3000' },
+    });
     prism = await startPrism(t.baseUrl);
     org = await createOrg(t);
   });
@@ -168,10 +170,27 @@ describe('prove: Prism validation proxy over every public operation', () => {
     const placed = await data('createCall', 'POST', '/api/v1/calls', call_);
     await call('listCalls', 'GET', '/api/v1/calls');
     await call('getCall', 'GET', `/api/v1/calls/${placed.id}`);
+    // Only a live call can be ended: wait until the platform took it (calls last 3 s here).
+    for (let i = 0; i < 200; i += 1) {
+      if ((await org.api.get(`/api/v1/calls/${placed.id}`)).body.data.apiCallId) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
     await call('endCall', 'POST', `/api/v1/calls/${placed.id}/end`);
     const later = new Date(Date.now() + 24 * 3600_000).toISOString();
     const scheduled = (await org.api.post('/api/v1/calls', { ...call_, scheduledAt: later })).body.data;
     await call('cancelCall', 'DELETE', `/api/v1/calls/${scheduled.id}`);
+
+    // A label needs a call that ended: one more call, run by the simulator to its end.
+    const heard = (await org.api.post('/api/v1/calls', call_)).body.data;
+    for (let i = 0; i < 200; i += 1) {
+      if ((await org.api.get(`/api/v1/calls/${heard.id}`)).body.data.status === 'ended') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await call('labelCall', 'PUT', `/api/v1/calls/${heard.id}/label`, exampleOf('labelCall'));
+    await call('getCallLabel', 'GET', `/api/v1/calls/${heard.id}/label`);
+    await call('getAnswerDetectionReport', 'GET', '/api/v1/reports/answer-detection');
+    const numbers = (await org.api.get('/api/v1/phone-numbers')).body.data as Json[];
+    await call('getPhoneNumberHealth', 'GET', `/api/v1/phone-numbers/${numbers[0].id}/health`);
 
     const campaign = await data('createCampaign', 'POST', '/api/v1/campaigns', exampleOf('createCampaign'));
     await call('listCampaigns', 'GET', '/api/v1/campaigns');
