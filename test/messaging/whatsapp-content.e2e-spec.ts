@@ -85,6 +85,29 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
     expect((await refused.json()).error.code).toBe('MEDIA_TOO_LARGE');
   });
 
+  it('a client hanging up mid-download closes the provider download, and the service keeps serving', async () => {
+    w.graph.addEndlessMedia('media-slow', randomBytes(200), 'video/mp4');
+    const slow = { id: 'wamid.slow.1', type: 'video', video: { id: 'media-slow', mime_type: 'video/mp4' } };
+    expect(
+      await w.graph.sendWebhook(webhookOf(WABA_ID, messageChange(PHONE_NUMBER_ID, { phone: '14155558803' }, slow))),
+    ).toBe(200);
+    const id = (await w.t.db.query("SELECT id FROM messages WHERE media_id = 'media-slow'")).rows[0].id;
+    const client = new AbortController();
+    const res = await fetch(`${w.t.baseUrl}/api/v1/messaging/messages/${id}/media`, {
+      headers: { 'x-api-key': w.org.key },
+      signal: client.signal,
+    });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    expect((await reader.read()).value!.length).toBeGreaterThan(0);
+    client.abort();
+
+    // The provider sees its connection closed: nothing is left to fail later on its own (its request timeout).
+    await w.graph.downloadClosed('media-slow');
+    const after = await w.org.api.get('/api/v1/messaging/conversations', { query: { limit: 1 } });
+    expect(after.status).toBe(200);
+  });
+
   it.each([
     ['audio', { audio: { id: 'm-a', mime_type: 'audio/ogg' } }, { kind: 'media', mimeType: 'audio/ogg' }, ''],
     [

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Readable, Transform } from 'node:stream';
+import { Readable, Transform, pipeline } from 'node:stream';
 import { ApiError } from '../../common/errors/api-error';
 import { World } from '../../common/auth/world';
 import { MessagesRepository } from './messages.repository';
@@ -42,8 +42,13 @@ export class MessagingMediaService {
       file.body.body.destroy();
       throw tooLarge(max);
     }
+    const bounded = limit(max);
+    // pipeline, not pipe: a client that hangs up destroys `bounded` (the reply does), which must destroy the
+    // provider's stream too, and an error of that stream (its timeout) must land on `bounded`, where the reply
+    // handles it, never as an uncaught error. The callback is required; the reply already sees every error.
+    pipeline(file.body.body, bounded, () => undefined);
     return {
-      body: file.body.body.pipe(limit(max)),
+      body: bounded,
       contentType: where.body.mime_type || file.body.type,
       length: file.body.length,
     };
