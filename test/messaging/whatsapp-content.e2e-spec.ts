@@ -315,6 +315,36 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
       mediaUrl: 'https://files.example.com/invoice-42.pdf',
     });
 
+    // By id: only a file a user sent this account; any other id is refused before Meta is asked.
+    const sendsBefore = w.graph.sends().length;
+    const foreign = await w.org.api.post('/api/v1/messaging/messages', {
+      type: 'audio',
+      conversationId,
+      mediaId: '1013859600285441',
+    });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'mediaId' }] });
+    const header = await w.org.api.post('/api/v1/messaging/messages', {
+      type: 'template',
+      conversationId,
+      templateName: 'order_update',
+      templateLanguage: 'en',
+      variables: { '1': 'Ann' },
+      header: { type: 'image', mediaId: '1013859600285441' },
+    });
+    expect(header.status).toBe(400);
+    expect(header.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'header.mediaId' }] });
+    expect(w.graph.sends()).toHaveLength(sendsBefore);
+    const voiceNote = {
+      id: 'wamid.voice.9001',
+      type: 'audio',
+      audio: { id: '1013859600285441', mime_type: 'audio/ogg' },
+    };
+    expect(
+      await w.graph.sendWebhook(
+        webhookOf(WABA_ID, messageChange(PHONE_NUMBER_ID, { phone: '14155579001' }, voiceNote)),
+      ),
+    ).toBe(200);
     const audio = await w.org.api.post('/api/v1/messaging/messages', {
       type: 'audio',
       conversationId,

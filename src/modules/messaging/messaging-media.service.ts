@@ -30,6 +30,8 @@ export class MessagingMediaService {
   async open(world: World, messageId: string): Promise<MediaStream> {
     const message = await this.messages.find(world, messageId);
     if (!message?.mediaId) throw ApiError.notFound('Message media');
+    // A test message never went through the provider: its media id names no file of ours there.
+    if (!message.livemode) throw ApiError.notFound('Message media (test messages have no provider file)');
     const account = await this.accounts.findOrFail(message.accountId);
     const { token } = this.graph.credentialsOf(account);
     const max = this.graph.settings.mediaMaxBytes;

@@ -32,6 +32,7 @@ import { ReadAfterWriteMarks1795510000000 } from './1795510000000-ReadAfterWrite
 import { OutboxEventPayloads1795520000000 } from './1795520000000-OutboxEventPayloads';
 import { WebhookClaimSlotsBatch1795600000010 } from './1795600000010-WebhookClaimSlotsBatch';
 import { DestinationRules1795720000000 } from './1795720000000-DestinationRules';
+import { MessagesByMedia1795710000000 } from './1795710000000-MessagesByMedia';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -71,5 +72,6 @@ export const MIGRATIONS: Function[] = [
   ReadAfterWriteMarks1795510000000,
   OutboxEventPayloads1795520000000,
   WebhookClaimSlotsBatch1795600000010,
+  MessagesByMedia1795710000000,
   DestinationRules1795720000000,
 ];
