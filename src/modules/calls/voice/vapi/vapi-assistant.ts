@@ -209,9 +209,12 @@ export function vapiAssistant(
   };
 }
 
-/** The transient assistant of a text chat (POST /chat): only the model and its system prompt matter over text. */
+/**
+ * The transient assistant of a text chat (POST /chat): only the model and its system prompt matter over text. The
+ * prompt is escaped as a call's is: it holds what end users wrote (a profile name, a contact's fields).
+ */
 export function vapiChatAssistant(model: ModelConfig, systemPrompt: string): Vapi.CreateAssistantDto {
-  return { model: vapiModel(model, systemPrompt, false) };
+  return { model: vapiModel(model, escapeLiquid(systemPrompt), false) };
 }
 
 /** Vapi's POST /call body for an outbound phone call with a transient assistant. */
