@@ -188,8 +188,9 @@ export class FakeVapi {
 
   /**
    * The assistant calls one of its function tools, as Vapi does: a `tool-calls` message (arguments as a JSON
-   * string, the SDK's type) to the tool's own `server` (else the assistant's), whatever `serverMessages` says;
-   * the answer must be a `ServerMessageResponseToolCalls` Vapi accepts, or this throws as Vapi would drop it.
+   * string, the SDK's type) to the tool's own `server` (else the assistant's), and only when the assistant's
+   * `serverMessages` lists `tool-calls` (otherwise Vapi sends nothing and the tool fails: this throws); the answer
+   * must be a `ServerMessageResponseToolCalls` Vapi accepts, or this throws as Vapi would drop it.
    */
   async callTool(vapiCallId: string, name: string, args: Record<string, unknown>): Promise<Vapi.ToolCallResult[]> {
     const call = this.calls.get(vapiCallId)!;
@@ -206,7 +207,12 @@ export class FakeVapi {
       ],
       toolWithToolCallList: [],
     };
-    const sent = await this.deliver(tool.server ?? call.assistant?.server ?? {}, message, vapiCallId);
+    const server = tool.server ?? call.assistant?.server ?? {};
+    if (!(call.assistant?.serverMessages ?? []).includes('tool-calls')) {
+      this.record(server, message, vapiCallId, 'not-requested');
+      throw new Error(`the call's serverMessages leave out tool-calls: Vapi never sends ${name} to the server`);
+    }
+    const sent = await this.deliver(server, message, vapiCallId);
     const errors = VapiSchema.get().validate('ServerMessageResponseToolCalls', sent.response);
     if (errors.length || !sent.response) throw new Error(`Vapi refuses the tool-calls answer: ${errors.join('; ')}`);
     return (sent.response as Vapi.ServerMessageResponseToolCalls).results ?? [];

@@ -3,7 +3,7 @@ import type { Vapi } from '@vapi-ai/server-sdk';
 import type { ModelConfig, TranscriberConfig, VoiceConfig } from '../../../assistants/outbound-assistant.entity';
 import type { Call } from '../../call.entity';
 import { VoiceCallRejected } from '../voice-provider';
-import { VAPI_SERVER_MESSAGES } from './vapi-server';
+import { vapiServerMessages } from './vapi-server';
 import { vapiAnalysisPlan, vapiVoicemail } from './vapi-outcomes';
 import { vapiModelTools } from './vapi-tools';
 
@@ -203,7 +203,7 @@ export function vapiAssistant(
     // Echoed on the call in every server message: how a message finds our call before its id is known.
     metadata: { callId: call.id },
     server,
-    serverMessages: [...VAPI_SERVER_MESSAGES],
+    serverMessages: vapiServerMessages(tools.tools.some((tool) => tool.type === 'function')),
     ...(call.voicemail ? vapiVoicemail(call.voicemail) : {}),
     ...(call.analysisPlan ? { analysisPlan: vapiAnalysisPlan(call.analysisPlan) } : {}),
   };
