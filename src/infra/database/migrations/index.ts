@@ -33,6 +33,7 @@ import { OutboxEventPayloads1795520000000 } from './1795520000000-OutboxEventPay
 import { WebhookClaimSlotsBatch1795600000010 } from './1795600000010-WebhookClaimSlotsBatch';
 import { DestinationRules1795720000000 } from './1795720000000-DestinationRules';
 import { MessagesByMedia1795710000000 } from './1795710000000-MessagesByMedia';
+import { BlockedAttempts1795710000001 } from './1795710000001-BlockedAttempts';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -73,5 +74,6 @@ export const MIGRATIONS: Function[] = [
   OutboxEventPayloads1795520000000,
   WebhookClaimSlotsBatch1795600000010,
   MessagesByMedia1795710000000,
+  BlockedAttempts1795710000001,
   DestinationRules1795720000000,
 ];

@@ -106,7 +106,7 @@ export class CallDispatcherJob {
    */
   private async defer(call: Call, deferred: VoiceCallDeferred): Promise<void> {
     const retryAt = new Date(Date.now() + deferred.retryAfterMs);
-    if (!(await this.calls.defer(call.id, retryAt))) return;
+    if (!(await this.calls.defer(call.id, retryAt, deferred.blockedProviderCallId))) return;
     this.metrics.voicePlatformDeferred.inc();
     this.logger.warn({ callId: call.id, reason: deferred.reason, retryAt }, 'Voice platform deferred the call');
     await this.dispatchQueue.enqueueRetry(call.id, retryAt);

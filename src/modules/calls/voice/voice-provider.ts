@@ -70,12 +70,13 @@ export interface ProviderCallState {
 /**
  * The platform cannot take the call now (its account's concurrency pool is full: 429 or
  * `subscriptionLimits.concurrencyBlocked`): the call goes back to wait, and is dispatched again no sooner than
- * `retryAfterMs` from now.
+ * `retryAfterMs` from now. `blockedProviderCallId`: the platform's id of the blocked attempt, when it gave one.
  */
 export class VoiceCallDeferred extends Error {
   constructor(
     readonly reason: string,
     readonly retryAfterMs: number,
+    readonly blockedProviderCallId: string | null = null,
   ) {
     super(reason);
   }
