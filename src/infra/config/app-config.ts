@@ -344,6 +344,13 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       'Invalid environment: SECRETS_KEY must be 32 bytes as 64 hex digits or base64 (generate one with: openssl rand -base64 32)',
     );
   }
+  // A key typed by hand or left at a placeholder (all zeros, one byte repeated) seals nothing: refused in production.
+  if (production && secretsKey && new Set(secretsKey).size < MIN_DISTINCT_CHARACTERS) {
+    throw new ConfigError(
+      `Invalid environment: SECRETS_KEY must hold at least ${MIN_DISTINCT_CHARACTERS} different bytes when ` +
+        'NODE_ENV=production (generate one with: openssl rand -base64 32)',
+    );
+  }
   assertWhatsAppSettings(parsed);
   return {
     env: nodeEnv,
