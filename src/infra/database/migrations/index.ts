@@ -34,6 +34,7 @@ import { WebhookClaimSlotsBatch1795600000010 } from './1795600000010-WebhookClai
 import { DestinationRules1795720000000 } from './1795720000000-DestinationRules';
 import { MessagesByMedia1795710000000 } from './1795710000000-MessagesByMedia';
 import { BlockedAttempts1795710000001 } from './1795710000001-BlockedAttempts';
+import { ChatRepliesByConversation1795710000002 } from './1795710000002-ChatRepliesByConversation';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -75,5 +76,6 @@ export const MIGRATIONS: Function[] = [
   WebhookClaimSlotsBatch1795600000010,
   MessagesByMedia1795710000000,
   BlockedAttempts1795710000001,
+  ChatRepliesByConversation1795710000002,
   DestinationRules1795720000000,
 ];
