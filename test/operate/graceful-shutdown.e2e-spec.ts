@@ -1,7 +1,7 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
+import { AddressInfo, Socket, connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { TEST_REDIS_URL, createTestDatabase } from '../support/databases';
@@ -128,5 +128,79 @@ describe('graceful shutdown (SIGTERM)', () => {
     expect(output).toContain('SIGTERM received');
     // Nothing was cut short: no failed query from a pool closed under a running job or request.
     expect(output).not.toMatch(/Connection terminated|Shutdown failed/);
+  });
+});
+
+/**
+ * Redis gone at shutdown: its clients reconnect for ever and the workers' close waits on them, so only the
+ * shutdown timeout (SHUTDOWN_TIMEOUT_MS) ends the process. Redis is reached through a proxy this test owns; cutting
+ * the proxy (listener closed, every connection dropped) makes Redis unreachable for this process alone.
+ */
+describe('shutdown while Redis is unreachable', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let child: ChildProcess;
+  let output = '';
+  const links = new Set<Socket>();
+  const redis = new URL(TEST_REDIS_URL);
+  const proxy = createServer((client) => {
+    const upstream = connect(Number(redis.port || 6379), redis.hostname);
+    for (const socket of [client, upstream]) {
+      links.add(socket);
+      socket.on('error', () => socket.destroy());
+      socket.on('close', () => links.delete(socket));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+
+  beforeAll(async () => {
+    const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-if-stale.js')], { encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`build failed: ${build.stdout}${build.stderr}`);
+    database = await createTestDatabase();
+    proxy.listen(0, '127.0.0.1');
+    await once(proxy, 'listening');
+    const proxied = new URL(TEST_REDIS_URL);
+    proxied.host = `127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const port = await freePort();
+    child = spawn(process.execPath, ['dist/main.js'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'production',
+        DATABASE_URL: database.url,
+        REDIS_URL: proxied.toString(),
+        QUEUE_PREFIX: `t${randomBytes(5).toString('hex')}`,
+        CURSOR_SECRET: randomBytes(32).toString('base64url'),
+        ADMIN_TOKEN,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+        SHUTDOWN_TIMEOUT_MS: '3000',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    await until(
+      'the app to answer /health/ready',
+      async () => ((await fetch(`http://127.0.0.1:${port}/health/ready`)).ok ? true : undefined),
+      90_000,
+    );
+  }, 180_000);
+
+  afterAll(async () => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    proxy.close();
+    for (const socket of links) socket.destroy();
+    await database?.drop();
+  });
+
+  it('SIGTERM exits within SHUTDOWN_TIMEOUT_MS, saying so, instead of waiting on Redis for ever', async () => {
+    proxy.close();
+    for (const socket of links) socket.destroy();
+    const exited = once(child, 'exit').then(([code, signal]) => ({ code, signal }));
+    child.kill('SIGTERM');
+    expect(await exited).toEqual({ code: 1, signal: null });
+    expect(output).toContain('SIGTERM received');
+    expect(output).toContain('Shutdown did not finish within 3000 ms (SHUTDOWN_TIMEOUT_MS): exiting');
   });
 });
