@@ -58,7 +58,7 @@ describe('messaging: media and the provider token (strict fake Graph API, produc
     expect(fileRequests()).toEqual([]);
   });
 
-  it("a test message's media is 404 and never asked of Graph", async () => {
+  it("a test message's media is the simulator's file, never asked of Graph", async () => {
     const account = await createAccount(t, org.id, { phoneNumberId: 'pn-media-test', livemode: false });
     const testKey = await org.keyWith(['*'], { environment: 'test' });
     const conversationId = await userWrites(t, account.id, '+14155550191');
@@ -71,8 +71,8 @@ describe('messaging: media and the provider token (strict fake Graph API, produc
     expect(sent.status).toBe(201);
     const asked = graph.requests.length;
     const res = await mediaOf(sent.body.data.messageId, testKey.key);
-    expect(res.status).toBe(404);
-    expect((await res.json()).error.code).toBe('NOT_FOUND');
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('Simulated media file media-of-someone\n');
     expect(graph.requests).toHaveLength(asked);
   });
 });

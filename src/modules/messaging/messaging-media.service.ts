@@ -5,6 +5,7 @@ import { World } from '../../common/auth/world';
 import { MessagesRepository } from './messages.repository';
 import { MessagingAccount } from './messaging-account.entity';
 import { MessagingAccountsRepository } from './messaging-accounts.repository';
+import { simulatedMedia } from './providers/simulator/simulated-media';
 import { WhatsAppGraphClient } from './providers/whatsapp/whatsapp-graph-client';
 import type { GraphError, GraphMediaAnswer } from './providers/whatsapp/whatsapp-graph.types';
 
@@ -31,7 +32,7 @@ export class MessagingMediaService {
     const message = await this.messages.find(world, messageId);
     if (!message?.mediaId) throw ApiError.notFound('Message media');
     // A test message never went through the provider: its media id names no file of ours there.
-    if (!message.livemode) throw ApiError.notFound('Message media (test messages have no provider file)');
+    if (!message.livemode) return simulatedMedia(message.mediaId);
     const account = await this.accounts.findOrFail(message.accountId);
     const { token } = this.graph.credentialsOf(account);
     const max = this.graph.settings.mediaMaxBytes;
