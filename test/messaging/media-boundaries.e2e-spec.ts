@@ -4,7 +4,7 @@ import { TestApp, startTestApp } from '../support/test-app';
 import { FakeGraphApi } from './fake-graph-api';
 import { createAccount, userWrites } from './messaging-fixtures';
 import { messageChange, webhookOf } from './whatsapp-webhooks';
-import { APP_SECRET, PHONE_NUMBER_ID, PROCESS_TOKEN, SECRETS_KEY, WABA_ID } from './whatsapp-world';
+import { APP_SECRET, PHONE_NUMBER_ID, PROCESS_TOKEN, WABA_ID, whatsAppEnv } from './whatsapp-world';
 
 /**
  * Where the process-wide Graph token may go, with the outbound URL rules as production has them (no
@@ -20,16 +20,8 @@ describe('messaging: media and the provider token (strict fake Graph API, produc
     graph = new FakeGraphApi();
     await graph.start();
     graph.grant(PROCESS_TOKEN, PHONE_NUMBER_ID, WABA_ID);
-    t = await startTestApp({
-      env: {
-        MESSAGING_PROVIDER: 'whatsapp',
-        WHATSAPP_GRAPH_URL: `${graph.url}/v25.0`,
-        WHATSAPP_ACCESS_TOKEN: PROCESS_TOKEN,
-        WHATSAPP_APP_SECRET: APP_SECRET,
-        WHATSAPP_VERIFY_TOKEN: 'verify-token-production',
-        SECRETS_KEY,
-      },
-    });
+    // Outbound URL rules as in production: no WEBHOOK_ALLOW_INSECURE.
+    t = await startTestApp({ env: whatsAppEnv(graph) });
     graph.deliverWebhooksTo(`${t.baseUrl}/platform/whatsapp/webhook`, APP_SECRET);
     org = await createOrg(t);
     await createAccount(t, org.id, { phoneNumberId: PHONE_NUMBER_ID, wabaId: WABA_ID });
