@@ -11,6 +11,7 @@
 --     failable: statusIn(CALL_MOVES.failDispatch.from, 'c.status'),
 --     deferrable: statusIn(CALL_MOVES.defer.from),
 --   }
+-- BLOCKED_ATTEMPTS_KEPT = 20
 -- NOT_HELD_BACK = `(retry_at IS NULL OR retry_at <= now() + interval '1 second')`
 -- BACK_TO_WAITING = `CASE WHEN scheduled_at IS NULL THEN 'new' ELSE 'scheduled' END`
 -- STATUS_ORDER = `ARRAY['queued','ringing','in-progress','forwarding','ended']`
@@ -57,7 +58,10 @@ RETURNING *;
 --   tx.countBy(Call, { organizationId, ...target, status: In([...QUEUED_CALL_STATUSES]) })
 
 -- CallsRepository.defer
-UPDATE calls SET status = ${BACK_TO_WAITING}, dispatched_at = NULL, retry_at = $2, updated_at = now()
+UPDATE calls SET status = ${BACK_TO_WAITING}, dispatched_at = NULL, retry_at = $2, updated_at = now(),
+      blocked_api_call_ids = CASE WHEN $3::text IS NULL THEN blocked_api_call_ids
+        ELSE (array_append(blocked_api_call_ids, $3::text))[greatest(1, cardinality(blocked_api_call_ids) + 2 - $4):]
+      END
 WHERE id = $1 AND ${WHERE.deferrable} AND api_call_id IS NULL RETURNING id;
 
 -- CallsRepository.failDispatch
@@ -100,7 +104,9 @@ WHERE ${WHERE.waiting} AND (scheduled_at IS NULL OR scheduled_at <= now() + inte
 ORDER BY scheduled_at NULLS FIRST LIMIT $3;
 
 -- CallsRepository.findIdForPlatform
-SELECT id FROM calls WHERE ($1::text IS NOT NULL AND api_call_id = $1) OR id = $2::uuid
+SELECT id FROM calls
+WHERE ($1::text IS NOT NULL AND api_call_id = $1)
+   OR (id = $2::uuid AND NOT coalesce($1::text = ANY(blocked_api_call_ids), false))
 ORDER BY (api_call_id = $1) DESC NULLS LAST LIMIT 1;
 
 -- CallsRepository.findOverdue

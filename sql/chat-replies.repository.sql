@@ -3,8 +3,14 @@
 --
 -- Fragments defined in the file:
 -- REPLY_LEASE_SECONDS = 30
+-- TURN_WAIT_MS = 250
 
 -- ChatRepliesRepository.claim
+SELECT 1 FROM chat_replies
+WHERE conversation_id = $1 AND inbound_message_id <> $2 AND status = 'replying' AND lease_until > now()
+LIMIT 1;
+
+-- ChatRepliesRepository.claimMessage
 INSERT INTO chat_replies (inbound_message_id, organization_id, conversation_id, status, attempts, lease_until)
 VALUES ($1, $2, $3, 'replying', 1, now() + make_interval(secs => $4))
 ON CONFLICT (inbound_message_id) DO UPDATE

@@ -45,6 +45,10 @@
 --       .returning('id, conversation_id, sender_type, organization_id, livemode')
 --       .execute()
 
+-- MessagesRepository.receivedMedia
+-- typeorm:
+--   this.messages.existsBy({ accountId, mediaId, direction: 'inbound' })
+
 -- MessagesRepository.recent
 -- typeorm:
 --   this.messages.find({

@@ -8,7 +8,7 @@ async function main(): Promise<void> {
   const config = parseConfig(process.env);
   const infra = await prepareInfrastructure(config);
   const app = await createApp({ config, database: infra.database, queue: infra.queue });
-  closeOnSignals(app, infra.stop);
+  closeOnSignals(app, infra.stop, config.shutdownTimeoutMs);
   if (config.roles.has('api')) {
     await app.listen({ port: config.port, host: config.host });
   }

@@ -19,6 +19,7 @@ import { installHttpMetrics } from '../infra/metrics/http-metrics';
 import { Metrics } from '../infra/metrics/metrics';
 import { applySecurityHeaders } from './security-headers';
 import { requireJsonContentType } from './require-json-content-type';
+import { refuseNulInUrl } from './refuse-nul-in-url';
 import { AdminTokenCheck } from '../common/auth/admin-token';
 import { AuthFailureBudget } from '../common/rate-limit/auth-failure-budget';
 import { assertEveryRouteDeclaresAccess } from '../common/auth/assert-route-access';
@@ -103,6 +104,7 @@ export async function createApp(options: {
     void reply.header('x-request-id', request.id);
   });
   requireJsonContentType(fastify);
+  refuseNulInUrl(fastify);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
     bufferLogs: true,

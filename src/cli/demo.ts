@@ -54,10 +54,14 @@ async function main(): Promise<void> {
     stopInfrastructure = infra.stop;
     app = await createApp({ config, database: infra.database, queue: infra.queue });
     const started = app;
-    closeOnSignals(started, async () => {
-      await stopAll();
-      console.log('Demo stopped; its data stays in .data/ for the next run.');
-    });
+    closeOnSignals(
+      started,
+      async () => {
+        await stopAll();
+        console.log('Demo stopped; its data stays in .data/ for the next run.');
+      },
+      config.shutdownTimeoutMs,
+    );
     const seeded = await seedDemo(app);
     receiver = await startDemoWebhookReceiver(receiverPort, (url) => endpointSecrets(started, url));
     await app.listen({ port: config.port, host: config.host });

@@ -178,6 +178,16 @@ describe('messaging: the chat agent', () => {
     expect(await botMessages(last.conversationId)).toHaveLength(3);
   });
 
+  it('a flood of 21 messages at once gets at most maxBotReplies (3) replies: one turn at a time per conversation', async () => {
+    const phone = nextPhone();
+    const written = await Promise.all(Array.from({ length: 21 }, (_, i) => write(phone, `flood ${i}`)));
+    const outcomes = await Promise.all(written.map((w) => settled(w.messageId)));
+    const { conversationId } = written[0];
+    expect(await botMessages(conversationId)).toHaveLength(3);
+    expect(outcomes.filter((o) => o.status === 'sent')).toHaveLength(3);
+    expect((await conversation(conversationId)).status).toBe('handed_off');
+  });
+
   it('closes and reopens by hand; forbidden moves are 422 INVALID_STATE; another world is 404', async () => {
     const phone = nextPhone();
     const { conversationId, messageId } = await write(phone, 'Hi');

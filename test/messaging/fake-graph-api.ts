@@ -84,7 +84,9 @@ export class FakeGraphApi {
   private counter = 0;
   private readonly grants = new Map<string, Grant[]>();
   private readonly templates = new Map<string, FakeTemplate[]>();
-  private readonly media = new Map<string, { bytes: Buffer; mimeType: string }>();
+  private readonly media = new Map<string, { bytes: Buffer; mimeType: string; endless?: boolean }>();
+  private readonly downloadsClosed = new Map<string, Promise<void>>();
+  private readonly onDownloadClosed = new Map<string, () => void>();
   private readonly queued: number[] = [];
   private readonly lateFailures = new Map<string, number>();
   private readonly earlyReports = new Set<string>();
@@ -143,6 +145,19 @@ export class FakeGraphApi {
 
   addMedia(id: string, bytes: Buffer, mimeType: string): void {
     this.media.set(id, { bytes, mimeType });
+  }
+
+  /**
+   * Media whose download sends `bytes`, without a size, and then never ends (a large file on a slow link), until
+   * the downloader closes the connection: `downloadClosed(id)` resolves then.
+   */
+  addEndlessMedia(id: string, bytes: Buffer, mimeType: string): void {
+    this.media.set(id, { bytes, mimeType, endless: true });
+    this.downloadsClosed.set(id, new Promise((resolve) => this.onDownloadClosed.set(id, resolve)));
+  }
+
+  downloadClosed(id: string): Promise<void> {
+    return this.downloadsClosed.get(id)!;
   }
 
   /**
@@ -367,6 +382,12 @@ export class FakeGraphApi {
     const file = this.media.get(id);
     if (!file) {
       res.writeHead(404).end();
+      return;
+    }
+    if (file.endless) {
+      res.on('close', () => this.onDownloadClosed.get(id)?.());
+      res.writeHead(200, { 'content-type': file.mimeType });
+      res.write(file.bytes);
       return;
     }
     res.writeHead(200, { 'content-type': file.mimeType, 'content-length': String(file.bytes.length) });

@@ -85,6 +85,29 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
     expect((await refused.json()).error.code).toBe('MEDIA_TOO_LARGE');
   });
 
+  it('a client hanging up mid-download closes the provider download, and the service keeps serving', async () => {
+    w.graph.addEndlessMedia('media-slow', randomBytes(200), 'video/mp4');
+    const slow = { id: 'wamid.slow.1', type: 'video', video: { id: 'media-slow', mime_type: 'video/mp4' } };
+    expect(
+      await w.graph.sendWebhook(webhookOf(WABA_ID, messageChange(PHONE_NUMBER_ID, { phone: '14155558803' }, slow))),
+    ).toBe(200);
+    const id = (await w.t.db.query("SELECT id FROM messages WHERE media_id = 'media-slow'")).rows[0].id;
+    const client = new AbortController();
+    const res = await fetch(`${w.t.baseUrl}/api/v1/messaging/messages/${id}/media`, {
+      headers: { 'x-api-key': w.org.key },
+      signal: client.signal,
+    });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    expect((await reader.read()).value!.length).toBeGreaterThan(0);
+    client.abort();
+
+    // The provider sees its connection closed: nothing is left to fail later on its own (its request timeout).
+    await w.graph.downloadClosed('media-slow');
+    const after = await w.org.api.get('/api/v1/messaging/conversations', { query: { limit: 1 } });
+    expect(after.status).toBe(200);
+  });
+
   it.each([
     ['audio', { audio: { id: 'm-a', mime_type: 'audio/ogg' } }, { kind: 'media', mimeType: 'audio/ogg' }, ''],
     [
@@ -292,6 +315,36 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
       mediaUrl: 'https://files.example.com/invoice-42.pdf',
     });
 
+    // By id: only a file a user sent this account; any other id is refused before Meta is asked.
+    const sendsBefore = w.graph.sends().length;
+    const foreign = await w.org.api.post('/api/v1/messaging/messages', {
+      type: 'audio',
+      conversationId,
+      mediaId: '1013859600285441',
+    });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'mediaId' }] });
+    const header = await w.org.api.post('/api/v1/messaging/messages', {
+      type: 'template',
+      conversationId,
+      templateName: 'order_update',
+      templateLanguage: 'en',
+      variables: { '1': 'Ann' },
+      header: { type: 'image', mediaId: '1013859600285441' },
+    });
+    expect(header.status).toBe(400);
+    expect(header.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'header.mediaId' }] });
+    expect(w.graph.sends()).toHaveLength(sendsBefore);
+    const voiceNote = {
+      id: 'wamid.voice.9001',
+      type: 'audio',
+      audio: { id: '1013859600285441', mime_type: 'audio/ogg' },
+    };
+    expect(
+      await w.graph.sendWebhook(
+        webhookOf(WABA_ID, messageChange(PHONE_NUMBER_ID, { phone: '14155579001' }, voiceNote)),
+      ),
+    ).toBe(200);
     const audio = await w.org.api.post('/api/v1/messaging/messages', {
       type: 'audio',
       conversationId,

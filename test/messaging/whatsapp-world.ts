@@ -45,6 +45,20 @@ export function useWhatsAppWorld(): WhatsAppWorld {
   return world;
 }
 
+/** The app's settings for WhatsApp against this fake Graph API (media bounded to 1,000 bytes, fast retries). */
+export function whatsAppEnv(graph: FakeGraphApi): Record<string, string> {
+  return {
+    MESSAGING_PROVIDER: 'whatsapp',
+    WHATSAPP_GRAPH_URL: `${graph.url}/v25.0`,
+    WHATSAPP_ACCESS_TOKEN: PROCESS_TOKEN,
+    WHATSAPP_APP_SECRET: APP_SECRET,
+    WHATSAPP_VERIFY_TOKEN: 'verify-token-production',
+    WHATSAPP_RETRY_BASE_MS: '20',
+    WHATSAPP_MEDIA_MAX_BYTES: '1000',
+    SECRETS_KEY,
+  };
+}
+
 async function startWhatsAppWorld(): Promise<WhatsAppWorld> {
   const graph = new FakeGraphApi();
   await graph.start();
@@ -63,19 +77,7 @@ async function startWhatsAppWorld(): Promise<WhatsAppWorld> {
     body: 'Hi {{1}}, your order is on its way.',
     header: { format: 'TEXT', text: 'Order {{1}}' },
   });
-  const t = await startTestApp({
-    env: {
-      MESSAGING_PROVIDER: 'whatsapp',
-      WHATSAPP_GRAPH_URL: `${graph.url}/v25.0`,
-      WHATSAPP_ACCESS_TOKEN: PROCESS_TOKEN,
-      WHATSAPP_APP_SECRET: APP_SECRET,
-      WHATSAPP_VERIFY_TOKEN: 'verify-token-production',
-      WHATSAPP_RETRY_BASE_MS: '20',
-      WHATSAPP_MEDIA_MAX_BYTES: '1000',
-      SECRETS_KEY,
-      WEBHOOK_ALLOW_INSECURE: 'true',
-    },
-  });
+  const t = await startTestApp({ env: { ...whatsAppEnv(graph), WEBHOOK_ALLOW_INSECURE: 'true' } });
   graph.deliverWebhooksTo(`${t.baseUrl}/platform/whatsapp/webhook`, APP_SECRET);
   const org = await createOrg(t);
   const accountId = (await createAccount(t, org.id, { phoneNumberId: PHONE_NUMBER_ID, wabaId: WABA_ID })).id;

@@ -99,7 +99,7 @@ function queryOf(names: string[]): fc.Arbitrary<Record<string, string>> {
         { minLength: names.length, maxLength: names.length },
       ),
     )
-    .map(([chosen, values]) => fitUrl(Object.fromEntries(chosen.map((n, i) => [n, values[i].replace(/\u0000/g, '')]))));
+    .map(([chosen, values]) => fitUrl(Object.fromEntries(chosen.map((n, i) => [n, values[i]]))));
 }
 
 /**

@@ -105,6 +105,9 @@ export class OpenApiContract {
     }
     const media: Json | undefined = response.content?.['application/json'];
     if (!media) {
+      // A documented non-JSON answer (a media file's bytes) is checked by its type only.
+      const type = contentType?.split(';')[0].trim();
+      if (type && response.content?.[type]) return [];
       return body === undefined || body === '' ? [] : [`${where}: a body was returned but none is documented`];
     }
     if (!contentType?.includes('application/json')) return [`${where}: content-type ${contentType}, expected JSON`];

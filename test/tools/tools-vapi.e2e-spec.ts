@@ -88,6 +88,8 @@ describe('tools on Vapi', () => {
     const model = body.assistant!.model as Vapi.CreateAssistantDtoModel & { tools: Vapi.OpenAiModelToolsItem[] };
     expect(model.toolIds).toEqual(['vapi-tool-1', 'vapi-tool-2']);
     expect(model.tools.map((tool) => tool.type)).toEqual(['function', 'transferCall', 'endCall']);
+    // Vapi sends tool-calls only to a call that asks for them.
+    expect(body.assistant!.serverMessages).toContain('tool-calls');
     const masked = { ...body, phoneNumberId: 'pn-1', assistant: { ...body.assistant, metadata: {} } };
     await expectCapturedFixture(
       `${__dirname}/../voice/fixtures/create-call-tools.fixture.ts`,
@@ -207,5 +209,7 @@ describe('tools on Vapi', () => {
         destinations: [expect.objectContaining({ type: 'number', number: '+14155550193' })],
       }),
     ]);
+    // No function tool, nothing for our server to answer: no tool-calls asked for.
+    expect(request.body!.assistant!.serverMessages).not.toContain('tool-calls');
   });
 });

@@ -13,6 +13,8 @@ export interface RecordedRequest {
   body: Vapi.CreateCallDto | null;
   /** The Vapi call id it was answered with (accepted POST /call only). */
   accepted?: string;
+  /** The Vapi call id of a POST /call the account's concurrency pool blocked (answered with that call, ended). */
+  blocked?: string;
 }
 
 /** A credential as Vapi keeps it (created in its dashboard); its id is what `server.credentialId` names. */
@@ -56,7 +58,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  *   body is validated against the SDK's own declarations (VapiSchema) and, for POST /call and POST /chat, against
  *   Vapi's own OpenAPI document too (VapiOpenApi: CreateCallDTO, CreateChatDTO), and refused with Vapi's 400
  *   `{ statusCode, message: [...], error }` ("property X should not exist"); POST /call answers 429 with
- *   `Retry-After` and `subscriptionLimits` when the account's pool (`concurrencyLimit`) is full or when told to.
+ *   `Retry-After` when told to, and as Vapi does when the account's pool (`concurrencyLimit`) is full: 201 with
+ *   the call it made, already ended (`call.start.error-subscription-concurrency-limit-reached`), and
+ *   `subscriptionLimits.concurrencyBlocked: true`; that call's end-of-call-report can follow (`end`).
  * - Server messages: sent only as the call's `server` asks: to its URL (rebased onto the service under test),
  *   authenticated by its credential (Bearer or HMAC), retried only per its `backoffPlan`, and only the
  *   message types its `serverMessages` list; any message can be dropped or delayed.
@@ -201,8 +205,9 @@ export class FakeVapi {
 
   /**
    * The assistant calls one of its function tools, as Vapi does: a `tool-calls` message (arguments as a JSON
-   * string, the SDK's type) to the tool's own `server` (else the assistant's), whatever `serverMessages` says;
-   * the answer must be a `ServerMessageResponseToolCalls` Vapi accepts, or this throws as Vapi would drop it.
+   * string, the SDK's type) to the tool's own `server` (else the assistant's), and only when the assistant's
+   * `serverMessages` lists `tool-calls` (otherwise Vapi sends nothing and the tool fails: this throws); the answer
+   * must be a `ServerMessageResponseToolCalls` Vapi accepts, or this throws as Vapi would drop it.
    */
   async callTool(vapiCallId: string, name: string, args: Record<string, unknown>): Promise<Vapi.ToolCallResult[]> {
     const call = this.calls.get(vapiCallId)!;
@@ -219,7 +224,12 @@ export class FakeVapi {
       ],
       toolWithToolCallList: [],
     };
-    const sent = await this.deliver(tool.server ?? call.assistant?.server ?? {}, message, vapiCallId);
+    const server = tool.server ?? call.assistant?.server ?? {};
+    if (!(call.assistant?.serverMessages ?? []).includes('tool-calls')) {
+      this.record(server, message, vapiCallId, 'not-requested');
+      throw new Error(`the call's serverMessages leave out tool-calls: Vapi never sends ${name} to the server`);
+    }
+    const sent = await this.deliver(server, message, vapiCallId);
     const errors = refusals('ServerMessageResponseToolCalls', 'ServerMessageResponseToolCalls', sent.response);
     if (errors.length || !sent.response) throw new Error(`Vapi refuses the tool-calls answer: ${errors.join('; ')}`);
     return (sent.response as Vapi.ServerMessageResponseToolCalls).results ?? [];
@@ -489,18 +499,34 @@ export class FakeVapi {
         const body = { statusCode: failure.status, message: failure.message, error: 'Error' };
         return send(failure.status, failure.status === 429 ? { ...body, subscriptionLimits: limits } : body, retry);
       }
-      if (this.concurrencyLimit !== null && this.liveCalls() >= this.concurrencyLimit) {
-        const subscriptionLimits: Vapi.SubscriptionLimits = {
-          concurrencyBlocked: true,
-          concurrencyLimit: this.concurrencyLimit,
-          remainingConcurrentCalls: 0,
-        };
-        const body = { statusCode: 429, message: 'Concurrency limit reached', error: 'Too Many Requests' };
-        return send(429, { ...body, subscriptionLimits }, { 'retry-after': '1' });
-      }
+      const blocked = this.concurrencyLimit !== null && this.liveCalls() >= this.concurrencyLimit;
       const now = new Date().toISOString();
       const { phoneNumberId, customer, assistant, assistantOverrides } = record.body!;
       const id = randomUUID();
+      if (blocked) {
+        const call: Vapi.Call = {
+          id,
+          orgId: 'fake-org',
+          type: 'outboundPhoneCall',
+          status: 'ended',
+          endedReason: 'call.start.error-subscription-concurrency-limit-reached',
+          phoneNumberId,
+          customer,
+          assistant,
+          createdAt: now,
+          updatedAt: now,
+          endedAt: now,
+        };
+        this.calls.set(id, call);
+        record.blocked = id;
+        const subscriptionLimits: Vapi.SubscriptionLimits = {
+          concurrencyBlocked: true,
+          concurrencyLimit: this.concurrencyLimit!,
+          remainingConcurrentCalls: 0,
+        };
+        // Vapi puts the account's limits beside the call it answers with (the SDK's Call type leaves them out).
+        return send(201, { ...call, subscriptionLimits });
+      }
       const call: Vapi.Call = {
         id,
         orgId: 'fake-org',

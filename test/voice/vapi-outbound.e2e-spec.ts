@@ -294,6 +294,36 @@ describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
     expect(rows.map((r) => r.status)).toEqual(['reserved']);
   });
 
+  it("a call Vapi blocked (its pool full: a call body, not a 429) is placed again; the blocked attempt's late report leaves the retry live", async () => {
+    fake.concurrencyLimit = 0;
+    const res = await org.api.post('/api/v1/calls', { to: '+14155550128', from: org.from });
+    const id: string = res.body.data.id;
+    const blockedAttempt = () =>
+      fake.createCalls().find((r) => r.blocked && r.body?.assistant?.metadata?.callId === id)?.blocked;
+    for (let i = 0; i < 200 && !blockedAttempt(); i++) await new Promise((r) => setTimeout(r, 50));
+    const blockedId = blockedAttempt()!;
+    expect(blockedId).toEqual(expect.any(String));
+    fake.concurrencyLimit = null;
+    const { vapiCallId } = await fake.createCallFor(id, 30_000);
+    await waitForCall(org, id, (c) => c.apiCallId === vapiCallId);
+
+    // The blocked attempt's own report comes late, naming our call in its metadata: it must not end the retry.
+    const late = await fake.end(blockedId, { endedReason: 'call.start.error-subscription-concurrency-limit-reached' });
+    expect(late.attempts.at(-1)?.status).toBe(200);
+    expect((await org.api.get(`/api/v1/calls/${id}`)).body.data).toMatchObject({
+      status: 'processing',
+      apiCallId: vapiCallId,
+    });
+    await fake.status(vapiCallId, 'in-progress');
+    await fake.end(vapiCallId, {
+      endedReason: 'customer-ended-call',
+      startedAt: '2025-01-01T10:00:00.000Z',
+      endedAt: '2025-01-01T10:00:30.000Z',
+    });
+    expect(await waitForCall(org, id, finished)).toMatchObject({ status: 'ended', endedReason: 'customer-ended-call' });
+    expect((await eventsOf(t, id)).map((e) => e.type)).toEqual(['call.started', 'call.ended']);
+  });
+
   it('a call deferred by a 429 waits with its minute reserved; cancelled meanwhile, it gives the minute back', async () => {
     fake.failNext({ status: 429, message: 'Concurrency limit reached', retryAfter: 300 });
     const res = await org.api.post('/api/v1/calls', { to: '+14155550127', from: org.from });

@@ -697,7 +697,7 @@ export interface paths {
         };
         /**
          * Stream a message's media file from the provider (extension)
-         * @description The file of an inbound image, audio, video, document or sticker (a message's `mediaUrl`), fetched from the provider with the account's token and streamed, never stored. At most WHATSAPP_MEDIA_MAX_BYTES (default 100 MiB, WhatsApp's own ceiling): a larger file is 422 MEDIA_TOO_LARGE. 404 when the message has no media or the provider no longer keeps it (WhatsApp keeps inbound media for 30 days).
+         * @description The file of an inbound image, audio, video, document or sticker (a message's `mediaUrl`), fetched from the provider with the account's token and streamed, never stored. At most WHATSAPP_MEDIA_MAX_BYTES (default 100 MiB, WhatsApp's own ceiling): a larger file is 422 MEDIA_TOO_LARGE. 404 when the message has no media or the provider no longer keeps it (WhatsApp keeps inbound media for 30 days). A test message's media is the simulator's placeholder file (the provider is never asked); 502 MESSAGING_API_ERROR when the provider names a file location the outbound URL rules refuse.
          */
         get: operations["getMessageMedia"];
         put?: never;
@@ -2453,7 +2453,7 @@ export interface components {
              * @example https://example.com/invoice.pdf
              */
             link?: string;
-            /** @description The provider's id of an uploaded file */
+            /** @description The provider's id of a file a user sent to this messaging account (an inbound message's `mediaId`); through WhatsApp any other id is 400 VALIDATION_ERROR */
             mediaId?: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2536,7 +2536,7 @@ export interface components {
              * @example https://example.com/invoice.pdf
              */
             link?: string;
-            /** @description The provider's id of an uploaded file */
+            /** @description The provider's id of a file a user sent to this messaging account (an inbound message's `mediaId`); through WhatsApp any other id is 400 VALIDATION_ERROR */
             mediaId?: string;
             /** @description For `text`: the value of the header placeholder */
             text?: string;

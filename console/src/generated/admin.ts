@@ -3344,7 +3344,7 @@ export interface components {
              * @example https://example.com/invoice.pdf
              */
             link?: string;
-            /** @description The provider's id of an uploaded file */
+            /** @description The provider's id of a file a user sent to this messaging account (an inbound message's `mediaId`); through WhatsApp any other id is 400 VALIDATION_ERROR */
             mediaId?: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3577,7 +3577,7 @@ export interface components {
              * @example https://example.com/invoice.pdf
              */
             link?: string;
-            /** @description The provider's id of an uploaded file */
+            /** @description The provider's id of a file a user sent to this messaging account (an inbound message's `mediaId`); through WhatsApp any other id is 400 VALIDATION_ERROR */
             mediaId?: string;
             /** @description For `text`: the value of the header placeholder */
             text?: string;

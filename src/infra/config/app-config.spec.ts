@@ -142,6 +142,8 @@ describe('parseConfig', () => {
     [{ MESSAGING_PROVIDER: 'whatsapp', WHATSAPP_ACCESS_TOKEN: 't' }, 'WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN are'],
     [{ ...whatsapp, WHATSAPP_GRAPH_URL: 'https://graph.facebook.com' }, 'WHATSAPP_GRAPH_URL'],
     [{ SECRETS_KEY: 'too-short' }, 'SECRETS_KEY must be 32 bytes'],
+    [{ ...production, SECRETS_KEY: '0'.repeat(64) }, 'SECRETS_KEY must hold at least 16 different bytes'],
+    [{ ...production, SECRETS_KEY: '0123456789abcde0'.repeat(4) }, 'SECRETS_KEY must hold at least 16 different bytes'],
   ])('rejects %j naming %s', (env, name) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     expect(() => parseConfig(env)).toThrow(name);
@@ -157,6 +159,8 @@ describe('parseConfig', () => {
   it('reads SECRETS_KEY as 32 bytes and has no default key', () => {
     expect(parseConfig({}).secretsKey).toBeUndefined();
     expect(parseConfig({ SECRETS_KEY: 'ab'.repeat(32) }).secretsKey).toEqual(Buffer.alloc(32, 0xab));
+    const random = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
+    expect(parseConfig({ ...production, SECRETS_KEY: random }).secretsKey).toEqual(Buffer.from(random, 'hex'));
   });
 
   it('accepts production secrets of exactly 32 characters, 16 of them different, that are not published', () => {

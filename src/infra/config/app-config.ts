@@ -26,6 +26,7 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT?: number;
   @IsOptional() @IsString() HOST?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(300_000) REQUEST_TIMEOUT_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(600_000) SHUTDOWN_TIMEOUT_MS?: number;
   @IsOptional() @IsString() DATABASE_URL?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(500) DATABASE_POOL_SIZE?: number;
   @IsOptional() @IsString() DATABASE_DIRECT_URL?: string;
@@ -90,6 +91,11 @@ export interface AppConfig {
   host: string;
   /** A whole request (headers and body) must arrive within this; later, 408 and the connection closed. */
   requestTimeoutMs: number;
+  /**
+   * SHUTDOWN_TIMEOUT_MS: how long a SIGTERM may take before the process exits anyway (1 s to 10 min; default 25 s,
+   * inside the 30 s a container platform gives before its SIGKILL).
+   */
+  shutdownTimeoutMs: number;
   /** Unset outside production: an embedded PostgreSQL is started instead. */
   databaseUrl?: string;
   /** Connections per process in the application's PostgreSQL pool. */
@@ -347,12 +353,20 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       'Invalid environment: SECRETS_KEY must be 32 bytes as 64 hex digits or base64 (generate one with: openssl rand -base64 32)',
     );
   }
+  // A key typed by hand or left at a placeholder (all zeros, one byte repeated) seals nothing: refused in production.
+  if (production && secretsKey && new Set(secretsKey).size < MIN_DISTINCT_CHARACTERS) {
+    throw new ConfigError(
+      `Invalid environment: SECRETS_KEY must hold at least ${MIN_DISTINCT_CHARACTERS} different bytes when ` +
+        'NODE_ENV=production (generate one with: openssl rand -base64 32)',
+    );
+  }
   assertWhatsAppSettings(parsed);
   return {
     env: nodeEnv,
     port: parsed.PORT ?? 3000,
     host: parsed.HOST ?? '0.0.0.0',
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS ?? 30_000,
+    shutdownTimeoutMs: parsed.SHUTDOWN_TIMEOUT_MS ?? 25_000,
     databaseUrl: parsed.DATABASE_URL,
     databasePoolSize: parsed.DATABASE_POOL_SIZE ?? 20,
     databaseDirectUrl: parsed.DATABASE_DIRECT_URL,

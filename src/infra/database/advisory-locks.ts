@@ -29,6 +29,8 @@ export const LOCK_SPACES = {
    * the number out: 2004053108); the spec checks they agree.
    */
   webhookEndpointSlots: 0x77736c74, // "wslt"
+  /** Per conversation: the chat agent's reply claims, one turn at a time (messaging/chat-agent). */
+  conversationReplies: 0x63727079, // "crpy"
 } as const;
 
 export type LockSpace = keyof typeof LOCK_SPACES;

@@ -23,7 +23,9 @@ describe('nextOccurrence', () => {
 
   it('accepts hourly and slower rules, refuses what does not parse and sub-hourly frequencies', () => {
     expect(ruleProblem('FREQ=WEEKLY;BYDAY=MO')).toBeNull();
-    expect(ruleProblem('FREQ=HOURLY;BYMINUTE=0,30;BYSECOND=0')).toBeNull();
+    expect(ruleProblem('FREQ=HOURLY;BYMINUTE=30;BYSECOND=0')).toBeNull();
+    expect(ruleProblem('FREQ=HOURLY;BYMINUTE=0,30;BYSECOND=0')).toMatch(/BYMINUTE/);
+    expect(ruleProblem('FREQ=DAILY;BYHOUR=9;BYMINUTE=0,1,2')).toMatch(/BYMINUTE/);
     expect(ruleProblem('FREQ=NOPE')).toMatch(/RFC 5545/);
     expect(ruleProblem('FREQ=SECONDLY')).toMatch(/at most hourly/);
     expect(ruleProblem('FREQ=MINUTELY;INTERVAL=30')).toMatch(/at most hourly/);

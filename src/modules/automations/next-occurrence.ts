@@ -36,8 +36,9 @@ const REFUSED_FREQUENCIES = new Set([Frequency.SECONDLY, Frequency.MINUTELY]);
 
 /**
  * What is wrong with a rule on its face, before any occurrence is computed (null: nothing): it must parse as an
- * RFC 5545 RRULE, repeat hourly or slower, and name at most one second (a BYSECOND list would bring back the
- * sub-minute series the frequency rule refuses).
+ * RFC 5545 RRULE, repeat hourly or slower, and name at most one second and one minute (a BYSECOND or BYMINUTE
+ * list would bring back, under an hourly or daily frequency, the sub-hourly series the frequency rule refuses: 60
+ * BYMINUTE values are a campaign a minute).
  */
 export function ruleProblem(rule: string): string | null {
   let parsed: unknown;
@@ -47,11 +48,12 @@ export function ruleProblem(rule: string): string | null {
     return 'rrule must be an RFC 5545 rule';
   }
   if (!(parsed instanceof RRule)) return 'rrule must be one RRULE (no sets, RDATE or EXDATE)';
-  const { freq, bysecond } = parsed.origOptions;
+  const { freq, bysecond, byminute } = parsed.origOptions;
   if (freq === undefined) return 'rrule must have a FREQ';
   if (REFUSED_FREQUENCIES.has(freq)) {
     return 'rrule must repeat at most hourly (FREQ=SECONDLY and FREQ=MINUTELY are refused)';
   }
   if (Array.isArray(bysecond) && bysecond.length > 1) return 'rrule must name at most one BYSECOND value';
+  if (Array.isArray(byminute) && byminute.length > 1) return 'rrule must name at most one BYMINUTE value';
   return null;
 }

@@ -77,6 +77,12 @@ export class Call {
   @Column('jsonb', { nullable: true }) variableValues: Record<string, string> | null;
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) scheduledAt: Date | null;
   @Column('text', { nullable: true }) apiCallId: string | null;
+  /**
+   * The platform's ids of attempts it blocked (its concurrency pool was full; the call was deferred and placed
+   * again): their late messages carry this call's id in their metadata but must never move it. The latest
+   * BLOCKED_ATTEMPTS_KEPT (calls.repository.ts).
+   */
+  @Column('text', { array: true, default: () => "'{}'" }) blockedApiCallIds: string[];
   @Column('text', { nullable: true }) apiCallStatus: ApiCallStatus | null;
   @Column('text', { nullable: true }) endedReason: string | null;
   @Column('text', { nullable: true }) resultStatus: string | null;

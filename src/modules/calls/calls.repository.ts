@@ -55,6 +55,9 @@ const WHERE = {
   deferrable: statusIn(CALL_MOVES.defer.from),
 };
 /** A call the platform asked us to bring back later is not due before then. */
+/** Blocked attempts' platform ids kept per call (Call.blockedApiCallIds): late messages come within minutes. */
+export const BLOCKED_ATTEMPTS_KEPT = 20;
+
 const NOT_HELD_BACK = `(retry_at IS NULL OR retry_at <= now() + interval '1 second')`;
 /** The waiting status a call returns to when its claim is given back. */
 const BACK_TO_WAITING = `CASE WHEN scheduled_at IS NULL THEN 'new' ELSE 'scheduled' END`;
@@ -145,11 +148,15 @@ export class CallsRepository {
    * `processing -> new|scheduled` for a call the platform did not take (no platform id yet), held back until
    * `retryAt`; true when this statement did it. Its minute stays reserved for the next dispatch.
    */
-  async defer(callId: string, retryAt: Date): Promise<boolean> {
+  async defer(callId: string, retryAt: Date, blockedApiCallId: string | null = null): Promise<boolean> {
+    // The blocked attempt's id joins the latest BLOCKED_ATTEMPTS_KEPT (a call deferred for hours stays bounded).
     const [rows] = (await this.dataSource.query(
-      `UPDATE calls SET status = ${BACK_TO_WAITING}, dispatched_at = NULL, retry_at = $2, updated_at = now()
+      `UPDATE calls SET status = ${BACK_TO_WAITING}, dispatched_at = NULL, retry_at = $2, updated_at = now(),
+              blocked_api_call_ids = CASE WHEN $3::text IS NULL THEN blocked_api_call_ids
+                ELSE (array_append(blocked_api_call_ids, $3::text))[greatest(1, cardinality(blocked_api_call_ids) + 2 - $4):]
+              END
         WHERE id = $1 AND ${WHERE.deferrable} AND api_call_id IS NULL RETURNING id`,
-      [callId, retryAt],
+      [callId, retryAt, blockedApiCallId, BLOCKED_ATTEMPTS_KEPT],
     )) as [Array<{ id: string }>, number];
     return rows.length > 0;
   }
@@ -337,11 +344,13 @@ export class CallsRepository {
 
   /**
    * The call a platform message is about: by the platform's id, else by our id (a message may overtake the
-   * response that told us the platform's id).
+   * response that told us the platform's id), unless the platform's id is one of the call's blocked attempts.
    */
   async findIdForPlatform(providerCallId: string | null, callId: string | null): Promise<string | null> {
     const rows: Array<{ id: string }> = await this.dataSource.query(
-      `SELECT id FROM calls WHERE ($1::text IS NOT NULL AND api_call_id = $1) OR id = $2::uuid
+      `SELECT id FROM calls
+        WHERE ($1::text IS NOT NULL AND api_call_id = $1)
+           OR (id = $2::uuid AND NOT coalesce($1::text = ANY(blocked_api_call_ids), false))
         ORDER BY (api_call_id = $1) DESC NULLS LAST LIMIT 1`,
       [providerCallId, callId],
     );

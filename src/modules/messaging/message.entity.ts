@@ -14,6 +14,8 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 @Index('ix_messages_conversation_timestamp', ['conversationId', 'timestamp', 'id'])
 // The provider may deliver one webhook more than once: its message id is recorded once per account.
 @Index('ux_messages_account_provider_id', ['accountId', 'providerMessageId'], { unique: true })
+// Outbound media by id must name a file the account received (MessagesRepository.receivedMedia).
+@Index('ix_messages_account_media', ['accountId', 'mediaId'], { where: 'media_id IS NOT NULL' })
 export class Message {
   @PrimaryColumn('uuid') id: string;
   @Column('uuid') organizationId: string;

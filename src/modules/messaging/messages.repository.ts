@@ -69,6 +69,14 @@ export class MessagesRepository {
     });
   }
 
+  /**
+   * Whether a user sent the account a file of this provider id: the only ids the account may send on, so a
+   * tenant cannot have the provider's token fetch or forward a file that is not its own.
+   */
+  receivedMedia(accountId: string, mediaId: string): Promise<boolean> {
+    return this.messages.existsBy({ accountId, mediaId, direction: 'inbound' });
+  }
+
   /** Whether the account has a message (either direction) the provider knows by this id. */
   exists(tx: Tx, ref: ProviderMessageRef): Promise<boolean> {
     return tx.existsBy(Message, { accountId: ref.accountId, providerMessageId: ref.providerMessageId });

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { Readable, Transform } from 'node:stream';
+import { Readable, Transform, pipeline } from 'node:stream';
 import { ApiError } from '../../common/errors/api-error';
 import { World } from '../../common/auth/world';
 import { MessagesRepository } from './messages.repository';
 import { MessagingAccount } from './messaging-account.entity';
 import { MessagingAccountsRepository } from './messaging-accounts.repository';
+import { simulatedMedia } from './providers/simulator/simulated-media';
 import { WhatsAppGraphClient } from './providers/whatsapp/whatsapp-graph-client';
 import type { GraphError, GraphMediaAnswer } from './providers/whatsapp/whatsapp-graph.types';
 
@@ -30,7 +31,11 @@ export class MessagingMediaService {
   async open(world: World, messageId: string): Promise<MediaStream> {
     const message = await this.messages.find(world, messageId);
     if (!message?.mediaId) throw ApiError.notFound('Message media');
+    // A message of the simulator (every test message) never went through the provider: its media id names no file
+    // of ours there, and the provider's token must never be spent on it.
+    if (!message.livemode) return simulatedMedia(message.mediaId);
     const account = await this.accounts.findOrFail(message.accountId);
+    if (account.platform === 'simulator') return simulatedMedia(message.mediaId);
     const { token } = this.graph.credentialsOf(account);
     const max = this.graph.settings.mediaMaxBytes;
     const where = await this.graph.json<GraphMediaAnswer>(token, 'GET', `/${encodeURIComponent(message.mediaId)}`);
@@ -42,8 +47,13 @@ export class MessagingMediaService {
       file.body.body.destroy();
       throw tooLarge(max);
     }
+    const bounded = limit(max);
+    // pipeline, not pipe: a client that hangs up destroys `bounded` (the reply does), which must destroy the
+    // provider's stream too, and an error of that stream (its timeout) must land on `bounded`, where the reply
+    // handles it, never as an uncaught error. The callback is required; the reply already sees every error.
+    pipeline(file.body.body, bounded, () => undefined);
     return {
-      body: file.body.body.pipe(limit(max)),
+      body: bounded,
       contentType: where.body.mime_type || file.body.type,
       length: file.body.length,
     };

@@ -110,7 +110,9 @@ export class MessagingController {
       "The file of an inbound image, audio, video, document or sticker (a message's `mediaUrl`), fetched from the " +
       "provider with the account's token and streamed, never stored. At most WHATSAPP_MEDIA_MAX_BYTES (default " +
       "100 MiB, WhatsApp's own ceiling): a larger file is 422 MEDIA_TOO_LARGE. 404 when the message has no media or " +
-      'the provider no longer keeps it (WhatsApp keeps inbound media for 30 days).',
+      "the provider no longer keeps it (WhatsApp keeps inbound media for 30 days). A test message's media is the " +
+      "simulator's placeholder file (the provider is never asked); 502 MESSAGING_API_ERROR when the provider names a " +
+      'file location the outbound URL rules refuse.',
   })
   @ApiProduces('application/octet-stream')
   @ApiOkResponse({

@@ -77,6 +77,7 @@ export class SendMessageCommand {
 
   private async sendMedia(send: Send, to: Recipient, dto: SendMediaMessageDto, livemode: boolean) {
     if (!hasOneSource(dto)) throw ApiError.validation('link', 'give either an https link or a mediaId');
+    await this.assertReceived(send, dto.mediaId, 'mediaId');
     const media = { link: dto.link, id: dto.mediaId, caption: dto.caption, filename: dto.filename };
     const result = await send.provider.sendMedia({ account: send.account, to, mediaType: dto.type, media });
     const messageId = await this.store(send, result, {
@@ -110,6 +111,7 @@ export class SendMessageCommand {
     if (header && (header.type === 'text' ? !header.text : !hasOneSource(header))) {
       throw ApiError.validation('header', 'a text header needs text; a media header either an https link or a mediaId');
     }
+    await this.assertReceived(send, header?.mediaId, 'header.mediaId');
     const result = await send.provider.sendTemplate({
       account: send.account,
       to,
@@ -130,6 +132,17 @@ export class SendMessageCommand {
       templateLanguage: template.language,
     });
     return { messageId, type: 'template' as const, template: { name: template.name, language: template.language } };
+  }
+
+  /**
+   * Through the real provider an account sends by id only a file one of its users sent it: the process-wide token
+   * reaches the files of every account on it, so an id chosen freely would let a tenant forward anyone's file.
+   * The simulator (test accounts, or no provider configured) holds no files and takes any id.
+   */
+  private async assertReceived(send: Send, mediaId: string | undefined, field: string): Promise<void> {
+    if (!mediaId || send.account.platform === 'simulator') return;
+    if (await this.messages.receivedMedia(send.account.id, mediaId)) return;
+    throw ApiError.validation(field, `${field} must name a file a user sent to this messaging account`);
   }
 
   /**

@@ -32,6 +32,9 @@ import { ReadAfterWriteMarks1795510000000 } from './1795510000000-ReadAfterWrite
 import { OutboxEventPayloads1795520000000 } from './1795520000000-OutboxEventPayloads';
 import { WebhookClaimSlotsBatch1795600000010 } from './1795600000010-WebhookClaimSlotsBatch';
 import { PlatformPerRow1795700000000 } from './1795700000000-PlatformPerRow';
+import { MessagesByMedia1795710000000 } from './1795710000000-MessagesByMedia';
+import { BlockedAttempts1795710000001 } from './1795710000001-BlockedAttempts';
+import { ChatRepliesByConversation1795710000002 } from './1795710000002-ChatRepliesByConversation';
 import { DestinationRules1795720000000 } from './1795720000000-DestinationRules';
 import { CallLabels1795730000000 } from './1795730000000-CallLabels';
 import { NumberHealth1795730000001 } from './1795730000001-NumberHealth';
@@ -76,6 +79,9 @@ export const MIGRATIONS: Function[] = [
   OutboxEventPayloads1795520000000,
   WebhookClaimSlotsBatch1795600000010,
   PlatformPerRow1795700000000,
+  MessagesByMedia1795710000000,
+  BlockedAttempts1795710000001,
+  ChatRepliesByConversation1795710000002,
   DestinationRules1795720000000,
   CallLabels1795730000000,
   NumberHealth1795730000001,

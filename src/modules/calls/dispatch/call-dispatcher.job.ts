@@ -109,9 +109,9 @@ export class CallDispatcherJob {
    * the call waits again, its minute still reserved, and a dispatch job is due once the platform's Retry-After
    * has passed (the sweeper repairs a lost one; the claim refuses to run it earlier).
    */
-  private async defer(call: Call, deferred: { reason: string; retryAfterMs: number }): Promise<void> {
+  private async defer(call: Call, deferred: Extract<PlaceCallResult, { kind: 'deferred' }>): Promise<void> {
     const retryAt = new Date(Date.now() + deferred.retryAfterMs);
-    if (!(await this.calls.defer(call.id, retryAt))) return;
+    if (!(await this.calls.defer(call.id, retryAt, deferred.blockedProviderCallId))) return;
     this.metrics.voicePlatformDeferred.inc();
     this.logger.warn({ callId: call.id, reason: deferred.reason, retryAt }, 'Voice platform deferred the call');
     await this.dispatchQueue.enqueueRetry(call.id, retryAt);

@@ -70,13 +70,14 @@ export interface ProviderCallState {
 /**
  * What placing a call came to. Expected refusals are results, not exceptions: `deferred` (the platform cannot
  * take the call now, e.g. its account's concurrency pool is full: the call goes back to wait, and is dispatched
- * again no sooner than `retryAfterMs` from now) and `rejected` (refused for good, or unreachable past the
- * client's retries: the call ends in `error` with this endedReason). A throw is a failure nobody expected
- * (`pipeline-error`).
+ * again no sooner than `retryAfterMs` from now; `blockedProviderCallId` is the platform's id of the blocked
+ * attempt when it gave one, so a late report of that attempt is never taken for the retry's) and `rejected`
+ * (refused for good, or unreachable past the client's retries: the call ends in `error` with this endedReason). A
+ * throw is a failure nobody expected (`pipeline-error`).
  */
 export type PlaceCallResult =
   | { kind: 'placed'; providerCallId: string }
-  | { kind: 'deferred'; reason: string; retryAfterMs: number }
+  | { kind: 'deferred'; reason: string; retryAfterMs: number; blockedProviderCallId?: string | null }
   | { kind: 'rejected'; endedReason: string };
 
 /** A voice platform that places outbound calls; each call's is the one it stores (VoicePlatforms). */

@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { CreatedAt, UpdatedAt } from '../../../common/entities/timestamps';
 
 export type ChatReplyStatus = 'replying' | 'sent' | 'skipped' | 'failed';
@@ -7,6 +7,8 @@ export type ChatReplyStatus = 'replying' | 'sent' | 'skipped' | 'failed';
  * One row per inbound message the agent considered: the claim that makes its reply happen once however often the
  * message is seen (a redelivered webhook, two workers, a replayed event), and the outcome with its reason.
  */
+// A conversation's turn in progress, looked up by every claim of its messages (ChatRepliesRepository.claim).
+@Index('ix_chat_replies_conversation_replying', ['conversationId'], { where: "status = 'replying'" })
 @Entity('chat_replies')
 export class ChatReply {
   @PrimaryColumn('uuid') inboundMessageId: string;

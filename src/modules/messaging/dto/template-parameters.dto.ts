@@ -10,7 +10,12 @@ export class MediaSourceDto {
   @IsString()
   @MaxLength(2048)
   link?: string;
-  @ApiPropertyOptional({ maxLength: 200, description: "The provider's id of an uploaded file" })
+  @ApiPropertyOptional({
+    maxLength: 200,
+    description:
+      "The provider's id of a file a user sent to this messaging account (an inbound message's `mediaId`); through " +
+      'WhatsApp any other id is 400 VALIDATION_ERROR',
+  })
   @IsOptional()
   @IsString()
   @Length(1, 200)

@@ -20,6 +20,8 @@ export class VapiCallDeferred extends Error {
   constructor(
     readonly reason: string,
     readonly retryAfterMs: number,
+    /** Vapi's id of the blocked attempt, when it answered with a call (concurrencyBlocked) rather than a 429. */
+    readonly blockedId: string | null = null,
   ) {
     super(reason);
   }
@@ -37,6 +39,8 @@ class VapiPoolFull extends Error {
   constructor(
     readonly retryAfterMs: number | null,
     detail: string,
+    /** The blocked attempt's Vapi id (Vapi answers a blocked call with a call body); null after a 429. */
+    readonly blockedId: string | null = null,
   ) {
     super(detail);
   }
@@ -104,13 +108,15 @@ export class VapiClient {
   async createCall(body: Vapi.CreateCallDto): Promise<Vapi.Call> {
     try {
       const created = await this.request<Vapi.Call>('POST', '/call', body, { idempotent: false });
-      if (concurrencyBlocked(created)) throw new VapiPoolFull(null, 'subscriptionLimits.concurrencyBlocked');
+      if (concurrencyBlocked(created)) {
+        throw new VapiPoolFull(null, 'subscriptionLimits.concurrencyBlocked', created.id ?? null);
+      }
       return created;
     } catch (error) {
       if (error instanceof VapiPoolFull) {
         const wait = error.retryAfterMs ?? POOL_FULL_RETRY_MS.default;
         const retryAfterMs = Math.min(Math.max(wait, POOL_FULL_RETRY_MS.floor), POOL_FULL_RETRY_MS.cap);
-        throw new VapiCallDeferred(`vapi-concurrency: ${error.message}`, retryAfterMs);
+        throw new VapiCallDeferred(`vapi-concurrency: ${error.message}`, retryAfterMs, error.blockedId);
       }
       if (error instanceof VapiRequestRejected) {
         throw new VapiCallRejected(`vapi-rejected: ${error.status} ${error.detail}`);

@@ -1,5 +1,6 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
 import type { ModelConfig } from '../../assistants/outbound-assistant.entity';
+import { escapeLiquid } from './vapi-liquid';
 
 type VapiModel = Vapi.CreateAssistantDtoModel;
 
@@ -65,7 +66,10 @@ export function vapiModel(
   } as VapiModel;
 }
 
-/** The transient assistant of a text chat (POST /chat): only the model and its system prompt matter over text. */
+/**
+ * The transient assistant of a text chat (POST /chat): only the model and its system prompt matter over text. The
+ * prompt is escaped as a call's is: it holds what end users wrote (a profile name, a contact's fields).
+ */
 export function vapiChatAssistant(model: ModelConfig, systemPrompt: string): Vapi.CreateAssistantDto {
-  return { model: vapiModel(model, systemPrompt, false) };
+  return { model: vapiModel(model, escapeLiquid(systemPrompt), false) };
 }

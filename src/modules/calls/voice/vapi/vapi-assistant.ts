@@ -1,10 +1,10 @@
-import { escapeLiquid } from './vapi-liquid';
+import { escapeLiquid } from '../../../platforms/vapi/vapi-liquid';
 import type { Vapi } from '@vapi-ai/server-sdk';
 import type { TranscriberConfig, VoiceConfig } from '../../../assistants/outbound-assistant.entity';
 import type { VoiceSettings } from '../../../assistants/voice-settings';
 import type { Call } from '../../call.entity';
 import { isKnown, unsupported, vapiModel } from '../../../platforms/vapi/vapi-model';
-import { VAPI_SERVER_MESSAGES } from './vapi-server';
+import { vapiServerMessages } from './vapi-server';
 import { vapiAnalysisPlan, vapiVoicemail } from './vapi-outcomes';
 import { vapiModelTools } from './vapi-tools';
 
@@ -125,7 +125,7 @@ export function vapiAssistant(
     // Echoed on the call in every server message: how a message finds our call before its id is known.
     metadata: { callId: call.id },
     server,
-    serverMessages: [...VAPI_SERVER_MESSAGES],
+    serverMessages: vapiServerMessages(tools.tools.some((tool) => tool.type === 'function')),
     ...(call.voicemail ? vapiVoicemail(call.voicemail) : {}),
     ...(call.analysisPlan ? { analysisPlan: vapiAnalysisPlan(call.analysisPlan) } : {}),
   };

@@ -16,6 +16,13 @@ describe('our outcomes in Vapi terms', () => {
       });
     });
 
+    it('leaves a message Vapi prints as written: Liquid in it is escaped as in the first message', () => {
+      const message = 'Hi {% for i in (1..100000) %}x{% endfor %}, call {{ number }}';
+      expect(vapiVoicemail({ detect: true, action: 'leave-message', message }).voicemailMessage).toBe(
+        'Hi {{ "{%" }} for i in (1..100000) %}x{{ "{%" }} endfor %}, call {{ "{{" }} number }}',
+      );
+    });
+
     it('is detection off when the policy does not detect', () => {
       expect(vapiVoicemail({ detect: false, action: 'leave-message', message: 'x' })).toEqual({
         voicemailDetection: 'off',

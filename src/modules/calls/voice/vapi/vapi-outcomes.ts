@@ -1,6 +1,7 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
 import type { AnalysisPlan, CallAnalysis } from '../../../call-outcomes/analysis-plan';
 import type { VoicemailPolicy } from '../../../call-outcomes/voicemail-policy';
+import { escapeLiquid } from '../../../platforms/vapi/vapi-liquid';
 
 /**
  * Our voicemail policy as Vapi's assistant fields (docs/providers.md): detection on is Vapi's own detector
@@ -13,7 +14,10 @@ export function vapiVoicemail(
   if (!policy.detect) return { voicemailDetection: 'off' };
   return {
     voicemailDetection: { provider: 'vapi' },
-    ...(policy.action === 'leave-message' && policy.message !== null ? { voicemailMessage: policy.message } : {}),
+    // Vapi renders the message as Liquid like the first message: escaped the same way (it may hold a contact's data).
+    ...(policy.action === 'leave-message' && policy.message !== null
+      ? { voicemailMessage: escapeLiquid(policy.message) }
+      : {}),
   };
 }
 

@@ -16,6 +16,14 @@ export const VAPI_SERVER_MESSAGES: Vapi.CreateAssistantDtoServerMessagesItem[] =
   'transcript[transcriptType="final"]',
 ];
 
+/**
+ * The server messages a call asks for: Vapi sends `tool-calls` only to a call that lists it, so a call with function
+ * tools (answered through our server, docs/tools.md) lists it too.
+ */
+export function vapiServerMessages(functionTools: boolean): Vapi.CreateAssistantDtoServerMessagesItem[] {
+  return functionTools ? [...VAPI_SERVER_MESSAGES, 'tool-calls'] : [...VAPI_SERVER_MESSAGES];
+}
+
 /** Vapi's request timeout for our answers (its default is 20 s; assistant-request must answer well within it). */
 const TIMEOUT_SECONDS = 20;
 /** Redeliveries of a message our service answered with a 5xx or not at all: 1, 2, 4, 8, 16 s (31 s in all). */

@@ -40,7 +40,8 @@ export class VapiVoiceProvider extends VoiceProvider {
       return { kind: 'placed', providerCallId: created.id };
     } catch (error) {
       if (error instanceof VapiCallDeferred) {
-        return { kind: 'deferred', reason: error.reason, retryAfterMs: error.retryAfterMs };
+        const { reason, retryAfterMs, blockedId } = error;
+        return { kind: 'deferred', reason, retryAfterMs, blockedProviderCallId: blockedId };
       }
       if (error instanceof VapiCallRejected) return { kind: 'rejected', endedReason: error.endedReason };
       if (error instanceof VapiUnsupportedSetting) return { kind: 'rejected', endedReason: error.message };

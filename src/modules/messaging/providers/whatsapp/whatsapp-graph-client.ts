@@ -1,5 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Readable } from 'node:stream';
+import { ApiError } from '../../../../common/errors/api-error';
+import { assertOutboundUrl } from '../../../../common/url-safety/assert-outbound-url';
+import { OutboundUrlPolicy } from '../../../../common/url-safety/outbound-url-policy';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 import { MessagingAccount } from '../../messaging-account.entity';
 import { MessagingCredentials } from '../../messaging-credentials';
@@ -26,12 +29,14 @@ export interface GraphCredentials {
 export class WhatsAppGraphClient {
   private readonly logger = new Logger(WhatsAppGraphClient.name);
   readonly settings: WhatsAppConfig;
+  private readonly urlPolicy: OutboundUrlPolicy;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly credentials: MessagingCredentials,
   ) {
     this.settings = whatsAppConfig(config);
+    this.urlPolicy = OutboundUrlPolicy.fromConfig(config);
   }
 
   credentialsOf(account: MessagingAccount): GraphCredentials {
@@ -86,7 +91,13 @@ export class WhatsAppGraphClient {
   ): Promise<{ ok: true; res: Response } | { ok: false; status: number; error: GraphError }> {
     if (!token)
       return { ok: false, status: 0, error: ownError('No WhatsApp access token is configured for this account') };
-    const url = /^https?:\/\//.test(path) ? path : `${this.settings.graphUrl}${path}`;
+    const absolute = /^https?:\/\//.test(path);
+    const url = absolute ? path : `${this.settings.graphUrl}${path}`;
+    // An absolute URL came in an answer (a media file's location, a next page), not from our settings: the token
+    // goes there only when the outbound URL rules (those of webhooks) allow the address.
+    const refused = absolute ? await this.refusedUrl(url) : null;
+    if (refused)
+      return { ok: false, status: 0, error: ownError(`The messaging provider named a URL we do not call: ${refused}`) };
     try {
       const res = await fetch(url, {
         method,
@@ -101,6 +112,16 @@ export class WhatsAppGraphClient {
     } catch (error) {
       this.logger.warn({ err: (error as Error).message, method }, 'WhatsApp Graph API unreachable');
       return { ok: false, status: 0, error: ownError('The messaging provider could not be reached') };
+    }
+  }
+
+  private async refusedUrl(url: string): Promise<string | null> {
+    try {
+      await assertOutboundUrl(url, this.urlPolicy);
+      return null;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return error.message;
     }
   }
 }
