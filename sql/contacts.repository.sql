@@ -2,7 +2,7 @@
 -- Per member in name order, its statements in source order; ${...} is a fragment the code computes there.
 --
 -- Fragments defined in the file:
--- DIAL_TARGET = `c.id, c.phone, COALESCE(c.custom_fields->'timeZone', c.custom_fields->'timezone') #>> '{}' AS zone`
+-- DIAL_TARGET = `c.id, c.phone, c.title, c.email, c.notes, COALESCE(c.custom_fields->'timeZone', c.custom_fields->'timezone') #>> '{}' AS zone`
 
 -- ContactsRepository.delete
 -- typeorm:

@@ -183,7 +183,7 @@ export interface paths {
         put?: never;
         /**
          * Create a campaign (in draft)
-         * @description Extension (docs/contracts/dialer.md). A campaign calls each entry of its audience with the case, the outbound assistant and the `from` number, as ordinary calls carrying `campaignId` (listed in /calls, billed, with the usual webhooks). An entry is called only inside the calling window, evaluated in the contact time zone (the contact's `timeZone` custom field when valid, else the number's country when it has a single zone, else `window.timezone`; DST-correct); at most `maxConcurrent` of its calls are live at once (and never more than the organization's concurrency limit), at most `callsPerMinute` start per minute; a number gets at most 3 attempts per rolling 24 hours across all campaigns. An attempt whose endedReason is in `retry.on` is retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. A number on the do-not-call list is skipped (skipReason DO_NOT_CALL), and so is a number the organization's destination rules refuse when it is dialled (skipReason DESTINATION_NOT_ALLOWED; creating a campaign with such a number is 422 DESTINATION_NOT_ALLOWED naming it, docs/contracts/destinations.md). When the organization runs out of outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Webhook events: campaign.started, campaign.paused, campaign.completed (data: the Campaign). Bounds: audience at most 10,000 (rows, contact ids or group members); maxConcurrent 1-100; callsPerMinute 1-600; retry.delaySeconds 0-604800; retry.maxAttempts 1-10.
+         * @description Extension (docs/contracts/dialer.md). A campaign calls each entry of its audience with the case, the outbound assistant and the `from` number, as ordinary calls carrying `campaignId` (listed in /calls, billed, with the usual webhooks). An entry is called only inside the calling window, evaluated in the contact time zone (the contact's `timeZone` custom field when valid, else the number's country when it has a single zone, else `window.timezone`; DST-correct); at most `maxConcurrent` of its calls are live at once (and never more than the organization's concurrency limit), at most `callsPerMinute` start per minute; a number gets at most 3 attempts per rolling 24 hours across all campaigns. An attempt whose endedReason is in `retry.on` is retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. A number on the do-not-call list is skipped (skipReason DO_NOT_CALL), and so is a number the organization's destination rules refuse when it is dialled (skipReason DESTINATION_NOT_ALLOWED; creating a campaign with such a number is 422 DESTINATION_NOT_ALLOWED naming it, docs/contracts/destinations.md). When the organization runs out of outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Webhook events: campaign.started, campaign.paused, campaign.completed (data: the Campaign). Every row is checked before anything is stored (extension): a row whose case variable marked `required` has no value (from its `variableValues`, its contact or the default) refuses the campaign with 422 VALIDATION_ERROR whose `details` name each refused row, 0-based (`audience.rows[13].variableValues.date: required by the case`; `audience.contactIds[i]`, `audience.groupId[i]` for the i-th member, oldest first), at most 100 listed. With `skipInvalidRows: true` the other rows are created and the answer lists the refused ones in `refusedRows` (numbers the destination rules refuse among them). The same number twice is called once: the first row wins and `duplicatesRemoved` says how many rows were left out. Bounds: audience at most 10,000 (rows, contact ids or group members); maxConcurrent 1-100; callsPerMinute 1-600; retry.delaySeconds 0-604800; retry.maxAttempts 1-10.
          */
         post: operations["createCampaign"];
         delete?: never;
@@ -1260,7 +1260,7 @@ export interface components {
             contactIds: string[] | null;
             /** Format: uuid */
             groupId: string | null;
-            /** @description How many `rows` were given (the rows are the entries) */
+            /** @description How many `rows` were given (each accepted row is an entry; refused and repeated rows are not) */
             rowCount: number | null;
         };
         CampaignAudienceInput: {
@@ -1292,6 +1292,11 @@ export interface components {
              * @description A pending entry is not called before this time
              */
             nextAttemptAt: string;
+            /**
+             * @description Extension: a sentence beside `skipReason` naming the field or rule that made the entry impossible to call
+             * @example variableValues.date: required case variable "date" has no value (variableValues, contact or default)
+             */
+            skipDetail: string | null;
             /**
              * @description Why a skipped entry was not called: DO_NOT_CALL, DESTINATION_NOT_ALLOWED, or the error code that made its call impossible
              * @example DO_NOT_CALL
@@ -1682,6 +1687,11 @@ export interface components {
             /** @description Omitted: one attempt per entry */
             retry?: components["schemas"]["RetryPolicy"];
             /**
+             * @description Extension: store the rows that can be called and answer the others in `refusedRows`, instead of refusing the campaign (422 VALIDATION_ERROR) when a row misses a variable its case requires or its number is refused by the destination rules. A campaign with no row left is refused all the same.
+             * @default false
+             */
+            skipInvalidRows?: boolean;
+            /**
              * Format: date-time
              * @description Not before this time (years 1970-9999); default: when started
              */
@@ -1775,6 +1785,84 @@ export interface components {
              * @example https://example.com/hooks/voice
              */
             url: string;
+        };
+        CreatedCampaign: {
+            /**
+             * @description Extension: ended calls (every attempt) by `answeredBy` (`human`, `voicemail`, `unknown`)
+             * @example {
+             *       "human": 150,
+             *       "voicemail": 45
+             *     }
+             */
+            answeredBy: {
+                [key: string]: number;
+            };
+            /** Format: uuid */
+            assistantConfigId: string | null;
+            audience: components["schemas"]["CampaignAudience"];
+            callsPerMinute: number | null;
+            /** Format: uuid */
+            caseId: string | null;
+            counts: components["schemas"]["CampaignCounts"];
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description Extension: rows left out because an earlier accepted row has the same number (a number is called once per campaign)
+             * @example 0
+             */
+            duplicatesRemoved: number;
+            firstMessage: string | null;
+            /** @example +14155550142 */
+            from: string;
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
+            maxConcurrent: number | null;
+            name: string;
+            /**
+             * @description Final endedReason of each done entry -> number of entries
+             * @example {
+             *       "customer-did-not-answer": 20,
+             *       "customer-ended-call": 180
+             *     }
+             */
+            outcomes: {
+                [key: string]: number;
+            };
+            /**
+             * @description Why the engine paused the campaign: OUTBOUND_MINUTES_EXHAUSTED or OUTBOUND_PLAN_REQUIRED (it resumes by itself once calls can be placed again); null when paused by hand or not paused
+             * @example OUTBOUND_MINUTES_EXHAUSTED
+             */
+            pausedReason: string | null;
+            /** @description Extension, only with `skipInvalidRows: true`: the rows refused and not stored, each with the reason */
+            refusedRows?: components["schemas"]["RefusedRow"][];
+            retry: components["schemas"]["RetryPolicy"] | null;
+            /** Format: date-time */
+            startAt: string | null;
+            /** @enum {string} */
+            status: "draft" | "scheduled" | "running" | "paused" | "completed" | "cancelled";
+            /**
+             * @description Extension: ended calls (every attempt) by their post-call analysis's `success` (`true`, `false`)
+             * @example {
+             *       "false": 30,
+             *       "true": 120
+             *     }
+             */
+            success: {
+                [key: string]: number;
+            };
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Extension (docs/tools.md); null: not set here */
+            voicemail: components["schemas"]["VoicemailPolicy"] | null;
+            window: components["schemas"]["CallingWindow"] | null;
+        };
+        CreatedCampaignResponse: {
+            data: components["schemas"]["CreatedCampaign"];
         };
         CreatedWebhookEndpoint: {
             /** Format: date-time */
@@ -2164,6 +2252,20 @@ export interface components {
             allowInbound: boolean;
             allowMessaging: boolean;
             allowOutbound: boolean;
+        };
+        RefusedRow: {
+            /**
+             * @description The field of the row refused (`to`, `variableValues.<name>`)
+             * @example variableValues.date
+             */
+            field: string;
+            /** @example required by the case */
+            message: string;
+            /**
+             * @description 0-based index of the row in the audience
+             * @example 13
+             */
+            row: number;
         };
         RetryPolicy: {
             /** @example 3600 */
@@ -4557,7 +4659,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CampaignResponse"];
+                    "application/json": components["schemas"]["CreatedCampaignResponse"];
                 };
             };
             /** @description VALIDATION_ERROR */
@@ -4638,7 +4740,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_PHONE, DESTINATION_NOT_ALLOWED, IDEMPOTENCY_KEY_REUSED */
+            /** @description VALIDATION_ERROR, INVALID_PHONE, DESTINATION_NOT_ALLOWED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

@@ -1728,7 +1728,7 @@ export interface components {
             contactIds: string[] | null;
             /** Format: uuid */
             groupId: string | null;
-            /** @description How many `rows` were given (the rows are the entries) */
+            /** @description How many `rows` were given (each accepted row is an entry; refused and repeated rows are not) */
             rowCount: number | null;
         };
         CampaignCountsResponse: {
@@ -1749,6 +1749,11 @@ export interface components {
              * @description A pending entry is not called before this time
              */
             nextAttemptAt: string;
+            /**
+             * @description Extension: a sentence beside `skipReason` naming the field or rule that made the entry impossible to call
+             * @example variableValues.date: required case variable "date" has no value (variableValues, contact or default)
+             */
+            skipDetail: string | null;
             /**
              * @description Why a skipped entry was not called: DO_NOT_CALL, DESTINATION_NOT_ALLOWED, or the error code that made its call impossible
              * @example DO_NOT_CALL
@@ -1913,6 +1918,88 @@ export interface components {
              * @example OUTBOUND_MINUTES_EXHAUSTED
              */
             pausedReason: string | null;
+            retry: components["schemas"]["RetryPolicyDto"] | null;
+            /** Format: date-time */
+            startAt: string | null;
+            /** @enum {string} */
+            status: "draft" | "scheduled" | "running" | "paused" | "completed" | "cancelled";
+            /**
+             * @description Extension: ended calls (every attempt) by their post-call analysis's `success` (`true`, `false`)
+             * @example {
+             *       "false": 30,
+             *       "true": 120
+             *     }
+             */
+            success: {
+                [key: string]: number;
+            };
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Extension (docs/tools.md); null: not set here */
+            voicemail: components["schemas"]["VoicemailPolicyResponse"] | null;
+            window: components["schemas"]["CallingWindowDto"] | null;
+        };
+        ConsoleCreatedCampaignResponse: {
+            /**
+             * @example [
+             *       "start",
+             *       "cancel"
+             *     ]
+             */
+            actions: ("start" | "pause" | "resume" | "cancel")[];
+            /**
+             * @description Extension: ended calls (every attempt) by `answeredBy` (`human`, `voicemail`, `unknown`)
+             * @example {
+             *       "human": 150,
+             *       "voicemail": 45
+             *     }
+             */
+            answeredBy: {
+                [key: string]: number;
+            };
+            /** Format: uuid */
+            assistantConfigId: string | null;
+            audience: components["schemas"]["CampaignAudienceResponse"];
+            callsPerMinute: number | null;
+            /** Format: uuid */
+            caseId: string | null;
+            counts: components["schemas"]["CampaignCountsResponse"];
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description Extension: rows left out because an earlier accepted row has the same number (a number is called once per campaign)
+             * @example 0
+             */
+            duplicatesRemoved: number;
+            firstMessage: string | null;
+            /** @example +14155550142 */
+            from: string;
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
+            maxConcurrent: number | null;
+            name: string;
+            /**
+             * @description Final endedReason of each done entry -> number of entries
+             * @example {
+             *       "customer-did-not-answer": 20,
+             *       "customer-ended-call": 180
+             *     }
+             */
+            outcomes: {
+                [key: string]: number;
+            };
+            /**
+             * @description Why the engine paused the campaign: OUTBOUND_MINUTES_EXHAUSTED or OUTBOUND_PLAN_REQUIRED (it resumes by itself once calls can be placed again); null when paused by hand or not paused
+             * @example OUTBOUND_MINUTES_EXHAUSTED
+             */
+            pausedReason: string | null;
+            /** @description Extension, only with `skipInvalidRows: true`: the rows refused and not stored, each with the reason */
+            refusedRows?: components["schemas"]["RefusedRowResponse"][];
             retry: components["schemas"]["RetryPolicyDto"] | null;
             /** Format: date-time */
             startAt: string | null;
@@ -2186,6 +2273,11 @@ export interface components {
             name: string;
             /** @description Omitted: one attempt per entry */
             retry?: components["schemas"]["RetryPolicyDto"];
+            /**
+             * @description Extension: store the rows that can be called and answer the others in `refusedRows`, instead of refusing the campaign (422 VALIDATION_ERROR) when a row misses a variable its case requires or its number is refused by the destination rules. A campaign with no row left is refused all the same.
+             * @default false
+             */
+            skipInvalidRows?: boolean;
             /**
              * Format: date-time
              * @description Not before this time (years 1970-9999); default: when started
@@ -3255,6 +3347,20 @@ export interface components {
             nextOccurrenceAt: string | null;
             /** @enum {string} */
             status: "active" | "paused";
+        };
+        RefusedRowResponse: {
+            /**
+             * @description The field of the row refused (`to`, `variableValues.<name>`)
+             * @example variableValues.date
+             */
+            field: string;
+            /** @example required by the case */
+            message: string;
+            /**
+             * @description 0-based index of the row in the audience
+             * @example 13
+             */
+            row: number;
         };
         RetryPolicyDto: {
             /** @example 3600 */
@@ -5831,7 +5937,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ConsoleCampaignResponse"];
+                        data: components["schemas"]["ConsoleCreatedCampaignResponse"];
                     };
                 };
             };
@@ -5871,7 +5977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description INVALID_PHONE, DESTINATION_NOT_ALLOWED */
+            /** @description VALIDATION_ERROR, INVALID_PHONE, DESTINATION_NOT_ALLOWED */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11113,6 +11219,8 @@ export const caseVariableDtoSourceValues: ReadonlyArray<FlattenedDeepRequired<co
 export const caseVariableResponseSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CaseVariableResponse"]["source"]> = ["contact.title", "contact.email", "contact.notes", "contact.phone", "custom"];
 export const consoleCampaignResponseActionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsoleCampaignResponse"]["actions"]> = ["start", "pause", "resume", "cancel"];
 export const consoleCampaignResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsoleCampaignResponse"]["status"]> = ["draft", "scheduled", "running", "paused", "completed", "cancelled"];
+export const consoleCreatedCampaignResponseActionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsoleCreatedCampaignResponse"]["actions"]> = ["start", "pause", "resume", "cancel"];
+export const consoleCreatedCampaignResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsoleCreatedCampaignResponse"]["status"]> = ["draft", "scheduled", "running", "paused", "completed", "cancelled"];
 export const consoleSessionResponseSubjectValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsoleSessionResponse"]["subject"]> = ["admin"];
 export const conversationDetailResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConversationDetailResponse"]["status"]> = ["active", "handed_off", "closed"];
 export const conversationResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConversationResponse"]["status"]> = ["active", "handed_off", "closed"];

@@ -8,6 +8,9 @@ export interface ErrorDetail {
   providerCode?: number;
 }
 
+/** At most this many `details` in one error (a 10,000-row refusal stays readable and small). */
+export const MAX_DETAILS = 100;
+
 /** What a client is told when a backing service is down, and how soon to retry (seconds). */
 export const UNAVAILABLE_MESSAGE = 'A backing service is temporarily unavailable; retry shortly';
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = '1';
@@ -19,8 +22,9 @@ export class ApiError extends HttpException {
     message: string,
     readonly details?: ErrorDetail[],
     readonly headers?: Record<string, string>,
+    status: number = ERROR_STATUS[code],
   ) {
-    super({ code, message }, ERROR_STATUS[code]);
+    super({ code, message }, status);
   }
 
   static notFound(what: string): ApiError {
@@ -29,6 +33,18 @@ export class ApiError extends HttpException {
 
   static validation(field: string, message: string): ApiError {
     return new ApiError('VALIDATION_ERROR', `${field}: ${message}`, [{ field, message }]);
+  }
+
+  /**
+   * Well-formed input refused for what it says about stored data (a campaign row missing a variable its case
+   * requires): VALIDATION_ERROR, but 422 like a refused number, since the same body is accepted once the data
+   * changes. The message names the first field; `details` name each (at most `MAX_DETAILS`).
+   */
+  static unprocessable(details: ErrorDetail[], total = details.length): ApiError {
+    const listed = details.slice(0, MAX_DETAILS);
+    const more = total > listed.length ? `, ${total - listed.length} more not listed` : '';
+    const message = `${listed[0].field}: ${listed[0].message}${total > 1 ? `; ${total} refusals in all${more}` : ''}`;
+    return new ApiError('VALIDATION_ERROR', message, listed, undefined, 422);
   }
 
   static conflict(message: string): ApiError {

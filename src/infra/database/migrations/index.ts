@@ -32,6 +32,7 @@ import { ReadAfterWriteMarks1795510000000 } from './1795510000000-ReadAfterWrite
 import { OutboxEventPayloads1795520000000 } from './1795520000000-OutboxEventPayloads';
 import { WebhookClaimSlotsBatch1795600000010 } from './1795600000010-WebhookClaimSlotsBatch';
 import { DestinationRules1795720000000 } from './1795720000000-DestinationRules';
+import { CampaignEntrySkipDetail1795740000000 } from './1795740000000-CampaignEntrySkipDetail';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -72,4 +73,5 @@ export const MIGRATIONS: Function[] = [
   OutboxEventPayloads1795520000000,
   WebhookClaimSlotsBatch1795600000010,
   DestinationRules1795720000000,
+  CampaignEntrySkipDetail1795740000000,
 ];
