@@ -15,6 +15,10 @@ SELECT ${DIAL_TARGET} FROM contacts c WHERE c.id = ANY($1) AND ${worldSql('c', 2
 -- typeorm:
 --   manager.findOneBy(Contact, { ...worldWhere(world), id })
 
+-- ContactsRepository.findByPhone
+-- typeorm:
+--   tx.findOneBy(Contact, { ...worldWhere(world), phone })
+
 -- ContactsRepository.findOrInsertByPhone
 INSERT INTO contacts (id, organization_id, livemode, title, phone) VALUES ($1, $2, $3, $4, $5)
 ON CONFLICT (organization_id, livemode, phone) DO NOTHING RETURNING id;

@@ -4,7 +4,7 @@ import { ApiError } from '../common/errors/api-error';
 import { BULK_JSON_BODY_LIMITS, JSON_BODY_LIMITS, jsonShapeViolation } from '../common/validation/json-shape';
 
 /** Routes whose bodies may hold more members (method and path, no query). */
-const BULK_ROUTES = new Set(['POST /api/v1/campaigns']);
+const BULK_ROUTES = new Set(['POST /api/v1/campaigns', 'POST /api/v1/contacts/batch']);
 
 /**
  * The application/json parser: the body's shape (members, depth; docs/contracts/bounds.md) is checked on its raw bytes

@@ -143,6 +143,11 @@ export class ContactsRepository {
     return tx.findOne(Contact, { where: { ...worldWhere(world), id }, lock: { mode: 'pessimistic_write' } });
   }
 
+  /** The world's contact with this phone, or null. */
+  findByPhone(tx: Tx, world: World, phone: string): Promise<Contact | null> {
+    return tx.findOneBy(Contact, { ...worldWhere(world), phone });
+  }
+
   /** Whether the world has a contact with this phone (the unique index still decides races). */
   phoneTaken(tx: Tx, world: World, phone: string): Promise<boolean> {
     return tx.existsBy(Contact, { ...worldWhere(world), phone });
