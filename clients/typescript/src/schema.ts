@@ -2444,6 +2444,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             durationMs: number;
+            /** @description Extension: why a `failed` or `timed-out` call failed (absent when it succeeded) */
+            error?: components["schemas"]["ToolCallError"];
             /** @description The voice platform's id of the invocation */
             id: string;
             /** @example lookup_order */
@@ -2464,6 +2466,20 @@ export interface components {
              * @enum {boolean}
              */
             truncated?: true;
+        };
+        ToolCallError: {
+            /**
+             * @description HTTP_STATUS: a status other than 2xx; BAD_RESPONSE: a 2xx answer that is not JSON or has no `result`; TOO_LARGE: over 64 KB; TIMEOUT: no answer within `timeoutSeconds`; CONNECTION: the URL could not be reached (3 attempts); URL_REFUSED: the outbound URL rules refuse the address, or the tool is gone
+             * @enum {string}
+             */
+            code: "HTTP_STATUS" | "BAD_RESPONSE" | "TOO_LARGE" | "TIMEOUT" | "CONNECTION" | "URL_REFUSED";
+            /**
+             * @description The status the tool answered with, when it answered
+             * @example 200
+             */
+            httpStatus?: number;
+            /** @example the answer has no "result" member; answer 2xx with a JSON object {"result": …} */
+            message: string;
         };
         TranscriberConfig: {
             /** @example en */

@@ -3656,6 +3656,20 @@ export interface components {
             synced: number;
             templates: components["schemas"]["MessagingTemplateResponse"][];
         };
+        ToolCallErrorResponse: {
+            /**
+             * @description HTTP_STATUS: a status other than 2xx; BAD_RESPONSE: a 2xx answer that is not JSON or has no `result`; TOO_LARGE: over 64 KB; TIMEOUT: no answer within `timeoutSeconds`; CONNECTION: the URL could not be reached (3 attempts); URL_REFUSED: the outbound URL rules refuse the address, or the tool is gone
+             * @enum {string}
+             */
+            code: "HTTP_STATUS" | "BAD_RESPONSE" | "TOO_LARGE" | "TIMEOUT" | "CONNECTION" | "URL_REFUSED";
+            /**
+             * @description The status the tool answered with, when it answered
+             * @example 200
+             */
+            httpStatus?: number;
+            /** @example the answer has no "result" member; answer 2xx with a JSON object {"result": …} */
+            message: string;
+        };
         ToolCallResponse: {
             /**
              * @description The arguments the assistant passed
@@ -3669,6 +3683,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             durationMs: number;
+            /** @description Extension: why a `failed` or `timed-out` call failed (absent when it succeeded) */
+            error?: components["schemas"]["ToolCallErrorResponse"];
             /** @description The voice platform's id of the invocation */
             id: string;
             /** @example lookup_order */
@@ -11264,6 +11280,7 @@ export const subscriptionResponseProductTypeValues: ReadonlyArray<FlattenedDeepR
 export const subscriptionResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionResponse"]["status"]> = ["active", "canceled"];
 export const templateButtonDtoSubTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TemplateButtonDto"]["subType"]> = ["quick_reply", "url"];
 export const templateHeaderDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TemplateHeaderDto"]["type"]> = ["text", "image", "video", "document"];
+export const toolCallErrorResponseCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ToolCallErrorResponse"]["code"]> = ["HTTP_STATUS", "BAD_RESPONSE", "TOO_LARGE", "TIMEOUT", "CONNECTION", "URL_REFUSED"];
 export const toolCallResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ToolCallResponse"]["status"]> = ["succeeded", "failed", "timed-out"];
 export const toolResponseTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ToolResponse"]["type"]> = ["function", "transfer", "end-call", "platform"];
 export const transcriptMessageResponseRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TranscriptMessageResponse"]["role"]> = ["assistant", "user", "system"];
