@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { api, unwrap } from '../api';
 import { ErrorNote, Field } from '../ui';
-import { orgPath, useOrgId, useShowWorld } from './org-layout';
+import { orgPath, useOrgId, worldPath } from './org-layout';
 
 /**
  * Places a test call through the console (always simulated, free) and opens its detail in the test world, where
@@ -15,7 +15,6 @@ export function TestCallForm() {
   const [from, setFrom] = useState('');
   const client = useQueryClient();
   const navigate = useNavigate();
-  const showWorld = useShowWorld();
   const numbers = useQuery({
     queryKey: ['numbers', orgId],
     queryFn: () => unwrap(api.GET('/admin/v1/organizations/{orgId}/phone-numbers', { params: orgPath(orgId) })),
@@ -30,8 +29,8 @@ export function TestCallForm() {
       ),
     onSuccess: (call) => {
       void client.invalidateQueries({ queryKey: ['calls', orgId] });
-      showWorld(false);
-      void navigate(`/orgs/${orgId}/calls/${call.data.id}`);
+      // A test call is in the test world: its page is shown there.
+      void navigate(worldPath(false, `/orgs/${orgId}/calls/${call.data.id}`));
     },
   });
   const submit = (event: FormEvent) => {
