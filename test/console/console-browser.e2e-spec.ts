@@ -146,6 +146,35 @@ describe('console in Chromium', () => {
     await check('call-detail');
   });
 
+  it('places a test call with a case and its variables, the API naming a missing one', async () => {
+    const api = await withKey();
+    const reminder = await api.post('/api/v1/cases', {
+      title: 'Reminder',
+      prompt: 'Remind the caller of {{date}}.',
+      firstMessage: 'Your appointment is on {{date}}.',
+      variables: [{ name: 'date', source: 'custom', required: true }],
+    });
+    expect(reminder.status).toBe(201);
+    await page.goto(url(`/orgs/${orgId}`));
+    const form = page.getByRole('form', { name: 'Test call' });
+    await form.getByLabel('Case').selectOption({ label: 'Reminder' });
+    await form.getByRole('button', { name: 'Place test call' }).click();
+    await expectText(form.locator('.error'), 'variableValues.date');
+    await form.getByLabel('Variables').fill('date=Friday 10:00');
+    await form.getByRole('button', { name: 'Place test call' }).click();
+    await page.waitForURL(/\/calls\/[0-9a-f-]{36}\?world=test$/);
+    const callId = new URL(page.url()).pathname.split('/').pop()!;
+    const call = (
+      await t.admin.get(`/admin/v1/organizations/${orgId}/calls/${callId}`, { query: { livemode: 'false' } })
+    ).body.data;
+    expect(call).toMatchObject({
+      caseId: reminder.body.data.id,
+      variableValues: { date: 'Friday 10:00' },
+      firstMessage: 'Your appointment is on Friday 10:00.',
+    });
+    await check('test-call-with-case');
+  });
+
   it('shows the usage change: balance, chart and history', async () => {
     // A live call through the public API spends a started minute (a console test call may run in test mode,
     // which is free), and the usage page follows without a reload.
