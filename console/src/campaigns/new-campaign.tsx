@@ -153,7 +153,7 @@ export function NewCampaignPage() {
             ? `Create campaign from ${rows.length} row${rows.length === 1 ? '' : 's'}`
             : 'Create campaign'}
         </button>
-        {create.isError && <ErrorNote error={create.error} />}
+        {create.isError && <ErrorNote error={create.error} listDetails />}
       </form>
     </>
   );
