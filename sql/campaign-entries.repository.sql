@@ -6,11 +6,11 @@
 
 -- CampaignEntriesRepository.applyOutcomes
 UPDATE campaign_entries e
-  SET status = o.status, skip_reason = o.skip_reason, next_attempt_at = o.next_attempt_at,
+  SET status = o.status, skip_reason = o.skip_reason, skip_detail = o.skip_detail, next_attempt_at = o.next_attempt_at,
       blocked_attempts = e.blocked_attempts + CASE WHEN o.blocked THEN 1 ELSE 0 END,
       last_ended_reason = o.ended_reason, current_call_id = NULL, updated_at = now()
  FROM jsonb_to_recordset($1::jsonb)
-   AS o(id uuid, status text, skip_reason text, next_attempt_at timestamptz, blocked boolean, ended_reason text)
+   AS o(id uuid, status text, skip_reason text, skip_detail text, next_attempt_at timestamptz, blocked boolean, ended_reason text)
 WHERE e.id = o.id AND ${entryStatusIn(ENTRY_MOVES.applyOutcome.from, 'e.status')};
 
 -- CampaignEntriesRepository.countInProgress
@@ -52,6 +52,6 @@ UPDATE campaign_entries e SET next_attempt_at = p.until, updated_at = now()
 FROM jsonb_to_recordset($1::jsonb) AS p(id uuid, until timestamptz) WHERE e.id = p.id;
 
 -- CampaignEntriesRepository.skip
-UPDATE campaign_entries e SET status = $2, skip_reason = s.reason, updated_at = now()
- FROM jsonb_to_recordset($1::jsonb) AS s(id uuid, reason text)
+UPDATE campaign_entries e SET status = $2, skip_reason = s.reason, skip_detail = s.detail, updated_at = now()
+ FROM jsonb_to_recordset($1::jsonb) AS s(id uuid, reason text, detail text)
 WHERE e.id = s.id AND ${entryStatusIn(ENTRY_MOVES.skip.from, 'e.status')};

@@ -2,7 +2,7 @@
 -- Per member in name order, its statements in source order; ${...} is a fragment the code computes there.
 --
 -- Fragments defined in the file:
--- DIAL_TARGET = `c.id, c.phone, COALESCE(c.custom_fields->'timeZone', c.custom_fields->'timezone') #>> '{}' AS zone`
+-- DIAL_TARGET = `c.id, c.phone, c.title, c.email, c.notes, COALESCE(c.custom_fields->'timeZone', c.custom_fields->'timezone') #>> '{}' AS zone`
 
 -- ContactsRepository.delete
 -- typeorm:
@@ -14,6 +14,10 @@ SELECT ${DIAL_TARGET} FROM contacts c WHERE c.id = ANY($1) AND ${worldSql('c', 2
 -- ContactsRepository.find
 -- typeorm:
 --   manager.findOneBy(Contact, { ...worldWhere(world), id })
+
+-- ContactsRepository.findByPhone
+-- typeorm:
+--   tx.findOneBy(Contact, { ...worldWhere(world), phone })
 
 -- ContactsRepository.findOrInsertByPhone
 INSERT INTO contacts (id, organization_id, livemode, title, phone) VALUES ($1, $2, $3, $4, $5)

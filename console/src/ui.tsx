@@ -6,12 +6,28 @@ export const formatDate = (iso: string | null | undefined) => (iso ? new Date(is
 export const formatDay = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleDateString() : '—');
 
 /** The error envelope's message, as the API wrote it. */
-export function ErrorNote({ error }: { error: unknown }) {
+export function ErrorNote({ error, listDetails = false }: { error: unknown; listDetails?: boolean }) {
   const message = error instanceof ApiFailure ? `${error.message} (${error.code})` : String(error);
+  // Where the form has no field to show a problem beside (a campaign's refused rows), each is listed.
+  const details = listDetails && error instanceof ApiFailure ? error.details : [];
+  if (!details.length) {
+    return (
+      <p role="alert" className="error">
+        {message}
+      </p>
+    );
+  }
   return (
-    <p role="alert" className="error">
-      {message}
-    </p>
+    <div role="alert">
+      <p className="error">{message}</p>
+      <ul className="error error-details" data-testid="error-details">
+        {details.map((d) => (
+          <li key={d.field}>
+            {d.field}: {d.message}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

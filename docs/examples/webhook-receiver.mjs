@@ -16,6 +16,12 @@ function verify(rawBody, header) {
   return fresh && given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+// What an event is about: a resource's `id` (call, contact, campaign...), or the endpoint a `webhook.test` pings.
+function subjectOf(data) {
+  const key = ['id', 'webhookEndpointId', 'messageId', 'conversationId'].find((k) => data?.[k] != null);
+  return key ? `${key} ${data[key]}` : 'no id';
+}
+
 createServer((req, res) => {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
@@ -27,7 +33,7 @@ createServer((req, res) => {
       return;
     }
     const { event, data } = JSON.parse(raw);
-    console.log(`verified ${event} for ${data.id} (X-Webhook-Id ${req.headers['x-webhook-id']})`);
+    console.log(`verified ${event} for ${subjectOf(data)} (X-Webhook-Id ${req.headers['x-webhook-id']})`);
     res.writeHead(200).end('ok');
   });
 }).listen(port, '127.0.0.1', () => console.log(`listening on http://127.0.0.1:${port}`));

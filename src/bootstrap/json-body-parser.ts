@@ -8,7 +8,7 @@ import { nulPath, replaceNul } from '../common/validation/nul-characters';
 export const PROVIDER_CALLBACKS = /^\/platform\//;
 
 /** Routes whose bodies may hold more members (method and path, no query). */
-const BULK_ROUTES = new Set(['POST /api/v1/campaigns']);
+const BULK_ROUTES = new Set(['POST /api/v1/campaigns', 'POST /api/v1/contacts/batch']);
 
 /**
  * The application/json parser: the body's shape (members, depth; docs/contracts/bounds.md) is checked on its raw bytes

@@ -3,24 +3,30 @@ import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http
 import { Logger } from '@nestjs/common';
 import { signatureMac } from '../common/outbound-http/signature';
 
-/** Looks up the signing secrets of the endpoints whose URL is the one a request came to. */
-export type SecretsFor = (url: string) => Promise<string[]>;
+/** Looks up the endpoints (id and signing secret) whose URL is the one a request came to. */
+export type SecretsFor = (url: string) => Promise<Array<{ id: string; secret: string }>>;
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
-function verified(raw: string, header: string | undefined, secrets: string[]): boolean {
+/** The endpoint whose secret signed the delivery: which subscription it came through, when several share a URL. */
+function signer(
+  raw: string,
+  header: string | undefined,
+  endpoints: Array<{ id: string; secret: string }>,
+): string | undefined {
   const parts = Object.fromEntries((header ?? '').split(',').map((p) => p.split('=') as [string, string]));
   const given = Buffer.from(parts.v1 ?? '', 'hex');
-  return secrets.some((secret) => {
+  return endpoints.find(({ secret }) => {
     const expected = signatureMac(secret, raw, parts.t);
     return given.length === expected.length && timingSafeEqual(given, expected);
-  });
+  })?.id;
 }
 
 /**
  * The demo's built-in webhook receiver (http://127.0.0.1:<port>/<anything>): it answers 200 and logs one line
- * per delivery, with the event, its X-Webhook-Id and whether the signature verifies against the endpoint's
- * secret, so a newcomer sees webhooks work without a tunnel or a second program.
+ * per delivery, with the event, the endpoint whose secret signed it (two endpoints on one URL each get their own
+ * delivery: the line says which), its X-Webhook-Id and whether the signature verifies, so a newcomer sees
+ * webhooks work without a tunnel or a second program.
  */
 export async function startDemoWebhookReceiver(port: number, secretsFor: SecretsFor): Promise<Server> {
   const logger = new Logger('WebhookReceiver');
@@ -34,17 +40,17 @@ export async function startDemoWebhookReceiver(port: number, secretsFor: Secrets
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
       void secretsFor(`http://127.0.0.1:${port}${req.url ?? '/'}`)
-        .then((secrets) => {
+        .then((endpoints) => {
           let event = '?';
           try {
             event = String((JSON.parse(raw) as { event?: unknown }).event);
           } catch {
             // Not JSON: logged as "?" below.
           }
-          const signature = verified(raw, req.headers['x-webhook-signature'] as string | undefined, secrets);
+          const endpoint = signer(raw, req.headers['x-webhook-signature'] as string | undefined, endpoints);
           logger.log(
-            `received ${event} on ${req.url} (X-Webhook-Id ${String(req.headers['x-webhook-id'])}, ` +
-              `signature ${signature ? 'valid' : 'NOT valid'})`,
+            `received ${event}${endpoint ? ` for endpoint ${endpoint}` : ''} on ${req.url} ` +
+              `(X-Webhook-Id ${String(req.headers['x-webhook-id'])}, signature ${endpoint ? 'valid' : 'NOT valid'})`,
           );
         })
         .finally(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'));

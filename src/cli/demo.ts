@@ -90,18 +90,15 @@ async function assertPortFree(host: string, port: number, variable: string): Pro
   process.exit(1);
 }
 
-async function endpointSecrets(app: NestFastifyApplication, url: string): Promise<string[]> {
-  const rows: Array<{ secret: string }> = await app
-    .get(DataSource)
-    .query('SELECT secret FROM webhook_endpoints WHERE url = $1', [url]);
-  return rows.map((r) => r.secret);
+function endpointSecrets(app: NestFastifyApplication, url: string): Promise<Array<{ id: string; secret: string }>> {
+  return app.get(DataSource).query('SELECT id, secret FROM webhook_endpoints WHERE url = $1', [url]);
 }
 
 function banner(
   port: number,
   receiverPort: number,
   infra: { database: { main: string }; queue: { kind: string } },
-  seeded: { apiKey: string; phoneNumber: string },
+  seeded: { apiKey: string; phoneNumber: string; messagingAccountId: string },
   config: Pick<AppConfig, 'env' | 'adminToken'>,
 ): string {
   const base = `http://localhost:${port}`;
@@ -114,6 +111,7 @@ function banner(
     `  Queues:       ${infra.queue.kind}`,
     `  API key:      ${seeded.apiKey}   (kept in .data/demo-api-key, reused on restart)`,
     `  Phone number: ${seeded.phoneNumber}`,
+    `  Chat:         test messaging account ${seeded.messagingAccountId}, chat agent on (docs/quickstart.md, section 8)`,
     `  Admin token:  ${config.adminToken}`,
     ...consoleSignInLines(base, config),
     '',

@@ -5,6 +5,9 @@ import { Organization } from '../modules/organizations/organization.entity';
 import { OrganizationsService } from '../modules/organizations/organizations.service';
 import { PhoneNumbersService } from '../modules/phone-numbers/phone-numbers.service';
 import { UsageAdminService } from '../modules/usage/usage-admin.service';
+import { MessagingAccountsService } from '../modules/messaging/messaging-accounts.service';
+import { ChatAgentsService } from '../modules/messaging/chat-agent/chat-agents.service';
+import { MessagingAccount } from '../modules/messaging/messaging-account.entity';
 import { storeDemoKey, storedDemoKey } from './demo-state';
 
 const DEMO_ORG = 'Demo organization';
@@ -17,7 +20,9 @@ export const DEMO_CALL_TO = '+14155550123';
  * The demo organization (with a trial's minutes), created on first run and reused afterwards. Its full-access
  * test key is minted once and kept under `.data/`; a restart reuses it while it still authenticates.
  */
-export async function seedDemo(app: INestApplication): Promise<{ apiKey: string; phoneNumber: string }> {
+export async function seedDemo(
+  app: INestApplication,
+): Promise<{ apiKey: string; phoneNumber: string; messagingAccountId: string }> {
   const organizations = app.get(OrganizationsService);
   const numbers = app.get(PhoneNumbersService);
   const existing = await app.get(DataSource).getRepository(Organization).findOneBy({ name: DEMO_ORG });
@@ -35,7 +40,32 @@ export async function seedDemo(app: INestApplication): Promise<{ apiKey: string;
     // A 30-day trial with 100 minutes, so outbound calls work straight away against the simulator.
     await app.get(UsageAdminService).startTrial(org.id, { days: 30, mins: 100 });
   }
-  return { apiKey: await demoKey(app.get(ApiKeysService), org.id), phoneNumber: DEMO_NUMBER };
+  const account = await demoMessagingAccount(app, org.id);
+  return {
+    apiKey: await demoKey(app.get(ApiKeysService), org.id),
+    phoneNumber: DEMO_NUMBER,
+    messagingAccountId: account.id,
+  };
+}
+
+/**
+ * The demo organization's test messaging account (on the messaging simulator), with its chat agent on: ensured on
+ * every start, so a chat can be tried at once (docs/quickstart.md) even after the agent was turned off.
+ */
+async function demoMessagingAccount(app: INestApplication, organizationId: string): Promise<MessagingAccount> {
+  const accounts = app.get(MessagingAccountsService);
+  const [existing] = await accounts.list({ organizationId, livemode: false });
+  const account =
+    existing ??
+    (await accounts.create(organizationId, {
+      displayPhoneNumber: DEMO_NUMBER,
+      verifiedName: DEMO_ORG,
+      livemode: false,
+    }));
+  const agents = app.get(ChatAgentsService);
+  const agent = await agents.get(account);
+  if (!agent.enabled) await agents.put(account, { ...agent, enabled: true });
+  return account;
 }
 
 async function demoKey(keys: ApiKeysService, organizationId: string): Promise<string> {

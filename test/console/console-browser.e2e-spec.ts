@@ -135,7 +135,8 @@ describe('console in Chromium', () => {
       if (frame === page.mainFrame()) navigations++;
     });
     await page.getByRole('button', { name: 'Place test call' }).click();
-    await page.waitForURL(/\/calls\/[0-9a-f-]{36}$/);
+    // A test call's page is in the test world, named in its URL.
+    await page.waitForURL(/\/calls\/[0-9a-f-]{36}\?world=test$/);
     await expectText(page.getByTestId('call-status'), 'ended', 20_000);
     await expectText(page.getByTestId('transcript'), 'Assistant');
     const timeline = await page.getByTestId('timeline').textContent();
@@ -143,6 +144,35 @@ describe('console in Chromium', () => {
     // Client-side route changes only: the page itself was never reloaded (pushState is not a navigation here).
     expect(navigations).toBeLessThanOrEqual(1);
     await check('call-detail');
+  });
+
+  it('places a test call with a case and its variables, the API naming a missing one', async () => {
+    const api = await withKey();
+    const reminder = await api.post('/api/v1/cases', {
+      title: 'Reminder',
+      prompt: 'Remind the caller of {{date}}.',
+      firstMessage: 'Your appointment is on {{date}}.',
+      variables: [{ name: 'date', source: 'custom', required: true }],
+    });
+    expect(reminder.status).toBe(201);
+    await page.goto(url(`/orgs/${orgId}`));
+    const form = page.getByRole('form', { name: 'Test call' });
+    await form.getByLabel('Case').selectOption({ label: 'Reminder' });
+    await form.getByRole('button', { name: 'Place test call' }).click();
+    await expectText(form.locator('.error'), 'variableValues.date');
+    await form.getByLabel('Variables').fill('date=Friday 10:00');
+    await form.getByRole('button', { name: 'Place test call' }).click();
+    await page.waitForURL(/\/calls\/[0-9a-f-]{36}\?world=test$/);
+    const callId = new URL(page.url()).pathname.split('/').pop()!;
+    const call = (
+      await t.admin.get(`/admin/v1/organizations/${orgId}/calls/${callId}`, { query: { livemode: 'false' } })
+    ).body.data;
+    expect(call).toMatchObject({
+      caseId: reminder.body.data.id,
+      variableValues: { date: 'Friday 10:00' },
+      firstMessage: 'Your appointment is on Friday 10:00.',
+    });
+    await check('test-call-with-case');
   });
 
   it('shows the usage change: balance, chart and history', async () => {
@@ -311,6 +341,11 @@ describe('console in Chromium', () => {
     expect(await page.locator('.rows').textContent()).not.toContain('Maria Lopez');
     expect(await page.locator('.rows .badge-test').count()).toBe(1);
     await expectText(page.getByRole('status'), 'Test data');
+    // The world is in the URL: a reload (or the link shared) keeps it.
+    expect(new URL(page.url()).searchParams.get('world')).toBe('test');
+    await page.reload();
+    await expectText(page.locator('.rows'), 'Tess Test');
+    expect(await page.getByRole('button', { name: 'Test', exact: true }).getAttribute('aria-pressed')).toBe('true');
     await check('contacts-test');
     // The switch holds across sections: the calls list shows the console's test call, badged, and no live call.
     await page.getByRole('link', { name: 'Calls', exact: true }).click();
@@ -321,12 +356,20 @@ describe('console in Chromium', () => {
     const cells = (await page.locator('table').textContent()) ?? '';
     expect(cells).toContain('Test');
     expect(cells).not.toContain('+14155550102');
+    expect(new URL(page.url()).searchParams.get('world')).toBe('test');
     await page.getByRole('button', { name: 'Live', exact: true }).click();
     await page
       .getByRole('cell', { name: /\+14155550102/ })
       .first()
       .waitFor();
     expect(await page.locator('table .badge-test').count()).toBe(0);
+    expect(new URL(page.url()).searchParams.get('world')).toBeNull();
+    // Back returns to the world shown before the switch.
+    await page.goBack();
+    await page.locator('table .badge-test').first().waitFor();
+    expect(new URL(page.url()).searchParams.get('world')).toBe('test');
+    await page.getByRole('button', { name: 'Live', exact: true }).click();
+    await page.locator('table .badge-test').first().waitFor({ state: 'detached' });
   });
 
   it('signs out, and the old session cookie is refused', async () => {
@@ -343,7 +386,10 @@ describe('console in Chromium', () => {
   it('serves the console with a strict Content-Security-Policy', async () => {
     const res = await fetch(url('/orgs'));
     expect(res.status).toBe(200);
-    expect(await res.text()).toContain('<div id="root">');
+    const html = await res.text();
+    expect(html).toContain('<div id="root">');
+    // Its icon is inline (a data: image the policy allows): no load asks for a /favicon.ico that is not there.
+    expect(html).toMatch(/<link rel="icon" type="image\/svg\+xml" href="data:image\/svg\+xml,%3Csvg [^"]+%3C\/svg%3E"/);
     const csp = res.headers.get('content-security-policy')!;
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-inline');

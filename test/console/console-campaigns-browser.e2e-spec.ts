@@ -217,4 +217,30 @@ describe('console campaigns in Chromium: CSV upload to completed', () => {
     await check('campaigns-list');
     expect(cspViolations).toEqual([]);
   });
+  it('shows a campaign refused for rows missing a variable its case requires, naming each row', async () => {
+    const reminder = await org.api.post('/api/v1/cases', {
+      title: 'Dated reminder',
+      prompt: 'Remind of {{date}}.',
+      variables: [{ name: 'date', source: 'custom', required: true }],
+    });
+    expect(reminder.status).toBe(201);
+    await page.goto(url('/campaigns/new'));
+    await page.getByLabel('Name', { exact: true }).fill('No dates');
+    await page.getByLabel('Case').selectOption({ label: 'Dated reminder' });
+    await page.getByLabel('CSV file', { exact: true }).setInputFiles({
+      name: 'nodate.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('to\n+14155550601\n+14155550602\n'),
+    });
+    await page.getByRole('button', { name: 'Create campaign from 2 rows' }).click();
+    const refused = await page.getByTestId('error-details').locator('li').allTextContents();
+    expect(refused).toEqual([
+      'audience.rows[0].variableValues.date: required by the case',
+      'audience.rows[1].variableValues.date: required by the case',
+    ]);
+    expect((await org.api.get('/api/v1/campaigns')).body.data.map((c: { name: string }) => c.name)).not.toContain(
+      'No dates',
+    );
+    await check('campaign-refused-rows');
+  });
 });

@@ -75,6 +75,10 @@ describe('console operations in Chromium: webhook deliveries and campaigns', () 
     await expectText(page.locator('.delivery-log [role="status"]'), 'Test ping delivered: 200');
     expect(hooks().map((r) => JSON.parse(r.rawBody).event)).toContain('webhook.test');
     await expectText(page.getByTestId('deliveries'), 'webhook.test', 15_000);
+    // A test ping offers no re-send; the other deliveries still do.
+    const ping = page.getByTestId('deliveries').locator('li').filter({ hasText: 'webhook.test' });
+    expect(await ping.getByRole('button', { name: 'Replay' }).count()).toBe(0);
+    expect(await delivery().getByRole('button', { name: 'Replay' }).count()).toBe(1);
     await check('webhook-deliveries');
   });
 

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { callingOrg, finished, waitForCall } from '../calls/call-fixtures';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
+import { ToolReceiver } from '../tools/support/tool-receiver';
 import { checkPage, ensureConsoleBuilt, expectText, signedInPage } from './browser';
 
 /**
@@ -17,9 +18,13 @@ describe('console in Chromium: tools', () => {
   let page: Page;
   let cspViolations: string[];
 
+  let receiver: ToolReceiver;
+
   beforeAll(async () => {
     ensureConsoleBuilt();
-    t = await startTestApp();
+    receiver = await new ToolReceiver().start();
+    // The tool receiver listens on 127.0.0.1 over http.
+    t = await startTestApp({ env: { WEBHOOK_ALLOW_INSECURE: 'true' } });
     org = await createOrg(t, { name: 'Tools org' });
     caseId = (await org.api.post('/api/v1/cases', { title: 'Order desk', prompt: 'Help with orders.' })).body.data.id;
     ({ page, cspViolations, close: closeBrowser } = await signedInPage(t.baseUrl));
@@ -28,6 +33,7 @@ describe('console in Chromium: tools', () => {
   afterAll(async () => {
     await closeBrowser?.();
     await t?.close();
+    await receiver?.stop();
   });
 
   const url = (path: string) => `${t.baseUrl}/console/orgs/${org.id}${path}`;
@@ -43,6 +49,8 @@ describe('console in Chromium: tools', () => {
     await page.getByRole('button', { name: 'New tool' }).click();
     await form().getByLabel('Name', { exact: true }).fill('lookup_order');
     await form().getByLabel('Description').fill('Looks an order up by its number');
+    // The form states the answer a function tool must give.
+    await expectText(form(), '{"result": …}');
     await form().getByLabel('URL').fill('https://tools.example.com/lookup');
     // Not JSON: refused in the page, nothing sent.
     await form().getByLabel('Parameters (JSON Schema)').fill('{"type": "object",');
@@ -165,6 +173,27 @@ describe('console in Chromium: tools', () => {
     await page.getByRole('button', { name: 'Delete tool' }).click();
     await page.getByRole('button', { name: 'Edit lookup_order' }).waitFor({ state: 'detached' });
     expect((await t.admin.get(`/admin/v1/tools/${id}`)).status).toBe(404);
+    expect(cspViolations).toEqual([]);
+  });
+
+  it("shows on a call's page why a function tool failed", async () => {
+    const caller = await callingOrg(t);
+    const tool = await t.admin.post(`/admin/v1/organizations/${caller.id}/tools`, {
+      type: 'function',
+      name: 'check_slot',
+      parameters: { type: 'object', properties: {} },
+      url: receiver.on('/slot', { text: '{"available": true}' }),
+    });
+    const desk = (await caller.api.post('/api/v1/cases', { title: 'Slots', prompt: 'Help.' })).body.data.id;
+    expect((await t.admin.post(`/admin/v1/cases/${desk}/tools`, { toolIds: [tool.body.data.id] })).status).toBe(200);
+    const placed = await caller.api.post('/api/v1/calls', { to: '+14155550120', from: caller.from, caseId: desk });
+    const ended = await waitForCall(caller, placed.body.data.id, finished, 15_000);
+    expect(ended.toolCalls).toEqual([expect.objectContaining({ status: 'failed', error: expect.anything() })]);
+
+    await page.goto(`${t.baseUrl}/console/orgs/${caller.id}/calls/${ended.id}`);
+    await expectText(page.getByTestId('tool-call-error'), 'BAD_RESPONSE (HTTP 200)');
+    await expectText(page.getByTestId('tool-call-error'), 'the answer has no "result" member');
+    await checkPage(page, 'tool-call-failed', { fullPage: true });
     expect(cspViolations).toEqual([]);
   });
 

@@ -118,7 +118,7 @@ describe('demo: a quiet terminal', () => {
         body: JSON.stringify({ to: '+14155550123', from }),
       });
       expect(call.status).toBe(201);
-      await waitForOutput(run, 'received call.ended on /hooks', 120_000);
+      await waitForOutput(run, `received call.ended for endpoint ${(await hook.json()).data.id} on /hooks`, 120_000);
       const after = afterBanner();
       console.log(
         `demo terminal after the banner: ${consoleUse} lines of console use, ${after.length} in all:\n${after.join('\n')}`,

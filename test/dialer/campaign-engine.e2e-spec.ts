@@ -90,6 +90,7 @@ describe('dialer: the campaign engine over the simulator (docs/contracts/simulat
     expect(entries.find((e) => e.to === '+14155630001')).toMatchObject({
       status: 'skipped',
       skipReason: 'DO_NOT_CALL',
+      skipDetail: '+14155630001 is on the do-not-call list',
     });
     const { rows: calls } = await t.db.query(`SELECT count(*)::int AS n FROM calls WHERE call_to = '+14155630001'`);
     expect(calls[0].n).toBe(0);

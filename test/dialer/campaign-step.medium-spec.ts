@@ -117,6 +117,7 @@ describe('campaign step (PostgreSQL)', () => {
       id: entryId,
       status,
       skipReason: null,
+      skipDetail: null,
       nextAttemptAt: new Date(),
       blocked: false,
       endedReason,
@@ -137,7 +138,7 @@ describe('campaign step (PostgreSQL)', () => {
     await entries.markDialled(dataSource.manager, entryId, randomUUID());
     // A second dial of an entry already in progress (a repeated step) changes nothing either.
     await entries.markDialled(dataSource.manager, entryId, randomUUID());
-    await entries.skip(dataSource.manager, [{ id: entryId, reason: 'DO_NOT_CALL' }]);
+    await entries.skip(dataSource.manager, [{ id: entryId, reason: 'DO_NOT_CALL', detail: 'on the list' }]);
     const [row] = await dataSource.query('SELECT status, attempts, skip_reason FROM campaign_entries WHERE id = $1', [
       entryId,
     ]);

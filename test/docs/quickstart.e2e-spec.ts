@@ -46,7 +46,7 @@ describe('docs/quickstart.md', () => {
   });
 
   it(
-    'every command works as written: a case call, its verified webhook, its minutes',
+    'every command works as written: a case call, its verified webhook, its minutes, a chat',
     async () => {
       const blocks = shellBlocks(readFileSync(QUICKSTART, 'utf8'));
       expect(blocks.length).toBeGreaterThan(5);
@@ -65,11 +65,28 @@ describe('docs/quickstart.md', () => {
       expect({ code, out }).toEqual({ code: 0, out: expect.any(String) });
       expect(out).toContain('Hi Ada, this is a reminder of your appointment on Friday 10:00.');
       // The demo's own receiver got the call's webhooks, signed; the reader's own receiver verified the ping.
-      expect(demo.stdout()).toMatch(/received call\.ended on \/hooks \(X-Webhook-Id [0-9a-f-]{36}, signature valid\)/);
-      expect(out).toMatch(/verified webhook\.test for \S+ \(X-Webhook-Id [0-9a-f-]{36}\)/);
+      const endpoint =
+        /received call\.ended for endpoint ([0-9a-f-]{36}) on \/hooks \(X-Webhook-Id [0-9a-f-]{36}, signature valid\)/;
+      expect(demo.stdout()).toMatch(endpoint);
+      // The script's polling (GET until the call ends, until the delivery and the reply are there) is not printed.
+      expect(demo.stdout()).not.toMatch(/"method":"GET","route":"\/api\/v1\//);
+      expect(demo.stdout()).toMatch(/"method":"POST","route":"\/api\/v1\/calls"/);
+      // One line per delivery: the call's end arrived once, through the one endpoint subscribed.
+      expect(
+        demo
+          .stdout()
+          .split('\n')
+          .filter((l) => /received call\.ended/.test(l)),
+      ).toHaveLength(1);
+      expect(out).toMatch(/verified webhook\.test for webhookEndpointId [0-9a-f-]{36} \(X-Webhook-Id [0-9a-f-]{36}\)/);
       expect(out).toContain('"event":"webhook.test","status":"delivered"');
       expect(out).toContain('"type":"outbound_call"');
       expect(out).not.toContain('rejected: bad signature');
+      // The chat: the user's message, the agent's reply, the hand-off and the person's reply.
+      expect(out).toContain('Can I move my appointment?');
+      expect(out).toContain('Thanks Grace, you said: \\"Can I move my appointment?\\"');
+      expect(out).toContain('"status":"handed_off"');
+      expect(out).toContain('"type":"text"');
     },
     STARTUP_MS + SCRIPT_MS,
   );

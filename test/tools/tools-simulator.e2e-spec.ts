@@ -86,7 +86,7 @@ describe('tools on the simulator', () => {
     expect(endedEvent!.data.toolCalls).toEqual(ended.toolCalls);
   });
 
-  it('a hanging tool times out, a 500, a non-JSON answer and a 10 MB answer fail; the call goes on and ends', async () => {
+  it('a hanging tool times out; a 500, a non-JSON, an unwrapped and a 10 MB answer fail, each saying why; the call ends', async () => {
     const hang = await functionTool('hangs', receiver.on('/hang', { hang: true }), {
       timeoutSeconds: 1,
       messages: { failed: 'Sorry, that did not work.' },
@@ -94,21 +94,45 @@ describe('tools on the simulator', () => {
     const error = await functionTool('errors', receiver.on('/500', { status: 500 }));
     const text = await functionTool('texts', receiver.on('/text', { text: 'not json' }));
     const huge = await functionTool('huge', receiver.on('/huge', { bytes: 10 * 1024 * 1024 }));
-    const id = await call(await caseWith([hang.id, error.id, text.id, huge.id]));
+    const unwrapped = await functionTool('unwrapped', receiver.on('/unwrapped', { text: '{"available": true}' }));
+    const id = await call(await caseWith([hang.id, error.id, text.id, huge.id, unwrapped.id]));
     const ended = await waitForCall(org, id, finished, 15_000);
 
     expect(ended.status).toBe('ended');
     expect(ended.endedReason).toBe('customer-ended-call');
     const byName = Object.fromEntries(ended.toolCalls.map((c: any) => [c.name, c]));
-    expect(Object.keys(byName).sort()).toEqual(['errors', 'hangs', 'huge', 'texts']);
-    expect(byName.hangs).toMatchObject({ status: 'timed-out', result: null });
+    expect(Object.keys(byName).sort()).toEqual(['errors', 'hangs', 'huge', 'texts', 'unwrapped']);
+    const shape = 'answer 2xx with a JSON object {"result": …}';
+    expect(byName.hangs).toMatchObject({
+      status: 'timed-out',
+      result: null,
+      error: { code: 'TIMEOUT', message: "no answer within 1 s (the tool's timeoutSeconds)" },
+    });
     // Cut off at its 1 s timeout (status timed-out), never before it.
     expect(byName.hangs.durationMs).toBeGreaterThanOrEqual(1000);
-    expect(byName.errors).toMatchObject({ status: 'failed', result: null });
-    expect(byName.texts).toMatchObject({ status: 'failed', result: null });
-    expect(byName.huge).toMatchObject({ status: 'failed', result: null });
+    expect(byName.errors).toMatchObject({
+      status: 'failed',
+      result: null,
+      error: { code: 'HTTP_STATUS', httpStatus: 500, message: `the tool answered HTTP 500; ${shape}` },
+    });
+    expect(byName.texts).toMatchObject({
+      status: 'failed',
+      result: null,
+      error: { code: 'BAD_RESPONSE', httpStatus: 200, message: `the answer is not JSON; ${shape}` },
+    });
+    expect(byName.huge).toMatchObject({
+      status: 'failed',
+      result: null,
+      error: { code: 'TOO_LARGE', httpStatus: 200 },
+    });
+    expect(byName.unwrapped).toMatchObject({
+      status: 'failed',
+      result: null,
+      error: { code: 'BAD_RESPONSE', httpStatus: 200, message: `the answer has no "result" member; ${shape}` },
+    });
     // An answer is never retried: each tool was asked once.
-    for (const path of ['/hang', '/500', '/text', '/huge']) expect(receiver.requests(path)).toHaveLength(1);
+    for (const path of ['/hang', '/500', '/text', '/huge', '/unwrapped'])
+      expect(receiver.requests(path)).toHaveLength(1);
   });
 
   it('transfers a call to a number ending in 6 to its first destination: forwarding, then assistant-forwarded-call', async () => {

@@ -186,6 +186,13 @@ describe('webhook operations (extension): delivery log, re-send, recover, test p
     expect(receiver.on(hook.path)).toHaveLength(2);
     const tests = await org.api.get(`/api/v1/webhooks/${hook.id}/deliveries`, { query: { event: 'webhook.test' } });
     expect(tests.body.data.map((d: any) => d.id)).toEqual([bad.body.data.id, ok.body.data.id]);
+    // Nor re-sent by hand: the refusal says what to do instead, in words rather than a route.
+    const resend = await org.api.post(`/api/v1/webhooks/${hook.id}/deliveries/${bad.body.data.id}/retry`);
+    expect(resend.status).toBe(422);
+    expect(resend.body.error).toEqual({
+      code: 'INVALID_STATE',
+      message: 'A test ping is not re-sent: it is not an event to deliver again. Send a new test ping instead.',
+    });
   });
 
   it('recover re-sends every failed delivery since a time, keeps their ids, and runs once a minute', async () => {

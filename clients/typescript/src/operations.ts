@@ -160,6 +160,11 @@ export abstract class Operations {
     return this.request('post', '/api/v1/contacts', { body, idempotent: true, options });
   }
 
+  /** Create up to 1,000 contacts at once (`POST /api/v1/contacts/batch`, scope `contacts:write`). */
+  createContactsBatch(body: Body<'/api/v1/contacts/batch', 'post'>, options: RequestOptions = {}): Promise<Data<'/api/v1/contacts/batch', 'post'>> {
+    return this.request('post', '/api/v1/contacts/batch', { body, idempotent: true, options });
+  }
+
   /** Search contacts by name or phone, best match first (`GET /api/v1/contacts/search`, scope `contacts:read`). */
   searchContacts(query: Query<'/api/v1/contacts/search', 'get'>, options: RequestOptions = {}): Promise<Data<'/api/v1/contacts/search', 'get'>> {
     return this.request('get', '/api/v1/contacts/search', { query, options });

@@ -207,7 +207,7 @@ export interface paths {
         put?: never;
         /**
          * Create a campaign (in draft)
-         * @description Extension (docs/contracts/dialer.md). A campaign calls each entry of its audience with the case, the outbound assistant and the `from` number, as ordinary calls carrying `campaignId` (listed in /calls, billed, with the usual webhooks). An entry is called only inside the calling window, evaluated in the contact time zone (the contact's `timeZone` custom field when valid, else the number's country when it has a single zone, else `window.timezone`; DST-correct); at most `maxConcurrent` of its calls are live at once (and never more than the organization's concurrency limit), at most `callsPerMinute` start per minute; a number gets at most 3 attempts per rolling 24 hours across all campaigns. An attempt whose endedReason is in `retry.on` is retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. A number on the do-not-call list is skipped (skipReason DO_NOT_CALL), and so is a number the organization's destination rules refuse when it is dialled (skipReason DESTINATION_NOT_ALLOWED; creating a campaign with such a number is 422 DESTINATION_NOT_ALLOWED naming it, docs/contracts/destinations.md). When the organization runs out of outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Extension (docs/number-health.md): with `fromNumbers` each call uses a number of the area code it calls, else the least used today, leaving `degraded` numbers out while others remain; with `maxCallsPerNumberPerDay`, once every number reached it the campaign pauses with DAILY_NUMBER_CAP and resumes the next day in the window's time zone. Webhook events: campaign.started, campaign.paused, campaign.completed (data: the Campaign). Bounds: audience at most 10,000 (rows, contact ids or group members); maxConcurrent 1-100; callsPerMinute 1-600; retry.delaySeconds 0-604800; retry.maxAttempts 1-10.
+         * @description Extension (docs/contracts/dialer.md). A campaign calls each entry of its audience with the case, the outbound assistant and the `from` number, as ordinary calls carrying `campaignId` (listed in /calls, billed, with the usual webhooks). An entry is called only inside the calling window, evaluated in the contact time zone (the contact's `timeZone` custom field when valid, else the number's country when it has a single zone, else `window.timezone`; DST-correct); at most `maxConcurrent` of its calls are live at once (and never more than the organization's concurrency limit), at most `callsPerMinute` start per minute; a number gets at most 3 attempts per rolling 24 hours across all campaigns. An attempt whose endedReason is in `retry.on` is retried after `retry.delaySeconds` (still only inside the window) until `retry.maxAttempts` attempts in all. A number on the do-not-call list is skipped (skipReason DO_NOT_CALL), and so is a number the organization's destination rules refuse when it is dialled (skipReason DESTINATION_NOT_ALLOWED; creating a campaign with such a number is 422 DESTINATION_NOT_ALLOWED naming it, docs/contracts/destinations.md). When the organization runs out of outbound minutes or plan the campaign pauses with pausedReason OUTBOUND_MINUTES_EXHAUSTED / OUTBOUND_PLAN_REQUIRED and resumes by itself once calls can be placed again. Extension (docs/number-health.md): with `fromNumbers` each call uses a number of the area code it calls, else the least used today, leaving `degraded` numbers out while others remain; with `maxCallsPerNumberPerDay`, once every number reached it the campaign pauses with DAILY_NUMBER_CAP and resumes the next day in the window's time zone. Webhook events: campaign.started, campaign.paused, campaign.completed (data: the Campaign). Every row is checked before anything is stored (extension): a row whose case variable marked `required` has no value (from its `variableValues`, its contact or the default) refuses the campaign with 422 VALIDATION_ERROR whose `details` name each refused row, 0-based (`audience.rows[13].variableValues.date: required by the case`; `audience.contactIds[i]`, `audience.groupId[i]` for the i-th member, oldest first), at most 100 listed. With `skipInvalidRows: true` the other rows are created and the answer lists the refused ones in `refusedRows` (numbers the destination rules refuse among them). The same number twice is called once: the first row wins and `duplicatesRemoved` says how many rows were left out. Bounds: audience at most 10,000 (rows, contact ids or group members); maxConcurrent 1-100; callsPerMinute 1-600; retry.delaySeconds 0-604800; retry.maxAttempts 1-10.
          */
         post: operations["createCampaign"];
         delete?: never;
@@ -426,6 +426,26 @@ export interface paths {
          * @description Create a contact. Requires an API key with the scope `contacts:write` (or `*`). Send an `Idempotency-Key` to make a retry safe.
          */
         post: operations["createContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create up to 1,000 contacts at once
+         * @description Extension. `contacts`: 1-1,000 rows, each the body of POST /api/v1/contacts (same fields, bounds and checks; the whole body at most 1 MiB and 100,000 JSON members). Answers 200 with one result per row, in order: `created` (with `id`), `exists` when the world already has a contact with that phone, an earlier row included (with the `id` of that contact; nothing changed), or `refused` with the `error` POST /contacts would have answered. The rows are written in one transaction, each created contact with its `contact.created` event. A body that is not 1-1,000 rows is 400 VALIDATION_ERROR and creates nothing.
+         */
+        post: operations["createContactsBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -931,7 +951,7 @@ export interface paths {
         put?: never;
         /**
          * Re-send a delivery now
-         * @description Queues a new attempt at once, with the same `X-Webhook-Id` and the same body, signed with the current secret when it is sent; it appears in `attempts` when done. Allowed for `delivered` and `failed` deliveries of an active endpoint still subscribed to the event (422 INVALID_STATE otherwise); a `pending` one is 409 CONFLICT (its automatic retry is scheduled). A failed re-send counts as a failed delivery towards disabling the endpoint, like any last retry. At most 10 test pings and re-sends together per endpoint per minute, across every instance (429 RATE_LIMITED with `Retry-After`). Attempts are kept 14 days; a delivery can be re-sent while its event is kept (7 days). A delivery is one event to one endpoint; its `id` is the `X-Webhook-Id` header every attempt carried.
+         * @description Queues a new attempt at once, with the same `X-Webhook-Id` and the same body, signed with the current secret when it is sent; it appears in `attempts` when done. Allowed for `delivered` and `failed` deliveries of an active endpoint still subscribed to the event (422 INVALID_STATE otherwise); a `pending` one is 409 CONFLICT (its automatic retry is scheduled); a `webhook.test` ping is never re-sent (422 INVALID_STATE: send a new test ping). A failed re-send counts as a failed delivery towards disabling the endpoint, like any last retry. At most 10 test pings and re-sends together per endpoint per minute, across every instance (429 RATE_LIMITED with `Retry-After`). Attempts are kept 14 days; a delivery can be re-sent while its event is kept (7 days). A delivery is one event to one endpoint; its `id` is the `X-Webhook-Id` header every attempt carried.
          */
         post: operations["retryWebhookDelivery"];
         delete?: never;
@@ -1368,7 +1388,7 @@ export interface components {
             contactIds: string[] | null;
             /** Format: uuid */
             groupId: string | null;
-            /** @description How many `rows` were given (the rows are the entries) */
+            /** @description How many `rows` were given (each accepted row is an entry; refused and repeated rows are not) */
             rowCount: number | null;
         };
         CampaignAudienceInput: {
@@ -1400,6 +1420,11 @@ export interface components {
              * @description A pending entry is not called before this time
              */
             nextAttemptAt: string;
+            /**
+             * @description Extension: a sentence beside `skipReason` naming the field or rule that made the entry impossible to call
+             * @example variableValues.date: required case variable "date" has no value (variableValues, contact or default)
+             */
+            skipDetail: string | null;
             /**
              * @description Why a skipped entry was not called: DO_NOT_CALL, DESTINATION_NOT_ALLOWED, or the error code that made its call impossible
              * @example DO_NOT_CALL
@@ -1615,6 +1640,28 @@ export interface components {
              */
             timestamp: string;
         };
+        ContactsBatchRow: {
+            /** @description Why the row was refused (`details` name its fields) */
+            error?: components["schemas"]["ErrorBody"];
+            /**
+             * Format: uuid
+             * @description The contact created, or the one that has the phone
+             */
+            id?: string;
+            /**
+             * @description 0-based index of the row in `contacts`
+             * @example 0
+             */
+            row: number;
+            /**
+             * @description `created`; `exists` when the world already had a contact with this phone (an earlier row of the batch included; nothing changed); `refused` with the error POST /contacts would have answered
+             * @enum {string}
+             */
+            status: "created" | "exists" | "refused";
+        };
+        ContactsBatchRowListResponse: {
+            data: components["schemas"]["ContactsBatchRow"][];
+        };
         Conversation: {
             aiSummary: string | null;
             /**
@@ -1800,6 +1847,11 @@ export interface components {
             /** @description Omitted: one attempt per entry */
             retry?: components["schemas"]["RetryPolicy"];
             /**
+             * @description Extension: store the rows that can be called and answer the others in `refusedRows`, instead of refusing the campaign (422 VALIDATION_ERROR) when a row misses a variable its case requires or its number is refused by the destination rules. A campaign with no row left is refused all the same.
+             * @default false
+             */
+            skipInvalidRows?: boolean;
+            /**
              * Format: date-time
              * @description Not before this time (years 1970-9999); default: when started
              */
@@ -1857,6 +1909,10 @@ export interface components {
             /** @example Alice Smith */
             title: string;
         };
+        CreateContactsBatch: {
+            /** @description Each the body of POST /api/v1/contacts, checked on its own: a row that is not valid is answered `refused` and the others are still created */
+            contacts: components["schemas"]["CreateContact"][];
+        };
         CreateOutboundAssistant: {
             /** @default true */
             backchannelingEnabled?: boolean;
@@ -1893,6 +1949,91 @@ export interface components {
              * @example https://example.com/hooks/voice
              */
             url: string;
+        };
+        CreatedCampaign: {
+            /**
+             * @description Extension: ended calls (every attempt) by `answeredBy` (`human`, `voicemail`, `screener`, `unknown`)
+             * @example {
+             *       "human": 150,
+             *       "voicemail": 45
+             *     }
+             */
+            answeredBy: {
+                [key: string]: number;
+            };
+            /** Format: uuid */
+            assistantConfigId: string | null;
+            audience: components["schemas"]["CampaignAudience"];
+            callsPerMinute: number | null;
+            /** Format: uuid */
+            caseId: string | null;
+            counts: components["schemas"]["CampaignCounts"];
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description Extension: rows left out because an earlier accepted row has the same number (a number is called once per campaign)
+             * @example 0
+             */
+            duplicatesRemoved: number;
+            firstMessage: string | null;
+            /**
+             * @description The caller ID; with `fromNumbers`, the first of them
+             * @example +14155550142
+             */
+            from: string;
+            /** @description Extension: the numbers calls are spread over (each call says which it used); null: `from` alone */
+            fromNumbers: string[] | null;
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
+            /** @description Extension: calls per number per day; null: no cap */
+            maxCallsPerNumberPerDay: number | null;
+            maxConcurrent: number | null;
+            name: string;
+            /**
+             * @description Final endedReason of each done entry -> number of entries
+             * @example {
+             *       "customer-did-not-answer": 20,
+             *       "customer-ended-call": 180
+             *     }
+             */
+            outcomes: {
+                [key: string]: number;
+            };
+            /**
+             * @description Why the engine paused the campaign: OUTBOUND_MINUTES_EXHAUSTED or OUTBOUND_PLAN_REQUIRED (it resumes by itself once calls can be placed again), or DAILY_NUMBER_CAP (extension: every number reached `maxCallsPerNumberPerDay`; it resumes the next day in the window's time zone); null when paused by hand or not paused
+             * @example OUTBOUND_MINUTES_EXHAUSTED
+             */
+            pausedReason: string | null;
+            /** @description Extension, only with `skipInvalidRows: true`: the rows refused and not stored, each with the reason */
+            refusedRows?: components["schemas"]["RefusedRow"][];
+            retry: components["schemas"]["RetryPolicy"] | (never | null);
+            /** Format: date-time */
+            startAt: string | null;
+            /** @enum {string} */
+            status: "draft" | "scheduled" | "running" | "paused" | "completed" | "cancelled";
+            /**
+             * @description Extension: ended calls (every attempt) by their post-call analysis's `success` (`true`, `false`)
+             * @example {
+             *       "false": 30,
+             *       "true": 120
+             *     }
+             */
+            success: {
+                [key: string]: number;
+            };
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Extension (docs/tools.md); null: not set here */
+            voicemail: components["schemas"]["VoicemailPolicy"] | (never | null);
+            window: components["schemas"]["CallingWindow"] | (never | null);
+        };
+        CreatedCampaignResponse: {
+            data: components["schemas"]["CreatedCampaign"];
         };
         CreatedWebhookEndpoint: {
             /** Format: date-time */
@@ -2425,6 +2566,20 @@ export interface components {
              */
             voicemailRecall: number | null;
         };
+        RefusedRow: {
+            /**
+             * @description The field of the row refused (`to`, `variableValues.<name>`)
+             * @example variableValues.date
+             */
+            field: string;
+            /** @example required by the case */
+            message: string;
+            /**
+             * @description 0-based index of the row in the audience
+             * @example 13
+             */
+            row: number;
+        };
         RetryPolicy: {
             /** @example 3600 */
             delaySeconds: number;
@@ -2556,6 +2711,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             durationMs: number;
+            /** @description Extension: why a `failed` or `timed-out` call failed (absent when it succeeded) */
+            error?: components["schemas"]["ToolCallError"];
             /** @description The voice platform's id of the invocation */
             id: string;
             /** @example lookup_order */
@@ -2576,6 +2733,20 @@ export interface components {
              * @enum {boolean}
              */
             truncated?: true;
+        };
+        ToolCallError: {
+            /**
+             * @description HTTP_STATUS: a status other than 2xx; BAD_RESPONSE: a 2xx answer that is not JSON or has no `result`; TOO_LARGE: over 64 KB; TIMEOUT: no answer within `timeoutSeconds`; CONNECTION: the URL could not be reached (3 attempts); URL_REFUSED: the outbound URL rules refuse the address, or the tool is gone
+             * @enum {string}
+             */
+            code: "HTTP_STATUS" | "BAD_RESPONSE" | "TOO_LARGE" | "TIMEOUT" | "CONNECTION" | "URL_REFUSED";
+            /**
+             * @description The status the tool answered with, when it answered
+             * @example 200
+             */
+            httpStatus?: number;
+            /** @example the answer has no "result" member; answer 2xx with a JSON object {"result": …} */
+            message: string;
         };
         TranscriberConfig: {
             /** @example en */
@@ -5090,7 +5261,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CampaignResponse"];
+                    "application/json": components["schemas"]["CreatedCampaignResponse"];
                 };
             };
             /** @description VALIDATION_ERROR */
@@ -5171,7 +5342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_PHONE, DESTINATION_NOT_ALLOWED, IDEMPOTENCY_KEY_REUSED */
+            /** @description VALIDATION_ERROR, INVALID_PHONE, DESTINATION_NOT_ALLOWED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -6967,6 +7138,167 @@ export interface operations {
                 };
             };
             /** @description CONFLICT, IDEMPOTENCY_CONFLICT */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createContactsBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: for 24 h a repeat with the same key and body replays the first response (header `Idempotent-Replayed: true`); the same key with another body is 422, and a repeat while the first is still running is 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "contacts": [
+                 *         {
+                 *           "phone": "+14155550187",
+                 *           "title": "Alice Smith"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateContactsBatch"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactsBatchRowListResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description IDEMPOTENCY_CONFLICT */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap, type Schemas } from '../api';
-import { useLivemode, useOrgId } from '../pages/org-layout';
+import { useLivemode, useOrgId, useWorldPath } from '../pages/org-layout';
 import { PagedView, QueryView, StatusBadge, Table, TestBadge, formatDate, usePaged } from '../ui';
 import { CampaignActions, CampaignProgress } from './campaign-controls';
 
@@ -17,6 +17,7 @@ const FINISHED = new Set(['completed', 'cancelled']);
  */
 export function CampaignPage() {
   const orgId = useOrgId();
+  const worldPath = useWorldPath();
   const livemode = useLivemode();
   const id = useParams().campaignId!;
   const key = ['campaign', orgId, livemode, id];
@@ -51,7 +52,7 @@ export function CampaignPage() {
       {({ data: c }) => (
         <>
           <p>
-            <Link to={`/orgs/${orgId}/campaigns`}>All campaigns</Link>
+            <Link to={worldPath(`/orgs/${orgId}/campaigns`)}>All campaigns</Link>
           </p>
           <h1>
             {c.name} <StatusBadge status={c.status} /> <TestBadge livemode={c.livemode} />
@@ -88,7 +89,7 @@ export function CampaignPage() {
                         ? '—'
                         : e.attempts.map((a, i) => (
                             <span key={a.callId} className="attempt">
-                              <Link to={`/orgs/${orgId}/calls/${a.callId}`}>
+                              <Link to={worldPath(`/orgs/${orgId}/calls/${a.callId}`)}>
                                 Call {i + 1}: {a.endedReason ?? 'in progress'}
                               </Link>{' '}
                             </span>

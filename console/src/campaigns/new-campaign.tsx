@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { CAMPAIGN_BOUNDS } from '../../../src/modules/audiences/campaign-bounds';
 import { api, unwrap, type Schemas } from '../api';
-import { orgPath, useLivemode, useOrgId, worldParams } from '../pages/org-layout';
+import { orgPath, useLivemode, useOrgId, useWorldPath, worldParams } from '../pages/org-layout';
 import { CaseSelect, GroupSelect } from '../pages/choices';
 import { ErrorNote, Field } from '../ui';
 import { parseAudienceCsv, type ParsedAudience } from './audience-csv';
@@ -18,6 +18,7 @@ type Body = Schemas['CreateCampaignDto'];
  */
 export function NewCampaignPage() {
   const orgId = useOrgId();
+  const worldPath = useWorldPath();
   const livemode = useLivemode();
   const navigate = useNavigate();
   const [name, setName] = useState('');
@@ -39,7 +40,7 @@ export function NewCampaignPage() {
   const create = useMutation({
     mutationFn: (body: Body) =>
       unwrap(api.POST('/admin/v1/organizations/{orgId}/campaigns', { params: worldParams(orgId, livemode), body })),
-    onSuccess: (created) => void navigate(`/orgs/${orgId}/campaigns/${created.data.id}`),
+    onSuccess: (created) => void navigate(worldPath(`/orgs/${orgId}/campaigns/${created.data.id}`)),
   });
   const rows = csv && !csv.fileProblem ? csv.rows : [];
   const ready = source === 'csv' ? rows.length > 0 : groupId !== '';
@@ -152,7 +153,7 @@ export function NewCampaignPage() {
             ? `Create campaign from ${rows.length} row${rows.length === 1 ? '' : 's'}`
             : 'Create campaign'}
         </button>
-        {create.isError && <ErrorNote error={create.error} />}
+        {create.isError && <ErrorNote error={create.error} listDetails />}
       </form>
     </>
   );

@@ -1746,7 +1746,7 @@ export interface components {
             contactIds: string[] | null;
             /** Format: uuid */
             groupId: string | null;
-            /** @description How many `rows` were given (the rows are the entries) */
+            /** @description How many `rows` were given (each accepted row is an entry; refused and repeated rows are not) */
             rowCount: number | null;
         };
         CampaignCountsResponse: {
@@ -1767,6 +1767,11 @@ export interface components {
              * @description A pending entry is not called before this time
              */
             nextAttemptAt: string;
+            /**
+             * @description Extension: a sentence beside `skipReason` naming the field or rule that made the entry impossible to call
+             * @example variableValues.date: required case variable "date" has no value (variableValues, contact or default)
+             */
+            skipDetail: string | null;
             /**
              * @description Why a skipped entry was not called: DO_NOT_CALL, DESTINATION_NOT_ALLOWED, or the error code that made its call impossible
              * @example DO_NOT_CALL
@@ -1938,6 +1943,95 @@ export interface components {
              * @example OUTBOUND_MINUTES_EXHAUSTED
              */
             pausedReason: string | null;
+            retry: components["schemas"]["RetryPolicyDto"] | (never | null);
+            /** Format: date-time */
+            startAt: string | null;
+            /** @enum {string} */
+            status: "draft" | "scheduled" | "running" | "paused" | "completed" | "cancelled";
+            /**
+             * @description Extension: ended calls (every attempt) by their post-call analysis's `success` (`true`, `false`)
+             * @example {
+             *       "false": 30,
+             *       "true": 120
+             *     }
+             */
+            success: {
+                [key: string]: number;
+            };
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Extension (docs/tools.md); null: not set here */
+            voicemail: components["schemas"]["VoicemailPolicyResponse"] | (never | null);
+            window: components["schemas"]["CallingWindowDto"] | (never | null);
+        };
+        ConsoleCreatedCampaignResponse: {
+            /**
+             * @example [
+             *       "start",
+             *       "cancel"
+             *     ]
+             */
+            actions: ("start" | "pause" | "resume" | "cancel")[];
+            /**
+             * @description Extension: ended calls (every attempt) by `answeredBy` (`human`, `voicemail`, `screener`, `unknown`)
+             * @example {
+             *       "human": 150,
+             *       "voicemail": 45
+             *     }
+             */
+            answeredBy: {
+                [key: string]: number;
+            };
+            /** Format: uuid */
+            assistantConfigId: string | null;
+            audience: components["schemas"]["CampaignAudienceResponse"];
+            callsPerMinute: number | null;
+            /** Format: uuid */
+            caseId: string | null;
+            counts: components["schemas"]["CampaignCountsResponse"];
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description Extension: rows left out because an earlier accepted row has the same number (a number is called once per campaign)
+             * @example 0
+             */
+            duplicatesRemoved: number;
+            firstMessage: string | null;
+            /**
+             * @description The caller ID; with `fromNumbers`, the first of them
+             * @example +14155550142
+             */
+            from: string;
+            /** @description Extension: the numbers calls are spread over (each call says which it used); null: `from` alone */
+            fromNumbers: string[] | null;
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description Extension: the world the object belongs to; `true` for live data, `false` for test data (made with a `test` key or a test messaging account). A key reads and changes only objects of its own world.
+             * @example true
+             */
+            livemode: boolean;
+            /** @description Extension: calls per number per day; null: no cap */
+            maxCallsPerNumberPerDay: number | null;
+            maxConcurrent: number | null;
+            name: string;
+            /**
+             * @description Final endedReason of each done entry -> number of entries
+             * @example {
+             *       "customer-did-not-answer": 20,
+             *       "customer-ended-call": 180
+             *     }
+             */
+            outcomes: {
+                [key: string]: number;
+            };
+            /**
+             * @description Why the engine paused the campaign: OUTBOUND_MINUTES_EXHAUSTED or OUTBOUND_PLAN_REQUIRED (it resumes by itself once calls can be placed again), or DAILY_NUMBER_CAP (extension: every number reached `maxCallsPerNumberPerDay`; it resumes the next day in the window's time zone); null when paused by hand or not paused
+             * @example OUTBOUND_MINUTES_EXHAUSTED
+             */
+            pausedReason: string | null;
+            /** @description Extension, only with `skipInvalidRows: true`: the rows refused and not stored, each with the reason */
+            refusedRows?: components["schemas"]["RefusedRowResponse"][];
             retry: components["schemas"]["RetryPolicyDto"] | (never | null);
             /** Format: date-time */
             startAt: string | null;
@@ -2221,6 +2315,11 @@ export interface components {
             name: string;
             /** @description Omitted: one attempt per entry */
             retry?: components["schemas"]["RetryPolicyDto"];
+            /**
+             * @description Extension: store the rows that can be called and answer the others in `refusedRows`, instead of refusing the campaign (422 VALIDATION_ERROR) when a row misses a variable its case requires or its number is refused by the destination rules. A campaign with no row left is refused all the same.
+             * @default false
+             */
+            skipInvalidRows?: boolean;
             /**
              * Format: date-time
              * @description Not before this time (years 1970-9999); default: when started
@@ -3302,6 +3401,20 @@ export interface components {
             /** @enum {string} */
             status: "active" | "paused";
         };
+        RefusedRowResponse: {
+            /**
+             * @description The field of the row refused (`to`, `variableValues.<name>`)
+             * @example variableValues.date
+             */
+            field: string;
+            /** @example required by the case */
+            message: string;
+            /**
+             * @description 0-based index of the row in the audience
+             * @example 13
+             */
+            row: number;
+        };
         RetryPolicyDto: {
             /** @example 3600 */
             delaySeconds: number;
@@ -3596,6 +3709,20 @@ export interface components {
             synced: number;
             templates: components["schemas"]["MessagingTemplateResponse"][];
         };
+        ToolCallErrorResponse: {
+            /**
+             * @description HTTP_STATUS: a status other than 2xx; BAD_RESPONSE: a 2xx answer that is not JSON or has no `result`; TOO_LARGE: over 64 KB; TIMEOUT: no answer within `timeoutSeconds`; CONNECTION: the URL could not be reached (3 attempts); URL_REFUSED: the outbound URL rules refuse the address, or the tool is gone
+             * @enum {string}
+             */
+            code: "HTTP_STATUS" | "BAD_RESPONSE" | "TOO_LARGE" | "TIMEOUT" | "CONNECTION" | "URL_REFUSED";
+            /**
+             * @description The status the tool answered with, when it answered
+             * @example 200
+             */
+            httpStatus?: number;
+            /** @example the answer has no "result" member; answer 2xx with a JSON object {"result": …} */
+            message: string;
+        };
         ToolCallResponse: {
             /**
              * @description The arguments the assistant passed
@@ -3609,6 +3736,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             durationMs: number;
+            /** @description Extension: why a `failed` or `timed-out` call failed (absent when it succeeded) */
+            error?: components["schemas"]["ToolCallErrorResponse"];
             /** @description The voice platform's id of the invocation */
             id: string;
             /** @example lookup_order */
@@ -5877,7 +6006,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ConsoleCampaignResponse"];
+                        data: components["schemas"]["ConsoleCreatedCampaignResponse"];
                     };
                 };
             };
@@ -5917,7 +6046,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description INVALID_PHONE, DESTINATION_NOT_ALLOWED */
+            /** @description VALIDATION_ERROR, INVALID_PHONE, DESTINATION_NOT_ALLOWED */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11162,6 +11291,8 @@ export const caseVariableDtoSourceValues: ReadonlyArray<FlattenedDeepRequired<co
 export const caseVariableResponseSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CaseVariableResponse"]["source"]> = ["contact.title", "contact.email", "contact.notes", "contact.phone", "custom"];
 export const consoleCampaignResponseActionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsoleCampaignResponse"]["actions"]> = ["start", "pause", "resume", "cancel"];
 export const consoleCampaignResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsoleCampaignResponse"]["status"]> = ["draft", "scheduled", "running", "paused", "completed", "cancelled"];
+export const consoleCreatedCampaignResponseActionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsoleCreatedCampaignResponse"]["actions"]> = ["start", "pause", "resume", "cancel"];
+export const consoleCreatedCampaignResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsoleCreatedCampaignResponse"]["status"]> = ["draft", "scheduled", "running", "paused", "completed", "cancelled"];
 export const consoleSessionResponseSubjectValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsoleSessionResponse"]["subject"]> = ["admin"];
 export const conversationDetailResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConversationDetailResponse"]["status"]> = ["active", "handed_off", "closed"];
 export const conversationResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConversationResponse"]["status"]> = ["active", "handed_off", "closed"];
@@ -11207,6 +11338,7 @@ export const subscriptionResponseProductTypeValues: ReadonlyArray<FlattenedDeepR
 export const subscriptionResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionResponse"]["status"]> = ["active", "canceled"];
 export const templateButtonDtoSubTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TemplateButtonDto"]["subType"]> = ["quick_reply", "url"];
 export const templateHeaderDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TemplateHeaderDto"]["type"]> = ["text", "image", "video", "document"];
+export const toolCallErrorResponseCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ToolCallErrorResponse"]["code"]> = ["HTTP_STATUS", "BAD_RESPONSE", "TOO_LARGE", "TIMEOUT", "CONNECTION", "URL_REFUSED"];
 export const toolCallResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ToolCallResponse"]["status"]> = ["succeeded", "failed", "timed-out"];
 export const toolResponseTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ToolResponse"]["type"]> = ["function", "transfer", "end-call", "platform"];
 export const transcriptMessageResponseRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TranscriptMessageResponse"]["role"]> = ["assistant", "user", "system"];

@@ -5,12 +5,13 @@ import { api, unwrap, type Schemas } from '../api';
 import { ConfirmButton, ErrorNote, QueryView, StatusBadge, TestBadge, formatDate } from '../ui';
 import { CallToolActivity } from '../tools/call-tool-activity';
 import { TERMINAL } from './calls';
-import { useLivemode, useOrgId } from './org-layout';
+import { useLivemode, useOrgId, useWorldPath } from './org-layout';
 
 type Call = Schemas['CallDetailResponse'];
 
 export function CallDetailPage() {
   const orgId = useOrgId();
+  const worldPath = useWorldPath();
   const callId = useParams().callId!;
   const livemode = useLivemode();
   // Statuses seen while watching, in order: the API keeps the current status only, so the live timeline is
@@ -40,7 +41,7 @@ export function CallDetailPage() {
   return (
     <>
       <p>
-        <Link to={`/orgs/${orgId}/calls`}>← Calls</Link>
+        <Link to={worldPath(`/orgs/${orgId}/calls`)}>← Calls</Link>
       </p>
       <QueryView query={call}>
         {(c) => (

@@ -14,7 +14,7 @@ import {
   Table,
 } from '../ui';
 import { CaseSelect } from './choices';
-import { useLivemode, useOrgId } from './org-layout';
+import { useLivemode, useOrgId, useWorldPath } from './org-layout';
 
 export const TERMINAL = new Set(['ended', 'cancelled', 'error']);
 const STATUSES = pathsAdminV1OrganizationsOrgIdCallsGetParametersQueryStatusValues;
@@ -22,6 +22,7 @@ type Status = (typeof STATUSES)[number];
 
 export function CallsPage() {
   const orgId = useOrgId();
+  const worldPath = useWorldPath();
   const livemode = useLivemode();
   const [status, setStatus] = useState<Status | ''>('');
   const [from, setFrom] = useState('');
@@ -94,7 +95,7 @@ export function CallsPage() {
             {calls.map((c) => (
               <tr key={c.id}>
                 <td>
-                  <Link to={`/orgs/${orgId}/calls/${c.id}`}>{formatDate(c.createdAt)}</Link>
+                  <Link to={worldPath(`/orgs/${orgId}/calls/${c.id}`)}>{formatDate(c.createdAt)}</Link>
                 </td>
                 <td>{c.callTo}</td>
                 <td>

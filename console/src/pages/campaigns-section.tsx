@@ -2,10 +2,11 @@ import { Link } from 'react-router';
 import { api, unwrap } from '../api';
 import { CampaignActions, CampaignProgress, type Campaign } from '../campaigns/campaign-controls';
 import { PagedView, StatusBadge, TestBadge, formatDate, usePaged } from '../ui';
-import { useLivemode } from './org-layout';
+import { useLivemode, useWorldPath } from './org-layout';
 
 /** Dialer campaigns with their progress, refreshed every 3 s while the page is open. */
 export function CampaignsSection({ orgId }: { orgId: string }) {
+  const worldPath = useWorldPath();
   const livemode = useLivemode();
   const key = ['campaigns', orgId, livemode];
   const paged = usePaged<Campaign>(
@@ -21,7 +22,7 @@ export function CampaignsSection({ orgId }: { orgId: string }) {
   return (
     <section aria-labelledby="campaigns-heading">
       <h2 id="campaigns-heading">Dialer campaigns</h2>
-      <Link to={`/orgs/${orgId}/campaigns/new`} className="button">
+      <Link to={worldPath(`/orgs/${orgId}/campaigns/new`)} className="button">
         New campaign
       </Link>
       <PagedView paged={paged} empty="No campaigns yet.">
@@ -29,7 +30,7 @@ export function CampaignsSection({ orgId }: { orgId: string }) {
           <ul className="rows">
             {items.map((c) => (
               <li key={c.id} data-testid={`campaign-${c.id}`}>
-                <Link to={`/orgs/${orgId}/campaigns/${c.id}`}>
+                <Link to={worldPath(`/orgs/${orgId}/campaigns/${c.id}`)}>
                   <strong>{c.name}</strong>
                 </Link>{' '}
                 <StatusBadge status={c.status} /> <TestBadge livemode={c.livemode} />{' '}

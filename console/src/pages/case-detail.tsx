@@ -3,11 +3,12 @@ import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api';
 import { CaseTools } from '../tools/case-tools';
 import { QueryView, formatDate } from '../ui';
-import { useOrgId } from './org-layout';
+import { useOrgId, useWorldPath } from './org-layout';
 
 /** One case: its script, its variables, and the tools its calls carry (changed here only, never by the public API). */
 export function CaseDetailPage() {
   const orgId = useOrgId();
+  const worldPath = useWorldPath();
   const caseId = useParams().caseId!;
   const queryKey = ['case', orgId, caseId] as const;
   const found = useQuery({
@@ -18,7 +19,7 @@ export function CaseDetailPage() {
   return (
     <>
       <p>
-        <Link to={`/orgs/${orgId}/cases`}>← Cases</Link>
+        <Link to={worldPath(`/orgs/${orgId}/cases`)}>← Cases</Link>
       </p>
       <QueryView query={found}>
         {({ data: c }) => (

@@ -4,12 +4,13 @@ import { Link } from 'react-router';
 import { api, unwrap, type Schemas } from '../api';
 import { Field, FormActions, PagedView, formatDate, usePaged } from '../ui';
 import { CaseVariablesFields } from './case-variables';
-import { orgPath, useOrgId } from './org-layout';
+import { orgPath, useOrgId, useWorldPath } from './org-layout';
 
 type CaseItem = Schemas['CaseListItemResponse'];
 
 export function CasesPage() {
   const orgId = useOrgId();
+  const worldPath = useWorldPath();
   const [editing, setEditing] = useState<CaseItem | 'new'>();
   const paged = usePaged<CaseItem>(['cases', orgId], (cursor) =>
     unwrap(
@@ -31,7 +32,7 @@ export function CasesPage() {
             {cases.map((c) => (
               <li key={c.id}>
                 <strong>
-                  <Link to={`/orgs/${orgId}/cases/${c.id}`}>{c.title}</Link>
+                  <Link to={worldPath(`/orgs/${orgId}/cases/${c.id}`)}>{c.title}</Link>
                 </strong>{' '}
                 <span className="muted">updated {formatDate(c.updatedAt)}</span>
                 <p>{c.firstMessage ?? c.description ?? ''}</p>

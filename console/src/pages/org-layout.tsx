@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { createContext, useContext, useState } from 'react';
-import { Link, NavLink, Outlet, useParams } from 'react-router';
+import { createContext, useContext } from 'react';
+import { Link, NavLink, Outlet, useParams, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api';
 import { SignOutButton } from '../session';
 import { ErrorNote } from '../ui';
@@ -17,19 +17,27 @@ export function orgPath(orgId: string) {
 /**
  * The world the console is looking at (the Test / Live switch in the top bar): every per-world admin route is
  * asked with it (`worldParams`), and every query key holds it, so each list, count and action shows one world.
+ * It lives in the URL (`?world=test`; live has no parameter), so a reload, a shared link and the back button
+ * keep it; links inside an organization carry it (`useWorldPath`).
  */
-const WorldContext = createContext<{ livemode: boolean; show: (livemode: boolean) => void }>({
-  livemode: true,
-  show: () => undefined,
-});
+const WorldContext = createContext<{ livemode: boolean }>({ livemode: true });
 
 export function useLivemode(): boolean {
   return useContext(WorldContext).livemode;
 }
 
-/** Turns the switch (the test-call button shows the test world, where its call is). */
-export function useShowWorld(): (livemode: boolean) => void {
-  return useContext(WorldContext).show;
+/** The URL parameter of the test world (`?world=test`). */
+const WORLD_PARAM = 'world';
+
+/** `path` in a world: the test world's carries `?world=test`. */
+export function worldPath(livemode: boolean, path: string): string {
+  return livemode ? path : `${path}?${WORLD_PARAM}=test`;
+}
+
+/** A path inside the organization with the world shown now, for links and navigation. */
+export function useWorldPath(): (path: string) => string {
+  const { livemode } = useContext(WorldContext);
+  return (path) => worldPath(livemode, path);
 }
 
 /** Path and switch of a per-world admin route (calls, contacts, campaigns, webhooks, messaging, usage history). */
@@ -58,7 +66,16 @@ const SECTIONS = [
 
 export function OrgLayout() {
   const orgId = useOrgId();
-  const [livemode, setLivemode] = useState(true);
+  const [search, setSearch] = useSearchParams();
+  const livemode = search.get(WORLD_PARAM) !== 'test';
+  // A new history entry per switch, so the back button returns to the world shown before.
+  const setLivemode = (live: boolean) =>
+    setSearch((current) => {
+      const next = new URLSearchParams(current);
+      if (live) next.delete(WORLD_PARAM);
+      else next.set(WORLD_PARAM, 'test');
+      return next;
+    });
   const org = useQuery({
     queryKey: ['org', orgId],
     queryFn: () => unwrap(api.GET('/admin/v1/organizations/{orgId}', { params: orgPath(orgId) })),
@@ -88,7 +105,7 @@ export function OrgLayout() {
         <ul>
           {SECTIONS.map(([path, label]) => (
             <li key={path}>
-              <NavLink to={`/orgs/${orgId}${path ? `/${path}` : ''}`} end={path === ''}>
+              <NavLink to={worldPath(livemode, `/orgs/${orgId}${path ? `/${path}` : ''}`)} end={path === ''}>
                 {label}
               </NavLink>
             </li>
@@ -101,7 +118,7 @@ export function OrgLayout() {
             Test data: what test API keys and test messaging accounts made. Live data is hidden.
           </p>
         )}
-        <WorldContext.Provider value={{ livemode, show: setLivemode }}>
+        <WorldContext.Provider value={{ livemode }}>
           {org.isError ? <ErrorNote error={org.error} /> : <Outlet />}
         </WorldContext.Provider>
       </main>

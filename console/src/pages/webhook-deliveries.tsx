@@ -1,3 +1,4 @@
+import { WEBHOOK_TEST_EVENT } from '../../../src/modules/webhooks/webhook-test-event';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../api';
@@ -100,9 +101,12 @@ function DeliveryRow({
       <span className="muted">
         {formatDate(d.createdAt)} · {d.attempts.length} {d.attempts.length === 1 ? 'attempt' : 'attempts'}
       </span>{' '}
-      <button type="button" className="secondary" disabled={replaying} onClick={onReplay}>
-        Replay
-      </button>
+      {/* A test ping is never re-sent (the API refuses it): "Send test ping" sends a new one. */}
+      {d.event !== WEBHOOK_TEST_EVENT && (
+        <button type="button" className="secondary" disabled={replaying} onClick={onReplay}>
+          Replay
+        </button>
+      )}
       {open && (
         <Table headers={['#', 'At', 'Status code', 'Duration', 'Error']} testId={`attempts-${d.id}`}>
           {d.attempts.map((a) => (

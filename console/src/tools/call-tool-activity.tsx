@@ -41,6 +41,12 @@ function ToolCallRow({ toolCall }: { toolCall: ToolCallReport }) {
       <span className="muted">
         {toolCall.durationMs != null ? `${toolCall.durationMs} ms` : '—'} · {formatDate(toolCall.at)}
       </span>
+      {toolCall.error && (
+        <p className="error" data-testid="tool-call-error">
+          {toolCall.error.code}
+          {toolCall.error.httpStatus != null ? ` (HTTP ${toolCall.error.httpStatus})` : ''}: {toolCall.error.message}
+        </p>
+      )}
       {open && (
         <dl className="details">
           <dt>Arguments</dt>

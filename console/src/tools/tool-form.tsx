@@ -256,7 +256,14 @@ function FunctionFields({
           />
         )}
       </Field>
-      <Field label="URL" hint="https and public; each call is signed with the tool's secret." problem={problem('url')}>
+      <Field
+        label="URL"
+        hint={
+          'https and public; each call is signed with the tool\'s secret. It must answer 2xx with a JSON object ' +
+          '{"result": …} (any JSON value as the result); anything else fails the call, with the reason on the call.'
+        }
+        problem={problem('url')}
+      >
         {(id) => (
           <input
             id={id}

@@ -8,6 +8,9 @@ export interface ErrorDetail {
   providerCode?: number;
 }
 
+/** At most this many `details` in one error (a 10,000-row refusal stays readable and small). */
+export const MAX_DETAILS = 100;
+
 /** What a client is told when a backing service is down, and how soon to retry (seconds). */
 export const UNAVAILABLE_MESSAGE = 'A backing service is temporarily unavailable; retry shortly';
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = '1';
@@ -33,11 +36,16 @@ export class ApiError extends HttpException {
   }
 
   /**
-   * A well-formed value the service cannot act on (a known voice platform whose credentials are not set): 422
-   * VALIDATION_ERROR naming the field, where a malformed one is 400 (docs/contracts/errors.md).
+   * Well-formed input the service cannot act on for what it says about stored data or this deployment (a campaign
+   * row missing a variable its case requires, a known voice platform whose credentials are not set):
+   * VALIDATION_ERROR, but 422, since the same body is accepted once the data changes; a malformed value is 400
+   * (docs/contracts/errors.md). The message names the first field; `details` name each (at most `MAX_DETAILS`).
    */
-  static unprocessable(field: string, message: string): ApiError {
-    return new ApiError('VALIDATION_ERROR', `${field}: ${message}`, [{ field, message }], undefined, 422);
+  static unprocessable(details: ErrorDetail[], total = details.length): ApiError {
+    const listed = details.slice(0, MAX_DETAILS);
+    const more = total > listed.length ? `, ${total - listed.length} more not listed` : '';
+    const message = `${listed[0].field}: ${listed[0].message}${total > 1 ? `; ${total} refusals in all${more}` : ''}`;
+    return new ApiError('VALIDATION_ERROR', message, listed, undefined, 422);
   }
 
   static conflict(message: string): ApiError {

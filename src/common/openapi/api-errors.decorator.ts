@@ -41,31 +41,27 @@ export function errorResponse(codes: readonly ErrorCode[]) {
   };
 }
 
-/**
- * A code a route also returns at another status than its own (`VALIDATION_ERROR` at 422 for a well-formed value
- * the service cannot act on: ApiError.unprocessable), written `'VALIDATION_ERROR@422'`.
- */
-type CodeAtStatus = `${ErrorCode}@${number}`;
+/** A code at its usual status, or `CODE@status` for a code a route also answers at another (`VALIDATION_ERROR@422`). */
+export type DocumentedError = ErrorCode | `${ErrorCode}@${number}`;
+
+function statusAndCode(documented: DocumentedError): [number, ErrorCode] {
+  const [code, status] = documented.split('@') as [ErrorCode, string | undefined];
+  return [status ? Number(status) : ERROR_STATUS[code], code];
+}
 
 /**
  * Documents the error codes a route can return. Codes accumulate across decorators (the scope decorator adds
  * the auth errors, the route its own), and each status gets one response listing its codes with an example
  * per code, all in the shared error envelope.
  */
-export function ApiErrors(...codes: Array<ErrorCode | CodeAtStatus>): MethodDecorator & ClassDecorator {
+export function ApiErrors(...codes: DocumentedError[]): MethodDecorator & ClassDecorator {
   return ((target: object, _key?: string | symbol, descriptor?: PropertyDescriptor) => {
     const holder = descriptor ? descriptor.value : target;
-    const all: Array<ErrorCode | CodeAtStatus> = [
-      ...new Set([...(Reflect.getMetadata(ERROR_CODES_KEY, holder) ?? []), ...codes]),
-    ];
+    const all: DocumentedError[] = [...new Set([...(Reflect.getMetadata(ERROR_CODES_KEY, holder) ?? []), ...codes])];
     Reflect.defineMetadata(ERROR_CODES_KEY, all, holder);
     const responses = { ...(Reflect.getMetadata(API_RESPONSE_KEY, holder) ?? {}) };
     const byStatus = new Map<number, ErrorCode[]>();
-    for (const entry of all) {
-      const [code, at] = entry.split('@') as [ErrorCode, string | undefined];
-      const status = at ? Number(at) : ERROR_STATUS[code];
-      byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-    }
+    for (const [status, code] of all.map(statusAndCode)) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
     for (const [status, statusCodes] of byStatus) responses[status] = errorResponse(statusCodes);
     Reflect.defineMetadata(API_RESPONSE_KEY, responses, holder);
     return descriptor ?? target;
@@ -77,5 +73,5 @@ export function ApiErrors(...codes: Array<ErrorCode | CodeAtStatus>): MethodDeco
  * 404 when the admin API is off (no ADMIN_TOKEN) or the organization is unknown, 400 for a malformed id.
  * Per method, because a method's codes for a status replace the class's codes for it.
  */
-export const ApiAdminErrors = (...codes: Array<ErrorCode | CodeAtStatus>) =>
+export const ApiAdminErrors = (...codes: DocumentedError[]) =>
   ApiErrors('UNAUTHORIZED', 'NOT_FOUND', 'VALIDATION_ERROR', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE', ...codes);

@@ -6,12 +6,12 @@ const LOGGED_PREFIXES = ['/api/v1/', '/admin/v1/', '/platform/'];
 
 export interface AccessLogSink {
   log(line: Record<string, unknown>, message: string): void;
-  /** The console's own static files and polling reads (isQuietRequest). */
+  /** The console's static files and successful reads, which pollers repeat (isQuietRequest). */
   debug(line: Record<string, unknown>, message: string): void;
 }
 
 /**
- * One line per request on the APIs (info; debug for the console's own reads, isQuietRequest), written when the response is sent: method, route template (never the
+ * One line per request on the APIs (info; debug for successful reads, isQuietRequest), written when the response is sent: method, route template (never the
  * concrete URL, which can carry ids and query text), status, duration, request id, and the organization and key
  * the request authenticated as. Never headers, bodies or keys.
  */

@@ -119,6 +119,20 @@ function resolveVariable(name: string, input: ResolutionInput, definition?: Case
   return present(definition?.defaultValue) ? definition.defaultValue : undefined;
 }
 
+/**
+ * The case's required variables that nothing resolves for these values and this contact (rule 3), in the case's
+ * order: what a call with them would be refused for, so a campaign can refuse its rows before storing them.
+ */
+export function missingRequiredVariables(
+  variables: readonly CaseVariable[],
+  request: ResolutionInput['request'],
+  contact: ResolutionInput['contact'],
+): string[] {
+  return variables
+    .filter((v) => v.required && resolveVariable(v.name, { request, contact }, v) === undefined)
+    .map((v) => v.name);
+}
+
 function keytermsOf(text: string | null | undefined): string[] | null {
   const terms = (text ?? '')
     .split('\n')

@@ -72,8 +72,8 @@ export class ToolCallsService implements BeforeApplicationShutdown {
     const { record } = outcome;
     if (record.status !== 'succeeded') {
       this.logger.warn(
-        { callId, tool: record.name, status: record.status, durationMs: record.durationMs },
-        'Tool call failed',
+        { callId, tool: record.name, status: record.status, durationMs: record.durationMs, error: record.error },
+        `Tool call failed: ${record.error?.message ?? record.status}`,
       );
     }
     await this.calls.appendToolCall(callId, record, MAX_TOOL_CALLS_PER_CALL);

@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { CampaignAudience } from './campaign.entity';
-import { NewEntry } from './campaign-entries.repository';
+import { AudienceCandidate } from './audience-preflight';
 import { CampaignAudienceDto } from '../audiences/campaign-audience.dto';
 import { CAMPAIGN_BOUNDS } from '../audiences/campaign-bounds';
 import { contactTimeZone } from './engine/contact-time-zone';
@@ -13,8 +13,9 @@ import { DialTarget } from '../contacts/contacts.repository';
 import { ContactsService } from '../contacts/contacts.service';
 
 /**
- * Turns a campaign's audience (a contact group, contact ids, or rows) into entries, each with the zone its
- * calling window is evaluated in. Reads contacts of the organization only: another organization's group or
+ * Turns a campaign's audience (a contact group, contact ids, or rows) into candidate entries, each with the zone
+ * its calling window is evaluated in, its contact and the request field it came from (`audience.groupId[i]` is
+ * the group's i-th member, oldest first). Reads contacts of the organization only: another organization's group or
  * contact is 404 like a missing one.
  */
 @Injectable()
@@ -29,15 +30,24 @@ export class CampaignAudienceResolver {
     world: World,
     dto: CampaignAudienceDto,
     defaultZone: string,
-  ): Promise<{ audience: CampaignAudience; entries: NewEntry[] }> {
+  ): Promise<{ audience: CampaignAudience; candidates: AudienceCandidate[] }> {
     const given = [dto.groupId, dto.contactIds, dto.rows].filter((x) => x !== undefined).length;
     if (given !== 1) throw ApiError.validation('audience', 'give exactly one of groupId, contactIds, rows');
-    const entry = (to: string, contact: DialTarget | undefined, variableValues?: Record<string, string>) => ({
-      id: uuidv7(),
-      to,
-      contactId: contact?.id ?? null,
-      variableValues: variableValues ?? null,
-      timeZone: contactTimeZone(to, contact?.zone, defaultZone),
+    const candidate = (
+      source: string,
+      to: string,
+      contact: DialTarget | undefined,
+      variableValues?: Record<string, string>,
+    ): AudienceCandidate => ({
+      entry: {
+        id: uuidv7(),
+        to,
+        contactId: contact?.id ?? null,
+        variableValues: variableValues ?? null,
+        timeZone: contactTimeZone(to, contact?.zone, defaultZone),
+      },
+      contact,
+      source,
     });
 
     if (dto.groupId) {
@@ -48,14 +58,19 @@ export class CampaignAudienceResolver {
         throw ApiError.validation('audience.groupId', `the group has more than ${CAMPAIGN_BOUNDS.audience} contacts`);
       }
       if (!contacts.length) throw ApiError.validation('audience.groupId', 'the group has no contacts');
-      return { audience: { groupId: dto.groupId }, entries: contacts.map((c) => entry(c.phone, c)) };
+      return {
+        audience: { groupId: dto.groupId },
+        candidates: contacts.map((c, i) => candidate(`audience.groupId[${i}]`, c.phone, c)),
+      };
     }
 
     if (dto.contactIds) {
       const contacts = await this.contacts(m, world, dto.contactIds);
       return {
         audience: { contactIds: dto.contactIds },
-        entries: dto.contactIds.map((id) => entry(contacts.get(id)!.phone, contacts.get(id))),
+        candidates: dto.contactIds.map((id, i) =>
+          candidate(`audience.contactIds[${i}]`, contacts.get(id)!.phone, contacts.get(id)),
+        ),
       };
     }
 
@@ -64,7 +79,9 @@ export class CampaignAudienceResolver {
     const contacts = await this.contacts(m, world, linked);
     return {
       audience: { rows: rows.length },
-      entries: rows.map((r) => entry(r.to, r.contactId ? contacts.get(r.contactId) : undefined, r.variableValues)),
+      candidates: rows.map((r, i) =>
+        candidate(`audience.rows[${i}]`, r.to, r.contactId ? contacts.get(r.contactId) : undefined, r.variableValues),
+      ),
     };
   }
 

@@ -24,9 +24,17 @@ export interface EntryOutcome {
   id: string;
   status: EntryOutcomeStatus;
   skipReason: string | null;
+  skipDetail: string | null;
   nextAttemptAt: Date;
   blocked: boolean;
   endedReason: string;
+}
+
+/** An entry that cannot be called: the code (`skipReason`) and the sentence saying why (`skipDetail`). */
+export interface SkippedEntry {
+  id: string;
+  reason: string;
+  detail: string;
 }
 
 /** Every entry is born waiting. */
@@ -92,11 +100,11 @@ export class CampaignEntriesRepository {
     if (!outcomes.length) return;
     await m.query(
       `UPDATE campaign_entries e
-          SET status = o.status, skip_reason = o.skip_reason, next_attempt_at = o.next_attempt_at,
+          SET status = o.status, skip_reason = o.skip_reason, skip_detail = o.skip_detail, next_attempt_at = o.next_attempt_at,
               blocked_attempts = e.blocked_attempts + CASE WHEN o.blocked THEN 1 ELSE 0 END,
               last_ended_reason = o.ended_reason, current_call_id = NULL, updated_at = now()
          FROM jsonb_to_recordset($1::jsonb)
-           AS o(id uuid, status text, skip_reason text, next_attempt_at timestamptz, blocked boolean, ended_reason text)
+           AS o(id uuid, status text, skip_reason text, skip_detail text, next_attempt_at timestamptz, blocked boolean, ended_reason text)
         WHERE e.id = o.id AND ${entryStatusIn(ENTRY_MOVES.applyOutcome.from, 'e.status')}`,
       [
         JSON.stringify(
@@ -104,6 +112,7 @@ export class CampaignEntriesRepository {
             id: o.id,
             status: o.status,
             skip_reason: o.skipReason,
+            skip_detail: o.skipDetail,
             next_attempt_at: o.nextAttemptAt.toISOString(),
             blocked: o.blocked,
             ended_reason: o.endedReason,
@@ -150,11 +159,11 @@ export class CampaignEntriesRepository {
     );
   }
 
-  async skip(m: EntityManager, skipped: ReadonlyArray<{ id: string; reason: string }>): Promise<void> {
+  async skip(m: EntityManager, skipped: readonly SkippedEntry[]): Promise<void> {
     if (!skipped.length) return;
     await m.query(
-      `UPDATE campaign_entries e SET status = $2, skip_reason = s.reason, updated_at = now()
-         FROM jsonb_to_recordset($1::jsonb) AS s(id uuid, reason text)
+      `UPDATE campaign_entries e SET status = $2, skip_reason = s.reason, skip_detail = s.detail, updated_at = now()
+         FROM jsonb_to_recordset($1::jsonb) AS s(id uuid, reason text, detail text)
         WHERE e.id = s.id AND ${entryStatusIn(ENTRY_MOVES.skip.from, 'e.status')}`,
       [JSON.stringify(skipped), ENTRY_MOVES.skip.to[0]],
     );

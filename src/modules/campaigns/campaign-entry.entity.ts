@@ -19,6 +19,8 @@ export class CampaignEntry {
   @Column('text') timeZone: string;
   @Column('text') status: EntryStatus;
   @Column('text', { nullable: true }) skipReason: string | null;
+  /** A sentence beside `skipReason` naming the field or rule that made the entry impossible to call. */
+  @Column('text', { nullable: true }) skipDetail: string | null;
   /** Attempts placed so far; the next attempt's number is attempts + 1. */
   @Column('int', { default: 0 }) attempts: number;
   /** Attempts that never reached a person because the organization was out of minutes or plan (not counted). */

@@ -22,6 +22,14 @@ export class CampaignEntryResponse {
       'Why a skipped entry was not called: DO_NOT_CALL, DESTINATION_NOT_ALLOWED, or the error code that made its call impossible',
   })
   skipReason: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'variableValues.date: required case variable "date" has no value (variableValues, contact or default)',
+    description:
+      'Extension: a sentence beside `skipReason` naming the field or rule that made the entry impossible to call',
+  })
+  skipDetail: string | null;
   @ApiProperty({ type: String, format: 'date-time', description: 'A pending entry is not called before this time' })
   nextAttemptAt: string;
   @ApiProperty({ type: String, description: 'IANA zone its calling window is evaluated in' }) timeZone: string;
@@ -37,6 +45,7 @@ export class CampaignEntryResponse {
       contactId: e.contactId,
       status: e.status,
       skipReason: e.skipReason,
+      skipDetail: e.skipDetail,
       nextAttemptAt: e.nextAttemptAt.toISOString(),
       timeZone: e.timeZone,
       attempts: attempts.map((a) => ({ callId: a.callId, endedReason: a.endedReason, at: a.at.toISOString() })),

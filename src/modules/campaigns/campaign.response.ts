@@ -8,7 +8,11 @@ import { ApiLivemode } from '../../common/openapi/api-livemode.property';
 export class CampaignAudienceResponse {
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) groupId: string | null;
   @ApiProperty({ type: [String], nullable: true }) contactIds: string[] | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'How many `rows` were given (the rows are the entries)' })
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'How many `rows` were given (each accepted row is an entry; refused and repeated rows are not)',
+  })
   rowCount: number | null;
 }
 

@@ -11,6 +11,7 @@ import { Page, PageQueryDto } from '../../common/pagination/pagination.dto';
 import { CampaignActionsService } from './campaign-actions.service';
 import { CampaignEntryResponse } from './campaign-entry.response';
 import { CampaignResponse } from './campaign.response';
+import { CreatedCampaignResponse } from './created-campaign.response';
 import { CampaignAction } from './campaign-state';
 import { CampaignsService } from './campaigns.service';
 import { CreateCampaignCommand } from './create-campaign.command';
@@ -36,6 +37,15 @@ const ENGINE =
   "window's time zone. Webhook events: " +
   'campaign.started, campaign.paused, campaign.completed (data: the Campaign).';
 
+const PREFLIGHT =
+  'Every row is checked before anything is stored (extension): a row whose case variable marked `required` has ' +
+  'no value (from its `variableValues`, its contact or the default) refuses the campaign with 422 ' +
+  'VALIDATION_ERROR whose `details` name each refused row, 0-based (`audience.rows[13].variableValues.date: ' +
+  'required by the case`; `audience.contactIds[i]`, `audience.groupId[i]` for the i-th member, oldest first), at ' +
+  'most 100 listed. With `skipInvalidRows: true` the other rows are created and the answer lists the refused ones ' +
+  'in `refusedRows` (numbers the destination rules refuse among them). The same number twice is called once: the ' +
+  'first row wins and `duplicatesRemoved` says how many rows were left out.';
+
 @ApiTags('Campaigns (extension)')
 @Controller('api/v1/campaigns')
 export class CampaignsController {
@@ -53,14 +63,16 @@ export class CampaignsController {
   @ApiOperation({
     operationId: 'createCampaign',
     summary: 'Create a campaign (in draft)',
-    description: `${ENGINE} Bounds: audience at most 10,000 (rows, contact ids or group members); maxConcurrent 1-100; callsPerMinute 1-600; retry.delaySeconds 0-604800; retry.maxAttempts 1-10.`,
+    description: `${ENGINE} ${PREFLIGHT} Bounds: audience at most 10,000 (rows, contact ids or group members); maxConcurrent 1-100; callsPerMinute 1-600; retry.delaySeconds 0-604800; retry.maxAttempts 1-10.`,
   })
-  @ApiDataResponse(CampaignResponse, { status: 201 })
-  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_PHONE', 'DESTINATION_NOT_ALLOWED')
-  async createCampaign(@KeyWorld() world: World, @Body() dto: CreateCampaignDto): Promise<{ data: CampaignResponse }> {
-    // Without a source the command always creates (null is only for a repeated schedule occurrence).
-    const created = await this.create.execute(world.organizationId, dto, { livemode: world.livemode });
-    return { data: await this.campaigns.present(created!) };
+  @ApiDataResponse(CreatedCampaignResponse, { status: 201 })
+  @ApiErrors('VALIDATION_ERROR', 'VALIDATION_ERROR@422', 'NOT_FOUND', 'INVALID_PHONE', 'DESTINATION_NOT_ALLOWED')
+  async createCampaign(
+    @KeyWorld() world: World,
+    @Body() dto: CreateCampaignDto,
+  ): Promise<{ data: CreatedCampaignResponse }> {
+    const { campaign, preflight } = await this.create.fromApi(world.organizationId, dto, world.livemode);
+    return { data: CreatedCampaignResponse.of(await this.campaigns.present(campaign), preflight, dto.skipInvalidRows) };
   }
 
   @Get()

@@ -9,6 +9,7 @@ import { DestinationPolicyService } from '../destinations/destination-policy.ser
 import { PhoneNumbersService } from '../phone-numbers/phone-numbers.service';
 import { Campaign, CampaignSourceType } from './campaign.entity';
 import { CampaignAudienceResolver } from './campaign-audience';
+import { PreflightResult, preflightAudience } from './audience-preflight';
 import { CampaignEntriesRepository } from './campaign-entries.repository';
 import { CampaignsRepository } from './campaigns.repository';
 import { CreateCampaignDto } from './dto/create-campaign.dto';
@@ -37,6 +38,12 @@ function audienceField(dto: CreateCampaignDto, i: number): string {
   return 'audience.groupId';
 }
 
+/** A campaign created from the API, with what its audience's preflight refused or dropped. */
+export interface CreatedCampaign {
+  campaign: Campaign;
+  preflight: PreflightResult;
+}
+
 /**
  * Creates a campaign with all its entries, in one transaction (nothing half-written on failure): in `draft`
  * from the API; `scheduled` (it starts at `startAt`) when a recurring schedule or a follow-up places it, once
@@ -57,8 +64,16 @@ export class CreateCampaignCommand {
     private readonly destinations: DestinationPolicyService,
   ) {}
 
-  execute(organizationId: string, dto: CreateCampaignDto, origin: CampaignOrigin): Promise<Campaign | null> {
-    return inTransaction(this.dataSource, (tx) => this.executeIn(tx, organizationId, dto, origin));
+  /** From the API (no source): always creates, or refuses with the rows named. */
+  async fromApi(organizationId: string, dto: CreateCampaignDto, livemode: boolean): Promise<CreatedCampaign> {
+    const created = await inTransaction(this.dataSource, (tx) => this.create(tx, organizationId, dto, { livemode }));
+    return created!;
+  }
+
+  async execute(organizationId: string, dto: CreateCampaignDto, origin: CampaignOrigin): Promise<Campaign | null> {
+    return (
+      (await inTransaction(this.dataSource, (tx) => this.create(tx, organizationId, dto, origin)))?.campaign ?? null
+    );
   }
 
   async executeIn(
@@ -67,6 +82,15 @@ export class CreateCampaignCommand {
     dto: CreateCampaignDto,
     origin: CampaignOrigin,
   ): Promise<Campaign | null> {
+    return (await this.create(tx, organizationId, dto, origin))?.campaign ?? null;
+  }
+
+  private async create(
+    tx: Tx,
+    organizationId: string,
+    dto: CreateCampaignDto,
+    origin: CampaignOrigin,
+  ): Promise<CreatedCampaign | null> {
     const { livemode, source } = origin;
     // Every read on the caller's connection: a caller holding it while this waited for a second one would
     // deadlock the pool once as many such callers as connections run together.
@@ -80,25 +104,38 @@ export class CreateCampaignCommand {
         throw new ApiError('INVALID_PHONE', `${field}: ${number} is not a phone number of this organization`);
       }
     }
-    if (dto.caseId) await this.cases.getForCall(tx, organizationId, dto.caseId);
+    const caseFound = dto.caseId ? await this.cases.getForCall(tx, organizationId, dto.caseId) : null;
     if (dto.assistantConfigId) await this.assistants.getForCall(tx, organizationId, dto.assistantConfigId);
     // The audience's contacts are the campaign's world's; the group, case and assistant are configuration.
-    const { audience, entries } = await this.audience.resolve(
+    const { audience, candidates } = await this.audience.resolve(
       tx,
       { organizationId, livemode },
       dto.audience,
       dto.window?.timezone ?? DEFAULT_ZONE,
     );
-    // From the API a refused number refuses the campaign, like a malformed one, naming it; a schedule's or a
-    // follow-up's campaign is placed anyway and its refused entries are skipped when dialled
-    // (docs/contracts/destinations.md).
-    if (!source) {
+    // From the API a row that could not be called refuses the campaign, like a malformed one, naming it (or,
+    // with skipInvalidRows, is left out and answered); a schedule's or a follow-up's campaign is placed anyway
+    // and its uncallable entries are skipped when dialled, with the reason (docs/contracts/destinations.md).
+    let refusedNumbers = new Map<string, string>();
+    if (!source && dto.skipInvalidRows) {
+      refusedNumbers = await this.destinations.refusalMessages(
+        tx,
+        organizationId,
+        candidates.map((c) => c.entry.to),
+      );
+    } else if (!source) {
+      // Kept as the first check, with its own code: a refused number is DESTINATION_NOT_ALLOWED.
       await this.destinations.assertAllowed(
         tx,
         organizationId,
-        entries.map((e, i) => ({ number: e.to, field: audienceField(dto, i) })),
+        candidates.map((c, i) => ({ number: c.entry.to, field: audienceField(dto, i) })),
       );
     }
+    const preflight = preflightAudience(candidates, {
+      variables: source ? [] : (caseFound?.case.variables ?? []),
+      refusedNumbers,
+      skipInvalidRows: dto.skipInvalidRows ?? false,
+    });
     const campaign = await this.campaigns.insertOnce(
       tx,
       tx.create(Campaign, {
@@ -127,7 +164,7 @@ export class CreateCampaignCommand {
       }),
     );
     if (!campaign) return null;
-    await this.entries.insertMany(tx, campaign.id, organizationId, entries);
-    return campaign;
+    await this.entries.insertMany(tx, campaign.id, organizationId, preflight.entries);
+    return { campaign, preflight };
   }
 }

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CAMPAIGN_ACTIONS, CampaignAction, allowedActions } from '../campaigns/campaign-state';
 import { CampaignResponse } from '../campaigns/campaign.response';
+import { CreatedCampaignResponse } from '../campaigns/created-campaign.response';
 
 /** A campaign as the public API shows it, plus the moves it allows now, so the console never re-encodes them. */
 export class ConsoleCampaignResponse extends CampaignResponse {
@@ -15,4 +16,10 @@ export class ConsoleCampaignResponse extends CampaignResponse {
   static withActions(campaign: CampaignResponse): ConsoleCampaignResponse {
     return { ...campaign, actions: allowedActions(campaign.status) };
   }
+}
+
+/** A campaign just created in the console: its moves, and what the audience's preflight left out. */
+export class ConsoleCreatedCampaignResponse extends CreatedCampaignResponse {
+  @ApiProperty({ enum: CAMPAIGN_ACTIONS, isArray: true, example: ['start', 'cancel'] })
+  actions: CampaignAction[];
 }

@@ -12,7 +12,8 @@ import { CampaignEntryResponse } from '../campaigns/campaign-entry.response';
 import { CampaignsService } from '../campaigns/campaigns.service';
 import { CreateCampaignCommand } from '../campaigns/create-campaign.command';
 import { CreateCampaignDto } from '../campaigns/dto/create-campaign.dto';
-import { ConsoleCampaignResponse } from './console-campaign.response';
+import { ConsoleCampaignResponse, ConsoleCreatedCampaignResponse } from './console-campaign.response';
+import { CreatedCampaignResponse } from '../campaigns/created-campaign.response';
 import { World } from '../../common/auth/world';
 import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 
@@ -35,15 +36,15 @@ export class ConsoleCampaignsController {
     operationId: 'adminCreateCampaign',
     summary: 'Create a campaign in draft in the chosen world (POST /api/v1/campaigns: same body, bounds and errors)',
   })
-  @ApiDataResponse(ConsoleCampaignResponse, { status: 201 })
-  @ApiAdminErrors('INVALID_PHONE', 'DESTINATION_NOT_ALLOWED')
+  @ApiDataResponse(ConsoleCreatedCampaignResponse, { status: 201 })
+  @ApiAdminErrors('VALIDATION_ERROR@422', 'INVALID_PHONE', 'DESTINATION_NOT_ALLOWED')
   async createCampaign(
     @ConsoleWorld(ExistingWorldPipe) world: World,
     @Body() dto: CreateCampaignDto,
-  ): Promise<{ data: ConsoleCampaignResponse }> {
-    // Without a source the command always creates (null is only for a repeated schedule occurrence).
-    const created = await this.create.execute(world.organizationId, dto, { livemode: world.livemode });
-    return { data: ConsoleCampaignResponse.withActions(await this.campaigns.present(created!)) };
+  ): Promise<{ data: ConsoleCreatedCampaignResponse }> {
+    const { campaign, preflight } = await this.create.fromApi(world.organizationId, dto, world.livemode);
+    const shown = ConsoleCampaignResponse.withActions(await this.campaigns.present(campaign));
+    return { data: CreatedCampaignResponse.of(shown, preflight, dto.skipInvalidRows) };
   }
 
   @Get()

@@ -10,6 +10,10 @@ import { Page } from '../../common/pagination/pagination.dto';
 import { ContactListItemResponse, ContactResponse, ContactSearchItemResponse } from './contact.response';
 import { ContactSearchService } from './contact-search.service';
 import { ContactsService } from './contacts.service';
+import { ContactsBatchService } from './contacts-batch.service';
+import { ContactsBatchRowResponse } from './contacts-batch.response';
+import { CreateContactsBatchDto } from './dto/create-contacts-batch.dto';
+import { ApiContractExtension } from '../../common/openapi/api-extension.decorator';
 import { CreateContactDto } from './dto/create-contact.dto';
 import { ListContactsQueryDto } from './dto/list-contacts-query.dto';
 import { SearchContactsQueryDto } from './dto/search-contacts-query.dto';
@@ -21,6 +25,7 @@ export class ContactsController {
   constructor(
     private readonly contacts: ContactsService,
     private readonly searcher: ContactSearchService,
+    private readonly batch: ContactsBatchService,
   ) {}
 
   @Get()
@@ -65,6 +70,31 @@ export class ContactsController {
   @ApiErrors('VALIDATION_ERROR', 'CONFLICT')
   async create(@KeyWorld() world: World, @Body() dto: CreateContactDto): Promise<{ data: ContactResponse }> {
     return { data: ContactResponse.from(await this.contacts.create(world, dto)) };
+  }
+
+  @Post('batch')
+  @HttpCode(200)
+  @Idempotent()
+  @RequireScope('contacts:write')
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'createContactsBatch',
+    summary: 'Create up to 1,000 contacts at once',
+    description:
+      'Extension. `contacts`: 1-1,000 rows, each the body of POST /api/v1/contacts (same fields, bounds and ' +
+      'checks; the whole body at most 1 MiB and 100,000 JSON members). Answers 200 with one result per row, in ' +
+      'order: `created` (with `id`), `exists` when the world already has a contact with that phone, an earlier ' +
+      'row included (with the `id` of that contact; nothing changed), or `refused` with the `error` POST ' +
+      '/contacts would have answered. The rows are written in one transaction, each created contact with its ' +
+      '`contact.created` event. A body that is not 1-1,000 rows is 400 VALIDATION_ERROR and creates nothing.',
+  })
+  @ApiDataResponse(ContactsBatchRowResponse, { isArray: true })
+  @ApiErrors('VALIDATION_ERROR')
+  async createBatch(
+    @KeyWorld() world: World,
+    @Body() dto: CreateContactsBatchDto,
+  ): Promise<{ data: ContactsBatchRowResponse[] }> {
+    return { data: await this.batch.create(world, dto.contacts) };
   }
 
   @Get(':id')

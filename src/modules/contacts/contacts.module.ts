@@ -8,11 +8,19 @@ import { ContactSearchService } from './contact-search.service';
 import { ContactsController } from './contacts.controller';
 import { ContactsRepository } from './contacts.repository';
 import { ContactsService } from './contacts.service';
+import { ContactsBatchService } from './contacts-batch.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Contact]), ContactGroupsModule],
   controllers: [ContactsController],
-  providers: [ContactsRepository, ContactsService, ContactSearchRepository, ContactSearchService, ContactEventBodies],
+  providers: [
+    ContactsRepository,
+    ContactsService,
+    ContactsBatchService,
+    ContactSearchRepository,
+    ContactSearchService,
+    ContactEventBodies,
+  ],
   exports: [ContactsService],
 })
 export class ContactsModule {}

@@ -24,10 +24,14 @@ export type NewContact = Pick<Contact, 'title' | 'phone' | 'email' | 'notes' | '
 export interface DialTarget {
   id: string;
   phone: string;
+  /** What a case variable may read from the contact (`contact.title` …), checked before a campaign stores it. */
+  title: string;
+  email: string | null;
+  notes: string | null;
   zone: unknown;
 }
 
-const DIAL_TARGET = `c.id, c.phone, COALESCE(c.custom_fields->'timeZone', c.custom_fields->'timezone') #>> '{}' AS zone`;
+const DIAL_TARGET = `c.id, c.phone, c.title, c.email, c.notes, COALESCE(c.custom_fields->'timeZone', c.custom_fields->'timezone') #>> '{}' AS zone`;
 
 /** The SQL of `contacts` (the ranked search is ContactSearchRepository's). */
 @Injectable()
@@ -137,6 +141,11 @@ export class ContactsRepository {
   /** The world's contact locked `FOR UPDATE` until `tx` ends, or null. */
   lock(tx: Tx, world: World, id: string): Promise<Contact | null> {
     return tx.findOne(Contact, { where: { ...worldWhere(world), id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** The world's contact with this phone, or null. */
+  findByPhone(tx: Tx, world: World, phone: string): Promise<Contact | null> {
+    return tx.findOneBy(Contact, { ...worldWhere(world), phone });
   }
 
   /** Whether the world has a contact with this phone (the unique index still decides races). */

@@ -21,6 +21,9 @@ import { inTransaction, Tx } from '../../infra/database/tx';
 
 const PHONE_UNIQUE = 'ux_contacts_org_phone';
 const MEMBER_GROUP_FK = 'fk_contact_group_members_group';
+/** The refusal of a create or update naming groups the organization does not have. */
+export const groupsRefused = (missing: readonly string[]) =>
+  ApiError.validation('groupIds', `not contact groups of this organization: ${missing.join(', ')}`);
 const phoneTaken = () => ApiError.conflict('A contact with this phone already exists in the organization');
 
 @Injectable()
@@ -81,22 +84,48 @@ export class ContactsService {
     await this.assertGroups(world.organizationId, dto.groupIds);
     return this.mappingConstraints(() =>
       inTransaction(this.dataSource, async (m) => {
-        const contact = await this.contacts.insert(m, world, {
-          title: dto.title,
-          phone: dto.phone,
-          email: dto.email ?? null,
-          notes: dto.notes ?? null,
-          tags: dto.tags ?? [],
-          customFields: dto.customFields ?? {},
-        });
-        // Nothing inserted: the world already has a contact with this phone.
+        const contact = await this.createIn(m, world, dto);
         if (!contact) throw phoneTaken();
-        // A new contact has no memberships to replace: only insert (saves a DELETE round trip per create).
-        if (dto.groupIds?.length) await this.groups.setMemberships(m, contact.id, dto.groupIds);
-        await this.recordEvent(m, 'contact.created', contact);
         return contact;
       }),
     );
+  }
+
+  /**
+   * Many creates in one transaction (POST /contacts/batch): `write` gets the create of one contact, which answers
+   * null when the world already has a contact with its phone (an earlier row of the same batch included). The
+   * groups named are checked first, once for all rows.
+   */
+  async createMany<T>(
+    world: World,
+    groupIds: readonly string[],
+    write: (tx: Tx, missingGroups: ReadonlySet<string>) => Promise<T>,
+  ): Promise<T> {
+    const found = groupIds.length ? await this.groups.existingIds(world.organizationId, [...new Set(groupIds)]) : null;
+    const missing = new Set(groupIds.filter((id) => !found?.has(id)));
+    return this.mappingConstraints(() => inTransaction(this.dataSource, (m) => write(m, missing)));
+  }
+
+  /** One create with its memberships and `contact.created` event in `tx`; null when the phone is taken (nothing written). */
+  async createIn(tx: Tx, world: World, dto: CreateContactDto): Promise<Contact | null> {
+    const contact = await this.contacts.insert(tx, world, {
+      title: dto.title,
+      phone: dto.phone,
+      email: dto.email ?? null,
+      notes: dto.notes ?? null,
+      tags: dto.tags ?? [],
+      customFields: dto.customFields ?? {},
+    });
+    if (!contact) return null;
+    // A new contact has no memberships to replace: only insert (saves a DELETE round trip per create).
+    if (dto.groupIds?.length) await this.groups.setMemberships(tx, contact.id, dto.groupIds);
+    await this.recordEvent(tx, 'contact.created', contact);
+    return contact;
+  }
+
+  /** The id of the world's contact with this phone, read in `tx`. */
+  async idByPhone(tx: Tx, world: World, phone: string): Promise<string | null> {
+    return (await this.contacts.findByPhone(tx, world, phone))?.id ?? null;
   }
 
   async update(world: World, id: string, dto: UpdateContactDto): Promise<Contact> {
@@ -161,9 +190,7 @@ export class ContactsService {
     if (!groupIds?.length) return;
     const found = await this.groups.existingIds(organizationId, groupIds);
     const missing = groupIds.filter((id) => !found.has(id));
-    if (missing.length) {
-      throw ApiError.validation('groupIds', `not contact groups of this organization: ${missing.join(', ')}`);
-    }
+    if (missing.length) throw groupsRefused(missing);
   }
 
   /** The database enforces phone uniqueness and membership integrity; its verdicts become the API's errors. */

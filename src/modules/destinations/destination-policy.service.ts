@@ -36,6 +36,12 @@ export class DestinationPolicyService {
     return refused;
   }
 
+  /** The numbers among `numbers` the organization's rules refuse, each with the sentence saying which rule did. */
+  async refusalMessages(m: EntityManager, organizationId: string, numbers: string[]): Promise<Map<string, string>> {
+    const refused = await this.refused(m, organizationId, numbers);
+    return new Map([...refused].map(([number, verdict]) => [number, refusalMessage(number, verdict)]));
+  }
+
   /** 422 DESTINATION_NOT_ALLOWED naming the first refused number's field, when the rules refuse any. */
   async assertAllowed(m: EntityManager, organizationId: string, checks: DestinationToCheck[]): Promise<void> {
     const refused = await this.refused(

@@ -69,7 +69,9 @@ export class PhoneNumbersService {
   async create(organizationId: string, dto: CreatePhoneNumberDto): Promise<PhoneNumber> {
     const platform = dto.platform ?? this.config.voiceProvider;
     if (!voicePlatformConfigured(this.config, platform)) {
-      throw ApiError.unprocessable('platform', `the ${platform} platform is not configured on this service`);
+      throw ApiError.unprocessable([
+        { field: 'platform', message: `the ${platform} platform is not configured on this service` },
+      ]);
     }
     const imported = dto.providerId ? undefined : await this.platforms.importNumber(platform, dto.number);
     if (imported === null) {

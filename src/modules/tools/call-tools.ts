@@ -1,3 +1,4 @@
+import type { ToolCallError } from './tool-call-error';
 import type { Tool, ToolMessages, ToolType, TransferDestination, TransferMode } from './tool.entity';
 
 /** Tool calls recorded on one call; an invocation past it is answered `messages.failed` and only logged. */
@@ -41,6 +42,8 @@ export interface ToolCallRecord {
   at: string;
   /** `arguments` or `result` was longer than RECORDED_VALUE_BYTES and is recorded as null. */
   truncated?: true;
+  /** Why the call failed or timed out (absent when it succeeded). */
+  error?: ToolCallError;
 }
 
 /** Said to the caller before a warm transfer whose destination has no `message`. */

@@ -119,18 +119,53 @@ describe('FunctionToolInvoker', () => {
     expect((await invoke()).record.status).toBe('succeeded');
   });
 
+  const SHAPE = 'answer 2xx with a JSON object {"result": …}';
   it.each([
-    ['an error status', { statusCode: 500, failure: 'status' as const, body: '{"result":1}' }],
-    ['an answer without a body', { body: null }],
-    ['an answer that is not JSON', { body: 'OK' }],
-    ['a JSON array', { body: '[1]' }],
-    ['a JSON object without result', { body: '{"ok":true}' }],
-    ['an answer over the bound', { failure: 'too-large' as const, body: null }],
-    ['a connection that failed every attempt', { failure: 'connection' as const, statusCode: null, body: null }],
-  ])("fails on %s, and the assistant hears the tool's failure message", async (_case, failure) => {
+    [
+      'an error status',
+      { statusCode: 500, failure: 'status' as const, body: '{"result":1}' },
+      { code: 'HTTP_STATUS', httpStatus: 500, message: `the tool answered HTTP 500; ${SHAPE}` },
+    ],
+    [
+      'an answer without a body',
+      { body: null },
+      { code: 'BAD_RESPONSE', httpStatus: 200, message: `the answer has no body; ${SHAPE}` },
+    ],
+    [
+      'an answer that is not JSON',
+      { body: 'OK' },
+      { code: 'BAD_RESPONSE', httpStatus: 200, message: `the answer is not JSON; ${SHAPE}` },
+    ],
+    [
+      'a JSON array',
+      { body: '[1]' },
+      { code: 'BAD_RESPONSE', httpStatus: 200, message: `the answer is not a JSON object; ${SHAPE}` },
+    ],
+    [
+      'a JSON object without result',
+      { body: '{"available":true}' },
+      { code: 'BAD_RESPONSE', httpStatus: 200, message: `the answer has no "result" member; ${SHAPE}` },
+    ],
+    [
+      'an answer over the bound',
+      { failure: 'too-large' as const, body: null, error: 'answer larger than 65536 bytes' },
+      { code: 'TOO_LARGE', httpStatus: 200, message: `answer larger than 65536 bytes; ${SHAPE}` },
+    ],
+    [
+      'a connection that failed every attempt',
+      { failure: 'connection' as const, statusCode: null, body: null, error: 'ECONNREFUSED', attempts: 3 },
+      { code: 'CONNECTION', message: "could not reach the tool's URL after 3 attempt(s): ECONNREFUSED" },
+    ],
+    [
+      'an address the URL rules refuse',
+      { failure: 'refused' as const, statusCode: null, body: null, error: 'private address 10.0.0.1' },
+      { code: 'URL_REFUSED', message: "the tool's URL is not allowed: private address 10.0.0.1" },
+    ],
+  ])("fails on %s, saying why, and the assistant hears the tool's failure message", async (_case, failure, error) => {
     answer = failure;
     const outcome = await invoke(tool({ messages: { failed: 'Booking is down.' } as CallTool['messages'] }));
     expect(outcome.record).toMatchObject({ status: 'failed', result: null });
+    expect(outcome.record.error).toEqual(error);
     expect(outcome.reply).toBe('Booking is down.');
   });
 
@@ -138,12 +173,20 @@ describe('FunctionToolInvoker', () => {
     answer = { failure: 'timeout', statusCode: null, body: null };
     const outcome = await invoke();
     expect(outcome.record.status).toBe('timed-out');
+    expect(outcome.record.error).toEqual({
+      code: 'TIMEOUT',
+      message: "no answer within 10 s (the tool's timeoutSeconds)",
+    });
     expect(outcome.reply).toBe(DEFAULT_FAILED_MESSAGE);
+  });
+
+  it('a succeeded call records no error', async () => {
+    expect((await invoke()).record.error).toBeUndefined();
   });
 
   it('calls nothing for a tool deleted since the call was made (no secret) or without a URL', async () => {
     secret = null;
-    expect((await invoke()).record.status).toBe('failed');
+    expect((await invoke()).record).toMatchObject({ status: 'failed', error: { code: 'URL_REFUSED' } });
     secret = 'whsec_tool';
     expect((await invoke(tool({ url: null }))).record.status).toBe('failed');
     expect(requests).toEqual([]);

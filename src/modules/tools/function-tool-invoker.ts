@@ -4,6 +4,7 @@ import { OutboundUrlPolicy } from '../../common/url-safety/outbound-url-policy';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { CallTool, ToolCallRecord, ToolCallStatus, ToolResult, boundedRecord } from './call-tools';
 import { TOOL_LIMITS } from './tool-limits';
+import { ToolCallError, answerError, exchangeError } from './tool-call-error';
 import { ToolsService } from './tools.service';
 
 /** Bytes of a tool's answer read at most; a longer answer fails the call (docs/tools.md). */
@@ -66,7 +67,7 @@ export class FunctionToolInvoker {
     const at = new Date().toISOString();
     const started = performance.now();
     const failedReply = tool.messages?.failed ?? DEFAULT_FAILED_MESSAGE;
-    const outcome = (status: ToolCallStatus, result: ToolResult): InvocationOutcome => ({
+    const outcome = (status: ToolCallStatus, result: ToolResult, error?: ToolCallError): InvocationOutcome => ({
       record: boundedRecord({
         id: invocation.toolCallId,
         name: invocation.name,
@@ -75,12 +76,15 @@ export class FunctionToolInvoker {
         status,
         durationMs: Math.round(performance.now() - started),
         at,
+        ...(error ? { error } : {}),
       }),
       reply: status === 'succeeded' ? result : failedReply,
     });
     const secret = await this.tools.secretOf(tool.id);
     // The tool was deleted after the call was created (detached from its case first): nothing to sign with.
-    if (!secret || !tool.url) return outcome('failed', null);
+    if (!secret || !tool.url) {
+      return outcome('failed', null, { code: 'URL_REFUSED', message: 'the tool was deleted after the call was made' });
+    }
     const body = JSON.stringify({
       toolCallId: invocation.toolCallId,
       name: invocation.name,
@@ -95,34 +99,39 @@ export class FunctionToolInvoker {
         livemode: call.livemode,
       },
     });
+    const timeoutSeconds = tool.timeoutSeconds ?? TOOL_LIMITS.timeoutSeconds.default;
     const answer = await this.http.post({
       url: tool.url,
       body,
       headers: { 'content-type': 'application/json', 'user-agent': 'voice-calling-tools/1' },
       // The invocation's id is the receiver's idempotency key, the same on every attempt.
       signing: { id: invocation.toolCallId, secret },
-      timeoutMs: (tool.timeoutSeconds ?? TOOL_LIMITS.timeoutSeconds.default) * 1000,
+      timeoutMs: timeoutSeconds * 1000,
       tenant: call.organizationId,
       keepBytes: TOOL_ANSWER_MAX_BYTES,
       refuseLonger: true,
       connectionAttempts: TOOL_CONNECTION_ATTEMPTS,
     });
-    if (answer.failure === 'timeout') return outcome('timed-out', null);
+    const failed = exchangeError(answer, timeoutSeconds);
+    if (failed) return outcome(failed.code === 'TIMEOUT' ? 'timed-out' : 'failed', null, failed);
     const result = resultOf(answer);
-    return result === undefined ? outcome('failed', null) : outcome('succeeded', result);
+    return 'error' in result ? outcome('failed', null, result.error) : outcome('succeeded', result.value);
   }
 }
 
-/** The `result` of a 2xx JSON object answer; undefined for anything else. */
-function resultOf(answer: OutboundResult): ToolResult | undefined {
-  if (answer.failure || answer.body === null) return undefined;
+/** The `result` of a 2xx answer, or why the answer is not a JSON object with `result`. */
+function resultOf(answer: OutboundResult): { value: ToolResult } | { error: ToolCallError } {
+  const refused = (problem: string) => ({ error: answerError(problem, answer.statusCode) });
+  if (answer.body === null) return refused('the answer has no body');
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(answer.body);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !('result' in parsed)) {
-      return undefined;
-    }
-    return (parsed as { result: ToolResult }).result ?? null;
+    parsed = JSON.parse(answer.body);
   } catch {
-    return undefined;
+    return refused('the answer is not JSON');
   }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return refused('the answer is not a JSON object');
+  }
+  if (!('result' in parsed)) return refused('the answer has no "result" member');
+  return { value: (parsed as { result: ToolResult }).result ?? null };
 }

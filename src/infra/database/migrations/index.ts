@@ -39,6 +39,7 @@ import { DestinationRules1795720000000 } from './1795720000000-DestinationRules'
 import { CallLabels1795730000000 } from './1795730000000-CallLabels';
 import { NumberHealth1795730000001 } from './1795730000001-NumberHealth';
 import { CampaignCallerIds1795730000002 } from './1795730000002-CampaignCallerIds';
+import { CampaignEntrySkipDetail1795740000000 } from './1795740000000-CampaignEntrySkipDetail';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -86,4 +87,5 @@ export const MIGRATIONS: Function[] = [
   CallLabels1795730000000,
   NumberHealth1795730000001,
   CampaignCallerIds1795730000002,
+  CampaignEntrySkipDetail1795740000000,
 ];

@@ -5,6 +5,7 @@ import {
   ArrayMinSize,
   ArrayUnique,
   IsArray,
+  IsBoolean,
   IsIn,
   IsInt,
   IsObject,
@@ -171,4 +172,15 @@ export class CreateCampaignDto {
 
   @VoicemailPolicyField("the campaign's")
   voicemail?: VoicemailPolicyDto;
+
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'Extension: store the rows that can be called and answer the others in `refusedRows`, instead of refusing ' +
+      'the campaign (422 VALIDATION_ERROR) when a row misses a variable its case requires or its number is refused ' +
+      'by the destination rules. A campaign with no row left is refused all the same.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  skipInvalidRows?: boolean;
 }

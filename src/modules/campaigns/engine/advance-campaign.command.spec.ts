@@ -265,7 +265,11 @@ describe('AdvanceCampaignCommand', () => {
       const campaign = store.addCampaign({ retry: { ...retry, on: ['do-not-call'] }, status: 'paused' });
       const entry = finished(campaign, 'do-not-call');
       await advance(campaign);
-      expect(store.entry(entry.id)).toMatchObject({ status: 'skipped', skipReason: 'DO_NOT_CALL' });
+      expect(store.entry(entry.id)).toMatchObject({
+        status: 'skipped',
+        skipReason: 'DO_NOT_CALL',
+        skipDetail: expect.stringMatching(/do-not-call list/),
+      });
     });
   });
 
@@ -322,7 +326,11 @@ describe('AdvanceCampaignCommand', () => {
       const premium = store.addEntry(campaign, { to: '+19005550100' });
       store.addEntry(campaign);
       expect(await dialled(campaign)).toHaveLength(1);
-      expect(store.entry(premium.id)).toMatchObject({ status: 'skipped', skipReason: 'DESTINATION_NOT_ALLOWED' });
+      expect(store.entry(premium.id)).toMatchObject({
+        status: 'skipped',
+        skipReason: 'DESTINATION_NOT_ALLOWED',
+        skipDetail: expect.stringContaining('+19005550100'),
+      });
     });
 
     it('skips an entry whose number is on the do-not-call list', async () => {
@@ -330,7 +338,11 @@ describe('AdvanceCampaignCommand', () => {
       const entry = store.addEntry(campaign);
       listed.add(entry.to);
       expect(await dialled(campaign)).toEqual([]);
-      expect(store.entry(entry.id)).toMatchObject({ status: 'skipped', skipReason: 'DO_NOT_CALL' });
+      expect(store.entry(entry.id)).toMatchObject({
+        status: 'skipped',
+        skipReason: 'DO_NOT_CALL',
+        skipDetail: `${entry.to} is on the do-not-call list`,
+      });
     });
 
     it(`postpones a number called ${DAILY_ATTEMPT_CAP} times in 24 hours until its oldest attempt is a day old`, async () => {
@@ -394,9 +406,13 @@ describe('AdvanceCampaignCommand', () => {
       const campaign = store.addCampaign();
       const gone = store.addEntry(campaign);
       const next = store.addEntry(campaign);
-      refuse.set(gone.to, new ApiError('NOT_FOUND', 'contact not found'));
+      refuse.set(gone.to, ApiError.validation('variableValues.date', 'required case variable "date" has no value'));
       expect(await dialled(campaign)).toEqual(['call-1']);
-      expect(store.entry(gone.id)).toMatchObject({ status: 'skipped', skipReason: 'NOT_FOUND' });
+      expect(store.entry(gone.id)).toMatchObject({
+        status: 'skipped',
+        skipReason: 'VALIDATION_ERROR',
+        skipDetail: 'variableValues.date: required case variable "date" has no value',
+      });
       expect(store.entry(next.id).status).toBe('in_progress');
     });
 

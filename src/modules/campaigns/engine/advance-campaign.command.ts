@@ -12,7 +12,7 @@ import { CallBilling } from '../../usage/call-billing.port';
 import { Campaign } from '../campaign.entity';
 import { CampaignEntry } from '../campaign-entry.entity';
 import { CampaignAttemptsRepository } from '../campaign-attempts.repository';
-import { CampaignEntriesRepository, EntryOutcome, FinishedEntry } from '../campaign-entries.repository';
+import { CampaignEntriesRepository, EntryOutcome, FinishedEntry, SkippedEntry } from '../campaign-entries.repository';
 import { CampaignEvents } from '../campaign-events';
 import { CampaignsRepository } from '../campaigns.repository';
 import { windowOpensAt } from './calling-window';
@@ -24,10 +24,19 @@ import { inTransaction, Tx } from '../../../infra/database/tx';
 export const DAILY_ATTEMPT_CAP = 3;
 /** Ended reasons of a call that never reached anyone because the organization could not place it. */
 const BLOCKED_REASONS = new Set(['outbound-minutes-exhausted', 'outbound-plan-required']);
-/** Ended reasons of a call refused at dispatch for its number, and the skip reason its entry gets. */
+/** Ended reasons of a call refused at dispatch for its number, and the skip reason and detail its entry gets. */
 const SKIP_REASONS = new Map([
-  ['do-not-call', 'DO_NOT_CALL'],
-  [DESTINATION_NOT_ALLOWED_REASON, 'DESTINATION_NOT_ALLOWED'],
+  [
+    'do-not-call',
+    { reason: 'DO_NOT_CALL', detail: 'the number was on the do-not-call list when its call was dispatched' },
+  ],
+  [
+    DESTINATION_NOT_ALLOWED_REASON,
+    {
+      reason: 'DESTINATION_NOT_ALLOWED',
+      detail: "the organization's destination rules refused the number when its call was dispatched",
+    },
+  ],
 ]);
 
 export type AdvanceResult = { busy: true } | { busy: false; callIds: string[] };
@@ -120,11 +129,12 @@ export class AdvanceCampaignCommand {
         id: f.id,
         endedReason: f.endedReason,
         skipReason: null,
+        skipDetail: null,
         nextAttemptAt: new Date(),
         blocked: false,
       };
-      const skipReason = SKIP_REASONS.get(f.endedReason);
-      if (skipReason) return { ...base, status: 'skipped', skipReason };
+      const skip = SKIP_REASONS.get(f.endedReason);
+      if (skip) return { ...base, status: 'skipped', skipReason: skip.reason, skipDetail: skip.detail };
       if (BLOCKED_REASONS.has(f.endedReason)) return { ...base, status: 'pending', blocked: true };
       const counted = f.attempts - f.blockedAttempts;
       if (retry && retry.on.includes(f.endedReason) && counted < retry.maxAttempts) {
@@ -147,7 +157,7 @@ export class AdvanceCampaignCommand {
     // More than the slots: some candidates may be postponed (window, daily cap) or skipped (destination rules,
     // do-not-call).
     const candidates = await this.entries.due(m, campaign.id, slots * 4);
-    const notAllowed = await this.destinations.refused(
+    const notAllowed = await this.destinations.refusalMessages(
       m,
       campaign.organizationId,
       candidates.map((e) => e.to),
@@ -163,16 +173,17 @@ export class AdvanceCampaignCommand {
       candidates.map((e) => e.to),
     );
     const now = new Date();
-    const skipped: Array<{ id: string; reason: string }> = [];
+    const skipped: SkippedEntry[] = [];
     const postponed: Array<{ id: string; until: Date }> = [];
     const callIds: string[] = [];
     for (const entry of candidates) {
-      if (notAllowed.has(entry.to)) {
-        skipped.push({ id: entry.id, reason: 'DESTINATION_NOT_ALLOWED' });
+      const refusal = notAllowed.get(entry.to);
+      if (refusal) {
+        skipped.push({ id: entry.id, reason: 'DESTINATION_NOT_ALLOWED', detail: refusal });
         continue;
       }
       if (listed.has(entry.to)) {
-        skipped.push({ id: entry.id, reason: 'DO_NOT_CALL' });
+        skipped.push({ id: entry.id, reason: 'DO_NOT_CALL', detail: `${entry.to} is on the do-not-call list` });
         continue;
       }
       const usage = daily.get(entry.to);
@@ -193,7 +204,7 @@ export class AdvanceCampaignCommand {
       if (typeof callId === 'string') {
         callIds.push(callId);
         daily.set(entry.to, { count: (usage?.count ?? 0) + 1, oldest: usage?.oldest ?? now });
-      } else skipped.push({ id: entry.id, reason: callId.skipReason });
+      } else skipped.push({ id: entry.id, ...callId });
     }
     await this.entries.skip(m, skipped);
     await this.entries.postpone(m, postponed);
@@ -206,7 +217,7 @@ export class AdvanceCampaignCommand {
     c: Campaign,
     entry: CampaignEntry,
     from: string,
-  ): Promise<string | { skipReason: string }> {
+  ): Promise<string | Omit<SkippedEntry, 'id'>> {
     let callId: string;
     try {
       const call = await this.createCall.executeIn(
@@ -228,7 +239,7 @@ export class AdvanceCampaignCommand {
       // Resolution failed before any write (a deleted contact or case, a required variable without a value).
       if (!(error instanceof ApiError)) throw error;
       this.logger.debug({ entryId: entry.id, code: error.code }, 'Campaign entry cannot be called');
-      return { skipReason: error.code };
+      return { reason: error.code, detail: error.message };
     }
     await this.attempts.insert(m, {
       entryId: entry.id,

@@ -82,6 +82,7 @@ export class InMemoryCampaigns {
       timeZone: 'UTC',
       status: 'pending',
       skipReason: null,
+      skipDetail: null,
       attempts: 0,
       blockedAttempts: 0,
       nextAttemptAt: new Date(0),
@@ -155,6 +156,7 @@ export class InMemoryCampaigns {
             Object.assign(e, {
               status: o.status,
               skipReason: o.skipReason,
+              skipDetail: o.skipDetail,
               nextAttemptAt: o.nextAttemptAt,
               blockedAttempts: e.blockedAttempts + (o.blocked ? 1 : 0),
               lastEndedReason: o.endedReason,
@@ -191,7 +193,7 @@ export class InMemoryCampaigns {
           for (const s of skipped) {
             const e = this.entry(s.id);
             if (inStatus(e, ENTRY_MOVES.skip.from))
-              Object.assign(e, { status: ENTRY_MOVES.skip.to[0], skipReason: s.reason });
+              Object.assign(e, { status: ENTRY_MOVES.skip.to[0], skipReason: s.reason, skipDetail: s.detail });
           }
           return Promise.resolve();
         },

@@ -2,12 +2,10 @@ import { createHash } from 'node:crypto';
 import type { JobsOptions } from 'bullmq';
 import { QUEUE_CONCURRENCY, QueueName } from '../../../infra/queue/queue-names';
 import { DomainEventType } from '../../outbox/domain-event';
+import { WEBHOOK_TEST_EVENT } from '../webhook-test-event';
 
 /** The most attempts a worker has in flight (its delivery queue's concurrency), so the most one batch can hold. */
 export const ATTEMPTS_IN_FLIGHT = QUEUE_CONCURRENCY[QueueName.WebhookDeliveries];
-
-/** The test ping's event (POST /webhooks/{id}/test): sent to one endpoint, once, never retried. */
-export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
 /**
  * The data of one DeliverWebhook job: one attempt of one event to one endpoint. References only (about 200

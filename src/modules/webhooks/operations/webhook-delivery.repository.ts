@@ -4,7 +4,7 @@ import { In, Repository, SelectQueryBuilder } from 'typeorm';
 import { CursorCodec } from '../../../common/pagination/cursor-codec';
 import { keysetPaginate } from '../../../common/pagination/keyset-paginate';
 import { Page } from '../../../common/pagination/pagination.dto';
-import { WEBHOOK_TEST_EVENT } from '../delivery/webhook-delivery-job-data';
+import { WEBHOOK_TEST_EVENT } from '../webhook-test-event';
 import { ListDeliveriesQueryDto } from '../dto/list-deliveries-query.dto';
 import { WebhookDelivery } from '../webhook-delivery.entity';
 import { DeliveryStatus, WebhookAttemptResponse, WebhookDeliveryResponse } from './webhook-delivery.response';

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DOMAIN_EVENT_TYPES } from '../../outbox/domain-event';
-import { WEBHOOK_TEST_EVENT } from '../delivery/webhook-delivery-job-data';
+import { WEBHOOK_TEST_EVENT } from '../webhook-test-event';
 import { WebhookDelivery } from '../webhook-delivery.entity';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;

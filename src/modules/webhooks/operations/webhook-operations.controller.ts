@@ -95,7 +95,8 @@ export class WebhookOperationsController {
       'Queues a new attempt at once, with the same `X-Webhook-Id` and the same body, signed with the current ' +
       'secret when it is sent; it appears in `attempts` when done. Allowed for `delivered` and `failed` ' +
       'deliveries of an active endpoint still subscribed to the event (422 INVALID_STATE otherwise); a `pending` ' +
-      'one is 409 CONFLICT (its automatic retry is scheduled). A failed re-send counts as a failed delivery ' +
+      'one is 409 CONFLICT (its automatic retry is scheduled); a `webhook.test` ping is never re-sent (422 ' +
+      'INVALID_STATE: send a new test ping). A failed re-send counts as a failed delivery ' +
       `towards disabling the endpoint, like any last retry. ${MANUAL_SENDS} ${RETENTION}`,
   })
   @ApiDataResponse(WebhookRetryResponse, { status: 202 })

@@ -9,12 +9,8 @@ import { JobQueue } from '../../../infra/queue/job-queue';
 import { JobName } from '../../../infra/queue/queue-names';
 import { OutboxEventsRepository } from '../../outbox/outbox-events.repository';
 import { RETENTION_DAYS as EVENT_RETENTION_DAYS } from '../../outbox/outbox-pruner.job';
-import {
-  WEBHOOK_TEST_EVENT,
-  WebhookDeliveryJobData,
-  deliveryJobOptions,
-  webhookId,
-} from '../delivery/webhook-delivery-job-data';
+import { WEBHOOK_TEST_EVENT } from '../webhook-test-event';
+import { WebhookDeliveryJobData, deliveryJobOptions, webhookId } from '../delivery/webhook-delivery-job-data';
 import { WebhookDeliveryService } from '../delivery/webhook-delivery.service';
 import { ListDeliveriesQueryDto } from '../dto/list-deliveries-query.dto';
 import { ActionBudget } from '../../../common/rate-limit/action-budget';
@@ -40,6 +36,10 @@ interface Resend {
   eventId: string;
   attempt: number;
 }
+
+/** Why a test ping has no re-send: it carries no event of ours to deliver again, and a new ping tests as well. */
+const TEST_PING_NOT_RESENT =
+  'A test ping is not re-sent: it is not an event to deliver again. Send a new test ping instead.';
 
 /**
  * What an operator does with an endpoint's deliveries: read them, re-send one or a failed backlog, ping it.
@@ -73,7 +73,7 @@ export class WebhookOperationsService {
     const endpoint = await this.webhooks.get(world, endpointId);
     const delivery = this.found(await this.find(this.scope(endpoint), deliveryId));
     if (delivery.event === WEBHOOK_TEST_EVENT) {
-      throw new ApiError('INVALID_STATE', 'A test ping is not re-sent; send a new one with POST /webhooks/{id}/test');
+      throw new ApiError('INVALID_STATE', TEST_PING_NOT_RESENT);
     }
     if (delivery.status === 'pending') {
       throw ApiError.conflict('An automatic retry of this delivery is already scheduled');
