@@ -125,6 +125,7 @@ describe('OpenAPI request examples are safe and accepted', () => {
       return { path: path.replace('{id}', c.id) };
     },
     createContact: async () => ({}),
+    createContactsBatch: async () => ({}),
     updateContact: async (org, path) => {
       const c = await created(org.api.post('/api/v1/contacts', exampleOf('createContact')), 'contact');
       return { path: path.replace('{id}', c.id) };

@@ -137,6 +137,7 @@ describe('prove: Prism validation proxy over every public operation', () => {
     await call('listContactGroups', 'GET', '/api/v1/contact-groups');
 
     const contact = await data('createContact', 'POST', '/api/v1/contacts', exampleOf('createContact'));
+    await call('createContactsBatch', 'POST', '/api/v1/contacts/batch', exampleOf('createContactsBatch'));
     await call('listContacts', 'GET', '/api/v1/contacts');
     await call('searchContacts', 'GET', '/api/v1/contacts/search?q=Ada');
     await call('getContact', 'GET', `/api/v1/contacts/${contact.id}`);
