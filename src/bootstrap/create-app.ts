@@ -132,7 +132,14 @@ export async function createApp(options: {
   });
   await mountConsole(fastify);
   setupOpenApi(app);
-  await app.init();
+  try {
+    await app.init();
+  } catch (error) {
+    // A start-up check refused (an OnApplicationBootstrap hook threw): what the modules opened before it (pools,
+    // queue connections, timers) is closed, so the refusal alone is what the caller sees.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   assertEveryRouteDeclaresAccess(app);
   return app;
 }

@@ -36,6 +36,8 @@ describe('AnswerMessageCommand', () => {
   let settled: Array<[string, string, object]>;
   let releasedIds: string[];
   let handOffs: Array<[World, string]>;
+  /** The order of the steps that end a turn, as the conversation's next message sees them. */
+  let steps: string[];
   let summarized: Conversation[];
   let botRepliesAfter: number;
 
@@ -73,6 +75,7 @@ describe('AnswerMessageCommand', () => {
     settled = [];
     releasedIds = [];
     handOffs = [];
+    steps = [];
     summarized = [];
     botRepliesAfter = 1;
   });
@@ -93,6 +96,7 @@ describe('AnswerMessageCommand', () => {
         claim: () => Promise.resolve(claim),
         settle: (id, status, detail = {}) => {
           settled.push([id, status, detail]);
+          steps.push(`settle ${status}`);
           return Promise.resolve();
         },
         release: (id) => {
@@ -111,6 +115,7 @@ describe('AnswerMessageCommand', () => {
       fakeOf<ConversationMovesCommand>({
         handOffByAgent: (world, _id, reason) => {
           handOffs.push([world, reason]);
+          steps.push('hand off');
           return Promise.resolve(true);
         },
       }),
@@ -129,8 +134,14 @@ describe('AnswerMessageCommand', () => {
       fakeOf<MessagesRepository>({ findById: (id) => Promise.resolve(id === message.id ? message : null) }),
       fakeOf<ConversationsRepository>({
         getById: () => Promise.resolve(conversation),
-        countBotReply: (_id, chatId) =>
-          Promise.resolve({ ...conversation, botRepliesInRow: botRepliesAfter, lastChatId: chatId } as Conversation),
+        countBotReply: (_id, chatId) => {
+          steps.push('count');
+          return Promise.resolve({
+            ...conversation,
+            botRepliesInRow: botRepliesAfter,
+            lastChatId: chatId,
+          } as Conversation);
+        },
       }),
     );
 
@@ -255,6 +266,17 @@ describe('AnswerMessageCommand', () => {
     expect(sent).toHaveLength(1);
     expect(handOffs).toEqual([[world, 'MAX_BOT_REPLIES']]);
     expect(summarized).toEqual([]);
+  });
+
+  it('ends the turn only once the reply is counted and, at the limit, the conversation handed off', async () => {
+    // The conversation's next message is claimed as soon as this turn settles: settling first let it see the old
+    // count and an active conversation, and a flood got one reply over maxBotReplies.
+    await answer();
+    expect(steps).toEqual(['count', 'settle sent']);
+    steps = [];
+    botRepliesAfter = 3;
+    await answer();
+    expect(steps).toEqual(['count', 'hand off', 'settle sent']);
   });
 
   describe('when the platform fails', () => {

@@ -132,12 +132,12 @@ export class AnswerMessageCommand {
       await this.replies.settle(message.id, 'skipped', { reason: error.code });
       return;
     }
-    await this.replies.settle(message.id, 'sent', { replyMessageId: sentId });
+    // Counted, and handed off at the cap, before the turn ends: the conversation's next message waits for this
+    // turn to settle (ChatRepliesRepository.claim), so it must then see this reply counted and the hand-off made.
     const current = await this.conversations.countBotReply(conversation.id, answer.chatId);
-    if (current.botRepliesInRow >= agent.maxBotReplies) {
-      await this.moves.handOffByAgent(world, conversation.id, 'MAX_BOT_REPLIES');
-      return;
-    }
-    await this.summaries.refresh(current);
+    const capped = current.botRepliesInRow >= agent.maxBotReplies;
+    if (capped) await this.moves.handOffByAgent(world, conversation.id, 'MAX_BOT_REPLIES');
+    await this.replies.settle(message.id, 'sent', { replyMessageId: sentId });
+    if (!capped) await this.summaries.refresh(current);
   }
 }
