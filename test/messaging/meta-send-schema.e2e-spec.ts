@@ -1,4 +1,5 @@
-import { PHONE_NUMBER_ID, PROCESS_TOKEN, useWhatsAppWorld } from './whatsapp-world';
+import { messageChange, webhookOf } from './whatsapp-webhooks';
+import { PHONE_NUMBER_ID, PROCESS_TOKEN, WABA_ID, useWhatsAppWorld } from './whatsapp-world';
 
 type Body = Record<string, any>;
 
@@ -62,6 +63,21 @@ const REFUSED: Array<{ kind: string; request: Body; defect: string; edit: (body:
  */
 describe("messaging: sends judged by Meta's published schema (strict fake Graph API)", () => {
   const w = useWhatsAppWorld();
+
+  // A file goes out by id only if a user sent it to the account (docs/providers.md): a user sends the ones below.
+  beforeAll(async () => {
+    const { phone } = await w.userWhoWrote();
+    const files = { audio: 'audio/ogg', sticker: 'image/webp' } as Record<string, string>;
+    for (const c of REFUSED.filter((r) => r.request.mediaId)) {
+      const file = {
+        id: `wamid.file.${c.request.mediaId}`,
+        type: c.kind,
+        [c.kind]: { id: c.request.mediaId, mime_type: files[c.kind] },
+      };
+      const status = await w.graph.sendWebhook(webhookOf(WABA_ID, messageChange(PHONE_NUMBER_ID, { phone }, file)));
+      if (status !== 200) throw new Error(`inbound ${c.kind} answered ${status}`);
+    }
+  });
 
   it.each(REFUSED)('$kind with $defect is refused with code 100 and surfaces as a 502', async (c) => {
     const { conversationId } = await w.userWhoWrote();

@@ -309,7 +309,12 @@ export class FakeVapi {
     const partial = message.type === 'transcript' && message.transcriptType !== 'final' && finalOnly;
     const server = call.assistant?.server ?? {};
     if (!asked || partial) return Promise.resolve(this.record(server, message, vapiCallId, 'not-requested'));
-    return this.deliver(server, message, vapiCallId, options);
+    // Subscribed to the filtered form only, a final transcript goes out typed as that subscription.
+    const named =
+      message.type === 'transcript' && finalOnly && !(wanted as string[]).includes('transcript')
+        ? { ...message, type: 'transcript[transcriptType="final"]' as const }
+        : message;
+    return this.deliver(server, named, vapiCallId, options);
   }
 
   /** The same message again, to the same server (a redelivery). */

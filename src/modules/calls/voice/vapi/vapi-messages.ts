@@ -14,10 +14,17 @@ export type VapiCallMessage =
   | Vapi.ServerMessageTranscript
   | Vapi.ServerMessageEndOfCallReport;
 
+/**
+ * A final transcript arrives typed `transcript` or, when the call subscribed to the filtered form only, typed as that
+ * subscription (`transcript[transcriptType="final"]`, one of the SDK's two values for a transcript's type).
+ */
+const FINAL_TRANSCRIPT = 'transcript[transcriptType="final"]';
+
 const CALL_MESSAGE_TYPES: ReadonlySet<string> = new Set<VapiCallMessage['type']>([
   'status-update',
   'conversation-update',
   'transcript',
+  FINAL_TRANSCRIPT,
   'end-of-call-report',
 ]);
 
@@ -135,7 +142,8 @@ export function toPlatformEvents(message: VapiCallMessage, callId: string): Plat
       return isApiCallStatus(message.status) ? [{ ...base, kind: 'status', status: message.status }] : [];
     case 'conversation-update':
       return [{ ...base, kind: 'conversation', messages: toTranscript(message.messages) }];
-    case 'transcript': {
+    case 'transcript':
+    case FINAL_TRANSCRIPT: {
       const role = ROLES[message.role];
       if (message.transcriptType !== 'final' || !role || !message.transcript) return [];
       const line = { role, content: message.transcript, timestamp: message.timestamp ?? null };
