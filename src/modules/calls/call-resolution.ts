@@ -120,8 +120,9 @@ function resolveVariable(name: string, input: ResolutionInput, definition?: Case
 }
 
 /**
- * The case's required variables that nothing resolves for these values and this contact (rule 3), in the case's
- * order: what a call with them would be refused for, so a campaign can refuse its rows before storing them.
+ * The case's required variables that nothing resolves for these values and this contact, in the case's order
+ * (docs/contracts/conventions.md, "What a call injects"): what a call with them would be refused for, so a campaign
+ * can refuse its rows before storing them.
  */
 export function missingRequiredVariables(
   variables: readonly CaseVariable[],
