@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { waitForCall } from '../calls/call-fixtures';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 import { WebhookReceiver } from '../webhooks/support/receiver';
@@ -172,10 +173,7 @@ describe('prove: Prism validation proxy over every public operation', () => {
     await call('listCalls', 'GET', '/api/v1/calls');
     await call('getCall', 'GET', `/api/v1/calls/${placed.id}`);
     // Only a live call can be ended: wait until the platform took it (calls last 3 s here).
-    for (let i = 0; i < 200; i += 1) {
-      if ((await org.api.get(`/api/v1/calls/${placed.id}`)).body.data.apiCallId) break;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await waitForCall(org, placed.id, (c) => Boolean(c.apiCallId));
     await call('endCall', 'POST', `/api/v1/calls/${placed.id}/end`);
     const later = new Date(Date.now() + 24 * 3600_000).toISOString();
     const scheduled = (await org.api.post('/api/v1/calls', { ...call_, scheduledAt: later })).body.data;
@@ -183,10 +181,7 @@ describe('prove: Prism validation proxy over every public operation', () => {
 
     // A label needs a call that ended: one more call, run by the simulator to its end.
     const heard = (await org.api.post('/api/v1/calls', call_)).body.data;
-    for (let i = 0; i < 200; i += 1) {
-      if ((await org.api.get(`/api/v1/calls/${heard.id}`)).body.data.status === 'ended') break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitForCall(org, heard.id, (c) => c.status === 'ended');
     await call('labelCall', 'PUT', `/api/v1/calls/${heard.id}/label`, exampleOf('labelCall'));
     await call('getCallLabel', 'GET', `/api/v1/calls/${heard.id}/label`);
     await call('getAnswerDetectionReport', 'GET', '/api/v1/reports/answer-detection');
