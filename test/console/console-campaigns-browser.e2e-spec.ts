@@ -233,7 +233,9 @@ describe('console campaigns in Chromium: CSV upload to completed', () => {
       buffer: Buffer.from('to\n+14155550601\n+14155550602\n'),
     });
     await page.getByRole('button', { name: 'Create campaign from 2 rows' }).click();
-    const refused = await page.getByTestId('error-details').locator('li').allTextContents();
+    const refusedRows = page.getByTestId('error-details').locator('li');
+    await refusedRows.nth(1).waitFor();
+    const refused = await refusedRows.allTextContents();
     expect(refused).toEqual([
       'audience.rows[0].variableValues.date: required by the case',
       'audience.rows[1].variableValues.date: required by the case',
