@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { Call } from '../../src/modules/calls/call.entity';
+import { CampaignAttemptsRepository } from '../../src/modules/campaigns/campaign-attempts.repository';
 import { CampaignEntriesRepository } from '../../src/modules/campaigns/campaign-entries.repository';
 import { CampaignEntry } from '../../src/modules/campaigns/campaign-entry.entity';
 import { Campaign } from '../../src/modules/campaigns/campaign.entity';
@@ -143,5 +144,31 @@ describe('campaign step (PostgreSQL)', () => {
       entryId,
     ]);
     expect(row).toEqual({ status: 'in_progress', attempts: 1, skip_reason: null });
+  });
+
+  it("a number's calls today are counted from midnight in the given zone, for the world's outbound calls only", async () => {
+    const zone = 'America/New_York';
+    const [from, other] = ['+14155550700', '+14155550701'];
+    const call = (values: { from?: string; org?: string; livemode?: boolean; direction?: string; at: string }) =>
+      dataSource.query(
+        `INSERT INTO calls (id, organization_id, livemode, status, direction, call_from, call_to, created_at)
+         VALUES ($1, $2, $3, 'completed', $4, $5, '+14155550799', ${values.at})`,
+        [randomUUID(), values.org ?? org, values.livemode ?? true, values.direction ?? 'outbound', values.from ?? from],
+      );
+    const midnight = `date_trunc('day', now() AT TIME ZONE '${zone}') AT TIME ZONE '${zone}'`;
+    await call({ at: `${midnight} - interval '1 second'` }); // yesterday, there
+    await call({ at: midnight });
+    await call({ at: 'now()' });
+    await call({ from: other, at: 'now()' });
+    await call({ org: randomUUID(), at: 'now()' });
+    await call({ livemode: false, at: 'now()' });
+    await call({ direction: 'inbound', at: 'now()' });
+    const counted = await new CampaignAttemptsRepository().callsFromToday(
+      dataSource.manager,
+      { organizationId: org, livemode: true },
+      [from, other, '+14155550702'],
+      zone,
+    );
+    expect(Object.fromEntries(counted)).toEqual({ [from]: 2, [other]: 1 });
   });
 });

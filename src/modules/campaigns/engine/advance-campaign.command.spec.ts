@@ -12,7 +12,7 @@ import { DestinationRulesRepository } from '../../destinations/destination-rules
 import { DoNotCallService } from '../../do-not-call/do-not-call.service';
 import { OrganizationLimitsRepository } from '../../limits/organization-limits.repository';
 import { CallBilling, OutboundBlockedReason } from '../../usage/call-billing.port';
-import type { Campaign } from '../campaign.entity';
+import { type Campaign, type CallingWindow, WEEKDAYS } from '../campaign.entity';
 import { CampaignEvents } from '../campaign-events';
 import { InMemoryCampaigns } from '../testing/in-memory-campaigns';
 import { AdvanceCampaignCommand, DAILY_ATTEMPT_CAP } from './advance-campaign.command';
@@ -29,6 +29,7 @@ describe('AdvanceCampaignCommand', () => {
   let listed: Set<string>;
   let maxConcurrentCalls: number;
   let refuse: Map<string, Error>;
+  let degraded: Set<string>;
 
   beforeAll(() => Logger.overrideLogger(false));
   beforeEach(() => {
@@ -41,6 +42,7 @@ describe('AdvanceCampaignCommand', () => {
     listed = new Set();
     maxConcurrentCalls = 10;
     refuse = new Map();
+    degraded = new Set();
   });
   afterEach(thawClock);
 
@@ -61,6 +63,7 @@ describe('AdvanceCampaignCommand', () => {
           const error = refuse.get(dto.to);
           if (error) return Promise.reject(error);
           placed.push({ to: dto.to, campaignId: campaign.id, variableValues: dto.variableValues });
+          store.outboundCalls.push({ ...campaign, from: dto.from!, at: new Date() });
           return Promise.resolve({ id: `call-${placed.length}` } as Call);
         },
       }),
@@ -75,8 +78,10 @@ describe('AdvanceCampaignCommand', () => {
       new DestinationPolicyService(
         fakeOf<DestinationRulesRepository>({ find: () => Promise.resolve(DEFAULT_DESTINATION_RULES) }),
       ),
-      // Read only by campaigns that spread over several numbers or cap them (none here).
-      fakeOf<NumberHealthService>({}),
+      // Read only by campaigns that spread over several numbers or cap them.
+      fakeOf<NumberHealthService>({
+        degradedAmong: (_m, _world, numbers) => Promise.resolve(new Set(numbers.filter((n) => degraded.has(n)))),
+      }),
     );
 
   const advance = (campaign: Campaign) => command().execute(campaign.id);
@@ -150,6 +155,35 @@ describe('AdvanceCampaignCommand', () => {
       expect(await advance(person)).toEqual({ busy: false, callIds: [] });
       expect([statusOf(engine), statusOf(person)]).toEqual(['paused', 'paused']);
       expect(events).toEqual([]);
+    });
+
+    it("pauses on DAILY_NUMBER_CAP when every number is full, and resumes at midnight in the window's zone", async () => {
+      // 10:00 in New York on Wednesday 4 March; the window is open every hour of every day.
+      const window: CallingWindow = { days: [...WEEKDAYS], start: '00:00', end: '23:59', timezone: 'America/New_York' };
+      const numbers = ['+14155550100', '+12125550100'];
+      const campaign = store.addCampaign({ window, fromNumbers: numbers, maxCallsPerNumberPerDay: 1 });
+      for (let i = 0; i < 3; i++) store.addEntry(campaign);
+      expect(await dialled(campaign)).toHaveLength(2);
+      expect(store.campaigns.get(campaign.id)).toMatchObject({ status: 'paused', pausedReason: 'DAILY_NUMBER_CAP' });
+      expect(events).toEqual([{ campaignId: campaign.id, type: 'campaign.paused' }]);
+
+      freezeClock('2026-03-05T04:59:00.000Z'); // 23:59 in New York, still the 4th: both numbers are full
+      expect(await dialled(campaign)).toEqual([]);
+      expect(statusOf(campaign)).toBe('paused');
+
+      freezeClock('2026-03-05T05:00:00.000Z'); // midnight in New York (05:00 UTC): a new day for both numbers
+      expect(await dialled(campaign)).toHaveLength(1);
+      expect(store.campaigns.get(campaign.id)).toMatchObject({ status: 'running', pausedReason: null });
+      expect(store.outboundCalls.map((c) => c.from).sort()).toEqual([...numbers, numbers[0]].sort());
+    });
+
+    it('leaves a degraded number out while the campaign has a healthy one', async () => {
+      const numbers = ['+14155550100', '+14155550101'];
+      const campaign = store.addCampaign({ fromNumbers: numbers });
+      for (let i = 0; i < 3; i++) store.addEntry(campaign);
+      degraded.add(numbers[0]);
+      expect(await dialled(campaign)).toHaveLength(3);
+      expect(new Set(store.outboundCalls.map((c) => c.from))).toEqual(new Set([numbers[1]]));
     });
 
     it('never asks billing about a test campaign: its calls are free', async () => {

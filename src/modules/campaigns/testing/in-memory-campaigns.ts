@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import { fakeOf } from '../../../infra/testing/fake-of';
 import { Campaign, CampaignStatus } from '../campaign.entity';
 import { CampaignEntry } from '../campaign-entry.entity';
@@ -38,6 +39,8 @@ export class InMemoryCampaigns {
   readonly finishedCalls = new Map<string, string>();
   /** Campaigns whose row lock another engine holds. */
   readonly lockedElsewhere = new Set<string>();
+  /** Outbound calls placed, by number: what a number's daily cap counts (the `calls` table in SQL). */
+  readonly outboundCalls: Array<{ organizationId: string; livemode: boolean; from: string; at: Date }> = [];
 
   addCampaign(fields: Partial<Campaign> = {}): Campaign {
     const campaign: Campaign = {
@@ -231,6 +234,16 @@ export class InMemoryCampaigns {
             this.attempts.filter((a) => a.campaignId === campaignId && a.at.getTime() > Date.now() - seconds * 1000)
               .length,
           ),
+        callsFromToday: (_m, world, numbers, timeZone) => {
+          const midnight = DateTime.now().setZone(timeZone).startOf('day').toMillis();
+          const counts = new Map<string, number>();
+          for (const c of this.outboundCalls) {
+            if (c.organizationId !== world.organizationId || c.livemode !== world.livemode) continue;
+            if (!numbers.includes(c.from) || c.at.getTime() < midnight) continue;
+            counts.set(c.from, (counts.get(c.from) ?? 0) + 1);
+          }
+          return Promise.resolve(counts);
+        },
         dailyByNumber: (_m, organizationId, numbers) => {
           const byNumber = new Map<string, { count: number; oldest: Date }>();
           for (const a of this.attempts) {
