@@ -59,11 +59,11 @@ describe('AdvanceCampaignCommand', () => {
         },
       }),
       fakeOf<CreateCallCommand>({
-        executeIn: (_tx, _org, dto, campaign) => {
+        executeIn: (_tx, organizationId, dto, campaign) => {
           const error = refuse.get(dto.to);
           if (error) return Promise.reject(error);
           placed.push({ to: dto.to, campaignId: campaign.id, variableValues: dto.variableValues });
-          store.outboundCalls.push({ ...campaign, from: dto.from!, at: new Date() });
+          store.outboundCalls.push({ organizationId, livemode: campaign.livemode, from: dto.from!, at: new Date() });
           return Promise.resolve({ id: `call-${placed.length}` } as Call);
         },
       }),
