@@ -2,10 +2,12 @@
  * GET /api/v1/phone-numbers/{id}/health for a number with 1,000,000 calls. Target: p99 <= 50 ms.
  * Boots the real app (test harness: own database cloned from a freshly migrated template, real Redis) and writes,
  * as a fixture, 1,000,000 ended outbound calls from one number spread over the last 90 days, with the day rows
- * and recent-call row that counting each call's end leaves (placing them through the API would take hours and
- * measure nothing of interest here). The endpoint reads the day rows, never the calls.
+ * and recent-call row that counting each call's end leaves, written by the backfill migration (placing them through
+ * the API would take hours and measure nothing of interest here). The endpoint reads the day rows, never the calls.
  */
 import { performance } from 'node:perf_hooks';
+import type { QueryRunner } from 'typeorm';
+import { NumberHealthBackfill1795740000001 } from '../src/infra/database/migrations/1795740000001-NumberHealthBackfill';
 import { measureGets, percentile } from './get-latency';
 import { createOrg } from '../test/support/factory';
 import globalSetup from '../test/support/global-setup';
@@ -39,26 +41,8 @@ async function main() {
          FROM generate_series(1, $3) n, LATERAL (SELECT now() - interval '90 days' * (1 - n::double precision / $3) AS at) x`,
       [org.id, NUMBER, CALLS],
     );
-    await t.db.query(
-      `INSERT INTO number_days (phone_number_id, livemode, day, placed, human, voicemail, not_answered, failed,
-                                connected, talk_seconds)
-       SELECT $1, true, (ended_at AT TIME ZONE 'UTC')::date, count(*),
-              count(*) FILTER (WHERE status = 'ended' AND answered_by = 'human'),
-              count(*) FILTER (WHERE status = 'ended' AND answered_by = 'voicemail'),
-              count(*) FILTER (WHERE status = 'ended' AND answered_by IS NULL),
-              count(*) FILTER (WHERE status = 'error'),
-              count(*) FILTER (WHERE status = 'ended' AND answered_by IS NOT NULL),
-              coalesce(sum(duration_seconds) FILTER (WHERE status = 'ended' AND answered_by IS NOT NULL), 0)
-         FROM calls WHERE organization_id = $2 AND call_from = $3 GROUP BY 3`,
-      [numberId, org.id, NUMBER],
-    );
-    await t.db.query(
-      `INSERT INTO number_health (phone_number_id, livemode, organization_id, recent)
-       SELECT $1, true, $2, array_agg(answered_by = 'human' ORDER BY ended_at) FROM (
-         SELECT answered_by, ended_at FROM calls WHERE organization_id = $2 AND call_from = $3
-          ORDER BY ended_at DESC LIMIT 50) last`,
-      [numberId, org.id, NUMBER],
-    );
+    // The figures counting each call's end leaves: what the backfill migration writes for calls already there.
+    await new NumberHealthBackfill1795740000001().up({ query: (sql: string) => t.db.query(sql) } as QueryRunner);
     await t.db.query('ANALYZE calls');
     await t.db.query('ANALYZE number_days');
     const loadSeconds = (performance.now() - loadStarted) / 1000;
