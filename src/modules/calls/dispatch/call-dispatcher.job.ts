@@ -12,7 +12,7 @@ import {
 } from '../../destinations/destination-policy.service';
 import { transferNumbers, withoutDestinations } from '../../tools/call-tools';
 import { CallAdmission } from '../../limits/call-admission';
-import { POOLED_PLATFORM } from '../../limits/pooled-platform';
+import { isPooled } from '../../limits/pooled-platform';
 import { CallBilling } from '../../usage/call-billing.port';
 import { Call } from '../call.entity';
 import { CallEventsService } from '../call-events.service';
@@ -183,7 +183,7 @@ export class CallDispatcherJob {
    * organization's destination rules refuse now (docs/contracts/destinations.md: rules may have changed since the
    * call was created or scheduled) or on the do-not-call ledger are refused (the lock makes a listing committed
    * before this point visible here); of the others, the oldest up to the free slots go on (a call on the pooled
-   * platform also needs a slot of that platform's shared pool, decided under the pool's lock), and the rest return to
+   * platform also needs a slot of that platform's shared pool, decided under that pool's lock), and the rest return to
    * waiting, untouched otherwise (their minutes are not reserved), to be enqueued again when a live call ends.
    */
   private async admit(
@@ -192,9 +192,13 @@ export class CallDispatcherJob {
     claimed: Call[],
   ): Promise<{ admitted: Call[]; refused: Array<{ call: Call; endedReason: string }> }> {
     const free = await this.admission.lockFreeOutboundSlots(m, organizationId);
-    const pooled = (c: Call) => c.platform === POOLED_PLATFORM;
-    let poolFree =
-      claimed.some(pooled) && free > 0 ? await this.admission.lockFreePoolSlots(m, organizationId) : Infinity;
+    // Each pooled platform's free slots, decided under its pool's lock (taken in the platforms' order).
+    const poolFree = new Map<Call['platform'], number>();
+    if (free > 0) {
+      for (const platform of new Set(claimed.map((c) => c.platform).filter(isPooled)).values()) {
+        poolFree.set(platform, await this.admission.lockFreePoolSlots(m, organizationId, platform));
+      }
+    }
     const refused = new Map<Call, string>();
     // The destination rules are the organization's, the same in both worlds.
     const notAllowed = await this.destinations.refused(
@@ -220,10 +224,11 @@ export class CallDispatcherJob {
     const admitted: Call[] = [];
     const waiting: Call[] = [];
     for (const call of oldestFirst) {
-      // Calls on the pooled platform need a slot of the organization and one of the platform's shared pool.
-      const fits = admitted.length < free && (!pooled(call) || poolFree > 0);
+      // Calls on a pooled platform need a slot of the organization and one of the platform's shared pool.
+      const room = poolFree.get(call.platform) ?? Infinity;
+      const fits = admitted.length < free && room > 0;
       (fits ? admitted : waiting).push(call);
-      if (fits && pooled(call)) poolFree--;
+      if (fits && poolFree.has(call.platform)) poolFree.set(call.platform, room - 1);
     }
     if (waiting.length) {
       await this.calls.requeue(

@@ -78,7 +78,11 @@ export interface ProviderCallState {
 export type PlaceCallResult =
   | { kind: 'placed'; providerCallId: string }
   | { kind: 'deferred'; reason: string; retryAfterMs: number; blockedProviderCallId?: string | null }
-  | { kind: 'rejected'; endedReason: string };
+  /**
+   * `unavailable`: the platform could not be reached or failed (connection error, timeout, 5xx), as opposed to
+   * refusing this call (a 4xx about it): only such a failure places the call on its number's fallback platform.
+   */
+  | { kind: 'rejected'; endedReason: string; unavailable?: boolean };
 
 /** A voice platform that places outbound calls; each call's is the one it stores (VoicePlatforms). */
 export abstract class VoiceProvider {

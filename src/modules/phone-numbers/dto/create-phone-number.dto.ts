@@ -16,9 +16,9 @@ export class CreatePhoneNumberDto {
     maxLength: 200,
     example: '3f1c2a9e-5b7d-4c1e-9a2f-6d8e0b1c2d3e',
     description:
-      "The voice platform's id for the number (Vapi's phone number id), needed to call from it on Vapi. " +
-      'Omitted on the Vapi platform: the number is imported from Vapi (looked up, pointed at this service) and ' +
-      'its id stored (extension)',
+      "The voice platform's id for the number (Vapi's phone number id), needed to call from it on Vapi; on " +
+      'Retell the E.164 number itself (anything else is 400 VALIDATION_ERROR). Omitted on Vapi or Retell: the ' +
+      'number is imported from the platform (looked up, pointed at this service) and its id stored (extension)',
   })
   @IsOptional()
   @IsString()

@@ -43,7 +43,9 @@ export class VapiVoiceProvider extends VoiceProvider {
         const { reason, retryAfterMs, blockedId } = error;
         return { kind: 'deferred', reason, retryAfterMs, blockedProviderCallId: blockedId };
       }
-      if (error instanceof VapiCallRejected) return { kind: 'rejected', endedReason: error.endedReason };
+      if (error instanceof VapiCallRejected) {
+        return { kind: 'rejected', endedReason: error.endedReason, unavailable: error.unavailable };
+      }
       if (error instanceof VapiUnsupportedSetting) return { kind: 'rejected', endedReason: error.message };
       throw error;
     }
