@@ -62,6 +62,8 @@ describe('call lifecycle (PostgreSQL)', () => {
 
   /** The voice platform: accepts every call once; a second placement of a call is a bug here. */
   class FakeVoice extends VoiceProvider {
+    readonly reportGraceMs = 0;
+
     async placeCall(call: Call): Promise<PlaceCallResult> {
       if (placed.includes(call.id)) throw new Error(`call ${call.id} placed twice`);
       placed.push(call.id);

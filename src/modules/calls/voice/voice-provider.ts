@@ -93,6 +93,12 @@ export abstract class VoiceProvider {
   abstract getCall(call: Call): Promise<ProviderCallState | null>;
 
   /**
+   * How long after `endCall` resolved null the platform's end-of-call report may take before the platform is
+   * asked for the call (CallReportRecoveryJob): its report may be lost on the way.
+   */
+  abstract readonly reportGraceMs: number;
+
+  /**
    * Asks the platform to end a live call now (`POST /api/v1/calls/{id}/end`). Resolves with the end-of-call
    * report when the platform ended the call on the spot (the simulator), or null when the platform reports the
    * end through its own messages later (Vapi). Throws when the platform could not be asked.

@@ -48,6 +48,11 @@ export class RetellVoiceProvider extends VoiceProvider {
     super();
   }
 
+  /** RETELL_REPORT_GRACE_MS: how long `call_ended` may take after a live end before Retell is asked. */
+  get reportGraceMs(): number {
+    return this.config.retell.reportGraceMs;
+  }
+
   async placeCall(call: Call): Promise<PlaceCallResult> {
     if (!call.providerNumberId) {
       return {

@@ -24,6 +24,10 @@ export class VapiVoiceProvider extends VoiceProvider {
     super();
   }
 
+  get reportGraceMs(): number {
+    return this.config.vapi.reportGraceMs;
+  }
+
   /** The client's refusals (a full pool, a 4xx, Vapi unreachable past its retries) become the port's results. */
   async placeCall(call: Call): Promise<PlaceCallResult> {
     if (!call.providerNumberId) {
