@@ -73,7 +73,9 @@ WHERE c.id = b.id AND ${WHERE.failable} RETURNING c.*;
 
 -- CallsRepository.fillLateAnalysis
 UPDATE calls SET analysis = $2::jsonb, updated_at = now()
-WHERE id = $1 AND status = 'ended' AND analysis IS NULL RETURNING id;
+WHERE id = $1 AND status = 'ended' AND analysis IS NOT NULL
+  AND analysis->>'summary' IS NULL AND analysis->>'structuredData' IS NULL AND analysis->>'success' IS NULL
+RETURNING id;
 
 -- CallsRepository.findAbandoned
 SELECT id FROM calls

@@ -141,7 +141,8 @@ export class CallEventsService {
    */
   async lateAnalysis(callId: string, produced: Partial<CallAnalysis> | null): Promise<void> {
     const call = await this.calls.findById(callId);
-    if (!call?.analysisPlan || call.status !== 'ended' || call.analysis || !produced) return;
+    const empty = call?.analysis && Object.values(call.analysis).every((part) => part === null);
+    if (!call?.analysisPlan || call.status !== 'ended' || !empty || !produced) return;
     const checked = finalAnalysis(call.analysisPlan, produced);
     if (checked.problem) {
       this.logger.warn({ callId, reason: checked.problem }, 'Structured data does not fit the schema; dropped');

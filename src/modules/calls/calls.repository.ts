@@ -271,13 +271,15 @@ export class CallsRepository {
   }
 
   /**
-   * An analysis that arrived after the call ended without one (Retell's late `call_analyzed`): filled once, on an
-   * ended call only, never over an analysis it already has.
+   * An analysis that arrived after the call ended without one (Retell's late `call_analyzed`; the call ended with
+   * an empty analysis, every part null): filled once, on an ended call only, never over one it already has.
    */
   async fillLateAnalysis(callId: string, analysis: CallAnalysis): Promise<boolean> {
     const [rows] = (await this.dataSource.query(
       `UPDATE calls SET analysis = $2::jsonb, updated_at = now()
-        WHERE id = $1 AND status = 'ended' AND analysis IS NULL RETURNING id`,
+        WHERE id = $1 AND status = 'ended' AND analysis IS NOT NULL
+          AND analysis->>'summary' IS NULL AND analysis->>'structuredData' IS NULL AND analysis->>'success' IS NULL
+        RETURNING id`,
       [callId, JSON.stringify(analysis)],
     )) as [Array<{ id: string }>, number];
     return rows.length > 0;
