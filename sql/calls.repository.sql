@@ -212,3 +212,7 @@ WHERE c.id = u.id AND ${WHERE.claimedAliased};
 -- CallsRepository.start
 UPDATE calls SET status = 'processing', dispatched_at = now(), retry_at = NULL, updated_at = now()
 WHERE id = ANY($1) AND ${WHERE.claimed} RETURNING *;
+
+-- CallsRepository.switchPlatform
+UPDATE calls SET platform = $2, provider_number_id = $3, platform_attempts = $4::jsonb, updated_at = now()
+WHERE id = $1 AND status = 'processing' AND api_call_id IS NULL RETURNING *;

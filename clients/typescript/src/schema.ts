@@ -1122,6 +1122,8 @@ export interface components {
              * @enum {string}
              */
             platform: "simulator" | "vapi" | "retell";
+            /** @description Extension: placements that failed before the one that served the call (its platform unreachable, timing out or answering 5xx, or skipped while it cooled down); the call then went to its number's fallback platform, which `platform` names (docs/providers.md, "Failover"). Empty for most calls */
+            platformAttempts: components["schemas"]["PlatformAttempt"][];
             /**
              * @description Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the call; null while the call is live, on the simulator, and when the platform did not say
              * @example 0.42
@@ -1199,6 +1201,8 @@ export interface components {
              * @enum {string}
              */
             platform: "simulator" | "vapi" | "retell";
+            /** @description Extension: placements that failed before the one that served the call (its platform unreachable, timing out or answering 5xx, or skipped while it cooled down); the call then went to its number's fallback platform, which `platform` names (docs/providers.md, "Failover"). Empty for most calls */
+            platformAttempts: components["schemas"]["PlatformAttempt"][];
             /**
              * @description Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the call; null while the call is live, on the simulator, and when the platform did not say
              * @example 0.42
@@ -2512,6 +2516,14 @@ export interface components {
             allowInbound: boolean;
             allowMessaging: boolean;
             allowOutbound: boolean;
+        };
+        PlatformAttempt: {
+            /** Format: date-time */
+            at: string;
+            /** @example vapi-unavailable: 500 Internal Server Error */
+            error: string;
+            /** @enum {string} */
+            platform: "simulator" | "vapi" | "retell";
         };
         PlatformDetection: {
             /**

@@ -824,7 +824,7 @@ export interface paths {
         put?: never;
         /**
          * Assign a phone number to an organization
-         * @description The organization may then call from it (`from`) and receives the calls made to it. 409 CONFLICT when the number is already assigned (to any organization); 422 MAX_PHONE_NUMBERS at the cap of 100 (extension). Without `providerId`, on the Vapi platform (extension), the number is imported: looked up in Vapi, its server URL pointed at `<PUBLIC_BASE_URL>/platform/vapi/events`, and stored with Vapi's id; 422 INVALID_PHONE when Vapi does not have the number (docs/providers.md). `platform` (extension): the number's voice platform, default `VOICE_PROVIDER`; unknown 400, known but not configured here 422 VALIDATION_ERROR.
+         * @description The organization may then call from it (`from`) and receives the calls made to it. 409 CONFLICT when the number is already assigned (to any organization); 422 MAX_PHONE_NUMBERS at the cap of 100 (extension). Without `providerId`, on the Vapi platform (extension), the number is imported: looked up in Vapi, its server URL pointed at `<PUBLIC_BASE_URL>/platform/vapi/events`, and stored with Vapi's id; 422 INVALID_PHONE when Vapi does not have the number (docs/providers.md). `platform` (extension): the number's voice platform, default `VOICE_PROVIDER`; unknown 400, known but not configured here 422 VALIDATION_ERROR. On Retell the number is likewise looked up and its inbound webhook pointed at this service. `fallback` (extension): the same number on a second platform, for failover.
          */
         post: operations["adminCreatePhoneNumber"];
         delete?: never;
@@ -1418,6 +1418,8 @@ export interface components {
         AdminPhoneNumberResponse: {
             /** Format: date-time */
             createdAt: string;
+            /** @description Extension: the same number on a second platform, used when its own fails to place a call */
+            fallback: components["schemas"]["NumberFallbackDto"] | (never | null);
             /** Format: uuid */
             id: string;
             /** @example Main line */
@@ -1592,6 +1594,8 @@ export interface components {
              * @enum {string}
              */
             platform: "simulator" | "vapi" | "retell";
+            /** @description Extension: placements that failed before the one that served the call (its platform unreachable, timing out or answering 5xx, or skipped while it cooled down); the call then went to its number's fallback platform, which `platform` names (docs/providers.md, "Failover"). Empty for most calls */
+            platformAttempts: components["schemas"]["PlatformAttemptResponse"][];
             /**
              * @description Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the call; null while the call is live, on the simulator, and when the platform did not say
              * @example 0.42
@@ -1662,6 +1666,8 @@ export interface components {
              * @enum {string}
              */
             platform: "simulator" | "vapi" | "retell";
+            /** @description Extension: placements that failed before the one that served the call (its platform unreachable, timing out or answering 5xx, or skipped while it cooled down); the call then went to its number's fallback platform, which `platform` names (docs/providers.md, "Failover"). Empty for most calls */
+            platformAttempts: components["schemas"]["PlatformAttemptResponse"][];
             /**
              * @description Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the call; null while the call is live, on the simulator, and when the platform did not say
              * @example 0.42
@@ -2512,6 +2518,8 @@ export interface components {
             voicemail?: components["schemas"]["VoicemailPolicyDto"];
         };
         CreatePhoneNumberDto: {
+            /** @description Extension: the same number imported on a second platform. A live call its platform fails to place (connection error, timeout, 5xx; never a 4xx about the call) is placed there once; a platform failing 5 placements in a row is skipped for such numbers for `PLATFORM_FAILOVER_COOLDOWN_MS` (docs/providers.md) */
+            fallback?: components["schemas"]["NumberFallbackDto"];
             /**
              * @default
              * @example Main line
@@ -3155,6 +3163,19 @@ export interface components {
             model: string;
             provider: string;
         };
+        NumberFallbackDto: {
+            /**
+             * @description Another platform than the number's own, configured on this service (else 422 naming it)
+             * @example retell
+             * @enum {string}
+             */
+            platform: "simulator" | "vapi" | "retell";
+            /**
+             * @description The number's id on that platform (Vapi's phone number id; on Retell the E.164 number itself)
+             * @example +14155550142
+             */
+            providerId: string;
+        };
         OrganizationLimitsResponse: {
             /**
              * Format: uuid
@@ -3293,6 +3314,14 @@ export interface components {
             allowInbound: boolean;
             allowMessaging: boolean;
             allowOutbound: boolean;
+        };
+        PlatformAttemptResponse: {
+            /** Format: date-time */
+            at: string;
+            /** @example vapi-unavailable: 500 Internal Server Error */
+            error: string;
+            /** @enum {string} */
+            platform: "simulator" | "vapi" | "retell";
         };
         PromptResponse: {
             /** @example You are the front desk of Acme Dental. Book, move or cancel appointments. */
@@ -11323,7 +11352,9 @@ export const messageResponseSenderTypeValues: ReadonlyArray<FlattenedDeepRequire
 export const messagingAccountResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessagingAccountResponse"]["status"]> = ["active", "disconnected", "error", "pending_setup"];
 export const messagingTemplateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessagingTemplateResponse"]["status"]> = ["APPROVED", "PENDING", "REJECTED", "IN_APPEAL", "PAUSED", "DISABLED", "PENDING_DELETION", "DELETED", "LIMIT_EXCEEDED"];
 export const minuteGrantDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MinuteGrantDto"]["type"]> = ["addon_purchase", "coupon_redemption", "admin_adjustment"];
+export const numberFallbackDtoPlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NumberFallbackDto"]["platform"]> = ["simulator", "vapi", "retell"];
 export const phoneNumberResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhoneNumberResponse"]["platform"]> = ["simulator", "vapi", "retell"];
+export const platformAttemptResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PlatformAttemptResponse"]["platform"]> = ["simulator", "vapi", "retell"];
 export const putDestinationRulesDtoAllowedClassesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PutDestinationRulesDto"]["allowedClasses"]> = ["premium-rate", "satellite", "international-network"];
 export const putDestinationRulesDtoAllowedCountriesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PutDestinationRulesDto"]["allowedCountries"]> = ["AC", "AD", "AE", "AF", "AG", "AI", "AL", "AM", "AO", "AR", "AS", "AT", "AU", "AW", "AX", "AZ", "BA", "BB", "BD", "BE", "BF", "BG", "BH", "BI", "BJ", "BL", "BM", "BN", "BO", "BQ", "BR", "BS", "BT", "BW", "BY", "BZ", "CA", "CC", "CD", "CF", "CG", "CH", "CI", "CK", "CL", "CM", "CN", "CO", "CR", "CU", "CV", "CW", "CX", "CY", "CZ", "DE", "DJ", "DK", "DM", "DO", "DZ", "EC", "EE", "EG", "EH", "ER", "ES", "ET", "FI", "FJ", "FK", "FM", "FO", "FR", "GA", "GB", "GD", "GE", "GF", "GG", "GH", "GI", "GL", "GM", "GN", "GP", "GQ", "GR", "GT", "GU", "GW", "GY", "HK", "HN", "HR", "HT", "HU", "ID", "IE", "IL", "IM", "IN", "IO", "IQ", "IR", "IS", "IT", "JE", "JM", "JO", "JP", "KE", "KG", "KH", "KI", "KM", "KN", "KP", "KR", "KW", "KY", "KZ", "LA", "LB", "LC", "LI", "LK", "LR", "LS", "LT", "LU", "LV", "LY", "MA", "MC", "MD", "ME", "MF", "MG", "MH", "MK", "ML", "MM", "MN", "MO", "MP", "MQ", "MR", "MS", "MT", "MU", "MV", "MW", "MX", "MY", "MZ", "NA", "NC", "NE", "NF", "NG", "NI", "NL", "NO", "NP", "NR", "NU", "NZ", "OM", "PA", "PE", "PF", "PG", "PH", "PK", "PL", "PM", "PR", "PS", "PT", "PW", "PY", "QA", "RE", "RO", "RS", "RU", "RW", "SA", "SB", "SC", "SD", "SE", "SG", "SH", "SI", "SJ", "SK", "SL", "SM", "SN", "SO", "SR", "SS", "ST", "SV", "SX", "SY", "SZ", "TA", "TC", "TD", "TG", "TH", "TJ", "TK", "TL", "TM", "TN", "TO", "TR", "TT", "TV", "TW", "TZ", "UA", "UG", "US", "UY", "UZ", "VA", "VC", "VE", "VG", "VI", "VN", "VU", "WF", "WS", "XK", "YE", "YT", "ZA", "ZM", "ZW"];
 export const recurringScheduleResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecurringScheduleResponse"]["status"]> = ["active", "paused"];

@@ -75,6 +75,7 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000) RETELL_REPORT_GRACE_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000) RETELL_ANALYSIS_GRACE_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10_000) RETELL_MAX_CONCURRENT_CALLS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(3_600_000) PLATFORM_FAILOVER_COOLDOWN_MS?: number;
   @IsOptional() @IsString() PUBLIC_BASE_URL?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) CALL_MAX_DURATION_MS?: number;
   @IsOptional() @IsString() SECRETS_KEY?: string;
@@ -198,6 +199,11 @@ export interface AppConfig {
     /** Live calls on the Retell account, every organization together. */
     maxConcurrentCalls: number;
   };
+  /**
+   * PLATFORM_FAILOVER_COOLDOWN_MS: how long a platform that failed 5 placements in a row is skipped for numbers
+   * with a fallback (docs/providers.md, "Failover").
+   */
+  platformFailoverCooldownMs: number;
   /**
    * The service's public origin as the voice platform reaches it (PUBLIC_BASE_URL, no trailing slash): every
    * server URL handed to Vapi is `<publicBaseUrl>/platform/vapi/events`. Required with Vapi in production.
@@ -448,6 +454,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       // Retell's free tier allows 20 concurrent calls.
       maxConcurrentCalls: parsed.RETELL_MAX_CONCURRENT_CALLS ?? 20,
     },
+    platformFailoverCooldownMs: parsed.PLATFORM_FAILOVER_COOLDOWN_MS ?? 60_000,
     publicBaseUrl,
     callSupervision: {
       maxDurationMs: parsed.CALL_MAX_DURATION_MS ?? 3_600_000,

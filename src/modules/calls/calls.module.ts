@@ -26,6 +26,9 @@ import { QueuedCallsBlocker } from './queued-calls-blocker';
 import { CallAdmissionQueueJob } from './dispatch/call-admission-queue.job';
 import { CallDispatchQueue } from './dispatch/call-dispatch-queue';
 import { CallDispatcherJob } from './dispatch/call-dispatcher.job';
+import { PlatformFailover } from './dispatch/platform-failover';
+import { PlatformHealth } from './dispatch/platform-health.entity';
+import { PlatformHealthRepository } from './dispatch/platform-health.repository';
 import { CallSweeperJob } from './dispatch/call-sweeper.job';
 import { AdminSimulatorController } from './inbound/admin-simulator.controller';
 import { InboundCallsService } from './inbound/inbound-calls.service';
@@ -49,7 +52,7 @@ import { EndCallCommand } from './end-call.command';
 /** Calls: the public API, the dispatch engine and the voice platform behind it (CallBilling from UsageModule). */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Call, RetellAgent]),
+    TypeOrmModule.forFeature([Call, RetellAgent, PlatformHealth]),
     ContactsModule,
     CasesModule,
     ToolsModule,
@@ -78,6 +81,8 @@ import { EndCallCommand } from './end-call.command';
     CallDispatchQueue,
     CallAdmissionQueueJob,
     CallDispatcherJob,
+    PlatformFailover,
+    PlatformHealthRepository,
     CallSweeperJob,
     CallSupervisorJob,
     CallReportRecoveryJob,

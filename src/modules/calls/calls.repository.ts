@@ -3,7 +3,7 @@ import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { World, worldParams, worldSql, worldWhere } from '../../common/auth/world';
 import type { ReferenceTarget } from '../../common/references/reference-registry';
 import { queryEntities } from '../../infra/database/entity-rows';
-import { ApiCallStatus, Call, QUEUED_CALL_STATUSES, TranscriptMessage } from './call.entity';
+import { ApiCallStatus, Call, PlatformAttempt, QUEUED_CALL_STATUSES, TranscriptMessage } from './call.entity';
 import { CALL_MOVES, INITIAL_CALL_STATUSES, LIVE_CALL_STATUS, statusIn } from './call-transitions';
 import { EndOfCallReport } from './voice/voice-provider';
 import type { CallAnalysis } from '../call-outcomes/analysis-plan';
@@ -191,6 +191,25 @@ export class CallsRepository {
         WHERE c.id = u.id AND ${WHERE.claimedAliased}`,
       [JSON.stringify(updates)],
     );
+  }
+
+  /**
+   * A live call moves to its number's fallback platform before it is placed there (failover): the platform and
+   * the number's id on it, and the failed attempts; null when the call is no longer being placed.
+   */
+  async switchPlatform(
+    callId: string,
+    platform: VoicePlatform,
+    providerNumberId: string,
+    attempts: readonly PlatformAttempt[],
+  ): Promise<Call | null> {
+    const [call] = await this.rows(
+      this.dataSource.manager,
+      `UPDATE calls SET platform = $2, provider_number_id = $3, platform_attempts = $4::jsonb, updated_at = now()
+        WHERE id = $1 AND status = 'processing' AND api_call_id IS NULL RETURNING *`,
+      [callId, platform, providerNumberId, JSON.stringify(attempts)],
+    );
+    return call ?? null;
   }
 
   /** `lock-processing|processing -> error` with each call's endedReason (refused or unbillable at dispatch). */

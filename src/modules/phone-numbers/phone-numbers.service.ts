@@ -73,6 +73,17 @@ export class PhoneNumbersService {
         { field: 'platform', message: `the ${platform} platform is not configured on this service` },
       ]);
     }
+    if (
+      dto.fallback &&
+      (dto.fallback.platform === platform || !voicePlatformConfigured(this.config, dto.fallback.platform))
+    ) {
+      throw ApiError.unprocessable([
+        {
+          field: 'fallback.platform',
+          message: `the fallback must be another platform than ${platform}, configured on this service`,
+        },
+      ]);
+    }
     // Retell keys numbers by the number itself (docs/providers.md, "Retell"): any other id names nothing there.
     if (platform === 'retell' && dto.providerId !== undefined && dto.providerId !== dto.number) {
       throw ApiError.validation('providerId', 'on the retell platform the providerId is the E.164 number itself');
@@ -88,7 +99,8 @@ export class PhoneNumbersService {
     try {
       return await inTransaction(this.dataSource, async (m) => {
         await assertBelowCap(m, PHONE_NUMBER_CAP, organizationId);
-        const values = { organizationId, number: dto.number, label: dto.label ?? '', providerId, platform };
+        const fallback = dto.fallback ? { platform: dto.fallback.platform, providerId: dto.fallback.providerId } : null;
+        const values = { organizationId, number: dto.number, label: dto.label ?? '', providerId, platform, fallback };
         return this.numbers.insert(m, values);
       });
     } catch (error) {

@@ -19,8 +19,8 @@ import { CallEventsService } from '../call-events.service';
 import { finishedCallPayload } from '../call-event-payloads';
 import { CallsRepository, DispatchFailure } from '../calls.repository';
 import { PIPELINE_ERROR_REPORT, PlaceCallResult } from '../voice/voice-provider';
-import { VoicePlatforms } from '../voice/voice-platforms';
 import { CallDispatchQueue } from './call-dispatch-queue';
+import { PlatformFailover } from './platform-failover';
 import { inTransaction } from '../../../infra/database/tx';
 
 declare module '../../../infra/queue/job-data' {
@@ -72,7 +72,7 @@ export class CallDispatcherJob {
     private readonly calls: CallsRepository,
     private readonly outbox: OutboxService,
     private readonly billing: CallBilling,
-    private readonly platforms: VoicePlatforms,
+    private readonly failover: PlatformFailover,
     private readonly events: CallEventsService,
     private readonly metrics: Metrics,
     private readonly admission: CallAdmission,
@@ -88,13 +88,7 @@ export class CallDispatcherJob {
     const call = await this.starts.submit(claimed.organizationId, claimed);
     if (!call) return;
     this.observeDispatchLatency(call);
-    let result: PlaceCallResult;
-    try {
-      result = await this.platforms.of(call).placeCall(call);
-    } catch (error) {
-      this.logger.warn({ callId, err: (error as Error).message }, 'Voice platform failed to place the call');
-      result = { kind: 'rejected', endedReason: PIPELINE_ERROR_REPORT.endedReason };
-    }
+    const result = await this.failover.place(call);
     if (result.kind === 'deferred') return this.defer(call, result);
     if (result.kind === 'rejected') {
       this.logger.warn({ callId, endedReason: result.endedReason }, 'Voice platform refused the call');

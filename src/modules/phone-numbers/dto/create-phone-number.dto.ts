@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { NumberFallbackDto } from './number-fallback.dto';
 import { VOICE_PLATFORMS, VoicePlatform } from '../../../infra/config/platforms';
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
 
@@ -34,4 +36,15 @@ export class CreatePhoneNumberDto {
   @IsOptional()
   @IsIn(VOICE_PLATFORMS)
   platform?: VoicePlatform;
+  @ApiPropertyOptional({
+    type: NumberFallbackDto,
+    description:
+      'Extension: the same number imported on a second platform. A live call its platform fails to place ' +
+      '(connection error, timeout, 5xx; never a 4xx about the call) is placed there once; a platform failing 5 ' +
+      'placements in a row is skipped for such numbers for `PLATFORM_FAILOVER_COOLDOWN_MS` (docs/providers.md)',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => NumberFallbackDto)
+  fallback?: NumberFallbackDto;
 }
