@@ -61,14 +61,21 @@ RETURNING *;
 UPDATE calls SET status = ${BACK_TO_WAITING}, dispatched_at = NULL, retry_at = $2, updated_at = now(),
       blocked_api_call_ids = CASE WHEN $3::text IS NULL THEN blocked_api_call_ids
         ELSE (array_append(blocked_api_call_ids, $3::text))[greatest(1, cardinality(blocked_api_call_ids) + 2 - $4):]
-      END
-WHERE id = $1 AND ${WHERE.deferrable} AND api_call_id IS NULL RETURNING id;
+      END,
+      api_call_status = CASE WHEN api_call_id IS NULL THEN api_call_status END, api_call_id = NULL
+WHERE id = $1 AND ${WHERE.deferrable} AND (api_call_id IS NULL OR api_call_id = $3) RETURNING id;
 
 -- CallsRepository.failDispatch
 UPDATE calls c SET status = 'error', ended_reason = b.reason, dispatched_at = NULL, ended_at = now(),
       updated_at = now()
  FROM jsonb_to_recordset($1::jsonb) AS b(id uuid, reason text)
 WHERE c.id = b.id AND ${WHERE.failable} RETURNING c.*;
+
+-- CallsRepository.fillLateAnalysis
+UPDATE calls SET analysis = $2::jsonb, updated_at = now()
+WHERE id = $1 AND status = 'ended' AND analysis IS NOT NULL
+  AND analysis->>'summary' IS NULL AND analysis->>'structuredData' IS NULL AND analysis->>'success' IS NULL
+RETURNING id;
 
 -- CallsRepository.findAbandoned
 SELECT id FROM calls
@@ -205,3 +212,7 @@ WHERE c.id = u.id AND ${WHERE.claimedAliased};
 -- CallsRepository.start
 UPDATE calls SET status = 'processing', dispatched_at = now(), retry_at = NULL, updated_at = now()
 WHERE id = ANY($1) AND ${WHERE.claimed} RETURNING *;
+
+-- CallsRepository.switchPlatform
+UPDATE calls SET platform = $2, provider_number_id = $3, platform_attempts = $4::jsonb, updated_at = now()
+WHERE id = $1 AND status = 'processing' AND api_call_id IS NULL RETURNING *;

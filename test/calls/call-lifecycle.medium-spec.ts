@@ -19,6 +19,7 @@ import {
   ProviderCallState,
   VoiceProvider,
 } from '../../src/modules/calls/voice/voice-provider';
+import { placementWithoutFallbacks } from '../../src/modules/calls/testing/no-fallbacks';
 import { VoicePlatforms } from '../../src/modules/calls/voice/voice-platforms';
 import { fakeOf } from '../../src/infra/testing/fake-of';
 import { AddDoNotCallCommand } from '../../src/modules/do-not-call/add-do-not-call.command';
@@ -62,6 +63,8 @@ describe('call lifecycle (PostgreSQL)', () => {
 
   /** The voice platform: accepts every call once; a second placement of a call is a bug here. */
   class FakeVoice extends VoiceProvider {
+    readonly reportGraceMs = 0;
+
     async placeCall(call: Call): Promise<PlaceCallResult> {
       if (placed.includes(call.id)) throw new Error(`call ${call.id} placed twice`);
       placed.push(call.id);
@@ -132,7 +135,7 @@ describe('call lifecycle (PostgreSQL)', () => {
         calls,
         outbox,
         billing,
-        fakeOf<VoicePlatforms>({ of: () => voice }),
+        placementWithoutFallbacks(fakeOf<VoicePlatforms>({ of: () => voice }), new Metrics(jobs)),
         newEvents(),
         new Metrics(jobs),
         admission,

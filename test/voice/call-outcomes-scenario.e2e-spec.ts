@@ -6,10 +6,11 @@ import { VAPI_WIRE, expectCapturedFixture } from '../support/captured-fixture';
 import { captured as capturedOutcomes } from './fixtures/create-call-outcomes.fixture';
 import { VapiSchema } from './vapi-schema';
 import { VoiceOrg, ledgerRowsOf, startWithVapi, vapiLine, voiceOrg } from './voice-fixtures';
+import { retellOrg, startWithRetell } from './retell-fixtures';
 
 /**
- * Voicemail and post-call analysis on both platforms (docs/tools.md): the same cases and calls, played by the
- * simulator on its own and by the strict fake Vapi from what our POST /call asked of it.
+ * Voicemail and post-call analysis on every platform (docs/tools.md): the same cases and calls, played by the
+ * simulator on its own, and by the strict fakes of Vapi and Retell from what our placement asked of them.
  */
 interface Platform {
   t: TestApp;
@@ -20,13 +21,22 @@ interface Platform {
   playMachine(callId: string): Promise<void>;
   /** The POST /call body the platform received (Vapi only). */
   createBody?(callId: string): Promise<Vapi.CreateCallDto>;
+  /** The endedReason of a call the other side hung up (each platform keeps its own). */
+  hungUp: string;
   close(): Promise<void>;
 }
 
 async function simulator(): Promise<Platform> {
   const t = await startTestApp({ env: { SIMULATOR_RING_MS: '100', SIMULATOR_CALL_MS: '1200' } });
   const org = await voiceOrg(t);
-  return { t, org, playAnswered: async () => undefined, playMachine: async () => undefined, close: () => t.close() };
+  return {
+    t,
+    org,
+    playAnswered: async () => undefined,
+    playMachine: async () => undefined,
+    hungUp: 'customer-ended-call',
+    close: () => t.close(),
+  };
 }
 
 async function vapi(): Promise<Platform> {
@@ -60,6 +70,25 @@ async function vapi(): Promise<Platform> {
       expect(VapiSchema.get().validate('CreateCallDto', body)).toEqual([]);
       return body;
     },
+    hungUp: 'customer-ended-call',
+    close: async () => {
+      await t.close();
+      await fake.close();
+    },
+  };
+}
+
+/** The strict fake Retell plays the same calls from the agent our calls were placed with. */
+async function retell(): Promise<Platform> {
+  const { fake, t } = await startWithRetell();
+  const org = await retellOrg(t, fake);
+  const placed = async (callId: string) => (await fake.createCallFor(callId)).retellCallId;
+  return {
+    t,
+    org,
+    playAnswered: async (callId, extracted) => fake.answerHuman(await placed(callId), extracted),
+    playMachine: async (callId) => fake.answerMachine(await placed(callId)),
+    hungUp: 'user_hangup',
     close: async () => {
       await t.close();
       await fake.close();
@@ -84,6 +113,7 @@ const BUILT = { slot: 'Tuesday 10:00', confirmed: true, plan: 'basic', seats: 0,
 describe.each([
   ['the simulator', simulator],
   ['the strict fake Vapi', vapi],
+  ['the strict fake Retell', retell],
 ])('voicemail and post-call analysis on %s', (_, start) => {
   let platform: Platform;
   beforeAll(async () => {
@@ -157,7 +187,7 @@ describe.each([
     if (platform.createBody) expect((await platform.createBody(id)).assistant?.voicemailDetection).toBe('off');
     await platform.playMachine(id);
     const ended = await waitForCall(platform.org, id, finished);
-    expect(ended).toMatchObject({ endedReason: 'customer-ended-call', answeredBy: 'unknown' });
+    expect(ended).toMatchObject({ endedReason: platform.hungUp, answeredBy: 'unknown' });
   });
 
   it('analysis: structured data equal to the schema-built object, success, summary, also in call.ended', async () => {
@@ -203,7 +233,7 @@ describe.each([
   }
 
   // Only a real model can get the structured data wrong; the simulator always builds valid data.
-  if (start === vapi) {
+  if (start !== simulator) {
     it('analysis: structured data that does not fit the schema is stored as null', async () => {
       const caseId = await createCase({ analysis: { structuredDataSchema: SCHEMA } });
       const id = await call('+14155550172', caseId);

@@ -1121,7 +1121,9 @@ export interface components {
              * @example vapi
              * @enum {string}
              */
-            platform: "simulator" | "vapi";
+            platform: "simulator" | "vapi" | "retell";
+            /** @description Extension: placements that failed before the one that served the call (its platform unreachable, timing out or answering 5xx, or skipped while it cooled down); the call then went to its number's fallback platform, which `platform` names (docs/providers.md, "Failover"). Empty for most calls */
+            platformAttempts: components["schemas"]["PlatformAttempt"][];
             /**
              * @description Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the call; null while the call is live, on the simulator, and when the platform did not say
              * @example 0.42
@@ -1198,7 +1200,9 @@ export interface components {
              * @example vapi
              * @enum {string}
              */
-            platform: "simulator" | "vapi";
+            platform: "simulator" | "vapi" | "retell";
+            /** @description Extension: placements that failed before the one that served the call (its platform unreachable, timing out or answering 5xx, or skipped while it cooled down); the call then went to its number's fallback platform, which `platform` names (docs/providers.md, "Failover"). Empty for most calls */
+            platformAttempts: components["schemas"]["PlatformAttempt"][];
             /**
              * @description Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the call; null while the call is live, on the simulator, and when the platform did not say
              * @example 0.42
@@ -2489,7 +2493,7 @@ export interface components {
              * @example vapi
              * @enum {string}
              */
-            platform: "simulator" | "vapi";
+            platform: "simulator" | "vapi" | "retell";
         };
         PhoneNumberListResponse: {
             data: components["schemas"]["PhoneNumber"][];
@@ -2512,6 +2516,14 @@ export interface components {
             allowInbound: boolean;
             allowMessaging: boolean;
             allowOutbound: boolean;
+        };
+        PlatformAttempt: {
+            /** Format: date-time */
+            at: string;
+            /** @example vapi-unavailable: 500 Internal Server Error */
+            error: string;
+            /** @enum {string} */
+            platform: "simulator" | "vapi" | "retell";
         };
         PlatformDetection: {
             /**
@@ -2554,7 +2566,7 @@ export interface components {
                 };
             };
             /** @enum {string} */
-            platform: "simulator" | "vapi";
+            platform: "simulator" | "vapi" | "retell";
             /**
              * @description Labelled voicemail among calls detected voicemail (0-1); null when none was detected voicemail
              * @example 0.8
@@ -9809,7 +9821,7 @@ export interface operations {
                 /** @description Only calls created before this time (ISO 8601, between the years 1970 and 9999) */
                 to?: string;
                 /** @description Only calls placed on this voice platform */
-                platform?: "simulator" | "vapi";
+                platform?: "simulator" | "vapi" | "retell";
                 /** @description Only calls placed by this campaign */
                 campaignId?: string;
             };

@@ -824,7 +824,7 @@ export interface paths {
         put?: never;
         /**
          * Assign a phone number to an organization
-         * @description The organization may then call from it (`from`) and receives the calls made to it. 409 CONFLICT when the number is already assigned (to any organization); 422 MAX_PHONE_NUMBERS at the cap of 100 (extension). Without `providerId`, on the Vapi platform (extension), the number is imported: looked up in Vapi, its server URL pointed at `<PUBLIC_BASE_URL>/platform/vapi/events`, and stored with Vapi's id; 422 INVALID_PHONE when Vapi does not have the number (docs/providers.md). `platform` (extension): the number's voice platform, default `VOICE_PROVIDER`; unknown 400, known but not configured here 422 VALIDATION_ERROR.
+         * @description The organization may then call from it (`from`) and receives the calls made to it. 409 CONFLICT when the number is already assigned (to any organization); 422 MAX_PHONE_NUMBERS at the cap of 100 (extension). Without `providerId`, on the Vapi platform (extension), the number is imported: looked up in Vapi, its server URL pointed at `<PUBLIC_BASE_URL>/platform/vapi/events`, and stored with Vapi's id; 422 INVALID_PHONE when Vapi does not have the number (docs/providers.md). `platform` (extension): the number's voice platform, default `VOICE_PROVIDER`; unknown 400, known but not configured here 422 VALIDATION_ERROR. On Retell the number is likewise looked up and its inbound webhook pointed at this service. `fallback` (extension): the same number on a second platform, for failover.
          */
         post: operations["adminCreatePhoneNumber"];
         delete?: never;
@@ -1418,6 +1418,8 @@ export interface components {
         AdminPhoneNumberResponse: {
             /** Format: date-time */
             createdAt: string;
+            /** @description Extension: the same number on a second platform, used when its own fails to place a call */
+            fallback: components["schemas"]["NumberFallbackDto"] | (never | null);
             /** Format: uuid */
             id: string;
             /** @example Main line */
@@ -1432,7 +1434,7 @@ export interface components {
              * @example vapi
              * @enum {string}
              */
-            platform: "simulator" | "vapi";
+            platform: "simulator" | "vapi" | "retell";
             /**
              * @description The voice platform's id for the number (Vapi's phone number id); null when not registered there
              * @example 3f1c2a9e-5b7d-4c1e-9a2f-6d8e0b1c2d3e
@@ -1591,7 +1593,9 @@ export interface components {
              * @example vapi
              * @enum {string}
              */
-            platform: "simulator" | "vapi";
+            platform: "simulator" | "vapi" | "retell";
+            /** @description Extension: placements that failed before the one that served the call (its platform unreachable, timing out or answering 5xx, or skipped while it cooled down); the call then went to its number's fallback platform, which `platform` names (docs/providers.md, "Failover"). Empty for most calls */
+            platformAttempts: components["schemas"]["PlatformAttemptResponse"][];
             /**
              * @description Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the call; null while the call is live, on the simulator, and when the platform did not say
              * @example 0.42
@@ -1661,7 +1665,9 @@ export interface components {
              * @example vapi
              * @enum {string}
              */
-            platform: "simulator" | "vapi";
+            platform: "simulator" | "vapi" | "retell";
+            /** @description Extension: placements that failed before the one that served the call (its platform unreachable, timing out or answering 5xx, or skipped while it cooled down); the call then went to its number's fallback platform, which `platform` names (docs/providers.md, "Failover"). Empty for most calls */
+            platformAttempts: components["schemas"]["PlatformAttemptResponse"][];
             /**
              * @description Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the call; null while the call is live, on the simulator, and when the platform did not say
              * @example 0.42
@@ -2512,6 +2518,8 @@ export interface components {
             voicemail?: components["schemas"]["VoicemailPolicyDto"];
         };
         CreatePhoneNumberDto: {
+            /** @description Extension: the same number imported on a second platform. A live call its platform fails to place (connection error, timeout, 5xx; never a 4xx about the call) is placed there once; a platform failing 5 placements in a row is skipped for such numbers for `PLATFORM_FAILOVER_COOLDOWN_MS` (docs/providers.md) */
+            fallback?: components["schemas"]["NumberFallbackDto"];
             /**
              * @default
              * @example Main line
@@ -2526,9 +2534,9 @@ export interface components {
              * @description Extension: the voice platform live calls from this number are placed on. Omitted: the default platform for new numbers (`VOICE_PROVIDER`). A value not listed is 400 VALIDATION_ERROR; a platform whose credentials this service does not have is 422 VALIDATION_ERROR naming `platform`
              * @enum {string}
              */
-            platform?: "simulator" | "vapi";
+            platform?: "simulator" | "vapi" | "retell";
             /**
-             * @description The voice platform's id for the number (Vapi's phone number id), needed to call from it on Vapi. Omitted on the Vapi platform: the number is imported from Vapi (looked up, pointed at this service) and its id stored (extension)
+             * @description The voice platform's id for the number (Vapi's phone number id), needed to call from it on Vapi; on Retell the E.164 number itself (anything else is 400 VALIDATION_ERROR). Omitted on Vapi or Retell: the number is imported from the platform (looked up, pointed at this service) and its id stored (extension)
              * @example 3f1c2a9e-5b7d-4c1e-9a2f-6d8e0b1c2d3e
              */
             providerId?: string;
@@ -3155,6 +3163,19 @@ export interface components {
             model: string;
             provider: string;
         };
+        NumberFallbackDto: {
+            /**
+             * @description Another platform than the number's own, configured on this service (else 422 naming it)
+             * @example retell
+             * @enum {string}
+             */
+            platform: "simulator" | "vapi" | "retell";
+            /**
+             * @description The number's id on that platform (Vapi's phone number id; on Retell the E.164 number itself)
+             * @example +14155550142
+             */
+            providerId: string;
+        };
         OrganizationLimitsResponse: {
             /**
              * Format: uuid
@@ -3287,12 +3308,20 @@ export interface components {
              * @example vapi
              * @enum {string}
              */
-            platform: "simulator" | "vapi";
+            platform: "simulator" | "vapi" | "retell";
         };
         PlanFeaturesResponse: {
             allowInbound: boolean;
             allowMessaging: boolean;
             allowOutbound: boolean;
+        };
+        PlatformAttemptResponse: {
+            /** Format: date-time */
+            at: string;
+            /** @example vapi-unavailable: 500 Internal Server Error */
+            error: string;
+            /** @enum {string} */
+            platform: "simulator" | "vapi" | "retell";
         };
         PromptResponse: {
             /** @example You are the front desk of Acme Dental. Book, move or cancel appointments. */
@@ -11273,15 +11302,15 @@ export const pathsAdminV1OrganizationsOrgIdUsageHistoryGetParametersQueryTypeVal
 export const pathsAdminV1OrganizationsOrgIdWebhooksIdDeliveriesGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/webhooks/{id}/deliveries"]["get"]["parameters"]["query"]["status"]> = ["pending", "delivered", "failed"];
 export const pathsAdminV1OrganizationsOrgIdWebhooksIdDeliveriesGetParametersQueryEventValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/webhooks/{id}/deliveries"]["get"]["parameters"]["query"]["event"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "phone_number.health_changed", "webhook.test"];
 export const adminMessagingAccountResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminMessagingAccountResponse"]["status"]> = ["active", "disconnected", "error", "pending_setup"];
-export const adminPhoneNumberResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminPhoneNumberResponse"]["platform"]> = ["simulator", "vapi"];
+export const adminPhoneNumberResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminPhoneNumberResponse"]["platform"]> = ["simulator", "vapi", "retell"];
 export const apiKeyResponseEnvironmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyResponse"]["environment"]> = ["live", "test"];
 export const automationResponseKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AutomationResponse"]["kind"]> = ["recurring-schedule", "follow-up-campaign"];
 export const automationResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AutomationResponse"]["status"]> = ["active", "paused"];
 export const callDetailResponseDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallDetailResponse"]["direction"]> = ["outbound", "inbound"];
-export const callDetailResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallDetailResponse"]["platform"]> = ["simulator", "vapi"];
+export const callDetailResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallDetailResponse"]["platform"]> = ["simulator", "vapi", "retell"];
 export const callDetailResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallDetailResponse"]["status"]> = ["new", "scheduled", "processing", "ended", "cancelled", "error"];
 export const callResponseDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallResponse"]["direction"]> = ["outbound", "inbound"];
-export const callResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallResponse"]["platform"]> = ["simulator", "vapi"];
+export const callResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallResponse"]["platform"]> = ["simulator", "vapi", "retell"];
 export const callResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallResponse"]["status"]> = ["new", "scheduled", "processing", "ended", "cancelled", "error"];
 export const callTransferResponseModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallTransferResponse"]["mode"]> = ["cold", "warm"];
 export const callTransferResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallTransferResponse"]["status"]> = ["completed", "failed"];
@@ -11301,7 +11330,7 @@ export const createApiKeyDtoScopesValues: ReadonlyArray<FlattenedDeepRequired<co
 export const createFollowUpCampaignDtoTriggerOnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateFollowUpCampaignDto"]["triggerOn"]> = ["customer-did-not-answer", "voicemail-reached", "customer-busy", "pipeline-error"];
 export const createMessagingAccountDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateMessagingAccountDto"]["status"]> = ["active", "disconnected", "error", "pending_setup"];
 export const createMessagingTemplateDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateMessagingTemplateDto"]["status"]> = ["APPROVED", "PENDING", "REJECTED", "IN_APPEAL", "PAUSED", "DISABLED", "PENDING_DELETION", "DELETED", "LIMIT_EXCEEDED"];
-export const createPhoneNumberDtoPlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatePhoneNumberDto"]["platform"]> = ["simulator", "vapi"];
+export const createPhoneNumberDtoPlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatePhoneNumberDto"]["platform"]> = ["simulator", "vapi", "retell"];
 export const createRecurringScheduleDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateRecurringScheduleDto"]["status"]> = ["active", "paused"];
 export const createSubscriptionDtoProductTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSubscriptionDto"]["productType"]> = ["outreach", "receptionist"];
 export const createSubscriptionDtoTierValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSubscriptionDto"]["tier"]> = [1, 2, 3];
@@ -11323,7 +11352,9 @@ export const messageResponseSenderTypeValues: ReadonlyArray<FlattenedDeepRequire
 export const messagingAccountResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessagingAccountResponse"]["status"]> = ["active", "disconnected", "error", "pending_setup"];
 export const messagingTemplateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessagingTemplateResponse"]["status"]> = ["APPROVED", "PENDING", "REJECTED", "IN_APPEAL", "PAUSED", "DISABLED", "PENDING_DELETION", "DELETED", "LIMIT_EXCEEDED"];
 export const minuteGrantDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MinuteGrantDto"]["type"]> = ["addon_purchase", "coupon_redemption", "admin_adjustment"];
-export const phoneNumberResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhoneNumberResponse"]["platform"]> = ["simulator", "vapi"];
+export const numberFallbackDtoPlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NumberFallbackDto"]["platform"]> = ["simulator", "vapi", "retell"];
+export const phoneNumberResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhoneNumberResponse"]["platform"]> = ["simulator", "vapi", "retell"];
+export const platformAttemptResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PlatformAttemptResponse"]["platform"]> = ["simulator", "vapi", "retell"];
 export const putDestinationRulesDtoAllowedClassesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PutDestinationRulesDto"]["allowedClasses"]> = ["premium-rate", "satellite", "international-network"];
 export const putDestinationRulesDtoAllowedCountriesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PutDestinationRulesDto"]["allowedCountries"]> = ["AC", "AD", "AE", "AF", "AG", "AI", "AL", "AM", "AO", "AR", "AS", "AT", "AU", "AW", "AX", "AZ", "BA", "BB", "BD", "BE", "BF", "BG", "BH", "BI", "BJ", "BL", "BM", "BN", "BO", "BQ", "BR", "BS", "BT", "BW", "BY", "BZ", "CA", "CC", "CD", "CF", "CG", "CH", "CI", "CK", "CL", "CM", "CN", "CO", "CR", "CU", "CV", "CW", "CX", "CY", "CZ", "DE", "DJ", "DK", "DM", "DO", "DZ", "EC", "EE", "EG", "EH", "ER", "ES", "ET", "FI", "FJ", "FK", "FM", "FO", "FR", "GA", "GB", "GD", "GE", "GF", "GG", "GH", "GI", "GL", "GM", "GN", "GP", "GQ", "GR", "GT", "GU", "GW", "GY", "HK", "HN", "HR", "HT", "HU", "ID", "IE", "IL", "IM", "IN", "IO", "IQ", "IR", "IS", "IT", "JE", "JM", "JO", "JP", "KE", "KG", "KH", "KI", "KM", "KN", "KP", "KR", "KW", "KY", "KZ", "LA", "LB", "LC", "LI", "LK", "LR", "LS", "LT", "LU", "LV", "LY", "MA", "MC", "MD", "ME", "MF", "MG", "MH", "MK", "ML", "MM", "MN", "MO", "MP", "MQ", "MR", "MS", "MT", "MU", "MV", "MW", "MX", "MY", "MZ", "NA", "NC", "NE", "NF", "NG", "NI", "NL", "NO", "NP", "NR", "NU", "NZ", "OM", "PA", "PE", "PF", "PG", "PH", "PK", "PL", "PM", "PR", "PS", "PT", "PW", "PY", "QA", "RE", "RO", "RS", "RU", "RW", "SA", "SB", "SC", "SD", "SE", "SG", "SH", "SI", "SJ", "SK", "SL", "SM", "SN", "SO", "SR", "SS", "ST", "SV", "SX", "SY", "SZ", "TA", "TC", "TD", "TG", "TH", "TJ", "TK", "TL", "TM", "TN", "TO", "TR", "TT", "TV", "TW", "TZ", "UA", "UG", "US", "UY", "UZ", "VA", "VC", "VE", "VG", "VI", "VN", "VU", "WF", "WS", "XK", "YE", "YT", "ZA", "ZM", "ZW"];
 export const recurringScheduleResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecurringScheduleResponse"]["status"]> = ["active", "paused"];

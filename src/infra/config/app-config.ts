@@ -70,6 +70,12 @@ class EnvironmentVariables {
   @IsOptional() @IsString() VAPI_CREDENTIAL_ID?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000) VAPI_REPORT_GRACE_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10_000) VAPI_MAX_CONCURRENT_CALLS?: number;
+  @IsOptional() @IsString() RETELL_API_KEY?: string;
+  @IsOptional() @IsString() RETELL_BASE_URL?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000) RETELL_REPORT_GRACE_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000) RETELL_ANALYSIS_GRACE_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10_000) RETELL_MAX_CONCURRENT_CALLS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(3_600_000) PLATFORM_FAILOVER_COOLDOWN_MS?: number;
   @IsOptional() @IsString() PUBLIC_BASE_URL?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) CALL_MAX_DURATION_MS?: number;
   @IsOptional() @IsString() SECRETS_KEY?: string;
@@ -179,6 +185,25 @@ export interface AppConfig {
     /** Live calls on the Vapi account, every organization together (the account's concurrency pool). */
     maxConcurrentCalls: number;
   };
+  /**
+   * Retell (docs/providers.md, "Retell"): configured when its API key is set. The key also signs Retell's events,
+   * tool calls and inbound webhooks (`x-retell-signature`), so there is no second secret.
+   */
+  retell: {
+    apiKey?: string;
+    baseUrl: string;
+    /** How long an ended call may wait for its `call_ended` report before Retell is asked (GET /v2/get-call). */
+    reportGraceMs: number;
+    /** How long `call.ended` waits for `call_analyzed` when the call's case has an analysis plan. */
+    analysisGraceMs: number;
+    /** Live calls on the Retell account, every organization together. */
+    maxConcurrentCalls: number;
+  };
+  /**
+   * PLATFORM_FAILOVER_COOLDOWN_MS: how long a platform that failed 5 placements in a row is skipped for numbers
+   * with a fallback (docs/providers.md, "Failover").
+   */
+  platformFailoverCooldownMs: number;
   /**
    * The service's public origin as the voice platform reaches it (PUBLIC_BASE_URL, no trailing slash): every
    * server URL handed to Vapi is `<publicBaseUrl>/platform/vapi/events`. Required with Vapi in production.
@@ -343,9 +368,14 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       'Invalid environment: VAPI_API_KEY and VAPI_WEBHOOK_SECRET are required when VOICE_PROVIDER=vapi',
     );
   }
+  if (voiceProvider === 'retell' && !parsed.RETELL_API_KEY) {
+    throw new ConfigError('Invalid environment: RETELL_API_KEY is required when VOICE_PROVIDER=retell');
+  }
   const publicBaseUrl = publicBaseUrlOf(parsed.PUBLIC_BASE_URL, production);
-  if (voiceProvider === 'vapi' && production && !publicBaseUrl) {
-    throw new ConfigError('Invalid environment: PUBLIC_BASE_URL is required when VOICE_PROVIDER=vapi in production');
+  if (voiceProvider !== 'simulator' && production && !publicBaseUrl) {
+    throw new ConfigError(
+      `Invalid environment: PUBLIC_BASE_URL is required when VOICE_PROVIDER=${voiceProvider} in production`,
+    );
   }
   const secretsKey = parsed.SECRETS_KEY ? parseSecretsKey(parsed.SECRETS_KEY) : undefined;
   if (secretsKey === null) {
@@ -416,6 +446,15 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       reportGraceMs: parsed.VAPI_REPORT_GRACE_MS ?? 15_000,
       maxConcurrentCalls: parsed.VAPI_MAX_CONCURRENT_CALLS ?? 10,
     },
+    retell: {
+      apiKey: parsed.RETELL_API_KEY || undefined,
+      baseUrl: (parsed.RETELL_BASE_URL ?? 'https://api.retellai.com').replace(/\/+$/, ''),
+      reportGraceMs: parsed.RETELL_REPORT_GRACE_MS ?? 15_000,
+      analysisGraceMs: parsed.RETELL_ANALYSIS_GRACE_MS ?? 30_000,
+      // Retell's free tier allows 20 concurrent calls.
+      maxConcurrentCalls: parsed.RETELL_MAX_CONCURRENT_CALLS ?? 20,
+    },
+    platformFailoverCooldownMs: parsed.PLATFORM_FAILOVER_COOLDOWN_MS ?? 60_000,
     publicBaseUrl,
     callSupervision: {
       maxDurationMs: parsed.CALL_MAX_DURATION_MS ?? 3_600_000,

@@ -44,7 +44,9 @@ describe('advisory locks', () => {
   it('agree with the SQL functions that take the webhook endpoint slot lock', () => {
     for (const name of ['1795460000000-WebhookClaimSlotFunction', '1795600000010-WebhookClaimSlotsBatch']) {
       const migration = files[`infra/database/migrations/${name}.ts`];
-      expect(migration).toContain(`pg_advisory_xact_lock(${LOCK_SPACES.webhookEndpointSlots}, hashtext(p_endpoint_id))`);
+      expect(migration).toContain(
+        `pg_advisory_xact_lock(${LOCK_SPACES.webhookEndpointSlots}, hashtext(p_endpoint_id))`,
+      );
     }
   });
 

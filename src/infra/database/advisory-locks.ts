@@ -31,6 +31,8 @@ export const LOCK_SPACES = {
   webhookEndpointSlots: 0x77736c74, // "wslt"
   /** Per conversation: the chat agent's reply claims, one turn at a time (messaging/chat-agent). */
   conversationReplies: 0x63727079, // "crpy"
+  /** Per Retell agent source (organization, case, assistant): its LLM and agent made or updated once. */
+  retellAgents: 0x72746c61, // "rtla"
 } as const;
 
 export type LockSpace = keyof typeof LOCK_SPACES;

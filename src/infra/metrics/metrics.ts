@@ -76,6 +76,20 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly platformPlacements = new Counter({
+    name: 'vc_platform_placements_total',
+    help: 'Outbound call placements by voice platform and outcome (placed, deferred, rejected, unavailable, skipped)',
+    labelNames: ['platform', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly platformFailovers = new Counter({
+    name: 'vc_platform_failovers_total',
+    help: "Calls placed on their number's fallback platform, by the platform they left and the one they went to",
+    labelNames: ['from', 'to'] as const,
+    registers: [this.registry],
+  });
+
   readonly voiceReportsRecovered = new Counter({
     name: 'vc_voice_reports_recovered_total',
     help: 'Ended calls whose end-of-call report did not arrive in time, finished from the platform (GET the call), by outcome',

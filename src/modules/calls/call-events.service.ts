@@ -134,6 +134,22 @@ export class CallEventsService {
     return { answeredBy, analysis, billedSeconds };
   }
 
+  /**
+   * A post-call analysis that arrived after the call ended without it (Retell sends `call_analyzed` after
+   * `call_ended`; past RETELL_ANALYSIS_GRACE_MS the call ends without waiting): the call gains it, checked against
+   * its plan as at the end, once. No event fires again: `call.ended` has gone.
+   */
+  async lateAnalysis(callId: string, produced: Partial<CallAnalysis> | null): Promise<void> {
+    const call = await this.calls.findById(callId);
+    const empty = call?.analysis && Object.values(call.analysis).every((part) => part === null);
+    if (!call?.analysisPlan || call.status !== 'ended' || !empty || !produced) return;
+    const checked = finalAnalysis(call.analysisPlan, produced);
+    if (checked.problem) {
+      this.logger.warn({ callId, reason: checked.problem }, 'Structured data does not fit the schema; dropped');
+    }
+    await this.calls.fillLateAnalysis(callId, checked.analysis);
+  }
+
   async finish(callId: string, providerCallId: string | null, report: EndOfCallReport): Promise<void> {
     const call = await this.calls.findById(callId);
     if (!call || call.status !== 'processing') return;

@@ -25,6 +25,13 @@ export const QUEUED_CALL_STATUSES: readonly CallStatus[] = ['new', 'scheduled', 
 export const API_CALL_STATUSES = ['queued', 'ringing', 'in-progress', 'ended', 'forwarding'] as const;
 export type ApiCallStatus = (typeof API_CALL_STATUSES)[number];
 
+/** A placement a platform failed (unreachable, timeout, 5xx), or skipped while that platform cooled down. */
+export interface PlatformAttempt {
+  platform: VoicePlatform;
+  at: string;
+  error: string;
+}
+
 export interface TranscriptMessage {
   role: 'assistant' | 'user' | 'system';
   content: string;
@@ -117,6 +124,8 @@ export class Call {
   @Column('text', { default: 'simulator' }) platform: VoicePlatform;
   /** The `from` number's id on the call's platform when the call was made (Vapi's phone number id); internal. */
   @Column('text', { nullable: true }) providerNumberId: string | null;
+  /** Placements that failed before the one that served the call (failover, docs/providers.md), oldest first. */
+  @Column('jsonb', { default: () => "'[]'" }) platformAttempts: PlatformAttempt[];
   /** The outbound assistant's voice settings when the call was made (null: the defaults); internal. */
   @Column('jsonb', { nullable: true }) voiceSettings: VoiceSettings | null;
   @CreatedAt() createdAt: Date;

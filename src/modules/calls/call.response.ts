@@ -50,7 +50,14 @@ export const CALL_RESPONSE_COLUMNS = [
   'updatedAt',
   'livemode',
   'platform',
+  'platformAttempts',
 ] as const satisfies readonly (keyof Call)[];
+
+export class PlatformAttemptResponse {
+  @ApiProperty({ enum: VOICE_PLATFORMS }) platform: VoicePlatform;
+  @ApiProperty({ format: 'date-time' }) at: string;
+  @ApiProperty({ example: 'vapi-unavailable: 500 Internal Server Error' }) error: string;
+}
 
 export class TranscriptMessageResponse {
   @ApiProperty({ enum: ['assistant', 'user', 'system'] }) role: 'assistant' | 'user' | 'system';
@@ -140,6 +147,14 @@ export class CallResponse {
       "service's default afterwards never moves a call already made (docs/providers.md)",
   })
   platform: VoicePlatform;
+  @ApiProperty({
+    type: [PlatformAttemptResponse],
+    description:
+      'Extension: placements that failed before the one that served the call (its platform unreachable, timing ' +
+      "out or answering 5xx, or skipped while it cooled down); the call then went to its number's fallback " +
+      'platform, which `platform` names (docs/providers.md, "Failover"). Empty for most calls',
+  })
+  platformAttempts: PlatformAttemptResponse[];
 
   static from(call: Pick<Call, (typeof CALL_RESPONSE_COLUMNS)[number]>): CallResponse {
     return {
@@ -169,6 +184,7 @@ export class CallResponse {
       updatedAt: call.updatedAt.toISOString(),
       livemode: call.livemode,
       platform: call.platform,
+      platformAttempts: call.platformAttempts ?? [],
     };
   }
 }

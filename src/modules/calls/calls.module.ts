@@ -11,6 +11,7 @@ import { LimitsModule } from '../limits/limits.module';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
 import { NumberHealthModule } from '../number-health/number-health.module';
 import { VapiModule } from '../platforms/vapi/vapi.module';
+import { RetellModule } from '../platforms/retell/retell.module';
 import { UsageModule } from '../usage/usage.module';
 import { Call } from './call.entity';
 import { CallEventsService } from './call-events.service';
@@ -25,6 +26,9 @@ import { QueuedCallsBlocker } from './queued-calls-blocker';
 import { CallAdmissionQueueJob } from './dispatch/call-admission-queue.job';
 import { CallDispatchQueue } from './dispatch/call-dispatch-queue';
 import { CallDispatcherJob } from './dispatch/call-dispatcher.job';
+import { PlatformFailover } from './dispatch/platform-failover';
+import { PlatformHealth } from './dispatch/platform-health.entity';
+import { PlatformHealthRepository } from './dispatch/platform-health.repository';
 import { CallSweeperJob } from './dispatch/call-sweeper.job';
 import { AdminSimulatorController } from './inbound/admin-simulator.controller';
 import { InboundCallsService } from './inbound/inbound-calls.service';
@@ -37,12 +41,18 @@ import { VapiMessageAuthenticator } from './voice/vapi/vapi-message-authenticato
 import { CallReportRecoveryJob } from './supervision/call-report-recovery.job';
 import { VapiVoiceProvider } from './voice/vapi/vapi-voice.provider';
 import { VoicePlatforms } from './voice/voice-platforms';
+import { RetellAgent } from './voice/retell/retell-agent.entity';
+import { RetellAgents } from './voice/retell/retell-agents';
+import { RetellAgentsRepository } from './voice/retell/retell-agents.repository';
+import { RetellEventsController } from './voice/retell/retell-events.controller';
+import { RetellNumberDirectory } from './voice/retell/retell-number-directory';
+import { RetellVoiceProvider } from './voice/retell/retell-voice.provider';
 import { EndCallCommand } from './end-call.command';
 
 /** Calls: the public API, the dispatch engine and the voice platform behind it (CallBilling from UsageModule). */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Call]),
+    TypeOrmModule.forFeature([Call, RetellAgent, PlatformHealth]),
     ContactsModule,
     CasesModule,
     ToolsModule,
@@ -54,8 +64,9 @@ import { EndCallCommand } from './end-call.command';
     DoNotCallModule,
     DestinationsModule,
     VapiModule,
+    RetellModule,
   ],
-  controllers: [CallsController, VapiEventsController, AdminSimulatorController],
+  controllers: [CallsController, VapiEventsController, RetellEventsController, AdminSimulatorController],
   providers: [
     CallsRepository,
     CallStatsService,
@@ -70,6 +81,8 @@ import { EndCallCommand } from './end-call.command';
     CallDispatchQueue,
     CallAdmissionQueueJob,
     CallDispatcherJob,
+    PlatformFailover,
+    PlatformHealthRepository,
     CallSweeperJob,
     CallSupervisorJob,
     CallReportRecoveryJob,
@@ -78,17 +91,14 @@ import { EndCallCommand } from './end-call.command';
     SimulatorStepJob,
     VapiVoiceProvider,
     VapiNumberDirectory,
+    RetellVoiceProvider,
+    RetellNumberDirectory,
+    RetellAgents,
+    RetellAgentsRepository,
     VapiMessageAuthenticator,
     // Every platform's adapter, chosen per call by the platform the call stores.
     VoicePlatforms,
   ],
-  exports: [
-    CallsService,
-    CreateCallCommand,
-    EndCallCommand,
-    CallEventsService,
-    CallDispatchQueue,
-    CallStatsService,
-  ],
+  exports: [CallsService, CreateCallCommand, EndCallCommand, CallEventsService, CallDispatchQueue, CallStatsService],
 })
 export class CallsModule {}

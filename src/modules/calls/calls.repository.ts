@@ -3,16 +3,19 @@ import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { World, worldParams, worldSql, worldWhere } from '../../common/auth/world';
 import type { ReferenceTarget } from '../../common/references/reference-registry';
 import { queryEntities } from '../../infra/database/entity-rows';
-import { ApiCallStatus, Call, QUEUED_CALL_STATUSES, TranscriptMessage } from './call.entity';
+import { ApiCallStatus, Call, PlatformAttempt, QUEUED_CALL_STATUSES, TranscriptMessage } from './call.entity';
 import { CALL_MOVES, INITIAL_CALL_STATUSES, LIVE_CALL_STATUS, statusIn } from './call-transitions';
 import { EndOfCallReport } from './voice/voice-provider';
 import type { CallAnalysis } from '../call-outcomes/analysis-plan';
+import type { VoicePlatform } from '../../infra/config/platforms';
 import type { AnsweredBy } from '../call-outcomes/answered-by';
 import type { CallTool, ToolCallRecord } from '../tools/call-tools';
-import { POOLED_PLATFORM } from '../limits/pooled-platform';
 
 /** A call as its creator resolved it; what it leaves out takes the column's default. */
-export type NewCall = Pick<Call, 'id' | 'organizationId' | 'status' | 'direction' | 'callFrom' | 'callTo' | 'platform'> &
+export type NewCall = Pick<
+  Call,
+  'id' | 'organizationId' | 'status' | 'direction' | 'callFrom' | 'callTo' | 'platform'
+> &
   Partial<Omit<Call, 'createdAt' | 'updatedAt'>>;
 
 /** What a finished call records beyond the platform's report (CallEventsService decides it). */
@@ -145,8 +148,9 @@ export class CallsRepository {
   }
 
   /**
-   * `processing -> new|scheduled` for a call the platform did not take (no platform id yet), held back until
-   * `retryAt`; true when this statement did it. Its minute stays reserved for the next dispatch.
+   * `processing -> new|scheduled` for a call the platform did not take (no platform id yet, or the id of the
+   * attempt it turned away afterwards: Retell ends a call it had no room for with `concurrency_limit_reached`),
+   * held back until `retryAt`; true when this statement did it. Its minute stays reserved for the next dispatch.
    */
   async defer(callId: string, retryAt: Date, blockedApiCallId: string | null = null): Promise<boolean> {
     // The blocked attempt's id joins the latest BLOCKED_ATTEMPTS_KEPT (a call deferred for hours stays bounded).
@@ -154,8 +158,9 @@ export class CallsRepository {
       `UPDATE calls SET status = ${BACK_TO_WAITING}, dispatched_at = NULL, retry_at = $2, updated_at = now(),
               blocked_api_call_ids = CASE WHEN $3::text IS NULL THEN blocked_api_call_ids
                 ELSE (array_append(blocked_api_call_ids, $3::text))[greatest(1, cardinality(blocked_api_call_ids) + 2 - $4):]
-              END
-        WHERE id = $1 AND ${WHERE.deferrable} AND api_call_id IS NULL RETURNING id`,
+              END,
+              api_call_status = CASE WHEN api_call_id IS NULL THEN api_call_status END, api_call_id = NULL
+        WHERE id = $1 AND ${WHERE.deferrable} AND (api_call_id IS NULL OR api_call_id = $3) RETURNING id`,
       [callId, retryAt, blockedApiCallId, BLOCKED_ATTEMPTS_KEPT],
     )) as [Array<{ id: string }>, number];
     return rows.length > 0;
@@ -186,6 +191,25 @@ export class CallsRepository {
         WHERE c.id = u.id AND ${WHERE.claimedAliased}`,
       [JSON.stringify(updates)],
     );
+  }
+
+  /**
+   * A live call moves to its number's fallback platform before it is placed there (failover): the platform and
+   * the number's id on it, and the failed attempts; null when the call is no longer being placed.
+   */
+  async switchPlatform(
+    callId: string,
+    platform: VoicePlatform,
+    providerNumberId: string,
+    attempts: readonly PlatformAttempt[],
+  ): Promise<Call | null> {
+    const [call] = await this.rows(
+      this.dataSource.manager,
+      `UPDATE calls SET platform = $2, provider_number_id = $3, platform_attempts = $4::jsonb, updated_at = now()
+        WHERE id = $1 AND status = 'processing' AND api_call_id IS NULL RETURNING *`,
+      [callId, platform, providerNumberId, JSON.stringify(attempts)],
+    );
+    return call ?? null;
   }
 
   /** `lock-processing|processing -> error` with each call's endedReason (refused or unbillable at dispatch). */
@@ -263,6 +287,21 @@ export class CallsRepository {
         RETURNING c.*`,
       [JSON.stringify(placed.map((p) => ({ id: p.callId, provider_call_id: p.providerCallId })))],
     );
+  }
+
+  /**
+   * An analysis that arrived after the call ended without one (Retell's late `call_analyzed`; the call ended with
+   * an empty analysis, every part null): filled once, on an ended call only, never over one it already has.
+   */
+  async fillLateAnalysis(callId: string, analysis: CallAnalysis): Promise<boolean> {
+    const [rows] = (await this.dataSource.query(
+      `UPDATE calls SET analysis = $2::jsonb, updated_at = now()
+        WHERE id = $1 AND status = 'ended' AND analysis IS NOT NULL
+          AND analysis->>'summary' IS NULL AND analysis->>'structuredData' IS NULL AND analysis->>'success' IS NULL
+        RETURNING id`,
+      [callId, JSON.stringify(analysis)],
+    )) as [Array<{ id: string }>, number];
+    return rows.length > 0;
   }
 
   /** The platform's status, only forward (a late or repeated event changes nothing). */
@@ -407,11 +446,11 @@ export class CallsRepository {
   }
 
   /**
-   * The oldest due outbound call on the pooled platform waiting in each organization, oldest organization first,
+   * The oldest due outbound call on a pooled platform waiting in each organization, oldest organization first,
    * up to `limit`: whom to wake when a slot of that platform's shared pool frees (one per organization, so the
    * pool goes round the organizations that wait).
    */
-  async findAdmissiblePooledAcrossOrganizations(limit: number): Promise<string[]> {
+  async findAdmissiblePooledAcrossOrganizations(limit: number, platform: VoicePlatform): Promise<string[]> {
     const rows: Array<{ id: string }> = await this.dataSource.query(
       `SELECT id FROM (
          SELECT DISTINCT ON (organization_id) id, COALESCE(scheduled_at, created_at) AS due FROM calls
@@ -419,7 +458,7 @@ export class CallsRepository {
             AND (scheduled_at IS NULL OR scheduled_at <= now()) AND ${NOT_HELD_BACK}
           ORDER BY organization_id, COALESCE(scheduled_at, created_at), id) AS oldest
         ORDER BY due LIMIT $1`,
-      [limit, POOLED_PLATFORM],
+      [limit, platform],
     );
     return rows.map((r) => r.id);
   }

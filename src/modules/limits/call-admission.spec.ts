@@ -19,7 +19,11 @@ describe('CallAdmission', () => {
     livePool = 0;
   });
 
-  const admission = (voice: { provider: 'simulator' | 'vapi'; pool?: number } = { provider: 'simulator' }) =>
+  const admission = (
+    voice: { provider: 'simulator' | 'vapi' | 'retell'; pool?: number; retellPool?: number } = {
+      provider: 'simulator',
+    },
+  ) =>
     new CallAdmission(
       fakeOf<CallCountsRepository>({
         live: () => Promise.resolve(counts.live),
@@ -35,6 +39,11 @@ describe('CallAdmission', () => {
           maxConcurrentCalls: voice.pool ?? 0,
           ...(voice.provider === 'vapi' ? { apiKey: 'key', webhookSecret: 'secret' } : {}),
         } as AppConfig['vapi'],
+        // Retell's pool applies where the service holds Retell's key.
+        retell: {
+          maxConcurrentCalls: voice.retellPool ?? 0,
+          ...(voice.provider === 'retell' ? { apiKey: 'key' } : {}),
+        } as AppConfig['retell'],
       }),
     );
 
@@ -77,20 +86,21 @@ describe('CallAdmission', () => {
   describe("the voice platform's shared pool", () => {
     /** Free slots of org-1 in a pool of 10, decided under the pool's lock. */
     const poolSlots = async () =>
-      (await locked((tx) => admission({ provider: 'vapi', pool: 10 }).lockFreePoolSlots(tx, 'org-1'))).result;
+      (await locked((tx) => admission({ provider: 'vapi', pool: 10 }).lockFreePoolSlots(tx, 'org-1', 'vapi'))).result;
 
     it('is unlimited, and takes no lock, without a pool (the simulator)', async () => {
-      const { result, spaces } = await locked((tx) => admission().lockFreePoolSlots(tx, 'org-1'));
+      const { result, spaces } = await locked((tx) => admission().lockFreePoolSlots(tx, 'org-1', 'vapi'));
       expect(result).toBe(Infinity);
       expect(spaces).toEqual([]);
-      expect(admission().poolSize).toBeNull();
-      expect(await admission().freePoolSlots()).toBe(0);
+      expect(admission().poolSize('vapi')).toBeNull();
+      expect(admission().poolSize('simulator')).toBeNull();
+      expect(await admission().freePoolSlots('vapi')).toBe(0);
     });
 
     it("gives an organization what is free, under the pool's lock", async () => {
       pool = { live: 6, mine: 2, organizations: 1 };
       const { result, spaces } = await locked((tx) =>
-        admission({ provider: 'vapi', pool: 10 }).lockFreePoolSlots(tx, 'org-1'),
+        admission({ provider: 'vapi', pool: 10 }).lockFreePoolSlots(tx, 'org-1', 'vapi'),
       );
       expect(result).toBe(4);
       expect(spaces).toEqual([LOCK_SPACES.voicePlatformPool]);
@@ -112,9 +122,23 @@ describe('CallAdmission', () => {
 
     it('as a hint, is what the pool has free', async () => {
       livePool = 7;
-      expect(await admission({ provider: 'vapi', pool: 10 }).freePoolSlots()).toBe(3);
+      expect(await admission({ provider: 'vapi', pool: 10 }).freePoolSlots('vapi')).toBe(3);
       livePool = 11;
-      expect(await admission({ provider: 'vapi', pool: 10 }).freePoolSlots()).toBe(0);
+      expect(await admission({ provider: 'vapi', pool: 10 }).freePoolSlots('vapi')).toBe(0);
+    });
+
+    it("is each platform's own: Retell's sized by RETELL_MAX_CONCURRENT_CALLS, locked apart from Vapi's", async () => {
+      const retell = admission({ provider: 'retell', retellPool: 20 });
+      expect(retell.poolSize('retell')).toBe(20);
+      expect(retell.poolSize('vapi')).toBeNull();
+      pool = { live: 15, mine: 2, organizations: 2 };
+      const { result, spaces } = await locked((tx) => retell.lockFreePoolSlots(tx, 'org-1', 'retell'));
+      expect(result).toBe(5);
+      expect(spaces).toEqual([LOCK_SPACES.voicePlatformPool]);
+      expect(await locked((tx) => retell.lockFreePoolSlots(tx, 'org-1', 'vapi'))).toEqual({
+        result: Infinity,
+        spaces: [],
+      });
     });
   });
 });

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { lockForTransaction } from '../../infra/database/advisory-locks';
-import { voicePlatformConfigured } from '../../infra/config/platforms';
-import { POOLED_PLATFORM } from './pooled-platform';
+import type { VoicePlatform } from '../../infra/config/platforms';
+import { poolSizeOf } from './pooled-platform';
 import { CallCountsRepository } from './call-counts.repository';
 import { Limits, OrganizationLimitsRepository } from './organization-limits.repository';
 
@@ -35,33 +35,36 @@ export class CallAdmission {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** The pooled platform's account pool (VAPI_MAX_CONCURRENT_CALLS), or null when this service cannot reach it. */
-  get poolSize(): number | null {
-    return voicePlatformConfigured(this.config, POOLED_PLATFORM) ? this.config.vapi.maxConcurrentCalls : null;
+  /**
+   * The platform's account pool (VAPI_MAX_CONCURRENT_CALLS, RETELL_MAX_CONCURRENT_CALLS), or null when it has
+   * none (the simulator) or this service cannot reach it.
+   */
+  poolSize(platform: VoicePlatform): number | null {
+    return poolSizeOf(this.config, platform);
   }
 
   /**
-   * How many more outbound calls of this organization on the pooled platform its shared pool takes now,
-   * decided under the pool's lock (taken after the organization's; held until `manager`'s transaction ends);
+   * How many more outbound calls of this organization on a pooled platform its shared pool takes now,
+   * decided under that pool's lock (taken after the organization's; held until `manager`'s transaction ends);
    * Infinity without a pool. Every organization shares the pool, but while others wait none takes more than its
    * fair share (the pool divided among the organizations with live or waiting calls, rounded up): a burst of one
    * organization leaves room for the next one's calls. The platform's calls count whichever their direction (its
    * limit counts inbound calls too); calls on other platforms (every test-mode call: the simulator) count nowhere.
    */
-  async lockFreePoolSlots(manager: EntityManager, organizationId: string): Promise<number> {
-    const pool = this.poolSize;
+  async lockFreePoolSlots(manager: EntityManager, organizationId: string, platform: VoicePlatform): Promise<number> {
+    const pool = this.poolSize(platform);
     if (pool === null) return Infinity;
-    await lockForTransaction(manager, 'voicePlatformPool');
-    const row = await this.calls.pool(manager, organizationId);
+    await lockForTransaction(manager, 'voicePlatformPool', platform);
+    const row = await this.calls.pool(manager, organizationId, platform);
     const fairShare = Math.ceil(pool / Math.max(1, row.organizations));
     return Math.max(0, Math.min(pool - row.live, fairShare - row.mine));
   }
 
-  /** Without the lock: free slots of the shared pool (a hint for whom to wake up); 0 without a pool. */
-  async freePoolSlots(): Promise<number> {
-    const pool = this.poolSize;
+  /** Without the lock: free slots of the platform's shared pool (a hint for whom to wake up); 0 without a pool. */
+  async freePoolSlots(platform: VoicePlatform): Promise<number> {
+    const pool = this.poolSize(platform);
     if (pool === null) return 0;
-    const live = await this.calls.livePool();
+    const live = await this.calls.livePool(platform);
     return Math.max(0, pool - live);
   }
 

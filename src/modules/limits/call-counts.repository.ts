@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { POOLED_PLATFORM } from './pooled-platform';
+import type { VoicePlatform } from '../../infra/config/platforms';
 
 /** An organization's calls counted for admission: live ones, and queued ones that are due. */
 export interface CallCounts {
@@ -23,8 +23,8 @@ export interface PoolCounts {
 export class CallCountsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Live calls on the pooled platform (calls.platform), and the organizations with live or due calls there. */
-  async pool(manager: EntityManager, organizationId: string): Promise<PoolCounts> {
+  /** Live calls on a pooled platform (calls.platform), and the organizations with live or due calls there. */
+  async pool(manager: EntityManager, organizationId: string, platform: VoicePlatform): Promise<PoolCounts> {
     const [row]: PoolCounts[] = await manager.query(
       `SELECT count(*) FILTER (WHERE status = 'processing')::int AS live,
               count(*) FILTER (WHERE status = 'processing' AND organization_id = $1)::int AS mine,
@@ -32,16 +32,16 @@ export class CallCountsRepository {
          FROM calls
         WHERE platform = $2 AND status IN ('new', 'scheduled', 'lock-processing', 'processing')
           AND (scheduled_at IS NULL OR scheduled_at <= now())`,
-      [organizationId, POOLED_PLATFORM],
+      [organizationId, platform],
     );
     return row;
   }
 
-  /** Live calls on the pooled platform, every organization together. */
-  async livePool(): Promise<number> {
+  /** Live calls on a pooled platform, every organization together. */
+  async livePool(platform: VoicePlatform): Promise<number> {
     const [row]: Array<{ live: number }> = await this.dataSource.query(
       `SELECT count(*)::int AS live FROM calls WHERE platform = $1 AND status = 'processing'`,
-      [POOLED_PLATFORM],
+      [platform],
     );
     return row.live;
   }

@@ -25,7 +25,9 @@ export class AdminPhoneNumbersController {
       'Without `providerId`, on the Vapi platform (extension), the number is imported: looked up in Vapi, its ' +
       "server URL pointed at `<PUBLIC_BASE_URL>/platform/vapi/events`, and stored with Vapi's id; 422 " +
       "INVALID_PHONE when Vapi does not have the number (docs/providers.md). `platform` (extension): the number's " +
-      'voice platform, default `VOICE_PROVIDER`; unknown 400, known but not configured here 422 VALIDATION_ERROR.',
+      'voice platform, default `VOICE_PROVIDER`; unknown 400, known but not configured here 422 VALIDATION_ERROR. ' +
+      'On Retell the number is likewise looked up and its inbound webhook pointed at this service. `fallback` ' +
+      '(extension): the same number on a second platform, for failover.',
   })
   @ApiDataResponse(AdminPhoneNumberResponse, { status: 201 })
   @ApiAdminErrors('CONFLICT', 'MAX_PHONE_NUMBERS', 'INVALID_PHONE', 'VALIDATION_ERROR@422')
@@ -34,6 +36,8 @@ export class AdminPhoneNumbersController {
     @Body() dto: CreatePhoneNumberDto,
   ): Promise<{ data: AdminPhoneNumberResponse }> {
     const number = await this.numbers.create(orgId, dto);
-    return { data: { ...PhoneNumberResponse.from(number), providerId: number.providerId } };
+    return {
+      data: { ...PhoneNumberResponse.from(number), providerId: number.providerId, fallback: number.fallback ?? null },
+    };
   }
 }

@@ -2,6 +2,11 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { CreatedAt } from '../../common/entities/timestamps';
 import type { VoicePlatform } from '../../infra/config/platforms';
 
+export interface NumberFallback {
+  platform: VoicePlatform;
+  providerId: string;
+}
+
 /** A number assigned to an organization; one of them is the caller ID (`from`) of every call. */
 @Entity('phone_numbers')
 @Index(['organizationId', 'number'], { unique: true })
@@ -15,5 +20,10 @@ export class PhoneNumber {
   @Column('text', { nullable: true }) providerId: string | null;
   /** The voice platform its calls are placed on (live calls; a test-world call always plays on the simulator). */
   @Column('text', { default: 'simulator' }) platform: VoicePlatform;
+  /**
+   * The same number imported on a second platform: a call its platform fails to place (unreachable, timeout, 5xx)
+   * is placed there once (docs/providers.md, "Failover").
+   */
+  @Column('jsonb', { nullable: true }) fallback: NumberFallback | null;
   @CreatedAt() createdAt: Date;
 }

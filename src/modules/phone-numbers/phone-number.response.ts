@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { VOICE_PLATFORMS, VoicePlatform } from '../../infra/config/platforms';
 import { PhoneNumber } from './phone-number.entity';
+import { NumberFallbackDto } from './dto/number-fallback.dto';
 
 export class PhoneNumberResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -30,4 +31,10 @@ export class AdminPhoneNumberResponse extends PhoneNumberResponse {
     description: "The voice platform's id for the number (Vapi's phone number id); null when not registered there",
   })
   providerId: string | null;
+  @ApiProperty({
+    type: NumberFallbackDto,
+    nullable: true,
+    description: 'Extension: the same number on a second platform, used when its own fails to place a call',
+  })
+  fallback: NumberFallbackDto | null;
 }

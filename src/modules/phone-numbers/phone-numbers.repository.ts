@@ -37,7 +37,7 @@ export class PhoneNumbersRepository {
   /** In the transaction that checked the organization's cap. */
   insert(
     tx: Tx,
-    values: Pick<PhoneNumber, 'organizationId' | 'number' | 'label' | 'providerId' | 'platform'>,
+    values: Pick<PhoneNumber, 'organizationId' | 'number' | 'label' | 'providerId' | 'platform' | 'fallback'>,
   ): Promise<PhoneNumber> {
     return tx.save(tx.create(PhoneNumber, { id: uuidv7(), ...values }));
   }

@@ -62,7 +62,7 @@ export class PhoneNumbersService {
   /**
    * Assigns a number on its voice platform (the request's, else the default for new numbers, VOICE_PROVIDER); a
    * platform this service has no credentials for is 422 VALIDATION_ERROR. Without `providerId`, on a platform
-   * that keeps numbers (Vapi), the number is imported: looked up on the platform, pointed at this service, and
+   * that keeps numbers (Vapi, Retell), the number is imported: looked up on the platform, pointed at this service, and
    * stored with the platform's id; a number the platform does not have is 422 INVALID_PHONE. Done before the
    * transaction (no connection held across the network).
    */
@@ -72,6 +72,21 @@ export class PhoneNumbersService {
       throw ApiError.unprocessable([
         { field: 'platform', message: `the ${platform} platform is not configured on this service` },
       ]);
+    }
+    if (
+      dto.fallback &&
+      (dto.fallback.platform === platform || !voicePlatformConfigured(this.config, dto.fallback.platform))
+    ) {
+      throw ApiError.unprocessable([
+        {
+          field: 'fallback.platform',
+          message: `the fallback must be another platform than ${platform}, configured on this service`,
+        },
+      ]);
+    }
+    // Retell keys numbers by the number itself (docs/providers.md, "Retell"): any other id names nothing there.
+    if (platform === 'retell' && dto.providerId !== undefined && dto.providerId !== dto.number) {
+      throw ApiError.validation('providerId', 'on the retell platform the providerId is the E.164 number itself');
     }
     const imported = dto.providerId ? undefined : await this.platforms.importNumber(platform, dto.number);
     if (imported === null) {
@@ -84,7 +99,8 @@ export class PhoneNumbersService {
     try {
       return await inTransaction(this.dataSource, async (m) => {
         await assertBelowCap(m, PHONE_NUMBER_CAP, organizationId);
-        const values = { organizationId, number: dto.number, label: dto.label ?? '', providerId, platform };
+        const fallback = dto.fallback ? { platform: dto.fallback.platform, providerId: dto.fallback.providerId } : null;
+        const values = { organizationId, number: dto.number, label: dto.label ?? '', providerId, platform, fallback };
         return this.numbers.insert(m, values);
       });
     } catch (error) {

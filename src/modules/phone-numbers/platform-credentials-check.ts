@@ -4,7 +4,7 @@ import { VOICE_PLATFORMS, voicePlatformConfigured } from '../../infra/config/pla
 import { PhoneNumbersRepository } from './phone-numbers.repository';
 
 /** What each platform needs set before its numbers can be served (named in the refusal). */
-const CREDENTIALS = { simulator: '', vapi: 'VAPI_API_KEY and VAPI_WEBHOOK_SECRET' } as const;
+const CREDENTIALS = { simulator: '', vapi: 'VAPI_API_KEY and VAPI_WEBHOOK_SECRET', retell: 'RETELL_API_KEY' } as const;
 
 /**
  * At start-up: every phone number's platform must be one this process can reach. A number on a platform whose

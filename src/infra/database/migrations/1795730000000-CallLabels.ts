@@ -8,9 +8,7 @@ export class CallLabels1795730000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE TABLE "call_labels" ("call_id" uuid NOT NULL, "organization_id" uuid NOT NULL, "livemode" boolean NOT NULL, "answered_by" text NOT NULL, "note" text, "created_at" TIMESTAMP(3) WITH TIME ZONE NOT NULL DEFAULT now(), "updated_at" TIMESTAMP(3) WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_call_labels" PRIMARY KEY ("call_id"))`,
     );
-    await queryRunner.query(
-      `CREATE INDEX "ix_call_labels_world" ON "call_labels" ("organization_id", "livemode") `,
-    );
+    await queryRunner.query(`CREATE INDEX "ix_call_labels_world" ON "call_labels" ("organization_id", "livemode") `);
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {

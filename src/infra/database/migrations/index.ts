@@ -41,6 +41,8 @@ import { NumberHealth1795730000001 } from './1795730000001-NumberHealth';
 import { CampaignCallerIds1795730000002 } from './1795730000002-CampaignCallerIds';
 import { CampaignEntrySkipDetail1795740000000 } from './1795740000000-CampaignEntrySkipDetail';
 import { NumberHealthBackfill1795740000001 } from './1795740000001-NumberHealthBackfill';
+import { RetellAgents1795800000000 } from './1795800000000-RetellAgents';
+import { PlatformFailover1795800000001 } from './1795800000001-PlatformFailover';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -90,4 +92,6 @@ export const MIGRATIONS: Function[] = [
   CampaignCallerIds1795730000002,
   CampaignEntrySkipDetail1795740000000,
   NumberHealthBackfill1795740000001,
+  RetellAgents1795800000000,
+  PlatformFailover1795800000001,
 ];

@@ -3,6 +3,7 @@ import { JobQueue } from '../../../infra/queue/job-queue';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { CallAdmission } from '../../limits/call-admission';
+import { POOLED_PLATFORMS } from '../../limits/pooled-platform';
 import { CallsRepository } from '../calls.repository';
 import { CallDispatchQueue } from './call-dispatch-queue';
 
@@ -36,10 +37,13 @@ export class CallAdmissionQueueJob {
   async admitQueued({ organizationId }: { organizationId: string }): Promise<number> {
     const free = await this.admission.freeOutboundSlots(organizationId);
     const waiting = free > 0 ? await this.calls.findAdmissible(organizationId, free) : [];
-    // With the voice platform's shared pool, the freed slot may be another organization's turn: the oldest
-    // waiting call of each organization that waits is woken too, as many as the pool has room for.
-    const poolFree = await this.admission.freePoolSlots();
-    const others = poolFree > 0 ? await this.calls.findAdmissiblePooledAcrossOrganizations(poolFree) : [];
+    // With a voice platform's shared pool, the freed slot may be another organization's turn: the oldest
+    // waiting call of each organization that waits is woken too, as many as each pool has room for.
+    const others: string[] = [];
+    for (const platform of POOLED_PLATFORMS) {
+      const poolFree = await this.admission.freePoolSlots(platform);
+      if (poolFree > 0) others.push(...(await this.calls.findAdmissiblePooledAcrossOrganizations(poolFree, platform)));
+    }
     const woken = [...new Set([...waiting, ...others])];
     for (const id of woken) await this.dispatchQueue.ensureEnqueued(id, null);
     return woken.length;

@@ -12,15 +12,15 @@ import {
 } from '../../destinations/destination-policy.service';
 import { transferNumbers, withoutDestinations } from '../../tools/call-tools';
 import { CallAdmission } from '../../limits/call-admission';
-import { POOLED_PLATFORM } from '../../limits/pooled-platform';
+import { isPooled } from '../../limits/pooled-platform';
 import { CallBilling } from '../../usage/call-billing.port';
 import { Call } from '../call.entity';
 import { CallEventsService } from '../call-events.service';
 import { finishedCallPayload } from '../call-event-payloads';
 import { CallsRepository, DispatchFailure } from '../calls.repository';
 import { PIPELINE_ERROR_REPORT, PlaceCallResult } from '../voice/voice-provider';
-import { VoicePlatforms } from '../voice/voice-platforms';
 import { CallDispatchQueue } from './call-dispatch-queue';
+import { PlatformFailover } from './platform-failover';
 import { inTransaction } from '../../../infra/database/tx';
 
 declare module '../../../infra/queue/job-data' {
@@ -72,7 +72,7 @@ export class CallDispatcherJob {
     private readonly calls: CallsRepository,
     private readonly outbox: OutboxService,
     private readonly billing: CallBilling,
-    private readonly platforms: VoicePlatforms,
+    private readonly failover: PlatformFailover,
     private readonly events: CallEventsService,
     private readonly metrics: Metrics,
     private readonly admission: CallAdmission,
@@ -88,13 +88,7 @@ export class CallDispatcherJob {
     const call = await this.starts.submit(claimed.organizationId, claimed);
     if (!call) return;
     this.observeDispatchLatency(call);
-    let result: PlaceCallResult;
-    try {
-      result = await this.platforms.of(call).placeCall(call);
-    } catch (error) {
-      this.logger.warn({ callId, err: (error as Error).message }, 'Voice platform failed to place the call');
-      result = { kind: 'rejected', endedReason: PIPELINE_ERROR_REPORT.endedReason };
-    }
+    const result = await this.failover.place(call);
     if (result.kind === 'deferred') return this.defer(call, result);
     if (result.kind === 'rejected') {
       this.logger.warn({ callId, endedReason: result.endedReason }, 'Voice platform refused the call');
@@ -183,7 +177,7 @@ export class CallDispatcherJob {
    * organization's destination rules refuse now (docs/contracts/destinations.md: rules may have changed since the
    * call was created or scheduled) or on the do-not-call ledger are refused (the lock makes a listing committed
    * before this point visible here); of the others, the oldest up to the free slots go on (a call on the pooled
-   * platform also needs a slot of that platform's shared pool, decided under the pool's lock), and the rest return to
+   * platform also needs a slot of that platform's shared pool, decided under that pool's lock), and the rest return to
    * waiting, untouched otherwise (their minutes are not reserved), to be enqueued again when a live call ends.
    */
   private async admit(
@@ -192,9 +186,13 @@ export class CallDispatcherJob {
     claimed: Call[],
   ): Promise<{ admitted: Call[]; refused: Array<{ call: Call; endedReason: string }> }> {
     const free = await this.admission.lockFreeOutboundSlots(m, organizationId);
-    const pooled = (c: Call) => c.platform === POOLED_PLATFORM;
-    let poolFree =
-      claimed.some(pooled) && free > 0 ? await this.admission.lockFreePoolSlots(m, organizationId) : Infinity;
+    // Each pooled platform's free slots, decided under its pool's lock (taken in the platforms' order).
+    const poolFree = new Map<Call['platform'], number>();
+    if (free > 0) {
+      for (const platform of new Set(claimed.map((c) => c.platform).filter(isPooled)).values()) {
+        poolFree.set(platform, await this.admission.lockFreePoolSlots(m, organizationId, platform));
+      }
+    }
     const refused = new Map<Call, string>();
     // The destination rules are the organization's, the same in both worlds.
     const notAllowed = await this.destinations.refused(
@@ -220,10 +218,11 @@ export class CallDispatcherJob {
     const admitted: Call[] = [];
     const waiting: Call[] = [];
     for (const call of oldestFirst) {
-      // Calls on the pooled platform need a slot of the organization and one of the platform's shared pool.
-      const fits = admitted.length < free && (!pooled(call) || poolFree > 0);
+      // Calls on a pooled platform need a slot of the organization and one of the platform's shared pool.
+      const room = poolFree.get(call.platform) ?? Infinity;
+      const fits = admitted.length < free && room > 0;
       (fits ? admitted : waiting).push(call);
-      if (fits && pooled(call)) poolFree--;
+      if (fits && poolFree.has(call.platform)) poolFree.set(call.platform, room - 1);
     }
     if (waiting.length) {
       await this.calls.requeue(

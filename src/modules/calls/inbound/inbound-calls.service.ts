@@ -73,6 +73,19 @@ export class InboundCallsService {
     }
   }
 
+  /**
+   * What an inbound call to `to` is answered with, before any call is recorded (Retell asks before the call
+   * exists and gives no call id yet; the call is recorded when it starts): null when the number is nobody's.
+   */
+  async answerScript(
+    to: string,
+  ): Promise<{ organizationId: string; systemPrompt: string; firstMessage: string } | null> {
+    const number = await this.numbers.findByNumber(to);
+    if (!number) return null;
+    const systemPrompt = await this.systemPrompt(number.organizationId);
+    return { organizationId: number.organizationId, systemPrompt, firstMessage: INBOUND_FIRST_MESSAGE };
+  }
+
   private async systemPrompt(organizationId: string): Promise<string> {
     const assistants = await this.inboundAssistants.list(organizationId);
     const first = assistants[assistants.length - 1];

@@ -3,6 +3,7 @@ import { PlatformRegistry } from '../../../common/providers/platform-registry';
 import type { VoicePlatform } from '../../../infra/config/platforms';
 import { VoiceSimulatorProvider } from './simulator/voice-simulator.provider';
 import { VapiVoiceProvider } from './vapi/vapi-voice.provider';
+import { RetellVoiceProvider } from './retell/retell-voice.provider';
 import { VoiceProvider } from './voice-provider';
 
 /**
@@ -12,7 +13,7 @@ import { VoiceProvider } from './voice-provider';
  */
 @Injectable()
 export class VoicePlatforms extends PlatformRegistry<VoicePlatform, VoiceProvider> {
-  constructor(simulator: VoiceSimulatorProvider, vapi: VapiVoiceProvider) {
-    super({ simulator, vapi });
+  constructor(simulator: VoiceSimulatorProvider, vapi: VapiVoiceProvider, retell: RetellVoiceProvider) {
+    super({ simulator, vapi, retell });
   }
 }

@@ -78,7 +78,11 @@ export interface ProviderCallState {
 export type PlaceCallResult =
   | { kind: 'placed'; providerCallId: string }
   | { kind: 'deferred'; reason: string; retryAfterMs: number; blockedProviderCallId?: string | null }
-  | { kind: 'rejected'; endedReason: string };
+  /**
+   * `unavailable`: the platform could not be reached or failed (connection error, timeout, 5xx), as opposed to
+   * refusing this call (a 4xx about it): only such a failure places the call on its number's fallback platform.
+   */
+  | { kind: 'rejected'; endedReason: string; unavailable?: boolean };
 
 /** A voice platform that places outbound calls; each call's is the one it stores (VoicePlatforms). */
 export abstract class VoiceProvider {
@@ -87,6 +91,12 @@ export abstract class VoiceProvider {
 
   /** The platform's view of a call, or null when it cannot say (unknown call, platform unreachable). */
   abstract getCall(call: Call): Promise<ProviderCallState | null>;
+
+  /**
+   * How long after `endCall` resolved null the platform's end-of-call report may take before the platform is
+   * asked for the call (CallReportRecoveryJob): its report may be lost on the way.
+   */
+  abstract readonly reportGraceMs: number;
 
   /**
    * Asks the platform to end a live call now (`POST /api/v1/calls/{id}/end`). Resolves with the end-of-call

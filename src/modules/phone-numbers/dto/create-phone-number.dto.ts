@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { NumberFallbackDto } from './number-fallback.dto';
 import { VOICE_PLATFORMS, VoicePlatform } from '../../../infra/config/platforms';
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
 
@@ -16,9 +18,9 @@ export class CreatePhoneNumberDto {
     maxLength: 200,
     example: '3f1c2a9e-5b7d-4c1e-9a2f-6d8e0b1c2d3e',
     description:
-      "The voice platform's id for the number (Vapi's phone number id), needed to call from it on Vapi. " +
-      'Omitted on the Vapi platform: the number is imported from Vapi (looked up, pointed at this service) and ' +
-      'its id stored (extension)',
+      "The voice platform's id for the number (Vapi's phone number id), needed to call from it on Vapi; on " +
+      'Retell the E.164 number itself (anything else is 400 VALIDATION_ERROR). Omitted on Vapi or Retell: the ' +
+      'number is imported from the platform (looked up, pointed at this service) and its id stored (extension)',
   })
   @IsOptional()
   @IsString()
@@ -34,4 +36,15 @@ export class CreatePhoneNumberDto {
   @IsOptional()
   @IsIn(VOICE_PLATFORMS)
   platform?: VoicePlatform;
+  @ApiPropertyOptional({
+    type: NumberFallbackDto,
+    description:
+      'Extension: the same number imported on a second platform. A live call its platform fails to place ' +
+      '(connection error, timeout, 5xx; never a 4xx about the call) is placed there once; a platform failing 5 ' +
+      'placements in a row is skipped for such numbers for `PLATFORM_FAILOVER_COOLDOWN_MS` (docs/providers.md)',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => NumberFallbackDto)
+  fallback?: NumberFallbackDto;
 }

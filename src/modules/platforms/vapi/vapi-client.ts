@@ -27,9 +27,15 @@ export class VapiCallDeferred extends Error {
   }
 }
 
-/** POST /call refused for good, or Vapi unreachable past the retries; `endedReason` says which. */
+/**
+ * POST /call refused for good, or Vapi unreachable past the retries (`unavailable`: a connection error, a timeout
+ * or a 5xx, which failover places on the number's fallback platform); `endedReason` says which.
+ */
 export class VapiCallRejected extends Error {
-  constructor(readonly endedReason: string) {
+  constructor(
+    readonly endedReason: string,
+    readonly unavailable = false,
+  ) {
     super(endedReason);
   }
 }
@@ -121,7 +127,7 @@ export class VapiClient {
       if (error instanceof VapiRequestRejected) {
         throw new VapiCallRejected(`vapi-rejected: ${error.status} ${error.detail}`);
       }
-      throw new VapiCallRejected(`vapi-unavailable: ${(error as Error).message}`.slice(0, 300));
+      throw new VapiCallRejected(`vapi-unavailable: ${(error as Error).message}`.slice(0, 300), true);
     }
   }
 

@@ -33,6 +33,9 @@ const PENDING_STATES = new Set(['waiting', 'delayed', 'active', 'prioritized']);
  */
 @Injectable()
 export class VoiceSimulatorProvider extends VoiceProvider {
+  /** The simulator ends a call on the spot (endCall returns its report): there is nothing to wait for. */
+  readonly reportGraceMs = 0;
+
   constructor(
     private readonly jobs: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,

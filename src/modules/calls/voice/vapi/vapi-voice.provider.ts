@@ -24,6 +24,10 @@ export class VapiVoiceProvider extends VoiceProvider {
     super();
   }
 
+  get reportGraceMs(): number {
+    return this.config.vapi.reportGraceMs;
+  }
+
   /** The client's refusals (a full pool, a 4xx, Vapi unreachable past its retries) become the port's results. */
   async placeCall(call: Call): Promise<PlaceCallResult> {
     if (!call.providerNumberId) {
@@ -43,7 +47,9 @@ export class VapiVoiceProvider extends VoiceProvider {
         const { reason, retryAfterMs, blockedId } = error;
         return { kind: 'deferred', reason, retryAfterMs, blockedProviderCallId: blockedId };
       }
-      if (error instanceof VapiCallRejected) return { kind: 'rejected', endedReason: error.endedReason };
+      if (error instanceof VapiCallRejected) {
+        return { kind: 'rejected', endedReason: error.endedReason, unavailable: error.unavailable };
+      }
       if (error instanceof VapiUnsupportedSetting) return { kind: 'rejected', endedReason: error.message };
       throw error;
     }
