@@ -40,6 +40,8 @@ import { CallLabels1795730000000 } from './1795730000000-CallLabels';
 import { NumberHealth1795730000001 } from './1795730000001-NumberHealth';
 import { CampaignCallerIds1795730000002 } from './1795730000002-CampaignCallerIds';
 import { CampaignEntrySkipDetail1795740000000 } from './1795740000000-CampaignEntrySkipDetail';
+import { SealedSigningSecrets1795820000000 } from './1795820000000-SealedSigningSecrets';
+import { CallsAwaitingReport1795820000001 } from './1795820000001-CallsAwaitingReport';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -88,4 +90,6 @@ export const MIGRATIONS: Function[] = [
   NumberHealth1795730000001,
   CampaignCallerIds1795730000002,
   CampaignEntrySkipDetail1795740000000,
+  SealedSigningSecrets1795820000000,
+  CallsAwaitingReport1795820000001,
 ];
