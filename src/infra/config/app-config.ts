@@ -379,7 +379,11 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
         'NODE_ENV=production (generate one with: openssl rand -base64 32)',
     );
   }
-  if (production && parsed.VAPI_REPORT_GRACE_MS !== undefined && parsed.VAPI_REPORT_GRACE_MS < VAPI_REDELIVERY_WINDOW_MS) {
+  if (
+    production &&
+    parsed.VAPI_REPORT_GRACE_MS !== undefined &&
+    parsed.VAPI_REPORT_GRACE_MS < VAPI_REDELIVERY_WINDOW_MS
+  ) {
     throw new ConfigError(
       `Invalid environment: VAPI_REPORT_GRACE_MS must be at least ${VAPI_REDELIVERY_WINDOW_MS} when ` +
         "NODE_ENV=production: Vapi redelivers an end-of-call report for that long (our server's backoff plan)",

@@ -12,7 +12,10 @@ import type { CallTool, ToolCallRecord } from '../tools/call-tools';
 import { POOLED_PLATFORM } from '../limits/pooled-platform';
 
 /** A call as its creator resolved it; what it leaves out takes the column's default. */
-export type NewCall = Pick<Call, 'id' | 'organizationId' | 'status' | 'direction' | 'callFrom' | 'callTo' | 'platform'> &
+export type NewCall = Pick<
+  Call,
+  'id' | 'organizationId' | 'status' | 'direction' | 'callFrom' | 'callTo' | 'platform'
+> &
   Partial<Omit<Call, 'createdAt' | 'updatedAt'>>;
 
 /** What a finished call records beyond the platform's report (CallEventsService decides it). */
@@ -243,8 +246,9 @@ export class CallsRepository {
 
   /**
    * The end-of-call report of a call finished without it (report recovery): what the platform's record lacked
-   * then (recording, analysis, cost, summary, a longer transcript) is filled in, once (`awaiting_report` is
-   * cleared). Status, figures and billing stay as they were settled. Whether this statement filled the call.
+   * then (recording, analysis, cost, summary, a longer transcript) is taken from the report where it has them,
+   * once (`awaiting_report` is cleared). Status, figures and billing stay as they were settled. Whether this
+   * statement filled the call.
    */
   async fillFromLateReport(
     callId: string,
@@ -253,11 +257,11 @@ export class CallsRepository {
   ): Promise<boolean> {
     // An UPDATE answers [rows, affected] through TypeORM.
     const [, affected]: [unknown[], number] = await this.dataSource.query(
-      `UPDATE calls SET recording_url = COALESCE(recording_url, $2),
+      `UPDATE calls SET recording_url = COALESCE($2, recording_url),
               transcript = CASE WHEN jsonb_array_length(transcript) < jsonb_array_length($3::jsonb)
                                 THEN $3::jsonb ELSE transcript END,
-              provider_cost = COALESCE($4, provider_cost), provider_summary = COALESCE(provider_summary, $5),
-              analysis = COALESCE(analysis, $6::jsonb), awaiting_report = false, updated_at = now()
+              provider_cost = COALESCE($4, provider_cost), provider_summary = COALESCE($5, provider_summary),
+              analysis = COALESCE($6::jsonb, analysis), awaiting_report = false, updated_at = now()
         WHERE id = $1 AND awaiting_report`,
       [
         callId,
