@@ -104,11 +104,20 @@ export class FakeVapi {
     this.failures.push(...failures);
   }
 
-  /** A number the account owns (bought or imported in Vapi's dashboard); its id. */
-  addNumber(number: string): string {
+  /**
+   * A number the account owns (bought or imported in Vapi's dashboard); its id. `vapi`: bought from Vapi;
+   * `twilio`: a Twilio number imported with its account SID (the one carrier Vapi makes warm transfers on).
+   */
+  addNumber(number: string, provider: 'vapi' | 'twilio' = 'vapi'): string {
     const id = randomUUID();
     const now = new Date().toISOString();
-    this.phoneNumbers.set(id, { provider: 'vapi', id, orgId: 'fake-org', number, createdAt: now, updatedAt: now });
+    const owned = { id, orgId: 'fake-org', number, createdAt: now, updatedAt: now };
+    this.phoneNumbers.set(
+      id,
+      provider === 'twilio'
+        ? { ...owned, provider, twilioAccountSid: 'AC00000000000000000000000000000000' }
+        : { ...owned, provider },
+    );
     return id;
   }
 

@@ -15,5 +15,11 @@ export class PhoneNumber {
   @Column('text', { nullable: true }) providerId: string | null;
   /** The voice platform its calls are placed on (live calls; a test-world call always plays on the simulator). */
   @Column('text', { default: 'simulator' }) platform: VoicePlatform;
+  /**
+   * Who carries the number's calls on the platform, when it says (Vapi's number `provider`: `twilio`, `vonage`,
+   * `vapi`, `telnyx`, `byo-phone-number`), recorded when the number is imported; null when not imported. Decides
+   * whether its calls may make warm transfers (docs/tools.md, "Transfers").
+   */
+  @Column('text', { nullable: true }) telephony: string | null;
   @CreatedAt() createdAt: Date;
 }

@@ -19,6 +19,8 @@ export interface TransferDestination {
   description?: string;
   /** Said to the caller before transferring. */
   message?: string;
+  /** Warm transfers: said to the person taking the call before the caller is connected. */
+  handoffMessage?: string;
   mode: TransferMode;
 }
 

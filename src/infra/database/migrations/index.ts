@@ -42,6 +42,7 @@ import { CampaignCallerIds1795730000002 } from './1795730000002-CampaignCallerId
 import { CampaignEntrySkipDetail1795740000000 } from './1795740000000-CampaignEntrySkipDetail';
 import { SealedSigningSecrets1795820000000 } from './1795820000000-SealedSigningSecrets';
 import { CallsAwaitingReport1795820000001 } from './1795820000001-CallsAwaitingReport';
+import { PhoneNumberTelephony1795820000002 } from './1795820000002-PhoneNumberTelephony';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -92,4 +93,5 @@ export const MIGRATIONS: Function[] = [
   CampaignEntrySkipDetail1795740000000,
   SealedSigningSecrets1795820000000,
   CallsAwaitingReport1795820000001,
+  PhoneNumberTelephony1795820000002,
 ];
