@@ -64,6 +64,7 @@ fi
     DATABASE_URL="$DATABASE_URL" REDIS_URL="$REDIS_URL" QUEUE_PREFIX="dockereq$$" \
     CURSOR_SECRET="$(node -e "process.stdout.write(require('crypto').randomBytes(32).toString('base64url'))")" \
     ADMIN_TOKEN="$(node -e "process.stdout.write(require('crypto').randomBytes(32).toString('base64url'))")" LOG_LEVEL=warn \
+    SECRETS_KEY="$(node -e "process.stdout.write(require('crypto').randomBytes(32).toString('base64'))")" \
     "${RUN_AS[@]}" node dist/main.js
 ) >"$WORK/app.log" 2>&1 &
 APP_PID=$!

@@ -71,6 +71,14 @@ UPDATE calls c SET status = 'error', ended_reason = b.reason, dispatched_at = NU
  FROM jsonb_to_recordset($1::jsonb) AS b(id uuid, reason text)
 WHERE c.id = b.id AND ${WHERE.failable} RETURNING c.*;
 
+-- CallsRepository.fillFromLateReport
+UPDATE calls SET recording_url = COALESCE($2, recording_url),
+      transcript = CASE WHEN jsonb_array_length(transcript) < jsonb_array_length($3::jsonb)
+                        THEN $3::jsonb ELSE transcript END,
+      provider_cost = COALESCE($4, provider_cost), provider_summary = COALESCE($5, provider_summary),
+      analysis = COALESCE($6::jsonb, analysis), awaiting_report = false, updated_at = now()
+WHERE id = $1 AND awaiting_report;
+
 -- CallsRepository.fillLateAnalysis
 UPDATE calls SET analysis = $2::jsonb, updated_at = now()
 WHERE id = $1 AND status = 'ended' AND analysis IS NOT NULL
@@ -146,7 +154,7 @@ UPDATE calls SET status = $2, api_call_status = 'ended', api_call_id = COALESCE(
       transcript = CASE WHEN jsonb_array_length(transcript) < jsonb_array_length($8::jsonb)
                         THEN $8::jsonb ELSE transcript END,
       provider_cost = $9, provider_summary = $10, answered_by = $11, analysis = $12::jsonb,
-      transfer = COALESCE($13::jsonb, transfer), ended_at = now(), updated_at = now()
+      transfer = COALESCE($13::jsonb, transfer), awaiting_report = $14, ended_at = now(), updated_at = now()
 WHERE id = $1 AND ${WHERE.live} RETURNING *;
 
 -- CallsRepository.insert

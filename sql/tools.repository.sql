@@ -19,7 +19,7 @@
 
 -- ToolsRepository.insert
 -- typeorm:
---   tx.insert(Tool, { id, organizationId, type, ...fields })
+--   tx.insert(Tool, { id, organizationId, type, ...fields, secret })
 
 -- typeorm:
 --   tx.findOneByOrFail(Tool, { id })

@@ -35,7 +35,7 @@ FROM webhook_endpoints WHERE id = $1 AND organization_id = $2;
 
 -- WebhookEndpointsRepository.insert
 -- typeorm:
---   tx.save(tx.create(WebhookEndpoint, { id: uuidv7(), ...worldWhere(world), ...values }))
+--   tx.save(tx.create(WebhookEndpoint, { id: uuidv7(), ...worldWhere(world), ...sealed }))
 
 -- WebhookEndpointsRepository.list
 -- typeorm:
@@ -50,4 +50,4 @@ WHERE w.organization_id = $1 AND w.livemode = e.livemode AND w.is_active AND $2 
 
 -- WebhookEndpointsRepository.update
 -- typeorm:
---   this.endpoints.update({ id, ...worldWhere(world) }, changes)
+--   this.endpoints.update({ id, ...worldWhere(world) }, stored)

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig } from '../infra/config/app-config';
+import { SigningSecrets } from '../infra/secrets/signing-secrets';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyKey } from './idempotency/idempotency-key.entity';
 import { IdempotencyKeysPrunerJob } from './idempotency/idempotency-keys-pruner.job';
@@ -12,7 +13,7 @@ import { ReferenceRegistry } from './references/reference-registry';
 
 /**
  * The shared mechanisms every domain module uses: idempotency, the cursor codec, the delete-blocker registry, the
- * read routing of GET requests to a replica.
+ * read routing of GET requests to a replica, the sealing of stored signing secrets.
  */
 @Global()
 @Module({
@@ -29,7 +30,19 @@ import { ReferenceRegistry } from './references/reference-registry';
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => new CursorCodec(config.cursorSecret),
     },
+    {
+      provide: SigningSecrets,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new SigningSecrets(config.signingKey),
+    },
   ],
-  exports: [IdempotencyService, IdempotencyInterceptor, CursorCodec, ReferenceRegistry, ReadRoutingInterceptor],
+  exports: [
+    IdempotencyService,
+    IdempotencyInterceptor,
+    CursorCodec,
+    ReferenceRegistry,
+    ReadRoutingInterceptor,
+    SigningSecrets,
+  ],
 })
 export class CommonModule {}

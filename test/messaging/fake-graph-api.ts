@@ -143,6 +143,12 @@ export class FakeGraphApi {
     ]);
   }
 
+  /**
+   * The origin media locations are given under (unset: this fake's own, as the Graph host): another name for this
+   * server, so a test can show what a host that is not Meta's gets.
+   */
+  mediaOrigin?: string;
+
   addMedia(id: string, bytes: Buffer, mimeType: string): void {
     this.media.set(id, { bytes, mimeType });
   }
@@ -369,7 +375,7 @@ export class FakeGraphApi {
     const file = this.media.get(id)!;
     const answer: MediaGetURLPayload = {
       messaging_product: 'whatsapp',
-      url: `${this.url}/media-files/${id}`,
+      url: `${this.mediaOrigin ?? this.url}/media-files/${id}`,
       mime_type: file.mimeType,
       sha256: 'f'.repeat(64),
       file_size: file.bytes.length,

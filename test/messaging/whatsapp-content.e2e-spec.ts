@@ -85,6 +85,32 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
     expect((await refused.json()).error.code).toBe('MEDIA_TOO_LARGE');
   });
 
+  it("a media location on a host that is neither Meta's nor the Graph API's is never called with the token", async () => {
+    w.graph.addMedia('media-elsewhere', randomBytes(100), 'image/jpeg');
+    // The same fake under another name: the address rules (WEBHOOK_ALLOW_INSECURE here) would let it through.
+    w.graph.mediaOrigin = w.graph.url.replace('127.0.0.1', 'localhost');
+    try {
+      const image = {
+        id: 'wamid.elsewhere.1',
+        type: 'image',
+        image: { id: 'media-elsewhere', mime_type: 'image/jpeg' },
+      };
+      const change = messageChange(PHONE_NUMBER_ID, { phone: '14155558809' }, image);
+      expect(await w.graph.sendWebhook(webhookOf(WABA_ID, change))).toBe(200);
+      const id = (await w.t.db.query("SELECT id FROM messages WHERE media_id = 'media-elsewhere'")).rows[0].id;
+      const res = await fetch(`${w.t.baseUrl}/api/v1/messaging/messages/${id}/media`, {
+        headers: { 'x-api-key': w.org.key },
+      });
+      expect(res.status).toBe(502);
+      expect((await res.json()).error).toMatchObject({ code: 'MESSAGING_API_ERROR' });
+      // Meta was asked where the file is; the location it named was not called.
+      expect(w.graph.requests.some((r) => r.url === '/v25.0/media-elsewhere')).toBe(true);
+      expect(w.graph.requests.some((r) => r.url === '/media-files/media-elsewhere')).toBe(false);
+    } finally {
+      w.graph.mediaOrigin = undefined;
+    }
+  });
+
   it('a client hanging up mid-download closes the provider download, and the service keeps serving', async () => {
     w.graph.addEndlessMedia('media-slow', randomBytes(200), 'video/mp4');
     const slow = { id: 'wamid.slow.1', type: 'video', video: { id: 'media-slow', mime_type: 'video/mp4' } };

@@ -53,6 +53,7 @@ function startProduction(
       QUEUE_PREFIX: `t${randomBytes(5).toString('hex')}`,
       // base64url: a hexadecimal secret can hold fewer than the 16 different characters production requires.
       CURSOR_SECRET: randomBytes(32).toString('base64url'),
+      SECRETS_KEY: randomBytes(32).toString('base64'),
       ADMIN_TOKEN,
       HOST: '127.0.0.1',
       PORT: String(port),

@@ -29,6 +29,7 @@ describe('production start-up refuses unsafe settings', () => {
         DATABASE_URL: 'postgres://app@127.0.0.1:1/never',
         CURSOR_SECRET: strong(),
         ADMIN_TOKEN: strong(),
+        SECRETS_KEY: randomBytes(32).toString('base64'),
         ...env,
       },
     });
@@ -41,6 +42,8 @@ describe('production start-up refuses unsafe settings', () => {
     [{ CURSOR_SECRET: '0123456789abcde'.repeat(3) }, 'CURSOR_SECRET must hold at least 16 different characters'],
     [{ VAPI_WEBHOOK_SECRET: 'vapi-vapi-vapi-vapi' }, 'VAPI_WEBHOOK_SECRET must hold at least 16 different characters'],
     [{ WEBHOOK_PRIVATE_NETWORKS: '10.0.0.0/8,office' }, 'WEBHOOK_PRIVATE_NETWORKS: "office" is not a CIDR range'],
+    [{ SECRETS_KEY: '' }, 'SECRETS_KEY is required when NODE_ENV=production'],
+    [{ VAPI_REPORT_GRACE_MS: '15000' }, 'VAPI_REPORT_GRACE_MS must be at least 31000'],
   ])('%j: exits 1 with one line', (env, message) => {
     const { status, lines } = start(env);
     expect(status).toBe(1);

@@ -58,7 +58,9 @@ describe('tools (admin API)', () => {
     expect(got.status).toBe(200);
     expect(got.body.data.secret).toBeUndefined();
     const stored = await t.db.query('SELECT secret FROM tools WHERE id = $1', [res.body.data.id]);
-    expect(stored.rows[0].secret).toBe(res.body.data.secret);
+    // Stored sealed with SECRETS_KEY, never as shown (signing with it: tools-simulator.e2e-spec.ts).
+    expect(stored.rows[0].secret).toMatch(/^v1\./);
+    expect(stored.rows[0].secret).not.toContain(res.body.data.secret.slice(6));
     const list = await t.admin.get(`/admin/v1/organizations/${org.id}/tools`);
     expect(list.body.data.map((x: { id: string }) => x.id)).toContain(res.body.data.id);
     expect(list.body.data.every((x: Record<string, unknown>) => !('secret' in x))).toBe(true);

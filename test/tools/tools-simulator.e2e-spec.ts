@@ -62,6 +62,10 @@ describe('tools on the simulator', () => {
     const [request] = receiver.requests('/lookup');
     expect(receiver.requests('/lookup')).toHaveLength(1);
     expect(signedBy(request, tool.secret)).toBe(true);
+    // Signed with the secret the column holds only sealed (SECRETS_KEY), never as it is.
+    const stored = (await t.db.query('SELECT secret FROM tools WHERE id = $1', [tool.id])).rows[0].secret;
+    expect(stored).toMatch(/^v1\./);
+    expect(stored).not.toContain(tool.secret.slice(6));
     expect(request.headers['x-webhook-id']).toBe(request.body.toolCallId);
     expect(request.body).toEqual({
       toolCallId: expect.any(String),

@@ -26,7 +26,8 @@ describe('tools on Vapi', () => {
   });
   // Each scenario has its own organization, so each can name its tools alike.
   beforeEach(async () => {
-    org = await voiceOrg(t, 1000, fake);
+    // A Twilio number: the one carrier Vapi makes warm transfers on (the transfer tool below is warm).
+    org = await voiceOrg(t, 1000, fake, 'twilio');
   });
   afterAll(async () => {
     await t?.close();
@@ -88,6 +89,13 @@ describe('tools on Vapi', () => {
     const model = body.assistant!.model as Vapi.CreateAssistantDtoModel & { tools: Vapi.OpenAiModelToolsItem[] };
     expect(model.toolIds).toEqual(['vapi-tool-1', 'vapi-tool-2']);
     expect(model.tools.map((tool) => tool.type)).toEqual(['function', 'transferCall', 'endCall']);
+    // The warm transfer: the caller hears the destination's message, the person taking the call Vapi's
+    // TransferPlan.message (the default notice: the destination has no handoffMessage).
+    const transfer = model.tools[1] as Vapi.OpenAiModelToolsItem.TransferCall;
+    expect(transfer.destinations?.[0]).toMatchObject({
+      message: 'Connecting you.',
+      transferPlan: { mode: 'warm-transfer-say-message', message: expect.stringContaining('transferred') },
+    });
     // Vapi sends tool-calls only to a call that asks for them.
     expect(body.assistant!.serverMessages).toContain('tool-calls');
     const masked = { ...body, phoneNumberId: 'pn-1', assistant: { ...body.assistant, metadata: {} } };
@@ -151,6 +159,81 @@ describe('tools on Vapi', () => {
     const live = (await org.api.get(`/api/v1/calls/${id}`)).body.data;
     expect(live.toolCalls).toHaveLength(20);
     expect(new Set(live.toolCalls.map((c: { id: string }) => c.id)).size).toBe(20);
+  });
+
+  it("warm transfers are refused (422) on a number Twilio does not carry; cold ones and a handoffMessage are Vapi's", async () => {
+    const tools = `/admin/v1/organizations/${org.id}/tools`;
+    const warm = await admin(tools, {
+      type: 'transfer',
+      name: 'warm_desk',
+      destinations: [{ number: '+14155550191', mode: 'warm', handoffMessage: 'A customer about an order.' }],
+    });
+    const refusedCold = await t.admin.post(tools, {
+      type: 'transfer',
+      name: 'cold_briefed',
+      destinations: [{ number: '+14155550193', mode: 'cold', handoffMessage: 'Nobody would hear this.' }],
+    });
+    expect(refusedCold.status).toBe(400);
+    expect(refusedCold.body.error.details[0].field).toBe('destinations.0.handoffMessage');
+    const caseOf = async (toolIds: string[]) => {
+      const kase = (await org.api.post('/api/v1/cases', { title: 'Transfers', prompt: 'Help.' })).body.data;
+      await admin(`/admin/v1/cases/${kase.id}/tools`, { toolIds });
+      return kase.id as string;
+    };
+    const warmCase = await caseOf([warm.id]);
+
+    // On this organization's Twilio number the warm transfer goes out with its handoff message.
+    const { body } = await placed('+14155550175', warmCase);
+    const model = body.assistant!.model as Vapi.CreateAssistantDtoModel & { tools: Vapi.OpenAiModelToolsItem[] };
+    expect((model.tools[0] as Vapi.OpenAiModelToolsItem.TransferCall).destinations?.[0]).toMatchObject({
+      transferPlan: { mode: 'warm-transfer-say-message', message: 'A customer about an order.' },
+    });
+
+    // A number Vapi itself carries: the warm case is refused before anything is stored, the cold one is placed.
+    const other = await voiceOrg(t, 1000, fake, 'vapi');
+    const otherTools = `/admin/v1/organizations/${other.id}/tools`;
+    const otherWarm = await admin(otherTools, {
+      type: 'transfer',
+      name: 'warm_desk',
+      destinations: [{ number: '+14155550191', mode: 'warm' }],
+    });
+    const otherCold = await admin(otherTools, {
+      type: 'transfer',
+      name: 'cold_desk',
+      destinations: [{ number: '+14155550192', mode: 'cold' }],
+    });
+    const otherCase = async (toolIds: string[]) => {
+      const kase = (await other.api.post('/api/v1/cases', { title: 'Other', prompt: 'Help.' })).body.data;
+      await admin(`/admin/v1/cases/${kase.id}/tools`, { toolIds });
+      return kase.id as string;
+    };
+    const before = fake.createCalls().length;
+    const refused = await other.api.post('/api/v1/calls', {
+      to: '+14155550176',
+      from: other.from,
+      caseId: await otherCase([otherWarm.id]),
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [expect.objectContaining({ field: 'caseId' })],
+    });
+    expect(refused.body.error.message).toContain('Twilio');
+    expect(
+      (await t.db.query('SELECT count(*)::int AS n FROM calls WHERE organization_id = $1', [other.id])).rows[0].n,
+    ).toBe(0);
+    expect(fake.createCalls()).toHaveLength(before);
+    const coldCall = await other.api.post('/api/v1/calls', {
+      to: '+14155550177',
+      from: other.from,
+      caseId: await otherCase([otherCold.id]),
+    });
+    expect(coldCall.status).toBe(201);
+    const { request } = await fake.createCallFor(coldCall.body.data.id);
+    const coldModel = request.body!.assistant!.model as { tools: Vapi.OpenAiModelToolsItem[] };
+    expect((coldModel.tools[0] as Vapi.OpenAiModelToolsItem.TransferCall).destinations?.[0]).toMatchObject({
+      transferPlan: { mode: 'blind-transfer' },
+    });
   });
 
   it('a transfer shows forwarding, then ends assistant-forwarded-call with the transfer', async () => {

@@ -104,11 +104,20 @@ export class FakeVapi {
     this.failures.push(...failures);
   }
 
-  /** A number the account owns (bought or imported in Vapi's dashboard); its id. */
-  addNumber(number: string): string {
+  /**
+   * A number the account owns (bought or imported in Vapi's dashboard); its id. `vapi`: bought from Vapi;
+   * `twilio`: a Twilio number imported with its account SID (the one carrier Vapi makes warm transfers on).
+   */
+  addNumber(number: string, provider: 'vapi' | 'twilio' = 'vapi'): string {
     const id = randomUUID();
     const now = new Date().toISOString();
-    this.phoneNumbers.set(id, { provider: 'vapi', id, orgId: 'fake-org', number, createdAt: now, updatedAt: now });
+    const owned = { id, orgId: 'fake-org', number, createdAt: now, updatedAt: now };
+    this.phoneNumbers.set(
+      id,
+      provider === 'twilio'
+        ? { ...owned, provider, twilioAccountSid: 'AC00000000000000000000000000000000' }
+        : { ...owned, provider },
+    );
     return id;
   }
 
@@ -160,9 +169,20 @@ export class FakeVapi {
   ): Promise<SentMessage> {
     const call = this.update(vapiCallId, { ...figures, status: 'ended' });
     await this.send(vapiCallId, { type: 'status-update', status: 'ended', call }, options.status);
+    return this.report(vapiCallId, {}, options.report);
+  }
+
+  /**
+   * Sends the ended call's end-of-call-report, its Call first completed with `later` (what Vapi adds once its
+   * post-call steps are done: the analysis, the recording, the final cost): the report can come after the call
+   * was read with GET, and again (a redelivery).
+   */
+  async report(vapiCallId: string, later: Partial<Vapi.Call> = {}, options: SendOptions = {}): Promise<SentMessage> {
+    const call = this.update(vapiCallId, later);
+    if (call.status !== 'ended' || !call.endedReason) throw new Error(`call ${vapiCallId} has not ended`);
     const report: Vapi.ServerMessageEndOfCallReport = {
       type: 'end-of-call-report',
-      endedReason: figures.endedReason,
+      endedReason: call.endedReason,
       call,
       startedAt: call.startedAt,
       endedAt: call.endedAt,
@@ -171,7 +191,7 @@ export class FakeVapi {
       analysis: call.analysis ?? {},
       ...(call.destination ? { destination: call.destination } : {}),
     };
-    return this.send(vapiCallId, report, options.report);
+    return this.send(vapiCallId, report, options);
   }
 
   /**

@@ -152,6 +152,61 @@ describe('Vapi in production, against a fake as strict as Vapi', () => {
       expect(await ledgerRowsOf(t, id)).toEqual([{ type: 'outbound_call', amount_mins: -1, duration_mins: 0.7 }]);
     });
 
+    it('a report that comes after the call was recovered fills it once, without billing or firing again', async () => {
+      const kase = await org.api.post('/api/v1/cases', {
+        title: 'Late report',
+        prompt: 'Be brief.',
+        analysis: { successCriteria: 'The customer confirms.' },
+      });
+      expect(kase.status).toBe(201);
+      const res = await org.api.post('/api/v1/calls', {
+        to: '+14155550124',
+        from: org.from,
+        caseId: kase.body.data.id,
+      });
+      const id: string = res.body.data.id;
+      const { vapiCallId } = await fake.createCallFor(id);
+      await waitForCall(org, id, (c) => c.apiCallId === vapiCallId);
+      // Vapi's record when the grace runs out: ended, its analysis and recording not done yet, its report held.
+      await fake.end(vapiCallId, talked('customer-ended-call'), { report: { drop: true } });
+      const recovered = await waitForCall(org, id, finished);
+      expect(recovered).toMatchObject({ status: 'ended', recordingUrl: null, transcript: [], providerCost: 0.05 });
+
+      // Vapi's analysis is done: the report comes, late; the service takes it (200) before the fake goes on.
+      const messages = [
+        { role: 'bot', message: 'Hello!', time: 1, endTime: 2, secondsFromStart: 1 },
+        { role: 'user', message: 'Yes, confirmed.', time: 3, endTime: 4, secondsFromStart: 3 },
+      ];
+      const late = await fake.report(vapiCallId, {
+        cost: 0.07,
+        artifact: { messages, recordingUrl: 'https://storage.vapi.example/rec-1.wav' },
+        analysis: { summary: 'Confirmed.', successEvaluation: 'true' },
+      });
+      expect(late.attempts.at(-1)?.status).toBe(200);
+      const filled = (await org.api.get(`/api/v1/calls/${id}`)).body.data;
+      expect(filled).toMatchObject({
+        status: 'ended',
+        endedReason: 'customer-ended-call',
+        durationSeconds: 42,
+        recordingUrl: 'https://storage.vapi.example/rec-1.wav',
+        providerCost: 0.07,
+        analysis: expect.objectContaining({ success: true, summary: 'Confirmed.' }),
+      });
+      expect(filled.transcript).toHaveLength(2);
+
+      // A redelivery of the report (or another one) changes nothing more.
+      const again = await fake.report(vapiCallId, {
+        artifact: { messages, recordingUrl: 'https://storage.vapi.example/rec-2.wav' },
+      });
+      expect(again.attempts.at(-1)?.status).toBe(200);
+      expect((await org.api.get(`/api/v1/calls/${id}`)).body.data.recordingUrl).toBe(
+        'https://storage.vapi.example/rec-1.wav',
+      );
+      // Settled and announced once, when the call was recovered.
+      expect((await eventsOf(t, id)).map((e) => e.type)).toEqual(['call.started', 'call.ended']);
+      expect(await ledgerRowsOf(t, id)).toEqual([{ type: 'outbound_call', amount_mins: -1, duration_mins: 0.7 }]);
+    });
+
     it('a message our service failed to take is redelivered per the backoff plan', async () => {
       const { vapiCallId } = await placed();
       const previous = fake.serviceUrl;

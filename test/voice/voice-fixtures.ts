@@ -17,12 +17,18 @@ export interface VoiceOrg extends TestOrg {
 
 /**
  * An organization with a number and outbound minutes. With a fake Vapi, the number is bought there and imported
- * (admin creation without providerId), as an operator does; otherwise it is given a made-up providerId.
+ * (admin creation without providerId), as an operator does, on the carrier named (Vapi's own numbers by
+ * default); otherwise it is given a made-up providerId.
  */
-export async function voiceOrg(t: TestApp, mins = 1000, fake?: FakeVapi): Promise<VoiceOrg> {
+export async function voiceOrg(
+  t: TestApp,
+  mins = 1000,
+  fake?: FakeVapi,
+  telephony: 'vapi' | 'twilio' = 'vapi',
+): Promise<VoiceOrg> {
   const org = await createOrg(t);
   const from = nextNumber();
-  const bought = fake?.addNumber(from);
+  const bought = fake?.addNumber(from, telephony);
   const res = await t.admin.post(`/admin/v1/organizations/${org.id}/phone-numbers`, {
     number: from,
     label: 'Main',

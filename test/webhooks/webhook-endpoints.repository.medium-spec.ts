@@ -2,21 +2,25 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { uuidv7 } from '../../src/common/ids/uuid-v7';
 import { WebhookEndpoint } from '../../src/modules/webhooks/webhook-endpoint.entity';
+import { inTransaction } from '../../src/infra/database/tx';
+import { DEV_SIGNING_KEY, SigningSecrets } from '../../src/infra/secrets/signing-secrets';
 import { WebhookEndpointsRepository } from '../../src/modules/webhooks/webhook-endpoints.repository';
 import { openTestDataSource } from '../support/test-data-source';
 
 /**
  * WebhookEndpointsRepository against real PostgreSQL: which endpoints an event fans out to, and the conditional
- * updates that workers and API processes race on (failure count and disabling, the recover slot).
+ * updates that workers and API processes race on (failure count and disabling, the recover slot), the signing
+ * secret sealed in its column.
  */
 describe('WebhookEndpointsRepository (PostgreSQL)', () => {
   let dataSource: DataSource;
   let close: () => Promise<void>;
   let endpoints: WebhookEndpointsRepository;
+  const secrets = new SigningSecrets(DEV_SIGNING_KEY);
 
   beforeAll(async () => {
     ({ dataSource, close } = await openTestDataSource([WebhookEndpoint]));
-    endpoints = new WebhookEndpointsRepository(dataSource, dataSource.getRepository(WebhookEndpoint));
+    endpoints = new WebhookEndpointsRepository(dataSource, dataSource.getRepository(WebhookEndpoint), secrets);
   });
   afterAll(() => close());
 
@@ -26,7 +30,7 @@ describe('WebhookEndpointsRepository (PostgreSQL)', () => {
       organizationId: randomUUID(),
       url: 'https://example.com/hook',
       events: ['call.ended'],
-      secret: 'whsec_test',
+      secret: secrets.seal('whsec_test'),
       ...values,
     });
     await dataSource.manager.insert(WebhookEndpoint, row);
@@ -67,6 +71,31 @@ describe('WebhookEndpointsRepository (PostgreSQL)', () => {
       livemode: true,
     });
     expect(await endpoints.findForSend(randomUUID(), row.id)).toBeUndefined();
+  });
+
+  it('stores the secret sealed: the column never holds it, the reads open it, a rotation seals the new one', async () => {
+    const organizationId = randomUUID();
+    const world = { organizationId, livemode: true };
+    const created = await inTransaction(dataSource, (tx) =>
+      endpoints.insert(tx, world, {
+        url: 'https://example.com/hook',
+        events: ['call.ended'],
+        secret: 'whsec_plain_1',
+        description: null,
+      }),
+    );
+    const column = async () =>
+      (await dataSource.query('SELECT secret FROM webhook_endpoints WHERE id = $1', [created.id]))[0].secret as string;
+    expect(await column()).toMatch(/^v1\./);
+    expect(await column()).not.toContain('whsec_plain_1');
+    expect(await endpoints.findSecret(world, created.id)).toBe('whsec_plain_1');
+    expect((await endpoints.findForSend(organizationId, created.id))?.secret).toBe('whsec_plain_1');
+
+    expect(await endpoints.update(world, created.id, { secret: 'whsec_plain_2' })).toBe(true);
+    expect(await column()).not.toContain('whsec_plain_2');
+    expect(await endpoints.findSecret(world, created.id)).toBe('whsec_plain_2');
+    // Another organization's id reads nothing.
+    expect(await endpoints.findSecret({ organizationId: randomUUID(), livemode: true }, created.id)).toBeNull();
   });
 
   it('countFailure disables the endpoint at the threshold, stamping disabled_at once', async () => {

@@ -328,6 +328,11 @@ describe('webhook delivery engine', () => {
     expect(() => stripe.webhooks.constructEvent(retry.rawBody, sig(retry), hook.secret)).toThrow();
     expect(stripe.webhooks.constructEvent(retry.rawBody, sig(retry), newSecret)).toBeTruthy();
     expect(retry.headers['x-webhook-id']).toBe(first.headers['x-webhook-id']);
+    // Neither secret is in the database as it is: the column holds the current one sealed with SECRETS_KEY.
+    const stored = (await t.db.query('SELECT secret FROM webhook_endpoints WHERE id = $1', [hook.id])).rows[0].secret;
+    expect(stored).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(stored).not.toContain(newSecret.slice(6));
+    expect(stored).not.toContain(hook.secret.slice(6));
   });
 
   it('stops pending retries when the endpoint is deleted or disabled', async () => {

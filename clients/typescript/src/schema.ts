@@ -115,7 +115,7 @@ export interface paths {
         put?: never;
         /**
          * Create an immediate or scheduled outbound call
-         * @description Create an immediate or scheduled outbound call. Requires an API key with the scope `calls:write` (or `*`). Send an `Idempotency-Key` to make a retry safe.
+         * @description Extension: 422 VALIDATION_ERROR naming `caseId` when the case offers a warm transfer and the `from` number's carrier on the voice platform cannot make one (warm transfers need a Twilio number; docs/tools.md).
          */
         post: operations["createCall"];
         delete?: never;
@@ -4413,7 +4413,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_PHONE, DO_NOT_CALL, DESTINATION_NOT_ALLOWED, IDEMPOTENCY_KEY_REUSED */
+            /** @description VALIDATION_ERROR, INVALID_PHONE, DO_NOT_CALL, DESTINATION_NOT_ALLOWED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

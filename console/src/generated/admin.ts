@@ -3845,6 +3845,8 @@ export interface components {
         TransferDestinationDto: {
             /** @description When the assistant should pick it */
             description?: string;
+            /** @description `warm` only: said to the person taking the call before the caller is connected (default: a short notice that a call is being transferred to them); refused on `cold` */
+            handoffMessage?: string;
             /** @description Said to the caller before transferring */
             message?: string;
             /**
@@ -3860,6 +3862,7 @@ export interface components {
         };
         TransferDestinationResponse: {
             description?: string;
+            handoffMessage?: string;
             message?: string;
             /** @enum {string} */
             mode: "cold" | "warm";

@@ -1,9 +1,11 @@
+import { DEV_SIGNING_KEY } from '../secrets/signing-secrets';
 import { ConfigError, parseConfig } from './app-config';
 
 const production = {
   NODE_ENV: 'production',
   DATABASE_URL: 'postgres://x',
   CURSOR_SECRET: 'abcdefghijklmnopqrstuvwxyz012345',
+  SECRETS_KEY: '5d41402abc4b2a76b9719d911017c592e3b0c44298fc1c149afbf4c8996fb924',
 };
 /** 32 characters, exactly 16 of them different: the least a production secret may be. */
 const SIXTEEN_DISTINCT = 'ABCDEFGHIJKLMNOP'.repeat(2);
@@ -53,7 +55,7 @@ describe('parseConfig', () => {
       maxRetries: 3,
       retryBaseMs: 500,
       credentialId: undefined,
-      reportGraceMs: 15_000,
+      reportGraceMs: 60_000,
       maxConcurrentCalls: 10,
     });
     expect(c.publicBaseUrl).toBeUndefined();
@@ -128,6 +130,8 @@ describe('parseConfig', () => {
     [{ VAPI_MAX_RETRIES: '50' }, 'VAPI_MAX_RETRIES'],
     [{ VAPI_MAX_CONCURRENT_CALLS: '0' }, 'VAPI_MAX_CONCURRENT_CALLS'],
     [{ VAPI_REPORT_GRACE_MS: '-1' }, 'VAPI_REPORT_GRACE_MS'],
+    [{ ...production, VAPI_REPORT_GRACE_MS: '15000' }, 'VAPI_REPORT_GRACE_MS must be at least 31000'],
+    [{ ...production, SECRETS_KEY: undefined }, 'SECRETS_KEY is required when NODE_ENV=production'],
     [{ PUBLIC_BASE_URL: 'calls.example.com' }, 'PUBLIC_BASE_URL'],
     [{ PUBLIC_BASE_URL: 'https://u:p@calls.example.com' }, 'PUBLIC_BASE_URL'],
     [
@@ -158,6 +162,10 @@ describe('parseConfig', () => {
 
   it('reads SECRETS_KEY as 32 bytes and has no default key', () => {
     expect(parseConfig({}).secretsKey).toBeUndefined();
+    // Signing secrets are sealed all the same outside production: with the published development key.
+    expect(parseConfig({}).signingKey).toEqual(DEV_SIGNING_KEY);
+    expect(parseConfig(production).signingKey).toEqual(Buffer.from(production.SECRETS_KEY, 'hex'));
+    expect(parseConfig({ ...production, VAPI_REPORT_GRACE_MS: '31000' }).vapi.reportGraceMs).toBe(31_000);
     expect(parseConfig({ SECRETS_KEY: 'ab'.repeat(32) }).secretsKey).toEqual(Buffer.alloc(32, 0xab));
     const random = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
     expect(parseConfig({ ...production, SECRETS_KEY: random }).secretsKey).toEqual(Buffer.from(random, 'hex'));

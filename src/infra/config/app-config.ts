@@ -3,6 +3,7 @@ import { registerAs } from '@nestjs/config';
 import { Transform, plainToInstance } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, validateSync } from 'class-validator';
 import { parseSecretsKey } from '../secrets/secret-box';
+import { DEV_SIGNING_KEY } from '../secrets/signing-secrets';
 import { ROLES, Role } from './roles';
 import { MESSAGING_PLATFORMS, MessagingPlatform, VOICE_PLATFORMS, VoicePlatform } from './platforms';
 
@@ -180,7 +181,11 @@ export interface AppConfig {
     retryBaseMs: number;
     /** Vapi's id of the credential (Bearer or HMAC, holding webhookSecret) its server messages are sent with. */
     credentialId?: string;
-    /** How long an ended call may wait for its end-of-call-report before Vapi is asked for the call. */
+    /**
+     * How long an ended call may wait for its end-of-call-report before Vapi is asked for the call: by default
+     * the redelivery window of the backoff plan we give Vapi plus time for Vapi's analysis steps; in production
+     * never shorter than that window (a report being redelivered would come after the call was finished).
+     */
     reportGraceMs: number;
     /** Live calls on the Vapi account, every organization together (the account's concurrency pool). */
     maxConcurrentCalls: number;
@@ -214,11 +219,25 @@ export interface AppConfig {
    * secret can be stored; there is deliberately no default key.
    */
   secretsKey?: Buffer;
+  /**
+   * The key sealing webhook and function-tool signing secrets at rest (src/infra/secrets/signing-secrets.ts):
+   * SECRETS_KEY, required in production; elsewhere, when it is unset, a published development key.
+   */
+  signingKey: Buffer;
   /** Supervision: a processing call gets maxDurationMs plus graceMs before the platform is asked about it. */
   callSupervision: { maxDurationMs: number; graceMs: number };
   /** The raw environment, for provider adapters that read their own variables (docs/providers.md). */
   raw: Readonly<Record<string, string | undefined>>;
 }
+
+/**
+ * How long Vapi goes on redelivering a server message our service did not take: the backoff plan every `server`
+ * we hand Vapi carries (exponential, 5 retries from 1 s: 1 + 2 + 4 + 8 + 16 s; src/modules/calls/voice/vapi/
+ * vapi-server.ts builds the plan from this figure's parts and its spec checks they agree).
+ */
+export const VAPI_REDELIVERY_WINDOW_MS = 31_000;
+/** The report grace by default: the redelivery window and as long again for Vapi's post-call analysis. */
+const DEFAULT_REPORT_GRACE_MS = 60_000;
 
 /** Used only outside production, where a fixed secret is harmless and keeps cursors valid across restarts. */
 const DEV_CURSOR_SECRET = 'dev-only-cursor-secret-change-me-in-production';
@@ -390,7 +409,23 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
         'NODE_ENV=production (generate one with: openssl rand -base64 32)',
     );
   }
+  if (
+    production &&
+    parsed.VAPI_REPORT_GRACE_MS !== undefined &&
+    parsed.VAPI_REPORT_GRACE_MS < VAPI_REDELIVERY_WINDOW_MS
+  ) {
+    throw new ConfigError(
+      `Invalid environment: VAPI_REPORT_GRACE_MS must be at least ${VAPI_REDELIVERY_WINDOW_MS} when ` +
+        "NODE_ENV=production: Vapi redelivers an end-of-call report for that long (our server's backoff plan)",
+    );
+  }
   assertWhatsAppSettings(parsed);
+  if (production && !secretsKey) {
+    throw new ConfigError(
+      'Invalid environment: SECRETS_KEY is required when NODE_ENV=production: it seals the webhook and tool ' +
+        'signing secrets stored in the database (generate one with: openssl rand -base64 32)',
+    );
+  }
   return {
     env: nodeEnv,
     port: parsed.PORT ?? 3000,
@@ -443,7 +478,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       maxRetries: parsed.VAPI_MAX_RETRIES ?? 3,
       retryBaseMs: parsed.VAPI_RETRY_BASE_MS ?? 500,
       credentialId: parsed.VAPI_CREDENTIAL_ID || undefined,
-      reportGraceMs: parsed.VAPI_REPORT_GRACE_MS ?? 15_000,
+      reportGraceMs: parsed.VAPI_REPORT_GRACE_MS ?? DEFAULT_REPORT_GRACE_MS,
       maxConcurrentCalls: parsed.VAPI_MAX_CONCURRENT_CALLS ?? 10,
     },
     retell: {
@@ -461,6 +496,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       graceMs: parsed.CALL_SUPERVISION_GRACE_MS ?? 120_000,
     },
     secretsKey,
+    signingKey: secretsKey ?? DEV_SIGNING_KEY,
     raw: Object.freeze({ ...env }),
   };
 }

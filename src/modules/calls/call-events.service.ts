@@ -150,9 +150,22 @@ export class CallEventsService {
     await this.calls.fillLateAnalysis(callId, checked.analysis);
   }
 
-  async finish(callId: string, providerCallId: string | null, report: EndOfCallReport): Promise<void> {
+  /**
+   * `recovered`: the report is the platform's call record, read because its end-of-call report had not come
+   * (CallReportRecoveryJob); the call then waits for the report, which fills in what the record lacked.
+   */
+  async finish(
+    callId: string,
+    providerCallId: string | null,
+    report: EndOfCallReport,
+    recovered = false,
+  ): Promise<void> {
     const call = await this.calls.findById(callId);
-    if (!call || call.status !== 'processing') return;
+    if (!call) return;
+    if (call.status !== 'processing') {
+      if (!recovered && call.awaitingReport) await this.fillRecovered(call, report);
+      return;
+    }
     const outcome = this.outcome(call, report);
     // A test-mode call reserved nothing, so there is nothing to settle.
     if (call.livemode) {
@@ -167,7 +180,7 @@ export class CallEventsService {
     const finished = await inTransaction(this.dataSource, async (m) => {
       // The row lock taken here keeps the call in `processing` for the terminal update below.
       if (providerCallId) await this.markStarted(m, [{ callId, providerCallId }]);
-      const ended = await this.calls.finish(m, callId, providerCallId, report, outcome);
+      const ended = await this.calls.finish(m, callId, providerCallId, report, outcome, recovered);
       if (!ended) return null;
       await this.outbox.record(m, ended, report.failed ? 'call.failed' : 'call.ended', finishedCallPayload(ended));
       // Counted once, with the move that finished the call (docs/number-health.md).
@@ -183,5 +196,17 @@ export class CallEventsService {
     });
     // Its slot is free: calls waiting for admission go on (a lost wake-up is repaired by the sweeper).
     if (finished) await this.admission.slotFreed(finished.organizationId);
+  }
+
+  /**
+   * The end-of-call report of a call already finished from the platform's record: its recording, analysis,
+   * transcript and cost are kept (the platform's analysis steps may end after the call), and nothing else
+   * happens: the minutes were settled and call.ended/call.failed fired when the call finished.
+   */
+  private async fillRecovered(call: Call, report: EndOfCallReport): Promise<void> {
+    const { analysis } = this.outcome(call, report);
+    if (await this.calls.fillFromLateReport(call.id, report, analysis)) {
+      this.logger.log({ callId: call.id }, 'Late end-of-call report filled a recovered call');
+    }
   }
 }

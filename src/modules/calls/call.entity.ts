@@ -114,6 +114,11 @@ export class Call {
   /** Not dispatched again before this (the voice platform asked us to come back later); internal. */
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) retryAt: Date | null;
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) endedAt: Date | null;
+  /**
+   * Finished from the platform's call record because its end-of-call report had not come in time (report
+   * recovery); the report, when it does come, fills what the record lacked (docs/providers.md). Internal.
+   */
+  @Column('boolean', { default: false }) awaitingReport: boolean;
   /** false: placed with a `test` key, so always on the simulator, billed nothing, listed only to test keys. */
   @Column('boolean', { default: true }) livemode: boolean;
   /**

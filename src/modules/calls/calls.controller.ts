@@ -37,10 +37,17 @@ export class CallsController {
   @HttpCode(201)
   @Idempotent()
   @RequireScope('calls:write')
-  @ApiOperation({ operationId: 'createCall', summary: 'Create an immediate or scheduled outbound call' })
+  @ApiOperation({
+    operationId: 'createCall',
+    summary: 'Create an immediate or scheduled outbound call',
+    description:
+      'Extension: 422 VALIDATION_ERROR naming `caseId` when the case offers a warm transfer and the `from` ' +
+      "number's carrier on the voice platform cannot make one (warm transfers need a Twilio number; docs/tools.md).",
+  })
   @ApiDataResponse(CallResponse, { status: 201 })
   @ApiErrors(
     'VALIDATION_ERROR',
+    'VALIDATION_ERROR@422',
     'NOT_FOUND',
     'INVALID_PHONE',
     'OUTBOUND_MINUTES_EXHAUSTED',

@@ -234,6 +234,7 @@ export class CallsRepository {
     providerCallId: string | null,
     report: EndOfCallReport,
     outcome: Pick<CallOutcome, 'answeredBy' | 'analysis'> = { answeredBy: null, analysis: null },
+    recovered = false,
   ): Promise<Call | null> {
     const [ended] = await this.rows(
       tx,
@@ -242,7 +243,7 @@ export class CallsRepository {
               transcript = CASE WHEN jsonb_array_length(transcript) < jsonb_array_length($8::jsonb)
                                 THEN $8::jsonb ELSE transcript END,
               provider_cost = $9, provider_summary = $10, answered_by = $11, analysis = $12::jsonb,
-              transfer = COALESCE($13::jsonb, transfer), ended_at = now(), updated_at = now()
+              transfer = COALESCE($13::jsonb, transfer), awaiting_report = $14, ended_at = now(), updated_at = now()
         WHERE id = $1 AND ${WHERE.live} RETURNING *`,
       [
         callId,
@@ -258,9 +259,41 @@ export class CallsRepository {
         outcome.answeredBy,
         outcome.analysis === null ? null : JSON.stringify(outcome.analysis),
         report.transfer ? JSON.stringify({ ...report.transfer, at: new Date().toISOString() }) : null,
+        recovered,
       ],
     );
     return ended ?? null;
+  }
+
+  /**
+   * The end-of-call report of a call finished without it (report recovery): what the platform's record lacked
+   * then (recording, analysis, cost, summary, a longer transcript) is taken from the report where it has them,
+   * once (`awaiting_report` is cleared). Status, figures and billing stay as they were settled. Whether this
+   * statement filled the call.
+   */
+  async fillFromLateReport(
+    callId: string,
+    report: EndOfCallReport,
+    analysis: CallOutcome['analysis'],
+  ): Promise<boolean> {
+    // An UPDATE answers [rows, affected] through TypeORM.
+    const [, affected]: [unknown[], number] = await this.dataSource.query(
+      `UPDATE calls SET recording_url = COALESCE($2, recording_url),
+              transcript = CASE WHEN jsonb_array_length(transcript) < jsonb_array_length($3::jsonb)
+                                THEN $3::jsonb ELSE transcript END,
+              provider_cost = COALESCE($4, provider_cost), provider_summary = COALESCE($5, provider_summary),
+              analysis = COALESCE($6::jsonb, analysis), awaiting_report = false, updated_at = now()
+        WHERE id = $1 AND awaiting_report`,
+      [
+        callId,
+        report.recordingUrl,
+        JSON.stringify(report.transcript),
+        report.providerCost ?? null,
+        report.summary ?? null,
+        analysis === null ? null : JSON.stringify(analysis),
+      ],
+    );
+    return affected > 0;
   }
 
   // ---- updates of a live call (status stays `processing`)

@@ -8,7 +8,9 @@ import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { DoNotCallService } from '../do-not-call/do-not-call.service';
 import { DestinationPolicyService } from '../destinations/destination-policy.service';
 import { OutboxService } from '../outbox/outbox.service';
+import type { PhoneNumber } from '../phone-numbers/phone-number.entity';
 import { PhoneNumbersService } from '../phone-numbers/phone-numbers.service';
+import type { CallTool } from '../tools/call-tools';
 import { CallBilling } from '../usage/call-billing.port';
 import type { VoicemailPolicy } from '../call-outcomes/voicemail-policy';
 import { Call } from './call.entity';
@@ -59,11 +61,13 @@ export class CreateCallCommand {
     if (scheduledAt && scheduledAt.getTime() <= Date.now()) {
       throw ApiError.validation('scheduledAt', 'scheduledAt must be in the future');
     }
-    if (!(await this.numbers.findOwned(organizationId, dto.from))) {
+    const number = await this.numbers.findOwned(organizationId, dto.from);
+    if (!number) {
       throw new ApiError('INVALID_PHONE', `from: ${dto.from} is not a phone number of this organization`);
     }
     const call = await inTransaction(this.dataSource, async (m) => {
       const refs = await this.references.load(m, world, dto);
+      if (livemode) assertTransfersCarried(number, refs.case?.tools ?? []);
       // On the transaction's own connection: a request holding one connection while waiting for a second
       // deadlocks the pool once as many requests as connections arrive together (seen at 30 concurrent creates).
       const blocked = livemode ? await this.billing.outboundBlockedReasonIn(m, organizationId) : null;
@@ -138,3 +142,27 @@ export class CreateCallCommand {
     }
   }
 }
+
+/**
+ * Vapi makes warm transfers only on calls Twilio carries (it dials and controls the leg to the person taking the
+ * call through Twilio): a live call from a Vapi number another carrier serves (`vapi`, `telnyx`, `vonage`, a SIP
+ * trunk) whose case offers a warm transfer would fail at the moment of the transfer, so it is refused up front
+ * with 422 naming `caseId` (docs/tools.md, "Transfers"). A number whose carrier was never recorded (given with
+ * its `providerId` instead of imported) is not judged.
+ */
+function assertTransfersCarried(number: Pick<PhoneNumber, 'platform' | 'telephony' | 'number'>, tools: CallTool[]) {
+  if (number.platform !== 'vapi' || !number.telephony || WARM_TRANSFER_TELEPHONY.has(number.telephony)) return;
+  const warm = tools.find((t) => t.type === 'transfer' && (t.destinations ?? []).some((d) => d.mode === 'warm'));
+  if (!warm) return;
+  throw ApiError.unprocessable([
+    {
+      field: 'caseId',
+      message:
+        `the case's tool ${warm.name ?? warm.id} makes warm transfers, which the voice platform supports only on ` +
+        `Twilio numbers; ${number.number} is carried by ${number.telephony} (use cold transfers, or another number)`,
+    },
+  ]);
+}
+
+/** The carriers on which Vapi makes warm transfers. */
+const WARM_TRANSFER_TELEPHONY = new Set(['twilio']);

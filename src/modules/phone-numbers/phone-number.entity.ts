@@ -25,5 +25,11 @@ export class PhoneNumber {
    * is placed there once (docs/providers.md, "Failover").
    */
   @Column('jsonb', { nullable: true }) fallback: NumberFallback | null;
+  /**
+   * Who carries the number's calls on the platform, when it says (Vapi's number `provider`: `twilio`, `vonage`,
+   * `vapi`, `telnyx`, `byo-phone-number`), recorded when the number is imported; null when not imported. Decides
+   * whether its calls may make warm transfers (docs/tools.md, "Transfers").
+   */
+  @Column('text', { nullable: true }) telephony: string | null;
   @CreatedAt() createdAt: Date;
 }

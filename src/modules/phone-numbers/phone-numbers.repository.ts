@@ -37,7 +37,8 @@ export class PhoneNumbersRepository {
   /** In the transaction that checked the organization's cap. */
   insert(
     tx: Tx,
-    values: Pick<PhoneNumber, 'organizationId' | 'number' | 'label' | 'providerId' | 'platform' | 'fallback'>,
+    values: Pick<PhoneNumber, 'organizationId' | 'number' | 'label' | 'providerId' | 'platform' | 'fallback'> &
+      Partial<Pick<PhoneNumber, 'telephony'>>,
   ): Promise<PhoneNumber> {
     return tx.save(tx.create(PhoneNumber, { id: uuidv7(), ...values }));
   }

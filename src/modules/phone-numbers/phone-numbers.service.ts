@@ -95,12 +95,21 @@ export class PhoneNumbersService {
         `The voice platform has no number ${dto.number}: buy or import it there first, or give its providerId`,
       );
     }
-    const providerId = dto.providerId ?? imported ?? null;
+    const providerId = dto.providerId ?? imported?.providerId ?? null;
+    const telephony = imported?.telephony ?? null;
     try {
       return await inTransaction(this.dataSource, async (m) => {
         await assertBelowCap(m, PHONE_NUMBER_CAP, organizationId);
         const fallback = dto.fallback ? { platform: dto.fallback.platform, providerId: dto.fallback.providerId } : null;
-        const values = { organizationId, number: dto.number, label: dto.label ?? '', providerId, platform, fallback };
+        const values = {
+          organizationId,
+          number: dto.number,
+          label: dto.label ?? '',
+          providerId,
+          platform,
+          fallback,
+          telephony,
+        };
         return this.numbers.insert(m, values);
       });
     } catch (error) {

@@ -1,13 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import type { VoicePlatform } from '../../infra/config/platforms';
 
+/** A number as its platform keeps it: the platform's id, and who carries its calls there. */
+export interface ImportedNumber {
+  providerId: string;
+  telephony: string;
+}
+
 /** A voice platform that keeps numbers of its own (Vapi), and can point one at this service. */
 export interface NumberDirectory {
   /**
    * Finds the number on the platform, points its server URL at this service and returns the platform's id for
-   * it; null when the platform does not have the number.
+   * it and its telephony; null when the platform does not have the number.
    */
-  importNumber(number: string): Promise<string | null>;
+  importNumber(number: string): Promise<ImportedNumber | null>;
 }
 
 /**
@@ -26,7 +32,7 @@ export class VoicePlatformNumbers {
    * The platform's id for an imported number; undefined when the platform keeps no numbers, null when it lacks
    * this one.
    */
-  async importNumber(platform: VoicePlatform, number: string): Promise<string | null | undefined> {
+  async importNumber(platform: VoicePlatform, number: string): Promise<ImportedNumber | null | undefined> {
     return this.directories.get(platform)?.importNumber(number);
   }
 }

@@ -48,6 +48,9 @@ export interface ToolCallRecord {
 
 /** Said to the caller before a warm transfer whose destination has no `message`. */
 export const DEFAULT_TRANSFER_MESSAGE = 'Please hold while I transfer your call.';
+/** Said to the person taking a warm transfer whose destination has no `handoffMessage`. */
+export const DEFAULT_HANDOFF_MESSAGE =
+  'You have a call transferred by our assistant. Connecting you with the caller now.';
 
 export const TRANSFER_STATUSES = ['completed', 'failed'] as const;
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];

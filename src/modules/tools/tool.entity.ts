@@ -19,6 +19,8 @@ export interface TransferDestination {
   description?: string;
   /** Said to the caller before transferring. */
   message?: string;
+  /** Warm transfers: said to the person taking the call before the caller is connected. */
+  handoffMessage?: string;
   mode: TransferMode;
 }
 
@@ -43,8 +45,9 @@ export class Tool {
   @Column('jsonb', { nullable: true }) destinations: TransferDestination[] | null;
   @Column('text', { nullable: true }) providerToolId: string | null;
   /**
-   * Function tools: the signing secret, stored as is like a webhook endpoint's (every invocation must compute
-   * an HMAC with it, so a hash would not do); never selected unless asked for.
+   * Function tools: the signing secret, sealed with SECRETS_KEY like a webhook endpoint's (every invocation must
+   * compute an HMAC with it, so a hash would not do; src/infra/secrets/signing-secrets.ts); never selected unless
+   * asked for.
    */
   @Column('text', { nullable: true, select: false }) secret: string | null;
   @CreatedAt() createdAt: Date;

@@ -10,6 +10,7 @@ export class TransferDestinationResponse {
   @ApiProperty({ example: '+14155550150' }) number: string;
   @ApiPropertyOptional() description?: string;
   @ApiPropertyOptional() message?: string;
+  @ApiPropertyOptional() handoffMessage?: string;
   @ApiProperty({ enum: TRANSFER_MODES }) mode: string;
 }
 

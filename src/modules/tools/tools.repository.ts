@@ -3,12 +3,16 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { Tx } from '../../infra/database/tx';
+import { SigningSecrets } from '../../infra/secrets/signing-secrets';
 import { Tool, ToolType } from './tool.entity';
 
 /** The SQL of `tools`. */
 @Injectable()
 export class ToolsRepository {
-  constructor(@InjectRepository(Tool) private readonly tools: Repository<Tool>) {}
+  constructor(
+    @InjectRepository(Tool) private readonly tools: Repository<Tool>,
+    private readonly secrets: SigningSecrets,
+  ) {}
 
   /** The organization's tools, newest first. */
   list(organizationId: string): Promise<Tool[]> {
@@ -22,7 +26,8 @@ export class ToolsRepository {
   /** In the transaction that checked the organization's cap; the row as stored (its defaults filled). */
   async insert(tx: Tx, organizationId: string, type: ToolType, fields: Partial<Tool>): Promise<Tool> {
     const id = uuidv7();
-    await tx.insert(Tool, { id, organizationId, type, ...fields });
+    const secret = fields.secret ? this.secrets.seal(fields.secret) : fields.secret;
+    await tx.insert(Tool, { id, organizationId, type, ...fields, secret });
     return tx.findOneByOrFail(Tool, { id });
   }
 
@@ -53,9 +58,9 @@ export class ToolsRepository {
     return tx.findBy(Tool, { organizationId, id: In(ids) });
   }
 
-  /** The tool's signing secret only, or null when the tool is gone. */
+  /** The tool's signing secret only (opened), or null when the tool is gone. */
   async findSecret(id: string): Promise<string | null> {
     const found = await this.tools.findOne({ where: { id }, select: { id: true, secret: true } });
-    return found?.secret ?? null;
+    return found?.secret ? this.secrets.open(found.secret) : null;
   }
 }

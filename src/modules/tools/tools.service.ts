@@ -170,6 +170,14 @@ export class ToolsService {
         throw ApiError.validation(field, `${field} is required for a ${type} tool`);
       }
     }
+    const destinations = (fields.destinations ?? []) as TransferDestination[];
+    const cold = destinations.findIndex((d) => d.mode === 'cold' && d.handoffMessage !== undefined);
+    if (cold >= 0) {
+      throw ApiError.validation(
+        `destinations.${cold}.handoffMessage`,
+        `destinations.${cold}.handoffMessage: only a warm transfer says a message to the person taking the call`,
+      );
+    }
     const stored: Partial<Tool> = {};
     for (const field of FIELDS) (stored as Record<string, unknown>)[field] = fields[field] ?? null;
     if (type === 'function') stored.timeoutSeconds ??= TOOL_LIMITS.timeoutSeconds.default;

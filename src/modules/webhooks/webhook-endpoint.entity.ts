@@ -2,9 +2,10 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { CreatedAt, UpdatedAt } from '../../common/entities/timestamps';
 
 /**
- * A receiver of signed event notifications. The signing secret is stored as is: every delivery must compute
- * an HMAC with it, so it has to be recoverable (a hash would not do), and encrypting it would need a key the
- * contract does not provide. It is `select: false` so no ordinary query loads it, and it is never logged.
+ * A receiver of signed event notifications. Every delivery computes an HMAC with the signing secret, so it has to
+ * be recoverable (a hash would not do): the column holds it sealed with SECRETS_KEY (the repositories seal and
+ * open it, src/infra/secrets/signing-secrets.ts). It is `select: false` so no ordinary query loads it, and it is
+ * never logged.
  */
 @Entity('webhook_endpoints')
 export class WebhookEndpoint {

@@ -4,9 +4,13 @@ import { DataSource, Repository } from 'typeorm';
 import { World, worldWhere } from '../../common/auth/world';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { Tx } from '../../infra/database/tx';
+import { SigningSecrets } from '../../infra/secrets/signing-secrets';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 
-/** What an attempt needs of its endpoint, read when it is sent (a rotated secret applies to pending retries). */
+/**
+ * What an attempt needs of its endpoint, read when it is sent (a rotated secret applies to pending retries); the
+ * secret opened (it is sealed in the row).
+ */
 export interface EndpointForSend {
   url: string;
   secret: string;
@@ -26,6 +30,7 @@ export class WebhookEndpointsRepository {
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(WebhookEndpoint) private readonly endpoints: Repository<WebhookEndpoint>,
+    private readonly secrets: SigningSecrets,
   ) {}
 
   /** The world's endpoints, newest first. */
@@ -43,7 +48,7 @@ export class WebhookEndpointsRepository {
       where: { id, ...worldWhere(world) },
       select: { id: true, secret: true },
     });
-    return endpoint?.secret ?? null;
+    return endpoint ? this.secrets.open(endpoint.secret) : null;
   }
 
   /** In the transaction that checked the organization's cap. */
@@ -52,12 +57,14 @@ export class WebhookEndpointsRepository {
     world: World,
     values: Pick<WebhookEndpoint, 'url' | 'events' | 'secret' | 'description'>,
   ): Promise<WebhookEndpoint> {
-    return tx.save(tx.create(WebhookEndpoint, { id: uuidv7(), ...worldWhere(world), ...values }));
+    const sealed = { ...values, secret: this.secrets.seal(values.secret) };
+    return tx.save(tx.create(WebhookEndpoint, { id: uuidv7(), ...worldWhere(world), ...sealed }));
   }
 
   /** Whether the world had the endpoint. */
   async update(world: World, id: string, changes: Partial<WebhookEndpoint>): Promise<boolean> {
-    const result = await this.endpoints.update({ id, ...worldWhere(world) }, changes);
+    const stored = changes.secret === undefined ? changes : { ...changes, secret: this.secrets.seal(changes.secret) };
+    const result = await this.endpoints.update({ id, ...worldWhere(world) }, stored);
     return !!result.affected;
   }
 
@@ -86,7 +93,7 @@ export class WebhookEndpointsRepository {
          FROM webhook_endpoints WHERE id = $1 AND organization_id = $2`,
       [id, organizationId],
     );
-    return endpoint;
+    return endpoint && { ...endpoint, secret: this.secrets.open(endpoint.secret) };
   }
 
   /** A success resets the failure count; a write only when there is something to reset. */

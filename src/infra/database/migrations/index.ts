@@ -43,6 +43,9 @@ import { CampaignEntrySkipDetail1795740000000 } from './1795740000000-CampaignEn
 import { NumberHealthBackfill1795740000001 } from './1795740000001-NumberHealthBackfill';
 import { RetellAgents1795800000000 } from './1795800000000-RetellAgents';
 import { PlatformFailover1795800000001 } from './1795800000001-PlatformFailover';
+import { SealedSigningSecrets1795820000000 } from './1795820000000-SealedSigningSecrets';
+import { CallsAwaitingReport1795820000001 } from './1795820000001-CallsAwaitingReport';
+import { PhoneNumberTelephony1795820000002 } from './1795820000002-PhoneNumberTelephony';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -94,4 +97,7 @@ export const MIGRATIONS: Function[] = [
   NumberHealthBackfill1795740000001,
   RetellAgents1795800000000,
   PlatformFailover1795800000001,
+  SealedSigningSecrets1795820000000,
+  CallsAwaitingReport1795820000001,
+  PhoneNumberTelephony1795820000002,
 ];

@@ -18,8 +18,9 @@ declare module '../../../infra/queue/job-data' {
  * within the grace, the platform is asked for the call (its ended Call carries the same figures) and the call is
  * finished from that. The check is a delayed job with one id per call: it survives restarts (it lives in the
  * queue store), a repeated `ended` adds nothing, and the finish it ends in is the same idempotent one as the
- * report's, so a report that arrives meanwhile makes it a no-op. A platform that cannot say yet leaves the call
- * to supervision (max duration plus grace).
+ * report's, so a report that arrives meanwhile makes it a no-op. A report that arrives after it fills in what the
+ * platform's record lacked then (CallEventsService.finish). A platform that cannot say yet leaves the call to
+ * supervision (max duration plus grace).
  */
 @Injectable()
 export class CallReportRecoveryJob {
@@ -52,7 +53,7 @@ export class CallReportRecoveryJob {
       this.logger.warn({ callId }, 'No end-of-call report, and the platform cannot say yet; supervision will');
       return 'unavailable';
     }
-    await this.events.finish(call.id, call.apiCallId, state.report);
+    await this.events.finish(call.id, call.apiCallId, state.report, true);
     this.metrics.voiceReportsRecovered.inc({ outcome: 'recovered' });
     this.logger.warn({ callId, endedReason: state.report.endedReason }, 'End-of-call report lost; call finished');
     return 'recovered';

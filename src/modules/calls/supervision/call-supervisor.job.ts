@@ -54,7 +54,7 @@ export class CallSupervisorJob {
     for (const call of overdue) {
       const state = await this.platforms.of(call).getCall(call);
       if (state?.report) {
-        await this.events.finish(call.id, call.apiCallId, state.report);
+        await this.events.finish(call.id, call.apiCallId, state.report, true);
         reconciled++;
         continue;
       }

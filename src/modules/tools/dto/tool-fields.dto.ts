@@ -53,6 +53,17 @@ export class TransferDestinationDto {
   @MaxLength(TOOL_LIMITS.message)
   message?: string;
 
+  @ApiPropertyOptional({
+    maxLength: TOOL_LIMITS.message,
+    description:
+      '`warm` only: said to the person taking the call before the caller is connected (default: a short notice ' +
+      'that a call is being transferred to them); refused on `cold`',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(TOOL_LIMITS.message)
+  handoffMessage?: string;
+
   @ApiProperty({ enum: TRANSFER_MODES, description: '`cold`: handed over at once; `warm`: after `message`' })
   @IsIn(TRANSFER_MODES)
   mode: TransferMode;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { SigningSecrets } from '../../../infra/secrets/signing-secrets';
 import type { RecordedEventRow } from '../../outbox/outbox-events.repository';
 import type { EndpointForSend } from '../webhook-endpoints.repository';
 
@@ -33,7 +34,10 @@ interface AttemptRow extends EndpointForSend, RecordedEventRow {
  */
 @Injectable()
 export class WebhookAttemptsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly secrets: SigningSecrets,
+  ) {}
 
   /** One round trip for the batch; the answers in the keys' order. */
   async read(keys: AttemptKey[]): Promise<AttemptRows[]> {
@@ -62,7 +66,7 @@ export class WebhookAttemptsRepository {
       endpoint: row.has_endpoint
         ? {
             url: row.url,
-            secret: row.secret,
+            secret: this.secrets.open(row.secret),
             events: row.events,
             is_active: row.is_active,
             consecutive_failures: row.consecutive_failures,

@@ -1,14 +1,14 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 import { voicePlatformConfigured } from '../../../../infra/config/platforms';
-import { NumberDirectory, VoicePlatformNumbers } from '../../../phone-numbers/voice-platform-numbers';
+import { ImportedNumber, NumberDirectory, VoicePlatformNumbers } from '../../../phone-numbers/voice-platform-numbers';
 import { RetellClient } from '../../../platforms/retell/retell-client';
 import { retellBaseUrl } from './retell-server';
 
 /**
  * Retell keys numbers by the number itself: an admin-created number on `retell` is looked up
  * (GET /get-phone-number/{number}) and its inbound webhook pointed at `/platform/retell/inbound`, so the inbound
- * calls Retell answers on it reach us; its platform id is the E.164 number.
+ * calls Retell answers on it reach us; its platform id is the E.164 number, its telephony Retell's number type.
  */
 @Injectable()
 export class RetellNumberDirectory implements NumberDirectory, OnModuleInit {
@@ -22,12 +22,13 @@ export class RetellNumberDirectory implements NumberDirectory, OnModuleInit {
     if (voicePlatformConfigured(this.config, 'retell')) this.numbers.register('retell', this);
   }
 
-  async importNumber(number: string): Promise<string | null> {
+  async importNumber(number: string): Promise<ImportedNumber | null> {
     const found = await this.client.getPhoneNumber(number);
     if (!found) return null;
     await this.client.updatePhoneNumber(found.phone_number, {
       inbound_webhook_url: `${retellBaseUrl(this.config)}/inbound`,
     });
-    return found.phone_number;
+    // Who carries it on Retell: `retell-twilio`, `retell-telnyx` or `custom` (a SIP trunk of the customer's).
+    return { providerId: found.phone_number, telephony: found.phone_number_type };
   }
 }

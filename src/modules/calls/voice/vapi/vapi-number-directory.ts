@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 import { voicePlatformConfigured } from '../../../../infra/config/platforms';
-import { NumberDirectory, VoicePlatformNumbers } from '../../../phone-numbers/voice-platform-numbers';
+import { ImportedNumber, NumberDirectory, VoicePlatformNumbers } from '../../../phone-numbers/voice-platform-numbers';
 import { VapiClient } from '../../../platforms/vapi/vapi-client';
 import { vapiServer } from './vapi-server';
 
@@ -23,10 +23,10 @@ export class VapiNumberDirectory implements NumberDirectory, OnModuleInit {
     if (voicePlatformConfigured(this.config, 'vapi')) this.numbers.register('vapi', this);
   }
 
-  async importNumber(number: string): Promise<string | null> {
+  async importNumber(number: string): Promise<ImportedNumber | null> {
     const found = (await this.client.listPhoneNumbers()).find((n) => n.number === number);
     if (!found) return null;
     await this.client.updatePhoneNumber(found.id, { provider: found.provider, server: vapiServer(this.config) });
-    return found.id;
+    return { providerId: found.id, telephony: found.provider };
   }
 }

@@ -26,8 +26,11 @@ export function vapiServerMessages(functionTools: boolean): Vapi.CreateAssistant
 
 /** Vapi's request timeout for our answers (its default is 20 s; assistant-request must answer well within it). */
 const TIMEOUT_SECONDS = 20;
-/** Redeliveries of a message our service answered with a 5xx or not at all: 1, 2, 4, 8, 16 s (31 s in all). */
-const BACKOFF = { maxRetries: 5, baseDelaySeconds: 1 } as const;
+/**
+ * Redeliveries of a message our service answered with a 5xx or not at all: 1, 2, 4, 8, 16 s, the
+ * VAPI_REDELIVERY_WINDOW_MS that the end-of-call report grace never goes below in production.
+ */
+export const BACKOFF = { maxRetries: 5, baseDelaySeconds: 1 } as const;
 
 /**
  * The `server` of every call, assistant and phone number we hand Vapi: our events URL, the credential its

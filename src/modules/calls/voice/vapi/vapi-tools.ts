@@ -1,5 +1,5 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
-import { CallTool, DEFAULT_TRANSFER_MESSAGE, ToolResult } from '../../../tools/call-tools';
+import { CallTool, DEFAULT_HANDOFF_MESSAGE, DEFAULT_TRANSFER_MESSAGE, ToolResult } from '../../../tools/call-tools';
 import type { Invocation } from '../../../tools/function-tool-invoker';
 
 type VapiTool = Vapi.OpenAiModelToolsItem;
@@ -71,7 +71,11 @@ function vapiFunctionTool(tool: CallTool, server: Vapi.Server): VapiTool {
   };
 }
 
-/** A transfer tool: cold is Vapi's blind transfer; warm says the destination's message to the caller first. */
+/**
+ * A transfer tool: cold is Vapi's blind transfer; warm says the destination's `message` to the caller, then
+ * dials the destination and says the `handoffMessage` (TransferPlan.message) to whoever answers before connecting
+ * the caller: without it the person taking the call would hear nothing.
+ */
 function vapiTransferTool(tool: CallTool): VapiTool {
   return {
     type: 'transferCall',
@@ -80,7 +84,10 @@ function vapiTransferTool(tool: CallTool): VapiTool {
       number: d.number,
       ...(d.description ? { description: d.description } : {}),
       ...(d.mode === 'warm' || d.message ? { message: d.message ?? DEFAULT_TRANSFER_MESSAGE } : {}),
-      transferPlan: { mode: d.mode === 'warm' ? 'warm-transfer-say-message' : 'blind-transfer' },
+      transferPlan:
+        d.mode === 'warm'
+          ? { mode: 'warm-transfer-say-message' as const, message: d.handoffMessage ?? DEFAULT_HANDOFF_MESSAGE }
+          : { mode: 'blind-transfer' as const },
     })),
   };
 }

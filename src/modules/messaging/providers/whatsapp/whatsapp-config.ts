@@ -39,3 +39,25 @@ export function whatsAppConfig(config: AppConfig): WhatsAppConfig {
     mediaMaxBytes: intOr(raw.WHATSAPP_MEDIA_MAX_BYTES, DEFAULT_MEDIA_MAX_BYTES),
   };
 }
+
+/**
+ * Where Meta serves media files (the `url` of `GET /{media-id}`, `lookaside.fbsbx.com` today) and its CDNs: the
+ * only hosts, besides the configured Graph API's own, that a media download sends the bearer token to.
+ */
+export const META_MEDIA_DOMAINS = ['fbsbx.com', 'fbcdn.net', 'whatsapp.net'] as const;
+
+/**
+ * Whether a media location's host is one of Meta's media domains (or a subdomain of one) or WHATSAPP_GRAPH_URL's
+ * host: in production that is graph.facebook.com, and in tests it is the fake Graph API, which serves its files
+ * from its own origin (the address rules still apply to it: WEBHOOK_ALLOW_INSECURE lets tests reach 127.0.0.1).
+ */
+export function isMediaHost(url: string, graphUrl: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase().replace(/\.+$/, '');
+  } catch {
+    return false;
+  }
+  if (host === new URL(graphUrl).hostname.toLowerCase()) return true;
+  return META_MEDIA_DOMAINS.some((domain) => host === domain || host.endsWith(`.${domain}`));
+}

@@ -1,12 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import { ApiError } from '../../../../common/errors/api-error';
+import { pinnedGet } from '../../../../common/outbound-http/pinned-get';
 import { assertOutboundUrl } from '../../../../common/url-safety/assert-outbound-url';
 import { OutboundUrlPolicy } from '../../../../common/url-safety/outbound-url-policy';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 import { MessagingAccount } from '../../messaging-account.entity';
 import { MessagingCredentials } from '../../messaging-credentials';
-import { WhatsAppConfig, whatsAppConfig } from './whatsapp-config';
+import { WhatsAppConfig, isMediaHost, whatsAppConfig } from './whatsapp-config';
 import type { GraphError } from './whatsapp-graph.types';
 
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -62,23 +63,48 @@ export class WhatsAppGraphClient {
     return { ok: false, status: res.status, error: parsed?.error ?? httpError(res.status) };
   }
 
-  /** A media file's bytes (`url` from `GET /{media-id}`), streamed: Meta wants the same bearer token there. */
+  /**
+   * A media file's bytes (`url` from `GET /{media-id}`), streamed: Meta wants the same bearer token there, so the
+   * token goes only to one of Meta's media hosts (or the configured Graph API's own host: isMediaHost), and only
+   * over a connection the outbound URL rules allow, pinned to the addresses they vetted (pinnedGet).
+   */
   async download(
     token: string | undefined,
     url: string,
   ): Promise<GraphResult<{ body: Readable; type: string; length: number | null }>> {
-    const response = await this.fetch(token, 'GET', url);
-    if (!response.ok && 'error' in response) return response;
-    const res = (response as { res: Response }).res;
-    if (!res.ok || !res.body) return { ok: false, status: res.status, error: httpError(res.status) };
-    const length = Number(res.headers.get('content-length'));
+    if (!token) return { ok: false, status: 0, error: NO_TOKEN };
+    if (!isMediaHost(url, this.settings.graphUrl)) {
+      return { ok: false, status: 0, error: ownError("The messaging provider named a media host that is not Meta's") };
+    }
+    const answer = await pinnedGet(url, {
+      headers: { authorization: `Bearer ${token}` },
+      policy: this.urlPolicy,
+      timeoutMs: REQUEST_TIMEOUT_MS,
+    });
+    if (!answer.ok) {
+      if (answer.failure === 'refused') {
+        return {
+          ok: false,
+          status: 0,
+          error: ownError(`The messaging provider named a URL we do not call: ${answer.error}`),
+        };
+      }
+      this.logger.warn({ err: answer.error }, 'WhatsApp media host unreachable');
+      return { ok: false, status: 0, error: ownError('The messaging provider could not be reached') };
+    }
+    const res = answer.response;
+    const status = res.statusCode ?? 0;
+    if (status < 200 || status >= 300) {
+      res.destroy();
+      return { ok: false, status, error: httpError(status) };
+    }
+    const length = Number(res.headers['content-length']);
     return {
       ok: true,
       body: {
-        // fetch's web stream and node:stream/web's are the same object typed by two declarations.
-        body: Readable.fromWeb(res.body as never),
-        type: res.headers.get('content-type') ?? 'application/octet-stream',
-        length: Number.isFinite(length) && res.headers.has('content-length') ? length : null,
+        body: res,
+        type: res.headers['content-type'] ?? 'application/octet-stream',
+        length: Number.isFinite(length) && res.headers['content-length'] !== undefined ? length : null,
       },
     };
   }
@@ -89,11 +115,10 @@ export class WhatsAppGraphClient {
     path: string,
     body?: unknown,
   ): Promise<{ ok: true; res: Response } | { ok: false; status: number; error: GraphError }> {
-    if (!token)
-      return { ok: false, status: 0, error: ownError('No WhatsApp access token is configured for this account') };
+    if (!token) return { ok: false, status: 0, error: NO_TOKEN };
     const absolute = /^https?:\/\//.test(path);
     const url = absolute ? path : `${this.settings.graphUrl}${path}`;
-    // An absolute URL came in an answer (a media file's location, a next page), not from our settings: the token
+    // An absolute URL came in an answer (a next page), not from our settings: the token
     // goes there only when the outbound URL rules (those of webhooks) allow the address.
     const refused = absolute ? await this.refusedUrl(url) : null;
     if (refused)
@@ -129,3 +154,4 @@ export class WhatsAppGraphClient {
 /** An error we make up when Meta sent none: no numeric code of Meta's (code 0). */
 const ownError = (message: string): GraphError => ({ code: 0, type: 'ClientError', message, fbtrace_id: '' });
 const httpError = (status: number): GraphError => ownError(`The messaging provider answered HTTP ${status}`);
+const NO_TOKEN = ownError('No WhatsApp access token is configured for this account');
