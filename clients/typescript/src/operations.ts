@@ -145,6 +145,11 @@ export abstract class Operations {
     return this.request('delete', '/api/v1/cases/{id}', { path: { id }, options });
   }
 
+  /** A case's versions with their content, newest first (`GET /api/v1/cases/{id}/versions`, scope `cases:read`). */
+  listCaseVersions(id: string, query: Query<'/api/v1/cases/{id}/versions', 'get'> = {}, options: RequestOptions = {}): Promise<Data<'/api/v1/cases/{id}/versions', 'get'>> {
+    return this.request('get', '/api/v1/cases/{id}/versions', { path: { id }, query, options });
+  }
+
   /** Contact groups with member counts (not paginated) (`GET /api/v1/contact-groups`, scope `contact_groups:read`). */
   listContactGroups(options: RequestOptions = {}): Promise<Data<'/api/v1/contact-groups', 'get'>> {
     return this.request('get', '/api/v1/contact-groups', { options });

@@ -388,6 +388,26 @@ export interface paths {
         patch: operations["updateCase"];
         trace?: never;
     };
+    "/api/v1/cases/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A case's versions with their content, newest first
+         * @description Every change of the prompt, first message, variables, tools, voicemail or analysis makes a new immutable version (1, 2, …); a rename does not. Calls record the version they used (`caseVersion`). Extension (docs/testing-your-assistant.md).
+         */
+        get: operations["listCaseVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/contact-groups": {
         parameters: {
             query?: never;
@@ -1098,6 +1118,11 @@ export interface components {
             campaignId: string | null;
             /** Format: uuid */
             caseId: string | null;
+            /**
+             * @description Extension (docs/testing-your-assistant.md): the version of the case whose content the call used; null without a case
+             * @example 1
+             */
+            caseVersion: number | null;
             /** Format: uuid */
             contactId: string | null;
             /** Format: date-time */
@@ -1175,6 +1200,11 @@ export interface components {
             campaignId: string | null;
             /** Format: uuid */
             caseId: string | null;
+            /**
+             * @description Extension (docs/testing-your-assistant.md): the version of the case whose content the call used; null without a case
+             * @example 1
+             */
+            caseVersion: number | null;
             /** Format: uuid */
             contactId: string | null;
             /** Format: date-time */
@@ -1489,6 +1519,11 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             variables: components["schemas"]["CaseVariable"][];
+            /**
+             * @description Extension (docs/testing-your-assistant.md): the current version of its content, moved by every change of the prompt, first message, variables, tools, voicemail or analysis (never by a rename)
+             * @example 1
+             */
+            version: number;
             /** @description Extension (docs/tools.md); null: not set */
             voicemail: components["schemas"]["VoicemailPolicy"] | (never | null);
         };
@@ -1535,6 +1570,26 @@ export interface components {
             required?: boolean;
             /** @enum {string} */
             source: "contact.title" | "contact.email" | "contact.notes" | "contact.phone" | "custom";
+        };
+        CaseVersion: {
+            analysis: components["schemas"]["AnalysisPlan"] | (never | null);
+            /** Format: date-time */
+            createdAt: string;
+            firstMessage: string | null;
+            integrationToolIds: string[];
+            /** @description System prompt; supports {{variables}} */
+            prompt: string;
+            /** Format: uuid */
+            systemPromptId: string | null;
+            toolIds: string[];
+            variables: components["schemas"]["CaseVariable"][];
+            /** @example 2 */
+            version: number;
+            voicemail: components["schemas"]["VoicemailPolicy"] | (never | null);
+        };
+        CaseVersionListResponse: {
+            data: components["schemas"]["CaseVersion"][];
+            pagination: components["schemas"]["Pagination"];
         };
         Contact: {
             /** Format: date-time */
@@ -1792,6 +1847,8 @@ export interface components {
             assistantConfigId?: string;
             /** Format: uuid */
             caseId?: string;
+            /** @description Extension (docs/testing-your-assistant.md): run this version of the case's content instead of its current one (400 VALIDATION_ERROR when the case has no such version); needs `caseId` */
+            caseVersion?: number;
             /** Format: uuid */
             contactId?: string;
             /** @description Overrides the case's first message; supports `{{variables}}`. */
@@ -6795,6 +6852,129 @@ export interface operations {
             };
             /** @description PAYLOAD_TOO_LARGE */
             413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listCaseVersions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description From the previous page of the same query */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first; follow `pagination.cursor` while `hasMore` is true */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseVersionListResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR, INVALID_CURSOR */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

@@ -1568,6 +1568,11 @@ export interface components {
             campaignId: string | null;
             /** Format: uuid */
             caseId: string | null;
+            /**
+             * @description Extension (docs/testing-your-assistant.md): the version of the case whose content the call used; null without a case
+             * @example 1
+             */
+            caseVersion: number | null;
             /** Format: uuid */
             contactId: string | null;
             /** Format: date-time */
@@ -1638,6 +1643,11 @@ export interface components {
             campaignId: string | null;
             /** Format: uuid */
             caseId: string | null;
+            /**
+             * @description Extension (docs/testing-your-assistant.md): the version of the case whose content the call used; null without a case
+             * @example 1
+             */
+            caseVersion: number | null;
             /** Format: uuid */
             contactId: string | null;
             /** Format: date-time */
@@ -1840,6 +1850,11 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             variables: components["schemas"]["CaseVariableResponse"][];
+            /**
+             * @description Extension (docs/testing-your-assistant.md): the current version of its content, moved by every change of the prompt, first message, variables, tools, voicemail or analysis (never by a rename)
+             * @example 1
+             */
+            version: number;
             /** @description Extension (docs/tools.md); null: not set */
             voicemail: components["schemas"]["VoicemailPolicyResponse"] | (never | null);
         };
@@ -2261,6 +2276,8 @@ export interface components {
             assistantConfigId?: string;
             /** Format: uuid */
             caseId?: string;
+            /** @description Extension (docs/testing-your-assistant.md): run this version of the case's content instead of its current one (400 VALIDATION_ERROR when the case has no such version); needs `caseId` */
+            caseVersion?: number;
             /** Format: uuid */
             contactId?: string;
             /** @description Overrides the case's first message; supports `{{variables}}`. */

@@ -40,6 +40,7 @@ import { CallLabels1795730000000 } from './1795730000000-CallLabels';
 import { NumberHealth1795730000001 } from './1795730000001-NumberHealth';
 import { CampaignCallerIds1795730000002 } from './1795730000002-CampaignCallerIds';
 import { CampaignEntrySkipDetail1795740000000 } from './1795740000000-CampaignEntrySkipDetail';
+import { CaseVersions1795810000000 } from './1795810000000-CaseVersions';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -88,4 +89,5 @@ export const MIGRATIONS: Function[] = [
   NumberHealth1795730000001,
   CampaignCallerIds1795730000002,
   CampaignEntrySkipDetail1795740000000,
+  CaseVersions1795810000000,
 ];
