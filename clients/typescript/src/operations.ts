@@ -270,6 +270,41 @@ export abstract class Operations {
     return this.request('get', '/api/v1/reports/answer-detection', { query, options });
   }
 
+  /** A scenario run: its transcript and each expectation with what was seen (`GET /api/v1/scenario-runs/{id}`, scope `cases:read`). */
+  getScenarioRun(id: string, options: RequestOptions = {}): Promise<Data<'/api/v1/scenario-runs/{id}', 'get'>> {
+    return this.request('get', '/api/v1/scenario-runs/{id}', { path: { id }, options });
+  }
+
+  /** The key's world's scenarios, of one case when `caseId` is given, newest first (`GET /api/v1/scenarios`, scope `cases:read`). */
+  listScenarios(query: Query<'/api/v1/scenarios', 'get'> = {}, options: RequestOptions = {}): Promise<Data<'/api/v1/scenarios', 'get'>> {
+    return this.request('get', '/api/v1/scenarios', { query, options });
+  }
+
+  /** Create a scenario: a scripted conversation with a case's assistant and what it must show (`POST /api/v1/scenarios`, scope `cases:write`). */
+  createScenario(body: Body<'/api/v1/scenarios', 'post'>, options: RequestOptions = {}): Promise<Data<'/api/v1/scenarios', 'post'>> {
+    return this.request('post', '/api/v1/scenarios', { body, options });
+  }
+
+  /** Run every scenario of a case (in the key's world) (`POST /api/v1/scenarios/runs`, scope `cases:write`). */
+  runCaseScenarios(body: Body<'/api/v1/scenarios/runs', 'post'>, options: RequestOptions = {}): Promise<Data<'/api/v1/scenarios/runs', 'post'>> {
+    return this.request('post', '/api/v1/scenarios/runs', { body, options });
+  }
+
+  /** Get a scenario (`GET /api/v1/scenarios/{id}`, scope `cases:read`). */
+  getScenario(id: string, options: RequestOptions = {}): Promise<Data<'/api/v1/scenarios/{id}', 'get'>> {
+    return this.request('get', '/api/v1/scenarios/{id}', { path: { id }, options });
+  }
+
+  /** Delete a scenario (its runs stay readable) (`DELETE /api/v1/scenarios/{id}`, scope `cases:write`). */
+  deleteScenario(id: string, options: RequestOptions = {}): Promise<Data<'/api/v1/scenarios/{id}', 'delete'>> {
+    return this.request('delete', '/api/v1/scenarios/{id}', { path: { id }, options });
+  }
+
+  /** Run a scenario (`POST /api/v1/scenarios/{id}/runs`, scope `cases:write`). */
+  runScenario(id: string, body: Body<'/api/v1/scenarios/{id}/runs', 'post'>, options: RequestOptions = {}): Promise<Data<'/api/v1/scenarios/{id}/runs', 'post'>> {
+    return this.request('post', '/api/v1/scenarios/{id}/runs', { path: { id }, body, options });
+  }
+
   /** Plan, minute balance, current-period usage and allowance (`GET /api/v1/usage`, scope `usage:read`). */
   getUsage(options: RequestOptions = {}): Promise<Data<'/api/v1/usage', 'get'>> {
     return this.request('get', '/api/v1/usage', { options });

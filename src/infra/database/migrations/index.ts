@@ -41,6 +41,7 @@ import { NumberHealth1795730000001 } from './1795730000001-NumberHealth';
 import { CampaignCallerIds1795730000002 } from './1795730000002-CampaignCallerIds';
 import { CampaignEntrySkipDetail1795740000000 } from './1795740000000-CampaignEntrySkipDetail';
 import { CaseVersions1795810000000 } from './1795810000000-CaseVersions';
+import { Scenarios1795810000001 } from './1795810000001-Scenarios';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -90,4 +91,5 @@ export const MIGRATIONS: Function[] = [
   CampaignCallerIds1795730000002,
   CampaignEntrySkipDetail1795740000000,
   CaseVersions1795810000000,
+  Scenarios1795810000001,
 ];

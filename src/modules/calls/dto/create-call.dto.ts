@@ -19,6 +19,7 @@ export class CreateCallDto {
 
   @ApiPropertyOptional({
     minimum: 1,
+    example: 1,
     description:
       "Extension (docs/testing-your-assistant.md): run this version of the case's content instead of its current " +
       'one (400 VALIDATION_ERROR when the case has no such version); needs `caseId`',
