@@ -2117,8 +2117,14 @@ export interface components {
              */
             caseId: string;
             expect: components["schemas"]["ScenarioExpect"];
+            /** @example Books a Tuesday slot */
             name: string;
-            /** @description The user's texts, in order; 1-20, each 1-2000 characters */
+            /**
+             * @description The user's texts, in order; 1-20, each 1-2000 characters
+             * @example [
+             *       "Hi, can I book for Tuesday?"
+             *     ]
+             */
             turns: string[];
             /**
              * @description The case's `{{variables}}` for the conversation, as a call's variableValues (the same bounds); `name` is also how the simulator greets the user
@@ -2342,11 +2348,19 @@ export interface components {
             type: "replyIncludes" | "replyExcludes" | "toolCall" | "handOff";
         };
         ExpectedToolCall: {
-            /** @description Each key must be among the call's arguments: a string value contained in it (any case), any other value equal. At most 20 keys, 4096 bytes serialised */
+            /**
+             * @description Each key must be among the call's arguments: a string value contained in it (any case), any other value equal. At most 20 keys, 4096 bytes serialised
+             * @example {
+             *       "day": "Tuesday"
+             *     }
+             */
             argumentsInclude?: {
                 [key: string]: unknown;
             };
-            /** @description The tool's name */
+            /**
+             * @description The tool's name
+             * @example book
+             */
             name: string;
         };
         InboundAssistant: {
@@ -2867,10 +2881,30 @@ export interface components {
         ScenarioExpect: {
             /** @description Whether the conversation must be handed off to a person */
             handOff?: boolean;
-            /** @description None may appear in any reply of the assistant (any case); each 1-500 characters */
+            /**
+             * @description None may appear in any reply of the assistant (any case); each 1-500 characters
+             * @example [
+             *       "refund"
+             *     ]
+             */
             replyExcludes?: string[];
-            /** @description Each must appear in some reply of the assistant (any case); each 1-500 characters */
+            /**
+             * @description Each must appear in some reply of the assistant (any case); each 1-500 characters
+             * @example [
+             *       "Tuesday"
+             *     ]
+             */
             replyIncludes?: string[];
+            /**
+             * @example [
+             *       {
+             *         "argumentsInclude": {
+             *           "day": "Tuesday"
+             *         },
+             *         "name": "book"
+             *       }
+             *     ]
+             */
             toolCalls?: components["schemas"]["ExpectedToolCall"][];
         };
         ScenarioListResponse: {
@@ -10623,20 +10657,23 @@ export interface operations {
                  *       "expect": {
                  *         "handOff": false,
                  *         "replyExcludes": [
-                 *           "text"
+                 *           "refund"
                  *         ],
                  *         "replyIncludes": [
-                 *           "text"
+                 *           "Tuesday"
                  *         ],
                  *         "toolCalls": [
                  *           {
-                 *             "name": "text"
+                 *             "argumentsInclude": {
+                 *               "day": "Tuesday"
+                 *             },
+                 *             "name": "book"
                  *           }
                  *         ]
                  *       },
-                 *       "name": "text",
+                 *       "name": "Books a Tuesday slot",
                  *       "turns": [
-                 *         "text"
+                 *         "Hi, can I book for Tuesday?"
                  *       ]
                  *     }
                  */

@@ -35,7 +35,7 @@ function IsBoundedArguments(): PropertyDecorator {
 }
 
 export class ExpectedToolCallDto {
-  @ApiProperty({ minLength: 1, maxLength: B.toolName, description: "The tool's name" })
+  @ApiProperty({ minLength: 1, maxLength: B.toolName, example: 'book', description: "The tool's name" })
   @IsString()
   @Length(1, B.toolName)
   name: string;
@@ -44,6 +44,7 @@ export class ExpectedToolCallDto {
     type: 'object',
     additionalProperties: true,
     maxProperties: B.argumentKeys,
+    example: { day: 'Tuesday' },
     description:
       `Each key must be among the call's arguments: a string value contained in it (any case), any other value ` +
       `equal. At most ${B.argumentKeys} keys, ${B.argumentBytes} bytes serialised`,
@@ -58,6 +59,7 @@ export class ScenarioExpectDto {
   @ApiPropertyOptional({
     type: [String],
     maxItems: B.replyStrings,
+    example: ['Tuesday'],
     description: `Each must appear in some reply of the assistant (any case); each 1-${B.replyText} characters`,
   })
   @IsOptional()
@@ -70,6 +72,7 @@ export class ScenarioExpectDto {
   @ApiPropertyOptional({
     type: [String],
     maxItems: B.replyStrings,
+    example: ['refund'],
     description: `None may appear in any reply of the assistant (any case); each 1-${B.replyText} characters`,
   })
   @IsOptional()
@@ -79,7 +82,11 @@ export class ScenarioExpectDto {
   @Length(1, B.replyText, { each: true })
   replyExcludes?: string[];
 
-  @ApiPropertyOptional({ type: [ExpectedToolCallDto], maxItems: B.toolCalls })
+  @ApiPropertyOptional({
+    type: [ExpectedToolCallDto],
+    maxItems: B.toolCalls,
+    example: [{ name: 'book', argumentsInclude: { day: 'Tuesday' } }],
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(B.toolCalls)
@@ -94,7 +101,10 @@ export class ScenarioExpectDto {
 }
 
 export class CreateScenarioDto {
-  @ApiProperty({ minLength: 1, maxLength: B.name }) @IsString() @Length(1, B.name) name: string;
+  @ApiProperty({ minLength: 1, maxLength: B.name, example: 'Books a Tuesday slot' })
+  @IsString()
+  @Length(1, B.name)
+  name: string;
 
   @ApiProperty({
     format: 'uuid',
@@ -121,6 +131,7 @@ export class CreateScenarioDto {
     type: [String],
     minItems: 1,
     maxItems: B.turns,
+    example: ['Hi, can I book for Tuesday?'],
     description: `The user's texts, in order; 1-${B.turns}, each 1-${B.turnText} characters`,
   })
   @IsArray()
