@@ -205,6 +205,7 @@ describe('prove: Prism validation proxy over every public operation', () => {
     await call('listCampaigns', 'GET', '/api/v1/campaigns');
     await call('getCampaign', 'GET', `/api/v1/campaigns/${campaign.id}`);
     await call('listCampaignEntries', 'GET', `/api/v1/campaigns/${campaign.id}/entries`);
+    await call('getCampaignVariants', 'GET', `/api/v1/campaigns/${campaign.id}/variants`);
     await call('startCampaign', 'POST', `/api/v1/campaigns/${campaign.id}/start`);
     await call('pauseCampaign', 'POST', `/api/v1/campaigns/${campaign.id}/pause`);
     await call('resumeCampaign', 'POST', `/api/v1/campaigns/${campaign.id}/resume`);

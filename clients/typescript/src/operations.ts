@@ -120,6 +120,11 @@ export abstract class Operations {
     return this.request('post', '/api/v1/campaigns/{id}/start', { path: { id }, options });
   }
 
+  /** An A/B campaign's variants side by side (`GET /api/v1/campaigns/{id}/variants`, scope `campaigns:read`). */
+  getCampaignVariants(id: string, options: RequestOptions = {}): Promise<Data<'/api/v1/campaigns/{id}/variants', 'get'>> {
+    return this.request('get', '/api/v1/campaigns/{id}/variants', { path: { id }, options });
+  }
+
   /** List cases (list representation), newest first (`GET /api/v1/cases`, scope `cases:read`). */
   listCases(query: Query<'/api/v1/cases', 'get'> = {}, options: RequestOptions = {}): Promise<Data<'/api/v1/cases', 'get'>> {
     return this.request('get', '/api/v1/cases', { query, options });

@@ -336,6 +336,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{id}/variants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An A/B campaign's variants side by side
+         * @description Per variant (a version of the case and its weight): entries assigned, calls placed, answered by a person, voicemail, analysis successes and failures, exact talk minutes and provider cost; with two variants, the two-proportion z-test p-value of their success rates. A campaign without variants answers no variants. Extension (docs/testing-your-assistant.md, "A/B").
+         */
+        get: operations["getCampaignVariants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/cases": {
         parameters: {
             query?: never;
@@ -1507,6 +1527,8 @@ export interface components {
             };
             /** Format: date-time */
             updatedAt: string;
+            /** @description Extension (docs/testing-your-assistant.md, "A/B"): the case versions its entries are split between; null: the case's current version */
+            variants: components["schemas"]["CampaignVariant"][] | null;
             /** @description Extension (docs/tools.md); null: not set here */
             voicemail: components["schemas"]["VoicemailPolicy"] | (never | null);
             window: components["schemas"]["CallingWindow"] | (never | null);
@@ -1549,6 +1571,8 @@ export interface components {
         };
         CampaignEntry: {
             attempts: components["schemas"]["CampaignAttempt"][];
+            /** @description Extension: the case version its variant assigned (A/B); null: the case's current version */
+            caseVersion: number | null;
             /** Format: uuid */
             contactId: string | null;
             /** Format: uuid */
@@ -1585,6 +1609,55 @@ export interface components {
         };
         CampaignResponse: {
             data: components["schemas"]["Campaign"];
+        };
+        CampaignVariant: {
+            /**
+             * @description A version of the campaign's case
+             * @example 1
+             */
+            caseVersion: number;
+            /** @example 50 */
+            weight: number;
+        };
+        CampaignVariantReport: {
+            /** @description Calls answered by a person (`answeredBy: human`) */
+            answered: number;
+            /** @description Calls placed with this version (every attempt) */
+            calls: number;
+            /** @example 2 */
+            caseVersion: number;
+            /** @description Entries assigned this variant */
+            entries: number;
+            /**
+             * @description What the voice platform reported its calls cost, in USD
+             * @example 0.42
+             */
+            providerCostUsd: number;
+            /** @description Calls whose analysis judged them not a success */
+            successFalse: number;
+            /** @description Calls whose analysis judged them a success */
+            successTrue: number;
+            /**
+             * @description Exact talk time of its calls, in minutes (not rounded up)
+             * @example 12.25
+             */
+            talkMinutes: number;
+            /** @description Calls that reached voicemail */
+            voicemail: number;
+            /** @example 50 */
+            weight: number;
+        };
+        CampaignVariants: {
+            /**
+             * @description With two variants, the two-sided p-value of the two-proportion z-test on successTrue / (successTrue + successFalse): below 0.05, the difference is unlikely to be chance. Null with more or fewer variants, or while a side has no judged call or every judged call went the same way
+             * @example 0.0337
+             */
+            pValue: number | null;
+            /** @description Empty for a campaign without variants */
+            variants: components["schemas"]["CampaignVariantReport"][];
+        };
+        CampaignVariantsResponse: {
+            data: components["schemas"]["CampaignVariants"];
         };
         CampaignWebhookEvent: {
             data: components["schemas"]["Campaign"];
@@ -2031,6 +2104,8 @@ export interface components {
              * @description Not before this time (years 1970-9999); default: when started
              */
             startAt?: string;
+            /** @description Extension (docs/testing-your-assistant.md, "A/B"): 2-4 versions of the case (each once, each one the case has; needs `caseId`) with weights 1-100: each entry is assigned one once, by weight, and its calls use that version. Omitted: every call uses the case as it is when the call is made */
+            variants?: components["schemas"]["CampaignVariant"][];
             /** @description Extension: what the campaign's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
             voicemail?: components["schemas"]["VoicemailPolicyInput"];
             /** @description Omitted: any time */
@@ -2229,6 +2304,8 @@ export interface components {
             };
             /** Format: date-time */
             updatedAt: string;
+            /** @description Extension (docs/testing-your-assistant.md, "A/B"): the case versions its entries are split between; null: the case's current version */
+            variants: components["schemas"]["CampaignVariant"][] | null;
             /** @description Extension (docs/tools.md); null: not set here */
             voicemail: components["schemas"]["VoicemailPolicy"] | (never | null);
             window: components["schemas"]["CallingWindow"] | (never | null);
@@ -6490,6 +6567,125 @@ export interface operations {
             };
             /** @description INVALID_STATE */
             422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCampaignVariants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignVariantsResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED, KEY_REVOKED, KEY_EXPIRED */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

@@ -1768,6 +1768,8 @@ export interface components {
         };
         CampaignEntryResponse: {
             attempts: components["schemas"]["CampaignAttemptResponse"][];
+            /** @description Extension: the case version its variant assigned (A/B); null: the case's current version */
+            caseVersion: number | null;
             /** Format: uuid */
             contactId: string | null;
             /** Format: uuid */
@@ -1793,6 +1795,15 @@ export interface components {
             timeZone: string;
             /** @example +14155550187 */
             to: string;
+        };
+        CampaignVariantDto: {
+            /**
+             * @description A version of the campaign's case
+             * @example 1
+             */
+            caseVersion: number;
+            /** @example 50 */
+            weight: number;
         };
         CancelSubscriptionDto: {
             /**
@@ -1975,6 +1986,8 @@ export interface components {
             };
             /** Format: date-time */
             updatedAt: string;
+            /** @description Extension (docs/testing-your-assistant.md, "A/B"): the case versions its entries are split between; null: the case's current version */
+            variants: components["schemas"]["CampaignVariantDto"][] | null;
             /** @description Extension (docs/tools.md); null: not set here */
             voicemail: components["schemas"]["VoicemailPolicyResponse"] | (never | null);
             window: components["schemas"]["CallingWindowDto"] | (never | null);
@@ -2064,6 +2077,8 @@ export interface components {
             };
             /** Format: date-time */
             updatedAt: string;
+            /** @description Extension (docs/testing-your-assistant.md, "A/B"): the case versions its entries are split between; null: the case's current version */
+            variants: components["schemas"]["CampaignVariantDto"][] | null;
             /** @description Extension (docs/tools.md); null: not set here */
             voicemail: components["schemas"]["VoicemailPolicyResponse"] | (never | null);
             window: components["schemas"]["CallingWindowDto"] | (never | null);
@@ -2345,6 +2360,8 @@ export interface components {
              * @description Not before this time (years 1970-9999); default: when started
              */
             startAt?: string;
+            /** @description Extension (docs/testing-your-assistant.md, "A/B"): 2-4 versions of the case (each once, each one the case has; needs `caseId`) with weights 1-100: each entry is assigned one once, by weight, and its calls use that version. Omitted: every call uses the case as it is when the call is made */
+            variants?: components["schemas"]["CampaignVariantDto"][];
             /** @description Extension: what the campaign's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
             voicemail?: components["schemas"]["VoicemailPolicyDto"];
             /** @description Omitted: any time */

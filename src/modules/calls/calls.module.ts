@@ -82,13 +82,6 @@ import { EndCallCommand } from './end-call.command';
     // Every platform's adapter, chosen per call by the platform the call stores.
     VoicePlatforms,
   ],
-  exports: [
-    CallsService,
-    CreateCallCommand,
-    EndCallCommand,
-    CallEventsService,
-    CallDispatchQueue,
-    CallStatsService,
-  ],
+  exports: [CallsService, CreateCallCommand, EndCallCommand, CallEventsService, CallDispatchQueue, CallStatsService],
 })
 export class CallsModule {}

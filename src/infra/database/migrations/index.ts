@@ -42,6 +42,7 @@ import { CampaignCallerIds1795730000002 } from './1795730000002-CampaignCallerId
 import { CampaignEntrySkipDetail1795740000000 } from './1795740000000-CampaignEntrySkipDetail';
 import { CaseVersions1795810000000 } from './1795810000000-CaseVersions';
 import { Scenarios1795810000001 } from './1795810000001-Scenarios';
+import { CampaignVariants1795810000002 } from './1795810000002-CampaignVariants';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -92,4 +93,5 @@ export const MIGRATIONS: Function[] = [
   CampaignEntrySkipDetail1795740000000,
   CaseVersions1795810000000,
   Scenarios1795810000001,
+  CampaignVariants1795810000002,
 ];
