@@ -2959,14 +2959,14 @@ export interface components {
             /** @description Whether the conversation must be handed off to a person */
             handOff?: boolean;
             /**
-             * @description None may appear in any reply of the assistant (any case); each 1-500 characters
+             * @description None may appear in any reply of the assistant (any case); at most 20, each 1-500 characters
              * @example [
              *       "refund"
              *     ]
              */
             replyExcludes?: string[];
             /**
-             * @description Each must appear in some reply of the assistant (any case); each 1-500 characters
+             * @description Each must appear in some reply of the assistant (any case); at most 20, each 1-500 characters
              * @example [
              *       "Tuesday"
              *     ]

@@ -1,18 +1,7 @@
-import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { anyJsonProperty } from '../../common/openapi/any-json.property';
 import { EXPECTATION_TYPES } from './scenario-expectations';
 import { SCENARIO_RUN_STATUSES, ScenarioRun } from './scenario-run.entity';
-
-// Any JSON value: OpenAPI 3.0 has no `null` type and forbids `nullable` without one, so null rides on a member.
-const anyJson = (description: string): ApiPropertyOptions => ({
-  description,
-  anyOf: [
-    { type: 'string', nullable: true },
-    { type: 'number' },
-    { type: 'boolean' },
-    { type: 'object', additionalProperties: true },
-    { type: 'array', items: {} },
-  ],
-});
 
 export class SeenToolCallResponse {
   @ApiProperty({ example: 'book' }) name: string;
@@ -29,10 +18,10 @@ export class RunTranscriptLineResponse {
 
 export class ExpectationResultResponse {
   @ApiProperty({ enum: EXPECTATION_TYPES }) type: string;
-  @ApiProperty(anyJson('The string, tool call or hand-off the scenario expects'))
+  @ApiProperty(anyJsonProperty({ description: 'The string, tool call or hand-off the scenario expects' }))
   expected: unknown;
   @ApiProperty() passed: boolean;
-  @ApiProperty(anyJson('What the run showed for it (docs/testing-your-assistant.md)'))
+  @ApiProperty(anyJsonProperty({ description: 'What the run showed for it (docs/testing-your-assistant.md)' }))
   seen: unknown;
 }
 

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -34,6 +35,24 @@ function IsBoundedArguments(): PropertyDecorator {
   });
 }
 
+/** A list of strings matched against the assistant's replies. */
+function ReplyStrings(example: string[], rule: string): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({
+      type: 'array',
+      items: { type: 'string', minLength: 1, maxLength: B.replyText },
+      maxItems: B.replyStrings,
+      example,
+      description: `${rule}; at most ${B.replyStrings}, each 1-${B.replyText} characters`,
+    }),
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(B.replyStrings),
+    IsString({ each: true }),
+    Length(1, B.replyText, { each: true }),
+  );
+}
+
 export class ExpectedToolCallDto {
   @ApiProperty({ minLength: 1, maxLength: B.toolName, example: 'book', description: "The tool's name" })
   @IsString()
@@ -56,30 +75,10 @@ export class ExpectedToolCallDto {
 }
 
 export class ScenarioExpectDto {
-  @ApiPropertyOptional({
-    type: [String],
-    maxItems: B.replyStrings,
-    example: ['Tuesday'],
-    description: `Each must appear in some reply of the assistant (any case); each 1-${B.replyText} characters`,
-  })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(B.replyStrings)
-  @IsString({ each: true })
-  @Length(1, B.replyText, { each: true })
+  @ReplyStrings(['Tuesday'], 'Each must appear in some reply of the assistant (any case)')
   replyIncludes?: string[];
 
-  @ApiPropertyOptional({
-    type: [String],
-    maxItems: B.replyStrings,
-    example: ['refund'],
-    description: `None may appear in any reply of the assistant (any case); each 1-${B.replyText} characters`,
-  })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(B.replyStrings)
-  @IsString({ each: true })
-  @Length(1, B.replyText, { each: true })
+  @ReplyStrings(['refund'], 'None may appear in any reply of the assistant (any case)')
   replyExcludes?: string[];
 
   @ApiPropertyOptional({
