@@ -224,3 +224,15 @@ WHERE id = ANY($1) AND ${WHERE.claimed} RETURNING *;
 -- CallsRepository.switchPlatform
 UPDATE calls SET platform = $2, provider_number_id = $3, platform_attempts = $4::jsonb, updated_at = now()
 WHERE id = $1 AND status = 'processing' AND api_call_id IS NULL RETURNING *;
+
+-- CallsRepository.totalsByCaseVersion
+SELECT case_version AS "caseVersion", count(*)::int AS calls,
+      count(*) FILTER (WHERE answered_by = 'human')::int AS answered,
+      count(*) FILTER (WHERE answered_by = 'voicemail')::int AS voicemail,
+      count(*) FILTER (WHERE analysis->>'success' = 'true')::int AS "successTrue",
+      count(*) FILTER (WHERE analysis->>'success' = 'false')::int AS "successFalse",
+      COALESCE(sum(duration_seconds), 0)::float8 AS "talkSeconds",
+      COALESCE(sum(provider_cost), 0)::float8 AS "providerCostUsd"
+ FROM calls
+WHERE ${worldSql(undefined, 1)} AND campaign_id = $3
+GROUP BY case_version;

@@ -13,6 +13,10 @@ UPDATE campaign_entries e
    AS o(id uuid, status text, skip_reason text, skip_detail text, next_attempt_at timestamptz, blocked boolean, ended_reason text)
 WHERE e.id = o.id AND ${entryStatusIn(ENTRY_MOVES.applyOutcome.from, 'e.status')};
 
+-- CampaignEntriesRepository.countByCaseVersion
+SELECT case_version AS "caseVersion", count(*)::int AS entries
+FROM campaign_entries WHERE campaign_id = $1 GROUP BY case_version;
+
 -- CampaignEntriesRepository.countInProgress
 SELECT count(*)::int AS n FROM campaign_entries WHERE campaign_id = $1 AND ${entryStatusIn(ENTRY_MOVES.applyOutcome.from)};
 
@@ -31,10 +35,10 @@ SELECT 1 FROM campaign_entries WHERE campaign_id = $1 AND ${entryStatusIn(OPEN_E
 
 -- CampaignEntriesRepository.insertMany
 INSERT INTO campaign_entries (id, campaign_id, organization_id, "to", contact_id, variable_values, time_zone,
-                              status, next_attempt_at)
-SELECT e.id, $1, $2, e."to", e.contact_id, e.variable_values, e.time_zone, $4, now()
+                              case_version, status, next_attempt_at)
+SELECT e.id, $1, $2, e."to", e.contact_id, e.variable_values, e.time_zone, e.case_version, $4, now()
   FROM jsonb_to_recordset($3::jsonb)
-    AS e(id uuid, "to" text, contact_id uuid, variable_values jsonb, time_zone text);
+    AS e(id uuid, "to" text, contact_id uuid, variable_values jsonb, time_zone text, case_version int);
 
 -- CampaignEntriesRepository.markDialled
 UPDATE campaign_entries SET status = $3, attempts = attempts + 1, current_call_id = $2,

@@ -18,7 +18,10 @@
 
 -- CasesRepository.insert
 -- typeorm:
---   this.cases.save(this.cases.create({ id: uuidv7(), organizationId, ...fields }))
+--   tx.insert(Case, tx.create(Case, { id, organizationId, version: 1, ...fields }))
+
+-- typeorm:
+--   tx.findOneByOrFail(Case, { id })
 
 -- CasesRepository.listQuery
 -- typeorm:

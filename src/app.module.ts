@@ -32,6 +32,7 @@ import { DestinationsModule } from './modules/destinations/destinations.module';
 import { LimitsModule } from './modules/limits/limits.module';
 import { MessagingModule } from './modules/messaging/messaging.module';
 import { NumberHealthModule } from './modules/number-health/number-health.module';
+import { ScenariosModule } from './modules/scenarios/scenarios.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { OutboxModule } from './modules/outbox/outbox.module';
 import { PhoneNumbersModule } from './modules/phone-numbers/phone-numbers.module';
@@ -80,6 +81,7 @@ export class AppModule {
         WebhooksModule,
         UsageModule,
         MessagingModule,
+        ScenariosModule,
         ConsoleModule,
       ],
       providers: [

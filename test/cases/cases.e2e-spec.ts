@@ -38,6 +38,7 @@ describe('cases', () => {
         keyterms: null,
         voicemail: null,
         analysis: null,
+        version: 1,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       });

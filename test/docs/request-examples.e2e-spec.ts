@@ -124,6 +124,20 @@ describe('OpenAPI request examples are safe and accepted', () => {
       const c = await created(org.api.post('/api/v1/cases', exampleOf('createCase')), 'case');
       return { path: path.replace('{id}', c.id) };
     },
+    createScenario: async (org) => {
+      const c = await created(org.api.post('/api/v1/cases', exampleOf('createCase')), 'case');
+      return { overrides: { caseId: c.id } };
+    },
+    runScenario: async (org, path) => {
+      const c = await created(org.api.post('/api/v1/cases', exampleOf('createCase')), 'case');
+      const s = await created(org.api.post('/api/v1/scenarios', { ...exampleOf('createScenario'), caseId: c.id }), 's');
+      return { path: path.replace('{id}', s.id) };
+    },
+    runCaseScenarios: async (org) => {
+      const c = await created(org.api.post('/api/v1/cases', exampleOf('createCase')), 'case');
+      await created(org.api.post('/api/v1/scenarios', { ...exampleOf('createScenario'), caseId: c.id }), 'scenario');
+      return { overrides: { caseId: c.id } };
+    },
     createContact: async () => ({}),
     createContactsBatch: async () => ({}),
     updateContact: async (org, path) => {

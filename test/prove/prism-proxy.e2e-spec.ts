@@ -4,6 +4,7 @@ import { AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { waitForCall } from '../calls/call-fixtures';
+import { eventually } from '../messaging/messaging-fixtures';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 import { WebhookReceiver } from '../webhooks/support/receiver';
@@ -148,6 +149,18 @@ describe('prove: Prism validation proxy over every public operation', () => {
     await call('listCases', 'GET', '/api/v1/cases');
     await call('getCase', 'GET', `/api/v1/cases/${kase.id}`);
     await call('updateCase', 'PATCH', `/api/v1/cases/${kase.id}`, exampleOf('updateCase'));
+    await call('listCaseVersions', 'GET', `/api/v1/cases/${kase.id}/versions`);
+    const scenario = await data('createScenario', 'POST', '/api/v1/scenarios', {
+      ...exampleOf('createScenario'),
+      caseId: kase.id,
+    });
+    await call('listScenarios', 'GET', `/api/v1/scenarios?caseId=${kase.id}`);
+    await call('getScenario', 'GET', `/api/v1/scenarios/${scenario.id}`);
+    const run = await data('runScenario', 'POST', `/api/v1/scenarios/${scenario.id}/runs`, exampleOf('runScenario'));
+    await call('runCaseScenarios', 'POST', '/api/v1/scenarios/runs', { caseId: kase.id });
+    await eventually(async () => (await org.api.get(`/api/v1/scenario-runs/${run.id}`)).body.data.status !== 'queued');
+    await call('getScenarioRun', 'GET', `/api/v1/scenario-runs/${run.id}`);
+    await call('deleteScenario', 'DELETE', `/api/v1/scenarios/${scenario.id}`);
 
     const outbound = await data('createOutboundAssistant', 'POST', '/api/v1/assistants/outbound', {
       ...exampleOf('createOutboundAssistant'),
@@ -192,6 +205,7 @@ describe('prove: Prism validation proxy over every public operation', () => {
     await call('listCampaigns', 'GET', '/api/v1/campaigns');
     await call('getCampaign', 'GET', `/api/v1/campaigns/${campaign.id}`);
     await call('listCampaignEntries', 'GET', `/api/v1/campaigns/${campaign.id}/entries`);
+    await call('getCampaignVariants', 'GET', `/api/v1/campaigns/${campaign.id}/variants`);
     await call('startCampaign', 'POST', `/api/v1/campaigns/${campaign.id}/start`);
     await call('pauseCampaign', 'POST', `/api/v1/campaigns/${campaign.id}/pause`);
     await call('resumeCampaign', 'POST', `/api/v1/campaigns/${campaign.id}/resume`);

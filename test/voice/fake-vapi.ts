@@ -465,6 +465,8 @@ export class FakeVapi {
     const turn = (previous?.messages?.length ?? 0) / 2 + 1;
     const input = typeof body.input === 'string' ? body.input : JSON.stringify(body.input);
     const answer: Vapi.AssistantMessage = { role: 'assistant', content: `Vapi heard (turn ${turn}): "${input}"` };
+    const toolCalls = chatToolCalls(body, input);
+    if (toolCalls.length) answer.tool_calls = toolCalls;
     const now = new Date().toISOString();
     const chat: Vapi.Chat = {
       id: randomUUID(),
@@ -478,6 +480,9 @@ export class FakeVapi {
       output: [answer],
       createdAt: now,
       updatedAt: now,
+      // A fixed price per turn: 10 prompt and 5 completion tokens, $0.0001.
+      costs: [{ type: 'model', model: {}, promptTokens: 10, completionTokens: 5, cost: 0.0001 }],
+      cost: 0.0001,
     };
     if (body.previousChatId) chat.previousChatId = body.previousChatId;
     this.chats.set(chat.id, chat);
@@ -594,4 +599,21 @@ export class FakeVapi {
     }
     send(404, { statusCode: 404, message: `Cannot ${record.method} ${path}`, error: 'Not Found' });
   }
+}
+
+/**
+ * The tool calls of a chat turn: each function tool of the transient assistant whose name the input holds as a
+ * whole word (any case) is called with `{ "text": <the input> }`, as the scenario simulator does, so a test can
+ * expect a tool call over Vapi's chat API and see one.
+ */
+function chatToolCalls(body: Vapi.CreateChatDto, input: string): Vapi.ToolCall[] {
+  const model = body.assistant?.model as { tools?: Array<{ type: string; function?: { name: string } }> } | undefined;
+  return (model?.tools ?? [])
+    .filter((tool) => tool.type === 'function' && tool.function)
+    .filter((tool) => new RegExp(`(?<![\\p{L}\\p{N}])${tool.function!.name}(?![\\p{L}\\p{N}])`, 'iu').test(input))
+    .map((tool) => ({
+      id: randomUUID(),
+      type: 'function',
+      function: { name: tool.function!.name, arguments: JSON.stringify({ text: input }) },
+    }));
 }

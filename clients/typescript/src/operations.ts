@@ -120,6 +120,11 @@ export abstract class Operations {
     return this.request('post', '/api/v1/campaigns/{id}/start', { path: { id }, options });
   }
 
+  /** An A/B campaign's variants side by side (`GET /api/v1/campaigns/{id}/variants`, scope `campaigns:read`). */
+  getCampaignVariants(id: string, options: RequestOptions = {}): Promise<Data<'/api/v1/campaigns/{id}/variants', 'get'>> {
+    return this.request('get', '/api/v1/campaigns/{id}/variants', { path: { id }, options });
+  }
+
   /** List cases (list representation), newest first (`GET /api/v1/cases`, scope `cases:read`). */
   listCases(query: Query<'/api/v1/cases', 'get'> = {}, options: RequestOptions = {}): Promise<Data<'/api/v1/cases', 'get'>> {
     return this.request('get', '/api/v1/cases', { query, options });
@@ -143,6 +148,11 @@ export abstract class Operations {
   /** Delete a case; 409 while queued calls, recurring schedules or follow-up campaigns reference it (`DELETE /api/v1/cases/{id}`, scope `cases:write`). */
   deleteCase(id: string, options: RequestOptions = {}): Promise<Data<'/api/v1/cases/{id}', 'delete'>> {
     return this.request('delete', '/api/v1/cases/{id}', { path: { id }, options });
+  }
+
+  /** A case's versions with their content, newest first (`GET /api/v1/cases/{id}/versions`, scope `cases:read`). */
+  listCaseVersions(id: string, query: Query<'/api/v1/cases/{id}/versions', 'get'> = {}, options: RequestOptions = {}): Promise<Data<'/api/v1/cases/{id}/versions', 'get'>> {
+    return this.request('get', '/api/v1/cases/{id}/versions', { path: { id }, query, options });
   }
 
   /** Contact groups with member counts (not paginated) (`GET /api/v1/contact-groups`, scope `contact_groups:read`). */
@@ -263,6 +273,41 @@ export abstract class Operations {
   /** How often answer detection agreed with a person, per voice platform (`GET /api/v1/reports/answer-detection`, scope `calls:read`). */
   getAnswerDetectionReport(query: Query<'/api/v1/reports/answer-detection', 'get'> = {}, options: RequestOptions = {}): Promise<Data<'/api/v1/reports/answer-detection', 'get'>> {
     return this.request('get', '/api/v1/reports/answer-detection', { query, options });
+  }
+
+  /** A scenario run: its transcript and each expectation with what was seen (`GET /api/v1/scenario-runs/{id}`, scope `cases:read`). */
+  getScenarioRun(id: string, options: RequestOptions = {}): Promise<Data<'/api/v1/scenario-runs/{id}', 'get'>> {
+    return this.request('get', '/api/v1/scenario-runs/{id}', { path: { id }, options });
+  }
+
+  /** The key's world's scenarios, of one case when `caseId` is given, newest first (`GET /api/v1/scenarios`, scope `cases:read`). */
+  listScenarios(query: Query<'/api/v1/scenarios', 'get'> = {}, options: RequestOptions = {}): Promise<Data<'/api/v1/scenarios', 'get'>> {
+    return this.request('get', '/api/v1/scenarios', { query, options });
+  }
+
+  /** Create a scenario: a scripted conversation with a case's assistant and what it must show (`POST /api/v1/scenarios`, scope `cases:write`). */
+  createScenario(body: Body<'/api/v1/scenarios', 'post'>, options: RequestOptions = {}): Promise<Data<'/api/v1/scenarios', 'post'>> {
+    return this.request('post', '/api/v1/scenarios', { body, options });
+  }
+
+  /** Run every scenario of a case (in the key's world) (`POST /api/v1/scenarios/runs`, scope `cases:write`). */
+  runCaseScenarios(body: Body<'/api/v1/scenarios/runs', 'post'>, options: RequestOptions = {}): Promise<Data<'/api/v1/scenarios/runs', 'post'>> {
+    return this.request('post', '/api/v1/scenarios/runs', { body, options });
+  }
+
+  /** Get a scenario (`GET /api/v1/scenarios/{id}`, scope `cases:read`). */
+  getScenario(id: string, options: RequestOptions = {}): Promise<Data<'/api/v1/scenarios/{id}', 'get'>> {
+    return this.request('get', '/api/v1/scenarios/{id}', { path: { id }, options });
+  }
+
+  /** Delete a scenario (its runs stay readable) (`DELETE /api/v1/scenarios/{id}`, scope `cases:write`). */
+  deleteScenario(id: string, options: RequestOptions = {}): Promise<Data<'/api/v1/scenarios/{id}', 'delete'>> {
+    return this.request('delete', '/api/v1/scenarios/{id}', { path: { id }, options });
+  }
+
+  /** Run a scenario (`POST /api/v1/scenarios/{id}/runs`, scope `cases:write`). */
+  runScenario(id: string, body: Body<'/api/v1/scenarios/{id}/runs', 'post'>, options: RequestOptions = {}): Promise<Data<'/api/v1/scenarios/{id}/runs', 'post'>> {
+    return this.request('post', '/api/v1/scenarios/{id}/runs', { path: { id }, body, options });
   }
 
   /** Plan, minute balance, current-period usage and allowance (`GET /api/v1/usage`, scope `usage:read`). */

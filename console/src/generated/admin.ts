@@ -1570,6 +1570,11 @@ export interface components {
             campaignId: string | null;
             /** Format: uuid */
             caseId: string | null;
+            /**
+             * @description Extension (docs/testing-your-assistant.md): the version of the case whose content the call used; null without a case
+             * @example 1
+             */
+            caseVersion: number | null;
             /** Format: uuid */
             contactId: string | null;
             /** Format: date-time */
@@ -1642,6 +1647,11 @@ export interface components {
             campaignId: string | null;
             /** Format: uuid */
             caseId: string | null;
+            /**
+             * @description Extension (docs/testing-your-assistant.md): the version of the case whose content the call used; null without a case
+             * @example 1
+             */
+            caseVersion: number | null;
             /** Format: uuid */
             contactId: string | null;
             /** Format: date-time */
@@ -1764,6 +1774,8 @@ export interface components {
         };
         CampaignEntryResponse: {
             attempts: components["schemas"]["CampaignAttemptResponse"][];
+            /** @description Extension: the case version its variant assigned (A/B); null: the case's current version */
+            caseVersion: number | null;
             /** Format: uuid */
             contactId: string | null;
             /** Format: uuid */
@@ -1789,6 +1801,15 @@ export interface components {
             timeZone: string;
             /** @example +14155550187 */
             to: string;
+        };
+        CampaignVariantDto: {
+            /**
+             * @description A version of the campaign's case
+             * @example 1
+             */
+            caseVersion: number;
+            /** @example 50 */
+            weight: number;
         };
         CancelSubscriptionDto: {
             /**
@@ -1846,6 +1867,11 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             variables: components["schemas"]["CaseVariableResponse"][];
+            /**
+             * @description Extension (docs/testing-your-assistant.md): the current version of its content, moved by every change of the prompt, first message, variables, tools, voicemail or analysis (never by a rename)
+             * @example 1
+             */
+            version: number;
             /** @description Extension (docs/tools.md); null: not set */
             voicemail: components["schemas"]["VoicemailPolicyResponse"] | (never | null);
         };
@@ -1966,6 +1992,8 @@ export interface components {
             };
             /** Format: date-time */
             updatedAt: string;
+            /** @description Extension (docs/testing-your-assistant.md, "A/B"): the case versions its entries are split between; null: the case's current version */
+            variants: components["schemas"]["CampaignVariantDto"][] | null;
             /** @description Extension (docs/tools.md); null: not set here */
             voicemail: components["schemas"]["VoicemailPolicyResponse"] | (never | null);
             window: components["schemas"]["CallingWindowDto"] | (never | null);
@@ -2055,6 +2083,8 @@ export interface components {
             };
             /** Format: date-time */
             updatedAt: string;
+            /** @description Extension (docs/testing-your-assistant.md, "A/B"): the case versions its entries are split between; null: the case's current version */
+            variants: components["schemas"]["CampaignVariantDto"][] | null;
             /** @description Extension (docs/tools.md); null: not set here */
             voicemail: components["schemas"]["VoicemailPolicyResponse"] | (never | null);
             window: components["schemas"]["CallingWindowDto"] | (never | null);
@@ -2267,6 +2297,11 @@ export interface components {
             assistantConfigId?: string;
             /** Format: uuid */
             caseId?: string;
+            /**
+             * @description Extension (docs/testing-your-assistant.md): run this version of the case's content instead of its current one (400 VALIDATION_ERROR when the case has no such version); needs `caseId`
+             * @example 1
+             */
+            caseVersion?: number;
             /** Format: uuid */
             contactId?: string;
             /** @description Overrides the case's first message; supports `{{variables}}`. */
@@ -2331,6 +2366,8 @@ export interface components {
              * @description Not before this time (years 1970-9999); default: when started
              */
             startAt?: string;
+            /** @description Extension (docs/testing-your-assistant.md, "A/B"): 2-4 versions of the case (each once, each one the case has; needs `caseId`) with weights 1-100: each entry is assigned one once, by weight, and its calls use that version. Omitted: every call uses the case as it is when the call is made */
+            variants?: components["schemas"]["CampaignVariantDto"][];
             /** @description Extension: what the campaign's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
             voicemail?: components["schemas"]["VoicemailPolicyDto"];
             /** @description Omitted: any time */
@@ -2666,7 +2703,7 @@ export interface components {
              *       "call.ended"
              *     ]
              */
-            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed")[];
+            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed" | "scenario_run.completed")[];
             /**
              * @description HTTPS URL to a public address; http or https inside the operator's `WEBHOOK_PRIVATE_NETWORKS`
              * @example https://example.com/hooks/voice
@@ -2745,7 +2782,7 @@ export interface components {
              *       "call.failed"
              *     ]
              */
-            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed")[];
+            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed" | "scenario_run.completed")[];
             /** Format: uuid */
             id: string;
             isActive: boolean;
@@ -2846,7 +2883,7 @@ export interface components {
             message: string;
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "KEY_REVOKED" | "KEY_EXPIRED" | "OUTBOUND_MINUTES_EXHAUSTED" | "INSUFFICIENT_SCOPE" | "OUTBOUND_PLAN_REQUIRED" | "NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "CONFLICT" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "INVALID_PHONE" | "INVALID_STATE" | "DO_NOT_CALL" | "DESTINATION_NOT_ALLOWED" | "SESSION_EXPIRED" | "TEMPLATE_INVALID" | "MESSAGE_UNDELIVERABLE" | "MEDIA_TOO_LARGE" | "MAX_ENDPOINTS" | "MAX_ASSISTANTS" | "MAX_MESSAGING_ACCOUNTS" | "MAX_PHONE_NUMBERS" | "MAX_CONTACT_GROUPS" | "MAX_TOOLS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MESSAGING_API_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "KEY_REVOKED" | "KEY_EXPIRED" | "OUTBOUND_MINUTES_EXHAUSTED" | "INSUFFICIENT_SCOPE" | "OUTBOUND_PLAN_REQUIRED" | "NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "CONFLICT" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "INVALID_PHONE" | "INVALID_STATE" | "DO_NOT_CALL" | "DESTINATION_NOT_ALLOWED" | "SESSION_EXPIRED" | "TEMPLATE_INVALID" | "MESSAGE_UNDELIVERABLE" | "MEDIA_TOO_LARGE" | "MAX_ENDPOINTS" | "MAX_ASSISTANTS" | "MAX_MESSAGING_ACCOUNTS" | "MAX_PHONE_NUMBERS" | "MAX_CONTACT_GROUPS" | "MAX_TOOLS" | "MAX_SCENARIOS" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MESSAGING_API_ERROR" | "SERVICE_UNAVAILABLE";
         ErrorDetailDto: {
             /** @example title */
             field: string;
@@ -3957,7 +3994,7 @@ export interface components {
         };
         UpdateWebhookDto: {
             description?: string;
-            events?: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed")[];
+            events?: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed" | "scenario_run.completed")[];
             isActive?: boolean;
             url?: string;
         };
@@ -4146,7 +4183,7 @@ export interface components {
              * @example call.ended
              * @enum {string}
              */
-            event: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed" | "webhook.test";
+            event: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed" | "scenario_run.completed" | "webhook.test";
             /**
              * Format: uuid
              * @description The domain event delivered (a fresh id for a test ping)
@@ -4176,7 +4213,7 @@ export interface components {
              *       "call.failed"
              *     ]
              */
-            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed")[];
+            events: ("call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed" | "scenario_run.completed")[];
             /** Format: uuid */
             id: string;
             isActive: boolean;
@@ -9935,7 +9972,7 @@ export interface operations {
                 /** @description From the previous page of the same query */
                 cursor?: string;
                 status?: "pending" | "delivered" | "failed";
-                event?: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed" | "webhook.test";
+                event?: "call.started" | "call.ended" | "call.failed" | "call.scheduled" | "call.cancelled" | "contact.created" | "contact.updated" | "contact.deleted" | "campaign.started" | "campaign.paused" | "campaign.completed" | "message.received" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "conversation.handed_off" | "phone_number.health_changed" | "scenario_run.completed" | "webhook.test";
                 /** @description The console's Test / Live switch: false reads and changes the organization's test data */
                 livemode?: boolean;
             };
@@ -11303,7 +11340,7 @@ export const pathsAdminV1OrganizationsOrgIdCallsGetParametersQueryStatusValues: 
 export const pathsAdminV1OrganizationsOrgIdMessagingConversationsGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/messaging/conversations"]["get"]["parameters"]["query"]["status"]> = ["active", "handed_off", "closed"];
 export const pathsAdminV1OrganizationsOrgIdUsageHistoryGetParametersQueryTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/usage/history"]["get"]["parameters"]["query"]["type"]> = ["inbound_call", "outbound_call", "monthly_renewal", "addon_purchase", "admin_adjustment", "coupon_redemption", "trial_activation", "trial_conversion", "trial_expiration"];
 export const pathsAdminV1OrganizationsOrgIdWebhooksIdDeliveriesGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/webhooks/{id}/deliveries"]["get"]["parameters"]["query"]["status"]> = ["pending", "delivered", "failed"];
-export const pathsAdminV1OrganizationsOrgIdWebhooksIdDeliveriesGetParametersQueryEventValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/webhooks/{id}/deliveries"]["get"]["parameters"]["query"]["event"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "phone_number.health_changed", "webhook.test"];
+export const pathsAdminV1OrganizationsOrgIdWebhooksIdDeliveriesGetParametersQueryEventValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/webhooks/{id}/deliveries"]["get"]["parameters"]["query"]["event"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "phone_number.health_changed", "scenario_run.completed", "webhook.test"];
 export const adminMessagingAccountResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminMessagingAccountResponse"]["status"]> = ["active", "disconnected", "error", "pending_setup"];
 export const adminPhoneNumberResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminPhoneNumberResponse"]["platform"]> = ["simulator", "vapi", "retell"];
 export const apiKeyResponseEnvironmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyResponse"]["environment"]> = ["live", "test"];
@@ -11338,13 +11375,13 @@ export const createRecurringScheduleDtoStatusValues: ReadonlyArray<FlattenedDeep
 export const createSubscriptionDtoProductTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSubscriptionDto"]["productType"]> = ["outreach", "receptionist"];
 export const createSubscriptionDtoTierValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSubscriptionDto"]["tier"]> = [1, 2, 3];
 export const createToolDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateToolDto"]["type"]> = ["function", "transfer", "end-call", "platform"];
-export const createWebhookDtoEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWebhookDto"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "phone_number.health_changed"];
+export const createWebhookDtoEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWebhookDto"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "phone_number.health_changed", "scenario_run.completed"];
 export const createdApiKeyResponseEnvironmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedApiKeyResponse"]["environment"]> = ["live", "test"];
 export const createdToolResponseTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedToolResponse"]["type"]> = ["function", "transfer", "end-call", "platform"];
-export const createdWebhookEndpointResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedWebhookEndpointResponse"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "phone_number.health_changed"];
+export const createdWebhookEndpointResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedWebhookEndpointResponse"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "phone_number.health_changed", "scenario_run.completed"];
 export const destinationClassValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DestinationClass"]> = ["premium-rate", "satellite", "international-network"];
 export const doNotCallEntryResponseSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DoNotCallEntryResponse"]["source"]> = ["api", "message", "console"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["VALIDATION_ERROR", "INVALID_CURSOR", "UNAUTHORIZED", "KEY_REVOKED", "KEY_EXPIRED", "OUTBOUND_MINUTES_EXHAUSTED", "INSUFFICIENT_SCOPE", "OUTBOUND_PLAN_REQUIRED", "NOT_FOUND", "TEMPLATE_NOT_FOUND", "CONFLICT", "IDEMPOTENCY_CONFLICT", "PAYLOAD_TOO_LARGE", "INVALID_PHONE", "INVALID_STATE", "DO_NOT_CALL", "DESTINATION_NOT_ALLOWED", "SESSION_EXPIRED", "TEMPLATE_INVALID", "MESSAGE_UNDELIVERABLE", "MEDIA_TOO_LARGE", "MAX_ENDPOINTS", "MAX_ASSISTANTS", "MAX_MESSAGING_ACCOUNTS", "MAX_PHONE_NUMBERS", "MAX_CONTACT_GROUPS", "MAX_TOOLS", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED", "INTERNAL_ERROR", "MESSAGING_API_ERROR", "SERVICE_UNAVAILABLE"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["VALIDATION_ERROR", "INVALID_CURSOR", "UNAUTHORIZED", "KEY_REVOKED", "KEY_EXPIRED", "OUTBOUND_MINUTES_EXHAUSTED", "INSUFFICIENT_SCOPE", "OUTBOUND_PLAN_REQUIRED", "NOT_FOUND", "TEMPLATE_NOT_FOUND", "CONFLICT", "IDEMPOTENCY_CONFLICT", "PAYLOAD_TOO_LARGE", "INVALID_PHONE", "INVALID_STATE", "DO_NOT_CALL", "DESTINATION_NOT_ALLOWED", "SESSION_EXPIRED", "TEMPLATE_INVALID", "MESSAGE_UNDELIVERABLE", "MEDIA_TOO_LARGE", "MAX_ENDPOINTS", "MAX_ASSISTANTS", "MAX_MESSAGING_ACCOUNTS", "MAX_PHONE_NUMBERS", "MAX_CONTACT_GROUPS", "MAX_TOOLS", "MAX_SCENARIOS", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED", "INTERNAL_ERROR", "MESSAGING_API_ERROR", "SERVICE_UNAVAILABLE"];
 export const followUpCampaignResponseTriggerOnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FollowUpCampaignResponse"]["triggerOn"]> = ["customer-did-not-answer", "voicemail-reached", "customer-busy", "pipeline-error"];
 export const followUpMessageResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FollowUpMessageResponse"]["status"]> = ["sending", "sent", "skipped"];
 export const healthIndicatorStateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthIndicatorStateResponse"]["status"]> = ["up", "down"];
@@ -11379,7 +11416,7 @@ export const transcriptMessageResponseRoleValues: ReadonlyArray<FlattenedDeepReq
 export const transferDestinationDtoModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TransferDestinationDto"]["mode"]> = ["cold", "warm"];
 export const transferDestinationResponseModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TransferDestinationResponse"]["mode"]> = ["cold", "warm"];
 export const trialResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TrialResponse"]["status"]> = ["active", "converted", "expired"];
-export const updateWebhookDtoEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateWebhookDto"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "phone_number.health_changed"];
+export const updateWebhookDtoEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateWebhookDto"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "phone_number.health_changed", "scenario_run.completed"];
 export const usageHistoryRowResponseTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsageHistoryRowResponse"]["type"]> = ["inbound_call", "outbound_call", "monthly_renewal", "addon_purchase", "admin_adjustment", "coupon_redemption", "trial_activation", "trial_conversion", "trial_expiration"];
 export const usagePeriodResponseSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsagePeriodResponse"]["source"]> = ["subscription", "trial", "rolling_30d"];
 export const usagePlanResponseProductTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsagePlanResponse"]["productType"]> = ["outreach", "receptionist"];
@@ -11388,6 +11425,6 @@ export const usageSubscriptionResponseProductTypeValues: ReadonlyArray<Flattened
 export const usageSubscriptionResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsageSubscriptionResponse"]["status"]> = ["active", "canceled"];
 export const voicemailPolicyDtoActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicemailPolicyDto"]["action"]> = ["hang-up", "leave-message"];
 export const voicemailPolicyResponseActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicemailPolicyResponse"]["action"]> = ["hang-up", "leave-message"];
-export const webhookDeliveryResponseEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryResponse"]["event"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "phone_number.health_changed", "webhook.test"];
+export const webhookDeliveryResponseEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryResponse"]["event"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "phone_number.health_changed", "scenario_run.completed", "webhook.test"];
 export const webhookDeliveryResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryResponse"]["status"]> = ["pending", "delivered", "failed"];
-export const webhookEndpointResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEndpointResponse"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "phone_number.health_changed"];
+export const webhookEndpointResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEndpointResponse"]["events"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "phone_number.health_changed", "scenario_run.completed"];

@@ -37,6 +37,8 @@ export const ERROR_STATUS = {
   MAX_CONTACT_GROUPS: 422,
   /** Extension (like MAX_ENDPOINTS): the organization already has the most tools it may list. */
   MAX_TOOLS: 422,
+  /** Extension (like MAX_ENDPOINTS): the case already has the most scenarios one case may have. */
+  MAX_SCENARIOS: 422,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,

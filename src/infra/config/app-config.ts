@@ -90,6 +90,8 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(104857600) WHATSAPP_MEDIA_MAX_BYTES?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) CALL_SUPERVISION_GRACE_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(60000) CHAT_AGENT_RETRY_BASE_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10000) SCENARIO_RUNS_PER_MINUTE?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000) SCENARIO_RUNS_IN_FLIGHT?: number;
 }
 
 export interface AppConfig {
@@ -132,6 +134,9 @@ export interface AppConfig {
   voiceProvider: VoicePlatform;
   /** The chat agent's first retry after a platform failure; each further one waits twice as long. */
   chatAgentRetryBaseMs: number;
+  /** Scenario runs an organization may start a minute, and have queued or running (docs/testing-your-assistant.md). */
+  scenarioRunsPerMinute: number;
+  scenarioRunsInFlight: number;
   /** MESSAGING_PROVIDER: the platform of a live messaging account when it is made (stored on the account). */
   messagingProvider: MessagingPlatform;
   simulatorRingMs: number;
@@ -457,6 +462,8 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     webhookPrivateNetworks: privateNetworks,
     outboxReplayGraceMs: parsed.OUTBOX_REPLAY_GRACE_MS ?? 60000,
     chatAgentRetryBaseMs: parsed.CHAT_AGENT_RETRY_BASE_MS ?? 2000,
+    scenarioRunsPerMinute: parsed.SCENARIO_RUNS_PER_MINUTE ?? 100,
+    scenarioRunsInFlight: parsed.SCENARIO_RUNS_IN_FLIGHT ?? 50,
     // 16 and 25, not 4 and 10: an endpoint takes deliveries per second x attempt time <= its slots, and at 1,000
     // calls/min one endpoint receives ~33/s; 4 and 10 carried ~22-27/s per organization under the mixed benchmark
     // (BENCHMARKS.md, webhook delivery). The organization's share stays above one endpoint's, so one hanging

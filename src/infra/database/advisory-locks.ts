@@ -23,6 +23,10 @@ export const LOCK_SPACES = {
   contactGroupsCap: 0x63677270, // "cgrp"
   webhooksCap: 0x77656268, // "webh"
   toolsCap: 0x746f6f6c, // "tool"
+  /** Per case: its scenarios' cap (scenarios/). */
+  scenariosCap: 0x7363656e, // "scen"
+  /** Per organization: its scenario runs' budget (runs per minute, runs in flight). */
+  scenarioRuns: 0x7372756e, // "srun"
   /**
    * Per webhook endpoint: its delivery slots. Taken inside the SQL functions `webhook_delivery_claim` and
    * `webhook_delivery_claim_many` (migrations WebhookClaimSlotFunction and WebhookClaimSlotsBatch, which spell

@@ -17,6 +17,8 @@ export enum QueueName {
   Messaging = 'messaging',
   /** The dialer (extension): campaign steps and the cluster-wide tick that drives them. */
   Campaigns = 'campaigns',
+  /** Scenario runs (extension): one job per run, and the sweeper that enqueues lost ones again. */
+  Scenarios = 'scenarios',
 }
 
 export enum JobName {
@@ -57,6 +59,10 @@ export enum JobName {
   AdvanceCampaign = 'advance-campaign',
   /** Places the campaign of each due occurrence of an active recurring schedule (cluster-wide tick). */
   RecurringScheduleTick = 'recurring-schedule-tick',
+  /** Plays one scenario run; data: { runId } (job id per run). */
+  PlayScenarioRun = 'play-scenario-run',
+  /** Enqueues again scenario runs left queued or running by a lost job or worker (cluster-wide tick). */
+  SweepScenarioRuns = 'sweep-scenario-runs',
 }
 
 export const JOB_QUEUE: Record<JobName, QueueName> = {
@@ -79,6 +85,8 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.CampaignTick]: QueueName.Campaigns,
   [JobName.AdvanceCampaign]: QueueName.Campaigns,
   [JobName.RecurringScheduleTick]: QueueName.Campaigns,
+  [JobName.PlayScenarioRun]: QueueName.Scenarios,
+  [JobName.SweepScenarioRuns]: QueueName.Scenarios,
 };
 
 /** How many jobs of a queue one worker process runs at once. */
@@ -95,4 +103,6 @@ export const QUEUE_CONCURRENCY: Record<QueueName, number> = {
   [QueueName.Messaging]: 10,
   // Steps of one campaign serialise on its row lock; several campaigns step side by side.
   [QueueName.Campaigns]: 10,
+  // A run waits on the chat platform turn after turn; a few at once keep one organization's batch moving.
+  [QueueName.Scenarios]: 5,
 };

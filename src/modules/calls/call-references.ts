@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ApiError } from '../../common/errors/api-error';
 import { Tx } from '../../infra/database/tx';
 import { OutboundAssistantsService } from '../assistants/outbound-assistants.service';
 import { CasesService } from '../cases/cases.service';
@@ -12,11 +13,17 @@ import { VoiceSettings, voiceSettingsOf } from '../assistants/voice-settings';
 export interface CallReferenceIds {
   contactId?: string;
   caseId?: string;
+  /** The case's version to use (extension); omitted: its current one. */
+  caseVersion?: number;
   assistantConfigId?: string;
 }
 
 /** What a new call is resolved from, and the voice settings it keeps for its platform. */
-export type LoadedCallReferences = Omit<ResolutionInput, 'request'> & { voiceSettings: VoiceSettings };
+export type LoadedCallReferences = Omit<ResolutionInput, 'request'> & {
+  voiceSettings: VoiceSettings;
+  /** The case's version the call was made from; null without a case. */
+  caseVersion: number | null;
+};
 
 /**
  * Loads what a new call refers to through the owning modules, scoped to the organization (another
@@ -37,10 +44,11 @@ export class CallReferences {
   /** The contact is the call's world's (data); the case and assistant the organization's (configuration). */
   async load(tx: Tx, world: World, ids: CallReferenceIds): Promise<LoadedCallReferences> {
     const { organizationId } = world;
+    if (ids.caseVersion != null && !ids.caseId) throw ApiError.validation('caseVersion', 'caseVersion needs caseId');
     // Every read on the inserting transaction's connection: a read that took a second connection while this one
     // is held would deadlock the pool once as many creations as connections run together.
     const contact = ids.contactId ? await this.contacts.getIn(tx, world, ids.contactId) : null;
-    const kase = ids.caseId ? await this.cases.getForCall(tx, organizationId, ids.caseId) : null;
+    const kase = ids.caseId ? await this.cases.getForCall(tx, organizationId, ids.caseId, ids.caseVersion) : null;
     const assistant = ids.assistantConfigId
       ? await this.assistants.getForCall(tx, organizationId, ids.assistantConfigId)
       : null;
@@ -53,6 +61,7 @@ export class CallReferences {
       case: kase ? { ...kase.case, prompt: kase.prompt, tools } : null,
       assistant,
       voiceSettings: voiceSettingsOf(voice),
+      caseVersion: kase?.version ?? null,
     };
   }
 }

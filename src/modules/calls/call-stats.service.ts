@@ -1,12 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { World } from '../../common/auth/world';
 import { publicStatus } from './call.response';
-import { CallsRepository } from './calls.repository';
+import { CallsRepository, CaseVersionTotals } from './calls.repository';
 
-/** Calls of one world counted by public status since a moment (the console's overview). */
+/** Calls of one world counted: by public status since a moment (the console's overview), per case version. */
 @Injectable()
 export class CallStatsService {
   constructor(private readonly calls: CallsRepository) {}
+
+  /** A campaign's calls per case version (the campaign's A/B report). */
+  totalsByCaseVersion(world: World, campaignId: string): Promise<CaseVersionTotals[]> {
+    return this.calls.totalsByCaseVersion(world, campaignId);
+  }
 
   async countByStatus(world: World, since: Date): Promise<Record<string, number>> {
     const counts: Record<string, number> = {};

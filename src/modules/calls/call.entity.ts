@@ -65,6 +65,8 @@ export class Call {
   @Column('text') callTo: string;
   /** No foreign keys on purpose: deleting a contact never deletes its calls (the id stays as history). */
   @Column('uuid', { nullable: true }) caseId: string | null;
+  /** Extension: the version of the case whose content the call used (docs/testing-your-assistant.md). */
+  @Column('integer', { nullable: true }) caseVersion: number | null;
   @Column('uuid', { nullable: true }) contactId: string | null;
   @Column('uuid', { nullable: true }) assistantConfigId: string | null;
   /** Extension (docs/contracts/dialer.md): the campaign, recurring schedule or follow-up campaign that placed the call. */

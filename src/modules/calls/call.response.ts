@@ -30,6 +30,7 @@ export const CALL_RESPONSE_COLUMNS = [
   'callFrom',
   'callTo',
   'caseId',
+  'caseVersion',
   'contactId',
   'assistantConfigId',
   'campaignId',
@@ -73,6 +74,15 @@ export class CallResponse {
   @ApiProperty({ example: '+14155550142' }) callFrom: string;
   @ApiProperty({ example: '+14155550187' }) callTo: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) caseId: string | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 1,
+    description:
+      'Extension (docs/testing-your-assistant.md): the version of the case whose content the call used; null ' +
+      'without a case',
+  })
+  caseVersion: number | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) contactId: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) assistantConfigId: string | null;
   @ApiProperty({
@@ -164,6 +174,7 @@ export class CallResponse {
       callFrom: call.callFrom,
       callTo: call.callTo,
       caseId: call.caseId,
+      caseVersion: call.caseVersion,
       contactId: call.contactId,
       assistantConfigId: call.assistantConfigId,
       campaignId: call.campaignId,

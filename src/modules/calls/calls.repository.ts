@@ -26,6 +26,19 @@ export interface CallOutcome {
   billedSeconds: number | null;
 }
 
+/** A campaign's calls of one case version, counted (the A/B report, docs/testing-your-assistant.md). */
+export interface CaseVersionTotals {
+  caseVersion: number | null;
+  calls: number;
+  /** Answered by a person. */
+  answered: number;
+  voicemail: number;
+  successTrue: number;
+  successFalse: number;
+  talkSeconds: number;
+  providerCostUsd: number;
+}
+
 export interface DispatchFailure {
   id: string;
   endedReason: string;
@@ -530,6 +543,23 @@ export class CallsRepository {
       .addGroupBy('c.scheduledAt IS NOT NULL')
       .getRawMany();
     return rows.map((r) => ({ status: r.status, scheduled: r.scheduled, n: Number(r.n) }));
+  }
+
+  /** The world's calls of one campaign, counted per case version in one grouped scan of the campaign's calls. */
+  async totalsByCaseVersion(world: World, campaignId: string): Promise<CaseVersionTotals[]> {
+    return this.dataSource.query(
+      `SELECT case_version AS "caseVersion", count(*)::int AS calls,
+              count(*) FILTER (WHERE answered_by = 'human')::int AS answered,
+              count(*) FILTER (WHERE answered_by = 'voicemail')::int AS voicemail,
+              count(*) FILTER (WHERE analysis->>'success' = 'true')::int AS "successTrue",
+              count(*) FILTER (WHERE analysis->>'success' = 'false')::int AS "successFalse",
+              COALESCE(sum(duration_seconds), 0)::float8 AS "talkSeconds",
+              COALESCE(sum(provider_cost), 0)::float8 AS "providerCostUsd"
+         FROM calls
+        WHERE ${worldSql(undefined, 1)} AND campaign_id = $3
+        GROUP BY case_version`,
+      [...worldParams(world), campaignId],
+    );
   }
 
   /** Queued calls that still refer to a case or an outbound assistant (they block its delete). */

@@ -103,7 +103,7 @@ export class CreateCallCommand {
     campaign: { id: string | null; livemode: boolean; voicemail?: VoicemailPolicy | null },
   ): Promise<Call> {
     const scheduledAt = dto.scheduledAt ? new Date(dto.scheduledAt) : null;
-    const { voiceSettings, ...references } = refs;
+    const { voiceSettings, caseVersion, ...references } = refs;
     const resolved = this.resolve({ request: dto, ...references, campaignVoicemail: campaign.voicemail });
     // The platform is chosen here, once (docs/providers.md, "The platform per number"): a test-world call plays
     // on the simulator; a live one on its number's platform (a number gone since: the default platform, whose
@@ -119,6 +119,7 @@ export class CreateCallCommand {
       callTo: dto.to,
       contactId: dto.contactId ?? null,
       caseId: dto.caseId ?? null,
+      caseVersion,
       assistantConfigId: dto.assistantConfigId ?? null,
       campaignId: campaign.id,
       scheduledAt,

@@ -53,14 +53,14 @@ export class CampaignEntriesRepository {
     m: EntityManager,
     campaignId: string,
     organizationId: string,
-    entries: readonly NewEntry[],
+    entries: ReadonlyArray<NewEntry & { caseVersion?: number }>,
   ): Promise<void> {
     await m.query(
       `INSERT INTO campaign_entries (id, campaign_id, organization_id, "to", contact_id, variable_values, time_zone,
-                                     status, next_attempt_at)
-       SELECT e.id, $1, $2, e."to", e.contact_id, e.variable_values, e.time_zone, $4, now()
+                                     case_version, status, next_attempt_at)
+       SELECT e.id, $1, $2, e."to", e.contact_id, e.variable_values, e.time_zone, e.case_version, $4, now()
          FROM jsonb_to_recordset($3::jsonb)
-           AS e(id uuid, "to" text, contact_id uuid, variable_values jsonb, time_zone text)`,
+           AS e(id uuid, "to" text, contact_id uuid, variable_values jsonb, time_zone text, case_version int)`,
       [
         campaignId,
         organizationId,
@@ -71,10 +71,20 @@ export class CampaignEntriesRepository {
             contact_id: e.contactId,
             variable_values: e.variableValues,
             time_zone: e.timeZone,
+            case_version: e.caseVersion ?? null,
           })),
         ),
         INITIAL_STATUS,
       ],
+    );
+  }
+
+  /** A campaign's entries counted per assigned case version. */
+  async countByCaseVersion(campaignId: string): Promise<Array<{ caseVersion: number | null; entries: number }>> {
+    return this.dataSource.query(
+      `SELECT case_version AS "caseVersion", count(*)::int AS entries
+         FROM campaign_entries WHERE campaign_id = $1 GROUP BY case_version`,
+      [campaignId],
     );
   }
 

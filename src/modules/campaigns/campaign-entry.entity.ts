@@ -15,6 +15,8 @@ export class CampaignEntry {
   @Column('text') to: string;
   @Column('uuid', { nullable: true }) contactId: string | null;
   @Column('jsonb', { nullable: true }) variableValues: Record<string, string> | null;
+  /** Extension: the case version its calls use, assigned once from the campaign's variants; null: the current one. */
+  @Column('integer', { nullable: true }) caseVersion: number | null;
   /** IANA zone the calling window is evaluated in (contact field, else from the number, else the campaign's). */
   @Column('text') timeZone: string;
   @Column('text') status: EntryStatus;

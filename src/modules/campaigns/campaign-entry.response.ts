@@ -33,6 +33,12 @@ export class CampaignEntryResponse {
   @ApiProperty({ type: String, format: 'date-time', description: 'A pending entry is not called before this time' })
   nextAttemptAt: string;
   @ApiProperty({ type: String, description: 'IANA zone its calling window is evaluated in' }) timeZone: string;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: "Extension: the case version its variant assigned (A/B); null: the case's current version",
+  })
+  caseVersion: number | null;
   @ApiProperty({ type: [CampaignAttemptResponse] }) attempts: CampaignAttemptResponse[];
 
   static from(
@@ -48,6 +54,7 @@ export class CampaignEntryResponse {
       skipDetail: e.skipDetail,
       nextAttemptAt: e.nextAttemptAt.toISOString(),
       timeZone: e.timeZone,
+      caseVersion: e.caseVersion,
       attempts: attempts.map((a) => ({ callId: a.callId, endedReason: a.endedReason, at: a.at.toISOString() })),
     };
   }

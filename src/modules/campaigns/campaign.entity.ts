@@ -1,6 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { CreatedAt, UpdatedAt } from '../../common/entities/timestamps';
 import type { VoicemailPolicy } from '../call-outcomes/voicemail-policy';
+import type { CampaignVariant } from './campaign-variants';
 
 export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'running', 'paused', 'completed', 'cancelled'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
@@ -48,6 +49,8 @@ export class Campaign {
   /** Extension: calls a number places per day (in the window's zone), across the organization; null: no cap. */
   @Column('int', { nullable: true }) maxCallsPerNumberPerDay: number | null;
   @Column('uuid', { nullable: true }) caseId: string | null;
+  /** Extension: the case versions its entries are split between (an A/B test); null: the case's current one. */
+  @Column('jsonb', { nullable: true }) variants: CampaignVariant[] | null;
   @Column('uuid', { nullable: true }) assistantConfigId: string | null;
   @Column('text', { nullable: true }) firstMessage: string | null;
   /** What the audience was given as (a group, contact ids, or the count of rows), for display. */

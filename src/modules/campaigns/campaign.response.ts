@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { CampaignVariantDto } from './dto/create-campaign.dto';
 import { VoicemailPolicyResponse } from '../call-outcomes/voicemail-policy';
 import { CAMPAIGN_STATUSES, Campaign, CampaignStatus } from './campaign.entity';
 import { CampaignProgress } from './campaigns.repository';
@@ -51,6 +52,14 @@ export class CampaignResponse {
   @ApiProperty({ type: Number, nullable: true, description: 'Extension: calls per number per day; null: no cap' })
   maxCallsPerNumberPerDay: number | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) caseId: string | null;
+  @ApiProperty({
+    type: [CampaignVariantDto],
+    nullable: true,
+    description:
+      'Extension (docs/testing-your-assistant.md, "A/B"): the case versions its entries are split between; null: ' +
+      "the case's current version",
+  })
+  variants: CampaignVariantDto[] | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) assistantConfigId: string | null;
   @ApiProperty({ type: String, nullable: true }) firstMessage: string | null;
   @ApiProperty({ type: CampaignAudienceResponse }) audience: CampaignAudienceResponse;
@@ -102,6 +111,7 @@ export class CampaignResponse {
       fromNumbers: c.fromNumbers,
       maxCallsPerNumberPerDay: c.maxCallsPerNumberPerDay,
       caseId: c.caseId,
+      variants: c.variants,
       assistantConfigId: c.assistantConfigId,
       firstMessage: c.firstMessage,
       audience: {

@@ -16,6 +16,7 @@ import { CampaignAction } from './campaign-state';
 import { CampaignsService } from './campaigns.service';
 import { CreateCampaignCommand } from './create-campaign.command';
 import { CreateCampaignDto } from './dto/create-campaign.dto';
+import { CampaignVariantsResponse } from './campaign-variants.response';
 
 const ENGINE =
   'Extension (docs/contracts/dialer.md). A campaign calls each entry of its audience with the case, the outbound assistant ' +
@@ -93,6 +94,27 @@ export class CampaignsController {
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
   async get(@KeyWorld() world: World, @Param('id', IdParamPipe) id: string): Promise<{ data: CampaignResponse }> {
     return { data: await this.campaigns.present(await this.campaigns.get(world, id)) };
+  }
+
+  @Get(':id/variants')
+  @RequireScope('campaigns:read')
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'getCampaignVariants',
+    summary: "An A/B campaign's variants side by side",
+    description:
+      'Per variant (a version of the case and its weight): entries assigned, calls placed, answered by a person, ' +
+      'voicemail, analysis successes and failures, exact talk minutes and provider cost; with two variants, the ' +
+      'two-proportion z-test p-value of their success rates. A campaign without variants answers no variants. ' +
+      'Extension (docs/testing-your-assistant.md, "A/B").',
+  })
+  @ApiDataResponse(CampaignVariantsResponse)
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
+  async variants(
+    @KeyWorld() world: World,
+    @Param('id', IdParamPipe) id: string,
+  ): Promise<{ data: CampaignVariantsResponse }> {
+    return { data: await this.campaigns.variants(world, id) };
   }
 
   @Get(':id/entries')

@@ -11,6 +11,8 @@ import { CampaignEntryResponse } from './campaign-entry.response';
 import { CampaignResponse } from './campaign.response';
 import { CampaignsRepository } from './campaigns.repository';
 import { World } from '../../common/auth/world';
+import { CallStatsService } from '../calls/call-stats.service';
+import { CampaignVariantsResponse } from './campaign-variants.response';
 
 /** Campaign reads: the Campaign with its progress, and its entries with their attempts. */
 @Injectable()
@@ -21,7 +23,19 @@ export class CampaignsService {
     private readonly entries: CampaignEntriesRepository,
     private readonly attempts: CampaignAttemptsRepository,
     private readonly cursors: CursorCodec,
+    private readonly callStats: CallStatsService,
   ) {}
+
+  /** The campaign's variants side by side, with the z-test's p-value for two (docs/testing-your-assistant.md). */
+  async variants(world: World, id: string): Promise<CampaignVariantsResponse> {
+    const campaign = await this.get(world, id);
+    if (!campaign.variants) return { variants: [], pValue: null };
+    const [entries, totals] = await Promise.all([
+      this.entries.countByCaseVersion(id),
+      this.callStats.totalsByCaseVersion(world, id),
+    ]);
+    return CampaignVariantsResponse.from(campaign.variants, entries, totals);
+  }
 
   async get(world: World, id: string): Promise<Campaign> {
     const campaign = await this.campaigns.find(world, id);

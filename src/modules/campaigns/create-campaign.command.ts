@@ -14,6 +14,7 @@ import { CampaignEntriesRepository } from './campaign-entries.repository';
 import { CampaignsRepository } from './campaigns.repository';
 import { CreateCampaignDto } from './dto/create-campaign.dto';
 import { voicemailPolicyOf } from '../call-outcomes/voicemail-policy';
+import { assignVariant, CampaignVariant } from './campaign-variants';
 
 /** Zone of contacts whose own zone is unknown when the campaign has no window. */
 const DEFAULT_ZONE = 'UTC';
@@ -36,6 +37,18 @@ function audienceField(dto: CreateCampaignDto, i: number): string {
   if (dto.audience.rows) return `audience.rows.${i}.to`;
   if (dto.audience.contactIds) return `audience.contactIds.${i}`;
   return 'audience.groupId';
+}
+
+/** Variants need a case, and each names a version it has (1 to its current one). */
+function assertVariantsOf(currentVersion: number | null, variants: readonly CampaignVariant[]): void {
+  if (currentVersion === null) throw ApiError.validation('variants', 'variants need caseId');
+  const unknown = variants.findIndex((v) => v.caseVersion > currentVersion);
+  if (unknown >= 0) {
+    throw ApiError.validation(
+      `variants[${unknown}].caseVersion`,
+      `the case has no version ${variants[unknown].caseVersion} (its current one is ${currentVersion})`,
+    );
+  }
 }
 
 /** A campaign created from the API, with what its audience's preflight refused or dropped. */
@@ -105,6 +118,8 @@ export class CreateCampaignCommand {
       }
     }
     const caseFound = dto.caseId ? await this.cases.getForCall(tx, organizationId, dto.caseId) : null;
+    const variants = dto.variants?.map((v) => ({ caseVersion: v.caseVersion, weight: v.weight })) ?? null;
+    if (variants) assertVariantsOf(caseFound?.version ?? null, variants);
     if (dto.assistantConfigId) await this.assistants.getForCall(tx, organizationId, dto.assistantConfigId);
     // The audience's contacts are the campaign's world's; the group, case and assistant are configuration.
     const { audience, candidates } = await this.audience.resolve(
@@ -152,6 +167,7 @@ export class CreateCampaignCommand {
         fromNumbers: dto.fromNumbers ?? null,
         maxCallsPerNumberPerDay: dto.maxCallsPerNumberPerDay ?? null,
         caseId: dto.caseId ?? null,
+        variants,
         assistantConfigId: dto.assistantConfigId ?? null,
         firstMessage: dto.firstMessage ?? null,
         audience,
@@ -164,7 +180,10 @@ export class CreateCampaignCommand {
       }),
     );
     if (!campaign) return null;
-    await this.entries.insertMany(tx, campaign.id, organizationId, preflight.entries);
+    const entries = variants
+      ? preflight.entries.map((e) => ({ ...e, caseVersion: assignVariant(e.id, variants).caseVersion }))
+      : preflight.entries;
+    await this.entries.insertMany(tx, campaign.id, organizationId, entries);
     return { campaign, preflight };
   }
 }

@@ -35,6 +35,8 @@ export class Case {
   @Column('jsonb', { nullable: true }) voicemail: VoicemailPolicy | null;
   /** Extension: the post-call analysis the case's calls get. */
   @Column('jsonb', { nullable: true }) analysis: AnalysisPlan | null;
+  /** Extension: the current version of its content (`case_versions`), moved by every change of that content. */
+  @Column('integer', { default: 1 }) version: number;
   @CreatedAt() createdAt: Date;
   @UpdatedAt() updatedAt: Date;
 }

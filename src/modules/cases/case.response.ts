@@ -38,6 +38,14 @@ export class CaseResponse {
   voicemail: VoicemailPolicyResponse | null;
   @ApiProperty({ type: AnalysisPlanResponse, nullable: true, description: 'Extension (docs/tools.md); null: none' })
   analysis: AnalysisPlanResponse | null;
+  @ApiProperty({
+    example: 1,
+    minimum: 1,
+    description:
+      'Extension (docs/testing-your-assistant.md): the current version of its content, moved by every change of ' +
+      'the prompt, first message, variables, tools, voicemail or analysis (never by a rename)',
+  })
+  version: number;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 
@@ -56,6 +64,7 @@ export class CaseResponse {
       keyterms: c.keyterms,
       voicemail: c.voicemail ?? null,
       analysis: c.analysis ?? null,
+      version: c.version,
       createdAt: c.createdAt.toISOString(),
       updatedAt: c.updatedAt.toISOString(),
     };
@@ -86,7 +95,7 @@ export class CaseListItemResponse {
   }
 }
 
-function variableResponse(v: CaseVariable): CaseVariableResponse {
+export function variableResponse(v: CaseVariable): CaseVariableResponse {
   return {
     name: v.name,
     source: v.source,

@@ -4,8 +4,11 @@ import { OrganizationsModule } from '../organizations/organizations.module';
 import { ToolsModule } from '../tools/tools.module';
 import { AdminCasesController } from './admin-cases.controller';
 import { Case } from './case.entity';
+import { CaseVersion } from './case-version.entity';
+import { CaseVersionsRepository } from './case-versions.repository';
 import { CaseToolsBlocker } from './case-tools-blocker';
 import { CasesController } from './cases.controller';
+import { CaseVersionsController } from './case-versions.controller';
 import { CasesRepository } from './cases.repository';
 import { CasesService } from './cases.service';
 import { Prompt } from './prompt.entity';
@@ -17,9 +20,16 @@ import { PromptsService } from './prompts.service';
  * `PromptsService` for inbound assistants.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Case, Prompt]), OrganizationsModule, ToolsModule],
-  controllers: [CasesController, AdminCasesController],
-  providers: [CasesRepository, CasesService, PromptsRepository, PromptsService, CaseToolsBlocker],
+  imports: [TypeOrmModule.forFeature([Case, CaseVersion, Prompt]), OrganizationsModule, ToolsModule],
+  controllers: [CasesController, CaseVersionsController, AdminCasesController],
+  providers: [
+    CasesRepository,
+    CaseVersionsRepository,
+    CasesService,
+    PromptsRepository,
+    PromptsService,
+    CaseToolsBlocker,
+  ],
   exports: [CasesService, PromptsService],
 })
 export class CasesModule {}

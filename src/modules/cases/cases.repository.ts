@@ -23,12 +23,15 @@ export class CasesRepository {
     return this.cases.findOneBy({ id, organizationId });
   }
 
-  /** The row as stored (its timestamps filled). */
-  insert(
+  /** The row as stored (its timestamps filled), inserted in `tx` with its first version. */
+  async insert(
+    tx: Tx,
     organizationId: string,
-    fields: Omit<Case, 'id' | 'organizationId' | 'createdAt' | 'updatedAt'>,
+    fields: Omit<Case, 'id' | 'organizationId' | 'version' | 'createdAt' | 'updatedAt'>,
   ): Promise<Case> {
-    return this.cases.save(this.cases.create({ id: uuidv7(), organizationId, ...fields }));
+    const id = uuidv7();
+    await tx.insert(Case, tx.create(Case, { id, organizationId, version: 1, ...fields }));
+    return tx.findOneByOrFail(Case, { id });
   }
 
   /**

@@ -4,10 +4,13 @@ import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { keysetPaginate } from '../../common/pagination/keyset-paginate';
-import { Page } from '../../common/pagination/pagination.dto';
+import { Page, PageQueryDto } from '../../common/pagination/pagination.dto';
 import { ReferenceRegistry } from '../../common/references/reference-registry';
 import { Case, CaseVariable } from './case.entity';
 import { CaseListItemResponse } from './case.response';
+import { changesVersion, contentOf } from './case-content';
+import { CaseVersionResponse } from './case-version.response';
+import { CaseVersionsRepository } from './case-versions.repository';
 import { CasesRepository } from './cases.repository';
 import { CaseVariableDto } from './dto/case-variable.dto';
 import { CreateCaseDto } from './dto/create-case.dto';
@@ -19,10 +22,14 @@ import { analysisPlanOf } from '../call-outcomes/analysis-plan';
 import { voicemailPolicyOf } from '../call-outcomes/voicemail-policy';
 import { ToolsService } from '../tools/tools.service';
 
-/** A case as a call uses it: `prompt` is the effective system prompt (the library entry's when linked). */
+/**
+ * A case as a call uses it: its content is the version's the call names (else the current one), `prompt` the
+ * effective system prompt (the library entry's when that version is linked), `version` the one used.
+ */
 export interface CaseForCall {
   case: Case;
   prompt: string;
+  version: number;
 }
 
 /** The fields PATCH may change; everything else (ids, tools, prompt link, timestamps) is read-only. */
@@ -53,6 +60,7 @@ export class CasesService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly cases: CasesRepository,
+    private readonly versions: CaseVersionsRepository,
     private readonly prompts: PromptsService,
     private readonly blockers: ReferenceRegistry,
     private readonly codec: CursorCodec,
@@ -81,20 +89,38 @@ export class CasesService {
     return (await this.cases.find(organizationId, id)) !== null;
   }
 
+  /** A case's versions, newest first; 404 for a case the organization does not have. */
+  async listVersions(organizationId: string, caseId: string, query: PageQueryDto): Promise<Page<CaseVersionResponse>> {
+    await this.get(organizationId, caseId);
+    return keysetPaginate(this.versions.listQuery(organizationId, caseId), {
+      alias: 'v',
+      filters: { caseId },
+      limit: query.limit,
+      cursor: query.cursor,
+      codec: this.codec,
+      map: CaseVersionResponse.from,
+    });
+  }
+
+  /** The case with version 1 of its content, in one transaction. */
   create(organizationId: string, dto: CreateCaseDto): Promise<Case> {
-    return this.cases.insert(organizationId, {
-      title: dto.title,
-      prompt: dto.prompt,
-      firstMessage: dto.firstMessage ?? '',
-      description: dto.description ?? null,
-      tags: dto.tags ?? [],
-      variables: toVariables(dto.variables ?? []),
-      keyterms: dto.keyterms ?? null,
-      voicemail: dto.voicemail ? voicemailPolicyOf(dto.voicemail) : null,
-      analysis: dto.analysis ? analysisPlanOf(dto.analysis) : null,
-      systemPromptId: null,
-      toolIds: [],
-      integrationToolIds: [],
+    return inTransaction(this.dataSource, async (m) => {
+      const created = await this.cases.insert(m, organizationId, {
+        title: dto.title,
+        prompt: dto.prompt,
+        firstMessage: dto.firstMessage ?? '',
+        description: dto.description ?? null,
+        tags: dto.tags ?? [],
+        variables: toVariables(dto.variables ?? []),
+        keyterms: dto.keyterms ?? null,
+        voicemail: dto.voicemail ? voicemailPolicyOf(dto.voicemail) : null,
+        analysis: dto.analysis ? analysisPlanOf(dto.analysis) : null,
+        systemPromptId: null,
+        toolIds: [],
+        integrationToolIds: [],
+      });
+      await this.versions.insert(m, { organizationId, caseId: created.id, version: 1 }, created);
+      return created;
     });
   }
 
@@ -123,8 +149,17 @@ export class CasesService {
         );
       }
       if (!Object.keys(patch).length) return current;
-      return this.cases.update(m, id, patch as Partial<Case>);
+      return this.write(m, current, patch as Partial<Case>);
     });
+  }
+
+  /** Writes `fields` over the locked case, moving it to a new version when its content changes. */
+  private async write(tx: Tx, current: Case, fields: Partial<Case>): Promise<Case> {
+    if (!changesVersion(current, fields)) return this.cases.update(tx, current.id, fields);
+    const version = current.version + 1;
+    const updated = await this.cases.update(tx, current.id, { ...fields, version });
+    await this.versions.insert(tx, { organizationId: current.organizationId, caseId: current.id, version }, updated);
+    return updated;
   }
 
   /** Check and delete in one transaction holding the row `FOR UPDATE` (see ReferenceRegistry). */
@@ -132,6 +167,7 @@ export class CasesService {
     await inTransaction(this.dataSource, async (m) => {
       await this.lockCase(m, organizationId, id, 'pessimistic_write');
       await this.blockers.assertNone(m, organizationId, { caseId: id }, 'Case');
+      await this.versions.deleteOfCase(m, id);
       await this.cases.delete(m, id);
     });
   }
@@ -141,10 +177,17 @@ export class CasesService {
    * that inserts the call (a required `Tx`): the case row is locked `FOR SHARE` until that transaction ends, so a
    * concurrent delete waits and counts the new call instead of leaving it pointing at a deleted case.
    */
-  async getForCall(tx: Tx, organizationId: string, caseId: string): Promise<CaseForCall> {
+  async getForCall(tx: Tx, organizationId: string, caseId: string, version?: number): Promise<CaseForCall> {
     const found = await this.lockCase(tx, organizationId, caseId, 'pessimistic_read');
-    const library = found.systemPromptId ? await this.prompts.find(organizationId, found.systemPromptId, tx) : null;
-    return { case: found, prompt: library?.content ?? found.prompt };
+    const kase = version == null ? found : { ...found, ...contentOf(await this.version(tx, found, version)) };
+    const library = kase.systemPromptId ? await this.prompts.find(organizationId, kase.systemPromptId, tx) : null;
+    return { case: kase, prompt: library?.content ?? kase.prompt, version: version ?? found.version };
+  }
+
+  private async version(tx: Tx, found: Case, version: number) {
+    const row = await this.versions.find(tx, found.organizationId, found.id, version);
+    if (!row) throw ApiError.validation('caseVersion', `caseVersion: the case has no version ${version}`);
+    return row;
   }
 
   /**
@@ -161,7 +204,7 @@ export class CasesService {
     return inTransaction(this.dataSource, async (m) => {
       const found = await this.lockCase(m, null, caseId, 'pessimistic_write');
       if (systemPromptId) await this.prompts.mustExist(found.organizationId, systemPromptId, m);
-      return this.cases.update(m, caseId, { systemPromptId });
+      return this.write(m, found, { systemPromptId });
     });
   }
 
@@ -175,7 +218,7 @@ export class CasesService {
       const found = await this.lockCase(m, null, caseId, 'pessimistic_write');
       const ids = [...new Set(toolIds)];
       await this.tools.lockOwned(m, found.organizationId, ids);
-      return this.cases.update(m, caseId, { toolIds: ids, integrationToolIds: [...new Set(integrationToolIds)] });
+      return this.write(m, found, { toolIds: ids, integrationToolIds: [...new Set(integrationToolIds)] });
     });
   }
 

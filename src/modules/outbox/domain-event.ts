@@ -25,6 +25,7 @@ const EVENT_TYPE_ORDER: Record<DomainEventType, true> = {
   'message.failed': true,
   'conversation.handed_off': true,
   'phone_number.health_changed': true,
+  'scenario_run.completed': true,
 };
 
 export const DOMAIN_EVENT_TYPES = Object.keys(EVENT_TYPE_ORDER) as readonly DomainEventType[];

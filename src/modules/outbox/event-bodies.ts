@@ -26,6 +26,7 @@ const SUBJECT_ID: Record<string, string> = {
   message: 'messageId',
   conversation: 'conversationId',
   phone_number: 'phoneNumberId',
+  scenario_run: 'runId',
 };
 
 /**

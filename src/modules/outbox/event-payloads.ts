@@ -31,6 +31,12 @@ export interface EventPayloads {
   'conversation.handed_off': ConversationEventPayload;
   // Extension: a number's health moved (docs/number-health.md); the body is the number with its health.
   'phone_number.health_changed': NumberHealthChangedPayload;
+  // Extension: a scenario run ended (docs/testing-your-assistant.md); the body is the run.
+  'scenario_run.completed': ScenarioRunEventPayload;
+}
+
+export interface ScenarioRunEventPayload {
+  runId: string;
 }
 
 export interface CallEventPayload {

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { TRANSFER_MODES } from './tool.entity';
 import { RECORDED_VALUE_BYTES, TOOL_CALL_STATUSES, TRANSFER_STATUSES } from './call-tools';
 import { TOOL_CALL_ERROR_CODES } from './tool-call-error';
+import { anyJsonProperty } from '../../common/openapi/any-json.property';
 
 export class ToolCallErrorResponse {
   @ApiProperty({
@@ -30,18 +31,12 @@ export class ToolCallResponse {
     description: 'The arguments the assistant passed',
   })
   arguments: unknown;
-  // Any JSON value: OpenAPI 3.0 has no `null` type and forbids `nullable` without one, so null rides on a member.
-  @ApiProperty({
-    anyOf: [
-      { type: 'string', nullable: true },
-      { type: 'number' },
-      { type: 'boolean' },
-      { type: 'object', additionalProperties: true },
-      { type: 'array', items: {} },
-    ],
-    example: { status: 'shipped' },
-    description: "Your answer's `result`, any JSON value; null when the call failed",
-  })
+  @ApiProperty(
+    anyJsonProperty({
+      example: { status: 'shipped' },
+      description: "Your answer's `result`, any JSON value; null when the call failed",
+    }),
+  )
   result: unknown;
   @ApiProperty({ enum: TOOL_CALL_STATUSES }) status: string;
   @ApiProperty() durationMs: number;

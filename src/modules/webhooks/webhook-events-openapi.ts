@@ -14,10 +14,11 @@ const DATA_SCHEMA: Record<string, string> = {
   campaign: 'Campaign',
   message: 'MessageEventData',
   conversation: 'Conversation',
+  scenario_run: 'ScenarioRunResponse',
 };
 
 /** Event families beyond the spec's Events table: the dialer's campaigns and messaging. */
-const EXTENSION_FAMILIES = ['campaign', 'message', 'conversation'];
+const EXTENSION_FAMILIES = ['campaign', 'message', 'conversation', 'scenario_run'];
 
 const DELIVERY = `Delivered as \`POST\` with a JSON body to every active endpoint of the event's world (\`livemode\`) subscribed
 to the event.

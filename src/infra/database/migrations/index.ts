@@ -46,6 +46,9 @@ import { PlatformFailover1795800000001 } from './1795800000001-PlatformFailover'
 import { SealedSigningSecrets1795820000000 } from './1795820000000-SealedSigningSecrets';
 import { CallsAwaitingReport1795820000001 } from './1795820000001-CallsAwaitingReport';
 import { PhoneNumberTelephony1795820000002 } from './1795820000002-PhoneNumberTelephony';
+import { CaseVersions1795810000000 } from './1795810000000-CaseVersions';
+import { Scenarios1795810000001 } from './1795810000001-Scenarios';
+import { CampaignVariants1795810000002 } from './1795810000002-CampaignVariants';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -100,4 +103,7 @@ export const MIGRATIONS: Function[] = [
   SealedSigningSecrets1795820000000,
   CallsAwaitingReport1795820000001,
   PhoneNumberTelephony1795820000002,
+  CaseVersions1795810000000,
+  Scenarios1795810000001,
+  CampaignVariants1795810000002,
 ];

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsInt, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { IsBoundedDate } from '../../../common/validation/is-bounded-date.decorator';
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
 import { IsFlatRecord } from '../../../common/validation/is-flat-record.decorator';
@@ -16,6 +16,19 @@ export class CreateCallDto {
 
   @IsOptional() @IsUUID() contactId?: string;
   @IsOptional() @IsUUID() caseId?: string;
+
+  @ApiPropertyOptional({
+    minimum: 1,
+    example: 1,
+    description:
+      "Extension (docs/testing-your-assistant.md): run this version of the case's content instead of its current " +
+      'one (400 VALIDATION_ERROR when the case has no such version); needs `caseId`',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  caseVersion?: number;
 
   /** Outbound assistant; omitted: platform defaults (not the assistant flagged `isDefault`). */
   @IsOptional() @IsUUID() assistantConfigId?: string;

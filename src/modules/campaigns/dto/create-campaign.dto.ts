@@ -28,6 +28,7 @@ import { CampaignAudienceDto } from '../../audiences/campaign-audience.dto';
 import { CAMPAIGN_BOUNDS, RETRYABLE_REASONS } from '../../audiences/campaign-bounds';
 import { WEEKDAYS, Weekday } from '../campaign.entity';
 import { VoicemailPolicyDto, VoicemailPolicyField } from '../../call-outcomes/voicemail-policy';
+import { VARIANT_BOUNDS } from '../campaign-variants';
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -84,6 +85,20 @@ export class RetryPolicyDto {
   maxAttempts: number;
 }
 
+export class CampaignVariantDto {
+  @ApiProperty({ minimum: 1, example: 1, description: "A version of the campaign's case" })
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  caseVersion: number;
+
+  @ApiProperty({ minimum: VARIANT_BOUNDS.weightMin, maximum: VARIANT_BOUNDS.weightMax, example: 50 })
+  @IsInt()
+  @Min(VARIANT_BOUNDS.weightMin)
+  @Max(VARIANT_BOUNDS.weightMax)
+  weight: number;
+}
+
 export class CreateCampaignDto {
   @ApiProperty({ example: 'November reminders', maxLength: 200 }) @IsString() @Length(1, 200) name: string;
   @ApiPropertyOptional({
@@ -127,6 +142,25 @@ export class CreateCampaignDto {
   maxCallsPerNumberPerDay?: number;
 
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() caseId?: string;
+  @ApiPropertyOptional({
+    type: [CampaignVariantDto],
+    minItems: VARIANT_BOUNDS.min,
+    maxItems: VARIANT_BOUNDS.max,
+    description:
+      `Extension (docs/testing-your-assistant.md, "A/B"): ${VARIANT_BOUNDS.min}-${VARIANT_BOUNDS.max} versions of ` +
+      `the case (each once, each one the case has; needs \`caseId\`) with weights ` +
+      `${VARIANT_BOUNDS.weightMin}-${VARIANT_BOUNDS.weightMax}: each entry is assigned one once, by weight, and ` +
+      'its calls use that version. Omitted: every call uses the case as it is when the call is made',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(VARIANT_BOUNDS.min)
+  @ArrayMaxSize(VARIANT_BOUNDS.max)
+  @ArrayUnique((v: CampaignVariantDto) => v?.caseVersion, { message: 'variants must name each caseVersion once' })
+  @ValidateNested({ each: true })
+  @Type(() => CampaignVariantDto)
+  variants?: CampaignVariantDto[];
+
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() assistantConfigId?: string;
   @ApiPropertyOptional({ maxLength: 1000 }) @IsOptional() @IsString() @MaxLength(1000) firstMessage?: string;
 

@@ -228,6 +228,7 @@ export class AdvanceCampaignCommand {
           from,
           contactId: entry.contactId ?? undefined,
           caseId: c.caseId ?? undefined,
+          caseVersion: entry.caseVersion ?? undefined,
           assistantConfigId: c.assistantConfigId ?? undefined,
           firstMessage: c.firstMessage ?? undefined,
           variableValues: entry.variableValues ?? undefined,

@@ -1,4 +1,5 @@
 import { Contact } from '../../contacts/contact.entity';
+import type { CallTool } from '../../tools/call-tools';
 
 /** What the agent knows when it answers one user message. */
 export interface ChatTurn {
@@ -28,10 +29,32 @@ export interface SummaryInput {
 }
 
 /**
+ * One turn of a scripted text conversation (a scenario run, docs/testing-your-assistant.md): the caller resolved
+ * the script (a case version's prompt with the scenario's variables) and the tools the assistant may call; the
+ * tool calls are recorded, never executed.
+ */
+export interface ScriptedTurn {
+  organizationId: string;
+  systemPrompt: string;
+  tools: CallTool[];
+  /** Who the user is (the `name` variable), for the simulator's answer. */
+  userName: string | null;
+  text: string;
+  previousChatId: string | null;
+}
+
+export interface ScriptedAnswer extends ChatAnswer {
+  toolCalls: Array<{ name: string; arguments: Record<string, unknown> }>;
+  /** What the turn cost on the platform; null when it reports nothing (the simulator). */
+  usage: { tokens: number; costUsd: number } | null;
+}
+
+/**
  * Where the chat agent's words come from: the voice platform's chat API, or the simulator. A platform error or
  * timeout throws; the caller retries and finally hands the conversation to a person.
  */
 export abstract class ChatPlatform {
   abstract reply(turn: ChatTurn): Promise<ChatAnswer>;
   abstract summarize(input: SummaryInput): Promise<string>;
+  abstract converse(turn: ScriptedTurn): Promise<ScriptedAnswer>;
 }

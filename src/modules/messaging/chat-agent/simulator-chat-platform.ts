@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ChatAnswer, ChatPlatform, ChatTurn, SummaryInput } from './chat-platform';
+import { ChatAnswer, ChatPlatform, ChatTurn, ScriptedAnswer, ScriptedTurn, SummaryInput } from './chat-platform';
+import { mentionsWholeWord } from './hand-off-keywords';
 
 /** How much of the user's last text the simulator's summary quotes. */
 export const SUMMARY_QUOTE_LENGTH = 100;
@@ -10,6 +11,19 @@ export class SimulatorChatPlatform extends ChatPlatform {
   reply(turn: ChatTurn): Promise<ChatAnswer> {
     const name = turn.contact?.title.trim() || 'there';
     return Promise.resolve({ text: `Thanks ${name}, you said: "${turn.text}"`, chatId: null });
+  }
+
+  /**
+   * A scripted turn answers as `reply` does (the name from the `name` variable), and calls each function tool
+   * whose name the user's text holds as a whole word (any case), with `{ "text": <the user's text> }`: a
+   * scenario can be written to pass or to fail on the simulator (docs/testing-your-assistant.md).
+   */
+  converse(turn: ScriptedTurn): Promise<ScriptedAnswer> {
+    const name = turn.userName?.trim() || 'there';
+    const toolCalls = turn.tools
+      .filter((tool) => tool.type === 'function' && tool.name && mentionsWholeWord(turn.text, [tool.name]))
+      .map((tool) => ({ name: tool.name!, arguments: { text: turn.text } }));
+    return Promise.resolve({ text: `Thanks ${name}, you said: "${turn.text}"`, chatId: null, toolCalls, usage: null });
   }
 
   summarize(input: SummaryInput): Promise<string> {

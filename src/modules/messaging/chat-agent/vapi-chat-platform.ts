@@ -7,7 +7,8 @@ import { DEFAULT_VOICE_SETTINGS } from '../../assistants/voice-settings';
 import { vapiChatAssistant } from '../../platforms/vapi/vapi-model';
 import { CasesService } from '../../cases/cases.service';
 import { PromptsService } from '../../cases/prompts.service';
-import { ChatAnswer, ChatPlatform, ChatTurn, SummaryInput } from './chat-platform';
+import { vapiChatTools } from '../../calls/voice/vapi/vapi-tools';
+import { ChatAnswer, ChatPlatform, ChatTurn, ScriptedAnswer, ScriptedTurn, SummaryInput } from './chat-platform';
 
 /** What the summary turn is asked to do; its answer is cut to AI_SUMMARY_MAX_LENGTH by the caller. */
 const SUMMARY_PROMPT =
@@ -52,6 +53,33 @@ export class VapiChatPlatform extends ChatPlatform {
     return { text: lastAssistantText(chat), chatId: chat.id };
   }
 
+  /**
+   * A scripted turn (a scenario run): the caller's resolved prompt, the function tools without a server (Vapi
+   * reports their calls, nothing reaches the customer's endpoint), the organization's default assistant's model.
+   */
+  async converse(turn: ScriptedTurn): Promise<ScriptedAnswer> {
+    const assistant = await this.assistants.getDefault(turn.organizationId);
+    const chat = await this.vapi.createChat({
+      assistant: vapiChatAssistant(
+        assistant?.model ?? DEFAULT_VOICE_SETTINGS.model,
+        turn.systemPrompt,
+        vapiChatTools(turn.tools),
+      ),
+      input: turn.text,
+      ...(turn.previousChatId ? { previousChatId: turn.previousChatId } : {}),
+    });
+    const said = assistantMessages(chat);
+    const toolCalls = said
+      .flatMap((m) => m.tool_calls ?? [])
+      .map((call) => ({
+        name: call.function.name,
+        arguments: parsedArguments(call.function.arguments),
+      }));
+    const text = said.map((m) => m.content?.trim() ?? '').filter(Boolean);
+    if (!text.length && !toolCalls.length) throw new Error(`Vapi chat ${chat.id} answered nothing`);
+    return { text: text.join('\n'), chatId: chat.id, toolCalls, usage: usageOf(chat) };
+  }
+
   async summarize(input: SummaryInput): Promise<string> {
     const assistant = await this.assistantOf(input.organizationId, input.assistantConfigId);
     const transcript = input.transcript.map((m) => `${m.role}: ${m.text}`).join('\n');
@@ -69,10 +97,34 @@ export class VapiChatPlatform extends ChatPlatform {
   }
 }
 
+const assistantMessages = (chat: Vapi.Chat) =>
+  (chat.output ?? []).filter((m): m is Vapi.AssistantMessage => m.role === 'assistant');
+
+/** A tool call's arguments: Vapi sends them as a JSON string; anything but an object reads as none. */
+function parsedArguments(raw: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The chat's tokens (its model costs' prompt and completion tokens) and cost; null when Vapi reports no cost. */
+function usageOf(chat: Vapi.Chat): ScriptedAnswer['usage'] {
+  if (chat.cost === undefined) return null;
+  const tokens = (chat.costs ?? []).reduce(
+    (sum, c) => sum + (c.type === 'model' ? c.promptTokens + c.completionTokens : 0),
+    0,
+  );
+  return { tokens, costUsd: chat.cost };
+}
+
 /** The assistant's last words in a chat's output; a chat without any is a platform failure. */
 function lastAssistantText(chat: Vapi.Chat): string {
-  const said = (chat.output ?? [])
-    .filter((m): m is Vapi.AssistantMessage => m.role === 'assistant')
+  const said = assistantMessages(chat)
     .map((m) => m.content?.trim() ?? '')
     .filter(Boolean);
   if (!said.length) throw new Error(`Vapi chat ${chat.id} answered no assistant text`);

@@ -70,6 +70,10 @@ export function vapiModel(
  * The transient assistant of a text chat (POST /chat): only the model and its system prompt matter over text. The
  * prompt is escaped as a call's is: it holds what end users wrote (a profile name, a contact's fields).
  */
-export function vapiChatAssistant(model: ModelConfig, systemPrompt: string): Vapi.CreateAssistantDto {
-  return { model: vapiModel(model, escapeLiquid(systemPrompt), false) };
+export function vapiChatAssistant(
+  model: ModelConfig,
+  systemPrompt: string,
+  tools: Vapi.OpenAiModelToolsItem[] = [],
+): Vapi.CreateAssistantDto {
+  return { model: vapiModel(model, escapeLiquid(systemPrompt), false, { tools, toolIds: [] }) };
 }

@@ -48,8 +48,11 @@ function vapiProperties(properties: Record<string, unknown>, depth: number): Rec
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A function tool: its schema as Vapi's function parameters, its calls sent to our server (we proxy them). */
-function vapiFunctionTool(tool: CallTool, server: Vapi.Server): VapiTool {
+/**
+ * A function tool: its schema as Vapi's function parameters, its calls sent to our server (we proxy them); without
+ * a server (a scripted chat), Vapi only reports the calls.
+ */
+function vapiFunctionTool(tool: CallTool, server?: Vapi.Server): VapiTool {
   const schema = (tool.parameters ?? {}) as Record<string, unknown>;
   const required = Array.isArray(schema.required)
     ? (schema.required as unknown[]).filter((r) => typeof r === 'string')
@@ -67,7 +70,11 @@ function vapiFunctionTool(tool: CallTool, server: Vapi.Server): VapiTool {
     },
     ...(tool.messages?.start ? { messages: [{ type: 'request-start', content: tool.messages.start }] } : {}),
     // Vapi waits for our answer while we wait for the customer's: give it the tool's timeout and some slack.
-    server: { ...server, timeoutSeconds: Math.max(server.timeoutSeconds ?? 20, (tool.timeoutSeconds ?? 10) + 5) },
+    ...(server
+      ? {
+          server: { ...server, timeoutSeconds: Math.max(server.timeoutSeconds ?? 20, (tool.timeoutSeconds ?? 10) + 5) },
+        }
+      : {}),
   };
 }
 
@@ -110,6 +117,14 @@ export function vapiModelTools(
   });
   const platform = tools.flatMap((t) => (t.type === 'platform' && t.providerToolId ? [t.providerToolId] : []));
   return { tools: inline, toolIds: [...new Set([...platform, ...integrationToolIds])] };
+}
+
+/**
+ * The function tools of a scripted chat (a scenario run, docs/testing-your-assistant.md): no server, so Vapi reports
+ * each call in the chat's output and nothing is sent to the customer's endpoint.
+ */
+export function vapiChatTools(tools: readonly CallTool[]): VapiTool[] {
+  return tools.filter((tool) => tool.type === 'function').map((tool) => vapiFunctionTool(tool));
 }
 
 /** The invocations of a `tool-calls` message; arguments arrive as a JSON string (the SDK's type) or an object. */

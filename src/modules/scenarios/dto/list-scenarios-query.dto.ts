@@ -1,0 +1,7 @@
+import { IsOptional, IsUUID } from 'class-validator';
+import { PageQueryDto } from '../../../common/pagination/pagination.dto';
+
+export class ListScenariosQueryDto extends PageQueryDto {
+  /** Only the scenarios of this case. */
+  @IsOptional() @IsUUID() caseId?: string;
+}
