@@ -125,6 +125,12 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     }),
   ],
   // The dialer's message follow-ups send through the very command the public API uses.
-  exports: [MessagingAccountsService, ConversationsService, SendMessageCommand, ChatAgentsService],
+  exports: [
+    MessagingAccountsService,
+    ConversationsService,
+    SendMessageCommand,
+    ChatAgentsService,
+    ConversationMovesCommand,
+  ],
 })
 export class MessagingModule {}
