@@ -38,6 +38,11 @@ export const router = createBrowserRouter(
             { path: 'calls', element: <CallsPage /> },
             { path: 'calls/:callId', element: <CallDetailPage /> },
             { path: 'contacts', element: <ContactsPage /> },
+            {
+              path: 'contacts/import',
+              // Loaded when opened: the CSV parser is most of its weight.
+              lazy: async () => ({ Component: (await import('./contacts/import-contacts')).ImportContactsPage }),
+            },
             { path: 'cases', element: <CasesPage /> },
             { path: 'cases/:caseId', element: <CaseDetailPage /> },
             { path: 'tools', element: <ToolsPage /> },
