@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { CallsOrg, callingOrg, finished, waitForCall } from '../calls/call-fixtures';
-import { ADMIN_TOKEN, TestApp, startTestApp } from '../support/test-app';
-import { checkPage, ensureConsoleBuilt, expectText, openPage, signIn } from './browser';
+import type { TestApp } from '../support/test-app';
+import { checkPage, consoleInBrowser, expectText } from './browser';
 
 /**
  * Answer outcomes in Chromium against the real app (docs/answer-detection.md, docs/number-health.md): a reviewer
@@ -10,17 +10,15 @@ import { checkPage, ensureConsoleBuilt, expectText, openPage, signIn } from './b
  * answers, 7 a voicemail.
  */
 describe('console in Chromium: call labels, the detection report and number health', () => {
+  const browser = consoleInBrowser({ env: { SIMULATOR_RING_MS: '10', SIMULATOR_CALL_MS: '50' } });
   let t: TestApp;
-  let closeBrowser: () => Promise<void>;
   let page: Page;
   let cspViolations: string[];
   let org: CallsOrg;
   const calls: Record<'person' | 'machine', string> = { person: '', machine: '' };
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await startTestApp({ env: { SIMULATOR_RING_MS: '10', SIMULATOR_CALL_MS: '50' } });
-    ({ page, cspViolations, close: closeBrowser } = await openPage());
+    ({ t, page, cspViolations } = browser);
     org = await callingOrg(t);
     for (const [name, to] of [
       ['person', '+14155550100'],
@@ -31,12 +29,6 @@ describe('console in Chromium: call labels, the detection report and number heal
       calls[name] = placed.body.data.id;
       await waitForCall(org, calls[name], finished);
     }
-    await signIn(page, t.baseUrl, ADMIN_TOKEN);
-  }, 120_000);
-
-  afterAll(async () => {
-    await closeBrowser?.();
-    await t?.close();
   });
 
   const url = (path: string) => `${t.baseUrl}/console/orgs/${org.id}${path}`;

@@ -1,30 +1,22 @@
 import type { Page } from 'playwright-core';
 import { CallsOrg, callingOrg } from '../calls/call-fixtures';
-import { ADMIN_TOKEN, TestApp, startTestApp } from '../support/test-app';
-import { checkPage, ensureConsoleBuilt, expectText, openPage, signIn } from './browser';
+import type { TestApp } from '../support/test-app';
+import { checkPage, consoleInBrowser, expectText } from './browser';
 
 /**
  * A campaign whose preflight refuses a row, created from the browser without it (`skipInvalidRows`): the page
  * offers it after the refusal, then shows the answer's refused rows by their CSV line and the duplicates removed.
  */
 describe('console in Chromium: a campaign created without its refused rows', () => {
+  const browser = consoleInBrowser();
   let t: TestApp;
-  let closeBrowser: () => Promise<void>;
   let page: Page;
   let cspViolations: string[];
   let org: CallsOrg;
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await startTestApp();
-    ({ page, cspViolations, close: closeBrowser } = await openPage());
+    ({ t, page, cspViolations } = browser);
     org = await callingOrg(t);
-    await signIn(page, t.baseUrl, ADMIN_TOKEN);
-  }, 120_000);
-
-  afterAll(async () => {
-    await closeBrowser?.();
-    await t?.close();
   });
 
   it('offers skipInvalidRows after the refusal and shows refusedRows and duplicatesRemoved', async () => {

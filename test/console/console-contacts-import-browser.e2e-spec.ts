@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { TestOrg, createOrg } from '../support/factory';
-import { ADMIN_TOKEN, TestApp, startTestApp } from '../support/test-app';
-import { checkPage, ensureConsoleBuilt, expectText, openPage, signIn } from './browser';
+import type { TestApp } from '../support/test-app';
+import { checkPage, consoleInBrowser, expectText } from './browser';
 
 /**
  * A contacts CSV imported from the browser against the real app: 1,503 rows sent as two batch requests (1,000 and
@@ -9,23 +9,15 @@ import { checkPage, ensureConsoleBuilt, expectText, openPage, signIn } from './b
  * reason, a repeated phone counted as already there; the same file again creates nothing.
  */
 describe('console in Chromium: importing contacts from a CSV file', () => {
+  const browser = consoleInBrowser();
   let t: TestApp;
-  let closeBrowser: () => Promise<void>;
   let page: Page;
   let cspViolations: string[];
   let org: TestOrg;
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await startTestApp();
-    ({ page, cspViolations, close: closeBrowser } = await openPage());
+    ({ t, page, cspViolations } = browser);
     org = await createOrg(t);
-    await signIn(page, t.baseUrl, ADMIN_TOKEN);
-  }, 120_000);
-
-  afterAll(async () => {
-    await closeBrowser?.();
-    await t?.close();
   });
 
   /** Lines 2-1504: line 5 a phone that is not one, line 7 one cell, line 1100 no title, line 1400 line 2's phone. */

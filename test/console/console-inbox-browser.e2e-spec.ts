@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { createAccount, userWrites } from '../messaging/messaging-fixtures';
 import { TestOrg, createOrg } from '../support/factory';
-import { ADMIN_TOKEN, TestApp, startTestApp } from '../support/test-app';
-import { checkPage, ensureConsoleBuilt, expectText, openPage, signIn } from './browser';
+import type { TestApp } from '../support/test-app';
+import { checkPage, consoleInBrowser, expectText } from './browser';
 
 /**
  * The chat inbox in Chromium against the real app: a conversation and a message that arrive while the page is
@@ -10,25 +10,17 @@ import { checkPage, ensureConsoleBuilt, expectText, openPage, signIn } from './b
  * moving the conversation as the public routes do. axe at 1280 px and 390 px, no CSP violation.
  */
 describe('console in Chromium: the live chat inbox', () => {
+  const browser = consoleInBrowser();
   let t: TestApp;
-  let closeBrowser: () => Promise<void>;
   let page: Page;
   let cspViolations: string[];
   let org: TestOrg;
   let accountId: string;
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await startTestApp();
-    ({ page, cspViolations, close: closeBrowser } = await openPage());
+    ({ t, page, cspViolations } = browser);
     org = await createOrg(t);
     accountId = (await createAccount(t, org.id, { phoneNumberId: 'pn-console-inbox' })).id;
-    await signIn(page, t.baseUrl, ADMIN_TOKEN);
-  }, 120_000);
-
-  afterAll(async () => {
-    await closeBrowser?.();
-    await t?.close();
   });
 
   const statusOf = async (id: string) =>
