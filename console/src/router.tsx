@@ -10,6 +10,8 @@ import { CaseDetailPage } from './pages/case-detail';
 import { AssistantsPage } from './pages/assistants';
 import { ApiKeysPage } from './pages/api-keys';
 import { PhoneNumbersPage } from './pages/phone-numbers';
+import { NumberHealthPage } from './numbers/number-health';
+import { DetectionReportPage } from './answers/detection-report';
 import { WebhooksPage } from './pages/webhooks';
 import { MessagingPage } from './pages/messaging';
 import { UsagePage } from './pages/usage';
@@ -38,12 +40,19 @@ export const router = createBrowserRouter(
             { path: 'calls', element: <CallsPage /> },
             { path: 'calls/:callId', element: <CallDetailPage /> },
             { path: 'contacts', element: <ContactsPage /> },
+            {
+              path: 'contacts/import',
+              // Loaded when opened: the CSV parser is most of its weight.
+              lazy: async () => ({ Component: (await import('./contacts/import-contacts')).ImportContactsPage }),
+            },
             { path: 'cases', element: <CasesPage /> },
             { path: 'cases/:caseId', element: <CaseDetailPage /> },
             { path: 'tools', element: <ToolsPage /> },
             { path: 'assistants', element: <AssistantsPage /> },
             { path: 'keys', element: <ApiKeysPage /> },
             { path: 'numbers', element: <PhoneNumbersPage /> },
+            { path: 'numbers/:numberId/health', element: <NumberHealthPage /> },
+            { path: 'answer-detection', element: <DetectionReportPage /> },
             { path: 'webhooks', element: <WebhooksPage /> },
             { path: 'messaging', element: <MessagingPage /> },
             { path: 'usage', element: <UsagePage /> },

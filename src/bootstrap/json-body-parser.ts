@@ -7,8 +7,11 @@ import { nulPath, replaceNul } from '../common/validation/nul-characters';
 /** Signed provider callbacks: never refused for their content, which the provider would only send again. */
 export const PROVIDER_CALLBACKS = /^\/platform\//;
 
-/** Routes whose bodies may hold more members (method and path, no query). */
-const BULK_ROUTES = new Set(['POST /api/v1/campaigns', 'POST /api/v1/contacts/batch']);
+/**
+ * Routes whose bodies may hold more members (method and path, no query): the bulk creates and their console
+ * twins under an organization.
+ */
+const BULK_ROUTES = /^POST \/(api\/v1|admin\/v1\/organizations\/[^/]+)\/(campaigns|contacts\/batch)$/;
 
 /**
  * The application/json parser: the body's shape (members, depth; docs/contracts/bounds.md) is checked on its raw bytes
@@ -24,7 +27,7 @@ export function useBoundedJsonParser(app: NestFastifyApplication, fastify: Fasti
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   app.useBodyParser<RawServerDefault>('application/json', { bodyLimit }, (request, body, done) => {
     const route = `${request.method} ${(request.url ?? '').split('?', 1)[0]}`;
-    const violation = jsonShapeViolation(body, BULK_ROUTES.has(route) ? BULK_JSON_BODY_LIMITS : JSON_BODY_LIMITS);
+    const violation = jsonShapeViolation(body, BULK_ROUTES.test(route) ? BULK_JSON_BODY_LIMITS : JSON_BODY_LIMITS);
     if (violation) {
       done(new ApiError('VALIDATION_ERROR', violation, [{ field: 'body', message: violation }]), undefined);
       return;

@@ -5,6 +5,7 @@ import { ErrorEnvelopeDto } from '../common/openapi/error-envelope.dto';
 import { applyBodyLimitResponses } from '../common/openapi/openapi-body-limit';
 import { applyNullableRefs } from '../common/openapi/openapi-nullable-refs';
 import { applyOperationDocs } from '../common/openapi/openapi-operation-docs';
+import { SWAGGER_UI_CSS, SWAGGER_UI_JS } from './swagger-ui-theme';
 import { applySchemaConventions } from '../common/openapi/openapi-schema-names';
 import { applyWebhooks } from '../modules/webhooks/webhook-events-openapi';
 
@@ -143,5 +144,8 @@ export function setupOpenApi(app: INestApplication): void {
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: 'docs-json',
     yamlDocumentUrl: 'docs-yaml',
+    customCss: SWAGGER_UI_CSS,
+    customJsStr: SWAGGER_UI_JS,
+    swaggerOptions: { deepLinking: false },
   });
 }

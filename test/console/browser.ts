@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { ADMIN_TOKEN } from '../support/test-app';
+import { ADMIN_TOKEN, TestApp, TestAppOptions, startTestApp } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
 export const SCREENSHOTS = join(ROOT, 'docs', 'console');
@@ -143,5 +143,31 @@ export async function signedInPage(
 ): Promise<{ page: Page; cspViolations: string[]; close: () => Promise<void> }> {
   const opened = await openPage();
   await signIn(opened.page, baseUrl, ADMIN_TOKEN);
+  return opened;
+}
+
+/** What `consoleInBrowser` gives a describe block once its beforeAll ran. */
+export interface ConsoleInBrowser {
+  t: TestApp;
+  page: Page;
+  cspViolations: string[];
+}
+
+/**
+ * Registers the usual hooks of a console browser test: the console built, the app started, a Chromium page
+ * signed in (keeping CSP violations); both closed after the block. Read the fields inside tests and later hooks.
+ */
+export function consoleInBrowser(options: TestAppOptions = {}): ConsoleInBrowser {
+  const opened = {} as ConsoleInBrowser & { close?: () => Promise<void> };
+  beforeAll(async () => {
+    ensureConsoleBuilt();
+    opened.t = await startTestApp(options);
+    Object.assign(opened, await openPage());
+    await signIn(opened.page, opened.t.baseUrl, ADMIN_TOKEN);
+  }, 120_000);
+  afterAll(async () => {
+    await opened.close?.();
+    await opened.t?.close();
+  });
   return opened;
 }

@@ -20,6 +20,8 @@ export interface BadRow {
 
 export interface ParsedAudience {
   rows: AudienceRow[];
+  /** The file's line of each row in `rows` (same order), to name a row the API refuses. */
+  lines: number[];
   bad: BadRow[];
   /** A problem with the file as a whole (no `to` column, too many rows): nothing can be created from it. */
   fileProblem?: string;
@@ -40,15 +42,17 @@ export function parseAudienceCsv(text: string): ParsedAudience {
     transformHeader: (h) => h.trim(),
   });
   const columns = parsed.meta.fields ?? [];
-  if (!columns.includes('to')) return { rows: [], bad: [], fileProblem: 'The file has no "to" column.' };
+  if (!columns.includes('to')) return { rows: [], lines: [], bad: [], fileProblem: 'The file has no "to" column.' };
   if (parsed.data.length > CAMPAIGN_BOUNDS.audience) {
     return {
       rows: [],
+      lines: [],
       bad: [],
       fileProblem: `The file has ${parsed.data.length} rows; a campaign takes at most ${CAMPAIGN_BOUNDS.audience}.`,
     };
   }
   const rows: AudienceRow[] = [];
+  const lines: number[] = [];
   const bad: BadRow[] = [];
   const structural = new Map<number, string>();
   for (const error of parsed.errors) {
@@ -58,9 +62,12 @@ export function parseAudienceCsv(text: string): ParsedAudience {
     const line = index + 2;
     const result = checkRow(record, structural.get(index));
     if (typeof result === 'string') bad.push({ line, problem: result });
-    else rows.push(result);
+    else {
+      rows.push(result);
+      lines.push(line);
+    }
   });
-  return { rows, bad };
+  return { rows, lines, bad };
 }
 
 function checkRow(record: Record<string, string>, structural: string | undefined): AudienceRow | string {

@@ -7,6 +7,7 @@ import { orgPath, useLivemode, useOrgId, useWorldPath, worldParams } from '../pa
 import { CaseSelect, GroupSelect } from '../pages/choices';
 import { ErrorNote, Field } from '../ui';
 import { parseAudienceCsv, type ParsedAudience } from './audience-csv';
+import { CreatedReport, SkipInvalidRowsOffer } from './skip-invalid-rows';
 import { CapField, RetryFields, WindowFields, defaultRetry, defaultWindow } from './campaign-form-parts';
 
 type Body = Schemas['CreateCampaignDto'];
@@ -37,15 +38,20 @@ export function NewCampaignPage() {
     queryKey: ['numbers', orgId],
     queryFn: () => unwrap(api.GET('/admin/v1/organizations/{orgId}/phone-numbers', { params: orgPath(orgId) })),
   });
+  const [created, setCreated] = useState<Schemas['ConsoleCreatedCampaignResponse']>();
   const create = useMutation({
     mutationFn: (body: Body) =>
       unwrap(api.POST('/admin/v1/organizations/{orgId}/campaigns', { params: worldParams(orgId, livemode), body })),
-    onSuccess: (created) => void navigate(worldPath(`/orgs/${orgId}/campaigns/${created.data.id}`)),
+    // What the preflight left out is shown before the campaign's page; a clean audience goes straight there.
+    onSuccess: ({ data }) => {
+      if (data.refusedRows?.length || data.duplicatesRemoved) setCreated(data);
+      else void navigate(worldPath(`/orgs/${orgId}/campaigns/${data.id}`));
+    },
   });
   const rows = csv && !csv.fileProblem ? csv.rows : [];
   const ready = source === 'csv' ? rows.length > 0 : groupId !== '';
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = (event?: FormEvent, skipInvalidRows = false) => {
+    event?.preventDefault();
     create.mutate({
       name,
       from: from || numbers.data?.data[0]?.number || '',
@@ -55,6 +61,7 @@ export function NewCampaignPage() {
       ...(useRetry ? { retry } : {}),
       ...(maxConcurrent ? { maxConcurrent: Number(maxConcurrent) } : {}),
       ...(callsPerMinute ? { callsPerMinute: Number(callsPerMinute) } : {}),
+      ...(skipInvalidRows ? { skipInvalidRows } : {}),
     });
   };
   return (
@@ -148,12 +155,27 @@ export function NewCampaignPage() {
           value={callsPerMinute}
           onChange={setCallsPerMinute}
         />
-        <button type="submit" disabled={!ready || create.isPending}>
+        <button type="submit" disabled={!ready || create.isPending || !!created}>
           {source === 'csv'
             ? `Create campaign from ${rows.length} row${rows.length === 1 ? '' : 's'}`
             : 'Create campaign'}
         </button>
         {create.isError && <ErrorNote error={create.error} listDetails />}
+        {create.isError && (
+          <SkipInvalidRowsOffer
+            error={create.error}
+            rowsSent={source === 'csv' ? rows.length : undefined}
+            busy={create.isPending}
+            onSkip={() => submit(undefined, true)}
+          />
+        )}
+        {created && (
+          <CreatedReport
+            answer={created}
+            lineOf={source === 'csv' ? (row) => csv?.lines[row] : undefined}
+            campaignPath={worldPath(`/orgs/${orgId}/campaigns/${created.id}`)}
+          />
+        )}
       </form>
     </>
   );

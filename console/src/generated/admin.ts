@@ -322,6 +322,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/organizations/{orgId}/calls/{id}/label": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A call's label; 404 NOT_FOUND when it has none (GET /api/v1/calls/{id}/label) */
+        get: operations["adminGetCallLabel"];
+        /** Record who a person heard answer an ended call of the chosen world (PUT /api/v1/calls/{id}/label) */
+        put: operations["adminLabelCall"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/organizations/{orgId}/campaigns": {
         parameters: {
             query?: never;
@@ -511,6 +529,23 @@ export interface paths {
         put?: never;
         /** Create a contact in the chosen world (POST /api/v1/contacts: same body, bounds and errors) */
         post: operations["adminCreateContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/contacts/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create up to 1,000 contacts at once in the chosen world (POST /api/v1/contacts/batch: same body, bounds, results and Idempotency-Key) */
+        post: operations["adminCreateContactsBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -758,6 +793,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/organizations/{orgId}/messaging/conversations/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a conversation of the chosen world (POST /api/v1/messaging/conversations/{id}/close)
+         * @description Extension. Conversation states: `active` (the chat agent answers, when the account has it on), `handed_off` (a person answers; the bot is silent) and `closed`. Moves: hand-off from `active`; close from `active` or `handed_off`; reopen from `handed_off` or `closed` (back to `active`, the bot-reply count starting afresh). Any other move is 422 INVALID_STATE. A hand-off sends the `conversation.handed_off` webhook event.
+         */
+        post: operations["adminCloseConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/messaging/conversations/{id}/hand-off": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand a conversation of the chosen world to a person (POST /api/v1/messaging/conversations/{id}/hand-off)
+         * @description Extension. Conversation states: `active` (the chat agent answers, when the account has it on), `handed_off` (a person answers; the bot is silent) and `closed`. Moves: hand-off from `active`; close from `active` or `handed_off`; reopen from `handed_off` or `closed` (back to `active`, the bot-reply count starting afresh). Any other move is 422 INVALID_STATE. A hand-off sends the `conversation.handed_off` webhook event.
+         */
+        post: operations["adminHandOffConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/messaging/conversations/{id}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a conversation of the chosen world back to the bot (POST /api/v1/messaging/conversations/{id}/reopen)
+         * @description Extension. Conversation states: `active` (the chat agent answers, when the account has it on), `handed_off` (a person answers; the bot is silent) and `closed`. Moves: hand-off from `active`; close from `active` or `handed_off`; reopen from `handed_off` or `closed` (back to `active`, the bot-reply count starting afresh). Any other move is 422 INVALID_STATE. A hand-off sends the `conversation.handed_off` webhook event.
+         */
+        post: operations["adminReopenConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/organizations/{orgId}/messaging/messages": {
         parameters: {
             query?: never;
@@ -833,6 +928,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/organizations/{orgId}/phone-numbers/{id}/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A number's daily answer figures and status from the chosen world's calls (GET /api/v1/phone-numbers/{id}/health) */
+        get: operations["adminGetPhoneNumberHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/organizations/{orgId}/prompts": {
         parameters: {
             query?: never;
@@ -884,6 +996,23 @@ export interface paths {
         put?: never;
         /** Pause or resume a recurring schedule */
         post: operations["adminSetScheduleStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/reports/answer-detection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Answer detection against people's labels, per voice platform, in the chosen world (GET /api/v1/reports/answer-detection) */
+        get: operations["adminGetAnswerDetectionReport"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1461,6 +1590,10 @@ export interface components {
             successCriteria?: string | null;
             summary?: boolean;
         };
+        AnswerDetectionReportResponse: {
+            /** @description One entry per platform with at least one labelled call matching the filters, by name */
+            platforms: components["schemas"]["PlatformDetectionResponse"][];
+        };
         ApiKeyResponse: {
             /** Format: date-time */
             createdAt: string;
@@ -1622,6 +1755,21 @@ export interface components {
             variableValues: {
                 [key: string]: string;
             } | null;
+        };
+        CallLabelResponse: {
+            /**
+             * @description Who a person heard answer
+             * @enum {string}
+             */
+            answeredBy: "human" | "voicemail" | "screener" | "unknown";
+            /** Format: uuid */
+            callId: string;
+            /**
+             * Format: date-time
+             * @description When the label was last set
+             */
+            labelledAt: string;
+            note: string | null;
         };
         CallResponse: {
             /** @description Extension: the post-call analysis of an ended call whose case asks for one; null otherwise (docs/tools.md) */
@@ -2172,6 +2320,25 @@ export interface components {
             /** @example Alice Smith */
             title: string;
         };
+        ContactsBatchRowResponse: {
+            /** @description Why the row was refused (`details` name its fields) */
+            error?: components["schemas"]["ErrorBodyDto"];
+            /**
+             * Format: uuid
+             * @description The contact created, or the one that has the phone
+             */
+            id?: string;
+            /**
+             * @description 0-based index of the row in `contacts`
+             * @example 0
+             */
+            row: number;
+            /**
+             * @description `created`; `exists` when the world already had a contact with this phone (an earlier row of the batch included; nothing changed); `refused` with the error POST /contacts would have answered
+             * @enum {string}
+             */
+            status: "created" | "exists" | "refused";
+        };
         ConversationDetailResponse: {
             aiSummary: string | null;
             /**
@@ -2424,6 +2591,10 @@ export interface components {
         CreateContactGroupDto: {
             /** @example VIP patients */
             name: string;
+        };
+        CreateContactsBatchDto: {
+            /** @description Each the body of POST /api/v1/contacts, checked on its own: a row that is not valid is answered `refused` and the others are still created */
+            contacts: components["schemas"]["CreateContactDto"][];
         };
         CreateFollowUpCampaignDto: {
             /**
@@ -3044,6 +3215,15 @@ export interface components {
              */
             systemPromptId: string;
         };
+        LabelCallDto: {
+            /**
+             * @description Who a person heard answer the call
+             * @enum {string}
+             */
+            answeredBy: "human" | "voicemail" | "screener" | "unknown";
+            /** @description What the reviewer noticed; at most 1000 characters */
+            note?: string | null;
+        };
         LinkSystemPromptDto: {
             /**
              * Format: uuid
@@ -3213,6 +3393,63 @@ export interface components {
              */
             providerId: string;
         };
+        NumberHealthDayResponse: {
+            /**
+             * @description human / placed (0-1); null without calls
+             * @example 0.4
+             */
+            answerRate: number | null;
+            /**
+             * @description Mean talk time of the calls someone or something picked up; null when none was
+             * @example 61.5
+             */
+            avgTalkSeconds: number | null;
+            /**
+             * Format: date
+             * @description The UTC day
+             * @example 2026-11-30
+             */
+            date: string;
+            /**
+             * @description Calls that failed (status `error`)
+             * @example 2
+             */
+            failed: number;
+            /**
+             * @description Calls a person answered (`answeredBy: human`)
+             * @example 48
+             */
+            human: number;
+            /**
+             * @description Calls nobody answered (ended without `answeredBy`)
+             * @example 40
+             */
+            notAnswered: number;
+            /**
+             * @description Outbound calls from the number that ended that day
+             * @example 120
+             */
+            placed: number;
+            /**
+             * @description Calls a voicemail answered
+             * @example 30
+             */
+            voicemail: number;
+        };
+        NumberHealthResponse: {
+            /** @description Only the days that had calls, oldest first */
+            days: components["schemas"]["NumberHealthDayResponse"][];
+            /**
+             * @description E.164
+             * @example +14155550142
+             */
+            number: string;
+            /**
+             * @description `degraded` when the answer rate of the last 50 placed calls (at least 50) is below half of the number's own 30-day answer rate, `watch` below three quarters, else `healthy`
+             * @enum {string}
+             */
+            status: "healthy" | "watch" | "degraded";
+        };
         OrganizationLimitsResponse: {
             /**
              * Format: uuid
@@ -3359,6 +3596,59 @@ export interface components {
             error: string;
             /** @enum {string} */
             platform: "simulator" | "vapi" | "retell";
+        };
+        PlatformDetectionResponse: {
+            /**
+             * @description Labelled calls counted
+             * @example 40
+             */
+            labelled: number;
+            /**
+             * @description Calls by label (outer key: what a person heard) and by what the platform detected (inner key: the call's `answeredBy`; a call with none counts as `unknown`). Every outcome (human, voicemail, screener, unknown) is present on both axes.
+             * @example {
+             *       "human": {
+             *         "human": 20,
+             *         "screener": 0,
+             *         "unknown": 1,
+             *         "voicemail": 1
+             *       },
+             *       "screener": {
+             *         "human": 2,
+             *         "screener": 0,
+             *         "unknown": 0,
+             *         "voicemail": 0
+             *       },
+             *       "unknown": {
+             *         "human": 0,
+             *         "screener": 0,
+             *         "unknown": 1,
+             *         "voicemail": 0
+             *       },
+             *       "voicemail": {
+             *         "human": 2,
+             *         "screener": 0,
+             *         "unknown": 1,
+             *         "voicemail": 12
+             *       }
+             *     }
+             */
+            matrix: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            /** @enum {string} */
+            platform: "simulator" | "vapi" | "retell";
+            /**
+             * @description Labelled voicemail among calls detected voicemail (0-1); null when none was detected voicemail
+             * @example 0.8
+             */
+            voicemailPrecision: number | null;
+            /**
+             * @description Detected voicemail among calls labelled voicemail (0-1; detected `unknown` is a miss); null when none was labelled voicemail
+             * @example 0.8
+             */
+            voicemailRecall: number | null;
         };
         PromptResponse: {
             /** @example You are the front desk of Acme Dental. Book, move or cancel appointments. */
@@ -5974,6 +6264,174 @@ export interface operations {
             };
         };
     };
+    adminGetCallLabel: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CallLabelResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminLabelCall: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LabelCallDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CallLabelResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INVALID_STATE */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     adminListCampaigns: {
         parameters: {
             query?: {
@@ -7272,6 +7730,112 @@ export interface operations {
             };
         };
     };
+    adminCreateContactsBatch: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: {
+                /** @description Makes the create safe to retry: for 24 h a repeat with the same key and body replays the first response (header `Idempotent-Replayed: true`); the same key with another body is 422, and a repeat while the first is still running is 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateContactsBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ContactsBatchRowResponse"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description IDEMPOTENCY_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     adminGetContact: {
         parameters: {
             query?: {
@@ -8457,6 +9021,252 @@ export interface operations {
             };
         };
     };
+    adminCloseConversation: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ConversationResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INVALID_STATE */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminHandOffConversation: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ConversationResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INVALID_STATE */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminReopenConversation: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ConversationResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INVALID_STATE */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     adminSendMessage: {
         parameters: {
             query?: {
@@ -8883,6 +9693,81 @@ export interface operations {
             };
         };
     };
+    adminGetPhoneNumberHealth: {
+        parameters: {
+            query?: {
+                /** @description UTC days back from today (included), 1-90 */
+                days?: number;
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NumberHealthResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     adminCreatePrompt: {
         parameters: {
             query?: never;
@@ -9103,6 +9988,86 @@ export interface operations {
             };
             /** @description PAYLOAD_TOO_LARGE */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminGetAnswerDetectionReport: {
+        parameters: {
+            query?: {
+                /** @description Only calls created at or after this time (ISO 8601, between the years 1970 and 9999) */
+                from?: string;
+                /** @description Only calls created before this time (ISO 8601, between the years 1970 and 9999) */
+                to?: string;
+                /** @description Only calls placed on this voice platform */
+                platform?: "simulator" | "vapi" | "retell";
+                /** @description Only calls placed by this campaign */
+                campaignId?: string;
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AnswerDetectionReportResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11338,6 +12303,7 @@ type ReadonlyArray<T> = [
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsAdminV1OrganizationsOrgIdCallsGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/calls"]["get"]["parameters"]["query"]["status"]> = ["new", "scheduled", "processing", "ended", "cancelled", "error"];
 export const pathsAdminV1OrganizationsOrgIdMessagingConversationsGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/messaging/conversations"]["get"]["parameters"]["query"]["status"]> = ["active", "handed_off", "closed"];
+export const pathsAdminV1OrganizationsOrgIdReportsAnswerDetectionGetParametersQueryPlatformValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/reports/answer-detection"]["get"]["parameters"]["query"]["platform"]> = ["simulator", "vapi", "retell"];
 export const pathsAdminV1OrganizationsOrgIdUsageHistoryGetParametersQueryTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/usage/history"]["get"]["parameters"]["query"]["type"]> = ["inbound_call", "outbound_call", "monthly_renewal", "addon_purchase", "admin_adjustment", "coupon_redemption", "trial_activation", "trial_conversion", "trial_expiration"];
 export const pathsAdminV1OrganizationsOrgIdWebhooksIdDeliveriesGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/webhooks/{id}/deliveries"]["get"]["parameters"]["query"]["status"]> = ["pending", "delivered", "failed"];
 export const pathsAdminV1OrganizationsOrgIdWebhooksIdDeliveriesGetParametersQueryEventValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/organizations/{orgId}/webhooks/{id}/deliveries"]["get"]["parameters"]["query"]["event"]> = ["call.started", "call.ended", "call.failed", "call.scheduled", "call.cancelled", "contact.created", "contact.updated", "contact.deleted", "campaign.started", "campaign.paused", "campaign.completed", "message.received", "message.sent", "message.delivered", "message.read", "message.failed", "conversation.handed_off", "phone_number.health_changed", "scenario_run.completed", "webhook.test"];
@@ -11349,6 +12315,7 @@ export const automationResponseStatusValues: ReadonlyArray<FlattenedDeepRequired
 export const callDetailResponseDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallDetailResponse"]["direction"]> = ["outbound", "inbound"];
 export const callDetailResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallDetailResponse"]["platform"]> = ["simulator", "vapi", "retell"];
 export const callDetailResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallDetailResponse"]["status"]> = ["new", "scheduled", "processing", "ended", "cancelled", "error"];
+export const callLabelResponseAnsweredByValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallLabelResponse"]["answeredBy"]> = ["human", "voicemail", "screener", "unknown"];
 export const callResponseDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallResponse"]["direction"]> = ["outbound", "inbound"];
 export const callResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallResponse"]["platform"]> = ["simulator", "vapi", "retell"];
 export const callResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CallResponse"]["status"]> = ["new", "scheduled", "processing", "ended", "cancelled", "error"];
@@ -11363,6 +12330,7 @@ export const consoleCampaignResponseStatusValues: ReadonlyArray<FlattenedDeepReq
 export const consoleCreatedCampaignResponseActionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsoleCreatedCampaignResponse"]["actions"]> = ["start", "pause", "resume", "cancel"];
 export const consoleCreatedCampaignResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsoleCreatedCampaignResponse"]["status"]> = ["draft", "scheduled", "running", "paused", "completed", "cancelled"];
 export const consoleSessionResponseSubjectValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsoleSessionResponse"]["subject"]> = ["admin"];
+export const contactsBatchRowResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ContactsBatchRowResponse"]["status"]> = ["created", "exists", "refused"];
 export const conversationDetailResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConversationDetailResponse"]["status"]> = ["active", "handed_off", "closed"];
 export const conversationResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConversationResponse"]["status"]> = ["active", "handed_off", "closed"];
 export const createApiKeyDtoEnvironmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateApiKeyDto"]["environment"]> = ["live", "test"];
@@ -11386,6 +12354,7 @@ export const followUpCampaignResponseTriggerOnValues: ReadonlyArray<FlattenedDee
 export const followUpMessageResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FollowUpMessageResponse"]["status"]> = ["sending", "sent", "skipped"];
 export const healthIndicatorStateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthIndicatorStateResponse"]["status"]> = ["up", "down"];
 export const healthResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["status"]> = ["ok", "error", "shutting_down"];
+export const labelCallDtoAnsweredByValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LabelCallDto"]["answeredBy"]> = ["human", "voicemail", "screener", "unknown"];
 export const messageResponseDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessageResponse"]["direction"]> = ["inbound", "outbound"];
 export const messageResponseMessageTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessageResponse"]["messageType"]> = ["text", "template", "image", "audio", "video", "document", "sticker", "location", "contacts", "reaction", "interactive", "button", "unsupported"];
 export const messageResponseSenderTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessageResponse"]["senderType"]> = ["user", "bot", "agent"];
@@ -11393,8 +12362,10 @@ export const messagingAccountResponseStatusValues: ReadonlyArray<FlattenedDeepRe
 export const messagingTemplateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessagingTemplateResponse"]["status"]> = ["APPROVED", "PENDING", "REJECTED", "IN_APPEAL", "PAUSED", "DISABLED", "PENDING_DELETION", "DELETED", "LIMIT_EXCEEDED"];
 export const minuteGrantDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MinuteGrantDto"]["type"]> = ["addon_purchase", "coupon_redemption", "admin_adjustment"];
 export const numberFallbackDtoPlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NumberFallbackDto"]["platform"]> = ["simulator", "vapi", "retell"];
+export const numberHealthResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NumberHealthResponse"]["status"]> = ["healthy", "watch", "degraded"];
 export const phoneNumberResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhoneNumberResponse"]["platform"]> = ["simulator", "vapi", "retell"];
 export const platformAttemptResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PlatformAttemptResponse"]["platform"]> = ["simulator", "vapi", "retell"];
+export const platformDetectionResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PlatformDetectionResponse"]["platform"]> = ["simulator", "vapi", "retell"];
 export const putDestinationRulesDtoAllowedClassesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PutDestinationRulesDto"]["allowedClasses"]> = ["premium-rate", "satellite", "international-network"];
 export const putDestinationRulesDtoAllowedCountriesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PutDestinationRulesDto"]["allowedCountries"]> = ["AC", "AD", "AE", "AF", "AG", "AI", "AL", "AM", "AO", "AR", "AS", "AT", "AU", "AW", "AX", "AZ", "BA", "BB", "BD", "BE", "BF", "BG", "BH", "BI", "BJ", "BL", "BM", "BN", "BO", "BQ", "BR", "BS", "BT", "BW", "BY", "BZ", "CA", "CC", "CD", "CF", "CG", "CH", "CI", "CK", "CL", "CM", "CN", "CO", "CR", "CU", "CV", "CW", "CX", "CY", "CZ", "DE", "DJ", "DK", "DM", "DO", "DZ", "EC", "EE", "EG", "EH", "ER", "ES", "ET", "FI", "FJ", "FK", "FM", "FO", "FR", "GA", "GB", "GD", "GE", "GF", "GG", "GH", "GI", "GL", "GM", "GN", "GP", "GQ", "GR", "GT", "GU", "GW", "GY", "HK", "HN", "HR", "HT", "HU", "ID", "IE", "IL", "IM", "IN", "IO", "IQ", "IR", "IS", "IT", "JE", "JM", "JO", "JP", "KE", "KG", "KH", "KI", "KM", "KN", "KP", "KR", "KW", "KY", "KZ", "LA", "LB", "LC", "LI", "LK", "LR", "LS", "LT", "LU", "LV", "LY", "MA", "MC", "MD", "ME", "MF", "MG", "MH", "MK", "ML", "MM", "MN", "MO", "MP", "MQ", "MR", "MS", "MT", "MU", "MV", "MW", "MX", "MY", "MZ", "NA", "NC", "NE", "NF", "NG", "NI", "NL", "NO", "NP", "NR", "NU", "NZ", "OM", "PA", "PE", "PF", "PG", "PH", "PK", "PL", "PM", "PR", "PS", "PT", "PW", "PY", "QA", "RE", "RO", "RS", "RU", "RW", "SA", "SB", "SC", "SD", "SE", "SG", "SH", "SI", "SJ", "SK", "SL", "SM", "SN", "SO", "SR", "SS", "ST", "SV", "SX", "SY", "SZ", "TA", "TC", "TD", "TG", "TH", "TJ", "TK", "TL", "TM", "TN", "TO", "TR", "TT", "TV", "TW", "TZ", "UA", "UG", "US", "UY", "UZ", "VA", "VC", "VE", "VG", "VI", "VN", "VU", "WF", "WS", "XK", "YE", "YT", "ZA", "ZM", "ZW"];
 export const recurringScheduleResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecurringScheduleResponse"]["status"]> = ["active", "paused"];

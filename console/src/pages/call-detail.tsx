@@ -3,6 +3,7 @@ import { useRef } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap, type Schemas } from '../api';
 import { ConfirmButton, ErrorNote, QueryView, StatusBadge, TestBadge, formatDate } from '../ui';
+import { CallLabel } from '../answers/call-label';
 import { CallToolActivity } from '../tools/call-tool-activity';
 import { TERMINAL } from './calls';
 import { useLivemode, useOrgId, useWorldPath } from './org-layout';
@@ -148,6 +149,10 @@ function CallFacts({ call: c }: { call: Call }) {
         ) : (
           '—'
         )}
+      </dd>
+      <dt>Who answered (reviewer)</dt>
+      <dd>
+        <CallLabel call={c} />
       </dd>
       <dt>Updated</dt>
       <dd>{formatDate(c.updatedAt)}</dd>

@@ -1,14 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { api, unwrap, type Schemas } from '../api';
 import { Field, PagedView, QueryView, TestBadge, usePaged, ExpandButton } from '../ui';
 import { GroupSelect } from './choices';
 import { ContactForm } from './contact-form';
-import { useLivemode, useOrgId } from './org-layout';
+import { useLivemode, useOrgId, useWorldPath } from './org-layout';
 
 export function ContactsPage() {
   const orgId = useOrgId();
   const livemode = useLivemode();
+  const worldPath = useWorldPath();
   const [search, setSearch] = useState('');
   const [groupId, setGroupId] = useState('');
   const [open, setOpen] = useState<string>();
@@ -30,7 +32,8 @@ export function ContactsPage() {
         <button type="button" onClick={() => setCreating(true)}>
           New contact
         </button>
-      )}
+      )}{' '}
+      <Link to={worldPath(`/orgs/${orgId}/contacts/import`)}>Import a CSV file</Link>
       <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <Field label="Search name or phone">
           {(id) => (

@@ -48,6 +48,7 @@ export function worldParams(orgId: string, livemode: boolean) {
 const SECTIONS = [
   ['', 'Overview'],
   ['calls', 'Calls'],
+  ['answer-detection', 'Answer detection'],
   ['contacts', 'Contacts'],
   ['do-not-call', 'Do not call'],
   ['destinations', 'Destinations'],

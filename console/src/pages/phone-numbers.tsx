@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, unwrap } from '../api';
 import { Field, FormActions, QueryView, formatDate } from '../ui';
+import { NumberHealthLink } from '../numbers/number-health';
 import { orgPath, useOrgId } from './org-layout';
 
 export function PhoneNumbersPage() {
@@ -26,7 +27,8 @@ export function PhoneNumbersPage() {
           <ul className="rows">
             {data.map((n) => (
               <li key={n.id}>
-                <strong>{n.number}</strong> {n.label} <span className="muted">added {formatDate(n.createdAt)}</span>
+                <strong>{n.number}</strong> {n.label} <span className="muted">added {formatDate(n.createdAt)}</span>{' '}
+                <NumberHealthLink numberId={n.id} number={n.number} />
               </li>
             ))}
           </ul>

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { Observable, from, of } from 'rxjs';
 import { catchError, mergeMap } from 'rxjs/operators';
+import { consoleRequestWorld } from '../auth/console-request-world';
 import { ApiError } from '../errors/api-error';
 import { IdempotencyService } from './idempotency.service';
 import { IDEMPOTENT_SECRET_SOURCE, ReplaySecretSource, restoreSecret, withholdSecret } from './replay-secret';
@@ -30,7 +31,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (!KEY_PATTERN.test(clientKey)) {
       throw ApiError.validation('Idempotency-Key', 'Idempotency-Key must be 1-255 printable ASCII characters');
     }
-    const { organizationId, livemode } = request.auth!;
+    // A console route (signed-in operator, no key) names its world in the path and the Test / Live switch.
+    const { organizationId, livemode } = request.auth ?? consoleRequestWorld(request);
     // Keys are kept per organization and world: a test key's key never replays a live response. The stored key
     // of the test world starts with "test " (a space, which no client key can hold), so the two never meet.
     const key = livemode ? clientKey : `test ${clientKey}`;

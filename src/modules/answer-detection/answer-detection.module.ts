@@ -12,5 +12,6 @@ import { CallLabelsService } from './call-labels.service';
   imports: [TypeOrmModule.forFeature([CallLabel]), CallsModule],
   controllers: [CallLabelsController, AnswerDetectionReportController],
   providers: [CallLabelsRepository, CallLabelsService],
+  exports: [CallLabelsService],
 })
 export class AnswerDetectionModule {}

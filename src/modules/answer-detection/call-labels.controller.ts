@@ -8,7 +8,8 @@ import { ApiDataResponse } from '../../common/openapi/api-data-response.decorato
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { CallLabelResponse } from './call-label.response';
 import { CallLabelsService } from './call-labels.service';
-import { LabelCallDto, MAX_LABEL_NOTE } from './dto/label-call.dto';
+import { LabelCallDto } from './dto/label-call.dto';
+import { MAX_LABEL_NOTE } from './label-bounds';
 
 @ApiTags('Calls (extension)')
 @Controller('api/v1/calls/:id/label')

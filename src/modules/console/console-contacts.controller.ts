@@ -13,6 +13,10 @@ import { ContactsService } from '../contacts/contacts.service';
 import { CreateContactDto } from '../contacts/dto/create-contact.dto';
 import { ListContactsQueryDto } from '../contacts/dto/list-contacts-query.dto';
 import { World } from '../../common/auth/world';
+import { Idempotent } from '../../common/idempotency/idempotent.decorator';
+import { ContactsBatchRowResponse } from '../contacts/contacts-batch.response';
+import { ContactsBatchService } from '../contacts/contacts-batch.service';
+import { CreateContactsBatchDto } from '../contacts/dto/create-contacts-batch.dto';
 import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 
 @ApiTags('Contacts')
@@ -22,6 +26,7 @@ export class ConsoleContactsController {
   constructor(
     private readonly contacts: ContactsService,
     private readonly groups: ContactGroupsService,
+    private readonly batch: ContactsBatchService,
   ) {}
 
   @Get('contacts')
@@ -51,6 +56,22 @@ export class ConsoleContactsController {
   @ApiAdminErrors('CONFLICT')
   async create(@ConsoleWorld(ExistingWorldPipe) world: World, @Body() dto: CreateContactDto) {
     return { data: ContactResponse.from(await this.contacts.create(world, dto)) };
+  }
+
+  @Post('contacts/batch')
+  @HttpCode(200)
+  @Idempotent()
+  @ApiConsoleWorld()
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'adminCreateContactsBatch',
+    summary:
+      'Create up to 1,000 contacts at once in the chosen world (POST /api/v1/contacts/batch: same body, bounds, results and Idempotency-Key)',
+  })
+  @ApiDataResponse(ContactsBatchRowResponse, { isArray: true })
+  @ApiAdminErrors()
+  async createBatch(@ConsoleWorld(ExistingWorldPipe) world: World, @Body() dto: CreateContactsBatchDto) {
+    return { data: await this.batch.create(world, dto.contacts) };
   }
 
   @Get('contacts/:id')

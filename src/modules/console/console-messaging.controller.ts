@@ -19,6 +19,9 @@ import { SendMessageBodyPipe } from '../messaging/dto/send-message-body.pipe';
 import { SendMessageDto } from '../messaging/dto/send-message.dto';
 import { MessagingTemplateResponse } from '../messaging/messaging-template.response';
 import { World } from '../../common/auth/world';
+import { ConversationMove } from '../messaging/conversation-transitions';
+import { ConversationMovesCommand } from '../messaging/chat-agent/conversation-moves.command';
+import { MOVE_DOCS } from '../messaging/chat-agent/conversation-moves.controller';
 import { ApiConsoleWorld, ConsoleWorld, ExistingWorldPipe } from './console-world';
 
 @ApiTags('Messaging')
@@ -29,6 +32,7 @@ export class ConsoleMessagingController {
     private readonly accounts: MessagingAccountsService,
     private readonly conversations: ConversationsService,
     private readonly sendMessage: SendMessageCommand,
+    private readonly moves: ConversationMovesCommand,
   ) {}
 
   @Get('accounts')
@@ -59,6 +63,52 @@ export class ConsoleMessagingController {
   @ApiAdminErrors()
   async get(@ConsoleWorld(ExistingWorldPipe) world: World, @Param('id', IdParamPipe) id: string) {
     return { data: await this.conversations.get(world, id) };
+  }
+
+  @Post('conversations/:id/hand-off')
+  @HttpCode(200)
+  @ApiConsoleWorld()
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'adminHandOffConversation',
+    summary: 'Hand a conversation of the chosen world to a person (POST /api/v1/messaging/conversations/{id}/hand-off)',
+    description: MOVE_DOCS,
+  })
+  @ApiDataResponse(ConversationResponse)
+  @ApiAdminErrors('INVALID_STATE')
+  handOff(@ConsoleWorld(ExistingWorldPipe) world: World, @Param('id', IdParamPipe) id: string) {
+    return this.move(world, id, 'hand-off');
+  }
+
+  @Post('conversations/:id/close')
+  @HttpCode(200)
+  @ApiConsoleWorld()
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'adminCloseConversation',
+    summary: 'Close a conversation of the chosen world (POST /api/v1/messaging/conversations/{id}/close)',
+    description: MOVE_DOCS,
+  })
+  @ApiDataResponse(ConversationResponse)
+  @ApiAdminErrors('INVALID_STATE')
+  close(@ConsoleWorld(ExistingWorldPipe) world: World, @Param('id', IdParamPipe) id: string) {
+    return this.move(world, id, 'close');
+  }
+
+  @Post('conversations/:id/reopen')
+  @HttpCode(200)
+  @ApiConsoleWorld()
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'adminReopenConversation',
+    summary:
+      'Give a conversation of the chosen world back to the bot (POST /api/v1/messaging/conversations/{id}/reopen)',
+    description: MOVE_DOCS,
+  })
+  @ApiDataResponse(ConversationResponse)
+  @ApiAdminErrors('INVALID_STATE')
+  reopen(@ConsoleWorld(ExistingWorldPipe) world: World, @Param('id', IdParamPipe) id: string) {
+    return this.move(world, id, 'reopen');
   }
 
   @Get('accounts/:id/templates')
@@ -94,5 +144,9 @@ export class ConsoleMessagingController {
   ): Promise<{ data: SendMessageResponse }> {
     // Whatever the console sends is a person's message, told apart from the bot's.
     return { data: await this.sendMessage.execute(world, body, 'agent') };
+  }
+
+  private async move(world: World, id: string, move: ConversationMove): Promise<{ data: ConversationResponse }> {
+    return { data: ConversationResponse.from(await this.moves.byHand(world, id, move)) };
   }
 }

@@ -2,11 +2,9 @@ import { ExecutionContext, Injectable, PipeTransform, applyDecorators, createPar
 import { ApiParam, ApiQuery } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { World } from '../../common/auth/world';
-import { ApiError } from '../../common/errors/api-error';
+import { consoleRequestWorld } from '../../common/auth/console-request-world';
 import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
 import { OrganizationsService } from '../organizations/organizations.service';
-
-type ConsoleRequest = FastifyRequest<{ Params: { orgId: string }; Querystring: { livemode?: string } }>;
 
 /**
  * The world the console is looking at, from its Test / Live switch: `?livemode=false` is the organization's test
@@ -14,14 +12,9 @@ type ConsoleRequest = FastifyRequest<{ Params: { orgId: string }; Querystring: {
  * every list, count and action the console shows obeys the switch, as a key's world binds the public routes.
  * Use it with `ExistingWorldPipe`: `@ConsoleWorld(ExistingWorldPipe) world: World`.
  */
-export const ConsoleWorld = createParamDecorator((_: unknown, ctx: ExecutionContext): World => {
-  const request = ctx.switchToHttp().getRequest<ConsoleRequest>();
-  const raw = request.query.livemode;
-  if (raw !== undefined && raw !== 'true' && raw !== 'false') {
-    throw ApiError.validation('livemode', 'livemode must be true or false');
-  }
-  return { organizationId: request.params.orgId, livemode: raw !== 'false' };
-});
+export const ConsoleWorld = createParamDecorator((_: unknown, ctx: ExecutionContext): World =>
+  consoleRequestWorld(ctx.switchToHttp().getRequest<FastifyRequest>()),
+);
 
 /** The world's `:orgId` checked as every admin route checks it (ExistingOrganizationPipe). */
 @Injectable()

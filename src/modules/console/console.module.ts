@@ -2,7 +2,9 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RateLimitModule } from '../../common/rate-limit/rate-limit.module';
 import { ConsoleSessionVerifier } from '../../common/auth/console-session-verifier';
+import { AnswerDetectionModule } from '../answer-detection/answer-detection.module';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { NumberHealthModule } from '../number-health/number-health.module';
 import { AssistantsModule } from '../assistants/assistants.module';
 import { AutomationsModule } from '../automations/automations.module';
 import { CampaignsModule } from '../campaigns/campaigns.module';
@@ -16,6 +18,8 @@ import { OrganizationsModule } from '../organizations/organizations.module';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
 import { UsageModule } from '../usage/usage.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { ConsoleAnswerDetectionController } from './console-answer-detection.controller';
+import { ConsoleNumberHealthController } from './console-number-health.controller';
 import { ConsoleCallsController } from './console-calls.controller';
 import { ConsoleCampaignsController } from './console-campaigns.controller';
 import { ConsoleContactsController } from './console-contacts.controller';
@@ -56,6 +60,8 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
     UsageModule,
     AutomationsModule,
     CampaignsModule,
+    AnswerDetectionModule,
+    NumberHealthModule,
   ],
   controllers: [
     ConsoleSessionController,
@@ -70,6 +76,8 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
     ConsoleDoNotCallController,
     ConsoleUsageController,
     ConsoleCampaignsController,
+    ConsoleAnswerDetectionController,
+    ConsoleNumberHealthController,
   ],
   providers: [
     ConsoleSessionsRepository,

@@ -21,6 +21,6 @@ import { ContactsBatchService } from './contacts-batch.service';
     ContactSearchService,
     ContactEventBodies,
   ],
-  exports: [ContactsService],
+  exports: [ContactsService, ContactsBatchService],
 })
 export class ContactsModule {}

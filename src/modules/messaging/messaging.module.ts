@@ -125,6 +125,13 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     }),
   ],
   // The dialer's message follow-ups send through the very command the public API uses.
-  exports: [MessagingAccountsService, ConversationsService, SendMessageCommand, ChatAgentsService, ChatPlatformRouter],
+  exports: [
+    MessagingAccountsService,
+    ConversationsService,
+    SendMessageCommand,
+    ChatAgentsService,
+    ChatPlatformRouter,
+    ConversationMovesCommand,
+  ],
 })
 export class MessagingModule {}

@@ -1,9 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ANSWERED_BY, AnsweredBy } from '../../call-outcomes/answered-by';
-
-/** The longest note a label may carry (docs/answer-detection.md, README "Bounds"). */
-export const MAX_LABEL_NOTE = 1000;
+import { MAX_LABEL_NOTE } from '../label-bounds';
 
 export class LabelCallDto {
   @ApiProperty({ enum: ANSWERED_BY, description: 'Who a person heard answer the call' })

@@ -10,7 +10,7 @@ import { ConversationResponse } from '../conversation.response';
 import { ConversationMove } from '../conversation-transitions';
 import { ConversationMovesCommand } from './conversation-moves.command';
 
-const MOVE_DOCS =
+export const MOVE_DOCS =
   'Extension. Conversation states: `active` (the chat agent answers, when the account has it on), `handed_off` ' +
   '(a person answers; the bot is silent) and `closed`. Moves: hand-off from `active`; close from `active` or ' +
   '`handed_off`; reopen from `handed_off` or `closed` (back to `active`, the bot-reply count starting afresh). ' +
