@@ -43,6 +43,7 @@ import { CampaignEntrySkipDetail1795740000000 } from './1795740000000-CampaignEn
 import { SealedSigningSecrets1795820000000 } from './1795820000000-SealedSigningSecrets';
 import { CallsAwaitingReport1795820000001 } from './1795820000001-CallsAwaitingReport';
 import { PhoneNumberTelephony1795820000002 } from './1795820000002-PhoneNumberTelephony';
+import { MessageContextReferral1795820000003 } from './1795820000003-MessageContextReferral';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -94,4 +95,5 @@ export const MIGRATIONS: Function[] = [
   SealedSigningSecrets1795820000000,
   CallsAwaitingReport1795820000001,
   PhoneNumberTelephony1795820000002,
+  MessageContextReferral1795820000003,
 ];
