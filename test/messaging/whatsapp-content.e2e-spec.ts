@@ -188,6 +188,62 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
     expect(await w.messageOf(row.conversation_id, row.id)).toMatchObject({ messageType: type, text, payload });
   });
 
+  it("a reply's context and a click-to-WhatsApp referral are kept on the message, in the API and the event", async () => {
+    const user = { phone: '14155558811', name: 'Rae' };
+    const reply = {
+      id: 'wamid.ctx.1',
+      type: 'text',
+      text: { body: 'Yes, that one' },
+      context: { from: '15550001111', id: 'wamid.ours.1' },
+    };
+    const fromAd = {
+      id: 'wamid.ref.1',
+      type: 'text',
+      text: { body: 'I saw your ad' },
+      referral: {
+        source_url: 'https://fb.me/ad-1',
+        source_id: '1203',
+        source_type: 'ad',
+        headline: 'Summer sale',
+        body: 'Half price this week',
+        media_type: 'image',
+        image_url: 'https://scontent.xx.fbcdn.net/v/ad.jpg',
+        ctwa_clid: 'ARAkLkA8rmlFeiCktEJQ',
+      },
+    };
+    for (const message of [reply, fromAd]) {
+      expect(await w.graph.sendWebhook(webhookOf(WABA_ID, messageChange(PHONE_NUMBER_ID, user, message)))).toBe(200);
+    }
+    const conversation = (
+      await w.org.api.get('/api/v1/messaging/conversations', { query: { limit: 100 } })
+    ).body.data.find((c: { waUserPhone: string }) => c.waUserPhone === '+14155558811');
+    const messages = (await w.org.api.get(`/api/v1/messaging/conversations/${conversation.id}`)).body.data.messages;
+    const replied = messages.find((m: { text: string }) => m.text === 'Yes, that one');
+    expect(replied).toMatchObject({
+      context: { providerMessageId: 'wamid.ours.1', from: '15550001111', forwarded: false, frequentlyForwarded: false },
+      referral: null,
+    });
+    const referred = messages.find((m: { text: string }) => m.text === 'I saw your ad');
+    expect(referred).toMatchObject({
+      context: null,
+      referral: {
+        sourceType: 'ad',
+        sourceId: '1203',
+        sourceUrl: 'https://fb.me/ad-1',
+        headline: 'Summer sale',
+        body: 'Half price this week',
+        mediaType: 'image',
+        ctwaClid: 'ARAkLkA8rmlFeiCktEJQ',
+      },
+    });
+    await w.receiver.waitFor(() =>
+      w.eventsFor(referred.id).some((e: { event: string }) => e.event === 'message.received'),
+    );
+    const event = w.eventsFor(referred.id).find((e: { event: string }) => e.event === 'message.received');
+    expect(event.data.referral).toEqual(referred.referral);
+    expect(w.validate(event)).toBe(true);
+  });
+
   it('a user known only by business-scoped id (no `from`) is kept under that id', async () => {
     const change = messageChange(
       PHONE_NUMBER_ID,

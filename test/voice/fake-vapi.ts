@@ -38,8 +38,14 @@ export interface SendOptions {
   drop?: boolean;
   /** Held this long before the first attempt. */
   delayMs?: number;
+  /** Vapi's own fixed wait for this message (assistant-request: 7.5 s), once, whatever the server's settings. */
+  answerWithinMs?: number;
 }
 
+/** How long Vapi waits for the answer to an assistant-request (fixed, whatever the server's timeoutSeconds). */
+const ASSISTANT_REQUEST_WAIT_MS = 7500;
+/** What a phone number PATCH may set to null to unset. */
+const CLEARABLE = ['assistantId', 'squadId', 'workflowId'] as const;
 /** Vapi's server-message timing scaled for tests: a backoff of 1 s waits `BACKOFF_SCALE` s. */
 const BACKOFF_SCALE = 0.02;
 /**
@@ -108,10 +114,14 @@ export class FakeVapi {
    * A number the account owns (bought or imported in Vapi's dashboard); its id. `vapi`: bought from Vapi;
    * `twilio`: a Twilio number imported with its account SID (the one carrier Vapi makes warm transfers on).
    */
-  addNumber(number: string, provider: 'vapi' | 'twilio' = 'vapi'): string {
+  addNumber(
+    number: string,
+    provider: 'vapi' | 'twilio' = 'vapi',
+    dashboard: Pick<Vapi.VapiPhoneNumber, 'assistantId' | 'squadId' | 'workflowId'> = {},
+  ): string {
     const id = randomUUID();
     const now = new Date().toISOString();
-    const owned = { id, orgId: 'fake-org', number, createdAt: now, updatedAt: now };
+    const owned = { id, orgId: 'fake-org', number, createdAt: now, updatedAt: now, ...dashboard };
     this.phoneNumbers.set(
       id,
       provider === 'twilio'
@@ -278,7 +288,10 @@ export class FakeVapi {
 
   /**
    * A customer calls one of the account's numbers: Vapi asks the number's server for an assistant
-   * (assistant-request), validates what it gets back, and starts the call with it; the Vapi call id.
+   * (assistant-request), validates what it gets back, and starts the call with it; the Vapi call id. As on Vapi:
+   * a number that names an assistant, squad or workflow (set in the dashboard) is answered with that, and no
+   * assistant-request is sent (`sent.skipped`); an answer later than Vapi's fixed 7.5 s is none, and the call
+   * ends `assistant-request-failed`.
    */
   async ring(
     phoneNumberId: string,
@@ -304,9 +317,24 @@ export class FakeVapi {
       customer: { number: from },
       phoneNumber: { ...number } as Vapi.ServerMessageAssistantRequestPhoneNumber,
     };
-    const sent = await this.deliver(number.server ?? {}, message, call.id);
+    if (number.assistantId || number.squadId || number.workflowId) {
+      this.update(call.id, {
+        status: 'in-progress',
+        ...(number.assistantId ? { assistantId: number.assistantId } : {}),
+      });
+      return {
+        vapiCallId: call.id,
+        response: undefined,
+        sent: this.record(number.server ?? {}, message, call.id, 'not-requested'),
+      };
+    }
+    const sent = await this.deliver(number.server ?? {}, message, call.id, {
+      answerWithinMs: ASSISTANT_REQUEST_WAIT_MS,
+    });
     const answer = sent.response as Vapi.ServerMessageResponseAssistantRequest | undefined;
-    if (answer?.assistant) {
+    if (!answer) {
+      this.update(call.id, { status: 'ended', endedReason: 'assistant-request-failed' });
+    } else if (answer.assistant) {
       const errors = [
         ...VapiSchema.get().validate('CreateAssistantDto', answer.assistant),
         ...VapiOpenApi.get().validate('ServerMessageResponseAssistantRequest', answer),
@@ -369,7 +397,7 @@ export class FakeVapi {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...headers },
           body,
-          signal: AbortSignal.timeout((server.timeoutSeconds ?? 20) * 1000),
+          signal: AbortSignal.timeout(options.answerWithinMs ?? (server.timeoutSeconds ?? 20) * 1000),
         });
         status = res.status;
         const text = await res.text();
@@ -382,7 +410,7 @@ export class FakeVapi {
         record.attempts.push({ status: null, headers });
       }
       const excluded = ((plan?.excludedStatusCodes ?? []) as unknown[]).includes(status);
-      if (attempt >= retries || excluded) return record;
+      if (attempt >= retries || excluded || options.answerWithinMs !== undefined) return record;
       const base = (plan?.baseDelaySeconds ?? 1) * 1000 * BACKOFF_SCALE;
       await sleep((plan?.type as unknown) === 'exponential' ? base * 2 ** attempt : base);
     }
@@ -591,10 +619,16 @@ export class FakeVapi {
     if (record.method === 'PATCH' && numberMatch) {
       const number = this.phoneNumbers.get(decodeURIComponent(numberMatch[1]));
       if (!number) return send(404, { statusCode: 404, message: 'Not Found', error: 'Not Found' });
-      const errors = VapiSchema.get().validate('UpdatePhoneNumbersRequestBody', record.body);
+      // Vapi takes null for these three (unset: assistant-request goes to the server), though its SDK types and
+      // OpenAPI document list only strings: null is judged as absent, every other value by the SDK's type.
+      const body = { ...(record.body as Record<string, unknown>) };
+      const cleared = CLEARABLE.filter((key) => body[key] === null);
+      for (const key of cleared) delete body[key];
+      const errors = VapiSchema.get().validate('UpdatePhoneNumbersRequestBody', body);
       if (errors.length) return refuse(errors);
-      const updated = { ...number, ...(record.body as object), updatedAt: new Date().toISOString() };
-      this.phoneNumbers.set(number.id, updated as Vapi.ListPhoneNumbersResponseItem);
+      const updated: Record<string, unknown> = { ...number, ...body, updatedAt: new Date().toISOString() };
+      for (const key of cleared) delete updated[key];
+      this.phoneNumbers.set(number.id, updated as unknown as Vapi.ListPhoneNumbersResponseItem);
       return send(200, updated);
     }
     send(404, { statusCode: 404, message: `Cannot ${record.method} ${path}`, error: 'Not Found' });

@@ -1,3 +1,4 @@
+import { createOrg } from '../support/factory';
 import type { TestApp } from '../support/test-app';
 import { eventsOf, finished, insertPrompt, waitForCall } from '../calls/call-fixtures';
 import type { FakeVapi } from './fake-vapi';
@@ -109,6 +110,37 @@ describe('voice platform: inbound calls through Vapi assistant-request', () => {
     expect(response).toEqual({ error: expect.any(String) });
     expect((await t.db.query(`SELECT 1 FROM calls WHERE api_call_id = $1`, [vapiCallId])).rowCount).toBe(0);
   });
+
+  it('importing a number clears the assistant its dashboard named, so Vapi asks us (assistant-request)', async () => {
+    const other = await createOrg(t);
+    const number = '+14155550179';
+    const id = fake.addNumber(number, 'vapi', { assistantId: 'asst-from-dashboard' });
+    const res = await t.admin.post(`/admin/v1/organizations/${other.id}/phone-numbers`, { number });
+    expect(res.status).toBe(201);
+    const patch = fake.requests.find((r) => r.method === 'PATCH' && r.path === `/phone-number/${id}`);
+    expect(patch?.body).toMatchObject({ assistantId: null, squadId: null, workflowId: null });
+    expect(fake.phoneNumbers.get(id)?.assistantId).toBeUndefined();
+    const { sent } = await fake.ring(id, caller);
+    expect(sent.skipped).toBeUndefined();
+    expect(sent.attempts.map((a) => a.status)).toEqual([200]);
+  });
+
+  it("answers assistant-request within Vapi's 7.5 s when the database is slow: an error, not silence", async () => {
+    // The slow dependency: PostgreSQL holding the numbers table (a long migration, a stuck transaction).
+    const holder = await t.db.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE phone_numbers IN ACCESS EXCLUSIVE MODE');
+      const { vapiCallId, response, sent } = await fake.ring(org.phoneNumberId, '+14155550181');
+      // The fake gives up at 7.5 s as Vapi does (the call would end `assistant-request-failed`): we answered first.
+      expect(sent.attempts.map((a) => a.status)).toEqual([200]);
+      expect(response).toEqual({ error: expect.any(String) });
+      expect(fake.calls.get(vapiCallId)?.endedReason).toBe('assistant-request-returned-error');
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+    }
+  }, 30_000);
 
   it('an inbound call that fails fires call.failed, never call.started', async () => {
     const { vapiCallId, response } = await fake.ring(org.phoneNumberId, '+14155550178');

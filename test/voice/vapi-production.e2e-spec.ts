@@ -44,6 +44,10 @@ describe('Vapi in production, against a fake as strict as Vapi', () => {
       const patch = fake.requests.find((r) => r.method === 'PATCH' && r.path === `/phone-number/${org.phoneNumberId}`);
       expect(patch?.body).toEqual({
         provider: 'vapi',
+        // Whatever the dashboard set is cleared: Vapi then asks our server for every call (assistant-request).
+        assistantId: null,
+        squadId: null,
+        workflowId: null,
         server: {
           url: 'https://calls.example.test/platform/vapi/events',
           credentialId: CREDENTIALS.bearer,

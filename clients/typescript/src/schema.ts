@@ -2498,6 +2498,8 @@ export interface components {
             data: components["schemas"]["Limits"];
         };
         Message: {
+            /** @description Extension: inbound, the message this one replies to or was forwarded as; null otherwise */
+            context?: components["schemas"]["MessageContext"] | (never | null);
             /** Format: date-time */
             createdAt: string;
             /**
@@ -2540,6 +2542,8 @@ export interface components {
             payload?: {
                 [key: string]: unknown;
             } | null;
+            /** @description Extension: inbound, the ad or post the user clicked to write (click-to-WhatsApp); null otherwise */
+            referral?: components["schemas"]["MessageReferral"] | (never | null);
             /**
              * @description `user` (inbound), `bot` (sent through the API or by the chat agent) or, extension, `agent` (a person replying from the console)
              * @example user
@@ -2550,6 +2554,15 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
         };
+        MessageContext: {
+            forwarded: boolean;
+            /** @description Forwarded many times (WhatsApp: more than five) */
+            frequentlyForwarded: boolean;
+            /** @description Who sent that message, as the provider names them */
+            from: string | null;
+            /** @description The provider's id of the message replied to */
+            providerMessageId: string | null;
+        };
         MessageError: {
             /**
              * @description The provider's numeric error code (WhatsApp: Meta's, e.g. 131047)
@@ -2558,6 +2571,21 @@ export interface components {
             code: number;
             /** @example Re-engagement message */
             title: string;
+        };
+        MessageReferral: {
+            body: string | null;
+            /** @description Click-to-WhatsApp click id */
+            ctwaClid: string | null;
+            headline: string | null;
+            /** @description `image` or `video` */
+            mediaType: string | null;
+            sourceId: string | null;
+            /**
+             * @description `ad` or `post`
+             * @example ad
+             */
+            sourceType: string | null;
+            sourceUrl: string | null;
         };
         MessageWebhookEvent: {
             data: {

@@ -3232,6 +3232,15 @@ export interface components {
              */
             systemPromptId?: string | null;
         };
+        MessageContextResponse: {
+            forwarded: boolean;
+            /** @description Forwarded many times (WhatsApp: more than five) */
+            frequentlyForwarded: boolean;
+            /** @description Who sent that message, as the provider names them */
+            from: string | null;
+            /** @description The provider's id of the message replied to */
+            providerMessageId: string | null;
+        };
         MessageErrorResponse: {
             /**
              * @description The provider's numeric error code (WhatsApp: Meta's, e.g. 131047)
@@ -3241,7 +3250,24 @@ export interface components {
             /** @example Re-engagement message */
             title: string;
         };
+        MessageReferralResponse: {
+            body: string | null;
+            /** @description Click-to-WhatsApp click id */
+            ctwaClid: string | null;
+            headline: string | null;
+            /** @description `image` or `video` */
+            mediaType: string | null;
+            sourceId: string | null;
+            /**
+             * @description `ad` or `post`
+             * @example ad
+             */
+            sourceType: string | null;
+            sourceUrl: string | null;
+        };
         MessageResponse: {
+            /** @description Extension: inbound, the message this one replies to or was forwarded as; null otherwise */
+            context?: components["schemas"]["MessageContextResponse"] | (never | null);
             /** Format: date-time */
             createdAt: string;
             /**
@@ -3284,6 +3310,8 @@ export interface components {
             payload?: {
                 [key: string]: unknown;
             } | null;
+            /** @description Extension: inbound, the ad or post the user clicked to write (click-to-WhatsApp); null otherwise */
+            referral?: components["schemas"]["MessageReferralResponse"] | (never | null);
             /**
              * @description `user` (inbound), `bot` (sent through the API or by the chat agent) or, extension, `agent` (a person replying from the console)
              * @example user

@@ -1,6 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { CreatedAt } from '../../common/entities/timestamps';
 import { MessageDirection } from './conversation.entity';
+import { MessageContext, MessageReferral } from './message-origin';
 import { MessagePayload } from './message-payload';
 
 /** `agent` (extension): a person's reply from the console, told apart from the bot's (README "Chat agent"). */
@@ -37,6 +38,10 @@ export class Message {
   @Column('text', { nullable: true }) mediaId: string | null;
   /** What the message carries beyond text, typed per messageType (location, reaction, media details, ...). */
   @Column('jsonb', { nullable: true }) payload: MessagePayload | null;
+  /** Inbound: the message it replies to or was forwarded as (message-origin.ts); null otherwise. */
+  @Column('jsonb', { nullable: true }) context: MessageContext | null;
+  /** Inbound: the ad or post the user clicked to write; null otherwise. */
+  @Column('jsonb', { nullable: true }) referral: MessageReferral | null;
   @Column('text') providerMessageId: string;
   @Column('text', { nullable: true }) templateName: string | null;
   @Column('text', { nullable: true }) templateLanguage: string | null;

@@ -12,6 +12,26 @@ export class MessageErrorResponse {
   @ApiProperty({ example: 'Re-engagement message' }) title: string;
 }
 
+class MessageContextResponse {
+  @ApiProperty({ type: String, nullable: true, description: "The provider's id of the message replied to" })
+  providerMessageId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Who sent that message, as the provider names them' })
+  from: string | null;
+  @ApiProperty() forwarded: boolean;
+  @ApiProperty({ description: 'Forwarded many times (WhatsApp: more than five)' }) frequentlyForwarded: boolean;
+}
+
+class MessageReferralResponse {
+  @ApiProperty({ type: String, nullable: true, example: 'ad', description: '`ad` or `post`' })
+  sourceType: string | null;
+  @ApiProperty({ type: String, nullable: true }) sourceId: string | null;
+  @ApiProperty({ type: String, nullable: true }) sourceUrl: string | null;
+  @ApiProperty({ type: String, nullable: true }) headline: string | null;
+  @ApiProperty({ type: String, nullable: true }) body: string | null;
+  @ApiProperty({ type: String, nullable: true, description: '`image` or `video`' }) mediaType: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Click-to-WhatsApp click id' }) ctwaClid: string | null;
+}
+
 const PAYLOAD_DOC = `Extension: what the message carries beyond \`text\`, by \`messageType\` (null for text and template):
 image, audio, video, document, sticker: {kind: "media", mimeType, sha256, filename (documents), animated (stickers)};
 location: {kind: "location", latitude, longitude, name, address, url};
@@ -66,6 +86,18 @@ export class MessageResponse {
   error: MessageErrorResponse | null;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true, description: PAYLOAD_DOC })
   payload: MessagePayload | null;
+  @ApiPropertyOptional({
+    type: MessageContextResponse,
+    nullable: true,
+    description: 'Extension: inbound, the message this one replies to or was forwarded as; null otherwise',
+  })
+  context: MessageContextResponse | null;
+  @ApiPropertyOptional({
+    type: MessageReferralResponse,
+    nullable: true,
+    description: 'Extension: inbound, the ad or post the user clicked to write (click-to-WhatsApp); null otherwise',
+  })
+  referral: MessageReferralResponse | null;
   @ApiProperty({ format: 'date-time' }) timestamp: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiLivemode() livemode: boolean;
@@ -84,6 +116,8 @@ export class MessageResponse {
       error:
         m.deliveryStatus === 'failed' ? { code: m.errorCode ?? 0, title: m.errorTitle ?? 'Delivery failed' } : null,
       payload: m.payload,
+      context: m.context ?? null,
+      referral: m.referral ?? null,
       timestamp: m.timestamp.toISOString(),
       createdAt: m.createdAt.toISOString(),
       livemode: m.livemode,

@@ -6,6 +6,7 @@ import { AddDoNotCallCommand } from '../do-not-call/add-do-not-call.command';
 import { isOptOut } from '../do-not-call/opt-out-keywords';
 import { OutboxService } from '../outbox/outbox.service';
 import { ConversationsRepository } from './conversations.repository';
+import { MessageContext, MessageReferral } from './message-origin';
 import { MessagePayload } from './message-payload';
 import { messageEventPayload } from './messaging-event-bodies';
 import { MessagingAccount } from './messaging-account.entity';
@@ -32,6 +33,9 @@ export interface InboundMessage {
   mediaCaption?: string | null;
   mediaId?: string | null;
   payload?: MessagePayload | null;
+  /** What the message answers or was forwarded as, and the ad or post the user came from (WhatsApp). */
+  context?: MessageContext | null;
+  referral?: MessageReferral | null;
   timestamp: Date;
 }
 
@@ -98,6 +102,8 @@ export class RecordInboundMessageCommand {
         mediaCaption: input.mediaCaption ?? null,
         mediaId: input.mediaId ?? null,
         payload: input.payload ?? null,
+        context: input.context ?? null,
+        referral: input.referral ?? null,
         deliveryStatus: null,
         providerMessageId: input.providerMessageId,
         timestamp: input.timestamp,

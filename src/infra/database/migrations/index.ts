@@ -49,6 +49,7 @@ import { PhoneNumberTelephony1795820000002 } from './1795820000002-PhoneNumberTe
 import { CaseVersions1795810000000 } from './1795810000000-CaseVersions';
 import { Scenarios1795810000001 } from './1795810000001-Scenarios';
 import { CampaignVariants1795810000002 } from './1795810000002-CampaignVariants';
+import { MessageContextReferral1795820000003 } from './1795820000003-MessageContextReferral';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -106,4 +107,5 @@ export const MIGRATIONS: Function[] = [
   CaseVersions1795810000000,
   Scenarios1795810000001,
   CampaignVariants1795810000002,
+  MessageContextReferral1795820000003,
 ];

@@ -15,6 +15,13 @@ import { vapiServer } from './vapi-server';
 import { CallReportRecoveryJob } from '../../supervision/call-report-recovery.job';
 import { ToolCallsService } from '../../tool-calls.service';
 import { invocationsOf, vapiToolResults } from './vapi-tools';
+import { withDeadline } from '../../../../common/concurrency/deadline';
+
+/**
+ * How long an `assistant-request` may take us: Vapi gives up at a fixed 7.5 s, and the answer still has to travel
+ * back (docs/providers.md, "Inbound calls").
+ */
+export const ASSISTANT_REQUEST_DEADLINE_MS = 6000;
 
 /**
  * Vapi's server messages (docs/providers.md), authenticated by one of Vapi's credential schemes before the body
@@ -62,7 +69,7 @@ export class VapiEventsController {
     if (!message || typeof message !== 'object' || typeof message.type !== 'string') {
       throw ApiError.validation('message', 'message.type is required');
     }
-    if (message.type === 'assistant-request') return this.answerInbound(message);
+    if (message.type === 'assistant-request') return this.answerInboundInTime(message);
     if (message.type === 'tool-calls') return this.answerToolCalls(message);
     if (!isCallMessage(message)) return { received: true };
 
@@ -92,6 +99,28 @@ export class VapiEventsController {
     // An unknown call still gets an answer per tool call: ToolCallsService answers each with the failure message.
     const replies = await this.toolCalls.run(callId ?? '', invocations);
     return vapiToolResults(invocations, replies);
+  }
+
+  /**
+   * Vapi waits a fixed 7.5 s for the answer to `assistant-request`, then gives the caller up: past
+   * ASSISTANT_REQUEST_DEADLINE_MS (leaving room for the way back) the answer is an error Vapi ends the call with,
+   * at once, rather than silence. Work still running then is left to finish; a call it records is ended by
+   * supervision from Vapi's record of the call (docs/providers.md).
+   */
+  private answerInboundInTime(
+    message: Vapi.ServerMessageAssistantRequest,
+  ): Promise<Vapi.ServerMessageResponseAssistantRequest> {
+    return withDeadline(
+      this.answerInbound(message),
+      ASSISTANT_REQUEST_DEADLINE_MS,
+      () => {
+        this.logger.warn({ providerCallId: message.call?.id }, 'assistant-request not answered in time; refused');
+        return { error: 'The service could not answer in time' };
+      },
+      ({ error }) => {
+        if (error) this.logger.warn({ err: (error as Error).message }, 'A late assistant-request failed');
+      },
+    );
   }
 
   private async answerInbound(

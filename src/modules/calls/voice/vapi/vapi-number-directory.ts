@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import type { Vapi } from '@vapi-ai/server-sdk';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 import { voicePlatformConfigured } from '../../../../infra/config/platforms';
 import { ImportedNumber, NumberDirectory, VoicePlatformNumbers } from '../../../phone-numbers/voice-platform-numbers';
@@ -26,7 +27,18 @@ export class VapiNumberDirectory implements NumberDirectory, OnModuleInit {
   async importNumber(number: string): Promise<ImportedNumber | null> {
     const found = (await this.client.listPhoneNumbers()).find((n) => n.number === number);
     if (!found) return null;
-    await this.client.updatePhoneNumber(found.id, { provider: found.provider, server: vapiServer(this.config) });
+    // A number bought or set up in Vapi's dashboard may name an assistant, squad or workflow: Vapi then answers
+    // its calls with that and never sends us `assistant-request`. Null clears each (Vapi takes null for "unset",
+    // although its SDK types and OpenAPI document list only strings), so our server is asked for every call.
+    const cleared = { assistantId: null, squadId: null, workflowId: null } as unknown as Pick<
+      Vapi.UpdateVapiPhoneNumberDto,
+      'assistantId' | 'squadId' | 'workflowId'
+    >;
+    await this.client.updatePhoneNumber(found.id, {
+      provider: found.provider,
+      server: vapiServer(this.config),
+      ...cleared,
+    } as Vapi.UpdatePhoneNumbersRequestBody);
     return { providerId: found.id, telephony: found.provider };
   }
 }

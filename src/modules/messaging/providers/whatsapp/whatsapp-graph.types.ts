@@ -69,6 +69,18 @@ export interface WhatsAppInboundMessage {
   from?: string;
   from_user_id?: string;
   id?: string;
+  /** The message this one replies to, or that it was forwarded. */
+  context?: { from?: string; id?: string; forwarded?: boolean; frequently_forwarded?: boolean };
+  /** The ad or post a click-to-WhatsApp user came from. */
+  referral?: {
+    source_url?: string;
+    source_id?: string;
+    source_type?: string;
+    headline?: string;
+    body?: string;
+    media_type?: string;
+    ctwa_clid?: string;
+  };
   /** Unix seconds, as a string. */
   timestamp?: string;
   type?: string;

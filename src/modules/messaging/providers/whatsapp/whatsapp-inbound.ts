@@ -1,4 +1,5 @@
 import { toE164 } from '../../../../common/validation/e164';
+import { MessageContext, MessageReferral } from '../../message-origin';
 import { MessageKind, MessagePayload, SharedContact, isMediaKind } from '../../message-payload';
 import { WhatsAppChangeValue, WhatsAppInboundMessage } from './whatsapp-graph.types';
 
@@ -20,6 +21,8 @@ export interface ReadInbound {
   mediaId: string | null;
   mediaCaption: string | null;
   payload: MessagePayload | null;
+  context: MessageContext | null;
+  referral: MessageReferral | null;
   timestamp: Date;
 }
 
@@ -50,7 +53,34 @@ export function readInbound(value: WhatsAppChangeValue, message: WhatsAppInbound
     name: contact?.profile?.name,
     providerMessageId: message.id,
     timestamp: Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : new Date(),
+    context: contextOf(message),
+    referral: referralOf(message),
     ...content(message),
+  };
+}
+
+function contextOf(message: WhatsAppInboundMessage): MessageContext | null {
+  const c = message.context;
+  if (!c || typeof c !== 'object') return null;
+  return {
+    providerMessageId: str(c.id, 200),
+    from: str(c.from, 200),
+    forwarded: c.forwarded === true,
+    frequentlyForwarded: c.frequently_forwarded === true,
+  };
+}
+
+function referralOf(message: WhatsAppInboundMessage): MessageReferral | null {
+  const r = message.referral;
+  if (!r || typeof r !== 'object') return null;
+  return {
+    sourceType: str(r.source_type, 50),
+    sourceId: str(r.source_id, 200),
+    sourceUrl: str(r.source_url, 2048),
+    headline: str(r.headline),
+    body: str(r.body, 4096),
+    mediaType: str(r.media_type, 50),
+    ctwaClid: str(r.ctwa_clid, 500),
   };
 }
 
