@@ -819,7 +819,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An organization's phone numbers */
+        /**
+         * An organization's phone numbers
+         * @description With each number's platform id and its fallback platform (extension), as the admin API shows them
+         */
         get: operations["adminListPhoneNumbers"];
         put?: never;
         /**
@@ -3290,25 +3293,6 @@ export interface components {
              * @example 25
              */
             pageSize: number;
-        };
-        PhoneNumberResponse: {
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: uuid */
-            id: string;
-            /** @example Main line */
-            label: string;
-            /**
-             * @description E.164
-             * @example +14155550142
-             */
-            number: string;
-            /**
-             * @description Extension: the voice platform live calls from this number are placed on (test-mode calls always play on the simulator), set when the number is assigned
-             * @example vapi
-             * @enum {string}
-             */
-            platform: "simulator" | "vapi" | "retell";
         };
         PlanFeaturesResponse: {
             allowInbound: boolean;
@@ -8692,7 +8676,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["PhoneNumberResponse"][];
+                        data: components["schemas"]["AdminPhoneNumberResponse"][];
                     };
                 };
             };
@@ -11353,7 +11337,6 @@ export const messagingAccountResponseStatusValues: ReadonlyArray<FlattenedDeepRe
 export const messagingTemplateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessagingTemplateResponse"]["status"]> = ["APPROVED", "PENDING", "REJECTED", "IN_APPEAL", "PAUSED", "DISABLED", "PENDING_DELETION", "DELETED", "LIMIT_EXCEEDED"];
 export const minuteGrantDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MinuteGrantDto"]["type"]> = ["addon_purchase", "coupon_redemption", "admin_adjustment"];
 export const numberFallbackDtoPlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NumberFallbackDto"]["platform"]> = ["simulator", "vapi", "retell"];
-export const phoneNumberResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhoneNumberResponse"]["platform"]> = ["simulator", "vapi", "retell"];
 export const platformAttemptResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PlatformAttemptResponse"]["platform"]> = ["simulator", "vapi", "retell"];
 export const putDestinationRulesDtoAllowedClassesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PutDestinationRulesDto"]["allowedClasses"]> = ["premium-rate", "satellite", "international-network"];
 export const putDestinationRulesDtoAllowedCountriesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PutDestinationRulesDto"]["allowedCountries"]> = ["AC", "AD", "AE", "AF", "AG", "AI", "AL", "AM", "AO", "AR", "AS", "AT", "AU", "AW", "AX", "AZ", "BA", "BB", "BD", "BE", "BF", "BG", "BH", "BI", "BJ", "BL", "BM", "BN", "BO", "BQ", "BR", "BS", "BT", "BW", "BY", "BZ", "CA", "CC", "CD", "CF", "CG", "CH", "CI", "CK", "CL", "CM", "CN", "CO", "CR", "CU", "CV", "CW", "CX", "CY", "CZ", "DE", "DJ", "DK", "DM", "DO", "DZ", "EC", "EE", "EG", "EH", "ER", "ES", "ET", "FI", "FJ", "FK", "FM", "FO", "FR", "GA", "GB", "GD", "GE", "GF", "GG", "GH", "GI", "GL", "GM", "GN", "GP", "GQ", "GR", "GT", "GU", "GW", "GY", "HK", "HN", "HR", "HT", "HU", "ID", "IE", "IL", "IM", "IN", "IO", "IQ", "IR", "IS", "IT", "JE", "JM", "JO", "JP", "KE", "KG", "KH", "KI", "KM", "KN", "KP", "KR", "KW", "KY", "KZ", "LA", "LB", "LC", "LI", "LK", "LR", "LS", "LT", "LU", "LV", "LY", "MA", "MC", "MD", "ME", "MF", "MG", "MH", "MK", "ML", "MM", "MN", "MO", "MP", "MQ", "MR", "MS", "MT", "MU", "MV", "MW", "MX", "MY", "MZ", "NA", "NC", "NE", "NF", "NG", "NI", "NL", "NO", "NP", "NR", "NU", "NZ", "OM", "PA", "PE", "PF", "PG", "PH", "PK", "PL", "PM", "PR", "PS", "PT", "PW", "PY", "QA", "RE", "RO", "RS", "RU", "RW", "SA", "SB", "SC", "SD", "SE", "SG", "SH", "SI", "SJ", "SK", "SL", "SM", "SN", "SO", "SR", "SS", "ST", "SV", "SX", "SY", "SZ", "TA", "TC", "TD", "TG", "TH", "TJ", "TK", "TL", "TM", "TN", "TO", "TR", "TT", "TV", "TW", "TZ", "UA", "UG", "US", "UY", "UZ", "VA", "VC", "VE", "VG", "VI", "VN", "VU", "WF", "WS", "XK", "YE", "YT", "ZA", "ZM", "ZW"];

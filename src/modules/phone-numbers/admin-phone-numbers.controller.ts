@@ -5,7 +5,7 @@ import { ApiDataResponse } from '../../common/openapi/api-data-response.decorato
 import { ApiAdminErrors } from '../../common/openapi/api-errors.decorator';
 import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
 import { CreatePhoneNumberDto } from './dto/create-phone-number.dto';
-import { AdminPhoneNumberResponse, PhoneNumberResponse } from './phone-number.response';
+import { AdminPhoneNumberResponse } from './phone-number.response';
 import { PhoneNumbersService } from './phone-numbers.service';
 
 @ApiTags('Organizations')
@@ -36,8 +36,6 @@ export class AdminPhoneNumbersController {
     @Body() dto: CreatePhoneNumberDto,
   ): Promise<{ data: AdminPhoneNumberResponse }> {
     const number = await this.numbers.create(orgId, dto);
-    return {
-      data: { ...PhoneNumberResponse.from(number), providerId: number.providerId, fallback: number.fallback ?? null },
-    };
+    return { data: AdminPhoneNumberResponse.fromRow(number) };
   }
 }

@@ -21,6 +21,11 @@ export class PhoneNumbersRepository {
     });
   }
 
+  /** The organization's numbers with their platform ids and fallbacks (the admin API's view), newest first. */
+  listWithPlatformIds(organizationId: string): Promise<PhoneNumber[]> {
+    return this.numbers.find({ where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
   /** The row matching `where`, read by `tx` when the caller holds a transaction. */
   findOne(where: FindOptionsWhere<PhoneNumber>, tx?: Tx): Promise<PhoneNumber | null> {
     return tx ? tx.findOneBy(PhoneNumber, where) : this.numbers.findOneBy(where);

@@ -39,6 +39,11 @@ export class PhoneNumbersService {
     return this.numbers.list(organizationId);
   }
 
+  /** The admin API's list: also each number's platform id and fallback. */
+  listWithPlatformIds(organizationId: string): Promise<PhoneNumber[]> {
+    return this.numbers.listWithPlatformIds(organizationId);
+  }
+
   /** The organization's record for an E.164 number, or null when the number is not theirs. */
   findOwned(organizationId: string, number: string): Promise<PhoneNumber | null> {
     return this.numbers.findOne({ organizationId, number });
