@@ -94,24 +94,10 @@ function ImportNumberForm({ orgId, onDone }: { orgId: string; onDone: () => void
         {(id) => <input id={id} maxLength={200} value={label} onChange={(e) => setLabel(e.target.value)} />}
       </Field>
       <Field label="Platform" hint="Empty: the service's default platform for new numbers.">
-        {(id) => (
-          <select id={id} value={platform} onChange={(e) => setPlatform(e.target.value as Platform | '')}>
-            <option value="">default</option>
-            {PLATFORMS.map((p) => (
-              <option key={p}>{p}</option>
-            ))}
-          </select>
-        )}
+        {(id) => <PlatformSelect id={id} value={platform} onChange={setPlatform} none="default" />}
       </Field>
       <Field label="Fallback platform" hint="The same number imported on a second platform, used when the first fails.">
-        {(id) => (
-          <select id={id} value={fallback} onChange={(e) => setFallback(e.target.value as Platform | '')}>
-            <option value="">none</option>
-            {PLATFORMS.map((p) => (
-              <option key={p}>{p}</option>
-            ))}
-          </select>
-        )}
+        {(id) => <PlatformSelect id={id} value={fallback} onChange={setFallback} none="none" />}
       </Field>
       {fallback ? (
         <Field label="Its id on the fallback platform" hint="Vapi's phone number id; on Retell, empty (the number).">
@@ -120,5 +106,22 @@ function ImportNumberForm({ orgId, onDone }: { orgId: string; onDone: () => void
       ) : null}
       <FormActions saveLabel="Import" busy={save.isPending} error={save.error} onCancel={onDone} />
     </form>
+  );
+}
+
+/** A voice platform, or none (`""`, shown as `none`). */
+function PlatformSelect(props: {
+  id: string;
+  value: Platform | '';
+  onChange: (p: Platform | '') => void;
+  none: string;
+}) {
+  return (
+    <select id={props.id} value={props.value} onChange={(e) => props.onChange(e.target.value as Platform | '')}>
+      <option value="">{props.none}</option>
+      {PLATFORMS.map((p) => (
+        <option key={p}>{p}</option>
+      ))}
+    </select>
   );
 }

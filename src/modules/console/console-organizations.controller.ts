@@ -60,7 +60,7 @@ export class ConsoleOrganizationsController {
   @ApiOperation({
     operationId: 'adminListPhoneNumbers',
     summary: "An organization's phone numbers",
-    description: 'With each number\'s platform id and its fallback platform (extension), as the admin API shows them',
+    description: "With each number's platform id and its fallback platform (extension), as the admin API shows them",
   })
   @ApiDataResponse(AdminPhoneNumberResponse, { isArray: true })
   @ApiAdminErrors()
