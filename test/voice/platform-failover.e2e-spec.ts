@@ -88,6 +88,29 @@ describe('failover between voice platforms', () => {
     expect(unknown.status).toBe(400);
   });
 
+  it("sets and removes a number's fallback (admin PATCH); another organization's number is 404", async () => {
+    const created = await t.admin.post(`/admin/v1/organizations/${org.id}/phone-numbers`, {
+      number: '+14155559103',
+      platform: 'vapi',
+      providerId: 'pn-3',
+    });
+    expect(created.body.data.fallback).toBeNull();
+    const path = `/admin/v1/organizations/${org.id}/phone-numbers/${created.body.data.id}`;
+    const fallback = { platform: 'retell', providerId: '+14155559103' };
+    expect((await t.admin.patch(path, { fallback })).body.data).toMatchObject({ platform: 'vapi', fallback });
+    const listed = await t.admin.get(`/admin/v1/organizations/${org.id}/phone-numbers`);
+    expect(listed.body.data.find((n: { id: string }) => n.id === created.body.data.id).fallback).toEqual(fallback);
+    const same = await t.admin.patch(path, { fallback: { platform: 'vapi', providerId: 'x' } });
+    expect(same.status).toBe(422);
+    expect((await t.admin.patch(path, {})).status).toBe(400);
+    expect((await t.admin.patch(path, { fallback: null })).body.data.fallback).toBeNull();
+    const other = await createOrg(t);
+    const elsewhere = await t.admin.patch(`/admin/v1/organizations/${other.id}/phone-numbers/${created.body.data.id}`, {
+      fallback,
+    });
+    expect(elsewhere.status).toBe(404);
+  });
+
   it('places all 20 calls on Retell while Vapi is down; Vapi sees 5 attempts, then is skipped', async () => {
     await vapi.down();
     const place = async (i: number) => {

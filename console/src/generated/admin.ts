@@ -836,6 +836,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/organizations/{orgId}/phone-numbers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set or remove a phone number's fallback platform
+         * @description Extension: `fallback` is the same number imported on a second platform (failover, docs/providers.md); null removes it. The same platform as the number, or one not configured here, is 422 VALIDATION_ERROR naming `fallback.platform`; another organization's number is 404.
+         */
+        patch: operations["adminUpdatePhoneNumber"];
+        trace?: never;
+    };
     "/admin/v1/organizations/{orgId}/prompts": {
         parameters: {
             query?: never;
@@ -3909,6 +3929,10 @@ export interface components {
             voice?: components["schemas"]["VoiceConfigDto"];
             /** @description Extension: what the assistant's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
             voicemail?: components["schemas"]["VoicemailPolicyDto"];
+        };
+        UpdatePhoneNumberDto: {
+            /** @description Extension: the same number on a second platform, for failover (docs/providers.md, "Failover"); null removes it. Calls already placed are not moved */
+            fallback: components["schemas"]["NumberFallbackDto"] | (never | null);
         };
         UpdateToolDto: {
             /** @description function: what the tool does, for the model */
@@ -8799,6 +8823,98 @@ export interface operations {
                 };
             };
             /** @description MAX_PHONE_NUMBERS, INVALID_PHONE, VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminUpdatePhoneNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePhoneNumberDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminPhoneNumberResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -4,7 +4,7 @@ import { FindOptionsWhere, Repository } from 'typeorm';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { Tx } from '../../infra/database/tx';
 import type { VoicePlatform } from '../../infra/config/platforms';
-import { PhoneNumber } from './phone-number.entity';
+import { NumberFallback, PhoneNumber } from './phone-number.entity';
 
 /** The SQL of `phone_numbers`. */
 @Injectable()
@@ -37,6 +37,12 @@ export class PhoneNumbersRepository {
       `SELECT platform, count(*)::int AS n FROM phone_numbers GROUP BY platform`,
     );
     return new Map(rows.map((r) => [r.platform, r.n]));
+  }
+
+  /** The number's fallback platform set or removed; null when the organization has no such number. */
+  async setFallback(organizationId: string, id: string, fallback: NumberFallback | null): Promise<PhoneNumber | null> {
+    await this.numbers.update({ id, organizationId }, { fallback });
+    return this.numbers.findOneBy({ id, organizationId });
   }
 
   /** In the transaction that checked the organization's cap. */
