@@ -22,3 +22,14 @@ SELECT platform, count(*)::int AS n FROM phone_numbers GROUP BY platform;
 --       where: { organizationId },
 --       order: { createdAt: 'DESC', id: 'DESC' },
 --   })
+
+-- PhoneNumbersRepository.listWithPlatformIds
+-- typeorm:
+--   this.numbers.find({ where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } })
+
+-- PhoneNumbersRepository.setFallback
+-- typeorm:
+--   this.numbers.update({ id, organizationId }, { fallback })
+
+-- typeorm:
+--   this.numbers.findOneBy({ id, organizationId })

@@ -286,6 +286,8 @@ describe('console in Chromium', () => {
     await check('phone-number-import');
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await expectText(page.locator('.rows'), '+14155550177');
+    // Each number shows the platform its calls go out on (the default for new numbers here: the simulator).
+    await expectText(page.locator('.rows li', { hasText: '+14155550177' }), 'on simulator');
     const listed = await t.admin.get(`/admin/v1/organizations/${orgId}/phone-numbers`);
     expect(listed.body.data.map((n: { number: string }) => n.number)).toContain('+14155550177');
   });

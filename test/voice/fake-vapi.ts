@@ -99,10 +99,26 @@ export class FakeVapi {
     VapiSchema.get();
     VapiOpenApi.get();
     const fake = new FakeVapi();
-    fake.server = createServer((req, res) => void fake.handle(req, res));
-    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
+    await fake.listen(0);
     fake.url = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
     return fake;
+  }
+
+  private async listen(port: number): Promise<void> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
+  }
+
+  /** Vapi goes away: connections to it are refused until `up()`. */
+  async down(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    await closed;
+  }
+
+  /** Vapi is back, on the same address. */
+  up(): Promise<void> {
+    return this.listen(Number(new URL(this.url).port));
   }
 
   /** The next POST /call requests answer with these statuses, in order (a 429 with its Retry-After, seconds). */

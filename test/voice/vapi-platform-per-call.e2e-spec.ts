@@ -4,6 +4,8 @@ import { createOrg } from '../support/factory';
 import { finished, waitForCall } from '../calls/call-fixtures';
 import type { FakeVapi } from './fake-vapi';
 import { VoiceOrg, startWithVapi, voiceOrg } from './voice-fixtures';
+import { FakeRetell } from './fake-retell';
+import { retellEnv, retellOrg } from './retell-fixtures';
 
 /** Vapi's figures of a call that talked for 42 s. */
 const TALKED = {
@@ -126,15 +128,18 @@ describe('a call keeps its platform across a change of VOICE_PROVIDER', () => {
     const { id } = await createOrg(t);
     const assign = (platform: string) =>
       t.admin.post(`/admin/v1/organizations/${id}/phone-numbers`, { number: '+14155550145', platform });
-    const unknown = await assign('retell');
+    const unknown = await assign('twilio');
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.code).toBe('VALIDATION_ERROR');
-    const unreachable = await assign('vapi');
-    expect(unreachable.status).toBe(422);
-    expect(unreachable.body.error).toMatchObject({
-      code: 'VALIDATION_ERROR',
-      message: expect.stringMatching(/^platform: /),
-    });
+    // Vapi without its key and secret, Retell without its key: known, but not reachable from here.
+    for (const platform of ['vapi', 'retell']) {
+      const unreachable = await assign(platform);
+      expect(unreachable.status).toBe(422);
+      expect(unreachable.body.error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        message: expect.stringMatching(/^platform: /),
+      });
+    }
     expect((await assign('simulator')).body.data).toMatchObject({ number: '+14155550145', platform: 'simulator' });
   }, 60_000);
 
@@ -146,6 +151,18 @@ describe('a call keeps its platform across a change of VOICE_PROVIDER', () => {
       t.startPeer({ VOICE_PROVIDER: 'simulator', VAPI_API_KEY: '', VAPI_WEBHOOK_SECRET: '' }),
     ).rejects.toThrow(
       '1 phone number(s) are on the vapi platform, whose credentials are not set (VAPI_API_KEY and VAPI_WEBHOOK_SECRET)',
+    );
+  }, 60_000);
+
+  it('start-up refuses numbers on Retell once its key is removed, naming both', async () => {
+    const retell = await FakeRetell.start();
+    started.push(retell);
+    t = await startTestApp({ env: retellEnv(retell.url) });
+    started.push(t);
+    await retellOrg(t, retell);
+    await t.app.close();
+    await expect(t.startPeer({ VOICE_PROVIDER: 'simulator', RETELL_API_KEY: '' })).rejects.toThrow(
+      '1 phone number(s) are on the retell platform, whose credentials are not set (RETELL_API_KEY)',
     );
   }, 60_000);
 });

@@ -914,7 +914,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An organization's phone numbers */
+        /**
+         * An organization's phone numbers
+         * @description With each number's platform id and its fallback platform (extension), as the admin API shows them
+         */
         get: operations["adminListPhoneNumbers"];
         put?: never;
         /**
@@ -926,6 +929,26 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/phone-numbers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set or remove a phone number's fallback platform
+         * @description Extension: `fallback` is the same number imported on a second platform (failover, docs/providers.md); null removes it. The same platform as the number, or one not configured here, is 422 VALIDATION_ERROR naming `fallback.platform`; another organization's number is 404.
+         */
+        patch: operations["adminUpdatePhoneNumber"];
         trace?: never;
     };
     "/admin/v1/organizations/{orgId}/phone-numbers/{id}/health": {
@@ -3593,25 +3616,6 @@ export interface components {
              */
             pageSize: number;
         };
-        PhoneNumberResponse: {
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: uuid */
-            id: string;
-            /** @example Main line */
-            label: string;
-            /**
-             * @description E.164
-             * @example +14155550142
-             */
-            number: string;
-            /**
-             * @description Extension: the voice platform live calls from this number are placed on (test-mode calls always play on the simulator), set when the number is assigned
-             * @example vapi
-             * @enum {string}
-             */
-            platform: "simulator" | "vapi" | "retell";
-        };
         PlanFeaturesResponse: {
             allowInbound: boolean;
             allowMessaging: boolean;
@@ -4283,6 +4287,10 @@ export interface components {
             voice?: components["schemas"]["VoiceConfigDto"];
             /** @description Extension: what the assistant's calls do on reaching an answering machine (docs/tools.md); the most specific of campaign, case and assistant wins */
             voicemail?: components["schemas"]["VoicemailPolicyDto"];
+        };
+        UpdatePhoneNumberDto: {
+            /** @description Extension: the same number on a second platform, for failover (docs/providers.md, "Failover"); null removes it. Calls already placed are not moved */
+            fallback: components["schemas"]["NumberFallbackDto"] | (never | null);
         };
         UpdateToolDto: {
             /** @description function: what the tool does, for the model */
@@ -9570,7 +9578,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["PhoneNumberResponse"][];
+                        data: components["schemas"]["AdminPhoneNumberResponse"][];
                     };
                 };
             };
@@ -9693,6 +9701,98 @@ export interface operations {
                 };
             };
             /** @description MAX_PHONE_NUMBERS, INVALID_PHONE, VALIDATION_ERROR */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminUpdatePhoneNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePhoneNumberDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminPhoneNumberResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12391,7 +12491,6 @@ export const messagingTemplateResponseStatusValues: ReadonlyArray<FlattenedDeepR
 export const minuteGrantDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MinuteGrantDto"]["type"]> = ["addon_purchase", "coupon_redemption", "admin_adjustment"];
 export const numberFallbackDtoPlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NumberFallbackDto"]["platform"]> = ["simulator", "vapi", "retell"];
 export const numberHealthResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NumberHealthResponse"]["status"]> = ["healthy", "watch", "degraded"];
-export const phoneNumberResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhoneNumberResponse"]["platform"]> = ["simulator", "vapi", "retell"];
 export const platformAttemptResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PlatformAttemptResponse"]["platform"]> = ["simulator", "vapi", "retell"];
 export const platformDetectionResponsePlatformValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PlatformDetectionResponse"]["platform"]> = ["simulator", "vapi", "retell"];
 export const putDestinationRulesDtoAllowedClassesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PutDestinationRulesDto"]["allowedClasses"]> = ["premium-rate", "satellite", "international-network"];

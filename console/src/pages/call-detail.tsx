@@ -113,6 +113,13 @@ function CallFacts({ call: c }: { call: Call }) {
           </dd>
         </>
       )}
+      <dt>Platform</dt>
+      <dd data-testid="call-platform">
+        {c.platform}
+        {c.platformAttempts.length
+          ? ` (after ${c.platformAttempts.map((a) => `${a.platform}: ${a.error}`).join('; ')})`
+          : ''}
+      </dd>
       <dt>Duration</dt>
       <dd>{c.durationSeconds != null ? `${c.durationSeconds} s` : '—'}</dd>
       <dt>Cost</dt>

@@ -27,7 +27,11 @@ export function PhoneNumbersPage() {
           <ul className="rows">
             {data.map((n) => (
               <li key={n.id}>
-                <strong>{n.number}</strong> {n.label} <span className="muted">added {formatDate(n.createdAt)}</span>{' '}
+                <strong>{n.number}</strong> {n.label} <span data-testid="number-platform">on {n.platform}</span>
+                {n.fallback ? (
+                  <span data-testid="number-fallback">, falls back to {n.fallback.platform}</span>
+                ) : null}{' '}
+                <span className="muted">added {formatDate(n.createdAt)}</span>{' '}
                 <NumberHealthLink numberId={n.id} number={n.number} />
               </li>
             ))}
@@ -38,20 +42,32 @@ export function PhoneNumbersPage() {
   );
 }
 
+type Platform = 'simulator' | 'vapi' | 'retell';
+const PLATFORMS: Platform[] = ['vapi', 'retell', 'simulator'];
+
 /**
- * Assigns a number without a platform id: on Vapi the service finds the number in the Vapi account and points it
- * at itself (docs/providers.md); a number Vapi does not have is refused (INVALID_PHONE), shown by FormActions.
+ * Assigns a number without a platform id: on Vapi or Retell the service finds the number in that account and
+ * points it at itself (docs/providers.md); a number the platform does not have is refused (INVALID_PHONE), shown
+ * by FormActions. A fallback names the same number on a second platform (failover).
  */
 function ImportNumberForm({ orgId, onDone }: { orgId: string; onDone: () => void }) {
   const client = useQueryClient();
   const [number, setNumber] = useState('');
   const [label, setLabel] = useState('');
+  const [platform, setPlatform] = useState<Platform | ''>('');
+  const [fallback, setFallback] = useState<Platform | ''>('');
+  const [fallbackId, setFallbackId] = useState('');
   const save = useMutation({
     mutationFn: () =>
       unwrap(
         api.POST('/admin/v1/organizations/{orgId}/phone-numbers', {
           params: orgPath(orgId),
-          body: { number, ...(label ? { label } : {}) },
+          body: {
+            number,
+            ...(label ? { label } : {}),
+            ...(platform ? { platform } : {}),
+            ...(fallback ? { fallback: { platform: fallback, providerId: fallbackId || number } } : {}),
+          },
         }),
       ),
     onSuccess: () => {
@@ -79,7 +95,35 @@ function ImportNumberForm({ orgId, onDone }: { orgId: string; onDone: () => void
       <Field label="Label">
         {(id) => <input id={id} maxLength={200} value={label} onChange={(e) => setLabel(e.target.value)} />}
       </Field>
+      <Field label="Platform" hint="Empty: the service's default platform for new numbers.">
+        {(id) => <PlatformSelect id={id} value={platform} onChange={setPlatform} none="default" />}
+      </Field>
+      <Field label="Fallback platform" hint="The same number imported on a second platform, used when the first fails.">
+        {(id) => <PlatformSelect id={id} value={fallback} onChange={setFallback} none="none" />}
+      </Field>
+      {fallback ? (
+        <Field label="Its id on the fallback platform" hint="Vapi's phone number id; on Retell, empty (the number).">
+          {(id) => <input id={id} maxLength={200} value={fallbackId} onChange={(e) => setFallbackId(e.target.value)} />}
+        </Field>
+      ) : null}
       <FormActions saveLabel="Import" busy={save.isPending} error={save.error} onCancel={onDone} />
     </form>
+  );
+}
+
+/** A voice platform, or none (`""`, shown as `none`). */
+function PlatformSelect(props: {
+  id: string;
+  value: Platform | '';
+  onChange: (p: Platform | '') => void;
+  none: string;
+}) {
+  return (
+    <select id={props.id} value={props.value} onChange={(e) => props.onChange(e.target.value as Platform | '')}>
+      <option value="">{props.none}</option>
+      {PLATFORMS.map((p) => (
+        <option key={p}>{p}</option>
+      ))}
+    </select>
   );
 }

@@ -69,6 +69,48 @@ describe('parseConfig', () => {
     expect(parseConfig({}).callSupervision).toEqual({ maxDurationMs: 3_600_000, graceMs: 120_000 });
   });
 
+  it('reads the Retell settings and the failover cooldown (docs/providers.md), each bounded', () => {
+    expect(parseConfig({}).retell).toEqual({
+      apiKey: undefined,
+      baseUrl: 'https://api.retellai.com',
+      reportGraceMs: 15_000,
+      analysisGraceMs: 30_000,
+      maxConcurrentCalls: 20,
+    });
+    expect(parseConfig({}).platformFailoverCooldownMs).toBe(60_000);
+    const c = parseConfig({
+      VOICE_PROVIDER: 'retell',
+      RETELL_API_KEY: 'key',
+      RETELL_BASE_URL: 'http://retell.test/',
+      RETELL_REPORT_GRACE_MS: '0',
+      RETELL_ANALYSIS_GRACE_MS: '600000',
+      RETELL_MAX_CONCURRENT_CALLS: '10000',
+      PLATFORM_FAILOVER_COOLDOWN_MS: '1000',
+    });
+    expect(c).toMatchObject({ voiceProvider: 'retell', platformFailoverCooldownMs: 1000 });
+    expect(c.retell).toEqual({
+      apiKey: 'key',
+      baseUrl: 'http://retell.test',
+      reportGraceMs: 0,
+      analysisGraceMs: 600_000,
+      maxConcurrentCalls: 10_000,
+    });
+    expect(() => parseConfig({ VOICE_PROVIDER: 'retell' })).toThrow(
+      'RETELL_API_KEY is required when VOICE_PROVIDER=retell',
+    );
+    expect(() => parseConfig({ ...production, VOICE_PROVIDER: 'retell', RETELL_API_KEY: 'key' })).toThrow(
+      'PUBLIC_BASE_URL is required when VOICE_PROVIDER=retell in production',
+    );
+    for (const [name, value] of [
+      ['RETELL_MAX_CONCURRENT_CALLS', '10001'],
+      ['RETELL_ANALYSIS_GRACE_MS', '600001'],
+      ['RETELL_REPORT_GRACE_MS', '-1'],
+      ['PLATFORM_FAILOVER_COOLDOWN_MS', '999'],
+    ]) {
+      expect(() => parseConfig({ [name]: value })).toThrow(ConfigError);
+    }
+  });
+
   it('logs one pretty line per event in development and JSON elsewhere, unless LOG_FORMAT says otherwise', () => {
     expect(parseConfig({}).logFormat).toBe('pretty');
     expect(parseConfig({ NODE_ENV: 'test' }).logFormat).toBe('json');

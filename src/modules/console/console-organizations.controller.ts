@@ -7,7 +7,7 @@ import { Page, PageQueryDto } from '../../common/pagination/pagination.dto';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
 import { OrganizationsService } from '../organizations/organizations.service';
-import { PhoneNumberResponse } from '../phone-numbers/phone-number.response';
+import { AdminPhoneNumberResponse } from '../phone-numbers/phone-number.response';
 import { PhoneNumbersService } from '../phone-numbers/phone-numbers.service';
 import { ApiKeyResponse } from '../api-keys/api-key.response';
 import { AdminOrganizationResponse } from '../organizations/admin-organization.response';
@@ -57,10 +57,16 @@ export class ConsoleOrganizationsController {
   }
 
   @Get(':orgId/phone-numbers')
-  @ApiOperation({ operationId: 'adminListPhoneNumbers', summary: "An organization's phone numbers" })
-  @ApiDataResponse(PhoneNumberResponse, { isArray: true })
+  @ApiOperation({
+    operationId: 'adminListPhoneNumbers',
+    summary: "An organization's phone numbers",
+    description: "With each number's platform id and its fallback platform (extension), as the admin API shows them",
+  })
+  @ApiDataResponse(AdminPhoneNumberResponse, { isArray: true })
   @ApiAdminErrors()
-  async listNumbers(@Param('orgId', ExistingOrganizationPipe) orgId: string): Promise<{ data: PhoneNumberResponse[] }> {
-    return { data: (await this.numbers.list(orgId)).map(PhoneNumberResponse.from) };
+  async listNumbers(
+    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+  ): Promise<{ data: AdminPhoneNumberResponse[] }> {
+    return { data: (await this.numbers.listWithPlatformIds(orgId)).map(AdminPhoneNumberResponse.fromRow) };
   }
 }

@@ -1,11 +1,13 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
 import { ApiDataResponse } from '../../common/openapi/api-data-response.decorator';
 import { ApiAdminErrors } from '../../common/openapi/api-errors.decorator';
 import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
 import { CreatePhoneNumberDto } from './dto/create-phone-number.dto';
-import { AdminPhoneNumberResponse, PhoneNumberResponse } from './phone-number.response';
+import { UpdatePhoneNumberDto } from './dto/update-phone-number.dto';
+import { IdParamPipe } from '../../common/ids/id-param.pipe';
+import { AdminPhoneNumberResponse } from './phone-number.response';
 import { PhoneNumbersService } from './phone-numbers.service';
 
 @ApiTags('Organizations')
@@ -36,8 +38,25 @@ export class AdminPhoneNumbersController {
     @Body() dto: CreatePhoneNumberDto,
   ): Promise<{ data: AdminPhoneNumberResponse }> {
     const number = await this.numbers.create(orgId, dto);
-    return {
-      data: { ...PhoneNumberResponse.from(number), providerId: number.providerId, fallback: number.fallback ?? null },
-    };
+    return { data: AdminPhoneNumberResponse.fromRow(number) };
+  }
+
+  @Patch(':id')
+  @ApiOperation({
+    operationId: 'adminUpdatePhoneNumber',
+    summary: "Set or remove a phone number's fallback platform",
+    description:
+      'Extension: `fallback` is the same number imported on a second platform (failover, docs/providers.md); ' +
+      'null removes it. The same platform as the number, or one not configured here, is 422 VALIDATION_ERROR ' +
+      "naming `fallback.platform`; another organization's number is 404.",
+  })
+  @ApiDataResponse(AdminPhoneNumberResponse)
+  @ApiAdminErrors('VALIDATION_ERROR@422')
+  async update(
+    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+    @Param('id', IdParamPipe) id: string,
+    @Body() dto: UpdatePhoneNumberDto,
+  ): Promise<{ data: AdminPhoneNumberResponse }> {
+    return { data: AdminPhoneNumberResponse.fromRow(await this.numbers.setFallback(orgId, id, dto.fallback)) };
   }
 }

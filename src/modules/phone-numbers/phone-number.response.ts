@@ -37,4 +37,8 @@ export class AdminPhoneNumberResponse extends PhoneNumberResponse {
     description: 'Extension: the same number on a second platform, used when its own fails to place a call',
   })
   fallback: NumberFallbackDto | null;
+
+  static fromRow(n: PhoneNumber): AdminPhoneNumberResponse {
+    return { ...PhoneNumberResponse.from(n), providerId: n.providerId, fallback: n.fallback ?? null };
+  }
 }

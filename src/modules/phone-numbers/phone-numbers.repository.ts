@@ -4,7 +4,7 @@ import { FindOptionsWhere, Repository } from 'typeorm';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { Tx } from '../../infra/database/tx';
 import type { VoicePlatform } from '../../infra/config/platforms';
-import { PhoneNumber } from './phone-number.entity';
+import { NumberFallback, PhoneNumber } from './phone-number.entity';
 
 /** The SQL of `phone_numbers`. */
 @Injectable()
@@ -21,6 +21,11 @@ export class PhoneNumbersRepository {
     });
   }
 
+  /** The organization's numbers with their platform ids and fallbacks (the admin API's view), newest first. */
+  listWithPlatformIds(organizationId: string): Promise<PhoneNumber[]> {
+    return this.numbers.find({ where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
   /** The row matching `where`, read by `tx` when the caller holds a transaction. */
   findOne(where: FindOptionsWhere<PhoneNumber>, tx?: Tx): Promise<PhoneNumber | null> {
     return tx ? tx.findOneBy(PhoneNumber, where) : this.numbers.findOneBy(where);
@@ -32,6 +37,12 @@ export class PhoneNumbersRepository {
       `SELECT platform, count(*)::int AS n FROM phone_numbers GROUP BY platform`,
     );
     return new Map(rows.map((r) => [r.platform, r.n]));
+  }
+
+  /** The number's fallback platform set or removed; null when the organization has no such number. */
+  async setFallback(organizationId: string, id: string, fallback: NumberFallback | null): Promise<PhoneNumber | null> {
+    await this.numbers.update({ id, organizationId }, { fallback });
+    return this.numbers.findOneBy({ id, organizationId });
   }
 
   /** In the transaction that checked the organization's cap. */

@@ -9,7 +9,8 @@ import { isUniqueViolation } from '../../infra/database/pg-errors';
 import { inTransaction, Tx } from '../../infra/database/tx';
 import { VoicePlatformNumbers } from './voice-platform-numbers';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
-import { voicePlatformConfigured } from '../../infra/config/platforms';
+import { VoicePlatform, voicePlatformConfigured } from '../../infra/config/platforms';
+import type { NumberFallback } from './phone-number.entity';
 
 /**
  * The list is not paginated, so its length is capped (README limits table, OpenAPI). 100 numbers is far beyond
@@ -37,6 +38,11 @@ export class PhoneNumbersService {
   /** Not paginated (the spec shows `data` only), so capped per organization (MAX_PHONE_NUMBERS). */
   list(organizationId: string): Promise<PhoneNumber[]> {
     return this.numbers.list(organizationId);
+  }
+
+  /** The admin API's list: also each number's platform id and fallback. */
+  listWithPlatformIds(organizationId: string): Promise<PhoneNumber[]> {
+    return this.numbers.listWithPlatformIds(organizationId);
   }
 
   /** The organization's record for an E.164 number, or null when the number is not theirs. */
@@ -73,17 +79,7 @@ export class PhoneNumbersService {
         { field: 'platform', message: `the ${platform} platform is not configured on this service` },
       ]);
     }
-    if (
-      dto.fallback &&
-      (dto.fallback.platform === platform || !voicePlatformConfigured(this.config, dto.fallback.platform))
-    ) {
-      throw ApiError.unprocessable([
-        {
-          field: 'fallback.platform',
-          message: `the fallback must be another platform than ${platform}, configured on this service`,
-        },
-      ]);
-    }
+    this.assertFallback(platform, dto.fallback ?? null);
     // Retell keys numbers by the number itself (docs/providers.md, "Retell"): any other id names nothing there.
     if (platform === 'retell' && dto.providerId !== undefined && dto.providerId !== dto.number) {
       throw ApiError.validation('providerId', 'on the retell platform the providerId is the E.164 number itself');
@@ -117,6 +113,27 @@ export class PhoneNumbersService {
         throw ApiError.conflict('This number is already assigned');
       }
       throw error;
+    }
+  }
+
+  /** Sets or removes a number's fallback platform (failover); another organization's number is 404. */
+  async setFallback(organizationId: string, id: string, fallback: NumberFallback | null): Promise<PhoneNumber> {
+    const number = await this.numbers.findOne({ id, organizationId });
+    if (!number) throw ApiError.notFound('Phone number');
+    this.assertFallback(number.platform, fallback);
+    const stored = fallback ? { platform: fallback.platform, providerId: fallback.providerId } : null;
+    return (await this.numbers.setFallback(organizationId, id, stored)) ?? number;
+  }
+
+  /** A fallback names another platform than the number's own, one this service can reach (else 422). */
+  private assertFallback(platform: VoicePlatform, fallback: NumberFallback | null): void {
+    if (fallback && (fallback.platform === platform || !voicePlatformConfigured(this.config, fallback.platform))) {
+      throw ApiError.unprocessable([
+        {
+          field: 'fallback.platform',
+          message: `the fallback must be another platform than ${platform}, configured on this service`,
+        },
+      ]);
     }
   }
 }
