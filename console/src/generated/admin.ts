@@ -478,6 +478,23 @@ export interface paths {
         patch: operations["adminUpdateCase"];
         trace?: never;
     };
+    "/admin/v1/organizations/{orgId}/cases/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A case's versions with their content, newest first (GET /api/v1/cases/{id}/versions) */
+        get: operations["adminListCaseVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/organizations/{orgId}/contact-groups": {
         parameters: {
             query?: never;
@@ -1886,6 +1903,22 @@ export interface components {
             required?: boolean;
             /** @enum {string} */
             source: "contact.title" | "contact.email" | "contact.notes" | "contact.phone" | "custom";
+        };
+        CaseVersionResponse: {
+            analysis: components["schemas"]["AnalysisPlanResponse"] | (never | null);
+            /** Format: date-time */
+            createdAt: string;
+            firstMessage: string | null;
+            integrationToolIds: string[];
+            /** @description System prompt; supports {{variables}} */
+            prompt: string;
+            /** Format: uuid */
+            systemPromptId: string | null;
+            toolIds: string[];
+            variables: components["schemas"]["CaseVariableResponse"][];
+            /** @example 2 */
+            version: number;
+            voicemail: components["schemas"]["VoicemailPolicyResponse"] | (never | null);
         };
         ChatAgentResponse: {
             /**
@@ -6874,6 +6907,81 @@ export interface operations {
             };
             /** @description PAYLOAD_TOO_LARGE */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminListCaseVersions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description From the previous page of the same query */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first; follow `pagination.cursor` while `hasMore` is true */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CaseVersionResponse"][];
+                        pagination: components["schemas"]["PaginationDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, INVALID_CURSOR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
