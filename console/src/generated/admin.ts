@@ -442,6 +442,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/organizations/{orgId}/campaigns/{id}/variants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An A/B campaign's variants side by side (GET /api/v1/campaigns/{id}/variants) */
+        get: operations["adminGetCampaignVariants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/organizations/{orgId}/cases": {
         parameters: {
             query?: never;
@@ -1821,6 +1838,43 @@ export interface components {
             caseVersion: number;
             /** @example 50 */
             weight: number;
+        };
+        CampaignVariantReportResponse: {
+            /** @description Calls answered by a person (`answeredBy: human`) */
+            answered: number;
+            /** @description Calls placed with this version (every attempt) */
+            calls: number;
+            /** @example 2 */
+            caseVersion: number;
+            /** @description Entries assigned this variant */
+            entries: number;
+            /**
+             * @description What the voice platform reported its calls cost, in USD
+             * @example 0.42
+             */
+            providerCostUsd: number;
+            /** @description Calls whose analysis judged them not a success */
+            successFalse: number;
+            /** @description Calls whose analysis judged them a success */
+            successTrue: number;
+            /**
+             * @description Exact talk time of its calls, in minutes (not rounded up)
+             * @example 12.25
+             */
+            talkMinutes: number;
+            /** @description Calls that reached voicemail */
+            voicemail: number;
+            /** @example 50 */
+            weight: number;
+        };
+        CampaignVariantsResponse: {
+            /**
+             * @description With two variants, the two-sided p-value of the two-proportion z-test on successTrue / (successTrue + successFalse): below 0.05, the difference is unlikely to be chance. Null with more or fewer variants, or while a side has no judged call or every judged call went the same way
+             * @example 0.0337
+             */
+            pValue: number | null;
+            /** @description Empty for a campaign without variants */
+            variants: components["schemas"]["CampaignVariantReportResponse"][];
         };
         CancelSubscriptionDto: {
             /**
@@ -6596,6 +6650,79 @@ export interface operations {
             };
             /** @description INVALID_STATE */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminGetCampaignVariants: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CampaignVariantsResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,12 +1,15 @@
 import type { Page } from 'playwright-core';
-import { TestOrg, createOrg } from '../support/factory';
+import { CallsOrg, callingOrg } from '../calls/call-fixtures';
 import { TestApp, startTestApp } from '../support/test-app';
 import { ensureConsoleBuilt, expectText, seriousViolations, signedInPage } from './browser';
 
-/** A case's versions on its page in Chromium against the real app: listed newest first, a prompt diff per version. */
-describe('console in Chromium: case versions', () => {
+/**
+ * The quality loop in Chromium against the real app: a case's versions on its page (newest first, a prompt diff
+ * per version), and an A/B campaign's variants side by side on the campaign's page.
+ */
+describe('console in Chromium: case versions and A/B variants', () => {
   let t: TestApp;
-  let org: TestOrg;
+  let org: CallsOrg;
   let caseId: string;
   let closeBrowser: () => Promise<void>;
   let page: Page;
@@ -15,7 +18,7 @@ describe('console in Chromium: case versions', () => {
   beforeAll(async () => {
     ensureConsoleBuilt();
     t = await startTestApp();
-    org = await createOrg(t, { name: 'Versions org' });
+    org = await callingOrg(t);
     const created = await org.api.post('/api/v1/cases', {
       title: 'Reminder',
       prompt: 'Greet the patient.\nRemind them of the visit.\nSay goodbye.',
@@ -46,6 +49,30 @@ describe('console in Chromium: case versions', () => {
     await page.getByRole('button', { name: 'Version 1' }).click();
     await expectText(page.getByRole('heading', { level: 3 }), 'Prompt of version 1');
     expect(await diff.locator('.diff-added, .diff-removed').count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(cspViolations).toEqual([]);
+  });
+
+  it("shows an A/B campaign's variants side by side: one column per version, its weight and entries", async () => {
+    const created = await org.api.post('/api/v1/campaigns', {
+      name: 'Wording test',
+      from: org.from,
+      caseId,
+      variants: [
+        { caseVersion: 1, weight: 30 },
+        { caseVersion: 2, weight: 70 },
+      ],
+      audience: { rows: Array.from({ length: 10 }, (_, i) => ({ to: `+1415558${String(i).padStart(4, '0')}` })) },
+    });
+    expect(created.status).toBe(201);
+    await page.goto(`${t.baseUrl}/console/orgs/${org.id}/campaigns/${created.body.data.id}`);
+    const table = page.getByTestId('campaign-variants');
+    await expectText(table, 'Version 2');
+    expect(await table.locator('thead th').allTextContents()).toEqual(['Figure', 'Version 1', 'Version 2']);
+    expect(await table.locator('tr', { hasText: 'Weight' }).locator('td').allTextContents()).toEqual(['30', '70']);
+    const entries = (await table.locator('tr', { hasText: 'Entries' }).locator('td').allTextContents()).map(Number);
+    expect(entries[0] + entries[1]).toBe(10);
+    await expectText(page.getByTestId('campaign-p-value'), 'p-value: not yet');
     expect(await seriousViolations(page)).toEqual([]);
     expect(cspViolations).toEqual([]);
   });
