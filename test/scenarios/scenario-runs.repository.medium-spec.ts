@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { inTransaction } from '../../src/infra/database/tx';
 import { ScenarioRun } from '../../src/modules/scenarios/scenario-run.entity';
-import { RunOutcome, ScenarioRunsRepository } from '../../src/modules/scenarios/scenario-runs.repository';
+import { queuedRun, RunOutcome, ScenarioRunsRepository } from '../../src/modules/scenarios/scenario-runs.repository';
 import { openTestDataSource } from '../support/test-data-source';
 
 /**
@@ -27,20 +27,16 @@ describe('ScenarioRunsRepository (PostgreSQL)', () => {
     await inTransaction(dataSource, (tx) =>
       runs.insertMany(
         tx,
-        ids.map((id) => ({
-          id,
-          organizationId,
-          livemode: false,
-          scenarioId: randomUUID(),
-          caseId: randomUUID(),
-          caseVersion: 1,
-          status: 'queued' as const,
-          transcript: [],
-          expectations: [],
-          durationMs: null,
-          usage: null,
-          error: null,
-        })),
+        ids.map((id) =>
+          queuedRun({
+            id,
+            organizationId,
+            livemode: false,
+            scenarioId: randomUUID(),
+            caseId: randomUUID(),
+            caseVersion: 1,
+          }),
+        ),
       ),
     );
     return ids;
