@@ -131,6 +131,7 @@ describe('scenarios', () => {
         durationMs: expect.any(Number),
         usage: null,
         error: null,
+        livemode: false,
       });
       const { rows } = await t.db.query(
         `SELECT type, organization_id, livemode, data FROM outbox_events WHERE type = 'scenario_run.completed' AND data->>'runId' = $1`,

@@ -3044,6 +3044,8 @@ export interface components {
             expectations: components["schemas"]["ExpectationResult"][];
             /** Format: uuid */
             id: string;
+            /** @description The world it belongs to (the starting key's): false on the simulator */
+            livemode: boolean;
             /** Format: uuid */
             scenarioId: string;
             /** @enum {string} */

@@ -5,6 +5,7 @@ import { api, unwrap, type Schemas } from '../api';
 import { useLivemode, useOrgId, useWorldPath } from '../pages/org-layout';
 import { PagedView, QueryView, StatusBadge, Table, TestBadge, formatDate, usePaged } from '../ui';
 import { CampaignActions, CampaignProgress } from './campaign-controls';
+import { CampaignVariants } from './campaign-variants';
 
 type Entry = Schemas['CampaignEntryResponse'];
 
@@ -70,6 +71,12 @@ export function CampaignPage() {
           <CampaignProgress campaign={c} />
           <h2>Outcomes</h2>
           <Outcomes outcomes={c.outcomes} />
+          {c.variants && (
+            <>
+              <h2>Variants</h2>
+              <CampaignVariants orgId={orgId} livemode={livemode} id={id} refetchInterval={finished ? false : 3000} />
+            </>
+          )}
           <h2>Entries</h2>
           <PagedView paged={entries} empty="No entries.">
             {(items) => (

@@ -460,6 +460,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/organizations/{orgId}/campaigns/{id}/variants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An A/B campaign's variants side by side (GET /api/v1/campaigns/{id}/variants) */
+        get: operations["adminGetCampaignVariants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/organizations/{orgId}/cases": {
         parameters: {
             query?: never;
@@ -494,6 +511,23 @@ export interface paths {
         head?: never;
         /** Update a case (PATCH /api/v1/cases/{id}) */
         patch: operations["adminUpdateCase"];
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/cases/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A case's versions with their content, newest first (GET /api/v1/cases/{id}/versions) */
+        get: operations["adminListCaseVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/admin/v1/organizations/{orgId}/contact-groups": {
@@ -1982,6 +2016,43 @@ export interface components {
             /** @example 50 */
             weight: number;
         };
+        CampaignVariantReportResponse: {
+            /** @description Calls answered by a person (`answeredBy: human`) */
+            answered: number;
+            /** @description Calls placed with this version (every attempt) */
+            calls: number;
+            /** @example 2 */
+            caseVersion: number;
+            /** @description Entries assigned this variant */
+            entries: number;
+            /**
+             * @description What the voice platform reported its calls cost, in USD
+             * @example 0.42
+             */
+            providerCostUsd: number;
+            /** @description Calls whose analysis judged them not a success */
+            successFalse: number;
+            /** @description Calls whose analysis judged them a success */
+            successTrue: number;
+            /**
+             * @description Exact talk time of its calls, in minutes (not rounded up)
+             * @example 12.25
+             */
+            talkMinutes: number;
+            /** @description Calls that reached voicemail */
+            voicemail: number;
+            /** @example 50 */
+            weight: number;
+        };
+        CampaignVariantsResponse: {
+            /**
+             * @description With two variants, the two-sided p-value of the two-proportion z-test on successTrue / (successTrue + successFalse): below 0.05, the difference is unlikely to be chance. Null with more or fewer variants, or while a side has no judged call or every judged call went the same way
+             * @example 0.0337
+             */
+            pValue: number | null;
+            /** @description Empty for a campaign without variants */
+            variants: components["schemas"]["CampaignVariantReportResponse"][];
+        };
         CancelSubscriptionDto: {
             /**
              * @description true: keep it until the period ends; false: end it now (unspent included minutes expire)
@@ -2063,6 +2134,22 @@ export interface components {
             required?: boolean;
             /** @enum {string} */
             source: "contact.title" | "contact.email" | "contact.notes" | "contact.phone" | "custom";
+        };
+        CaseVersionResponse: {
+            analysis: components["schemas"]["AnalysisPlanResponse"] | (never | null);
+            /** Format: date-time */
+            createdAt: string;
+            firstMessage: string | null;
+            integrationToolIds: string[];
+            /** @description System prompt; supports {{variables}} */
+            prompt: string;
+            /** Format: uuid */
+            systemPromptId: string | null;
+            toolIds: string[];
+            variables: components["schemas"]["CaseVariableResponse"][];
+            /** @example 2 */
+            version: number;
+            voicemail: components["schemas"]["VoicemailPolicyResponse"] | (never | null);
         };
         ChatAgentResponse: {
             /**
@@ -7116,6 +7203,79 @@ export interface operations {
             };
         };
     };
+    adminGetCampaignVariants: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CampaignVariantsResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     adminListCases: {
         parameters: {
             query?: {
@@ -7400,6 +7560,81 @@ export interface operations {
             };
             /** @description PAYLOAD_TOO_LARGE */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminListCaseVersions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description From the previous page of the same query */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first; follow `pagination.cursor` while `hasMore` is true */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CaseVersionResponse"][];
+                        pagination: components["schemas"]["PaginationDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, INVALID_CURSOR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

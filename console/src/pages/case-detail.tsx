@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api';
 import { CaseTools } from '../tools/case-tools';
+import { CaseVersions } from './case-versions';
 import { QueryView, formatDate } from '../ui';
 import { useOrgId, useWorldPath } from './org-layout';
 
@@ -41,6 +42,7 @@ export function CaseDetailPage() {
               </section>
               <CaseTools item={c} queryKey={queryKey} />
             </div>
+            <CaseVersions orgId={orgId} caseId={caseId} queryKey={queryKey} />
           </>
         )}
       </QueryView>

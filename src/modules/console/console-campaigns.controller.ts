@@ -10,6 +10,7 @@ import { CampaignActionsService } from '../campaigns/campaign-actions.service';
 import { CampaignAction } from '../campaigns/campaign-state';
 import { CampaignEntryResponse } from '../campaigns/campaign-entry.response';
 import { CampaignsService } from '../campaigns/campaigns.service';
+import { CampaignVariantsResponse } from '../campaigns/campaign-variants.response';
 import { CreateCampaignCommand } from '../campaigns/create-campaign.command';
 import { CreateCampaignDto } from '../campaigns/dto/create-campaign.dto';
 import { ConsoleCampaignResponse, ConsoleCreatedCampaignResponse } from './console-campaign.response';
@@ -76,6 +77,22 @@ export class ConsoleCampaignsController {
     return {
       data: ConsoleCampaignResponse.withActions(await this.campaigns.present(await this.campaigns.get(world, id))),
     };
+  }
+
+  @Get(':id/variants')
+  @ApiConsoleWorld()
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'adminGetCampaignVariants',
+    summary: "An A/B campaign's variants side by side (GET /api/v1/campaigns/{id}/variants)",
+  })
+  @ApiDataResponse(CampaignVariantsResponse)
+  @ApiAdminErrors()
+  async variants(
+    @ConsoleWorld(ExistingWorldPipe) world: World,
+    @Param('id', IdParamPipe) id: string,
+  ): Promise<{ data: CampaignVariantsResponse }> {
+    return { data: await this.campaigns.variants(world, id) };
   }
 
   @Get(':id/entries')

@@ -4,7 +4,7 @@ import { AdminOnly } from '../../common/auth/access.decorators';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
 import { ApiDataResponse, ApiPageResponse } from '../../common/openapi/api-data-response.decorator';
 import { ApiAdminErrors } from '../../common/openapi/api-errors.decorator';
-import { Page } from '../../common/pagination/pagination.dto';
+import { Page, PageQueryDto } from '../../common/pagination/pagination.dto';
 import { CreateOutboundAssistantDto } from '../assistants/dto/create-outbound-assistant.dto';
 import { UpdateOutboundAssistantDto } from '../assistants/dto/update-outbound-assistant.dto';
 import { InboundAssistantResponse } from '../assistants/inbound-assistant.response';
@@ -12,6 +12,7 @@ import { InboundAssistantsService } from '../assistants/inbound-assistants.servi
 import { OutboundAssistantResponse, OutboundAssistantSummaryResponse } from '../assistants/outbound-assistant.response';
 import { OutboundAssistantsService } from '../assistants/outbound-assistants.service';
 import { CaseListItemResponse, CaseResponse } from '../cases/case.response';
+import { CaseVersionResponse } from '../cases/case-version.response';
 import { CasesService } from '../cases/cases.service';
 import { CreateCaseDto } from '../cases/dto/create-case.dto';
 import { ListCasesQueryDto } from '../cases/dto/list-cases-query.dto';
@@ -46,6 +47,21 @@ export class ConsoleScriptsController {
   @ApiAdminErrors()
   async getCase(@Param('orgId', ExistingOrganizationPipe) orgId: string, @Param('id', IdParamPipe) id: string) {
     return { data: CaseResponse.from(await this.cases.get(orgId, id)) };
+  }
+
+  @Get('cases/:id/versions')
+  @ApiOperation({
+    operationId: 'adminListCaseVersions',
+    summary: "A case's versions with their content, newest first (GET /api/v1/cases/{id}/versions)",
+  })
+  @ApiPageResponse(CaseVersionResponse)
+  @ApiAdminErrors('INVALID_CURSOR')
+  listCaseVersions(
+    @Param('orgId', ExistingOrganizationPipe) orgId: string,
+    @Param('id', IdParamPipe) id: string,
+    @Query() query: PageQueryDto,
+  ): Promise<Page<CaseVersionResponse>> {
+    return this.cases.listVersions(orgId, id, query);
   }
 
   @Post('cases')

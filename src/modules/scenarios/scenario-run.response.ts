@@ -50,6 +50,8 @@ export class ScenarioRunResponse {
   usage: ScenarioRunUsageResponse | null;
   @ApiProperty({ type: String, nullable: true, description: 'Why the run could not be played (status `error`)' })
   error: string | null;
+  @ApiProperty({ description: "The world it belongs to (the starting key's): false on the simulator" })
+  livemode: boolean;
 
   static from(r: ScenarioRun): ScenarioRunResponse {
     return {
@@ -63,6 +65,7 @@ export class ScenarioRunResponse {
       durationMs: r.durationMs,
       usage: r.usage,
       error: r.error,
+      livemode: r.livemode,
     };
   }
 }

@@ -12,6 +12,13 @@ export const RUN_STALE_SECONDS = { queued: 30, running: 300 } as const;
 /** What a run ended with. */
 export type RunOutcome = Pick<ScenarioRun, 'status' | 'transcript' | 'expectations' | 'durationMs' | 'usage' | 'error'>;
 
+/** A run as it is stored when started: queued, nothing played yet. */
+export function queuedRun(
+  fields: Pick<ScenarioRun, 'id' | 'organizationId' | 'livemode' | 'scenarioId' | 'caseId' | 'caseVersion'>,
+): Omit<ScenarioRun, 'createdAt' | 'updatedAt'> {
+  return { ...fields, status: 'queued', transcript: [], expectations: [], durationMs: null, usage: null, error: null };
+}
+
 /**
  * The SQL of `scenario_runs`. A run moves `queued -> running -> passed | failed | error`, each move one
  * conditional statement, so a run replayed after a lost job or worker is played and judged once.

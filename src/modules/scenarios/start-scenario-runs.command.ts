@@ -10,7 +10,7 @@ import { CasesService } from '../cases/cases.service';
 import { Scenario } from './scenario.entity';
 import { ScenarioRun } from './scenario-run.entity';
 import { ScenarioRunQueue } from './scenario-run-queue';
-import { ScenarioRunsRepository } from './scenario-runs.repository';
+import { queuedRun, ScenarioRunsRepository } from './scenario-runs.repository';
 
 /**
  * Starts runs of scenarios of one case (docs/testing-your-assistant.md, "Running"): the case's version checked
@@ -46,19 +46,9 @@ export class StartScenarioRunsCommand {
       }
       return this.runs.insertMany(
         m,
-        scenarios.map((s) => ({
-          id: uuidv7(),
-          ...worldWhere(world),
-          scenarioId: s.id,
-          caseId,
-          caseVersion: kase.version,
-          status: 'queued' as const,
-          transcript: [],
-          expectations: [],
-          durationMs: null,
-          usage: null,
-          error: null,
-        })),
+        scenarios.map((s) =>
+          queuedRun({ id: uuidv7(), ...worldWhere(world), scenarioId: s.id, caseId, caseVersion: kase.version }),
+        ),
       );
     });
     await this.queue.enqueue(started.map((r) => r.id));

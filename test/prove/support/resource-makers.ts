@@ -20,6 +20,14 @@ const created = (what: string) => (res: HttpResponse) => {
 };
 let listed = 0;
 
+/** A scenario of the key's world, on a case of its own. */
+async function scenarioOf(o: MakerOrg): Promise<string> {
+  const caseId = created('case')(await o.api.post('/api/v1/cases', { title: 'Victim', prompt: 'Secret prompt' }));
+  return created('scenario')(
+    await o.api.post('/api/v1/scenarios', { name: 'Victim', caseId, turns: ['hi'], expect: { handOff: false } }),
+  );
+}
+
 export const MAKERS: Record<string, Maker> = {
   '/api/v1/contacts': async (_t, o) =>
     created('contact')(await o.api.post('/api/v1/contacts', { title: 'Victim', phone: '+14155550177' })),
@@ -66,6 +74,13 @@ export const MAKERS: Record<string, Maker> = {
         audience: { rows: [{ to: '+14155550179' }] },
       }),
     ),
+  '/api/v1/scenarios': async (_t, o) => scenarioOf(o),
+  // A run of a scenario of the key's world (played on that world's chat platform; it may still be queued).
+  '/api/v1/scenario-runs': async (_t, o) => {
+    const res = await o.api.post(`/api/v1/scenarios/${await scenarioOf(o)}/runs`, {});
+    if (res.status !== 202) throw new Error(`scenario run: ${res.status} ${res.text}`);
+    return res.body.data.id as string;
+  },
   // A number is the organization's (both worlds call from it); the admin API assigns it.
   '/api/v1/phone-numbers': async (t, o) =>
     created('phone number')(
