@@ -23,6 +23,7 @@ import { DoNotCallPage } from './pages/do-not-call';
 import { DestinationsPage } from './pages/destinations';
 import { ToolsPage } from './tools/tools-page';
 import { RequireSession, SignInPage } from './session';
+import { Loading } from './ui';
 
 export const router = createBrowserRouter(
   [
@@ -42,7 +43,8 @@ export const router = createBrowserRouter(
             { path: 'contacts', element: <ContactsPage /> },
             {
               path: 'contacts/import',
-              // Loaded when opened: the CSV parser is most of its weight.
+              // Loaded when opened: the CSV parser is most of its weight. Shown meanwhile when it is the first page.
+              HydrateFallback: Loading,
               lazy: async () => ({ Component: (await import('./contacts/import-contacts')).ImportContactsPage }),
             },
             { path: 'cases', element: <CasesPage /> },
@@ -61,6 +63,7 @@ export const router = createBrowserRouter(
             {
               path: 'campaigns/new',
               // Loaded when opened: the CSV parser and the phone-number rules are most of its weight.
+              HydrateFallback: Loading,
               lazy: async () => ({ Component: (await import('./campaigns/new-campaign')).NewCampaignPage }),
             },
             { path: 'campaigns/:campaignId', element: <CampaignPage /> },

@@ -31,14 +31,18 @@ export function ErrorNote({ error, listDetails = false }: { error: unknown; list
   );
 }
 
+/** What shows while something loads: a query's data, or a page's code (the router's HydrateFallback). */
+export function Loading() {
+  return (
+    <p aria-busy="true" className="muted">
+      Loading…
+    </p>
+  );
+}
+
 /** The loading or error state of a query, or null once it has data. */
 function pendingState(query: { isPending: boolean; isError: boolean; error: unknown }): ReactNode | null {
-  if (query.isPending)
-    return (
-      <p aria-busy="true" className="muted">
-        Loading…
-      </p>
-    );
+  if (query.isPending) return <Loading />;
   if (query.isError) return <ErrorNote error={query.error} />;
   return null;
 }

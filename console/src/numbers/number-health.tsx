@@ -39,8 +39,9 @@ export function NumberHealthLink({ numberId, number }: { numberId: string; numbe
   const health = useNumberHealth(numberId, 7);
   const status = health.data?.data.status;
   return (
-    <Link to={worldPath(`/orgs/${orgId}/numbers/${numberId}/health`)} aria-label={`Health of ${number}`}>
-      Health{status ? <span className={`badge badge-health-${status}`}>{status}</span> : null}
+    <Link to={worldPath(`/orgs/${orgId}/numbers/${numberId}/health`)}>
+      Health<span className="sr-only"> of {number}</span>
+      {status ? <span className={`badge badge-health-${status}`}>{status}</span> : null}
     </Link>
   );
 }
