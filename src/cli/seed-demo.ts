@@ -11,9 +11,9 @@ import { MessagingAccount } from '../modules/messaging/messaging-account.entity'
 import { storeDemoKey, storedDemoKey } from './demo-state';
 
 const DEMO_ORG = 'Demo organization';
-/** The demo organization's number; OpenAPI examples never use it (a pasted example must not reach demo data). */
+/** The demo organization's number: every OpenAPI example's caller ID, so a pasted example works in the demo. */
 export const DEMO_NUMBER = '+14155550100';
-/** The number the demo's ready-to-paste `curl` calls; likewise never an OpenAPI example. */
+/** The number the demo's ready-to-paste `curl` calls; never an OpenAPI example (none lists it on do-not-call). */
 export const DEMO_CALL_TO = '+14155550123';
 
 /**

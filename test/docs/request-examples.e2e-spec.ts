@@ -50,7 +50,9 @@ interface Prepared {
 /**
  * Every documented request example is accepted by the service (docs: the README's "OpenAPI" section). Each is
  * posted to a fresh organization, after creating what it refers to (its caller ID, the record a PATCH changes, a
- * conversation); and no example of either document uses the demo's numbers or a URL that could receive events.
+ * conversation). They work against the demo as it starts (docs/contracts/conventions.md): every caller ID is the
+ * demo's number, no example lists on do-not-call a number another example calls, none uses the number the demo's
+ * curl calls, and no example of either document names a URL that could receive events.
  */
 describe('OpenAPI request examples are safe and accepted', () => {
   let t: TestApp;
@@ -188,14 +190,40 @@ describe('OpenAPI request examples are safe and accepted', () => {
     },
   );
 
-  it.each(Object.keys(documents))("%s.yaml: no example number is one of the demo's", (name) => {
-    const found = examples(documents[name]).flatMap(({ path, value }) =>
-      strings(value)
-        .filter((s) => [DEMO_NUMBER, DEMO_CALL_TO].some((demo) => s.includes(demo)))
-        .map((s) => `${path}: ${s}`),
+  /** The example's values under `key`, wherever in it they are (a body, a nested row). */
+  const valuesOf = (value: unknown, key: string): unknown[] =>
+    value && typeof value === 'object'
+      ? Object.entries(value).flatMap(([k, v]) => [...(k === key ? [v].flat() : []), ...valuesOf(v, key)])
+      : [];
+
+  it("openapi.yaml: every caller ID a request example names is the demo's number, so the example works in the demo", () => {
+    const callerIds = publicExamples.flatMap(({ operationId, example }) =>
+      [...valuesOf(example, 'from'), ...valuesOf(example, 'fromNumbers')].map((from) => ({ operationId, from })),
     );
-    expect(found).toEqual([]);
+    expect(callerIds.length).toBeGreaterThan(0);
+    expect(callerIds.filter((c) => c.from !== DEMO_NUMBER)).toEqual([]);
   });
+
+  it('openapi.yaml: no request example lists on do-not-call a number another example calls', () => {
+    const listed = publicExamples
+      .filter((e) => e.operationId === 'addDoNotCall')
+      .flatMap(({ example }) => valuesOf(example, 'number'));
+    const called = publicExamples.flatMap(({ example }) => [...valuesOf(example, 'to'), ...valuesOf(example, 'phone')]);
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.filter((n) => called.includes(n) || n === DEMO_CALL_TO || n === DEMO_NUMBER)).toEqual([]);
+  });
+
+  it.each(Object.keys(documents))(
+    "%s.yaml: no example uses the number the demo's ready-to-paste curl calls",
+    (name) => {
+      const found = examples(documents[name]).flatMap(({ path, value }) =>
+        strings(value)
+          .filter((s) => s.includes(DEMO_CALL_TO))
+          .map((s) => `${path}: ${s}`),
+      );
+      expect(found).toEqual([]);
+    },
+  );
 
   it.each(Object.keys(documents))('%s.yaml: every example URL is on a reserved example domain', (name) => {
     const urls = examples(documents[name]).flatMap(({ path, value }) =>

@@ -1175,7 +1175,7 @@ export interface components {
         AddDoNotCall: {
             /**
              * @description E.164 (spaces and dashes are accepted and normalised)
-             * @example +14155550187
+             * @example +14155550199
              */
             number: string;
             /** @example Asked not to be called */
@@ -1235,7 +1235,7 @@ export interface components {
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
             /** Format: uuid */
             assistantConfigId: string | null;
-            /** @example +14155550142 */
+            /** @example +14155550100 */
             callFrom: string;
             /** @example +14155550187 */
             callTo: string;
@@ -1319,7 +1319,7 @@ export interface components {
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
             /** Format: uuid */
             assistantConfigId: string | null;
-            /** @example +14155550142 */
+            /** @example +14155550100 */
             callFrom: string;
             /** @example +14155550187 */
             callTo: string;
@@ -1483,7 +1483,7 @@ export interface components {
             firstMessage: string | null;
             /**
              * @description The caller ID; with `fromNumbers`, the first of them
-             * @example +14155550142
+             * @example +14155550100
              */
             from: string;
             /** @description Extension: the numbers calls are spread over (each call says which it used); null: `from` alone */
@@ -2079,13 +2079,13 @@ export interface components {
             firstMessage?: string;
             /**
              * @description Caller ID: one of the organization's numbers. Required unless `fromNumbers` is given
-             * @example +14155550142
+             * @example +14155550100
              */
             from?: string;
             /**
              * @description Extension: 1-50 of the organization's numbers (E.164) to spread calls over, instead of `from`: each call uses a number of the area code it calls when there is one, else the least used today; `degraded` numbers are left out while others remain (docs/number-health.md)
              * @example [
-             *       "+14155550142",
+             *       "+14155550100",
              *       "+12125550142"
              *     ]
              */
@@ -2258,7 +2258,7 @@ export interface components {
             firstMessage: string | null;
             /**
              * @description The caller ID; with `fromNumbers`, the first of them
-             * @example +14155550142
+             * @example +14155550100
              */
             from: string;
             /** @description Extension: the numbers calls are spread over (each call says which it used); null: `from` alone */
@@ -2373,7 +2373,7 @@ export interface components {
             livemode: boolean;
             /**
              * @description E.164
-             * @example +14155550187
+             * @example +14155550199
              */
             number: string;
             /** @example Asked not to be called */
@@ -2655,7 +2655,7 @@ export interface components {
             days: components["schemas"]["NumberHealthDay"][];
             /**
              * @description E.164
-             * @example +14155550142
+             * @example +14155550100
              */
             number: string;
             /**
@@ -2713,7 +2713,7 @@ export interface components {
         Organization: {
             /** @example ops@acme.example */
             contactEmail: string | null;
-            /** @example +14155550142 */
+            /** @example +14155550100 */
             contactPhone: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -2820,7 +2820,7 @@ export interface components {
             label: string;
             /**
              * @description E.164
-             * @example +14155550142
+             * @example +14155550100
              */
             number: string;
             /**
@@ -4780,7 +4780,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "firstMessage": "Hi {{name}}, this is Acme calling about your order.",
-                 *       "from": "+14155550142",
+                 *       "from": "+14155550100",
                  *       "to": "+14155550187",
                  *       "variableValues": {
                  *         "name": "Ada"
@@ -5737,7 +5737,7 @@ export interface operations {
                  *           }
                  *         ]
                  *       },
-                 *       "from": "+14155550142",
+                 *       "from": "+14155550100",
                  *       "name": "November reminders"
                  *     }
                  */
@@ -8738,7 +8738,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "number": "+14155550187"
+                 *       "number": "+14155550199"
                  *     }
                  */
                 "application/json": components["schemas"]["AddDoNotCall"];
@@ -8871,7 +8871,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description E.164, URL-encoded (`%2B14155550187`) */
+                /** @description E.164, URL-encoded (`%2B14155550199`) */
                 number: string;
             };
             cookie?: never;
@@ -8991,7 +8991,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description E.164, URL-encoded (`%2B14155550187`) */
+                /** @description E.164, URL-encoded (`%2B14155550199`) */
                 number: string;
             };
             cookie?: never;

@@ -1545,7 +1545,7 @@ export interface components {
         AddDoNotCallDto: {
             /**
              * @description E.164 (spaces and dashes are accepted and normalised)
-             * @example +14155550187
+             * @example +14155550199
              */
             number: string;
             /** @example Asked not to be called */
@@ -1584,7 +1584,7 @@ export interface components {
         AdminOrganizationResponse: {
             /** @example ops@acme.example */
             contactEmail: string | null;
-            /** @example +14155550142 */
+            /** @example +14155550100 */
             contactPhone: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -1612,7 +1612,7 @@ export interface components {
             label: string;
             /**
              * @description E.164
-             * @example +14155550142
+             * @example +14155550100
              */
             number: string;
             /**
@@ -1749,7 +1749,7 @@ export interface components {
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
             /** Format: uuid */
             assistantConfigId: string | null;
-            /** @example +14155550142 */
+            /** @example +14155550100 */
             callFrom: string;
             /** @example +14155550187 */
             callTo: string;
@@ -1841,7 +1841,7 @@ export interface components {
             apiCallStatus: "queued" | "ringing" | "in-progress" | "ended" | "forwarding" | null;
             /** Format: uuid */
             assistantConfigId: string | null;
-            /** @example +14155550142 */
+            /** @example +14155550100 */
             callFrom: string;
             /** @example +14155550187 */
             callTo: string;
@@ -2202,7 +2202,7 @@ export interface components {
             firstMessage: string | null;
             /**
              * @description The caller ID; with `fromNumbers`, the first of them
-             * @example +14155550142
+             * @example +14155550100
              */
             from: string;
             /** @description Extension: the numbers calls are spread over (each call says which it used); null: `from` alone */
@@ -2291,7 +2291,7 @@ export interface components {
             firstMessage: string | null;
             /**
              * @description The caller ID; with `fromNumbers`, the first of them
-             * @example +14155550142
+             * @example +14155550100
              */
             from: string;
             /** @description Extension: the numbers calls are spread over (each call says which it used); null: `from` alone */
@@ -2614,13 +2614,13 @@ export interface components {
             firstMessage?: string;
             /**
              * @description Caller ID: one of the organization's numbers. Required unless `fromNumbers` is given
-             * @example +14155550142
+             * @example +14155550100
              */
             from?: string;
             /**
              * @description Extension: 1-50 of the organization's numbers (E.164) to spread calls over, instead of `from`: each call uses a number of the area code it calls when there is one, else the least used today; `degraded` numbers are left out while others remain (docs/number-health.md)
              * @example [
-             *       "+14155550142",
+             *       "+14155550100",
              *       "+12125550142"
              *     ]
              */
@@ -2724,7 +2724,7 @@ export interface components {
             delaySeconds?: number;
             /**
              * @description Extension: the follow-up call's caller ID
-             * @example +14155550142
+             * @example +14155550100
              */
             from?: string;
             /** @description Extension: the template sent after a triggering call */
@@ -2845,7 +2845,7 @@ export interface components {
             label?: string;
             /**
              * @description E.164; a number belongs to one organization at most
-             * @example +14155550142
+             * @example +14155550100
              */
             number: string;
             /**
@@ -2881,7 +2881,7 @@ export interface components {
             caseId?: string;
             /**
              * @description Extension: the caller ID, one of the organization's numbers
-             * @example +14155550142
+             * @example +14155550100
              */
             from?: string;
             /**
@@ -3144,7 +3144,7 @@ export interface components {
             livemode: boolean;
             /**
              * @description E.164
-             * @example +14155550187
+             * @example +14155550199
              */
             number: string;
             /** @example Asked not to be called */
@@ -3527,7 +3527,7 @@ export interface components {
             platform: "simulator" | "vapi" | "retell";
             /**
              * @description The number's id on that platform (Vapi's phone number id; on Retell the E.164 number itself)
-             * @example +14155550142
+             * @example +14155550100
              */
             providerId: string;
         };
@@ -3579,7 +3579,7 @@ export interface components {
             days: components["schemas"]["NumberHealthDayResponse"][];
             /**
              * @description E.164
-             * @example +14155550142
+             * @example +14155550100
              */
             number: string;
             /**
@@ -4030,7 +4030,7 @@ export interface components {
             from: string;
             /**
              * @description The number called, E.164: one of an organization's numbers
-             * @example +14155550142
+             * @example +14155550100
              */
             to: string;
         };
@@ -8511,7 +8511,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description E.164, URL-encoded (`%2B14155550187`) */
+                /** @description E.164, URL-encoded (`%2B14155550199`) */
                 number: string;
                 orgId: string;
             };

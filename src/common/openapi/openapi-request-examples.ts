@@ -9,13 +9,13 @@
 export const REQUEST_EXAMPLES: Record<string, unknown> = {
   createCall: {
     to: '+14155550187',
-    from: '+14155550142',
+    from: '+14155550100',
     firstMessage: 'Hi {{name}}, this is Acme calling about your order.',
     variableValues: { name: 'Ada' },
   },
   createCampaign: {
     name: 'November reminders',
-    from: '+14155550142',
+    from: '+14155550100',
     audience: { rows: [{ to: '+14155550187', variableValues: { name: 'Ada' } }] },
   },
   createContact: {

@@ -71,7 +71,7 @@ export class CallResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ enum: PUBLIC_CALL_STATUSES }) status: PublicStatus;
   @ApiProperty({ enum: ['outbound', 'inbound'] }) direction: 'outbound' | 'inbound';
-  @ApiProperty({ example: '+14155550142' }) callFrom: string;
+  @ApiProperty({ example: '+14155550100' }) callFrom: string;
   @ApiProperty({ example: '+14155550187' }) callTo: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) caseId: string | null;
   @ApiProperty({

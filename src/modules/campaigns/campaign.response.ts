@@ -41,7 +41,7 @@ export class CampaignResponse {
       'not paused',
   })
   pausedReason: string | null;
-  @ApiProperty({ example: '+14155550142', description: 'The caller ID; with `fromNumbers`, the first of them' })
+  @ApiProperty({ example: '+14155550100', description: 'The caller ID; with `fromNumbers`, the first of them' })
   from: string;
   @ApiProperty({
     type: [String],

@@ -4,7 +4,7 @@ import { DO_NOT_CALL_SOURCES, DoNotCallEntry, DoNotCallSource } from './do-not-c
 
 /** A number on the do-not-call ledger (extension, docs/contracts/dialer.md). */
 export class DoNotCallEntryResponse {
-  @ApiProperty({ example: '+14155550187', description: 'E.164' }) number: string;
+  @ApiProperty({ example: '+14155550199', description: 'E.164' }) number: string;
   @ApiProperty({ type: String, nullable: true, example: 'Asked not to be called' }) reason: string | null;
   @ApiProperty({
     enum: DO_NOT_CALL_SOURCES,

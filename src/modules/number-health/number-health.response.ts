@@ -36,7 +36,7 @@ export class NumberHealthDayResponse {
 
 /** GET /api/v1/phone-numbers/{id}/health (extension, docs/number-health.md). */
 export class NumberHealthResponse {
-  @ApiProperty({ description: 'E.164', example: '+14155550142' }) number: string;
+  @ApiProperty({ description: 'E.164', example: '+14155550100' }) number: string;
   @ApiProperty({
     // A copy: the OpenAPI scanner may add to the array it is given.
     enum: [...NUMBER_HEALTH_STATUSES],

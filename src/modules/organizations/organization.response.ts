@@ -6,7 +6,7 @@ export class OrganizationResponse {
   @ApiProperty({ description: 'Profile display name', example: 'Acme Dental' }) name: string;
   @ApiProperty({ type: String, nullable: true }) description: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'ops@acme.example' }) contactEmail: string | null;
-  @ApiProperty({ type: String, nullable: true, example: '+14155550142' }) contactPhone: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '+14155550100' }) contactPhone: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 

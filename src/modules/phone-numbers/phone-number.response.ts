@@ -5,7 +5,7 @@ import { NumberFallbackDto } from './dto/number-fallback.dto';
 
 export class PhoneNumberResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ description: 'E.164', example: '+14155550142' }) number: string;
+  @ApiProperty({ description: 'E.164', example: '+14155550100' }) number: string;
   @ApiProperty({ example: 'Main line' }) label: string;
   @ApiProperty({
     enum: VOICE_PLATFORMS,

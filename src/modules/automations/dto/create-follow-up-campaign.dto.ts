@@ -45,7 +45,7 @@ export class CreateFollowUpCampaignDto {
   @Min(0)
   @Max(CAMPAIGN_BOUNDS.retryDelaySeconds)
   delaySeconds?: number;
-  @ApiPropertyOptional({ example: '+14155550142', description: "Extension: the follow-up call's caller ID" })
+  @ApiPropertyOptional({ example: '+14155550100', description: "Extension: the follow-up call's caller ID" })
   @IsOptional()
   @IsE164()
   from?: string;

@@ -41,7 +41,7 @@ export class CreateRecurringScheduleDto {
   timeZone?: string;
 
   @ApiPropertyOptional({
-    example: '+14155550142',
+    example: '+14155550100',
     description: "Extension: the caller ID, one of the organization's numbers",
   })
   @IsOptional()

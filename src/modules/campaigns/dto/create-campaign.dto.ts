@@ -102,7 +102,7 @@ export class CampaignVariantDto {
 export class CreateCampaignDto {
   @ApiProperty({ example: 'November reminders', maxLength: 200 }) @IsString() @Length(1, 200) name: string;
   @ApiPropertyOptional({
-    example: '+14155550142',
+    example: '+14155550100',
     description: "Caller ID: one of the organization's numbers. Required unless `fromNumbers` is given",
   })
   @ValidateIf((dto: CreateCampaignDto) => dto.fromNumbers === undefined)
@@ -113,7 +113,7 @@ export class CreateCampaignDto {
     type: [String],
     minItems: 1,
     maxItems: CAMPAIGN_BOUNDS.fromNumbers,
-    example: ['+14155550142', '+12125550142'],
+    example: ['+14155550100', '+12125550142'],
     description:
       `Extension: 1-${CAMPAIGN_BOUNDS.fromNumbers} of the organization's numbers (E.164) to spread calls over, ` +
       'instead of `from`: each call uses a number of the area code it calls when there is one, else the least ' +

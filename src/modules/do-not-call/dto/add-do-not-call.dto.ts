@@ -3,7 +3,7 @@ import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
 
 export class AddDoNotCallDto {
-  @ApiProperty({ example: '+14155550187', description: 'E.164 (spaces and dashes are accepted and normalised)' })
+  @ApiProperty({ example: '+14155550199', description: 'E.164 (spaces and dashes are accepted and normalised)' })
   @IsE164()
   number: string;
 

@@ -6,7 +6,7 @@ import { VOICE_PLATFORMS, VoicePlatform } from '../../../infra/config/platforms'
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
 
 export class CreatePhoneNumberDto {
-  @ApiProperty({ example: '+14155550142', description: 'E.164; a number belongs to one organization at most' })
+  @ApiProperty({ example: '+14155550100', description: 'E.164; a number belongs to one organization at most' })
   @IsE164()
   number: string;
   @ApiPropertyOptional({ maxLength: 200, default: '', example: 'Main line' })

@@ -14,7 +14,7 @@ export class NumberFallbackDto {
 
   @ApiProperty({
     maxLength: 200,
-    example: '+14155550142',
+    example: '+14155550100',
     description: "The number's id on that platform (Vapi's phone number id; on Retell the E.164 number itself)",
   })
   @IsString()
