@@ -7,6 +7,7 @@ import { StartupError, prepareInfrastructure } from '../bootstrap/prepare-infras
 import { createApp } from '../bootstrap/create-app';
 import { closeOnSignals } from '../bootstrap/shutdown';
 import { claimDemo, demoAdminToken, releaseDemo, runningDemo } from './demo-state';
+import { SigningSecrets } from '../infra/secrets/signing-secrets';
 import { startDemoWebhookReceiver } from './demo-webhook-receiver';
 import { consoleSignInLines } from '../modules/console/console-link';
 import { DEMO_CALL_TO, seedDemo } from './seed-demo';
@@ -90,8 +91,16 @@ async function assertPortFree(host: string, port: number, variable: string): Pro
   process.exit(1);
 }
 
-function endpointSecrets(app: NestFastifyApplication, url: string): Promise<Array<{ id: string; secret: string }>> {
-  return app.get(DataSource).query('SELECT id, secret FROM webhook_endpoints WHERE url = $1', [url]);
+/** The endpoints on `url` with their signing secrets, opened (they are stored sealed). */
+async function endpointSecrets(
+  app: NestFastifyApplication,
+  url: string,
+): Promise<Array<{ id: string; secret: string }>> {
+  const rows: Array<{ id: string; secret: string }> = await app
+    .get(DataSource)
+    .query('SELECT id, secret FROM webhook_endpoints WHERE url = $1', [url]);
+  const secrets = app.get(SigningSecrets);
+  return rows.map(({ id, secret }) => ({ id, secret: secrets.open(secret) }));
 }
 
 function banner(
