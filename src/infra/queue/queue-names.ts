@@ -13,12 +13,14 @@ export enum QueueName {
   VoiceEvents = 'voice-events',
   /** One HTTP attempt of one event to one webhook endpoint. */
   WebhookDeliveries = 'webhook-deliveries',
-  /** Chat messaging: the simulator's delivery-status reports; the chat agent's answers. */
+  /**
+   * Chat messaging: the simulator's delivery-status reports; the chat agent's answers; scenario runs (extension),
+   * which are chat conversations with a case's assistant too. Not a queue of their own: on PostgreSQL queues each
+   * queue holds its own connections (a LISTEN and a pool), and the server's connections are shared by every process.
+   */
   Messaging = 'messaging',
   /** The dialer (extension): campaign steps and the cluster-wide tick that drives them. */
   Campaigns = 'campaigns',
-  /** Scenario runs (extension): one job per run, and the sweeper that enqueues lost ones again. */
-  Scenarios = 'scenarios',
 }
 
 export enum JobName {
@@ -85,8 +87,8 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.CampaignTick]: QueueName.Campaigns,
   [JobName.AdvanceCampaign]: QueueName.Campaigns,
   [JobName.RecurringScheduleTick]: QueueName.Campaigns,
-  [JobName.PlayScenarioRun]: QueueName.Scenarios,
-  [JobName.SweepScenarioRuns]: QueueName.Scenarios,
+  [JobName.PlayScenarioRun]: QueueName.Messaging,
+  [JobName.SweepScenarioRuns]: QueueName.Messaging,
 };
 
 /** How many jobs of a queue one worker process runs at once. */
@@ -103,6 +105,4 @@ export const QUEUE_CONCURRENCY: Record<QueueName, number> = {
   [QueueName.Messaging]: 10,
   // Steps of one campaign serialise on its row lock; several campaigns step side by side.
   [QueueName.Campaigns]: 10,
-  // A run waits on the chat platform turn after turn; a few at once keep one organization's batch moving.
-  [QueueName.Scenarios]: 5,
 };
