@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DemoRun, demoPorts, freePort, freshCheckout, runDemo, waitForOutput } from './support/demo-process';
+import { DemoRun, demoPorts, freshCheckout, runDemo, waitForOutput } from './support/demo-process';
+import { freePort } from '../support/free-port';
 
 const STARTUP_MS = 180_000;
 const keyIn = (run: DemoRun) => /API key:\s+(\S+)/.exec(run.stdout())?.[1];

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { DemoRun, demoPorts, freePort, freshCheckout, runDemo, waitForOutput } from '../demo/support/demo-process';
+import { DemoRun, demoPorts, freshCheckout, runDemo, waitForOutput } from '../demo/support/demo-process';
+import { freePort } from '../support/free-port';
 
 const QUICKSTART = join(__dirname, '..', '..', 'docs', 'quickstart.md');
 const STARTUP_MS = 180_000;

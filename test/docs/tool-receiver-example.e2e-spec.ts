@@ -1,18 +1,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { CallsOrg, callingOrg, finished, waitForCall } from '../calls/call-fixtures';
 import { TestApp, startTestApp } from '../support/test-app';
+import { freePort } from '../support/free-port';
 
 const EXAMPLE = join(__dirname, '../../docs/examples/tool-receiver.mjs');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** docs/examples/tool-receiver.mjs runs as documented: it verifies our signature and its answer reaches the call. */
 describe('the documented tool receiver example', () => {

@@ -8,18 +8,10 @@ import { TEST_REDIS_URL, createTestDatabase } from '../support/databases';
 import { createOrg } from '../support/factory';
 import { HttpClient } from '../support/http';
 import { ADMIN_TOKEN, TestApp } from '../support/test-app';
+import { freePort } from '../support/free-port';
 
 const ROOT = join(__dirname, '..', '..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -1,6 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { waitForCall } from '../calls/call-fixtures';
@@ -8,6 +7,7 @@ import { eventually } from '../messaging/messaging-fixtures';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 import { WebhookReceiver } from '../webhooks/support/receiver';
+import { freePort } from '../support/free-port';
 
 type Json = Record<string, any>;
 const DOCUMENT = join(__dirname, '../../openapi/openapi.yaml');
@@ -19,15 +19,6 @@ const exampleOf = (operationId: string): Json =>
   Object.values(document.paths as Json)
     .flatMap((item: Json) => Object.values(item))
     .find((op: Json) => op?.operationId === operationId).requestBody.content['application/json'].example;
-
-/** A port free right now on 127.0.0.1 (Prism takes a port, not 0). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Prism in validation proxy mode in front of `upstream`; resolves once it says it listens. */
 async function startPrism(upstream: string): Promise<{ url: string; process: ChildProcess }> {

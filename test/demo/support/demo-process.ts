@@ -1,8 +1,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdtempSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from '../../support/free-port';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 /** What `npm run demo` needs from a checkout; dist/ comes along (timestamps kept) so no rebuild happens. */
@@ -30,14 +30,6 @@ export function freshCheckout(): string {
   }
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
   return dir;
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 /** Free ports for the demo's API, its webhook receiver and its embedded PostgreSQL. */

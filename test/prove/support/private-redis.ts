@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { AddressInfo, createServer, createConnection } from 'node:net';
+import { createConnection } from 'node:net';
+import { freePort } from '../../support/free-port';
 
 /**
  * A throw-away redis-server of the test's own (no persistence), so a test can kill and restart "Redis" without
@@ -35,17 +36,6 @@ export class PrivateRedis {
     child.kill('SIGKILL');
     await exited;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForPort(port: number, timeoutMs: number): Promise<void> {
