@@ -59,16 +59,22 @@ describe('RecordNumberOutcomeCommand (PostgreSQL)', () => {
     expect(row).toEqual({ n: 50, status: 'healthy' });
   });
 
-  it('unanswered calls arriving at once move the status once per step, never twice to the same one', async () => {
+  it('unanswered calls arriving at once move the status one step at a time, never twice to the same one', async () => {
     await recordAll(Array.from({ length: 50 }, () => call(null)));
-    const { rows } = await dataSource
-      .query(
-        `SELECT data->>'status' AS status FROM outbox_events
+    const moves: Array<{ status: string; previousStatus: string }> = await dataSource.query(
+      `SELECT data->>'status' AS status, data->>'previousStatus' AS "previousStatus" FROM outbox_events
         WHERE organization_id = $1 AND type = 'phone_number.health_changed' ORDER BY occurred_at, id`,
-        [organizationId],
-      )
-      .then((r: Array<{ status: string }>) => ({ rows: r }));
-    expect(rows.map((r) => r.status)).toEqual(['watch', 'degraded']);
+      [organizationId],
+    );
+    // Which calls of the first test leave the window first follows the order they committed in, so near a
+    // threshold the status may step back and forth (the rule has no hysteresis, docs/number-health.md); what holds
+    // whatever the order: each move starts where the last one ended, and the calls end it degraded.
+    expect(moves[0]).toEqual({ status: 'watch', previousStatus: 'healthy' });
+    for (let i = 1; i < moves.length; i++) {
+      expect(moves[i].previousStatus).toBe(moves[i - 1].status);
+      expect(moves[i].status).not.toBe(moves[i].previousStatus);
+    }
+    expect(moves.at(-1)!.status).toBe('degraded');
     expect((await repository.read(organizationId, phoneNumberId, true, 1))!.status).toBe('degraded');
   });
 
