@@ -23,6 +23,16 @@ const COMPILED = process.env.BENCH_COMPILED !== '0';
  * --max-semi-space-size=16`, the `memory-bounded` preset): how heap limits trade memory for CPU.
  */
 const SERVER_NODE_FLAGS = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+/**
+ * Environment for our server alone, as `NAME=value` pairs separated by spaces (e.g. the C allocator's settings the
+ * image sets, `GLIBC_TUNABLES=...`): what the process environment changes without touching the baseline.
+ */
+const SERVER_ENV: Record<string, string> = Object.fromEntries(
+  (process.env.BENCH_SERVER_ENV ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -45,7 +55,7 @@ export function startProcess(script: string, env: Record<string, string>, profil
       ...(ours ? SERVER_NODE_FLAGS : []),
       ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
     ],
-    env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.spec.json'), ...env },
+    env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.spec.json'), ...(ours ? SERVER_ENV : {}), ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
 }

@@ -30,7 +30,7 @@ ON CONFLICT (organization_id, livemode, phone) DO NOTHING RETURNING id;
 SELECT ${DIAL_TARGET} FROM contacts c JOIN contact_group_members g ON g.contact_id = c.id
 WHERE g.group_id = $1 AND ${worldSql('c', 2)} ORDER BY c.created_at, c.id LIMIT $4;
 
--- ContactsRepository.insert
+-- ContactsRepository.insertStatement
 INSERT INTO contacts (id, organization_id, livemode, title, phone, email, notes, tags, custom_fields)
 VALUES ($1, $2, $9, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING created_at, updated_at;
 

@@ -4,6 +4,7 @@ import { Brackets, EntityManager, Repository, SelectQueryBuilder } from 'typeorm
 import { World, worldParams, worldSql, worldWhere } from '../../common/auth/world';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { selectColumns } from '../../infra/database/select-columns';
+import type { Statement } from '../../infra/database/statement';
 import { Tx } from '../../infra/database/tx';
 import { Contact } from './contact.entity';
 import { NAME_SQL, PHONE_DIGITS_SQL, escapeLike, phoneDigitsOf } from './contact-text-match';
@@ -32,6 +33,17 @@ export interface DialTarget {
 }
 
 const DIAL_TARGET = `c.id, c.phone, c.title, c.email, c.notes, COALESCE(c.custom_fields->'timeZone', c.custom_fields->'timezone') #>> '{}' AS zone`;
+
+/** What the insert of a new contact returns: nothing when the phone was taken. */
+export type InsertedTimes = { created_at: Date; updated_at: Date }[];
+
+/** The new contact with the timestamps its insert returned, or null when it inserted nothing. */
+export function withTimes(contact: Contact, inserted: InsertedTimes): Contact | null {
+  if (!inserted.length) return null;
+  contact.createdAt = inserted[0].created_at;
+  contact.updatedAt = inserted[0].updated_at;
+  return contact;
+}
 
 /** The SQL of `contacts` (the ranked search is ContactSearchRepository's). */
 @Injectable()
@@ -97,26 +109,30 @@ export class ContactsRepository {
    * create than the statement itself (a profile of POST /contacts, BENCHMARKS.md).
    */
   async insert(tx: Tx, world: World, fields: NewContact): Promise<Contact | null> {
-    const contact = tx.create(Contact, { id: uuidv7(), ...worldWhere(world), ...fields });
-    const inserted: { created_at: Date; updated_at: Date }[] = await tx.query(
-      `INSERT INTO contacts (id, organization_id, livemode, title, phone, email, notes, tags, custom_fields)
-       VALUES ($1, $2, $9, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING created_at, updated_at`,
-      [
-        contact.id,
-        world.organizationId,
-        contact.title,
-        contact.phone,
-        contact.email,
-        contact.notes,
-        contact.tags,
-        JSON.stringify(contact.customFields),
-        world.livemode,
-      ],
-    );
-    if (!inserted.length) return null;
-    contact.createdAt = inserted[0].created_at;
-    contact.updatedAt = inserted[0].updated_at;
-    return contact;
+    const { contact, statement } = this.insertStatement(world, fields);
+    return withTimes(contact, await tx.query(statement.sql, statement.params));
+  }
+
+  /**
+   * The insert of `insert` as a statement for the caller to run (with its events, in one round trip: the
+   * outbox's `recordWithChange`), and the contact it makes; `withTimes` completes the contact from its result.
+   */
+  insertStatement(world: World, fields: NewContact): { contact: Contact; statement: Statement } {
+    const contact = this.contacts.create({ id: uuidv7(), ...worldWhere(world), ...fields });
+    const sql = `INSERT INTO contacts (id, organization_id, livemode, title, phone, email, notes, tags, custom_fields)
+       VALUES ($1, $2, $9, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING created_at, updated_at`;
+    const params = [
+      contact.id,
+      world.organizationId,
+      contact.title,
+      contact.phone,
+      contact.email,
+      contact.notes,
+      contact.tags,
+      JSON.stringify(contact.customFields),
+      world.livemode,
+    ];
+    return { contact, statement: { sql, params } };
   }
 
   /**

@@ -9,10 +9,10 @@ import { Page } from '../../common/pagination/pagination.dto';
 import { toE164 } from '../../common/validation/e164';
 import { ContactGroupsService } from '../contact-groups/contact-groups.service';
 import type { EventFamily } from '../outbox/event-bodies';
-import { OutboxService } from '../outbox/outbox.service';
+import { OutboxService, type PendingEvent } from '../outbox/outbox.service';
 import { Contact } from './contact.entity';
 import { ContactListItemResponse, ContactResponse } from './contact.response';
-import { ContactsRepository, DialTarget } from './contacts.repository';
+import { ContactsRepository, DialTarget, InsertedTimes, NewContact, withTimes } from './contacts.repository';
 import { CreateContactDto } from './dto/create-contact.dto';
 import { ListContactsQueryDto } from './dto/list-contacts-query.dto';
 import { UpdateContactDto } from './dto/update-contact.dto';
@@ -81,6 +81,7 @@ export class ContactsService {
   }
 
   async create(world: World, dto: CreateContactDto): Promise<Contact> {
+    if (!dto.groupIds?.length) return this.createAlone(world, dto);
     await this.assertGroups(world.organizationId, dto.groupIds);
     return this.mappingConstraints(() =>
       inTransaction(this.dataSource, async (m) => {
@@ -89,6 +90,20 @@ export class ContactsService {
         return contact;
       }),
     );
+  }
+
+  /**
+   * A contact without groups is one row and one event: the insert and the event go in one statement, one round
+   * trip instead of four (BEGIN, insert, event, COMMIT), the busiest write of an import or a CRM sync.
+   */
+  private async createAlone(world: World, dto: CreateContactDto): Promise<Contact> {
+    const { contact, statement } = this.contacts.insertStatement(world, newContactOf(dto));
+    const inserted = await this.mappingConstraints(() =>
+      this.outbox.recordWithChange<InsertedTimes[number]>(statement, [eventOf('contact.created', contact)]),
+    );
+    const created = withTimes(contact, inserted);
+    if (!created) throw phoneTaken();
+    return created;
   }
 
   /**
@@ -108,14 +123,7 @@ export class ContactsService {
 
   /** One create with its memberships and `contact.created` event in `tx`; null when the phone is taken (nothing written). */
   async createIn(tx: Tx, world: World, dto: CreateContactDto): Promise<Contact | null> {
-    const contact = await this.contacts.insert(tx, world, {
-      title: dto.title,
-      phone: dto.phone,
-      email: dto.email ?? null,
-      notes: dto.notes ?? null,
-      tags: dto.tags ?? [],
-      customFields: dto.customFields ?? {},
-    });
+    const contact = await this.contacts.insert(tx, world, newContactOf(dto));
     if (!contact) return null;
     // A new contact has no memberships to replace: only insert (saves a DELETE round trip per create).
     if (dto.groupIds?.length) await this.groups.setMemberships(tx, contact.id, dto.groupIds);
@@ -175,15 +183,9 @@ export class ContactsService {
     return contact;
   }
 
-  /** The deleted contact's event records the Contact as it was: its row is gone when the webhook is sent. */
-  private recordEvent(m: Tx, type: EventFamily<'contact'>, contact: Contact): Promise<string> {
-    if (type === 'contact.deleted') {
-      return this.outbox.record(m, contact, type, {
-        contactId: contact.id,
-        contact: { ...ContactResponse.from(contact) },
-      });
-    }
-    return this.outbox.record(m, contact, type, { contactId: contact.id });
+  private async recordEvent(m: Tx, type: EventFamily<'contact'>, contact: Contact): Promise<string> {
+    const [eventId] = await this.outbox.recordMany(m, [eventOf(type, contact)]);
+    return eventId;
   }
 
   private async assertGroups(organizationId: string, groupIds: readonly string[] | undefined): Promise<void> {
@@ -207,4 +209,24 @@ export class ContactsService {
       throw error;
     }
   }
+}
+
+/** The stored fields of a new contact from its request. */
+function newContactOf(dto: CreateContactDto): NewContact {
+  return {
+    title: dto.title,
+    phone: dto.phone,
+    email: dto.email ?? null,
+    notes: dto.notes ?? null,
+    tags: dto.tags ?? [],
+    customFields: dto.customFields ?? {},
+  };
+}
+
+/** The deleted contact's event records the Contact as it was: its row is gone when the webhook is sent. */
+function eventOf(type: EventFamily<'contact'>, contact: Contact): PendingEvent {
+  if (type === 'contact.deleted') {
+    return { owner: contact, type, payload: { contactId: contact.id, contact: { ...ContactResponse.from(contact) } } };
+  }
+  return { owner: contact, type, payload: { contactId: contact.id } };
 }

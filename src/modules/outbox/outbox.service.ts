@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { World } from '../../common/auth/world';
 import { uuidv7 } from '../../common/ids/uuid-v7';
+import type { Statement } from '../../infra/database/statement';
 import type { Tx } from '../../infra/database/tx';
 import type { DomainEventType } from './domain-event';
 import type { EventPayloads } from './event-payloads';
-import { OutboxEventsRepository } from './outbox-events.repository';
+import { OutboxEventsRepository, type OutboxInsert } from './outbox-events.repository';
 
 /**
  * An event to record, typed by its type's payload. `owner` is the world of what it describes (the row itself
@@ -35,14 +36,27 @@ export class OutboxService {
       throw new Error('OutboxService.record must run inside a transaction');
     }
     if (!events.length) return [];
-    const rows = events.map((e) => ({
-      event_id: uuidv7(),
-      organization_id: e.owner.organizationId,
-      livemode: e.owner.livemode,
-      type: e.type,
-      data: e.payload,
-    }));
+    const rows = events.map(outboxRow);
     await this.events.insertMany(tx, rows, new Date());
     return rows.map((r) => r.event_id);
   }
+
+  /**
+   * Runs `change` (one data-modifying statement with RETURNING) and records the events when, and only when, it
+   * returned a row: one statement, atomic without a transaction, in one round trip. For a write that changes one
+   * thing and nothing else (creating a contact); resolves what the change returned.
+   */
+  recordWithChange<R>(change: Statement, events: readonly PendingEvent[]): Promise<R[]> {
+    return this.events.insertWithChange<R>(change, events.map(outboxRow), new Date());
+  }
+}
+
+function outboxRow(e: PendingEvent): OutboxInsert {
+  return {
+    event_id: uuidv7(),
+    organization_id: e.owner.organizationId,
+    livemode: e.owner.livemode,
+    type: e.type,
+    data: e.payload,
+  };
 }
