@@ -36,6 +36,8 @@ import { ScenariosModule } from './modules/scenarios/scenarios.module';
 import { OrganizationsModule } from './modules/organizations/organizations.module';
 import { OutboxModule } from './modules/outbox/outbox.module';
 import { PhoneNumbersModule } from './modules/phone-numbers/phone-numbers.module';
+import { ChatPlatformsModule } from './modules/platforms/chat/chat-platforms.module';
+import { VoicePlatformsModule } from './modules/platforms/voice/voice-platforms.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { UsageModule } from './modules/usage/usage.module';
 
@@ -76,11 +78,14 @@ export class AppModule {
         DoNotCallModule,
         DestinationsModule,
         CallsModule,
+        // The outside platforms' adapters and ingress, bound into their domains' registries.
+        VoicePlatformsModule,
         AnswerDetectionModule,
         CampaignsModule,
         WebhooksModule,
         UsageModule,
         MessagingModule,
+        ChatPlatformsModule,
         ScenariosModule,
         ConsoleModule,
       ],

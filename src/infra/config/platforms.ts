@@ -12,6 +12,10 @@ export type VoicePlatform = (typeof VOICE_PLATFORMS)[number];
 export const MESSAGING_PLATFORMS = ['simulator', 'whatsapp'] as const;
 export type MessagingPlatform = (typeof MESSAGING_PLATFORMS)[number];
 
+/** The platforms the chat agent's words may come from (a voice platform's chat API, or the simulator). */
+export const CHAT_PLATFORMS = ['simulator', 'vapi'] as const;
+export type ChatPlatformName = (typeof CHAT_PLATFORMS)[number];
+
 /**
  * Whether this process can reach the platform: the simulator always; Vapi when its key and the secret its
  * server messages are checked with are both set; Retell when its API key is set (it also signs Retell's events);

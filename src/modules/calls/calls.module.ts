@@ -10,8 +10,6 @@ import { DestinationsModule } from '../destinations/destinations.module';
 import { LimitsModule } from '../limits/limits.module';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
 import { NumberHealthModule } from '../number-health/number-health.module';
-import { VapiModule } from '../platforms/vapi/vapi.module';
-import { RetellModule } from '../platforms/retell/retell.module';
 import { UsageModule } from '../usage/usage.module';
 import { Call } from './call.entity';
 import { CallEventsService } from './call-events.service';
@@ -30,29 +28,19 @@ import { PlatformFailover } from './dispatch/platform-failover';
 import { PlatformHealth } from './dispatch/platform-health.entity';
 import { PlatformHealthRepository } from './dispatch/platform-health.repository';
 import { CallSweeperJob } from './dispatch/call-sweeper.job';
-import { AdminSimulatorController } from './inbound/admin-simulator.controller';
 import { InboundCallsService } from './inbound/inbound-calls.service';
 import { CallSupervisorJob } from './supervision/call-supervisor.job';
-import { VoiceSimulatorProvider } from './voice/simulator/voice-simulator.provider';
-import { SimulatorStepJob } from './voice/simulator/simulator-step.job';
-import { VapiEventsController } from './voice/vapi/vapi-events.controller';
-import { VapiNumberDirectory } from './voice/vapi/vapi-number-directory';
-import { VapiMessageAuthenticator } from './voice/vapi/vapi-message-authenticator';
 import { CallReportRecoveryJob } from './supervision/call-report-recovery.job';
-import { VapiVoiceProvider } from './voice/vapi/vapi-voice.provider';
 import { VoicePlatforms } from './voice/voice-platforms';
-import { RetellAgent } from './voice/retell/retell-agent.entity';
-import { RetellAgents } from './voice/retell/retell-agents';
-import { RetellAgentsRepository } from './voice/retell/retell-agents.repository';
-import { RetellEventsController } from './voice/retell/retell-events.controller';
-import { RetellNumberDirectory } from './voice/retell/retell-number-directory';
-import { RetellVoiceProvider } from './voice/retell/retell-voice.provider';
 import { EndCallCommand } from './end-call.command';
 
-/** Calls: the public API, the dispatch engine and the voice platform behind it (CallBilling from UsageModule). */
+/**
+ * Calls: the public API, the dispatch engine and the port to the voice platforms (CallBilling from UsageModule).
+ * The platforms' adapters and ingress are platforms/voice's module, which imports this one, never the reverse.
+ */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Call, RetellAgent, PlatformHealth]),
+    TypeOrmModule.forFeature([Call, PlatformHealth]),
     ContactsModule,
     CasesModule,
     ToolsModule,
@@ -63,10 +51,8 @@ import { EndCallCommand } from './end-call.command';
     LimitsModule,
     DoNotCallModule,
     DestinationsModule,
-    VapiModule,
-    RetellModule,
   ],
-  controllers: [CallsController, VapiEventsController, RetellEventsController, AdminSimulatorController],
+  controllers: [CallsController],
   providers: [
     CallsRepository,
     CallStatsService,
@@ -87,18 +73,22 @@ import { EndCallCommand } from './end-call.command';
     CallSupervisorJob,
     CallReportRecoveryJob,
     InboundCallsService,
-    VoiceSimulatorProvider,
-    SimulatorStepJob,
-    VapiVoiceProvider,
-    VapiNumberDirectory,
-    RetellVoiceProvider,
-    RetellNumberDirectory,
-    RetellAgents,
-    RetellAgentsRepository,
-    VapiMessageAuthenticator,
-    // Every platform's adapter, chosen per call by the platform the call stores.
+    // Every platform's adapter, chosen per call by the platform the call stores; platforms/voice binds them.
     VoicePlatforms,
   ],
-  exports: [CallsService, CreateCallCommand, EndCallCommand, CallEventsService, CallDispatchQueue, CallStatsService],
+  exports: [
+    CallsService,
+    CreateCallCommand,
+    EndCallCommand,
+    CallEventsService,
+    CallDispatchQueue,
+    CallStatsService,
+    // For the platform layer (platforms/voice): the registry it binds and what its ingress hands events to.
+    VoicePlatforms,
+    CallsRepository,
+    InboundCallsService,
+    CallReportRecoveryJob,
+    ToolCallsService,
+  ],
 })
 export class CallsModule {}

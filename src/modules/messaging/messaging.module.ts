@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { simulatorUnlessConfigured } from '../../common/providers/simulator-unless-configured';
 import { ContactsModule } from '../contacts/contacts.module';
 import { DoNotCallModule } from '../do-not-call/do-not-call.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
@@ -15,17 +14,14 @@ import { MessagesRepository } from './messages.repository';
 import { MessagingAccountsRepository } from './messaging-accounts.repository';
 import { MessagingTemplatesRepository } from './messaging-templates.repository';
 import { ChatAgentsService } from './chat-agent/chat-agents.service';
-import { ChatPlatform } from './chat-agent/chat-platform';
 import { ChatPlatformRouter } from './chat-agent/chat-platform-router';
+import { ChatPlatforms } from './chat-agent/chat-platforms';
 import { ChatRepliesRepository } from './chat-agent/chat-replies.repository';
 import { ChatReply } from './chat-agent/chat-reply.entity';
 import { ConversationMovesCommand } from './chat-agent/conversation-moves.command';
 import { ConversationMovesController } from './chat-agent/conversation-moves.controller';
 import { ConversationSummaries } from './chat-agent/conversation-summaries';
-import { SimulatorChatPlatform } from './chat-agent/simulator-chat-platform';
-import { VapiChatPlatform } from './chat-agent/vapi-chat-platform';
 import { AssistantsModule } from '../assistants/assistants.module';
-import { VapiModule } from '../platforms/vapi/vapi.module';
 import { CasesModule } from '../cases/cases.module';
 import { Conversation } from './conversation.entity';
 import { ConversationsService } from './conversations.service';
@@ -69,10 +65,9 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     ContactsModule,
     // A STOP message lists the sender on the do-not-call ledger.
     DoNotCallModule,
-    // The chat agent answers with the scripts and assistants calls use, on the same Vapi account.
+    // The chat agent answers with the scripts and assistants calls use.
     CasesModule,
     AssistantsModule,
-    VapiModule,
   ],
   controllers: [
     MessagingController,
@@ -113,16 +108,9 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     ConversationSummaries,
     AnswerMessageCommand,
     AnswerChatMessageJob,
-    SimulatorChatPlatform,
+    // The chat platforms' adapters, bound by platforms/chat, and which one answers a conversation.
+    ChatPlatforms,
     ChatPlatformRouter,
-    VapiChatPlatform,
-    // VOICE_PROVIDER picks who answers chats, as it picks who places calls.
-    simulatorUnlessConfigured({
-      provide: ChatPlatform,
-      simulator: SimulatorChatPlatform,
-      real: VapiChatPlatform,
-      useReal: (config) => config.voiceProvider === 'vapi',
-    }),
   ],
   // The dialer's message follow-ups send through the very command the public API uses.
   exports: [
@@ -132,6 +120,8 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     ChatAgentsService,
     ChatPlatformRouter,
     ConversationMovesCommand,
+    // For the platform layer (platforms/chat): the registry it binds.
+    ChatPlatforms,
   ],
 })
 export class MessagingModule {}

@@ -1,19 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { PlatformRegistry } from '../../../common/providers/platform-registry';
 import type { VoicePlatform } from '../../../infra/config/platforms';
-import { VoiceSimulatorProvider } from './simulator/voice-simulator.provider';
-import { VapiVoiceProvider } from './vapi/vapi-voice.provider';
-import { RetellVoiceProvider } from './retell/retell-voice.provider';
 import { VoiceProvider } from './voice-provider';
 
 /**
  * Every voice platform's adapter, keyed by `calls.platform` (chosen once when the call is made). Placement,
  * supervision, report recovery and a live end all ask the call's own platform, so changing VOICE_PROVIDER (the
- * default for new numbers) never moves a call already made.
+ * default for new numbers) never moves a call already made. The adapters live in the platform layer
+ * (platforms/voice), whose module binds them here when it is built.
  */
 @Injectable()
 export class VoicePlatforms extends PlatformRegistry<VoicePlatform, VoiceProvider> {
-  constructor(simulator: VoiceSimulatorProvider, vapi: VapiVoiceProvider, retell: RetellVoiceProvider) {
-    super({ simulator, vapi, retell });
+  constructor() {
+    super();
   }
 }

@@ -1,10 +1,15 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 import { DEFAULT_VOICE_SETTINGS } from '../../../assistants/voice-settings';
-import type { Call } from '../../call.entity';
-import { VapiCallDeferred, VapiCallRejected, VapiClient } from '../../../platforms/vapi/vapi-client';
-import { VapiUnsupportedSetting } from '../../../platforms/vapi/vapi-model';
-import { EndOfCallReport, PlaceCallResult, ProviderCallState, VoiceProvider } from '../voice-provider';
+import type { Call } from '../../../calls/call.entity';
+import { VapiCallDeferred, VapiCallRejected, VapiClient } from '../../vapi/vapi-client';
+import { VapiUnsupportedSetting } from '../../vapi/vapi-model';
+import {
+  EndOfCallReport,
+  PlaceCallResult,
+  ProviderCallState,
+  VoiceProvider,
+} from '../../../calls/voice/voice-provider';
 import { vapiCreateCallBody } from './vapi-assistant';
 import { vapiServer } from './vapi-server';
 import { isApiCallStatus, toReport } from './vapi-messages';

@@ -1,13 +1,13 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminOnly } from '../../../common/auth/access.decorators';
-import { ApiError } from '../../../common/errors/api-error';
-import { ApiDataResponse } from '../../../common/openapi/api-data-response.decorator';
-import { ApiAdminErrors } from '../../../common/openapi/api-errors.decorator';
-import { SimulateInboundCallDto } from '../dto/simulate-inbound-call.dto';
-import { VoiceSimulatorProvider } from '../voice/simulator/voice-simulator.provider';
-import { InboundCallsService } from './inbound-calls.service';
-import { SimulatedInboundCallResponse } from './simulated-inbound-call.response';
+import { AdminOnly } from '../../../../common/auth/access.decorators';
+import { ApiError } from '../../../../common/errors/api-error';
+import { ApiDataResponse } from '../../../../common/openapi/api-data-response.decorator';
+import { ApiAdminErrors } from '../../../../common/openapi/api-errors.decorator';
+import { SimulateInboundCallDto } from '../../../calls/dto/simulate-inbound-call.dto';
+import { VoiceSimulatorProvider } from './voice-simulator.provider';
+import { InboundCallsService } from '../../../calls/inbound/inbound-calls.service';
+import { SimulatedInboundCallResponse } from '../../../calls/inbound/simulated-inbound-call.response';
 
 /** docs/contracts/admin-api.md: the dashboard starts a simulated inbound call (always answered, docs/contracts/simulator.md). */
 @ApiTags('Simulators')

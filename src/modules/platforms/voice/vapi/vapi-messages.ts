@@ -1,6 +1,6 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
-import { API_CALL_STATUSES, ApiCallStatus, TranscriptMessage } from '../../call.entity';
-import type { EndOfCallReport, OutcomeClass, PlatformEvent } from '../voice-provider';
+import { API_CALL_STATUSES, ApiCallStatus, TranscriptMessage } from '../../../calls/call.entity';
+import type { EndOfCallReport, OutcomeClass, PlatformEvent } from '../../../calls/voice/voice-provider';
 import { VAPI_ENDED_REASONS } from './vapi-ended-reasons';
 import { analysisFromVapi } from './vapi-outcomes';
 

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { inTransaction } from '../../../../infra/database/tx';
-import { RetellClient } from '../../../platforms/retell/retell-client';
+import { RetellClient } from './retell-client';
 import type { RetellAgentSpec } from './retell-agent-spec';
 import { RetellAgentsRepository } from './retell-agents.repository';
 

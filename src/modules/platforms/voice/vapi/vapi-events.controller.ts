@@ -4,17 +4,17 @@ import type { FastifyRequest } from 'fastify';
 import { ProviderCallback } from '../../../../common/auth/access.decorators';
 import { ApiError } from '../../../../common/errors/api-error';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
-import { CallEventsService } from '../../call-events.service';
-import { InboundCallsService } from '../../inbound/inbound-calls.service';
+import { CallEventsService } from '../../../calls/call-events.service';
+import { InboundCallsService } from '../../../calls/inbound/inbound-calls.service';
 import type { Vapi } from '@vapi-ai/server-sdk';
 import { DEFAULT_VOICE_SETTINGS } from '../../../assistants/voice-settings';
 import { vapiAssistant } from './vapi-assistant';
 import { callIdOf, isCallMessage, toPlatformEvents } from './vapi-messages';
 import { VapiMessageAuthenticator } from './vapi-message-authenticator';
 import { vapiServer } from './vapi-server';
-import { CallReportRecoveryJob } from '../../supervision/call-report-recovery.job';
-import { ToolCallsService } from '../../tool-calls.service';
-import { invocationsOf, vapiToolResults } from './vapi-tools';
+import { CallReportRecoveryJob } from '../../../calls/supervision/call-report-recovery.job';
+import { ToolCallsService } from '../../../calls/tool-calls.service';
+import { invocationsOf, vapiToolResults } from '../../vapi/vapi-tools';
 import { withDeadline } from '../../../../common/concurrency/deadline';
 
 /**

@@ -1,7 +1,7 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
 import type { AnalysisPlan, CallAnalysis } from '../../../call-outcomes/analysis-plan';
 import type { VoicemailPolicy } from '../../../call-outcomes/voicemail-policy';
-import { escapeLiquid } from '../../../platforms/vapi/vapi-liquid';
+import { escapeLiquid } from '../../vapi/vapi-liquid';
 
 /**
  * Our voicemail policy as Vapi's assistant fields (docs/providers.md): detection on is Vapi's own detector

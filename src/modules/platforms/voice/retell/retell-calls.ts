@@ -2,8 +2,8 @@ import type { Retell } from 'retell-sdk';
 import type { CallAnalysis } from '../../../call-outcomes/analysis-plan';
 import type { CallTool } from '../../../tools/call-tools';
 import type { TransferMode } from '../../../tools/tool.entity';
-import type { ApiCallStatus, TranscriptMessage } from '../../call.entity';
-import type { EndOfCallReport } from '../voice-provider';
+import type { ApiCallStatus, TranscriptMessage } from '../../../calls/call.entity';
+import type { EndOfCallReport } from '../../../calls/voice/voice-provider';
 import { RetellOutcome, retellOutcomeOf } from './retell-disconnection-reasons';
 
 export type RetellCall = Retell.PhoneCallResponse;

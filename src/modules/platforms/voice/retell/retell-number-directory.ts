@@ -2,7 +2,7 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 import { voicePlatformConfigured } from '../../../../infra/config/platforms';
 import { ImportedNumber, NumberDirectory, VoicePlatformNumbers } from '../../../phone-numbers/voice-platform-numbers';
-import { RetellClient } from '../../../platforms/retell/retell-client';
+import { RetellClient } from './retell-client';
 import { retellBaseUrl } from './retell-server';
 
 /**

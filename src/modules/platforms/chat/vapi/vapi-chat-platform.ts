@@ -1,14 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import type { Vapi } from '@vapi-ai/server-sdk';
-import { OutboundAssistantsService } from '../../assistants/outbound-assistants.service';
-import { resolveCall } from '../../calls/call-resolution';
-import { VapiClient } from '../../platforms/vapi/vapi-client';
-import { DEFAULT_VOICE_SETTINGS } from '../../assistants/voice-settings';
-import { vapiChatAssistant } from '../../platforms/vapi/vapi-model';
-import { CasesService } from '../../cases/cases.service';
-import { PromptsService } from '../../cases/prompts.service';
-import { vapiChatTools } from '../../calls/voice/vapi/vapi-tools';
-import { ChatAnswer, ChatPlatform, ChatTurn, ScriptedAnswer, ScriptedTurn, SummaryInput } from './chat-platform';
+import { OutboundAssistantsService } from '../../../assistants/outbound-assistants.service';
+import { resolveCall } from '../../../calls/call-resolution';
+import { VapiClient } from '../../vapi/vapi-client';
+import { DEFAULT_VOICE_SETTINGS } from '../../../assistants/voice-settings';
+import { vapiChatAssistant } from '../../vapi/vapi-model';
+import { CasesService } from '../../../cases/cases.service';
+import { PromptsService } from '../../../cases/prompts.service';
+import { vapiChatTools } from '../../vapi/vapi-tools';
+import {
+  ChatAnswer,
+  ChatPlatform,
+  ChatTurn,
+  ScriptedAnswer,
+  ScriptedTurn,
+  SummaryInput,
+} from '../../../messaging/chat-agent/chat-platform';
 
 /** What the summary turn is asked to do; its answer is cut to AI_SUMMARY_MAX_LENGTH by the caller. */
 const SUMMARY_PROMPT =

@@ -3,7 +3,7 @@ import type { Vapi } from '@vapi-ai/server-sdk';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 import { voicePlatformConfigured } from '../../../../infra/config/platforms';
 import { ImportedNumber, NumberDirectory, VoicePlatformNumbers } from '../../../phone-numbers/voice-platform-numbers';
-import { VapiClient } from '../../../platforms/vapi/vapi-client';
+import { VapiClient } from '../../vapi/vapi-client';
 import { vapiServer } from './vapi-server';
 
 /**

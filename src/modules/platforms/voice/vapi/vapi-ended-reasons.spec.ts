@@ -1,5 +1,5 @@
 import { Vapi } from '@vapi-ai/server-sdk';
-import type { OutcomeClass } from '../voice-provider';
+import type { OutcomeClass } from '../../../calls/voice/voice-provider';
 import { VAPI_ENDED_REASONS } from './vapi-ended-reasons';
 
 type Mapped = keyof typeof VAPI_ENDED_REASONS;

@@ -2,14 +2,14 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Retell } from 'retell-sdk';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 import { DEFAULT_VOICE_SETTINGS } from '../../../assistants/voice-settings';
+import { RetellCallDeferred, RetellCallRejected, RetellClient, RetellRequestRejected } from './retell-client';
+import type { Call } from '../../../calls/call.entity';
 import {
-  RetellCallDeferred,
-  RetellCallRejected,
-  RetellClient,
-  RetellRequestRejected,
-} from '../../../platforms/retell/retell-client';
-import type { Call } from '../../call.entity';
-import { EndOfCallReport, PlaceCallResult, ProviderCallState, VoiceProvider } from '../voice-provider';
+  EndOfCallReport,
+  PlaceCallResult,
+  ProviderCallState,
+  VoiceProvider,
+} from '../../../calls/voice/voice-provider';
 import { SCRIPT_VARIABLES, retellAgentSpec } from './retell-agent-spec';
 import { RetellAgents } from './retell-agents';
 import { isPoolFull, retellReport, retellStatus } from './retell-calls';

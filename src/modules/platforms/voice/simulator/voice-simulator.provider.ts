@@ -4,8 +4,13 @@ import { uuidv7 } from '../../../../common/ids/uuid-v7';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 import { JobQueue } from '../../../../infra/queue/job-queue';
 import { JOB_QUEUE, JobName } from '../../../../infra/queue/queue-names';
-import type { Call } from '../../call.entity';
-import { EndOfCallReport, PlaceCallResult, ProviderCallState, VoiceProvider } from '../voice-provider';
+import type { Call } from '../../../calls/call.entity';
+import {
+  EndOfCallReport,
+  PlaceCallResult,
+  ProviderCallState,
+  VoiceProvider,
+} from '../../../calls/voice/voice-provider';
 import { Outcome, endedEarlyReport, simulatedOutcome, simulatorTimeline } from './simulator-timeline';
 import { SimulatorStepJobData } from './simulator-step.job';
 

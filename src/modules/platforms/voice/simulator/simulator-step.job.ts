@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { OnJob } from '../../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../../infra/queue/queue-names';
-import { CallsRepository } from '../../calls.repository';
-import { CallEventsService } from '../../call-events.service';
+import { CallsRepository } from '../../../calls/calls.repository';
+import { CallEventsService } from '../../../calls/call-events.service';
 import { Outcome, simulatorTimeline } from './simulator-timeline';
 
 declare module '../../../../infra/queue/job-data' {

@@ -7,12 +7,12 @@ import { ApiError } from '../../../../common/errors/api-error';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 import { DEFAULT_VOICE_SETTINGS } from '../../../assistants/voice-settings';
 import type { ToolResult } from '../../../tools/call-tools';
-import { CallEventsService } from '../../call-events.service';
-import { CallsRepository } from '../../calls.repository';
-import { CallDispatchQueue } from '../../dispatch/call-dispatch-queue';
-import { InboundCallsService } from '../../inbound/inbound-calls.service';
-import { CallReportRecoveryJob } from '../../supervision/call-report-recovery.job';
-import { ToolCallsService } from '../../tool-calls.service';
+import { CallEventsService } from '../../../calls/call-events.service';
+import { CallsRepository } from '../../../calls/calls.repository';
+import { CallDispatchQueue } from '../../../calls/dispatch/call-dispatch-queue';
+import { InboundCallsService } from '../../../calls/inbound/inbound-calls.service';
+import { CallReportRecoveryJob } from '../../../calls/supervision/call-report-recovery.job';
+import { ToolCallsService } from '../../../calls/tool-calls.service';
 import { retellAgentSpec } from './retell-agent-spec';
 import { RetellAgents } from './retell-agents';
 import {

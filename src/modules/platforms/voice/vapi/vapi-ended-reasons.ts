@@ -1,5 +1,5 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
-import type { OutcomeClass } from '../voice-provider';
+import type { OutcomeClass } from '../../../calls/voice/voice-provider';
 
 /**
  * Every value of Vapi's `endedReason` with the outcome class it ends in (docs/providers.md, "How a Vapi call

@@ -1,6 +1,6 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
-import { CallTool, DEFAULT_HANDOFF_MESSAGE, DEFAULT_TRANSFER_MESSAGE, ToolResult } from '../../../tools/call-tools';
-import type { Invocation } from '../../../tools/function-tool-invoker';
+import { CallTool, DEFAULT_HANDOFF_MESSAGE, DEFAULT_TRANSFER_MESSAGE, ToolResult } from '../../tools/call-tools';
+import type { Invocation } from '../../tools/function-tool-invoker';
 
 type VapiTool = Vapi.OpenAiModelToolsItem;
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Retell } from 'retell-sdk';
-import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
+import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 
 /** A Retell answer other than 2xx (a 4xx other than 429 is final; the others are retried when that is safe). */
 export class RetellRequestRejected extends Error {

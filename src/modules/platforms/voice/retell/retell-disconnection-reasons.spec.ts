@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { OutcomeClass } from '../voice-provider';
+import type { OutcomeClass } from '../../../calls/voice/voice-provider';
 import {
   RETELL_DISCONNECTION_REASONS,
   RetellDisconnectionReason,

@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { ChatAnswer, ChatPlatform, ChatTurn, ScriptedAnswer, ScriptedTurn, SummaryInput } from './chat-platform';
-import { mentionsWholeWord } from './hand-off-keywords';
+import {
+  ChatAnswer,
+  ChatPlatform,
+  ChatTurn,
+  ScriptedAnswer,
+  ScriptedTurn,
+  SummaryInput,
+} from '../../../messaging/chat-agent/chat-platform';
+import { mentionsWholeWord } from '../../../messaging/chat-agent/hand-off-keywords';
 
 /** How much of the user's last text the simulator's summary quotes. */
 export const SUMMARY_QUOTE_LENGTH = 100;

@@ -1,5 +1,5 @@
 import type { Retell } from 'retell-sdk';
-import type { OutcomeClass } from '../voice-provider';
+import type { OutcomeClass } from '../../../calls/voice/voice-provider';
 
 /** Retell's `disconnection_reason` union, as the SDK declares it on a phone call. */
 export type RetellDisconnectionReason = NonNullable<Retell.PhoneCallResponse['disconnection_reason']>;

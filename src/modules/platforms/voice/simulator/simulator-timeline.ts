@@ -1,5 +1,5 @@
-import type { TranscriptMessage } from '../../call.entity';
-import type { EndOfCallReport, PlatformEvent } from '../voice-provider';
+import type { TranscriptMessage } from '../../../calls/call.entity';
+import type { EndOfCallReport, PlatformEvent } from '../../../calls/voice/voice-provider';
 import type { AnalysisPlan, CallAnalysis } from '../../../call-outcomes/analysis-plan';
 import { exampleFromSchema } from '../../../call-outcomes/schema-example';
 import { DEFAULT_VOICEMAIL_POLICY, VoicemailPolicy } from '../../../call-outcomes/voicemail-policy';

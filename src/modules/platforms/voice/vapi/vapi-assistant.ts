@@ -1,12 +1,12 @@
-import { escapeLiquid } from '../../../platforms/vapi/vapi-liquid';
+import { escapeLiquid } from '../../vapi/vapi-liquid';
 import type { Vapi } from '@vapi-ai/server-sdk';
 import type { TranscriberConfig, VoiceConfig } from '../../../assistants/outbound-assistant.entity';
 import type { VoiceSettings } from '../../../assistants/voice-settings';
-import type { Call } from '../../call.entity';
-import { isKnown, unsupported, vapiModel } from '../../../platforms/vapi/vapi-model';
+import type { Call } from '../../../calls/call.entity';
+import { isKnown, unsupported, vapiModel } from '../../vapi/vapi-model';
 import { vapiServerMessages } from './vapi-server';
 import { vapiAnalysisPlan, vapiVoicemail } from './vapi-outcomes';
-import { vapiModelTools } from './vapi-tools';
+import { vapiModelTools } from '../../vapi/vapi-tools';
 
 type VapiVoice = Vapi.CreateAssistantDtoVoice;
 type VapiTranscriber = Vapi.CreateAssistantDtoTranscriber;
