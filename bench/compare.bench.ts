@@ -11,7 +11,7 @@
  * process's resident memory.
  * Run: `npm run bench compare`. Knobs: BENCH_ROUTES (comma-separated, e.g. "POST /contacts"), BENCH_CPU_PROFILE_DIR
  * (our server writes a CPU profile there on exit), BENCH_DURATION, BENCH_CONNECTIONS, BENCH_CALLS, BENCH_CONTACTS,
- * BENCH_ORGS, BENCH_ROLES, BENCH_COMPILED, BENCH_SERVER_NODE_FLAGS, BENCH_IDLE_SECONDS. `npm run bench search-1m` is
+ * BENCH_ORGS, BENCH_ROLES, BENCH_COMPILED, BENCH_SERVER_NODE_FLAGS, BENCH_SERVER_ENV, BENCH_IDLE_SECONDS. `npm run bench search-1m` is
  * the 1,000,000 contacts over 100 organizations preset (scripts/run-bench.js lists the presets).
  */
 import autocannon from 'autocannon';

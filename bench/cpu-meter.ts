@@ -66,8 +66,29 @@ export function memoryOf(pid: number | undefined): string {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const mb = (field: string) => Math.round(Number(/\d+/.exec(status.split(`${field}:`)[1] ?? '')?.[0] ?? 0) / 1024);
-    return `RSS ${mb('VmRSS')} MB (peak ${mb('VmHWM')} MB)`;
+    return `RSS ${mb('VmRSS')} MB (peak ${mb('VmHWM')} MB; ${residentByKind(pid)})`;
   } catch {
     return 'RSS not available (no /proc)';
   }
+}
+
+/**
+ * Where the resident memory is, from /proc/<pid>/smaps: `[heap]` is the C allocator's main arena (malloc: Buffer
+ * and ArrayBuffer contents, the runtime's own structures), anonymous mappings are mostly V8's heap pages (and other
+ * malloc arenas), file mappings the node binary and shared libraries.
+ */
+function residentByKind(pid: number | undefined): string {
+  const kb = { malloc: 0, anonymous: 0, files: 0 };
+  let kind: keyof typeof kb = 'anonymous';
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (mapping) {
+      const name = mapping[1].trim();
+      kind = name === '[heap]' ? 'malloc' : name === '' || name.startsWith('[') ? 'anonymous' : 'files';
+    } else if (line.startsWith('Rss:')) {
+      kb[kind] += Number(/\d+/.exec(line)?.[0] ?? 0);
+    }
+  }
+  const mb = (n: number) => Math.round(n / 1024);
+  return `malloc heap ${mb(kb.malloc)} MB, anonymous ${mb(kb.anonymous)} MB, files ${mb(kb.files)} MB`;
 }
