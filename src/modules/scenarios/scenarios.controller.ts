@@ -101,8 +101,9 @@ export class ScenariosController {
     operationId: 'updateScenario',
     summary: 'Change a scenario: each field given replaces the stored one (`expect` as a whole)',
     description:
-      'The bounds of a new scenario; a null leaves a field as it is; its case cannot change. Ended runs ' +
-      'keep their transcript and results. Extension (docs/testing-your-assistant.md).',
+      'The bounds of a new scenario; a null leaves a field as it is; its case cannot change. A run plays the ' +
+      'scenario as it is when played (a run still queued plays the change); ended runs keep their results. ' +
+      'Extension (docs/testing-your-assistant.md).',
   })
   @ApiDataResponse(ScenarioResponse)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
