@@ -34,6 +34,13 @@ SELECT count(*) FILTER (WHERE status IN ('queued', 'running'))::int AS "inFlight
  FROM scenario_runs
 WHERE organization_id = $1 AND (status IN ('queued', 'running') OR created_at > now() - interval '1 minute');
 
+-- ScenarioRunsRepository.ofScenarioQuery
+-- typeorm:
+--   this.dataSource.manager
+--       .createQueryBuilder(ScenarioRun, 'r')
+--       .where(worldSql('r'), worldWhere(world))
+--       .andWhere('r.scenarioId = :scenarioId', { scenarioId })
+
 -- ScenarioRunsRepository.stale
 SELECT id FROM scenario_runs
 WHERE (status = 'queued' AND updated_at < now() - make_interval(secs => $1))

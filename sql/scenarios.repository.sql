@@ -30,3 +30,10 @@
 -- ScenariosRepository.ofCase
 -- typeorm:
 --   this.scenarios.find({ where: { caseId, ...worldWhere(world) }, order: { createdAt: 'ASC', id: 'ASC' } })
+
+-- ScenariosRepository.update
+-- typeorm:
+--   this.scenarios.update({ id, ...worldWhere(world) }, changes as QueryDeepPartialEntity<Scenario>)
+
+-- typeorm:
+--   this.find(world, id)

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { bodyOf } from '../support/event-bodies';
 import { TestOrg, createOrg } from '../support/factory';
 import type { HttpClient } from '../support/http';
@@ -68,6 +69,33 @@ describe('scenarios', () => {
       expect((await org.api.delete(`/api/v1/scenarios/${id}`)).status).toBe(404);
       expect((await testApi.delete(`/api/v1/scenarios/${id}`)).status).toBe(204);
       expect((await testApi.get(`/api/v1/scenarios/${id}`)).status).toBe(404);
+    });
+
+    it('changes a scenario: each field given replaces the stored one, a null leaves it; bounds as on create', async () => {
+      const id = await createScenario(testApi, { ...booking, caseId });
+      const changed = await testApi.patch(`/api/v1/scenarios/${id}`, {
+        name: 'Books Wednesday',
+        turns: ['Wednesday?', 'Thanks'],
+        variables: null,
+        expect: { replyIncludes: ['wednesday'] },
+      });
+      expect(changed.status).toBe(200);
+      expect(changed.body.data).toMatchObject({
+        id,
+        caseId,
+        name: 'Books Wednesday',
+        turns: ['Wednesday?', 'Thanks'],
+        variables: booking.variables,
+        expect: { replyIncludes: ['wednesday'] },
+      });
+      expect((await testApi.get(`/api/v1/scenarios/${id}`)).body.data).toEqual(changed.body.data);
+      const refused = await testApi.patch(`/api/v1/scenarios/${id}`, { turns: Array.from({ length: 21 }, () => 'hi') });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.details.map((d: any) => d.field)).toEqual(['turns']);
+      expect((await testApi.patch(`/api/v1/scenarios/${id}`, { caseId: randomUUID() })).body.data.caseId).toBe(caseId);
+      expect((await org.api.patch(`/api/v1/scenarios/${id}`, { name: 'x' })).status).toBe(404);
+      const reader = (await org.keyWith(['cases:read'], { environment: 'test' })).api;
+      expect((await reader.patch(`/api/v1/scenarios/${id}`, { name: 'x' })).status).toBe(403);
     });
 
     it("is 404 for another organization's case and refuses unbounded input with 400", async () => {

@@ -88,6 +88,8 @@ export class FakeVapi {
   serviceUrl = '';
   private failures: Array<{ status: number; message: string; retryAfter?: number }> = [];
   private readonly chatFailures: number[] = [];
+  /** While set, POST /chat requests wait here unanswered (holdChats), as a slow model would keep them. */
+  private heldChats: Array<() => void> | null = null;
   /** Chats created so far, so that `previousChatId` must name one of them (as on Vapi). */
   readonly chats = new Map<string, Vapi.Chat>();
   private server!: Server;
@@ -154,6 +156,19 @@ export class FakeVapi {
   /** The next POST /chat requests answer with these statuses, in order (Vapi's error body). */
   failNextChats(...statuses: number[]): void {
     this.chatFailures.push(...statuses);
+  }
+
+  /**
+   * From now on POST /chat requests are left unanswered; the returned function answers them (in arrival order)
+   * and ends the hold. A conversation held here stays in flight for as long as the test needs it to.
+   */
+  holdChats(): () => void {
+    const held: Array<() => void> = [];
+    this.heldChats = held;
+    return () => {
+      if (this.heldChats === held) this.heldChats = null;
+      held.splice(0).forEach((answer) => answer());
+    };
   }
 
   /** The POST /chat requests so far, their bodies as sent (validated as CreateChatDto when accepted). */
@@ -497,6 +512,10 @@ export class FakeVapi {
     send: (status: number, body: unknown) => void,
     refuse: (errors: string[]) => void,
   ): void {
+    if (this.heldChats) {
+      this.heldChats.push(() => this.chat(record, send, refuse));
+      return;
+    }
     const errors = refusals('CreateChatDto', 'CreateChatDTO', record.body);
     if (errors.length) return refuse(errors);
     const failure = this.chatFailures.shift();

@@ -300,6 +300,11 @@ export abstract class Operations {
     return this.request('get', '/api/v1/scenarios/{id}', { path: { id }, options });
   }
 
+  /** Change a scenario: each field given replaces the stored one (`expect` as a whole) (`PATCH /api/v1/scenarios/{id}`, scope `cases:write`). */
+  updateScenario(id: string, body: Body<'/api/v1/scenarios/{id}', 'patch'>, options: RequestOptions = {}): Promise<Data<'/api/v1/scenarios/{id}', 'patch'>> {
+    return this.request('patch', '/api/v1/scenarios/{id}', { path: { id }, body, options });
+  }
+
   /** Delete a scenario (its runs stay readable) (`DELETE /api/v1/scenarios/{id}`, scope `cases:write`). */
   deleteScenario(id: string, options: RequestOptions = {}): Promise<Data<'/api/v1/scenarios/{id}', 'delete'>> {
     return this.request('delete', '/api/v1/scenarios/{id}', { path: { id }, options });

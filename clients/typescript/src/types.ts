@@ -12,14 +12,16 @@ export type Query<P extends keyof paths, M extends Method> =
 export type Body<P extends keyof paths, M extends Method> =
   Operation<P, M> extends { requestBody?: infer B } ? Json<NonNullable<B>> : never;
 
-/** The success body of an operation (`undefined` for 204). */
+/** The success body of an operation: 200, 201 or 202 (a run started off the request); `undefined` for 204. */
 export type Data<P extends keyof paths, M extends Method> =
   Operation<P, M> extends { responses: infer R }
     ? R extends { 200: infer S }
       ? Json<S>
       : R extends { 201: infer S }
         ? Json<S>
-        : undefined
+        : R extends { 202: infer S }
+          ? Json<S>
+          : undefined
     : never;
 
 export interface RequestOptions {

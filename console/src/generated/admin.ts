@@ -1076,6 +1076,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/organizations/{orgId}/scenario-runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A scenario run (GET /api/v1/scenario-runs/{id}) */
+        get: operations["adminGetScenarioRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/scenarios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Scenarios, of one case when `caseId` is given, newest first (GET /api/v1/scenarios) */
+        get: operations["adminListScenarios"];
+        put?: never;
+        /** Create a scenario (POST /api/v1/scenarios) */
+        post: operations["adminCreateScenario"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/scenarios/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run every scenario of a case (POST /api/v1/scenarios/runs: the same run budget) */
+        post: operations["adminRunCaseScenarios"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/scenarios/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a scenario (its runs stay readable) */
+        delete: operations["adminDeleteScenario"];
+        options?: never;
+        head?: never;
+        /** Change a scenario (PATCH /api/v1/scenarios/{id}) */
+        patch: operations["adminUpdateScenario"];
+        trace?: never;
+    };
+    "/admin/v1/organizations/{orgId}/scenarios/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A scenario's runs with their results, newest first (the console's history of a scenario) */
+        get: operations["adminListScenarioRuns"];
+        put?: never;
+        /** Run a scenario (POST /api/v1/scenarios/{id}/runs: the same run budget) */
+        post: operations["adminRunScenario"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/organizations/{orgId}/subscriptions": {
         parameters: {
             query?: never;
@@ -2117,6 +2205,10 @@ export interface components {
             /** @description Extension (docs/tools.md); null: not set */
             voicemail: components["schemas"]["VoicemailPolicyResponse"] | (never | null);
         };
+        CaseScenarioRunsResponse: {
+            runs: components["schemas"]["ScenarioRunResponse"][];
+            summary: components["schemas"]["ScenarioRunsSummaryResponse"];
+        };
         CaseVariableDto: {
             /** @description Used when the source resolves to nothing */
             defaultValue?: string;
@@ -2901,6 +2993,32 @@ export interface components {
              */
             timeZone?: string;
         };
+        CreateScenarioDto: {
+            /**
+             * Format: uuid
+             * @description The case whose assistant the scenario talks to (the key's organization's)
+             */
+            caseId: string;
+            expect: components["schemas"]["ScenarioExpectDto"];
+            /** @example Books a Tuesday slot */
+            name: string;
+            /**
+             * @description The user's texts, in order; 1-20, each 1-2000 characters
+             * @example [
+             *       "Hi, can I book for Tuesday?"
+             *     ]
+             */
+            turns: string[];
+            /**
+             * @description The case's `{{variables}}` for the conversation, as a call's variableValues (the same bounds); `name` is also how the simulator greets the user
+             * @example {
+             *       "name": "Ada"
+             *     }
+             */
+            variables?: {
+                [key: string]: string;
+            };
+        };
         CreateSubscriptionDto: {
             /**
              * @description Covers every call without counting minutes
@@ -3178,6 +3296,35 @@ export interface components {
         };
         ErrorEnvelopeDto: {
             error: components["schemas"]["ErrorBodyDto"];
+        };
+        ExpectationResultResponse: {
+            /** @description The string, tool call or hand-off the scenario expects */
+            expected: (string | null) | number | boolean | {
+                [key: string]: unknown;
+            } | unknown[];
+            passed: boolean;
+            /** @description What the run showed for it (docs/testing-your-assistant.md) */
+            seen: (string | null) | number | boolean | {
+                [key: string]: unknown;
+            } | unknown[];
+            /** @enum {string} */
+            type: "replyIncludes" | "replyExcludes" | "toolCall" | "handOff";
+        };
+        ExpectedToolCallDto: {
+            /**
+             * @description Each key must be among the call's arguments: a string value contained in it (any case), any other value equal. At most 20 keys, 4096 bytes serialised
+             * @example {
+             *       "day": "Tuesday"
+             *     }
+             */
+            argumentsInclude?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description The tool's name
+             * @example book
+             */
+            name: string;
         };
         FollowUpCampaignResponse: {
             /** Format: uuid */
@@ -3913,12 +4060,138 @@ export interface components {
              */
             revoked: number;
         };
+        RunCaseScenariosDto: {
+            /** Format: uuid */
+            caseId: string;
+            /**
+             * @description The case's version to talk to; omitted: its current one
+             * @example 1
+             */
+            caseVersion?: number;
+        };
+        RunScenarioDto: {
+            /**
+             * @description The case's version to talk to (400 when it has none such); omitted: its current one
+             * @example 1
+             */
+            caseVersion?: number;
+        };
+        RunTranscriptLineResponse: {
+            /** @enum {string} */
+            role: "user" | "assistant";
+            text: string;
+            /** @description The tools the assistant called in this reply */
+            toolCalls?: components["schemas"]["SeenToolCallResponse"][];
+        };
+        ScenarioExpectDto: {
+            /** @description Whether the conversation must be handed off to a person */
+            handOff?: boolean;
+            /**
+             * @description None may appear in any reply of the assistant (any case); at most 20, each 1-500 characters
+             * @example [
+             *       "refund"
+             *     ]
+             */
+            replyExcludes?: string[];
+            /**
+             * @description Each must appear in some reply of the assistant (any case); at most 20, each 1-500 characters
+             * @example [
+             *       "Tuesday"
+             *     ]
+             */
+            replyIncludes?: string[];
+            /**
+             * @example [
+             *       {
+             *         "argumentsInclude": {
+             *           "day": "Tuesday"
+             *         },
+             *         "name": "book"
+             *       }
+             *     ]
+             */
+            toolCalls?: components["schemas"]["ExpectedToolCallDto"][];
+        };
+        ScenarioResponse: {
+            /** Format: uuid */
+            caseId: string;
+            /** Format: date-time */
+            createdAt: string;
+            expect: components["schemas"]["ScenarioExpectDto"];
+            /** Format: uuid */
+            id: string;
+            /** @description The world it belongs to (the creating key's) */
+            livemode: boolean;
+            /** @example Books a Tuesday slot */
+            name: string;
+            /**
+             * @example [
+             *       "Can I book for Tuesday?"
+             *     ]
+             */
+            turns: string[];
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * @example {
+             *       "name": "Ada"
+             *     }
+             */
+            variables: {
+                [key: string]: string;
+            };
+        };
+        ScenarioRunResponse: {
+            /** Format: uuid */
+            caseId: string;
+            /** @example 2 */
+            caseVersion: number;
+            /** @description How long the conversation took; null until it ends */
+            durationMs: number | null;
+            /** @description Why the run could not be played (status `error`) */
+            error: string | null;
+            /** @description Empty until the run ends */
+            expectations: components["schemas"]["ExpectationResultResponse"][];
+            /** Format: uuid */
+            id: string;
+            /** @description The world it belongs to (the starting key's): false on the simulator */
+            livemode: boolean;
+            /** Format: uuid */
+            scenarioId: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "passed" | "failed" | "error";
+            transcript: components["schemas"]["RunTranscriptLineResponse"][];
+            /** @description The chat platform's tokens and cost; null on the simulator */
+            usage: components["schemas"]["ScenarioRunUsageResponse"] | (never | null);
+        };
+        ScenarioRunUsageResponse: {
+            costUsd: number;
+            tokens: number;
+        };
+        ScenarioRunsSummaryResponse: {
+            failed: number;
+            passed: number;
+            /** @description Runs not ended yet (queued or running); errors count as failed */
+            pending: number;
+        };
         ScheduleStatusDto: {
             /**
              * @example paused
              * @enum {string}
              */
             status: "active" | "paused";
+        };
+        SeenToolCallResponse: {
+            /**
+             * @example {
+             *       "day": "Tuesday"
+             *     }
+             */
+            arguments: {
+                [key: string]: unknown;
+            };
+            /** @example book */
+            name: string;
         };
         SendMediaMessageDto: {
             /** @description image, video and document only */
@@ -4378,6 +4651,27 @@ export interface components {
         UpdatePhoneNumberDto: {
             /** @description Extension: the same number on a second platform, for failover (docs/providers.md, "Failover"); null removes it. Calls already placed are not moved */
             fallback: components["schemas"]["NumberFallbackDto"] | (never | null);
+        };
+        UpdateScenarioDto: {
+            expect?: components["schemas"]["ScenarioExpectDto"];
+            /** @example Books a Tuesday slot */
+            name?: string;
+            /**
+             * @description The user's texts, in order; 1-20, each 1-2000 characters
+             * @example [
+             *       "Hi, can I book for Tuesday?"
+             *     ]
+             */
+            turns?: string[];
+            /**
+             * @description The case's `{{variables}}` for the conversation, as a call's variableValues (the same bounds); `name` is also how the simulator greets the user
+             * @example {
+             *       "name": "Ada"
+             *     }
+             */
+            variables?: {
+                [key: string]: string;
+            };
         };
         UpdateToolDto: {
             /** @description function: what the tool does, for the model */
@@ -10458,6 +10752,671 @@ export interface operations {
             };
         };
     };
+    adminGetScenarioRun: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ScenarioRunResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminListScenarios: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description From the previous page of the same query */
+                cursor?: string;
+                /** @description Only the scenarios of this case. */
+                caseId?: string;
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first; follow `pagination.cursor` while `hasMore` is true */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ScenarioResponse"][];
+                        pagination: components["schemas"]["PaginationDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, INVALID_CURSOR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminCreateScenario: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateScenarioDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ScenarioResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description MAX_SCENARIOS */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminRunCaseScenarios: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunCaseScenariosDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CaseScenarioRunsResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminDeleteScenario: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminUpdateScenario: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateScenarioDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ScenarioResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminListScenarioRuns: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description From the previous page of the same query */
+                cursor?: string;
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first; follow `pagination.cursor` while `hasMore` is true */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ScenarioRunResponse"][];
+                        pagination: components["schemas"]["PaginationDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, INVALID_CURSOR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adminRunScenario: {
+        parameters: {
+            query?: {
+                /** @description The console's Test / Live switch: false reads and changes the organization's test data */
+                livemode?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunScenarioDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ScenarioRunResponse"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     adminCreateSubscription: {
         parameters: {
             query?: never;
@@ -12713,6 +13672,7 @@ export const createdWebhookEndpointResponseEventsValues: ReadonlyArray<Flattened
 export const destinationClassValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DestinationClass"]> = ["premium-rate", "satellite", "international-network"];
 export const doNotCallEntryResponseSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DoNotCallEntryResponse"]["source"]> = ["api", "message", "console"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["VALIDATION_ERROR", "INVALID_CURSOR", "UNAUTHORIZED", "KEY_REVOKED", "KEY_EXPIRED", "OUTBOUND_MINUTES_EXHAUSTED", "INSUFFICIENT_SCOPE", "OUTBOUND_PLAN_REQUIRED", "NOT_FOUND", "TEMPLATE_NOT_FOUND", "CONFLICT", "IDEMPOTENCY_CONFLICT", "PAYLOAD_TOO_LARGE", "INVALID_PHONE", "INVALID_STATE", "DO_NOT_CALL", "DESTINATION_NOT_ALLOWED", "SESSION_EXPIRED", "TEMPLATE_INVALID", "MESSAGE_UNDELIVERABLE", "MEDIA_TOO_LARGE", "MAX_ENDPOINTS", "MAX_ASSISTANTS", "MAX_MESSAGING_ACCOUNTS", "MAX_PHONE_NUMBERS", "MAX_CONTACT_GROUPS", "MAX_TOOLS", "MAX_SCENARIOS", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED", "INTERNAL_ERROR", "MESSAGING_API_ERROR", "SERVICE_UNAVAILABLE"];
+export const expectationResultResponseTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ExpectationResultResponse"]["type"]> = ["replyIncludes", "replyExcludes", "toolCall", "handOff"];
 export const followUpCampaignResponseTriggerOnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FollowUpCampaignResponse"]["triggerOn"]> = ["customer-did-not-answer", "voicemail-reached", "customer-busy", "pipeline-error"];
 export const followUpMessageResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FollowUpMessageResponse"]["status"]> = ["sending", "sent", "skipped"];
 export const healthIndicatorStateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthIndicatorStateResponse"]["status"]> = ["up", "down"];
@@ -12733,6 +13693,8 @@ export const putDestinationRulesDtoAllowedCountriesValues: ReadonlyArray<Flatten
 export const recurringScheduleResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecurringScheduleResponse"]["status"]> = ["active", "paused"];
 export const recurringScheduleStateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecurringScheduleStateResponse"]["status"]> = ["active", "paused"];
 export const retryPolicyDtoOnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RetryPolicyDto"]["on"]> = ["customer-did-not-answer", "voicemail-reached", "customer-busy", "pipeline-error"];
+export const runTranscriptLineResponseRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunTranscriptLineResponse"]["role"]> = ["user", "assistant"];
+export const scenarioRunResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ScenarioRunResponse"]["status"]> = ["queued", "running", "passed", "failed", "error"];
 export const scheduleStatusDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ScheduleStatusDto"]["status"]> = ["active", "paused"];
 export const sendMediaMessageDtoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SendMediaMessageDto"]["type"]> = ["audio", "document", "image", "sticker", "video"];
 export const sendMessageResponseTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SendMessageResponse"]["type"]> = ["text", "template", "image", "audio", "video", "document", "sticker"];

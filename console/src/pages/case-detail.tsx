@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api';
+import { CaseScenarios } from '../scenarios/case-scenarios';
 import { CaseTools } from '../tools/case-tools';
 import { CaseVersions } from './case-versions';
 import { QueryView, formatDate } from '../ui';
@@ -43,6 +44,7 @@ export function CaseDetailPage() {
               <CaseTools item={c} queryKey={queryKey} />
             </div>
             <CaseVersions orgId={orgId} caseId={caseId} queryKey={queryKey} />
+            <CaseScenarios orgId={orgId} caseId={caseId} />
           </>
         )}
       </QueryView>

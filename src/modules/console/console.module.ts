@@ -16,6 +16,7 @@ import { MessagingModule } from '../messaging/messaging.module';
 import { ExistingOrganizationPipe } from '../organizations/existing-organization.pipe';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
+import { ScenariosModule } from '../scenarios/scenarios.module';
 import { UsageModule } from '../usage/usage.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ConsoleAnswerDetectionController } from './console-answer-detection.controller';
@@ -27,6 +28,7 @@ import { ConsoleMessagingController } from './console-messaging.controller';
 import { ConsoleDoNotCallController } from './console-do-not-call.controller';
 import { DoNotCallModule } from '../do-not-call/do-not-call.module';
 import { ConsoleOrganizationsController } from './console-organizations.controller';
+import { ConsoleScenariosController } from './console-scenarios.controller';
 import { ConsoleScriptsController } from './console-scripts.controller';
 import { ConsoleSession } from './console-session.entity';
 import { ConsoleSessionController } from './console-session.controller';
@@ -62,6 +64,7 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
     CampaignsModule,
     AnswerDetectionModule,
     NumberHealthModule,
+    ScenariosModule,
   ],
   controllers: [
     ConsoleSessionController,
@@ -78,6 +81,7 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
     ConsoleCampaignsController,
     ConsoleAnswerDetectionController,
     ConsoleNumberHealthController,
+    ConsoleScenariosController,
   ],
   providers: [
     ConsoleSessionsRepository,

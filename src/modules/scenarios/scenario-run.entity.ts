@@ -10,6 +10,7 @@ export const RUN_IN_FLIGHT: readonly ScenarioRunStatus[] = ['queued', 'running']
 /** One run of a scenario: queued by the API, played by a worker (ScenarioRunJob), judged once. */
 @Entity('scenario_runs')
 @Index('ix_scenario_runs_org_created', ['organizationId', 'createdAt'])
+@Index('ix_scenario_runs_scenario', ['scenarioId', 'createdAt', 'id'])
 @Index('ix_scenario_runs_in_flight', ['status', 'updatedAt'], { where: `status IN ('queued', 'running')` })
 export class ScenarioRun {
   @PrimaryColumn('uuid') id: string;

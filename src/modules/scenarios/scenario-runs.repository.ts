@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { World, worldWhere } from '../../common/auth/world';
+import { World, worldSql, worldWhere } from '../../common/auth/world';
 import { queryEntities } from '../../infra/database/entity-rows';
 import { Tx } from '../../infra/database/tx';
 import { ScenarioRun } from './scenario-run.entity';
@@ -29,6 +29,14 @@ export class ScenarioRunsRepository {
 
   find(world: World, id: string): Promise<ScenarioRun | null> {
     return this.dataSource.manager.findOneBy(ScenarioRun, { id, ...worldWhere(world) });
+  }
+
+  /** The world's runs of one scenario, for keyset pagination (alias `r`). */
+  ofScenarioQuery(world: World, scenarioId: string): SelectQueryBuilder<ScenarioRun> {
+    return this.dataSource.manager
+      .createQueryBuilder(ScenarioRun, 'r')
+      .where(worldSql('r'), worldWhere(world))
+      .andWhere('r.scenarioId = :scenarioId', { scenarioId });
   }
 
   async insertMany(tx: Tx, runs: Array<Omit<ScenarioRun, 'createdAt' | 'updatedAt'>>): Promise<ScenarioRun[]> {

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { World } from '../../common/auth/world';
 import { ApiError } from '../../common/errors/api-error';
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { keysetPaginate } from '../../common/pagination/keyset-paginate';
+import { Page, PageQueryDto } from '../../common/pagination/pagination.dto';
 import { RunCaseScenariosDto, RunScenarioDto } from './dto/run-scenario.dto';
 import { CaseScenarioRunsResponse, ScenarioRunResponse } from './scenario-run.response';
 import { ScenarioRunsRepository } from './scenario-runs.repository';
@@ -16,7 +19,21 @@ export class ScenarioRunsService {
     private readonly scenarioRows: ScenariosRepository,
     private readonly runs: ScenarioRunsRepository,
     private readonly starter: StartScenarioRunsCommand,
+    private readonly codec: CursorCodec,
   ) {}
+
+  /** A scenario's runs, newest first (404 for a scenario the world does not have). */
+  async listOfScenario(world: World, scenarioId: string, query: PageQueryDto): Promise<Page<ScenarioRunResponse>> {
+    await this.scenarios.get(world, scenarioId);
+    return keysetPaginate(this.runs.ofScenarioQuery(world, scenarioId), {
+      alias: 'r',
+      filters: { scenarioId },
+      limit: query.limit,
+      cursor: query.cursor,
+      codec: this.codec,
+      map: ScenarioRunResponse.from,
+    });
+  }
 
   async get(world: World, id: string): Promise<ScenarioRunResponse> {
     const run = await this.runs.find(world, id);

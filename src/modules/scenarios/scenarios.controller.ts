@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../../common/auth/access.decorators';
 import { KeyWorld, World } from '../../common/auth/world';
@@ -10,6 +10,7 @@ import { Page } from '../../common/pagination/pagination.dto';
 import { CreateScenarioDto } from './dto/create-scenario.dto';
 import { ListScenariosQueryDto } from './dto/list-scenarios-query.dto';
 import { RunCaseScenariosDto, RunScenarioDto } from './dto/run-scenario.dto';
+import { UpdateScenarioDto } from './dto/update-scenario.dto';
 import { SCENARIO_BOUNDS } from './scenario-bounds';
 import { CaseScenarioRunsResponse, ScenarioRunResponse } from './scenario-run.response';
 import { ScenarioResponse } from './scenario.response';
@@ -91,6 +92,27 @@ export class ScenariosController {
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
   async get(@KeyWorld() world: World, @Param('id', IdParamPipe) id: string): Promise<{ data: ScenarioResponse }> {
     return { data: ScenarioResponse.from(await this.scenarios.get(world, id)) };
+  }
+
+  @Patch(':id')
+  @RequireScope('cases:write')
+  @ApiContractExtension()
+  @ApiOperation({
+    operationId: 'updateScenario',
+    summary: 'Change a scenario: each field given replaces the stored one (`expect` as a whole)',
+    description:
+      'The bounds of a new scenario; a null leaves a field as it is; its case cannot change. A run plays the ' +
+      'scenario as it is when played (a run still queued plays the change); ended runs keep their results. ' +
+      'Extension (docs/testing-your-assistant.md).',
+  })
+  @ApiDataResponse(ScenarioResponse)
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
+  async update(
+    @KeyWorld() world: World,
+    @Param('id', IdParamPipe) id: string,
+    @Body() dto: UpdateScenarioDto,
+  ): Promise<{ data: ScenarioResponse }> {
+    return { data: ScenarioResponse.from(await this.scenarios.update(world, id, dto)) };
   }
 
   @Delete(':id')

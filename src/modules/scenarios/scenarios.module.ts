@@ -37,5 +37,6 @@ import { StartScenarioRunsCommand } from './start-scenario-runs.command';
     ScenarioRunJob,
     ScenarioRunEvents,
   ],
+  exports: [ScenariosService, ScenarioRunsService],
 })
 export class ScenariosModule {}

@@ -43,6 +43,19 @@ export class ScenariosRepository {
     return tx.findOneByOrFail(Scenario, { id });
   }
 
+  /** The world's scenario with the changes applied; null when the world has no such scenario. */
+  async update(
+    world: World,
+    id: string,
+    changes: Partial<Pick<Scenario, 'name' | 'variables' | 'turns' | 'expect'>>,
+  ): Promise<Scenario | null> {
+    if (Object.keys(changes).length) {
+      // jsonb columns typed as our own shapes, which TypeORM's deep-partial type cannot follow.
+      await this.scenarios.update({ id, ...worldWhere(world) }, changes as QueryDeepPartialEntity<Scenario>);
+    }
+    return this.find(world, id);
+  }
+
   /** Whether the world had the scenario (and now does not). */
   async delete(world: World, id: string): Promise<boolean> {
     const result = await this.scenarios.delete({ id, ...worldWhere(world) });

@@ -10,6 +10,7 @@ import { inTransaction } from '../../infra/database/tx';
 import { CasesService } from '../cases/cases.service';
 import { CreateScenarioDto } from './dto/create-scenario.dto';
 import { ListScenariosQueryDto } from './dto/list-scenarios-query.dto';
+import { UpdateScenarioDto } from './dto/update-scenario.dto';
 import { SCENARIO_BOUNDS } from './scenario-bounds';
 import { Scenario } from './scenario.entity';
 import { ScenarioExpect } from './scenario-expectations';
@@ -76,6 +77,18 @@ export class ScenariosService {
         expect: expectOf(dto.expect),
       });
     });
+  }
+
+  /** The fields given replace the stored ones; a null leaves one unset, as on every update (UpdateCaseDto). */
+  async update(world: World, id: string, dto: UpdateScenarioDto): Promise<Scenario> {
+    const updated = await this.scenarios.update(world, id, {
+      ...(dto.name != null ? { name: dto.name } : {}),
+      ...(dto.variables != null ? { variables: dto.variables } : {}),
+      ...(dto.turns != null ? { turns: dto.turns } : {}),
+      ...(dto.expect != null ? { expect: expectOf(dto.expect) } : {}),
+    });
+    if (!updated) throw ApiError.notFound('Scenario');
+    return updated;
   }
 
   async delete(world: World, id: string): Promise<void> {
