@@ -80,6 +80,8 @@ export class FakeVapi {
   readonly credentials = new Map<string, FakeCredential>();
   /** Calls ended through their control URL (`end-call`), in order. */
   readonly controlled: string[] = [];
+  /** Calls whose end-of-call-report is lost on the way, whenever it is sent (Vapi ids). */
+  readonly lostReports = new Set<string>();
   /** The account's concurrency pool; null: unlimited. */
   concurrencyLimit: number | null = null;
   /** The most calls live at once on this account so far. */
@@ -206,6 +208,7 @@ export class FakeVapi {
   async report(vapiCallId: string, later: Partial<Vapi.Call> = {}, options: SendOptions = {}): Promise<SentMessage> {
     const call = this.update(vapiCallId, later);
     if (call.status !== 'ended' || !call.endedReason) throw new Error(`call ${vapiCallId} has not ended`);
+    if (this.lostReports.has(vapiCallId)) options = { ...options, drop: true };
     const report: Vapi.ServerMessageEndOfCallReport = {
       type: 'end-of-call-report',
       endedReason: call.endedReason,
@@ -294,11 +297,22 @@ export class FakeVapi {
     if (destination?.type !== 'number') throw new Error('the assistant has no transferCall tool with a number');
     this.update(vapiCallId, { status: 'forwarding' });
     await this.send(vapiCallId, { type: 'status-update', status: 'forwarding', call: this.calls.get(vapiCallId)! });
+    // The caller hears the destination's message (if any) before being forwarded: the last line of the call.
+    const said = typeof destination.message === 'string' ? [destination.message] : [];
     return this.end(vapiCallId, {
       endedReason: 'assistant-forwarded-call',
       startedAt: '2025-01-01T10:00:00.000Z',
       endedAt: '2025-01-01T10:00:30.000Z',
       destination: { ...destination },
+      artifact: {
+        messages: said.map((message) => ({
+          role: 'bot',
+          message,
+          time: Date.now(),
+          endTime: Date.now() + 500,
+          secondsFromStart: 25,
+        })),
+      },
     });
   }
 
