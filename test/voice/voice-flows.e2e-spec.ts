@@ -1,6 +1,6 @@
-import { eventsOf, finished, waitForCall } from '../calls/call-fixtures';
+import { eventsOf, finished, insertPrompt, waitForCall } from '../calls/call-fixtures';
 import { ToolReceiver, signedBy } from '../tools/support/tool-receiver';
-import { PLATFORMS, PlatformDriver, PlatformUnderTest } from './platform-drivers';
+import { PLATFORMS, PlatformDriver, PlatformFlow, PlatformUnderTest } from './platform-drivers';
 import type { VoiceOrg } from './voice-fixtures';
 
 /**
@@ -28,6 +28,11 @@ describe.each(PLATFORMS)('call flows on %s', (_, platform: PlatformUnderTest) =>
     await driver?.close();
     await receiver?.stop();
   });
+
+  /** A flow this platform plays; one it cannot is not registered for it (its driver says why). */
+  const flow = (name: PlatformFlow | null, title: string, body: () => Promise<void>) => {
+    if (!name || !platform.cannot[name]) it(title, body);
+  };
 
   const admin = async (path: string, body: Record<string, unknown>) => {
     const res = await driver.t.admin.post(path, body);
@@ -111,4 +116,101 @@ describe.each(PLATFORMS)('call flows on %s', (_, platform: PlatformUnderTest) =>
       expect(types).toEqual(['call.started', 'call.ended']);
     },
   );
+
+  it('a live call is ended through the platform, once; a second end is 422 INVALID_STATE', async () => {
+    const id = await call('+14155550141');
+    await driver.answer(org, id);
+    const res = await org.api.post(`/api/v1/calls/${id}/end`, {});
+    expect(res.status).toBe(200);
+    expect(res.body.data.id).toBe(id);
+    expect(await driver.endRequested(org, id)).toBe(true);
+    const ended = await waitForCall(org, id, finished);
+    expect(ended).toMatchObject({ status: 'ended', endedReason: driver.stoppedReason, platform: driver.platform });
+    expect((await eventsOf(driver.t, id)).map((e) => e.type)).toEqual(['call.started', 'call.ended']);
+    const again = await org.api.post(`/api/v1/calls/${id}/end`, {});
+    expect(again.status).toBe(422);
+    expect(again.body.error.code).toBe('INVALID_STATE');
+  });
+
+  it('a call that is not live (scheduled) is 422 INVALID_STATE and stays scheduled; an unknown one is 404', async () => {
+    const scheduledAt = new Date(Date.now() + 60_000).toISOString();
+    const id = await call('+14155550142', { scheduledAt });
+    const end = await org.api.post(`/api/v1/calls/${id}/end`, {});
+    expect(end.status).toBe(422);
+    expect(end.body.error.code).toBe('INVALID_STATE');
+    expect((await org.api.get(`/api/v1/calls/${id}`)).body.data.status).toBe('scheduled');
+    const unknown = await org.api.post('/api/v1/calls/0190f0f0-0000-7000-8000-000000000000/end', {});
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('NOT_FOUND');
+  });
+
+  flow('lose-report', 'a report lost after a live end is recovered from the platform after the grace', async () => {
+    const id = await call('+14155550143');
+    await driver.answer(org, id);
+    await driver.loseReport(org, id);
+    expect((await org.api.post(`/api/v1/calls/${id}/end`, {})).status).toBe(200);
+    const ended = await waitForCall(org, id, finished);
+    expect(ended).toMatchObject({ status: 'ended', endedReason: driver.stoppedReason });
+    expect(await driver.askedFor(org, id)).toBe(true);
+    expect((await eventsOf(driver.t, id)).map((e) => e.type)).toEqual(['call.started', 'call.ended']);
+  });
+
+  it("an inbound call is answered with the organization's inbound assistant and recorded inbound", async () => {
+    await admin(`/admin/v1/organizations/${org.id}/subscriptions`, {
+      productType: 'receptionist',
+      tier: 1,
+      quantity: 1,
+    });
+    const prompt = await insertPrompt(driver.t, org.id, 'You are the front desk of Acme.');
+    await admin(`/admin/v1/organizations/${org.id}/inbound-assistants`, { name: 'Desk', systemPromptId: prompt });
+    const id = await driver.ringInbound(org, '+14155550177');
+    await driver.answerHuman(org, id);
+    const ended = await waitForCall(org, id, finished);
+    expect(ended).toMatchObject({
+      status: 'ended',
+      direction: 'inbound',
+      platform: driver.platform,
+      callFrom: org.from,
+      callTo: '+14155550177',
+      resultStatus: 'Answered',
+    });
+    expect((await eventsOf(driver.t, id)).map((e) => e.type)).toContain('call.ended');
+    const history = await org.api.get('/api/v1/usage/history');
+    expect(history.body.data.map((r: { type: string }) => r.type)).toContain('inbound_call');
+  });
+
+  it('with a limit of 2 live calls, 4 calls never have more than 2 live; the others wait and all end', async () => {
+    expect(
+      (await driver.t.admin.post(`/admin/v1/organizations/${org.id}/limits`, { maxConcurrentCalls: 2 })).status,
+    ).toBe(200);
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push(await call(`+1415555019${i}`));
+    const played = new Set<string>();
+    let peak = 0;
+    for (;;) {
+      const listed = (await org.api.get('/api/v1/calls', { query: { limit: '10' } })).body.data as Array<{
+        id: string;
+        status: string;
+        apiCallId: string | null;
+      }>;
+      const mine = listed.filter((c) => ids.includes(c.id));
+      const live = mine.filter((c) => c.status === 'processing');
+      peak = Math.max(peak, live.length);
+      expect(live.length).toBeLessThanOrEqual(2);
+      expect(driver.liveOnPlatform() ?? 0).toBeLessThanOrEqual(2);
+      expect(mine.map((c) => c.status)).not.toContain('error');
+      if (mine.every((c) => finished(c))) break;
+      // Each call placed is answered and ended (on the simulator it plays itself).
+      for (const c of live.filter((l) => l.apiCallId && !played.has(l.id))) {
+        played.add(c.id);
+        await driver.answerHuman(org, c.id);
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(peak).toBeGreaterThan(0);
+    const statuses = await Promise.all(
+      ids.map(async (id) => (await org.api.get(`/api/v1/calls/${id}`)).body.data.status),
+    );
+    expect(statuses).toEqual(['ended', 'ended', 'ended', 'ended']);
+  });
 });
