@@ -430,6 +430,28 @@ export class FakeRetell {
       record.accepted = call.call_id;
       return send(201, call);
     }
+    if (method === 'POST' && path === '/v3/list-calls') {
+      if (!judged('CallListParams')) return;
+      const params = body as unknown as Retell.CallListParams;
+      const filters = (params.filter_criteria?.metadata ?? []) as Array<{
+        key?: string;
+        op: string;
+        type: string;
+        value?: unknown;
+      }>;
+      // The fake knows the metadata equality filters (the service's lookup); any other filter is refused.
+      const others = Object.keys(params.filter_criteria ?? {}).filter((key) => key !== 'metadata');
+      if (others.length || filters.some((f) => f.type !== 'string' || f.op !== 'eq' || !f.key)) {
+        return fail(
+          400,
+          `the fake filters on metadata string equality only, not ${JSON.stringify(params.filter_criteria)}`,
+        );
+      }
+      const items = [...this.calls.values()].filter((call) =>
+        filters.every((f) => (call.metadata as Record<string, unknown> | undefined)?.[f.key!] === f.value),
+      );
+      return send(200, { items: items.slice(0, params.limit ?? 50), has_more: items.length > (params.limit ?? 50) });
+    }
     if (method === 'GET' && (match = /^\/v2\/get-call\/([^/?]+)$/.exec(path))) {
       const call = this.calls.get(decodeURIComponent(match[1]));
       return call ? send(200, call) : fail(404, 'Call not found');

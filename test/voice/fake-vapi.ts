@@ -15,6 +15,8 @@ export interface RecordedRequest {
   accepted?: string;
   /** The Vapi call id of a POST /call the account's concurrency pool blocked (answered with that call, ended). */
   blocked?: string;
+  /** The Vapi call id of a POST /call that placed the call but answered with an error (failNext `placedAnyway`). */
+  placedAnyway?: string;
 }
 
 /** A credential as Vapi keeps it (created in its dashboard); its id is what `server.credentialId` names. */
@@ -31,6 +33,14 @@ export interface SentMessage {
   /** What was sent, and where (for a redelivery: Vapi repeats a message now and then). */
   message: Vapi.ServerMessageMessage;
   server: Vapi.Server;
+}
+
+/** How the next POST /call fails (failNext). */
+export interface PostFailure {
+  status: number;
+  message: string;
+  retryAfter?: number;
+  placedAnyway?: boolean;
 }
 
 export interface SendOptions {
@@ -88,7 +98,7 @@ export class FakeVapi {
   peakLive = 0;
   /** Where the service under test listens: server URLs are rebased onto it (their path kept). */
   serviceUrl = '';
-  private failures: Array<{ status: number; message: string; retryAfter?: number }> = [];
+  private failures: PostFailure[] = [];
   private readonly chatFailures: number[] = [];
   /** Chats created so far, so that `previousChatId` must name one of them (as on Vapi). */
   readonly chats = new Map<string, Vapi.Chat>();
@@ -123,8 +133,11 @@ export class FakeVapi {
     return this.listen(Number(new URL(this.url).port));
   }
 
-  /** The next POST /call requests answer with these statuses, in order (a 429 with its Retry-After, seconds). */
-  failNext(...failures: Array<{ status: number; message: string; retryAfter?: number }>): void {
+  /**
+   * The next POST /call requests answer with these statuses, in order (a 429 with its Retry-After, seconds); with
+   * `placedAnyway`, Vapi places the call first and fails only its answer (what a 500 or a timeout may hide).
+   */
+  failNext(...failures: PostFailure[]): void {
     this.failures.push(...failures);
   }
 
@@ -496,6 +509,49 @@ export class FakeVapi {
     }
   }
 
+  /**
+   * GET /call with Vapi's filters (ListCallsRequest): `id`, `assistantId`, `phoneNumberId`, `createdAt{Gt,Ge,Lt,Le}`
+   * and `limit` (at most 1000, Vapi's page); an unknown parameter or a malformed date is Vapi's 400. Newest first.
+   */
+  private listCalls(
+    query: URLSearchParams,
+    send: (status: number, body: unknown) => void,
+    refuse: (errors: string[]) => void,
+  ): void {
+    const known = [
+      'id',
+      'assistantId',
+      'phoneNumberId',
+      'limit',
+      'createdAtGt',
+      'createdAtGe',
+      'createdAtLt',
+      'createdAtLe',
+    ];
+    const unknown = [...query.keys()].filter((key) => !known.includes(key));
+    if (unknown.length) return refuse(unknown.map((key) => `property ${key} should not exist`));
+    const limit = Number(query.get('limit') ?? 100);
+    if (!Number.isInteger(limit) || limit < 0 || limit > 1000) return refuse(['limit must not be greater than 1000']);
+    const bounds: Array<[string, (at: number, bound: number) => boolean]> = [
+      ['createdAtGt', (at, bound) => at > bound],
+      ['createdAtGe', (at, bound) => at >= bound],
+      ['createdAtLt', (at, bound) => at < bound],
+      ['createdAtLe', (at, bound) => at <= bound],
+    ];
+    for (const [key] of bounds) {
+      const value = query.get(key);
+      if (value !== null && Number.isNaN(Date.parse(value)))
+        return refuse([`${key} must be a valid ISO 8601 date string`]);
+    }
+    const matches = (call: Vapi.Call) =>
+      (!query.has('id') || call.id === query.get('id')) &&
+      (!query.has('assistantId') || call.assistantId === query.get('assistantId')) &&
+      (!query.has('phoneNumberId') || call.phoneNumberId === query.get('phoneNumberId')) &&
+      bounds.every(([key, holds]) => !query.has(key) || holds(Date.parse(call.createdAt), Date.parse(query.get(key)!)));
+    const found = [...this.calls.values()].filter(matches).reverse().slice(0, limit);
+    send(200, found);
+  }
+
   private update(vapiCallId: string, changes: Partial<Vapi.Call>): Vapi.Call {
     const call = { ...this.calls.get(vapiCallId)!, ...changes, updatedAt: new Date().toISOString() };
     this.calls.set(vapiCallId, call);
@@ -581,7 +637,7 @@ export class FakeVapi {
       const errors = refusals('CreateCallDto', 'CreateCallDTO', record.body);
       if (errors.length) return refuse(errors);
       const failure = this.failures.shift();
-      if (failure) {
+      if (failure && !failure.placedAnyway) {
         const limits: Vapi.SubscriptionLimits = { concurrencyBlocked: failure.status === 429 };
         const retry: Record<string, string> = failure.retryAfter ? { 'retry-after': String(failure.retryAfter) } : {};
         const body = { statusCode: failure.status, message: failure.message, error: 'Error' };
@@ -631,10 +687,15 @@ export class FakeVapi {
       };
       this.calls.set(call.id, call);
       this.peakLive = Math.max(this.peakLive, this.liveCalls());
+      if (failure) {
+        record.placedAnyway = call.id;
+        return send(failure.status, { statusCode: failure.status, message: failure.message, error: 'Error' });
+      }
       record.accepted = call.id;
       return send(201, call);
     }
     if (record.method === 'POST' && path === '/chat') return this.chat(record, send, refuse);
+    if (record.method === 'GET' && path === '/call') return this.listCalls(new URLSearchParams(query), send, refuse);
     const callMatch = /^\/call\/([^/]+)$/.exec(path);
     if (record.method === 'GET' && callMatch) {
       const call = this.calls.get(decodeURIComponent(callMatch[1]));
