@@ -14,6 +14,8 @@ export interface RetellRequest {
   body: unknown;
   /** The Retell call id a create-phone-call was answered with. */
   accepted?: string;
+  /** The Retell call id a create-phone-call placed while answering with an error (failAfterPlacing). */
+  placedAnyway?: string;
 }
 
 export interface SendOptions {
@@ -59,6 +61,8 @@ export class FakeRetell {
   serviceUrl = '';
   url = '';
   private failures: number[] = [];
+  /** Statuses the next create-phone-call requests answer with after placing the call all the same. */
+  private failuresAfterPlacing: number[] = [];
   private server!: Server;
   private port = 0;
 
@@ -89,6 +93,11 @@ export class FakeRetell {
   /** The next create-phone-call requests answer with these statuses, in order. */
   failNext(...statuses: number[]): void {
     this.failures.push(...statuses);
+  }
+
+  /** The next create-phone-call places the call, then answers with this status (what a 5xx or a timeout hides). */
+  failAfterPlacing(status: number): void {
+    this.failuresAfterPlacing.push(status);
   }
 
   /** A number the account owns (bought or imported in Retell's dashboard). */
@@ -427,6 +436,11 @@ export class FakeRetell {
         params.retell_llm_dynamic_variables,
         params.metadata,
       );
+      const hidden = this.failuresAfterPlacing.shift();
+      if (hidden) {
+        record.placedAnyway = call.call_id;
+        return fail(hidden, `failure ${hidden}`);
+      }
       record.accepted = call.call_id;
       return send(201, call);
     }

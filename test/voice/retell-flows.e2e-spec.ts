@@ -26,6 +26,7 @@ describe('calls on Retell', () => {
       RETELL_REPORT_GRACE_MS: '300',
       RETELL_ANALYSIS_GRACE_MS: '300',
       RETELL_MAX_CONCURRENT_CALLS: '2',
+      PLATFORM_WAIT_RETRY_MS: '200',
     }));
   });
   beforeEach(async () => {
@@ -213,6 +214,27 @@ describe('calls on Retell', () => {
     const { retellCallId } = await fake.createCallFor(waited.body.data.id, 20_000);
     await fake.answerHuman(retellCallId);
     expect(await waitForCall(org, waited.body.data.id, finished)).toMatchObject({ status: 'ended' });
+  });
+
+  it('a 500 that hid a placed call: the call waits, list-calls finds it by our id, and it is never placed twice', async () => {
+    fake.failAfterPlacing(500);
+    const res = await org.api.post('/api/v1/calls', { to: '+14155550188', from: org.from });
+    const id: string = res.body.data.id;
+    const call = await waitForCall(org, id, (c) => c.status === 'processing' && c.apiCallId !== null, 30_000);
+    const posts = fake.createCalls().filter((r) => (r.body as { metadata: { callId: string } }).metadata.callId === id);
+    expect(posts).toHaveLength(1);
+    expect(call.apiCallId).toBe(posts[0].placedAnyway);
+    expect(call.platformAttempts).toEqual([
+      { platform: 'retell', at: expect.any(String), error: 'retell-unavailable: 500 failure 500' },
+    ]);
+    const [search] = fake.requests.filter((r) => r.method === 'POST' && r.path === '/v3/list-calls');
+    expect(search.body).toEqual({
+      filter_criteria: { metadata: [{ key: 'callId', op: 'eq', type: 'string', value: id }] },
+      limit: 50,
+    });
+    await fake.answerHuman(call.apiCallId);
+    expect(await waitForCall(org, id, finished)).toMatchObject({ status: 'ended', endedReason: 'user_hangup' });
+    expect((await eventsOf(t, id)).map((e) => e.type)).toEqual(['call.started', 'call.ended']);
   });
 
   it('never has more live Retell calls than RETELL_MAX_CONCURRENT_CALLS; the others wait, none fails', async () => {
