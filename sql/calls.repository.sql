@@ -62,6 +62,10 @@ UPDATE calls SET status = ${BACK_TO_WAITING}, dispatched_at = NULL, retry_at = $
       blocked_api_call_ids = CASE WHEN $3::text IS NULL THEN blocked_api_call_ids
         ELSE (array_append(blocked_api_call_ids, $3::text))[greatest(1, cardinality(blocked_api_call_ids) + 2 - $4):]
       END,
+      platform_attempts = CASE WHEN $5::jsonb IS NULL THEN platform_attempts
+        ELSE platform_attempts || jsonb_build_array($5::jsonb) END,
+      unconfirmed_placement_at = CASE WHEN $6 THEN COALESCE(unconfirmed_placement_at, ($5::jsonb ->> 'at')::timestamptz)
+        ELSE unconfirmed_placement_at END,
       api_call_status = CASE WHEN api_call_id IS NULL THEN api_call_status END, api_call_id = NULL
 WHERE id = $1 AND ${WHERE.deferrable} AND (api_call_id IS NULL OR api_call_id = $3) RETURNING id;
 

@@ -11,6 +11,7 @@ const parameters = {
 /**
  * Function tools and transfers on the simulator (docs/tools.md, docs/contracts/simulator.md): a real local tool
  * server receives each call signed with the tool's secret; what it answers (or fails to) is recorded on the call.
+ * A tool call followed by a cold or warm transfer is played on every platform in voice/voice-flows.e2e-spec.ts.
  */
 describe('tools on the simulator', () => {
   let t: TestApp;
@@ -137,28 +138,6 @@ describe('tools on the simulator', () => {
     // An answer is never retried: each tool was asked once.
     for (const path of ['/hang', '/500', '/text', '/huge', '/unwrapped'])
       expect(receiver.requests(path)).toHaveLength(1);
-  });
-
-  it('transfers a call to a number ending in 6 to its first destination: forwarding, then assistant-forwarded-call', async () => {
-    const created = await t.admin.post(`/admin/v1/organizations/${org.id}/tools`, {
-      type: 'transfer',
-      name: 'to_desk',
-      destinations: [
-        { number: '+14155550190', mode: 'warm', message: 'Connecting you to the front desk.' },
-        { number: '+14155550191', mode: 'cold' },
-      ],
-    });
-    const id = await call(await caseWith([created.body.data.id]), '+14155550126');
-    await waitForCall(org, id, (c) => c.apiCallStatus === 'forwarding' || finished(c), 15_000);
-    const ended = await waitForCall(org, id, finished, 15_000);
-    expect(ended).toMatchObject({
-      status: 'ended',
-      endedReason: 'assistant-forwarded-call',
-      resultStatus: 'Answered',
-      transfer: { to: '+14155550190', mode: 'warm', status: 'completed', at: expect.any(String) },
-    });
-    const detail = (await org.api.get(`/api/v1/calls/${id}`)).body.data;
-    expect(detail.transcript.at(-1)).toMatchObject({ role: 'assistant', content: 'Connecting you to the front desk.' });
   });
 
   it('a number not ending in 6 is not transferred; a call keeps the tools it was created with', async () => {

@@ -236,20 +236,6 @@ describe('tools on Vapi', () => {
     });
   });
 
-  it('a transfer shows forwarding, then ends assistant-forwarded-call with the transfer', async () => {
-    const { caseId } = await caseWithTools(receiver.on('/vapi-unused', { result: 'x' }));
-    const { id, vapiCallId } = await placed('+14155550173', caseId);
-    await fake.status(vapiCallId, 'in-progress');
-    await fake.transfer(vapiCallId);
-    const ended = await waitForCall(org, id, finished);
-    expect(ended).toMatchObject({
-      status: 'ended',
-      apiCallStatus: 'ended',
-      endedReason: 'assistant-forwarded-call',
-      resultStatus: 'Answered',
-      transfer: { to: '+14155550190', mode: 'warm', status: 'completed', at: expect.any(String) },
-    });
-  });
   it('sends Vapi only the transfer destinations the destination rules allow when the call is placed', async () => {
     const tools = `/admin/v1/organizations/${org.id}/tools`;
     const split = await admin(tools, {

@@ -14,6 +14,8 @@ export interface RetellRequest {
   body: unknown;
   /** The Retell call id a create-phone-call was answered with. */
   accepted?: string;
+  /** The Retell call id a create-phone-call placed while answering with an error (failAfterPlacing). */
+  placedAnyway?: string;
 }
 
 export interface SendOptions {
@@ -52,11 +54,15 @@ export class FakeRetell {
   readonly numbers = new Map<string, Retell.PhoneNumberResponse>();
   /** Webhooks as they went out: the event, the Retell call id and the service's status (null: not sent). */
   readonly sent: Array<{ event: string; callId: string; status: number | null }> = [];
+  /** Calls whose `call_ended` and `call_analyzed` are lost on the way, whenever sent (Retell ids). */
+  readonly lostReports = new Set<string>();
   concurrencyLimit: number | null = null;
   peakLive = 0;
   serviceUrl = '';
   url = '';
   private failures: number[] = [];
+  /** Statuses the next create-phone-call requests answer with after placing the call all the same. */
+  private failuresAfterPlacing: number[] = [];
   private server!: Server;
   private port = 0;
 
@@ -87,6 +93,11 @@ export class FakeRetell {
   /** The next create-phone-call requests answer with these statuses, in order. */
   failNext(...statuses: number[]): void {
     this.failures.push(...statuses);
+  }
+
+  /** The next create-phone-call places the call, then answers with this status (what a 5xx or a timeout hides). */
+  failAfterPlacing(status: number): void {
+    this.failuresAfterPlacing.push(status);
   }
 
   /** A number the account owns (bought or imported in Retell's dashboard). */
@@ -216,11 +227,44 @@ export class FakeRetell {
     await this.analyzed(retellCallId, { call_summary: 'A machine answered.', in_voicemail: Boolean(option) });
   }
 
+  /**
+   * The agent uses its (first) transfer_call tool, as Retell plays it: `transfer_started`; a cold transfer hands
+   * the call over and ends it `call_transfer`; a warm one rings the destination, bridges (`transfer_bridged`),
+   * says the public handoff message to both sides and ends `transfer_bridged`; then `call_ended`.
+   */
+  async transfer(retellCallId: string): Promise<void> {
+    const tool = this.llmOf(retellCallId).general_tools?.find((t) => t.type === 'transfer_call');
+    if (tool?.type !== 'transfer_call' || tool.transfer_destination.type !== 'predefined') {
+      throw new Error('the agent has no transfer_call tool with a predefined number');
+    }
+    const to = tool.transfer_destination.number;
+    const option = tool.transfer_option;
+    await this.event(retellCallId, 'transfer_started');
+    const warm = option?.type === 'warm_transfer';
+    const handoff = warm ? option.public_handoff_option : undefined;
+    const said = handoff && 'message' in handoff && handoff.message ? [handoff.message] : [];
+    if (warm) await this.event(retellCallId, 'transfer_bridged');
+    const first = this.said(retellCallId, this.llmOf(retellCallId).begin_message);
+    await this.ended(retellCallId, {
+      disconnection_reason: warm ? 'transfer_bridged' : 'call_transfer',
+      transfer_destination: to,
+      duration_ms: 20_000,
+      call_cost: { combined_cost: 7, product_costs: [], total_duration_seconds: 20, total_duration_unit_price: 0.35 },
+      transcript_object: [first, 'Please put me through.', ...said].map((content, i) => ({
+        role: i === 1 ? ('user' as const) : ('agent' as const),
+        content,
+        words: [],
+      })),
+    });
+    await this.event(retellCallId, 'transfer_ended');
+  }
+
   /** Sends one call webhook as Retell does: the agent asked for the event, signed, to its webhook_url. */
   async event(retellCallId: string, event: string, options: SendOptions = {}): Promise<number | null> {
     const call = this.calls.get(retellCallId)!;
     const agent = this.agents.get(call.agent_id)!;
-    if (!agent.webhook_url || !agent.webhook_events?.includes(event as never) || options.drop) {
+    const lost = this.lostReports.has(retellCallId) && (event === 'call_ended' || event === 'call_analyzed');
+    if (!agent.webhook_url || !agent.webhook_events?.includes(event as never) || options.drop || lost) {
       this.sent.push({ event, callId: retellCallId, status: null });
       return null;
     }
@@ -392,8 +436,35 @@ export class FakeRetell {
         params.retell_llm_dynamic_variables,
         params.metadata,
       );
+      const hidden = this.failuresAfterPlacing.shift();
+      if (hidden) {
+        record.placedAnyway = call.call_id;
+        return fail(hidden, `failure ${hidden}`);
+      }
       record.accepted = call.call_id;
       return send(201, call);
+    }
+    if (method === 'POST' && path === '/v3/list-calls') {
+      if (!judged('CallListParams')) return;
+      const params = body as unknown as Retell.CallListParams;
+      const filters = (params.filter_criteria?.metadata ?? []) as Array<{
+        key?: string;
+        op: string;
+        type: string;
+        value?: unknown;
+      }>;
+      // The fake knows the metadata equality filters (the service's lookup); any other filter is refused.
+      const others = Object.keys(params.filter_criteria ?? {}).filter((key) => key !== 'metadata');
+      if (others.length || filters.some((f) => f.type !== 'string' || f.op !== 'eq' || !f.key)) {
+        return fail(
+          400,
+          `the fake filters on metadata string equality only, not ${JSON.stringify(params.filter_criteria)}`,
+        );
+      }
+      const items = [...this.calls.values()].filter((call) =>
+        filters.every((f) => (call.metadata as Record<string, unknown> | undefined)?.[f.key!] === f.value),
+      );
+      return send(200, { items: items.slice(0, params.limit ?? 50), has_more: items.length > (params.limit ?? 50) });
     }
     if (method === 'GET' && (match = /^\/v2\/get-call\/([^/?]+)$/.exec(path))) {
       const call = this.calls.get(decodeURIComponent(match[1]));
@@ -404,7 +475,10 @@ export class FakeRetell {
       if (!call) return fail(404, 'Call not found');
       if (call.call_status !== 'ongoing' && call.call_status !== 'registered') return fail(400, 'Call is not live');
       res.writeHead(204);
-      return void res.end();
+      res.end();
+      // Retell hangs up and reports the end as any other: call_ended, manual_stopped.
+      const duration = Date.now() - (call.start_timestamp ?? Date.now());
+      return void this.ended(call.call_id, { disconnection_reason: 'manual_stopped', duration_ms: duration });
     }
     if ((match = /^\/(get|update)-phone-number\/([^/?]+)$/.exec(path))) {
       const number = this.numbers.get(decodeURIComponent(match[2]));

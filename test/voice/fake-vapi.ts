@@ -15,6 +15,8 @@ export interface RecordedRequest {
   accepted?: string;
   /** The Vapi call id of a POST /call the account's concurrency pool blocked (answered with that call, ended). */
   blocked?: string;
+  /** The Vapi call id of a POST /call that placed the call but answered with an error (failNext `placedAnyway`). */
+  placedAnyway?: string;
 }
 
 /** A credential as Vapi keeps it (created in its dashboard); its id is what `server.credentialId` names. */
@@ -31,6 +33,14 @@ export interface SentMessage {
   /** What was sent, and where (for a redelivery: Vapi repeats a message now and then). */
   message: Vapi.ServerMessageMessage;
   server: Vapi.Server;
+}
+
+/** How the next POST /call fails (failNext). */
+export interface PostFailure {
+  status: number;
+  message: string;
+  retryAfter?: number;
+  placedAnyway?: boolean;
 }
 
 export interface SendOptions {
@@ -80,13 +90,15 @@ export class FakeVapi {
   readonly credentials = new Map<string, FakeCredential>();
   /** Calls ended through their control URL (`end-call`), in order. */
   readonly controlled: string[] = [];
+  /** Calls whose end-of-call-report is lost on the way, whenever it is sent (Vapi ids). */
+  readonly lostReports = new Set<string>();
   /** The account's concurrency pool; null: unlimited. */
   concurrencyLimit: number | null = null;
   /** The most calls live at once on this account so far. */
   peakLive = 0;
   /** Where the service under test listens: server URLs are rebased onto it (their path kept). */
   serviceUrl = '';
-  private failures: Array<{ status: number; message: string; retryAfter?: number }> = [];
+  private failures: PostFailure[] = [];
   private readonly chatFailures: number[] = [];
   /** While set, POST /chat requests wait here unanswered (holdChats), as a slow model would keep them. */
   private heldChats: Array<() => void> | null = null;
@@ -123,8 +135,11 @@ export class FakeVapi {
     return this.listen(Number(new URL(this.url).port));
   }
 
-  /** The next POST /call requests answer with these statuses, in order (a 429 with its Retry-After, seconds). */
-  failNext(...failures: Array<{ status: number; message: string; retryAfter?: number }>): void {
+  /**
+   * The next POST /call requests answer with these statuses, in order (a 429 with its Retry-After, seconds); with
+   * `placedAnyway`, Vapi places the call first and fails only its answer (what a 500 or a timeout may hide).
+   */
+  failNext(...failures: PostFailure[]): void {
     this.failures.push(...failures);
   }
 
@@ -221,6 +236,7 @@ export class FakeVapi {
   async report(vapiCallId: string, later: Partial<Vapi.Call> = {}, options: SendOptions = {}): Promise<SentMessage> {
     const call = this.update(vapiCallId, later);
     if (call.status !== 'ended' || !call.endedReason) throw new Error(`call ${vapiCallId} has not ended`);
+    if (this.lostReports.has(vapiCallId)) options = { ...options, drop: true };
     const report: Vapi.ServerMessageEndOfCallReport = {
       type: 'end-of-call-report',
       endedReason: call.endedReason,
@@ -309,11 +325,22 @@ export class FakeVapi {
     if (destination?.type !== 'number') throw new Error('the assistant has no transferCall tool with a number');
     this.update(vapiCallId, { status: 'forwarding' });
     await this.send(vapiCallId, { type: 'status-update', status: 'forwarding', call: this.calls.get(vapiCallId)! });
+    // The caller hears the destination's message (if any) before being forwarded: the last line of the call.
+    const said = typeof destination.message === 'string' ? [destination.message] : [];
     return this.end(vapiCallId, {
       endedReason: 'assistant-forwarded-call',
       startedAt: '2025-01-01T10:00:00.000Z',
       endedAt: '2025-01-01T10:00:30.000Z',
       destination: { ...destination },
+      artifact: {
+        messages: said.map((message) => ({
+          role: 'bot',
+          message,
+          time: Date.now(),
+          endTime: Date.now() + 500,
+          secondsFromStart: 25,
+        })),
+      },
     });
   }
 
@@ -497,6 +524,49 @@ export class FakeVapi {
     }
   }
 
+  /**
+   * GET /call with Vapi's filters (ListCallsRequest): `id`, `assistantId`, `phoneNumberId`, `createdAt{Gt,Ge,Lt,Le}`
+   * and `limit` (at most 1000, Vapi's page); an unknown parameter or a malformed date is Vapi's 400. Newest first.
+   */
+  private listCalls(
+    query: URLSearchParams,
+    send: (status: number, body: unknown) => void,
+    refuse: (errors: string[]) => void,
+  ): void {
+    const known = [
+      'id',
+      'assistantId',
+      'phoneNumberId',
+      'limit',
+      'createdAtGt',
+      'createdAtGe',
+      'createdAtLt',
+      'createdAtLe',
+    ];
+    const unknown = [...query.keys()].filter((key) => !known.includes(key));
+    if (unknown.length) return refuse(unknown.map((key) => `property ${key} should not exist`));
+    const limit = Number(query.get('limit') ?? 100);
+    if (!Number.isInteger(limit) || limit < 0 || limit > 1000) return refuse(['limit must not be greater than 1000']);
+    const bounds: Array<[string, (at: number, bound: number) => boolean]> = [
+      ['createdAtGt', (at, bound) => at > bound],
+      ['createdAtGe', (at, bound) => at >= bound],
+      ['createdAtLt', (at, bound) => at < bound],
+      ['createdAtLe', (at, bound) => at <= bound],
+    ];
+    for (const [key] of bounds) {
+      const value = query.get(key);
+      if (value !== null && Number.isNaN(Date.parse(value)))
+        return refuse([`${key} must be a valid ISO 8601 date string`]);
+    }
+    const matches = (call: Vapi.Call) =>
+      (!query.has('id') || call.id === query.get('id')) &&
+      (!query.has('assistantId') || call.assistantId === query.get('assistantId')) &&
+      (!query.has('phoneNumberId') || call.phoneNumberId === query.get('phoneNumberId')) &&
+      bounds.every(([key, holds]) => !query.has(key) || holds(Date.parse(call.createdAt), Date.parse(query.get(key)!)));
+    const found = [...this.calls.values()].filter(matches).reverse().slice(0, limit);
+    send(200, found);
+  }
+
   private update(vapiCallId: string, changes: Partial<Vapi.Call>): Vapi.Call {
     const call = { ...this.calls.get(vapiCallId)!, ...changes, updatedAt: new Date().toISOString() };
     this.calls.set(vapiCallId, call);
@@ -586,7 +656,7 @@ export class FakeVapi {
       const errors = refusals('CreateCallDto', 'CreateCallDTO', record.body);
       if (errors.length) return refuse(errors);
       const failure = this.failures.shift();
-      if (failure) {
+      if (failure && !failure.placedAnyway) {
         const limits: Vapi.SubscriptionLimits = { concurrencyBlocked: failure.status === 429 };
         const retry: Record<string, string> = failure.retryAfter ? { 'retry-after': String(failure.retryAfter) } : {};
         const body = { statusCode: failure.status, message: failure.message, error: 'Error' };
@@ -636,10 +706,15 @@ export class FakeVapi {
       };
       this.calls.set(call.id, call);
       this.peakLive = Math.max(this.peakLive, this.liveCalls());
+      if (failure) {
+        record.placedAnyway = call.id;
+        return send(failure.status, { statusCode: failure.status, message: failure.message, error: 'Error' });
+      }
       record.accepted = call.id;
       return send(201, call);
     }
     if (record.method === 'POST' && path === '/chat') return this.chat(record, send, refuse);
+    if (record.method === 'GET' && path === '/call') return this.listCalls(new URLSearchParams(query), send, refuse);
     const callMatch = /^\/call\/([^/]+)$/.exec(path);
     if (record.method === 'GET' && callMatch) {
       const call = this.calls.get(decodeURIComponent(callMatch[1]));

@@ -2,7 +2,7 @@ import { sign } from 'retell-sdk';
 import type { Retell } from 'retell-sdk';
 import { eventsOf, finished, insertPrompt, waitForCall } from '../calls/call-fixtures';
 import type { TestApp } from '../support/test-app';
-import { ToolReceiver, signedBy } from '../tools/support/tool-receiver';
+import { ToolReceiver } from '../tools/support/tool-receiver';
 import { FakeRetell, RETELL_KEY } from './fake-retell';
 import { retellOrg, startWithRetell } from './retell-fixtures';
 import type { VoiceOrg } from './voice-fixtures';
@@ -10,7 +10,8 @@ import type { VoiceOrg } from './voice-fixtures';
 /**
  * Calls on Retell end to end (docs/providers.md, "Retell"), against the strict fake Retell: what we send is what
  * retell-sdk types, what Retell sends us is signed as Retell signs it and may come late, twice, out of order or
- * not at all. The voicemail and analysis flows run on every platform in call-outcomes-scenario.e2e-spec.ts.
+ * not at all. The flows every platform plays (tools and transfers, live end, lost report, inbound, concurrency,
+ * voicemail, analysis) run over all three in voice-flows.e2e-spec.ts and call-outcomes-scenario.e2e-spec.ts.
  */
 describe('calls on Retell', () => {
   let fake: FakeRetell;
@@ -25,6 +26,7 @@ describe('calls on Retell', () => {
       RETELL_REPORT_GRACE_MS: '300',
       RETELL_ANALYSIS_GRACE_MS: '300',
       RETELL_MAX_CONCURRENT_CALLS: '2',
+      PLATFORM_WAIT_RETRY_MS: '200',
     }));
   });
   beforeEach(async () => {
@@ -79,7 +81,7 @@ describe('calls on Retell', () => {
     expect(otherId.body.error.details).toEqual([expect.objectContaining({ field: 'providerId' })]);
   });
 
-  it("places a case's calls with one LLM and agent (tools, transfer), runs its function tool and ends transferred", async () => {
+  it("places a case's calls with one LLM and agent (tools, transfer), its figures on a transfer", async () => {
     const tools = `/admin/v1/organizations/${org.id}/tools`;
     const fn = await admin(tools, {
       type: 'function',
@@ -130,18 +132,10 @@ describe('calls on Retell', () => {
     const agent = fake.agents.get(first.body.override_agent_id!)!;
     expect(agent.webhook_url).toBe('https://calls.example.test/platform/retell/events');
 
+    // The function tool and the transfer are played on every platform in voice-flows.e2e-spec.ts; here, what
+    // Retell's own figures become: forwarding while the transfer runs, its cost in USD, the transcript.
     await fake.started(first.retellCallId);
     await waitForCall(org, first.id, (c) => c.apiCallStatus === 'in-progress' && c.apiCallId === first.retellCallId);
-    const answer = await fake.callTool(first.retellCallId, 'lookup_order', { orderId: 'B-2' });
-    expect(answer).toEqual({ status: 200, body: { result: { status: 'shipped' } } });
-    const [request] = receiver.requests('/retell-lookup');
-    expect(signedBy(request, fn.secret)).toBe(true);
-    expect(request.body).toMatchObject({
-      name: 'lookup_order',
-      arguments: { orderId: 'B-2' },
-      call: { id: first.id, direction: 'outbound', to: '+14155550181', from: org.from, caseId: kase.id },
-    });
-
     await fake.event(first.retellCallId, 'transfer_started');
     await waitForCall(org, first.id, (c) => c.apiCallStatus === 'forwarding');
     await fake.ended(first.retellCallId, {
@@ -159,9 +153,6 @@ describe('calls on Retell', () => {
       durationSeconds: 20,
       platform: 'retell',
       transfer: { to: '+14155550190', mode: 'cold', status: 'completed' },
-      toolCalls: [
-        expect.objectContaining({ name: 'lookup_order', result: { status: 'shipped' }, status: 'succeeded' }),
-      ],
     });
     expect(ended.transcript).toEqual([expect.objectContaining({ role: 'assistant', content: 'Hello Ana' })]);
     await fake.answerHuman(second.retellCallId);
@@ -190,19 +181,6 @@ describe('calls on Retell', () => {
     expect(await waitForCall(org, id, finished)).toMatchObject({ status: 'ended', endedReason: 'agent_hangup' });
     const types = (await eventsOf(t, id)).map((e) => e.type);
     expect(types).toEqual(['call.started', 'call.ended']);
-  });
-
-  it('ends a live call through stop-call, and recovers its lost call_ended from get-call', async () => {
-    const { id, retellCallId } = await place('+14155550184');
-    await fake.started(retellCallId);
-    await waitForCall(org, id, (c) => c.apiCallStatus === 'in-progress');
-    const res = await org.api.post(`/api/v1/calls/${id}/end`, {});
-    expect(res.status).toBe(200);
-    expect(fake.requests.some((r) => r.method === 'POST' && r.path === `/v2/stop-call/${retellCallId}`)).toBe(true);
-    // Retell ends the call, but its call_ended never arrives: after RETELL_REPORT_GRACE_MS, get-call says.
-    await fake.ended(retellCallId, { disconnection_reason: 'manual_stopped', duration_ms: 5_000 }, { drop: true });
-    expect(await waitForCall(org, id, finished)).toMatchObject({ status: 'ended', endedReason: 'manual_stopped' });
-    expect(fake.requests.some((r) => r.method === 'GET' && r.path === `/v2/get-call/${retellCallId}`)).toBe(true);
   });
 
   it('a call whose analysis is late ends without it after the grace, and gains it when it comes', async () => {
@@ -236,6 +214,27 @@ describe('calls on Retell', () => {
     const { retellCallId } = await fake.createCallFor(waited.body.data.id, 20_000);
     await fake.answerHuman(retellCallId);
     expect(await waitForCall(org, waited.body.data.id, finished)).toMatchObject({ status: 'ended' });
+  });
+
+  it('a 500 that hid a placed call: the call waits, list-calls finds it by our id, and it is never placed twice', async () => {
+    fake.failAfterPlacing(500);
+    const res = await org.api.post('/api/v1/calls', { to: '+14155550188', from: org.from });
+    const id: string = res.body.data.id;
+    const call = await waitForCall(org, id, (c) => c.status === 'processing' && c.apiCallId !== null, 30_000);
+    const posts = fake.createCalls().filter((r) => (r.body as { metadata: { callId: string } }).metadata.callId === id);
+    expect(posts).toHaveLength(1);
+    expect(call.apiCallId).toBe(posts[0].placedAnyway);
+    expect(call.platformAttempts).toEqual([
+      { platform: 'retell', at: expect.any(String), error: 'retell-unavailable: 500 failure 500' },
+    ]);
+    const [search] = fake.requests.filter((r) => r.method === 'POST' && r.path === '/v3/list-calls');
+    expect(search.body).toEqual({
+      filter_criteria: { metadata: [{ key: 'callId', op: 'eq', type: 'string', value: id }] },
+      limit: 50,
+    });
+    await fake.answerHuman(call.apiCallId);
+    expect(await waitForCall(org, id, finished)).toMatchObject({ status: 'ended', endedReason: 'user_hangup' });
+    expect((await eventsOf(t, id)).map((e) => e.type)).toEqual(['call.started', 'call.ended']);
   });
 
   it('never has more live Retell calls than RETELL_MAX_CONCURRENT_CALLS; the others wait, none fails', async () => {
@@ -283,16 +282,8 @@ describe('calls on Retell', () => {
         },
       },
     });
-    await fake.answerHuman(retellCallId!);
-    const listed = await org.api.get('/api/v1/calls');
-    const inbound = listed.body.data.find((c: { direction: string }) => c.direction === 'inbound');
-    expect(await waitForCall(org, inbound.id, finished)).toMatchObject({
-      status: 'ended',
-      direction: 'inbound',
-      platform: 'retell',
-      apiCallId: retellCallId,
-      callTo: '+14155550177',
-    });
+    // How the call is then recorded inbound is played on every platform in voice-flows.e2e-spec.ts.
+    expect(retellCallId).toEqual(expect.any(String));
     // A number that is nobody's is given no agent (Retell then hangs up, or uses the number's own).
     const nobody = await post('inbound', {
       event: 'call_inbound',

@@ -21,7 +21,8 @@ describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
   let t: TestApp;
   let org: VoiceOrg;
   beforeAll(async () => {
-    ({ fake, t } = await startWithVapi());
+    // A call Vapi failed to place waits 200 ms before its next attempt (PLATFORM_WAIT_RETRY_MS).
+    ({ fake, t } = await startWithVapi({ PLATFORM_WAIT_RETRY_MS: '200' }));
     org = await voiceOrg(t, 1000, fake);
   });
   afterAll(async () => {
@@ -346,13 +347,28 @@ describe('voice platform: Vapi outbound calls through a fake Vapi', () => {
     expect(await ledgerRowsOf(t, id)).toEqual([{ type: 'outbound_call', amount_mins: 0, duration_mins: 0 }]);
   });
 
-  it('a 500 on POST /call is not retried (Vapi may have placed the call): one attempt, the call ends in error', async () => {
+  it('a 500 on POST /call (Vapi may have placed the call): the call waits, Vapi is searched for it, then it is placed once', async () => {
     fake.failNext({ status: 500, message: 'Internal Server Error' });
-    const before = fake.createCalls().length;
     const res = await org.api.post('/api/v1/calls', { to: '+14155550125', from: org.from });
-    const call = await waitForCall(org, res.body.data.id, finished);
-    expect(call).toMatchObject({ status: 'error', endedReason: 'vapi-unavailable: 500 Internal Server Error' });
-    expect(fake.createCalls().length - before).toBe(1);
+    const id: string = res.body.data.id;
+    const { vapiCallId } = await fake.createCallFor(id, 30_000);
+    const attempts = fake.createCalls().filter((r) => r.body?.assistant?.metadata?.callId === id);
+    expect(attempts.map((r) => Boolean(r.accepted))).toEqual([false, true]);
+    // Between the two, GET /call for the number since the failed attempt found nothing of ours.
+    const second = fake.requests.indexOf(attempts[1]);
+    const searched = fake.requests
+      .slice(fake.requests.indexOf(attempts[0]), second)
+      .filter((r) => r.method === 'GET' && r.path.startsWith('/call?'));
+    expect(searched).toHaveLength(1);
+    expect(new URLSearchParams(searched[0].path.split('?')[1]).get('phoneNumberId')).toBe(org.phoneNumberId);
+    const call = await waitForCall(org, id, (c) => c.apiCallId === vapiCallId);
+    expect(call).toMatchObject({
+      status: 'processing',
+      platformAttempts: [
+        { platform: 'vapi', at: expect.any(String), error: 'vapi-unavailable: 500 Internal Server Error' },
+      ],
+    });
+    expect((await eventsOf(t, id)).map((e) => e.type)).toEqual(['call.started']);
   });
 
   it('a 4xx from Vapi ends the call in error with the reason, fires call.failed and releases the minute', async () => {

@@ -1279,7 +1279,7 @@ export interface components {
              * @enum {string}
              */
             platform: "simulator" | "vapi" | "retell";
-            /** @description Extension: placements that failed before the one that served the call (its platform unreachable, timing out or answering 5xx, or skipped while it cooled down); the call then went to its number's fallback platform, which `platform` names (docs/providers.md, "Failover"). Empty for most calls */
+            /** @description Extension: placements that failed before the one that served the call (its platform unreachable, timing out or answering 5xx, or skipped while it cooled down); the call then went to its number's fallback platform, which `platform` names, or, from a number without a fallback, waited (status `new`) and was tried again (docs/providers.md, "Failover"). Empty for most calls */
             platformAttempts: components["schemas"]["PlatformAttempt"][];
             /**
              * @description Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the call; null while the call is live, on the simulator, and when the platform did not say
@@ -1363,7 +1363,7 @@ export interface components {
              * @enum {string}
              */
             platform: "simulator" | "vapi" | "retell";
-            /** @description Extension: placements that failed before the one that served the call (its platform unreachable, timing out or answering 5xx, or skipped while it cooled down); the call then went to its number's fallback platform, which `platform` names (docs/providers.md, "Failover"). Empty for most calls */
+            /** @description Extension: placements that failed before the one that served the call (its platform unreachable, timing out or answering 5xx, or skipped while it cooled down); the call then went to its number's fallback platform, which `platform` names, or, from a number without a fallback, waited (status `new`) and was tried again (docs/providers.md, "Failover"). Empty for most calls */
             platformAttempts: components["schemas"]["PlatformAttempt"][];
             /**
              * @description Extension: what the voice platform charged for the call, in USD, as it reported it at the end of the call; null while the call is live, on the simulator, and when the platform did not say

@@ -78,6 +78,11 @@ describe('parseConfig', () => {
       maxConcurrentCalls: 20,
     });
     expect(parseConfig({}).platformFailoverCooldownMs).toBe(60_000);
+    expect(parseConfig({}).platformWait).toEqual({ retryMs: 5_000, maxAttempts: 10 });
+    expect(parseConfig({ PLATFORM_WAIT_RETRY_MS: '100', PLATFORM_WAIT_MAX_ATTEMPTS: '50' }).platformWait).toEqual({
+      retryMs: 100,
+      maxAttempts: 50,
+    });
     const c = parseConfig({
       VOICE_PROVIDER: 'retell',
       RETELL_API_KEY: 'key',
@@ -106,6 +111,10 @@ describe('parseConfig', () => {
       ['RETELL_ANALYSIS_GRACE_MS', '600001'],
       ['RETELL_REPORT_GRACE_MS', '-1'],
       ['PLATFORM_FAILOVER_COOLDOWN_MS', '999'],
+      ['PLATFORM_WAIT_RETRY_MS', '99'],
+      ['PLATFORM_WAIT_RETRY_MS', '300001'],
+      ['PLATFORM_WAIT_MAX_ATTEMPTS', '0'],
+      ['PLATFORM_WAIT_MAX_ATTEMPTS', '51'],
     ]) {
       expect(() => parseConfig({ [name]: value })).toThrow(ConfigError);
     }

@@ -77,6 +77,8 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000) RETELL_ANALYSIS_GRACE_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10_000) RETELL_MAX_CONCURRENT_CALLS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(3_600_000) PLATFORM_FAILOVER_COOLDOWN_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(300_000) PLATFORM_WAIT_RETRY_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(50) PLATFORM_WAIT_MAX_ATTEMPTS?: number;
   @IsOptional() @IsString() PUBLIC_BASE_URL?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) CALL_MAX_DURATION_MS?: number;
   @IsOptional() @IsString() SECRETS_KEY?: string;
@@ -214,6 +216,13 @@ export interface AppConfig {
    * with a fallback (docs/providers.md, "Failover").
    */
   platformFailoverCooldownMs: number;
+  /**
+   * A call on a number without a fallback waits while its platform is unavailable (docs/providers.md, "Waiting
+   * for the platform"): placed again after `retryMs`, doubled each attempt up to 5 minutes
+   * (PLATFORM_WAIT_RETRY_MS), and ended in error as an unavailable platform's call after `maxAttempts` failed
+   * attempts (PLATFORM_WAIT_MAX_ATTEMPTS).
+   */
+  platformWait: { retryMs: number; maxAttempts: number };
   /**
    * The service's public origin as the voice platform reaches it (PUBLIC_BASE_URL, no trailing slash): every
    * server URL handed to Vapi is `<publicBaseUrl>/platform/vapi/events`. Required with Vapi in production.
@@ -497,6 +506,10 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       maxConcurrentCalls: parsed.RETELL_MAX_CONCURRENT_CALLS ?? 20,
     },
     platformFailoverCooldownMs: parsed.PLATFORM_FAILOVER_COOLDOWN_MS ?? 60_000,
+    platformWait: {
+      retryMs: parsed.PLATFORM_WAIT_RETRY_MS ?? 5_000,
+      maxAttempts: parsed.PLATFORM_WAIT_MAX_ATTEMPTS ?? 10,
+    },
     publicBaseUrl,
     callSupervision: {
       maxDurationMs: parsed.CALL_MAX_DURATION_MS ?? 3_600_000,

@@ -131,8 +131,16 @@ export class Call {
   @Column('text', { default: 'simulator' }) platform: VoicePlatform;
   /** The `from` number's id on the call's platform when the call was made (Vapi's phone number id); internal. */
   @Column('text', { nullable: true }) providerNumberId: string | null;
-  /** Placements that failed before the one that served the call (failover, docs/providers.md), oldest first. */
+  /**
+   * Placements that failed before the one that served the call (failover, or waiting for the platform:
+   * docs/providers.md), oldest first.
+   */
   @Column('jsonb', { default: () => "'[]'" }) platformAttempts: PlatformAttempt[];
+  /**
+   * The earliest failed placement that may have placed the call all the same (a timeout, a reset connection, a
+   * 5xx): the platform is asked for the call before it is placed again (docs/providers.md); internal.
+   */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true }) unconfirmedPlacementAt: Date | null;
   /** The outbound assistant's voice settings when the call was made (null: the defaults); internal. */
   @Column('jsonb', { nullable: true }) voiceSettings: VoiceSettings | null;
   @CreatedAt() createdAt: Date;

@@ -162,7 +162,8 @@ export class CallResponse {
     description:
       'Extension: placements that failed before the one that served the call (its platform unreachable, timing ' +
       "out or answering 5xx, or skipped while it cooled down); the call then went to its number's fallback " +
-      'platform, which `platform` names (docs/providers.md, "Failover"). Empty for most calls',
+      'platform, which `platform` names, or, from a number without a fallback, waited (status `new`) and was ' +
+      'tried again (docs/providers.md, "Failover"). Empty for most calls',
   })
   platformAttempts: PlatformAttemptResponse[];
 

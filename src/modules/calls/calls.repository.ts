@@ -165,16 +165,34 @@ export class CallsRepository {
    * attempt it turned away afterwards: Retell ends a call it had no room for with `concurrency_limit_reached`),
    * held back until `retryAt`; true when this statement did it. Its minute stays reserved for the next dispatch.
    */
-  async defer(callId: string, retryAt: Date, blockedApiCallId: string | null = null): Promise<boolean> {
+  async defer(
+    callId: string,
+    retryAt: Date,
+    blockedApiCallId: string | null = null,
+    unavailable: { attempt: PlatformAttempt; unconfirmed: boolean } | null = null,
+  ): Promise<boolean> {
     // The blocked attempt's id joins the latest BLOCKED_ATTEMPTS_KEPT (a call deferred for hours stays bounded).
+    // A failed attempt of an unavailable platform joins the call's attempts (bounded by PLATFORM_WAIT_MAX_ATTEMPTS);
+    // one that may have placed the call keeps the earliest such time, from which the platform is searched.
     const [rows] = (await this.dataSource.query(
       `UPDATE calls SET status = ${BACK_TO_WAITING}, dispatched_at = NULL, retry_at = $2, updated_at = now(),
               blocked_api_call_ids = CASE WHEN $3::text IS NULL THEN blocked_api_call_ids
                 ELSE (array_append(blocked_api_call_ids, $3::text))[greatest(1, cardinality(blocked_api_call_ids) + 2 - $4):]
               END,
+              platform_attempts = CASE WHEN $5::jsonb IS NULL THEN platform_attempts
+                ELSE platform_attempts || jsonb_build_array($5::jsonb) END,
+              unconfirmed_placement_at = CASE WHEN $6 THEN COALESCE(unconfirmed_placement_at, ($5::jsonb ->> 'at')::timestamptz)
+                ELSE unconfirmed_placement_at END,
               api_call_status = CASE WHEN api_call_id IS NULL THEN api_call_status END, api_call_id = NULL
         WHERE id = $1 AND ${WHERE.deferrable} AND (api_call_id IS NULL OR api_call_id = $3) RETURNING id`,
-      [callId, retryAt, blockedApiCallId, BLOCKED_ATTEMPTS_KEPT],
+      [
+        callId,
+        retryAt,
+        blockedApiCallId,
+        BLOCKED_ATTEMPTS_KEPT,
+        unavailable ? JSON.stringify(unavailable.attempt) : null,
+        unavailable?.unconfirmed ?? false,
+      ],
     )) as [Array<{ id: string }>, number];
     return rows.length > 0;
   }

@@ -50,6 +50,7 @@ import { CaseVersions1795810000000 } from './1795810000000-CaseVersions';
 import { Scenarios1795810000001 } from './1795810000001-Scenarios';
 import { CampaignVariants1795810000002 } from './1795810000002-CampaignVariants';
 import { MessageContextReferral1795820000003 } from './1795820000003-MessageContextReferral';
+import { CallsUnconfirmedPlacement1795840000000 } from './1795840000000-CallsUnconfirmedPlacement';
 import { ScenarioRunsByScenario1795860000000 } from './1795860000000-ScenarioRunsByScenario';
 
 /**
@@ -109,5 +110,6 @@ export const MIGRATIONS: Function[] = [
   Scenarios1795810000001,
   CampaignVariants1795810000002,
   MessageContextReferral1795820000003,
+  CallsUnconfirmedPlacement1795840000000,
   ScenarioRunsByScenario1795860000000,
 ];

@@ -102,6 +102,8 @@ describe('CallDispatcherJob', () => {
         fakeOf<VoicePlatforms>({
           of: () =>
             fakeOf<VoiceProvider>({
+              // A platform that cannot be searched for a call (the simulator's kind).
+              findPlaced: undefined,
               placeCall: (call: Call) => {
                 const failure = voiceFails.get(call.id);
                 if (failure instanceof Error) return Promise.reject(failure);
@@ -304,6 +306,38 @@ describe('CallDispatcherJob', () => {
       await dispatch(job(), call);
       expect(retries).toEqual([]);
       expect(deferredCount).toBe(0);
+    });
+
+    it('a call whose platform is unavailable waits (no fallback): its attempt kept, a retry after the backoff', async () => {
+      const call = store.add({ platform: 'vapi' });
+      voiceFails.set(call.id, { kind: 'rejected', endedReason: 'vapi-unavailable: fetch failed', unavailable: true });
+      await dispatch(job(), call);
+      const retryAt = new Date(Date.parse(NOW) + 5_000);
+      expect(store.get(call.id)).toMatchObject({ status: 'new', retryAt, unconfirmedPlacementAt: null });
+      expect(store.get(call.id).platformAttempts).toEqual([
+        { platform: 'vapi', at: NOW, error: 'vapi-unavailable: fetch failed' },
+      ]);
+      expect(retries).toEqual([[call.id, retryAt]]);
+      expect(finished).toEqual([]);
+      // The second attempt waits twice as long; the third (PLATFORM_WAIT_MAX_ATTEMPTS here) ends it in error.
+      freezeClock(retryAt.toISOString());
+      await dispatch(job(), store.get(call.id));
+      const second = new Date(retryAt.getTime() + 10_000);
+      expect(retries.at(-1)).toEqual([call.id, second]);
+      freezeClock(second.toISOString());
+      await dispatch(job(), store.get(call.id));
+      expect(finished.map(([id, r]) => [id, r.endedReason, r.failed])).toEqual([
+        [call.id, 'vapi-unavailable: fetch failed', true],
+      ]);
+    });
+
+    it('an attempt that may have placed the call, on a platform that cannot be searched, is never repeated', async () => {
+      const call = store.add({ platform: 'vapi' });
+      const failure = { kind: 'rejected' as const, endedReason: 'vapi-unavailable: 500', unavailable: true };
+      voiceFails.set(call.id, { ...failure, uncertain: true });
+      await dispatch(job(), call);
+      expect(retries).toEqual([]);
+      expect(finished.map(([id, r]) => [id, r.endedReason])).toEqual([[call.id, 'vapi-unavailable: 500']]);
     });
 
     it("ends a refused call with the platform's reason, or pipeline-error on any other failure", async () => {

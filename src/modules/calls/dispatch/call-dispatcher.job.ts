@@ -99,13 +99,17 @@ export class CallDispatcherJob {
   }
 
   /**
-   * The platform's pool was full after all (another user of the account, or our count ran ahead of its own):
-   * the call waits again, its minute still reserved, and a dispatch job is due once the platform's Retry-After
-   * has passed (the sweeper repairs a lost one; the claim refuses to run it earlier).
+   * The platform's pool was full after all (another user of the account, or our count ran ahead of its own), or
+   * the platform was unavailable and the call's number has no fallback: the call waits again, its minute still
+   * reserved, and a dispatch job is due once the platform's Retry-After (or the backoff) has passed (the sweeper
+   * repairs a lost one; the claim refuses to run it earlier).
    */
   private async defer(call: Call, deferred: Extract<PlaceCallResult, { kind: 'deferred' }>): Promise<void> {
     const retryAt = new Date(Date.now() + deferred.retryAfterMs);
-    if (!(await this.calls.defer(call.id, retryAt, deferred.blockedProviderCallId))) return;
+    const unavailable = deferred.attempt
+      ? { attempt: deferred.attempt, unconfirmed: deferred.unconfirmed === true }
+      : null;
+    if (!(await this.calls.defer(call.id, retryAt, deferred.blockedProviderCallId, unavailable))) return;
     this.metrics.voicePlatformDeferred.inc();
     this.logger.warn({ callId: call.id, reason: deferred.reason, retryAt }, 'Voice platform deferred the call');
     await this.dispatchQueue.enqueueRetry(call.id, retryAt);

@@ -107,13 +107,17 @@ export class InMemoryCalls {
               return m ? [m] : [];
             }),
           ),
-        defer: (id, retryAt) => {
+        defer: (id, retryAt, _blocked, unavailable) => {
           const call = this.calls.get(id);
           if (!call || call.apiCallId) return Promise.resolve(false);
+          const attempts = call.platformAttempts ?? [];
+          const at = unavailable?.unconfirmed ? new Date(unavailable.attempt.at) : null;
           const m = this.move(id, CALL_MOVES.defer.from, {
             status: InMemoryCalls.backToWaiting(call),
             dispatchedAt: null,
             retryAt,
+            platformAttempts: unavailable ? [...attempts, unavailable.attempt] : attempts,
+            unconfirmedPlacementAt: call.unconfirmedPlacementAt ?? at,
           });
           return Promise.resolve(m !== null);
         },

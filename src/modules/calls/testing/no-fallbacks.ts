@@ -9,15 +9,20 @@ import type { VoicePlatforms } from '../voice/voice-platforms';
 
 /**
  * Placement as the dispatcher does it, for specs of the dispatch around it: every number without a fallback, so
- * each call is placed once on its own platform (the failover itself: test/voice/platform-failover.e2e-spec.ts).
+ * each call is placed on its own platform, and waits for it (at most 3 attempts, 5 s apart and doubling) while it
+ * is unavailable (the failover itself: test/voice/platform-failover.e2e-spec.ts).
  */
 export function placementWithoutFallbacks(platforms: VoicePlatforms, metrics: Pick<Metrics, 'platformPlacements'>) {
   return new PlatformFailover(
     platforms,
     fakeOf<CallsRepository>({}),
     fakeOf<PhoneNumbersService>({ findByNumber: () => Promise.resolve(null) }),
-    fakeOf<PlatformHealthRepository>({ failed: () => Promise.resolve(1), succeeded: () => Promise.resolve(0) }),
+    fakeOf<PlatformHealthRepository>({
+      mayTry: () => Promise.resolve(true),
+      failed: () => Promise.resolve(1),
+      succeeded: () => Promise.resolve(0),
+    }),
     metrics as Metrics,
-    fakeOf<AppConfig>({ platformFailoverCooldownMs: 60_000 }),
+    fakeOf<AppConfig>({ platformFailoverCooldownMs: 60_000, platformWait: { retryMs: 5_000, maxAttempts: 3 } }),
   );
 }

@@ -1,6 +1,6 @@
 import type { CallAnalysis } from '../../call-outcomes/analysis-plan';
 import type { AnsweredBy } from '../../call-outcomes/answered-by';
-import type { ApiCallStatus, Call, TranscriptMessage } from '../call.entity';
+import type { ApiCallStatus, Call, PlatformAttempt, TranscriptMessage } from '../call.entity';
 import type { TransferStatus } from '../../tools/call-tools';
 import type { Invocation } from '../../tools/function-tool-invoker';
 import type { TransferMode } from '../../tools/tool.entity';
@@ -77,12 +77,23 @@ export interface ProviderCallState {
  */
 export type PlaceCallResult =
   | { kind: 'placed'; providerCallId: string }
-  | { kind: 'deferred'; reason: string; retryAfterMs: number; blockedProviderCallId?: string | null }
+  | {
+      kind: 'deferred';
+      reason: string;
+      retryAfterMs: number;
+      blockedProviderCallId?: string | null;
+      /** The platform was unavailable (the call waits for it): the failed attempt, kept on the call. */
+      attempt?: PlatformAttempt;
+      /** The failed attempt may have placed the call: the platform is asked before the next placement. */
+      unconfirmed?: boolean;
+    }
   /**
    * `unavailable`: the platform could not be reached or failed (connection error, timeout, 5xx), as opposed to
-   * refusing this call (a 4xx about it): only such a failure places the call on its number's fallback platform.
+   * refusing this call (a 4xx about it): only such a failure places the call on its number's fallback platform,
+   * or makes a call without one wait. `uncertain`: the platform may have placed the call all the same (a timeout,
+   * a reset connection, a 5xx other than 503).
    */
-  | { kind: 'rejected'; endedReason: string; unavailable?: boolean };
+  | { kind: 'rejected'; endedReason: string; unavailable?: boolean; uncertain?: boolean };
 
 /** A voice platform that places outbound calls; each call's is the one it stores (VoicePlatforms). */
 export abstract class VoiceProvider {
@@ -91,6 +102,13 @@ export abstract class VoiceProvider {
 
   /** The platform's view of a call, or null when it cannot say (unknown call, platform unreachable). */
   abstract getCall(call: Call): Promise<ProviderCallState | null>;
+
+  /**
+   * After a placement that failed ambiguously (it may have placed the call), whether the platform has the call:
+   * its id, or null when it certainly has not; throws when it cannot tell now. A platform without it cannot be
+   * asked: such a call is never placed again (docs/providers.md, "Waiting for the platform").
+   */
+  findPlaced?(call: Call, since: Date): Promise<string | null>;
 
   /**
    * How long after `endCall` resolved null the platform's end-of-call report may take before the platform is

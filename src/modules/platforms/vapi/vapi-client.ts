@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
 import type { Vapi } from '@vapi-ai/server-sdk';
+import { PlatformServerError, certainlyNotProcessed } from '../placement-outcome';
 
 /** A Vapi answer that retrying cannot change (4xx other than 429). */
 export class VapiRequestRejected extends Error {
@@ -29,12 +30,14 @@ export class VapiCallDeferred extends Error {
 
 /**
  * POST /call refused for good, or Vapi unreachable past the retries (`unavailable`: a connection error, a timeout
- * or a 5xx, which failover places on the number's fallback platform); `endedReason` says which.
+ * or a 5xx, which failover places on the number's fallback platform); `endedReason` says which. `uncertain`: Vapi
+ * may have placed the call all the same (a timeout, a reset connection, a 5xx other than 503).
  */
 export class VapiCallRejected extends Error {
   constructor(
     readonly endedReason: string,
     readonly unavailable = false,
+    readonly uncertain = false,
   ) {
     super(endedReason);
   }
@@ -84,17 +87,6 @@ function detailOf(body: string): string {
 }
 
 /**
- * Failures after which Vapi certainly did not act on a request: it asked us to come back (429, 503) or the
- * connection never opened. Only these are retried for POST /call, which Vapi cannot deduplicate: a timeout, a
- * reset connection or another 5xx may follow a call Vapi did place, and a retry would ring the customer twice.
- */
-function certainlyNotProcessed(failure: { status?: number; error?: Error }): boolean {
-  if (failure.status !== undefined) return failure.status === 429 || failure.status === 503;
-  const code = (failure.error?.cause as { code?: string } | undefined)?.code;
-  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
-}
-
-/**
  * Vapi's REST API (bearer auth), on the SDK's types (@vapi-ai/server-sdk) but not its HTTP client: the SDK's
  * retrier repeats any 5xx and timeout, which for POST /call could ring a customer twice. Every request has a timeout; 5xx, 429 and network failures are retried a
  * bounded number of times with exponential backoff (honouring Retry-After on 429), except that POST /call is
@@ -127,8 +119,23 @@ export class VapiClient {
       if (error instanceof VapiRequestRejected) {
         throw new VapiCallRejected(`vapi-rejected: ${error.status} ${error.detail}`);
       }
-      throw new VapiCallRejected(`vapi-unavailable: ${(error as Error).message}`.slice(0, 300), true);
+      const status = error instanceof PlatformServerError ? error.status : undefined;
+      const uncertain = !certainlyNotProcessed({ status, error });
+      throw new VapiCallRejected(`vapi-unavailable: ${(error as Error).message}`.slice(0, 300), true, uncertain);
     }
+  }
+
+  /**
+   * GET /call with filters: the calls placed from a number (Vapi's id) since a time, newest Vapi keeps first; at
+   * most PHONE_NUMBER_PAGE. Used to find out whether a POST /call that failed ambiguously placed the call.
+   */
+  listCalls(phoneNumberId: string, createdSince: Date): Promise<Vapi.Call[]> {
+    const query = new URLSearchParams({
+      phoneNumberId,
+      createdAtGe: createdSince.toISOString(),
+      limit: String(PHONE_NUMBER_PAGE),
+    });
+    return this.request('GET', `/call?${query.toString()}`, undefined, { idempotent: true });
   }
 
   /**
@@ -200,7 +207,7 @@ export class VapiClient {
         }
         if (response.status !== 429 && response.status < 500)
           throw new VapiRequestRejected(response.status, detailOf(text));
-        failure = new Error(`${response.status} ${detailOf(text)}`);
+        failure = new PlatformServerError(response.status, detailOf(text));
         status = response.status;
         if (response.status === 429) retryAfterMs = retryAfterMsOf(response.headers.get('retry-after'));
       } catch (error) {

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Retell } from 'retell-sdk';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
+import { certainlyNotProcessed } from '../../placement-outcome';
 
 /** A Retell answer other than 2xx (a 4xx other than 429 is final; the others are retried when that is safe). */
 export class RetellRequestRejected extends Error {
@@ -28,11 +29,13 @@ export class RetellCallDeferred extends Error {
 /**
  * POST /v2/create-phone-call refused for good (a 4xx about the call) or Retell unreachable (connection error,
  * timeout, 5xx): `unavailable` says which, as failover places only an unavailable platform's calls elsewhere.
+ * `uncertain`: Retell may have placed the call all the same (a timeout, a reset connection, a 5xx other than 503).
  */
 export class RetellCallRejected extends Error {
   constructor(
     readonly endedReason: string,
     readonly unavailable: boolean,
+    readonly uncertain = false,
   ) {
     super(endedReason);
   }
@@ -45,6 +48,8 @@ const TIMEOUT_MS = 10_000;
 /** Further attempts of an idempotent request after a 5xx, 429 or network failure. */
 const MAX_RETRIES = 2;
 const RETRY_BASE_MS = 500;
+/** Calls read per list-calls: one of ours is placed once, plus the attempts a full pool turned away. */
+const LIST_LIMIT = 50;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -94,8 +99,24 @@ export class RetellClient {
         }
         if (error.status < 500) throw new RetellCallRejected(`retell-rejected: ${error.message}`, false);
       }
-      throw new RetellCallRejected(`retell-unavailable: ${(error as Error).message}`.slice(0, 300), true);
+      const status = error instanceof RetellRequestRejected ? error.status : undefined;
+      const uncertain = !certainlyNotProcessed({ status, error });
+      throw new RetellCallRejected(`retell-unavailable: ${(error as Error).message}`.slice(0, 300), true, uncertain);
     }
+  }
+
+  /**
+   * POST /v3/list-calls (the SDK's `call.list`): the calls whose `metadata.callId` is ours, at most
+   * LIST_LIMIT. Read-only, so retried like the other idempotent requests. Used to find out whether a
+   * create-phone-call that failed ambiguously placed the call.
+   */
+  async listCallsOf(callId: string): Promise<Retell.CallListResponse['items']> {
+    const body: Retell.CallListParams = {
+      filter_criteria: { metadata: [{ key: 'callId', op: 'eq', type: 'string', value: callId }] },
+      limit: LIST_LIMIT,
+    };
+    const found = await this.request<Retell.CallListResponse>('POST', '/v3/list-calls', body, true);
+    return found?.items ?? [];
   }
 
   /** GET /v2/get-call/{id}; null when Retell does not know the call. */

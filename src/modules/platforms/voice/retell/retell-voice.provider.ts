@@ -12,7 +12,7 @@ import {
 } from '../../../calls/voice/voice-provider';
 import { SCRIPT_VARIABLES, retellAgentSpec } from './retell-agent-spec';
 import { RetellAgents } from './retell-agents';
-import { isPoolFull, retellReport, retellStatus } from './retell-calls';
+import { RetellCall, isPoolFull, retellReport, retellStatus } from './retell-calls';
 import { retellBaseUrl } from './retell-server';
 
 /** Which calls share one Retell LLM and agent: an organization's calls of one case with one assistant. */
@@ -76,7 +76,8 @@ export class RetellVoiceProvider extends VoiceProvider {
         return { kind: 'deferred', reason: error.reason, retryAfterMs: error.retryAfterMs };
       }
       if (error instanceof RetellCallRejected) {
-        return { kind: 'rejected', endedReason: error.endedReason, unavailable: error.unavailable };
+        const { endedReason, unavailable, uncertain } = error;
+        return { kind: 'rejected', endedReason, unavailable, uncertain };
       }
       throw error;
     }
@@ -115,6 +116,17 @@ export class RetellVoiceProvider extends VoiceProvider {
       this.logger.warn({ callId: call.id, err: (error as Error).message }, 'Retell could not say how the call is');
       return null;
     }
+  }
+
+  /**
+   * POST /v3/list-calls filtered by our id in the call's metadata: the call Retell placed for it, other than the
+   * attempts a full pool turned away (ended `concurrency_limit_reached`, kept as blocked attempts).
+   */
+  override async findPlaced(call: Call): Promise<string | null> {
+    const blocked = new Set(call.blockedApiCallIds ?? []);
+    const placed = await this.client.listCallsOf(call.id);
+    const ours = placed.find((c) => !blocked.has(c.call_id) && !isPoolFull(c as RetellCall));
+    return ours?.call_id ?? null;
   }
 
   /** POST /v2/stop-call/{id}; Retell then sends `call_ended`, which finishes the call. */

@@ -53,7 +53,8 @@ export class VapiVoiceProvider extends VoiceProvider {
         return { kind: 'deferred', reason, retryAfterMs, blockedProviderCallId: blockedId };
       }
       if (error instanceof VapiCallRejected) {
-        return { kind: 'rejected', endedReason: error.endedReason, unavailable: error.unavailable };
+        const { endedReason, unavailable, uncertain } = error;
+        return { kind: 'rejected', endedReason, unavailable, uncertain };
       }
       if (error instanceof VapiUnsupportedSetting) return { kind: 'rejected', endedReason: error.message };
       throw error;
@@ -70,6 +71,20 @@ export class VapiVoiceProvider extends VoiceProvider {
       this.logger.warn({ callId: call.id, err: (error as Error).message }, 'Vapi could not say how the call is');
       return null;
     }
+  }
+
+  /**
+   * GET /call filtered by the call's number and time: the one whose assistant metadata names our call (the
+   * transient assistant carries it), other than the attempts a full pool turned away.
+   */
+  override async findPlaced(call: Call, since: Date): Promise<string | null> {
+    if (!call.providerNumberId) return null;
+    const blocked = new Set(call.blockedApiCallIds ?? []);
+    const placed = await this.client.listCalls(call.providerNumberId, since);
+    const ours = placed.find(
+      (c) => (c.assistant?.metadata as { callId?: unknown } | undefined)?.callId === call.id && !blocked.has(c.id),
+    );
+    return ours?.id ?? null;
   }
 
   /**
