@@ -153,6 +153,9 @@ function describe(errors: ErrorObject[] | null | undefined): string[] {
  *   its description ("0-9") and examples use; read as the documented digit.
  * - R4: the document predates business-scoped user ids: the Cloud API takes `recipient` (a user id) where `to` is
  *   unknown, never both; `to` stays required otherwise.
+ * - R5: the document's send schemas omit `biz_opaque_callback_data`, which Meta's Messages reference takes on every
+ *   send (a string of at most 512 characters, echoed in the message's status webhooks); the same document has it,
+ *   with that bound, on calls (`CallTerminateRequestPayload`).
  */
 function repair(document: Schema): Schema {
   const schemas = document.components.schemas as Record<string, Schema>;
@@ -170,6 +173,7 @@ function repair(document: Schema): Schema {
   base.properties.recipient = { type: 'string', description: 'A business-scoped user id.' };
   base.required = base.required.filter((r: string) => r !== 'to');
   base.oneOf = [{ required: ['to'] }, { required: ['recipient'] }];
+  base.properties.biz_opaque_callback_data = { type: 'string', maxLength: 512 }; // R5
   return document;
 }
 
