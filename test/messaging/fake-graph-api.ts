@@ -24,6 +24,18 @@ export interface RecordedRequest {
 
 type MetaError = WhatsappError & { error_subcode?: number; error_data?: WhatsappError['error_data'] };
 
+/** What captured fixtures hold in place of our message id, which differs on every run. */
+const STABLE_MESSAGE_ID = '00000000-0000-7000-8000-000000000000';
+
+/**
+ * A send carries our message id as `biz_opaque_callback_data`: checks it names `messageId`, and returns the body
+ * with a stable id in its place, to compare with a committed fixture.
+ */
+export function withStableMessageId(body: GraphSendBody, messageId: string): GraphSendBody {
+  expect(body.biz_opaque_callback_data).toBe(messageId);
+  return { ...body, biz_opaque_callback_data: STABLE_MESSAGE_ID };
+}
+
 /** Graph versions Meta serves on 2026-11-25 (v21.0 until 2027-01-21; v20.0 ended 2026-09-24). */
 const SERVED_VERSIONS = new Set(['v21.0', 'v22.0', 'v23.0', 'v24.0', 'v25.0', 'v26.0']);
 

@@ -11,10 +11,10 @@ const BASE = '#/components/schemas/BaseMessageProperties';
 type Schema = Record<string, any>;
 
 /**
- * The user's business-scoped id on an inbound message, which Meta sends beside or instead of `from` and which this
- * document (v23.0) predates (see R4 for sends).
+ * The user's business-scoped id on an inbound message, which Meta sends beside or instead of `from`, and the new
+ * one a system message announces when it changes: this document (v23.0) predates both (see R4 for sends).
  */
-const BUSINESS_SCOPED_FIELDS = ['from_user_id'];
+const BUSINESS_SCOPED_FIELDS = ['from_user_id', 'system.user_id'];
 
 /** One of the inbound webhook examples Meta publishes beside `/whatsapp/webhooks`. */
 export interface MetaWebhookExample {

@@ -105,6 +105,11 @@ export interface WhatsAppInboundMessage {
   location?: unknown;
   contacts?: unknown;
   reaction?: { message_id?: string; emoji?: string };
+  /**
+   * A change about the user: `wa_id` (today's name; `new_wa_id` in Meta's older documents) is their new number,
+   * `user_id` their new business-scoped id.
+   */
+  system?: { body?: string; type?: string; wa_id?: string; new_wa_id?: string; user_id?: string };
   errors?: Array<Partial<GraphError>>;
 }
 
