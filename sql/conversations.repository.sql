@@ -9,6 +9,20 @@ WHERE id = $1 RETURNING *;
 -- typeorm:
 --   this.conversations.findOneBy({ id, ...worldWhere(world) })
 
+-- ConversationsRepository.followUser
+UPDATE conversations SET
+      message_count = message_count + 1,
+      last_message_preview = CASE WHEN $4 >= last_activity_at THEN $5 ELSE last_message_preview END,
+      last_message_direction = CASE WHEN $4 >= last_activity_at THEN 'inbound' ELSE last_message_direction END,
+      last_activity_at = GREATEST(last_activity_at, $4),
+      wa_user_phone = CASE WHEN $2::text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM conversations o
+          WHERE o.integration_id = conversations.integration_id AND o.wa_user_phone = $2 AND o.id <> $1)
+        THEN $2 ELSE wa_user_phone END,
+      wa_user_id = CASE WHEN $3::text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM conversations o
+          WHERE o.integration_id = conversations.integration_id AND o.wa_user_id = $3 AND o.id <> $1)
+        THEN $3 ELSE wa_user_id END
+WHERE id = $1;
+
 -- ConversationsRepository.getById
 -- typeorm:
 --   this.conversations.findOneByOrFail({ id })

@@ -18,9 +18,23 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   /** What our adapter sent (sends: typed as the Cloud API's send body). */
   body: GraphSendBody;
+  /** When the whole request had arrived (ms since the epoch). */
+  receivedAt: number;
 }
 
 type MetaError = WhatsappError & { error_subcode?: number; error_data?: WhatsappError['error_data'] };
+
+/** What captured fixtures hold in place of our message id, which differs on every run. */
+const STABLE_MESSAGE_ID = '00000000-0000-7000-8000-000000000000';
+
+/**
+ * A send carries our message id as `biz_opaque_callback_data`: checks it names `messageId`, and returns the body
+ * with a stable id in its place, to compare with a committed fixture.
+ */
+export function withStableMessageId(body: GraphSendBody, messageId: string): GraphSendBody {
+  expect(body.biz_opaque_callback_data).toBe(messageId);
+  return { ...body, biz_opaque_callback_data: STABLE_MESSAGE_ID };
+}
 
 /** Graph versions Meta serves on 2026-11-25 (v21.0 until 2027-01-21; v20.0 ended 2026-09-24). */
 const SERVED_VERSIONS = new Set(['v21.0', 'v22.0', 'v23.0', 'v24.0', 'v25.0', 'v26.0']);
@@ -47,6 +61,17 @@ const META_ERRORS: Record<number, { status: number; type: string; message: strin
   132015: { status: 400, type: 'OAuthException', message: 'Template is Paused' },
   132016: { status: 400, type: 'OAuthException', message: 'Template is Disabled' },
   2500: { status: 400, type: 'OAuthException', message: 'Unknown path components' },
+  1: { status: 400, type: 'OAuthException', message: 'An unknown error occurred' },
+  2: { status: 503, type: 'OAuthException', message: 'Service temporarily unavailable' },
+  4: { status: 400, type: 'OAuthException', message: 'Application request limit reached' },
+  80007: { status: 400, type: 'OAuthException', message: 'Rate limit issues' },
+  131000: { status: 500, type: 'OAuthException', message: 'Something went wrong' },
+  131016: { status: 500, type: 'OAuthException', message: 'Service unavailable' },
+  131031: { status: 403, type: 'OAuthException', message: 'Business Account locked' },
+  131042: { status: 400, type: 'OAuthException', message: 'Business eligibility payment issue' },
+  131048: { status: 400, type: 'OAuthException', message: 'Spam rate limit hit' },
+  131062: { status: 400, type: 'OAuthException', message: 'Message undeliverable to this recipient' },
+  133010: { status: 400, type: 'OAuthException', message: 'Phone number Not Registered' },
 };
 
 /** Codes Meta reports after accepting a send, by a `statuses` webhook with `status: failed`. */
@@ -93,6 +118,12 @@ export class FakeGraphApi {
   private webhook?: { url: string; appSecret: string };
   private readonly edits: Array<(body: Record<string, unknown>) => unknown> = [];
   private outage = false;
+  private unanswered = 0;
+  /**
+   * Every accepted send gets its `sent` status webhook shortly after the answer, as Meta sends it (off by default:
+   * most tests look at a message while it is `accepted`).
+   */
+  reportSent = false;
   /** Template list page size (Meta's default is 25; tests make it small to walk pages). */
   templatePageSize = 25;
 
@@ -113,6 +144,7 @@ export class FakeGraphApi {
           url: req.url ?? '',
           headers: req.headers,
           body: body as GraphSendBody,
+          receivedAt: Date.now(),
         });
         this.route(req, res, body).catch((e: Error) => this.error(res, 1, e.message, 500));
       });
@@ -188,6 +220,22 @@ export class FakeGraphApi {
   /** The next request is answered like an outage: HTTP 500 with no Graph error body. */
   outageNext(): void {
     this.outage = true;
+  }
+
+  /**
+   * The next `times` sends are taken (given an id) but never answered, as when the connection is lost after Meta
+   * took the message: once our side gives up on the request, Meta's `sent` status webhook comes, echoing the send's
+   * `biz_opaque_callback_data`.
+   */
+  leaveUnanswered(times = 1): void {
+    this.unanswered += times;
+  }
+
+  /** The sends that carried this `biz_opaque_callback_data` (our message id). */
+  sendsOf(messageId: string): RecordedRequest[] {
+    return this.sends().filter(
+      (r) => (r.body as { biz_opaque_callback_data?: string }).biz_opaque_callback_data === messageId,
+    );
   }
 
   /** Sends to this number are accepted, then failed with this code by a later `statuses` webhook (as Meta does). */
@@ -270,9 +318,17 @@ export class FakeGraphApi {
     if (queued !== undefined) return this.error(res, queued, META_ERRORS[queued]?.message ?? 'Error');
     this.counter += 1;
     const id = `wamid.HBgL${String(this.counter).padStart(6, '0')}${randomBytes(4).toString('hex')}`;
+    const callbackData = typeof b.biz_opaque_callback_data === 'string' ? b.biz_opaque_callback_data : undefined;
+    const sentStatus = () =>
+      webhookOf(grant.wabaId, statusChange(grant.phoneNumberId, id, 'sent', to, undefined, callbackData));
     if (this.earlyReports.has(to)) {
-      const status = await this.sendWebhook(webhookOf(grant.wabaId, statusChange(grant.phoneNumberId, id, 'sent', to)));
+      const status = await this.sendWebhook(sentStatus());
       if (status !== 200) throw new Error(`early status webhook answered ${status}`);
+    }
+    if (this.unanswered > 0) {
+      this.unanswered -= 1;
+      res.on('close', () => void this.sendWebhook(sentStatus()));
+      return;
     }
     const answer: Omit<CreateMessagePayload, 'error'> = {
       messaging_product: 'whatsapp',
@@ -280,6 +336,7 @@ export class FakeGraphApi {
       messages: [{ id, message_status: 'accepted' }],
     };
     this.json(res, 200, answer);
+    if (this.reportSent) setTimeout(() => void this.sendWebhook(sentStatus()), 50);
     const late = this.lateFailures.get(to);
     if (late !== undefined) {
       // After the answer, as Meta does: the failure is only ever reported by a status webhook.
@@ -293,7 +350,9 @@ export class FakeGraphApi {
             error_data: { details: meta?.message ?? '' },
           },
         ];
-        void this.sendWebhook(webhookOf(grant.wabaId, statusChange(grant.phoneNumberId, id, 'failed', to, errors)));
+        void this.sendWebhook(
+          webhookOf(grant.wabaId, statusChange(grant.phoneNumberId, id, 'failed', to, errors, callbackData)),
+        );
       }, 50);
     }
   }

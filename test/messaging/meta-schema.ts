@@ -11,10 +11,10 @@ const BASE = '#/components/schemas/BaseMessageProperties';
 type Schema = Record<string, any>;
 
 /**
- * The user's business-scoped id on an inbound message, which Meta sends beside or instead of `from` and which this
- * document (v23.0) predates (see R4 for sends).
+ * The user's business-scoped id on an inbound message, which Meta sends beside or instead of `from`, and the new
+ * one a system message announces when it changes: this document (v23.0) predates both (see R4 for sends).
  */
-const BUSINESS_SCOPED_FIELDS = ['from_user_id'];
+const BUSINESS_SCOPED_FIELDS = ['from_user_id', 'system.user_id'];
 
 /** One of the inbound webhook examples Meta publishes beside `/whatsapp/webhooks`. */
 export interface MetaWebhookExample {
@@ -153,6 +153,9 @@ function describe(errors: ErrorObject[] | null | undefined): string[] {
  *   its description ("0-9") and examples use; read as the documented digit.
  * - R4: the document predates business-scoped user ids: the Cloud API takes `recipient` (a user id) where `to` is
  *   unknown, never both; `to` stays required otherwise.
+ * - R5: the document's send schemas omit `biz_opaque_callback_data`, which Meta's Messages reference takes on every
+ *   send (a string of at most 512 characters, echoed in the message's status webhooks); the same document has it,
+ *   with that bound, on calls (`CallTerminateRequestPayload`).
  */
 function repair(document: Schema): Schema {
   const schemas = document.components.schemas as Record<string, Schema>;
@@ -170,6 +173,7 @@ function repair(document: Schema): Schema {
   base.properties.recipient = { type: 'string', description: 'A business-scoped user id.' };
   base.required = base.required.filter((r: string) => r !== 'to');
   base.oneOf = [{ required: ['to'] }, { required: ['recipient'] }];
+  base.properties.biz_opaque_callback_data = { type: 'string', maxLength: 512 }; // R5
   return document;
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { WHATSAPP_SEND, expectCapturedFixture } from '../support/captured-fixture';
 import { captured as capturedDocument } from './fixtures/send-document.fixture';
 import { captured as capturedTemplateHeaderButtons } from './fixtures/send-template-header-buttons.fixture';
+import { withStableMessageId } from './fake-graph-api';
 import { createAccount, createTemplate } from './messaging-fixtures';
 import { messageChange, templateStatusChange, webhookOf } from './whatsapp-webhooks';
 import { PHONE_NUMBER_ID, PROCESS_TOKEN, WABA_ID, useWhatsAppWorld } from './whatsapp-world';
@@ -12,6 +13,57 @@ import { PHONE_NUMBER_ID, PROCESS_TOKEN, WABA_ID, useWhatsAppWorld } from './wha
  */
 describe('messaging: WhatsApp message kinds, media and templates (strict fake Graph API)', () => {
   const w = useWhatsAppWorld();
+
+  const threadsOf = async (match: (c: { waUserPhone: string; waUserId: string | null }) => boolean) =>
+    (await w.org.api.get('/api/v1/messaging/conversations', { query: { limit: 100 } })).body.data.filter(match);
+  const inbound = (
+    user: { phone?: string; userId?: string },
+    message: Record<string, unknown> & { id: string; type: string },
+  ) => w.graph.sendWebhook(webhookOf(WABA_ID, messageChange(PHONE_NUMBER_ID, user, message)));
+
+  it('a user who changes number (system user_changed_number) keeps one thread: the next message continues it', async () => {
+    const [before, after] = ['14155558901', '14155558902'];
+    expect(await inbound({ phone: before }, { id: 'wamid.sys.1', type: 'text', text: { body: 'hi' } })).toBe(200);
+    const change = {
+      id: 'wamid.sys.2',
+      type: 'system',
+      system: { body: `User Ann Lee changed from ${before} to ${after}`, wa_id: after, type: 'user_changed_number' },
+    };
+    expect(await inbound({ phone: before }, change)).toBe(200);
+    expect(await inbound({ phone: after }, { id: 'wamid.sys.3', type: 'text', text: { body: 'new phone' } })).toBe(200);
+
+    const threads = await threadsOf((c) => [`+${before}`, `+${after}`].includes(c.waUserPhone));
+    expect(threads).toHaveLength(1);
+    expect(threads[0].waUserPhone).toBe(`+${after}`);
+    const detail = (await w.org.api.get(`/api/v1/messaging/conversations/${threads[0].id}`)).body.data;
+    expect(detail.messageCount).toBe(3);
+    expect(detail.messages.map((m: { text: string }) => m.text)).toEqual(
+      expect.arrayContaining(['hi', 'new phone', change.system.body]),
+    );
+    expect(detail.messages.find((m: { messageType: string }) => m.messageType === 'system')).toMatchObject({
+      direction: 'inbound',
+      text: change.system.body,
+      payload: { kind: 'system', systemType: 'user_changed_number', newPhone: `+${after}`, newUserId: null },
+    });
+  });
+
+  it('a user whose business-scoped id changes keeps one thread under the new id', async () => {
+    const [before, after] = ['US.2000000000000000000001', 'US.2000000000000000000002'];
+    expect(await inbound({ userId: before }, { id: 'wamid.newid.1', type: 'text', text: { body: 'hello' } })).toBe(200);
+    const change = {
+      id: 'wamid.newid.2',
+      type: 'system',
+      system: { body: 'User Ann Lee changed their user id', user_id: after, type: 'user_changed_user_id' },
+    };
+    expect(await inbound({ userId: before }, change)).toBe(200);
+    expect(await inbound({ userId: after }, { id: 'wamid.newid.3', type: 'text', text: { body: 'still me' } })).toBe(
+      200,
+    );
+    const threads = await threadsOf((c) => [before, after].includes(c.waUserId ?? ''));
+    expect(threads).toHaveLength(1);
+    expect(threads[0].waUserId).toBe(after);
+    expect((await w.org.api.get(`/api/v1/messaging/conversations/${threads[0].id}`)).body.data.messageCount).toBe(3);
+  });
 
   it('an inbound image and a location are kept with their kind and payload; the image streams through our route', async () => {
     const bytes = randomBytes(700);
@@ -375,7 +427,7 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
       filename: 'invoice-42.pdf',
     });
     expect(doc.status).toBe(201);
-    const body = w.graph.sends().at(-1)!.body;
+    const body = withStableMessageId(w.graph.sends().at(-1)!.body, doc.body.data.messageId);
     expect(body).toMatchObject({
       type: 'document',
       document: {
@@ -459,7 +511,7 @@ describe('messaging: WhatsApp message kinds, media and templates (strict fake Gr
       ],
     });
     expect({ status: res.status, error: res.body.error }).toEqual({ status: 201, error: undefined });
-    const body = w.graph.sends().at(-1)!.body;
+    const body = withStableMessageId(w.graph.sends().at(-1)!.body, res.body.data.messageId);
     expect(body.type === 'template' && body.template.components).toEqual([
       { type: 'header', parameters: [{ type: 'text', text: '#42' }] },
       { type: 'body', parameters: [{ type: 'text', text: 'Ann' }] },

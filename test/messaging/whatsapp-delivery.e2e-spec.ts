@@ -84,22 +84,37 @@ describe('messaging: WhatsApp delivery, errors and credentials (strict fake Grap
     expect((await w.org.api.get(`/api/v1/messaging/conversations/${conversationId}`)).body.data.messageCount).toBe(1);
   });
 
-  it('130429 (throughput) is retried with backoff and then sent', async () => {
+  it('130429 (throughput): the POST answers the stored message, the send queue sends it after a backoff', async () => {
     const { conversationId } = await w.userWhoWrote();
-    const before = w.graph.sends().length;
     w.graph.failNext(130429, 2);
-    const res = await w.org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'Try again' });
-    expect(res.status).toBe(201);
-    expect(w.graph.sends().length).toBe(before + 3);
-    expect((await w.messageOf(conversationId, res.body.data.messageId)).deliveryStatus).toBe('accepted');
+    w.graph.reportSent = true;
+    try {
+      const res = await w.org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'Again' });
+      expect(res.status).toBe(201);
+      const messageId = res.body.data.messageId;
+      expect(['accepted', 'sent']).toContain((await w.messageOf(conversationId, messageId)).deliveryStatus);
+      await w.receiver.waitFor(() => w.eventsFor(messageId).some((e: { event: string }) => e.event === 'message.sent'));
+      expect((await w.messageOf(conversationId, messageId)).deliveryStatus).toBe('sent');
+      // The refused attempt, the queued one refused again, then the one taken: all the same message, by our id.
+      expect(w.graph.sendsOf(messageId).length).toBe(3);
+    } finally {
+      w.graph.reportSent = false;
+    }
   });
 
-  it('130429 past the retries is a 502 that still carries the code', async () => {
+  it("130429 past the retries fails the message with Meta's code and fires message.failed", async () => {
     const { conversationId } = await w.userWhoWrote();
     w.graph.failNext(130429, 4);
     const res = await w.org.api.post('/api/v1/messaging/messages', { type: 'text', conversationId, text: 'No luck' });
-    expect(res.status).toBe(502);
-    expect(res.body.error.details).toEqual([expect.objectContaining({ providerCode: 130429 })]);
+    expect(res.status).toBe(201);
+    const messageId = res.body.data.messageId;
+    const failed = await eventually(async () => {
+      const m = await w.messageOf(conversationId, messageId);
+      return m.deliveryStatus === 'failed' && m;
+    });
+    expect(failed.error).toEqual({ code: 130429, title: expect.stringContaining('Rate limit hit') });
+    expect(w.graph.sendsOf(messageId).length).toBe(4);
+    await w.receiver.waitFor(() => w.eventsFor(messageId).some((e: { event: string }) => e.event === 'message.failed'));
   });
 
   it('a refused token (190) is 502 MESSAGING_API_ERROR naming the account', async () => {

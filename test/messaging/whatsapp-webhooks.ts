@@ -32,6 +32,8 @@ export function statusChange(
   status: Status['status'],
   recipient: string,
   errors?: Array<{ code: number; title: string; message?: string; error_data?: { details: string } }>,
+  /** The send's `biz_opaque_callback_data`, which Meta echoes in each of the message's statuses. */
+  callbackData?: string,
 ): Change {
   const s = {
     id,
@@ -39,6 +41,7 @@ export function statusChange(
     // Unix seconds as a string, as Meta sends them (the SDK types a number).
     timestamp: String(Math.floor(Date.now() / 1000)),
     recipient_id: recipient,
+    ...(callbackData ? { biz_opaque_callback_data: callbackData } : {}),
     ...(errors ? { errors } : {}),
   } as unknown as Status;
   return { field: 'messages', value: value(phoneNumberId, { statuses: [s] }) };

@@ -35,11 +35,11 @@ export interface WhatsAppWorld {
   close(): Promise<void>;
 }
 
-/** The world of one spec file: started before its tests, closed after them. */
-export function useWhatsAppWorld(): WhatsAppWorld {
+/** The world of one spec file: started before its tests (with `env` over the defaults), closed after them. */
+export function useWhatsAppWorld(env: Record<string, string> = {}): WhatsAppWorld {
   const world = {} as WhatsAppWorld;
   beforeAll(async () => {
-    Object.assign(world, await startWhatsAppWorld());
+    Object.assign(world, await startWhatsAppWorld(env));
   });
   afterAll(() => world.close?.());
   return world;
@@ -54,12 +54,14 @@ export function whatsAppEnv(graph: FakeGraphApi): Record<string, string> {
     WHATSAPP_APP_SECRET: APP_SECRET,
     WHATSAPP_VERIFY_TOKEN: 'verify-token-production',
     WHATSAPP_RETRY_BASE_MS: '20',
+    // Suites send to one user back to back; pacing per recipient is whatsapp-send-queue.e2e-spec.ts's (it sets its own).
+    WHATSAPP_RECIPIENT_BURST: '1000',
     WHATSAPP_MEDIA_MAX_BYTES: '1000',
     SECRETS_KEY,
   };
 }
 
-async function startWhatsAppWorld(): Promise<WhatsAppWorld> {
+async function startWhatsAppWorld(env: Record<string, string>): Promise<WhatsAppWorld> {
   const graph = new FakeGraphApi();
   await graph.start();
   const receiver = await new WebhookReceiver().start();
@@ -77,7 +79,7 @@ async function startWhatsAppWorld(): Promise<WhatsAppWorld> {
     body: 'Hi {{1}}, your order is on its way.',
     header: { format: 'TEXT', text: 'Order {{1}}' },
   });
-  const t = await startTestApp({ env: { ...whatsAppEnv(graph), WEBHOOK_ALLOW_INSECURE: 'true' } });
+  const t = await startTestApp({ env: { ...whatsAppEnv(graph), WEBHOOK_ALLOW_INSECURE: 'true', ...env } });
   graph.deliverWebhooksTo(`${t.baseUrl}/platform/whatsapp/webhook`, APP_SECRET);
   const org = await createOrg(t);
   const accountId = (await createAccount(t, org.id, { phoneNumberId: PHONE_NUMBER_ID, wabaId: WABA_ID })).id;

@@ -2,7 +2,7 @@ import { hubSignature } from '../../src/modules/messaging/providers/whatsapp/wha
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 import { WHATSAPP_SEND, expectCapturedFixture } from '../support/captured-fixture';
-import { FakeGraphApi } from './fake-graph-api';
+import { FakeGraphApi, withStableMessageId } from './fake-graph-api';
 import { captured as capturedTemplateNamed } from './fixtures/send-template-named.fixture';
 import { captured as capturedTemplatePositional } from './fixtures/send-template-positional.fixture';
 import { captured as capturedText } from './fixtures/send-text.fixture';
@@ -92,6 +92,8 @@ describe('messaging: WhatsApp Cloud API adapter (against a local fake Graph API)
         WHATSAPP_ACCESS_TOKEN: ACCESS_TOKEN,
         WHATSAPP_APP_SECRET: APP_SECRET,
         WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN,
+        // These tests send to one user back to back; pacing per recipient is whatsapp-send-queue.e2e-spec.ts's.
+        WHATSAPP_RECIPIENT_BURST: '1000',
       },
     });
     org = await createOrg(t);
@@ -244,7 +246,8 @@ describe('messaging: WhatsApp Cloud API adapter (against a local fake Graph API)
         type: 'text',
         text: { body: 'Tuesday 10:00 works' },
       });
-      await expectCapturedFixture(`${__dirname}/fixtures/send-text.fixture.ts`, WHATSAPP_SEND, capturedText, req.body);
+      const body = withStableMessageId(req.body, res.body.data.messageId);
+      await expectCapturedFixture(`${__dirname}/fixtures/send-text.fixture.ts`, WHATSAPP_SEND, capturedText, body);
       const stored = await t.db.query('SELECT provider_message_id, delivery_status FROM messages WHERE id = $1', [
         res.body.data.messageId,
       ]);
@@ -281,7 +284,7 @@ describe('messaging: WhatsApp Cloud API adapter (against a local fake Graph API)
           ],
         },
       });
-      const { body } = graph.lastRequest();
+      const body = withStableMessageId(graph.lastRequest().body, res.body.data.messageId);
       expect(body.type === 'template' && body.template.components[0]?.parameters?.[0]).not.toHaveProperty(
         'parameter_name',
       );
@@ -298,7 +301,7 @@ describe('messaging: WhatsApp Cloud API adapter (against a local fake Graph API)
         variables: { first_name: 'Bob', order: '#42' },
       });
       expect(res.status).toBe(201);
-      const { body } = graph.lastRequest();
+      const body = withStableMessageId(graph.lastRequest().body, res.body.data.messageId);
       expect(body.type === 'template' && body.template).toEqual({
         name: 'order_ready',
         language: { code: 'en' },

@@ -252,7 +252,7 @@ export abstract class Operations {
 
   /** Send a text or media (inside the 24-hour window) or an approved template (any time) (`POST /api/v1/messaging/messages`, scope `messaging:write`). */
   sendMessage(body: Body<'/api/v1/messaging/messages', 'post'>, options: RequestOptions = {}): Promise<Data<'/api/v1/messaging/messages', 'post'>> {
-    return this.request('post', '/api/v1/messaging/messages', { body, options });
+    return this.request('post', '/api/v1/messaging/messages', { body, idempotent: true, options });
   }
 
   /** The organization bound to the API key (`GET /api/v1/organization`, scope `organization:read`). */

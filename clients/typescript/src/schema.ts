@@ -739,7 +739,7 @@ export interface paths {
         put?: never;
         /**
          * Send a text or media (inside the 24-hour window) or an approved template (any time)
-         * @description Media types (`image`, `audio`, `video`, `document`, `sticker`) and template `header`/`buttons` are extensions. The provider's refusals: 422 SESSION_EXPIRED (WhatsApp 131047) and MESSAGE_UNDELIVERABLE (131026, 131049), 422 TEMPLATE_INVALID (132000, 132001, 132015, 132016), each with the provider code in `details[].providerCode`; rate limits (130429, 131056) are retried with backoff before answering; 502 MESSAGING_API_ERROR for the rest (an expired token, 190, names the account), with the provider code in details whenever it gave one.
+         * @description Media types (`image`, `audio`, `video`, `document`, `sticker`) and template `header`/`buttons` are extensions. The provider's refusals: 422 SESSION_EXPIRED (WhatsApp 131047) and MESSAGE_UNDELIVERABLE (131026, 131049), 422 TEMPLATE_INVALID (132000, 132001, 132015, 132016), each with the provider code in `details[].providerCode`; The message is stored before the provider is asked; a send that must wait (pacing per sending number and per recipient, rate limits 130429 / 131056 / 4 / 80007, Meta's transient errors 1 / 2 / 131000 / 131016, or no answer from Meta) is answered 201 with the stored message still `accepted`, sent by the send queue later, and ends in `message.sent` or `message.failed` with Meta's code (extension). 502 MESSAGING_API_ERROR for the rest (an expired token, 190, and account problems 131031 / 131042 / 131048 / 133010 name the account), with the provider code in details whenever it gave one.
          */
         post: operations["sendMessage"];
         delete?: never;
@@ -2533,7 +2533,7 @@ export interface components {
              * @example text
              * @enum {string}
              */
-            messageType: "text" | "template" | "image" | "audio" | "video" | "document" | "sticker" | "location" | "contacts" | "reaction" | "interactive" | "button" | "unsupported";
+            messageType: "text" | "template" | "image" | "audio" | "video" | "document" | "sticker" | "location" | "contacts" | "reaction" | "interactive" | "button" | "system" | "unsupported";
             /**
              * @description Extension: what the message carries beyond `text`, by `messageType` (null for text and template):
              *     image, audio, video, document, sticker: {kind: "media", mimeType, sha256, filename (documents), animated (stickers)};
@@ -2541,6 +2541,8 @@ export interface components {
              *     contacts: {kind: "contacts", contacts: [{name, phones[], emails[]}]} (at most 20 contacts, 20 phones and emails each);
              *     reaction: {kind: "reaction", providerMessageId (the message reacted to), emoji (empty: reaction removed)};
              *     interactive, button: {kind: "reply", replyType (button_reply, list_reply, nfm_reply, button), id, title, description};
+             *     system (the provider's notice that the user changed number or provider id; the conversation follows them):
+             *     {kind: "system", systemType (WhatsApp: user_changed_number, ...), newPhone (E.164), newUserId};
              *     unsupported: {kind: "unsupported", providerType, errorCode, errorTitle}.
              */
             payload?: {
@@ -9937,7 +9939,10 @@ export interface operations {
     sendMessage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry: for 24 h a repeat with the same key and body replays the first response (header `Idempotent-Replayed: true`); the same key with another body is 422, and a repeat while the first is still running is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9957,6 +9962,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -10019,6 +10025,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description IDEMPOTENCY_CONFLICT */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
@@ -10032,7 +10051,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description SESSION_EXPIRED, TEMPLATE_INVALID, MESSAGE_UNDELIVERABLE */
+            /** @description SESSION_EXPIRED, TEMPLATE_INVALID, MESSAGE_UNDELIVERABLE, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

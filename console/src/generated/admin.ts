@@ -3554,7 +3554,7 @@ export interface components {
              * @example text
              * @enum {string}
              */
-            messageType: "text" | "template" | "image" | "audio" | "video" | "document" | "sticker" | "location" | "contacts" | "reaction" | "interactive" | "button" | "unsupported";
+            messageType: "text" | "template" | "image" | "audio" | "video" | "document" | "sticker" | "location" | "contacts" | "reaction" | "interactive" | "button" | "system" | "unsupported";
             /**
              * @description Extension: what the message carries beyond `text`, by `messageType` (null for text and template):
              *     image, audio, video, document, sticker: {kind: "media", mimeType, sha256, filename (documents), animated (stickers)};
@@ -3562,6 +3562,8 @@ export interface components {
              *     contacts: {kind: "contacts", contacts: [{name, phones[], emails[]}]} (at most 20 contacts, 20 phones and emails each);
              *     reaction: {kind: "reaction", providerMessageId (the message reacted to), emoji (empty: reaction removed)};
              *     interactive, button: {kind: "reply", replyType (button_reply, list_reply, nfm_reply, button), id, title, description};
+             *     system (the provider's notice that the user changed number or provider id; the conversation follows them):
+             *     {kind: "system", systemType (WhatsApp: user_changed_number, ...), newPhone (E.164), newUserId};
              *     unsupported: {kind: "unsupported", providerType, errorCode, errorTitle}.
              */
             payload?: {
@@ -13679,7 +13681,7 @@ export const healthIndicatorStateResponseStatusValues: ReadonlyArray<FlattenedDe
 export const healthResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["status"]> = ["ok", "error", "shutting_down"];
 export const labelCallDtoAnsweredByValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LabelCallDto"]["answeredBy"]> = ["human", "voicemail", "screener", "unknown"];
 export const messageResponseDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessageResponse"]["direction"]> = ["inbound", "outbound"];
-export const messageResponseMessageTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessageResponse"]["messageType"]> = ["text", "template", "image", "audio", "video", "document", "sticker", "location", "contacts", "reaction", "interactive", "button", "unsupported"];
+export const messageResponseMessageTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessageResponse"]["messageType"]> = ["text", "template", "image", "audio", "video", "document", "sticker", "location", "contacts", "reaction", "interactive", "button", "system", "unsupported"];
 export const messageResponseSenderTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessageResponse"]["senderType"]> = ["user", "bot", "agent"];
 export const messagingAccountResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessagingAccountResponse"]["status"]> = ["active", "disconnected", "error", "pending_setup"];
 export const messagingTemplateResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessagingTemplateResponse"]["status"]> = ["APPROVED", "PENDING", "REJECTED", "IN_APPEAL", "PAUSED", "DISABLED", "PENDING_DELETION", "DELETED", "LIMIT_EXCEEDED"];

@@ -90,6 +90,12 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(10) WHATSAPP_MAX_RETRIES?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) WHATSAPP_RETRY_BASE_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(104857600) WHATSAPP_MEDIA_MAX_BYTES?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10000) WHATSAPP_SEND_RATE_PER_SECOND?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(3600000) WHATSAPP_RECIPIENT_INTERVAL_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000) WHATSAPP_RECIPIENT_BURST?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(10000) WHATSAPP_SEND_INLINE_WAIT_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(60000) WHATSAPP_REQUEST_TIMEOUT_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(86400000) WHATSAPP_RECONCILE_WAIT_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) CALL_SUPERVISION_GRACE_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(60000) CHAT_AGENT_RETRY_BASE_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10000) SCENARIO_RUNS_PER_MINUTE?: number;

@@ -14,7 +14,8 @@ export enum QueueName {
   /** One HTTP attempt of one event to one webhook endpoint. */
   WebhookDeliveries = 'webhook-deliveries',
   /**
-   * Chat messaging: the simulator's delivery-status reports; the chat agent's answers; scenario runs (extension),
+   * Chat messaging: outbound sends waiting for their pace or a retry; the simulator's delivery-status reports; the
+   * chat agent's answers; scenario runs (extension),
    * which are chat conversations with a case's assistant too. Not a queue of their own: on PostgreSQL queues each
    * queue holds its own connections (a LISTEN and a pool), and the server's connections are shared by every process.
    */
@@ -53,6 +54,11 @@ export enum JobName {
   RenewSubscriptions = 'renew-subscriptions',
   /** One simulated delivery-status report of an outbound message; data: SimulatedStatusJobData. */
   SimulateMessageStatus = 'simulate-message-status',
+  /**
+   * An outbound message not sent at once (paced, rate-limited, Meta's trouble, or unanswered and waiting for its
+   * status webhook): one attempt of its send; data: SendMessageJobData (job id per message).
+   */
+  SendMessage = 'send-message',
   /** The chat agent answers one inbound user message; data: { messageId } (job id per message). */
   AnswerChatMessage = 'answer-chat-message',
   /** Steps every campaign with work due (start time, retries, window openings, auto-resume); cluster-wide tick. */
@@ -83,6 +89,7 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.SweepWebhookDeliveries]: QueueName.Maintenance,
   [JobName.RenewSubscriptions]: QueueName.Maintenance,
   [JobName.SimulateMessageStatus]: QueueName.Messaging,
+  [JobName.SendMessage]: QueueName.Messaging,
   [JobName.AnswerChatMessage]: QueueName.Messaging,
   [JobName.CampaignTick]: QueueName.Campaigns,
   [JobName.AdvanceCampaign]: QueueName.Campaigns,

@@ -139,6 +139,35 @@ export class ConversationsRepository {
   }
 
   /**
+   * The provider's notice that the thread's user changed number or provider id: the thread takes the new name, so
+   * the user's next message (from the new number, or under the new id) continues it instead of opening another.
+   * When another thread of the account already holds that name (the user wrote from it before the notice came),
+   * the threads stay as they are. The notice counts as a message of the thread but opens no reply window: the user
+   * wrote nothing.
+   */
+  async followUser(
+    tx: Tx,
+    id: string,
+    change: { phone: string | null; userId: string | null; at: Date; preview: string },
+  ): Promise<void> {
+    await tx.query(
+      `UPDATE conversations SET
+              message_count = message_count + 1,
+              last_message_preview = CASE WHEN $4 >= last_activity_at THEN $5 ELSE last_message_preview END,
+              last_message_direction = CASE WHEN $4 >= last_activity_at THEN 'inbound' ELSE last_message_direction END,
+              last_activity_at = GREATEST(last_activity_at, $4),
+              wa_user_phone = CASE WHEN $2::text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM conversations o
+                  WHERE o.integration_id = conversations.integration_id AND o.wa_user_phone = $2 AND o.id <> $1)
+                THEN $2 ELSE wa_user_phone END,
+              wa_user_id = CASE WHEN $3::text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM conversations o
+                  WHERE o.integration_id = conversations.integration_id AND o.wa_user_id = $3 AND o.id <> $1)
+                THEN $3 ELSE wa_user_id END
+        WHERE id = $1`,
+      [id, change.phone, change.userId, change.at, change.preview],
+    );
+  }
+
+  /**
    * Moves the world's conversation when its status is one `move` leaves from: one conditional UPDATE, so of two
    * moves at once only one wins. Moving to `active` starts the bot's reply count afresh. The moved row, or null.
    */

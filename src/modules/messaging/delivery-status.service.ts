@@ -4,7 +4,8 @@ import { OutboxService } from '../outbox/outbox.service';
 import { REPORT_ORDER } from './delivery-status-transitions';
 import { EarlyDeliveryStatusesRepository } from './early-delivery-statuses.repository';
 import { DeliveryStatus } from './message.entity';
-import { DeliveryReport, MessagesRepository } from './messages.repository';
+import { DeliveryReport, MessagesRepository, MovedMessage } from './messages.repository';
+import { ProviderError } from './providers/messaging-provider';
 import { inTransaction, Tx } from '../../infra/database/tx';
 
 /**
@@ -52,16 +53,32 @@ export class DeliveryStatusService {
     });
   }
 
+  /**
+   * Fails a message the provider never took (the send queue gave up on it) with the provider's error, and records
+   * `message.failed` as a failed status report does. False when it had been taken meanwhile.
+   */
+  async failUnsent(messageId: string, error: ProviderError): Promise<boolean> {
+    return inTransaction(this.dataSource, async (m) => {
+      const moved = await this.messages.failUnsent(m, messageId, error);
+      if (moved) await this.recordMove(m, moved, 'failed');
+      return Boolean(moved);
+    });
+  }
+
   /** The conditional move and its event; false when the message is unknown or the table refuses the move. */
   private async move(m: Tx, report: DeliveryReport): Promise<boolean> {
     const moved = await this.messages.moveDeliveryStatus(m, report);
     if (!moved || report.status === 'accepted') return Boolean(moved);
+    await this.recordMove(m, moved, report.status);
+    return true;
+  }
+
+  private async recordMove(m: Tx, moved: MovedMessage, status: Exclude<DeliveryStatus, 'accepted'>): Promise<void> {
     const world = { organizationId: moved.organization_id, livemode: moved.livemode };
-    await this.outbox.record(m, world, `message.${report.status}`, {
+    await this.outbox.record(m, world, `message.${status}`, {
       messageId: moved.id,
       conversationId: moved.conversation_id,
       senderType: moved.sender_type,
     });
-    return true;
   }
 }

@@ -57,8 +57,26 @@ export interface UnsupportedPayload {
   errorTitle: string | null;
 }
 
+/**
+ * A notice from the provider about the user rather than from them: they changed their number (`newPhone`, E.164)
+ * or the provider's id for them changed (`newUserId`). The conversation follows the user to the new name.
+ */
+export interface SystemPayload {
+  kind: 'system';
+  /** The provider's own name of the change (WhatsApp: `user_changed_number`, `customer_changed_number`, ...). */
+  systemType: string | null;
+  newPhone: string | null;
+  newUserId: string | null;
+}
+
 export type MessagePayload =
-  MediaPayload | LocationPayload | ContactsPayload | ReactionPayload | ReplyPayload | UnsupportedPayload;
+  | MediaPayload
+  | LocationPayload
+  | ContactsPayload
+  | ReactionPayload
+  | ReplyPayload
+  | UnsupportedPayload
+  | SystemPayload;
 
 /** The kinds of message kept; `template` and `text` go both ways, the rest arrive from users. */
 export const MESSAGE_KINDS = [
@@ -74,6 +92,7 @@ export const MESSAGE_KINDS = [
   'reaction',
   'interactive',
   'button',
+  'system',
   'unsupported',
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];

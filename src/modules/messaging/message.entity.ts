@@ -42,7 +42,11 @@ export class Message {
   @Column('jsonb', { nullable: true }) context: MessageContext | null;
   /** Inbound: the ad or post the user clicked to write; null otherwise. */
   @Column('jsonb', { nullable: true }) referral: MessageReferral | null;
-  @Column('text') providerMessageId: string;
+  /**
+   * The provider's id; null for an outbound message not yet taken by the provider (stored before it is asked, sent
+   * from the queue, or waiting for the status webhook that names it).
+   */
+  @Column('text', { nullable: true }) providerMessageId: string | null;
   @Column('text', { nullable: true }) templateName: string | null;
   @Column('text', { nullable: true }) templateLanguage: string | null;
   /** When the message was sent (outbound) or written by the user (inbound, as the provider reports it). */

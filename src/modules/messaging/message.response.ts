@@ -38,6 +38,8 @@ location: {kind: "location", latitude, longitude, name, address, url};
 contacts: {kind: "contacts", contacts: [{name, phones[], emails[]}]} (at most 20 contacts, 20 phones and emails each);
 reaction: {kind: "reaction", providerMessageId (the message reacted to), emoji (empty: reaction removed)};
 interactive, button: {kind: "reply", replyType (button_reply, list_reply, nfm_reply, button), id, title, description};
+system (the provider's notice that the user changed number or provider id; the conversation follows them):
+{kind: "system", systemType (WhatsApp: user_changed_number, ...), newPhone (E.164), newUserId};
 unsupported: {kind: "unsupported", providerType, errorCode, errorTitle}.`;
 
 export class MessageResponse {

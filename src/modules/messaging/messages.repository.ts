@@ -110,4 +110,54 @@ export class MessagesRepository {
     const [moved] = result.raw as MovedMessage[];
     return moved ?? null;
   }
+
+  /**
+   * Fails an outbound message the provider never took (no provider id: the send queue gave up on it), as a
+   * `failed` report would; null when it has a provider id by now or can no longer fail.
+   */
+  async failUnsent(tx: Tx, messageId: string, error: ProviderError): Promise<MovedMessage | null> {
+    const result = await tx
+      .createQueryBuilder()
+      .update(Message)
+      .set({ deliveryStatus: 'failed', errorCode: error.code, errorTitle: error.title || 'Delivery failed' })
+      .where('id = :messageId AND provider_message_id IS NULL AND direction = :outbound', {
+        messageId,
+        outbound: 'outbound',
+      })
+      .andWhere(deliveryMoveCondition('failed'))
+      .returning('id, conversation_id, sender_type, organization_id, livemode')
+      .execute();
+    const [moved] = result.raw as MovedMessage[];
+    return moved ?? null;
+  }
+
+  /**
+   * Gives an outbound message of the account the provider's id: from the send's answer, or from a status report
+   * that names the message by our id (a send left unanswered). True when the message now has this id; false when
+   * it has another (a second send of it was taken too) or is not the account's outbound message.
+   */
+  async attachProviderId(tx: Tx, accountId: string, messageId: string, providerMessageId: string): Promise<boolean> {
+    const result = await tx
+      .createQueryBuilder()
+      .update(Message)
+      .set({ providerMessageId })
+      .where('id = :messageId AND account_id = :accountId AND direction = :outbound', {
+        messageId,
+        accountId,
+        outbound: 'outbound',
+      })
+      .andWhere('(provider_message_id IS NULL OR provider_message_id = :providerMessageId)', { providerMessageId })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Removes an outbound message the provider refused at once (no provider id): the send answers its refusal. */
+  async deleteUnsent(tx: Tx, messageId: string): Promise<void> {
+    await tx
+      .createQueryBuilder()
+      .delete()
+      .from(Message)
+      .where('id = :messageId AND provider_message_id IS NULL', { messageId })
+      .execute();
+  }
 }

@@ -1,3 +1,4 @@
+import { Idempotent } from '../../common/idempotency/idempotent.decorator';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
@@ -72,6 +73,8 @@ export class MessagingController {
   @Post('messages')
   @HttpCode(201)
   @RequireScope('messaging:write')
+  // A send whose answer was lost is retried safely: the retry gets the stored message, never a second send.
+  @Idempotent()
   @ApiOperation({
     operationId: 'sendMessage',
     summary: 'Send a text or media (inside the 24-hour window) or an approved template (any time)',
@@ -79,8 +82,12 @@ export class MessagingController {
       'Media types (`image`, `audio`, `video`, `document`, `sticker`) and template `header`/`buttons` are extensions. ' +
       "The provider's refusals: 422 SESSION_EXPIRED (WhatsApp 131047) and MESSAGE_UNDELIVERABLE (131026, 131049), " +
       '422 TEMPLATE_INVALID (132000, 132001, 132015, 132016), each with the provider code in `details[].providerCode`; ' +
-      'rate limits (130429, 131056) are retried with backoff before answering; 502 MESSAGING_API_ERROR for the rest ' +
-      '(an expired token, 190, names the account), with the provider code in details whenever it gave one.',
+      'The message is stored before the provider is asked; a send that must wait (pacing per sending number and per ' +
+      "recipient, rate limits 130429 / 131056 / 4 / 80007, Meta's transient errors 1 / 2 / 131000 / 131016, or no " +
+      'answer from Meta) is answered 201 with the stored message still `accepted`, sent by the send queue later, and ' +
+      "ends in `message.sent` or `message.failed` with Meta's code (extension). 502 MESSAGING_API_ERROR for the rest " +
+      '(an expired token, 190, and account problems 131031 / 131042 / 131048 / 133010 name the account), with the ' +
+      'provider code in details whenever it gave one.',
   })
   @ApiSendMessageBody()
   @ApiDataResponse(SendMessageResponse, { status: 201 })

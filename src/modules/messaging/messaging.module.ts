@@ -45,6 +45,9 @@ import { SimulatedStatusJob } from './providers/simulator/simulated-status.job';
 import { MessagingSimulatorProvider } from './providers/simulator/messaging-simulator.provider';
 import { RecordInboundMessageCommand } from './record-inbound-message.command';
 import { SendMessageCommand } from './send-message.command';
+import { SendMessageJob } from './send-message.job';
+import { SendPacingRepository } from './send-pacing.repository';
+import { WhatsAppSendPacing } from './providers/whatsapp/whatsapp-send-pacing';
 import { WhatsAppCloudProvider } from './providers/whatsapp/whatsapp-cloud.provider';
 import { WhatsAppWebhookController } from './providers/whatsapp/whatsapp-webhook.controller';
 import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.service';
@@ -88,6 +91,10 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     DeliveryStatusService,
     RecordInboundMessageCommand,
     SendMessageCommand,
+    // The send queue and the shared pace of WhatsApp sends.
+    SendMessageJob,
+    SendPacingRepository,
+    WhatsAppSendPacing,
     WhatsAppWebhookService,
     MessagingCredentials,
     SealedTokensCheck,

@@ -52,8 +52,9 @@ export const previewOf = (text: string) =>
 /**
  * A user's message arrives (provider webhook or simulator): in one transaction, find or create the conversation
  * for (account, user phone), link or create the contact by phone, store the message once per provider id, and
- * move the conversation's window and the account's counters. An opt-out message (STOP and its variants) also
- * lists the sender on the do-not-call ledger, in the same transaction.
+ * move the conversation's window and the account's counters. A system message (the user changed number or
+ * provider id) moves the thread to the user's new name instead (ConversationsRepository.followUser). An opt-out
+ * message (STOP and its variants) also lists the sender on the do-not-call ledger, in the same transaction.
  */
 @Injectable()
 export class RecordInboundMessageCommand {
@@ -116,18 +117,29 @@ export class RecordInboundMessageCommand {
         return { conversationId: existing.conversationId, messageId: existing.id, duplicate: true };
       }
 
-      await this.conversations.recordInbound(m, conversation.id, {
-        timestamp: input.timestamp,
-        preview: previewOf(input.text || `[${input.messageType}]`),
-        contactId,
-        userId: input.userId ?? null,
-        phone: input.from,
-        name: input.name,
-      });
+      const preview = previewOf(input.text || `[${input.messageType}]`);
+      const system = input.payload?.kind === 'system' ? input.payload : null;
+      if (system) {
+        await this.conversations.followUser(m, conversation.id, {
+          phone: system.newPhone,
+          userId: system.newUserId,
+          at: input.timestamp,
+          preview,
+        });
+      } else {
+        await this.conversations.recordInbound(m, conversation.id, {
+          timestamp: input.timestamp,
+          preview,
+          contactId,
+          userId: input.userId ?? null,
+          phone: input.from,
+          name: input.name,
+        });
+      }
       await this.accounts.recordReceived(m, account.id, input.timestamp);
       const stored = await this.messages.getIn(m, { id: messageId });
       await this.outbox.record(m, account, 'message.received', messageEventPayload(stored));
-      if (input.from && isOptOut(input.text)) {
+      if (input.from && !system && isOptOut(input.text)) {
         await this.addDoNotCall.execute(m, account, {
           number: input.from,
           reason: `Chat message: ${input.text.trim()}`,

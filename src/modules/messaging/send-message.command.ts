@@ -15,6 +15,7 @@ import { MessagingTemplatesRepository } from './messaging-templates.repository';
 import { MessagingProvider, Recipient, SendResult } from './providers/messaging-provider';
 import { MessagingPlatforms } from './providers/messaging-platforms';
 import { previewOf } from './record-inbound-message.command';
+import { SendMessageJob } from './send-message.job';
 import { RENDERED_TEMPLATE_MAX_LENGTH, renderTemplate } from './template-placeholders';
 import { World } from '../../common/auth/world';
 import { inTransaction } from '../../infra/database/tx';
@@ -46,6 +47,7 @@ export class SendMessageCommand {
     private readonly messages: MessagesRepository,
     private readonly platforms: MessagingPlatforms,
     private readonly statuses: DeliveryStatusService,
+    private readonly sendQueue: SendMessageJob,
   ) {}
 
   /** `senderType`: who wrote it; `bot` for the API and the chat agent, `agent` for a person in the console. */
@@ -68,8 +70,9 @@ export class SendMessageCommand {
       );
     }
     if (dto.type === 'text') {
-      const result = await provider.sendText({ account, to, text: dto.text });
-      const messageId = await this.store(send, result, { messageType: 'text', text: dto.text, livemode });
+      const messageId = await this.deliver(send, { messageType: 'text', text: dto.text, livemode }, (id) =>
+        provider.sendText({ account, to, text: dto.text, messageId: id }),
+      );
       return { messageId, type: 'text' };
     }
     return this.sendMedia(send, to, dto, livemode);
@@ -79,15 +82,17 @@ export class SendMessageCommand {
     if (!hasOneSource(dto)) throw ApiError.validation('link', 'give either an https link or a mediaId');
     await this.assertReceived(send, dto.mediaId, 'mediaId');
     const media = { link: dto.link, id: dto.mediaId, caption: dto.caption, filename: dto.filename };
-    const result = await send.provider.sendMedia({ account: send.account, to, mediaType: dto.type, media });
-    const messageId = await this.store(send, result, {
+    const content: StoredContent = {
       livemode,
       messageType: dto.type,
       text: dto.caption ?? '',
       mediaCaption: dto.caption ?? null,
       mediaUrl: dto.link ?? null,
       mediaId: dto.mediaId ?? null,
-    });
+    };
+    const messageId = await this.deliver(send, content, (id) =>
+      send.provider.sendMedia({ account: send.account, to, mediaType: dto.type, media, messageId: id }),
+    );
     return { messageId, type: dto.type };
   }
 
@@ -112,25 +117,28 @@ export class SendMessageCommand {
       throw ApiError.validation('header', 'a text header needs text; a media header either an https link or a mediaId');
     }
     await this.assertReceived(send, header?.mediaId, 'header.mediaId');
-    const result = await send.provider.sendTemplate({
-      account: send.account,
-      to,
-      template,
-      variables,
-      header:
-        header &&
-        (header.type === 'text'
-          ? { type: 'text', text: header.text! }
-          : { type: header.type, link: header.link, id: header.mediaId }),
-      buttons: dto.buttons,
-    });
-    const messageId = await this.store(send, result, {
+    const content: StoredContent = {
       livemode,
       messageType: 'template',
       text,
       templateName: template.name,
       templateLanguage: template.language,
-    });
+    };
+    const messageId = await this.deliver(send, content, (id) =>
+      send.provider.sendTemplate({
+        account: send.account,
+        to,
+        template,
+        variables,
+        header:
+          header &&
+          (header.type === 'text'
+            ? { type: 'text', text: header.text! }
+            : { type: header.type, link: header.link, id: header.mediaId }),
+        buttons: dto.buttons,
+        messageId: id,
+      }),
+    );
     return { messageId, type: 'template' as const, template: { name: template.name, language: template.language } };
   }
 
@@ -146,21 +154,25 @@ export class SendMessageCommand {
   }
 
   /**
-   * Stores an accepted message and moves the conversation and account in one transaction, then applies status
-   * reports that arrived before the row existed; maps a refusal (with the provider's code in details).
+   * Stores the message first (`accepted`, no provider id yet), so that a send whose answer is lost is still ours
+   * to reconcile; then makes the provider's first attempt under our id:
+   * - taken: the provider id is stored, and the conversation and account move, in one transaction; then status
+   *   reports that arrived before the id was known are applied;
+   * - refused: the row is removed and the refusal answered (its provider code in details), nothing stays stored;
+   * - `later` (paced, rate-limited, the provider's trouble, or unanswered): the conversation and account move as
+   *   for a taken message and the send queue finishes the send (SendMessageJob); the caller gets the message,
+   *   still `accepted`, and its later fate by `message.sent` or `message.failed`.
    */
-  private async store(send: Send, result: SendResult, content: StoredContent): Promise<string> {
-    if (!result.ok) {
-      const details = result.providerError
-        ? [{ field: 'provider', message: result.providerError.title, providerCode: result.providerError.code }]
-        : undefined;
-      throw new ApiError(result.code, result.message, details);
-    }
+  private async deliver(
+    send: Send,
+    content: StoredContent,
+    attempt: (messageId: string) => Promise<SendResult>,
+  ): Promise<string> {
     const { conversation, account } = send;
     const id = uuidv7();
     const now = new Date();
-    await inTransaction(this.dataSource, async (m) => {
-      await this.messages.insert(m, {
+    await inTransaction(this.dataSource, (m) =>
+      this.messages.insert(m, {
         id,
         organizationId: conversation.organizationId,
         conversationId: conversation.id,
@@ -168,10 +180,24 @@ export class SendMessageCommand {
         direction: 'outbound',
         senderType: send.senderType,
         deliveryStatus: 'accepted',
-        providerMessageId: result.providerMessageId,
+        providerMessageId: null,
         timestamp: now,
         ...content,
-      });
+      }),
+    );
+    const result = await attempt(id).catch(async (error: unknown) => {
+      await inTransaction(this.dataSource, (m) => this.messages.deleteUnsent(m, id));
+      throw error;
+    });
+    if (result.ok === false) {
+      await inTransaction(this.dataSource, (m) => this.messages.deleteUnsent(m, id));
+      const details = result.providerError
+        ? [{ field: 'provider', message: result.providerError.title, providerCode: result.providerError.code }]
+        : undefined;
+      throw new ApiError(result.code, result.message, details);
+    }
+    await inTransaction(this.dataSource, async (m) => {
+      if (result.ok === true) await this.messages.attachProviderId(m, account.id, id, result.providerMessageId);
       await this.conversations.recordOutbound(
         m,
         conversation.id,
@@ -180,6 +206,10 @@ export class SendMessageCommand {
       );
       await this.accounts.recordSent(m, account.id, now);
     });
+    if (result.ok === 'later') {
+      await this.sendQueue.enqueue(id, result, result.reason === 'paced' ? 0 : 1);
+      return id;
+    }
     const ref = { accountId: account.id, providerMessageId: result.providerMessageId };
     await this.statuses.applyEarly(ref.accountId, ref.providerMessageId);
     await send.provider.afterStored(ref);

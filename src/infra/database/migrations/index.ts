@@ -51,6 +51,7 @@ import { Scenarios1795810000001 } from './1795810000001-Scenarios';
 import { CampaignVariants1795810000002 } from './1795810000002-CampaignVariants';
 import { MessageContextReferral1795820000003 } from './1795820000003-MessageContextReferral';
 import { CallsUnconfirmedPlacement1795840000000 } from './1795840000000-CallsUnconfirmedPlacement';
+import { OutboundSendQueue1795850000000 } from './1795850000000-OutboundSendQueue';
 import { ScenarioRunsByScenario1795860000000 } from './1795860000000-ScenarioRunsByScenario';
 
 /**
@@ -111,5 +112,6 @@ export const MIGRATIONS: Function[] = [
   CampaignVariants1795810000002,
   MessageContextReferral1795820000003,
   CallsUnconfirmedPlacement1795840000000,
+  OutboundSendQueue1795850000000,
   ScenarioRunsByScenario1795860000000,
 ];

@@ -52,7 +52,8 @@ export class AnswerMessageCommand {
 
   async execute(messageId: string, lastAttempt: boolean): Promise<void> {
     const message = await this.messages.findById(messageId);
-    if (!message || message.senderType !== 'user') return;
+    // A system message is the provider's notice about the user (a new number), nothing to answer.
+    if (!message || message.senderType !== 'user' || message.messageType === 'system') return;
     const agent = await this.agents.enabledFor(message.accountId);
     if (!agent) return;
     const claim = await this.replies.claim(message);

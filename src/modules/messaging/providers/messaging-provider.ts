@@ -13,9 +13,30 @@ export interface ProviderError {
   title: string;
 }
 
+/**
+ * What the provider needs to try a send again later, from the send queue: its own request (JSON), kept with the
+ * job so the retry sends exactly what the first attempt did.
+ */
+export type ResumableSend = Record<string, unknown>;
+
+/**
+ * `later`: not sent now, to be tried again from the send queue after `delayMs`: pacing or a rate limit said wait,
+ * the provider had trouble of its own (`providerError`), or the attempt got no answer and may have reached the
+ * provider (`awaitingStatus`: wait for a status report naming the message before sending it again).
+ */
+export interface SendLater {
+  ok: 'later';
+  delayMs: number;
+  resume: ResumableSend;
+  awaitingStatus: boolean;
+  reason: string;
+  providerError?: ProviderError;
+}
+
 export type SendResult =
   | { ok: true; providerMessageId: string }
-  | { ok: false; code: ProviderRejectionCode; message: string; providerError?: ProviderError };
+  | { ok: false; code: ProviderRejectionCode; message: string; providerError?: ProviderError }
+  | SendLater;
 
 /** Who a message goes to: the user's phone (E.164, empty when unknown) and the provider's user id when known. */
 export interface Recipient {
@@ -26,6 +47,8 @@ export interface Recipient {
 interface SendInput {
   account: MessagingAccount;
   to: Recipient;
+  /** Our id of the message, stored before the send: the provider carries it so its reports name the message. */
+  messageId: string;
 }
 
 export interface SendTextInput extends SendInput {
@@ -79,6 +102,14 @@ export abstract class MessagingProvider {
   abstract sendText(input: SendTextInput): Promise<SendResult>;
   abstract sendTemplate(input: SendTemplateInput): Promise<SendResult>;
   abstract sendMedia(input: SendMediaInput): Promise<SendResult>;
+
+  /**
+   * Attempt number `attempt` (1 is the first retry) of a send that answered `later`. Only providers that answer
+   * `later` are asked; the simulator never does.
+   */
+  resume(_account: MessagingAccount, _send: ResumableSend, _attempt: number): Promise<SendResult> {
+    throw new Error(`${this.constructor.name} never defers a send`);
+  }
 
   /**
    * Called once the accepted message is stored. Real providers report statuses through their webhook, so the

@@ -6,7 +6,9 @@ import { isPositional, templatePlaceholders } from '../../template-placeholders'
 import {
   MessagingProvider,
   Recipient,
+  ResumableSend,
   SendMediaInput,
+  SendLater,
   SendResult,
   SendTemplateInput,
   SendTextInput,
@@ -14,6 +16,8 @@ import {
 } from '../messaging-provider';
 import { outcomeOf } from './whatsapp-error-codes';
 import { WhatsAppGraphClient } from './whatsapp-graph-client';
+import { WhatsAppSendPacing } from './whatsapp-send-pacing';
+import { MessagingAccount } from '../../messaging-account.entity';
 import type {
   GraphError,
   GraphMediaType,
@@ -23,8 +27,14 @@ import type {
 } from './whatsapp-graph.types';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** The longest single backoff between two attempts of one send (the request is waiting on it). */
-const MAX_BACKOFF_MS = 8_000;
+/** The longest single backoff between two attempts of one send. */
+const MAX_BACKOFF_MS = 60_000;
+
+/** A send kept for the queue: the phone-number id it goes from and the exact body (our message id included). */
+interface WhatsAppResumable extends ResumableSend {
+  phoneNumberId: string;
+  body: GraphSendBody;
+}
 
 type TemplateComponents = CreateMessageTemplate['components'];
 
@@ -33,7 +43,10 @@ type TemplateComponents = CreateMessageTemplate['components'];
 export class WhatsAppCloudProvider extends MessagingProvider {
   private readonly logger = new Logger(WhatsAppCloudProvider.name);
 
-  constructor(private readonly graph: WhatsAppGraphClient) {
+  constructor(
+    private readonly graph: WhatsAppGraphClient,
+    private readonly pacing: WhatsAppSendPacing,
+  ) {
     super();
   }
 
@@ -63,72 +76,123 @@ export class WhatsAppCloudProvider extends MessagingProvider {
     });
   }
 
-  /**
-   * One send, retried after a backoff while Meta answers with a rate limit (130429 throughput, 131056 pair rate);
-   * every other refusal is mapped once (./whatsapp-error-codes.ts).
-   */
-  private async post(input: SendTextInput | SendMediaInput | SendTemplateInput, part: SendPart): Promise<SendResult> {
+  override resume(account: MessagingAccount, send: ResumableSend, attempt: number): Promise<SendResult> {
+    const { phoneNumberId, body } = send as WhatsAppResumable;
+    return this.attempt(account, phoneNumberId, body, attempt);
+  }
+
+  /** Builds the Cloud API body (carrying our message id as `biz_opaque_callback_data`) and makes the first attempt. */
+  private post(input: SendTextInput | SendMediaInput | SendTemplateInput, part: SendPart): Promise<SendResult> {
     const { account } = input;
-    const { token, phoneNumberId } = this.graph.credentialsOf(account);
+    const { phoneNumberId } = this.graph.credentialsOf(account);
     if (!phoneNumberId) {
-      return rejected('MESSAGING_API_ERROR', `Messaging account ${account.id} has no WhatsApp phone-number id`);
+      return Promise.resolve(
+        rejected('MESSAGING_API_ERROR', `Messaging account ${account.id} has no WhatsApp phone-number id`),
+      );
     }
     const body = {
       messaging_product: 'whatsapp',
       recipient_type: 'individual',
       ...recipientOf(input.to),
       ...part,
+      // Meta echoes it in every status webhook of the message: how a send left unanswered is matched to its row.
+      biz_opaque_callback_data: input.messageId,
     } as GraphSendBody;
-    const { maxRetries, retryBaseMs } = this.graph.settings;
-    for (let attempt = 0; ; attempt += 1) {
-      const answer = await this.graph.json<GraphSendAnswer>(
-        token,
-        'POST',
-        `/${encodeURIComponent(phoneNumberId)}/messages`,
-        body,
-      );
-      const id = answer.ok ? answer.body.messages?.[0]?.id : undefined;
-      if (answer.ok && id) return { ok: true, providerMessageId: id };
-      const error: Partial<GraphError> = answer.ok
-        ? { code: 0, message: 'The provider accepted the message without an id' }
-        : answer.error;
-      const providerError = {
-        code: error.code ?? 0,
-        title: error.error_data?.details ?? error.message ?? error.title ?? '',
-      };
-      const outcome = outcomeOf(providerError.code);
-      if (outcome?.outcome === 'retry' && attempt < maxRetries) {
-        const backoff = Math.min(retryBaseMs * 2 ** attempt, MAX_BACKOFF_MS);
+    return this.attempt(account, phoneNumberId, body, 0);
+  }
+
+  /**
+   * One attempt of a send, paced first (per number and recipient, WhatsAppSendPacing: a short wait is waited here,
+   * a longer one goes to the queue). Meta's answer is mapped once (./whatsapp-error-codes.ts): a rate limit or
+   * Meta's own trouble is tried again from the queue after a backoff, until WHATSAPP_MAX_RETRIES; a request left
+   * unanswered waits there for Meta's status webhook; everything else is final.
+   */
+  private async attempt(
+    account: MessagingAccount,
+    phoneNumberId: string,
+    body: GraphSendBody,
+    attempt: number,
+  ): Promise<SendResult> {
+    const settings = this.graph.settings;
+    const resume: WhatsAppResumable = { phoneNumberId, body };
+    const later = (delayMs: number, reason: string, extra: Partial<SendLater> = {}): SendLater => ({
+      ok: 'later',
+      delayMs,
+      resume,
+      awaitingStatus: false,
+      reason,
+      ...extra,
+    });
+    const recipient = 'to' in body ? body.to : body.recipient;
+    for (;;) {
+      const wait = await this.pacing.take(phoneNumberId, recipient);
+      if (wait === 0) break;
+      if (wait > settings.inlineWaitMs) return later(wait, 'paced');
+      await sleep(wait);
+    }
+    const { token } = this.graph.credentialsOf(account);
+    const answer = await this.graph.json<GraphSendAnswer>(
+      token,
+      'POST',
+      `/${encodeURIComponent(phoneNumberId)}/messages`,
+      body,
+    );
+    const id = answer.ok ? answer.body.messages?.[0]?.id : undefined;
+    if (answer.ok && id) return { ok: true, providerMessageId: id };
+    if (!answer.ok && answer.unanswered) {
+      this.logger.warn({ accountId: account.id, attempt }, 'WhatsApp send unanswered; waiting for its status webhook');
+      return later(settings.reconcileWaitMs, 'unanswered', { awaitingStatus: true });
+    }
+    const error: Partial<GraphError> = answer.ok
+      ? { code: 0, message: 'The provider accepted the message without an id' }
+      : answer.error;
+    const providerError = {
+      code: error.code ?? 0,
+      title: error.error_data?.details ?? error.message ?? error.title ?? '',
+    };
+    const outcome = outcomeOf(providerError.code);
+    const meta = providerError.code ? ` (Meta error ${providerError.code})` : '';
+    if (outcome?.outcome === 'rate' || outcome?.outcome === 'transient') {
+      if (attempt < settings.maxRetries) {
+        const backoff = Math.min(settings.retryBaseMs * 2 ** attempt, MAX_BACKOFF_MS);
+        // Meta's pair rate window is about 6 s: no sooner retry to the same user can clear it.
+        const delay = providerError.code === 131056 ? Math.max(backoff, settings.recipientIntervalMs) : backoff;
         this.logger.warn(
-          { accountId: account.id, code: providerError.code, attempt: attempt + 1, backoff },
-          'WhatsApp rate limit; retrying the send',
+          { accountId: account.id, code: providerError.code, attempt: attempt + 1, delay },
+          'WhatsApp send refused for now; the send queue tries again',
         );
-        await sleep(backoff);
-        continue;
-      }
-      const meta = providerError.code ? ` (Meta error ${providerError.code})` : '';
-      if (outcome?.outcome === 'reject')
-        return rejected(outcome.code, `Provider: ${providerError.title}${meta}`, providerError);
-      if (outcome?.outcome === 'token') {
-        return rejected(
-          'MESSAGING_API_ERROR',
-          `The WhatsApp access token of messaging account ${account.id} (${account.displayPhoneNumber}) was refused${meta}: ` +
-            `${providerError.title}. Renew it (docs/providers.md)`,
-          providerError,
-        );
+        return later(delay, outcome.outcome, { providerError });
       }
       return rejected(
         'MESSAGING_API_ERROR',
-        `Provider: ${providerError.title || 'refused the message'}${meta}`,
-        providerError.code ? providerError : undefined,
+        `Provider: ${providerError.title || 'refused the message'}${meta}, after ${attempt + 1} attempts`,
+        providerError,
       );
     }
+    if (outcome?.outcome === 'reject') {
+      const title = outcome.title ? `${outcome.title} (${providerError.title})` : providerError.title;
+      const whose = outcome.code === 'MESSAGING_API_ERROR' ? `Messaging account ${account.id}: ` : 'Provider: ';
+      return rejected(outcome.code, `${whose}${title}${meta}`, { ...providerError, title });
+    }
+    if (outcome?.outcome === 'token') {
+      return rejected(
+        'MESSAGING_API_ERROR',
+        `The WhatsApp access token of messaging account ${account.id} (${account.displayPhoneNumber}) was refused${meta}: ` +
+          `${providerError.title}. Renew it (docs/providers.md)`,
+        providerError,
+      );
+    }
+    return rejected(
+      'MESSAGING_API_ERROR',
+      `Provider: ${providerError.title || 'refused the message'}${meta}`,
+      providerError.code ? providerError : undefined,
+    );
   }
 }
 
 type SendPart = GraphSendBody extends infer B
   ? B extends unknown
-    ? Omit<B, 'messaging_product' | 'recipient_type' | 'to' | 'recipient'>
+    ? Omit<B, 'messaging_product' | 'recipient_type' | 'to' | 'recipient' | 'biz_opaque_callback_data'>
     : never
   : never;
 

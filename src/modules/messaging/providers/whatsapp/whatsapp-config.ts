@@ -9,9 +9,26 @@ export interface WhatsAppConfig {
   verifyToken?: string;
   /** The process-wide WhatsApp Business Account id: accounts without their own sync templates from it. */
   wabaId?: string;
-  /** Further attempts of a send Meta refused for rate (130429, 131056), with exponential backoff from retryBaseMs. */
+  /**
+   * Further attempts of a send Meta refused for rate (130429, 131056, 4, 80007) or its own trouble (1, 2, 131000,
+   * 131016), made by the send queue with exponential backoff from retryBaseMs; past them the message fails.
+   */
   maxRetries: number;
   retryBaseMs: number;
+  /** Sends per second from one phone number (Meta's Cloud API throughput: 80 by default, more when upgraded). */
+  sendRatePerSecond: number;
+  /** The pair rate: one message per this interval to one user from one number, after a burst of recipientBurst. */
+  recipientIntervalMs: number;
+  recipientBurst: number;
+  /** A pacing wait up to this long is waited in the request; a longer one sends from the queue (POST: accepted). */
+  inlineWaitMs: number;
+  /** How long one Graph API request may take before it is abandoned. */
+  requestTimeoutMs: number;
+  /**
+   * A send left without an answer (timed out, connection lost) may have reached Meta: the queue waits this long for
+   * Meta's status webhook (which names our message) before sending it again.
+   */
+  reconcileWaitMs: number;
   /** The largest media file our route streams (bytes). */
   mediaMaxBytes: number;
 }
@@ -26,6 +43,12 @@ export const DEFAULT_MEDIA_MAX_BYTES = 100 * 1024 * 1024;
 
 const intOr = (value: string | undefined, fallback: number) => (value ? Number(value) : fallback);
 
+/** Meta's default Cloud API throughput per business phone number (messages per second). */
+export const DEFAULT_SEND_RATE_PER_SECOND = 80;
+/** Meta's pair rate limit: about one message every 6 seconds to one user, after a short burst. */
+export const DEFAULT_RECIPIENT_INTERVAL_MS = 6000;
+export const DEFAULT_RECIPIENT_BURST = 10;
+
 export function whatsAppConfig(config: AppConfig): WhatsAppConfig {
   const raw = config.raw;
   return {
@@ -36,6 +59,12 @@ export function whatsAppConfig(config: AppConfig): WhatsAppConfig {
     wabaId: raw.WHATSAPP_WABA_ID || undefined,
     maxRetries: intOr(raw.WHATSAPP_MAX_RETRIES, 3),
     retryBaseMs: intOr(raw.WHATSAPP_RETRY_BASE_MS, 500),
+    sendRatePerSecond: intOr(raw.WHATSAPP_SEND_RATE_PER_SECOND, DEFAULT_SEND_RATE_PER_SECOND),
+    recipientIntervalMs: intOr(raw.WHATSAPP_RECIPIENT_INTERVAL_MS, DEFAULT_RECIPIENT_INTERVAL_MS),
+    recipientBurst: intOr(raw.WHATSAPP_RECIPIENT_BURST, DEFAULT_RECIPIENT_BURST),
+    inlineWaitMs: intOr(raw.WHATSAPP_SEND_INLINE_WAIT_MS, 1000),
+    requestTimeoutMs: intOr(raw.WHATSAPP_REQUEST_TIMEOUT_MS, 10_000),
+    reconcileWaitMs: intOr(raw.WHATSAPP_RECONCILE_WAIT_MS, 120_000),
     mediaMaxBytes: intOr(raw.WHATSAPP_MEDIA_MAX_BYTES, DEFAULT_MEDIA_MAX_BYTES),
   };
 }

@@ -10,10 +10,16 @@ import { MessagingCredentials } from '../../messaging-credentials';
 import { WhatsAppConfig, isMediaHost, whatsAppConfig } from './whatsapp-config';
 import type { GraphError } from './whatsapp-graph.types';
 
-const REQUEST_TIMEOUT_MS = 10_000;
+/** Connection failures that prove the request never reached Meta (nothing was sent). */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
 
-/** A Graph API call's outcome: the parsed body, or Meta's error object (or ours, when Meta could not be reached). */
-export type GraphResult<T> = { ok: true; body: T } | { ok: false; status: number; error: GraphError };
+/**
+ * A Graph API call's outcome: the parsed body, or Meta's error object (or ours, when Meta could not be reached).
+ * `unanswered`: the request may have reached Meta but no answer came back (timed out, connection lost, or a
+ * success whose body was cut off), so Meta may have acted on it.
+ */
+export type GraphResult<T> =
+  { ok: true; body: T } | { ok: false; status: number; error: GraphError; unanswered?: boolean };
 
 /** What an account talks to Meta with: its own ids and token where it has them, the process-wide ones otherwise. */
 export interface GraphCredentials {
@@ -60,6 +66,7 @@ export class WhatsAppGraphClient {
     const res = (response as { res: Response }).res;
     const parsed = (await res.json().catch(() => null)) as (T & { error?: GraphError }) | null;
     if (res.ok && parsed && !parsed.error) return { ok: true, body: parsed };
+    if (res.ok && !parsed) return { ok: false, status: 0, error: NO_ANSWER, unanswered: true };
     return { ok: false, status: res.status, error: parsed?.error ?? httpError(res.status) };
   }
 
@@ -79,7 +86,7 @@ export class WhatsAppGraphClient {
     const answer = await pinnedGet(url, {
       headers: { authorization: `Bearer ${token}` },
       policy: this.urlPolicy,
-      timeoutMs: REQUEST_TIMEOUT_MS,
+      timeoutMs: this.settings.requestTimeoutMs,
     });
     if (!answer.ok) {
       if (answer.failure === 'refused') {
@@ -114,7 +121,7 @@ export class WhatsAppGraphClient {
     method: string,
     path: string,
     body?: unknown,
-  ): Promise<{ ok: true; res: Response } | { ok: false; status: number; error: GraphError }> {
+  ): Promise<{ ok: true; res: Response } | { ok: false; status: number; error: GraphError; unanswered?: boolean }> {
     if (!token) return { ok: false, status: 0, error: NO_TOKEN };
     const absolute = /^https?:\/\//.test(path);
     const url = absolute ? path : `${this.settings.graphUrl}${path}`;
@@ -131,12 +138,16 @@ export class WhatsAppGraphClient {
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        signal: AbortSignal.timeout(this.settings.requestTimeoutMs),
       });
       return { ok: true, res };
     } catch (error) {
-      this.logger.warn({ err: (error as Error).message, method }, 'WhatsApp Graph API unreachable');
-      return { ok: false, status: 0, error: ownError('The messaging provider could not be reached') };
+      const cause = (error as { cause?: { code?: string } }).cause?.code;
+      this.logger.warn({ err: (error as Error).message, cause, method }, 'WhatsApp Graph API unreachable');
+      if (cause && NEVER_SENT.has(cause)) {
+        return { ok: false, status: 0, error: ownError('The messaging provider could not be reached') };
+      }
+      return { ok: false, status: 0, error: NO_ANSWER, unanswered: true };
     }
   }
 
@@ -155,3 +166,4 @@ export class WhatsAppGraphClient {
 const ownError = (message: string): GraphError => ({ code: 0, type: 'ClientError', message, fbtrace_id: '' });
 const httpError = (status: number): GraphError => ownError(`The messaging provider answered HTTP ${status}`);
 const NO_TOKEN = ownError('No WhatsApp access token is configured for this account');
+const NO_ANSWER = ownError('The messaging provider did not answer in time (the request may have reached it)');

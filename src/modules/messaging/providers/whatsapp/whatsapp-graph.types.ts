@@ -21,7 +21,12 @@ export type GraphError = WhatsappError;
 /** Who a send goes to: the user's number (digits, no `+`), or their business-scoped user id when that is all we know. */
 export type GraphRecipient = { to: string } | { recipient: string };
 
-type SendEnvelope = { messaging_product: 'whatsapp'; recipient_type: 'individual' } & GraphRecipient;
+/** `biz_opaque_callback_data`: our message id, which Meta echoes in the message's status webhooks (<= 512 chars). */
+type SendEnvelope = {
+  messaging_product: 'whatsapp';
+  recipient_type: 'individual';
+  biz_opaque_callback_data?: string;
+} & GraphRecipient;
 export type GraphMediaType = 'image' | 'audio' | 'video' | 'document' | 'sticker';
 
 /** `POST /{phone-number-id}/messages`: the Cloud API's envelope around the SDK's text, template and media objects. */
@@ -100,6 +105,11 @@ export interface WhatsAppInboundMessage {
   location?: unknown;
   contacts?: unknown;
   reaction?: { message_id?: string; emoji?: string };
+  /**
+   * A change about the user: `wa_id` (today's name; `new_wa_id` in Meta's older documents) is their new number,
+   * `user_id` their new business-scoped id.
+   */
+  system?: { body?: string; type?: string; wa_id?: string; new_wa_id?: string; user_id?: string };
   errors?: Array<Partial<GraphError>>;
 }
 
@@ -108,6 +118,8 @@ export interface WhatsAppStatus {
   status?: string;
   recipient_id?: string;
   recipient_user_id?: string;
+  /** What the send carried as `biz_opaque_callback_data` (our message id). */
+  biz_opaque_callback_data?: string;
   errors?: Array<Partial<GraphError>>;
 }
 

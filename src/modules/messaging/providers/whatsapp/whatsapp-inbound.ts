@@ -155,6 +155,17 @@ function content(message: WhatsAppInboundMessage): Content {
       description: null,
     });
   }
+  if (type === 'system' && message.system) {
+    const system = message.system;
+    const newNumber = str(system.wa_id ?? system.new_wa_id, 32);
+    const payload = {
+      kind: 'system' as const,
+      systemType: str(system.type, 100),
+      newPhone: newNumber ? toE164(`+${newNumber.replace(/^\+/, '')}`) : null,
+      newUserId: str(system.user_id, 200),
+    };
+    return plain('system', str(system.body, 4096) ?? '', payload);
+  }
   const error = message.errors?.[0];
   return plain('unsupported', '', {
     kind: 'unsupported',

@@ -1,4 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { isUuid } from '../../../../common/ids/id-param.pipe';
+import { SendMessageJob } from '../../send-message.job';
 import { DeliveryStatusService } from '../../delivery-status.service';
 import { DELIVERY_STATUSES, DeliveryStatus } from '../../message.entity';
 import { MessagingAccountsService } from '../../messaging-accounts.service';
@@ -32,6 +34,7 @@ export class WhatsAppWebhookService {
     private readonly accounts: MessagingAccountsService,
     private readonly recordInbound: RecordInboundMessageCommand,
     private readonly statuses: DeliveryStatusService,
+    private readonly sendQueue: SendMessageJob,
     graph: WhatsAppGraphClient,
   ) {
     this.processWideWabaId = graph.settings.wabaId;
@@ -68,6 +71,9 @@ export class WhatsAppWebhookService {
     }
     for (const status of value.statuses ?? []) {
       if (!status.id || !status.status || !REPORTED_STATUSES.includes(status.status)) continue;
+      // Our message id, echoed from the send: names the message even when the send's own answer never came.
+      const ours = status.biz_opaque_callback_data;
+      if (isUuid(ours)) await this.sendQueue.reconcile(account.id, ours, status.id);
       const error = status.errors?.[0];
       await this.statuses.apply({
         accountId: account.id,
