@@ -50,6 +50,7 @@ import { CaseVersions1795810000000 } from './1795810000000-CaseVersions';
 import { Scenarios1795810000001 } from './1795810000001-Scenarios';
 import { CampaignVariants1795810000002 } from './1795810000002-CampaignVariants';
 import { MessageContextReferral1795820000003 } from './1795820000003-MessageContextReferral';
+import { ChatAgentPlatform1795870000000 } from './1795870000000-ChatAgentPlatform';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -108,4 +109,5 @@ export const MIGRATIONS: Function[] = [
   Scenarios1795810000001,
   CampaignVariants1795810000002,
   MessageContextReferral1795820000003,
+  ChatAgentPlatform1795870000000,
 ];
