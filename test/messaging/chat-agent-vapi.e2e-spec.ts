@@ -1,6 +1,7 @@
 import { VAPI, expectCapturedFixture } from '../support/captured-fixture';
 import { TestOrg, createOrg } from '../support/factory';
-import { TestApp } from '../support/test-app';
+import { HttpClient } from '../support/http';
+import { ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { FakeVapi } from '../voice/fake-vapi';
 import { startWithVapi } from '../voice/voice-fixtures';
 import { captured as capturedCreateChat } from '../voice/fixtures/create-chat.fixture';
@@ -171,5 +172,46 @@ describe('messaging: the chat agent on Vapi', () => {
     const c = (await testKey.api.get(`/api/v1/messaging/conversations/${res.body.data.conversationId}`)).body.data;
     expect(c.messages.map((m: { text: string }) => m.text)).toEqual(['Test me', 'Thanks Ada, you said: "Test me"']);
     expect(fake.chatRequests()).toHaveLength(before);
+  });
+
+  // Last: it stops the first service.
+  it('an agent keeps the platform it was first set on: restarted with VOICE_PROVIDER=simulator, Vapi answers it', async () => {
+    const livePut = async (admin: HttpClient, id: string) =>
+      (await admin.put(`/admin/v1/messaging-accounts/${id}/chat-agent`, { enabled: true })).status;
+    await t.app.close();
+    // Vapi's credentials kept: only the platform for agents set from now on changes.
+    const peer = await t.startPeer({ VOICE_PROVIDER: 'simulator' });
+    const admin = new HttpClient(peer.baseUrl, { authorization: `Bearer ${ADMIN_TOKEN}` });
+    const api = new HttpClient(peer.baseUrl, { 'x-api-key': org.key });
+    const inbound = async (id: string, text: string) => {
+      const res = await admin.post('/admin/v1/simulator/inbound-messages', {
+        accountId: id,
+        from: nextPhone(),
+        name: 'Ada',
+        text,
+      });
+      expect(res.status).toBe(201);
+      expect(await settled(res.body.data.messageId)).toMatchObject({ status: 'sent' });
+      const conversation = await api.get(`/api/v1/messaging/conversations/${res.body.data.conversationId}`);
+      const said = conversation.body.data.messages as Array<{ senderType: string; text: string }>;
+      return said.filter((m) => m.senderType === 'bot').map((m) => m.text);
+    };
+
+    // Set again after the restart: a new setting keeps the platform the agent was first set on.
+    expect(await livePut(admin, accountId)).toBe(200);
+    expect(await inbound(accountId, 'Still open?')).toEqual([
+      expect.stringMatching(/^Vapi heard \(turn \d+\): "Still open\?"$/),
+    ]);
+    expect(fake.chatRequests().filter((r) => r.body.input === 'Still open?')).toHaveLength(1);
+
+    const res = await admin.post(`/admin/v1/organizations/${org.id}/messaging-accounts`, {
+      displayPhoneNumber: '+1 555-010-0199',
+      verifiedName: 'Acme Dental',
+      phoneNumberId: 'pn-chat-vapi-later',
+    });
+    expect(res.status).toBe(201);
+    expect(await livePut(admin, res.body.data.id)).toBe(200);
+    expect(await inbound(res.body.data.id, 'New here')).toEqual(['Thanks Ada, you said: "New here"']);
+    expect(fake.chatRequests().filter((r) => r.body.input === 'New here')).toHaveLength(0);
   });
 });

@@ -32,6 +32,8 @@ import { InboundCallsService } from './inbound/inbound-calls.service';
 import { CallSupervisorJob } from './supervision/call-supervisor.job';
 import { CallReportRecoveryJob } from './supervision/call-report-recovery.job';
 import { VoicePlatforms } from './voice/voice-platforms';
+import { VoiceIngress } from './voice/voice-ingress';
+import { VoiceIngressApplier } from './voice/voice-ingress-applier';
 import { EndCallCommand } from './end-call.command';
 
 /**
@@ -75,6 +77,8 @@ import { EndCallCommand } from './end-call.command';
     InboundCallsService,
     // Every platform's adapter, chosen per call by the platform the call stores; platforms/voice binds them.
     VoicePlatforms,
+    // What the platforms' ingress hands its translated events and requests to.
+    { provide: VoiceIngress, useClass: VoiceIngressApplier },
   ],
   exports: [
     CallsService,
@@ -83,12 +87,9 @@ import { EndCallCommand } from './end-call.command';
     CallEventsService,
     CallDispatchQueue,
     CallStatsService,
-    // For the platform layer (platforms/voice): the registry it binds and what its ingress hands events to.
+    // For the platform layer (platforms/voice): the registry it binds and the port its ingress reports through.
     VoicePlatforms,
-    CallsRepository,
-    InboundCallsService,
-    CallReportRecoveryJob,
-    ToolCallsService,
+    VoiceIngress,
   ],
 })
 export class CallsModule {}

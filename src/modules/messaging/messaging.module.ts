@@ -16,6 +16,8 @@ import { MessagingTemplatesRepository } from './messaging-templates.repository';
 import { ChatAgentsService } from './chat-agent/chat-agents.service';
 import { ChatPlatformRouter } from './chat-agent/chat-platform-router';
 import { ChatPlatforms } from './chat-agent/chat-platforms';
+import { ChatScripts } from './chat-agent/chat-platform';
+import { ChatAgentScripts } from './chat-agent/chat-agent-scripts';
 import { ChatRepliesRepository } from './chat-agent/chat-replies.repository';
 import { ChatReply } from './chat-agent/chat-reply.entity';
 import { ConversationMovesCommand } from './chat-agent/conversation-moves.command';
@@ -118,6 +120,7 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     // The chat platforms' adapters, bound by platforms/chat, and which one answers a conversation.
     ChatPlatforms,
     ChatPlatformRouter,
+    { provide: ChatScripts, useClass: ChatAgentScripts },
   ],
   // The dialer's message follow-ups send through the very command the public API uses.
   exports: [
@@ -127,8 +130,9 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     ChatAgentsService,
     ChatPlatformRouter,
     ConversationMovesCommand,
-    // For the platform layer (platforms/chat): the registry it binds.
+    // For the platform layer (platforms/chat): the registry it binds and the scripts its adapters send.
     ChatPlatforms,
+    ChatScripts,
   ],
 })
 export class MessagingModule {}

@@ -63,7 +63,7 @@ export class RunScenarioCommand {
     const scenario = await this.scenarios.find(world, run.scenarioId);
     if (!scenario) throw new Error('The scenario was deleted before its run was played');
     const script = await this.script(run, scenario.variables);
-    const platform = this.platforms.for(run.livemode);
+    const platform = this.platforms.forWorld(run.livemode);
     const transcript: RunTranscriptLine[] = [];
     if (script.firstMessage) transcript.push({ role: 'assistant', text: script.firstMessage });
     let previousChatId: string | null = null;

@@ -53,6 +53,7 @@ import { MessageContextReferral1795820000003 } from './1795820000003-MessageCont
 import { CallsUnconfirmedPlacement1795840000000 } from './1795840000000-CallsUnconfirmedPlacement';
 import { OutboundSendQueue1795850000000 } from './1795850000000-OutboundSendQueue';
 import { ScenarioRunsByScenario1795860000000 } from './1795860000000-ScenarioRunsByScenario';
+import { ChatAgentPlatform1795870000000 } from './1795870000000-ChatAgentPlatform';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -114,4 +115,5 @@ export const MIGRATIONS: Function[] = [
   CallsUnconfirmedPlacement1795840000000,
   OutboundSendQueue1795850000000,
   ScenarioRunsByScenario1795860000000,
+  ChatAgentPlatform1795870000000,
 ];

@@ -17,6 +17,7 @@ import type { ChatAgent } from './chat-agent.entity';
 import { ChatAgentsService } from './chat-agents.service';
 import type { ChatAnswer, ChatPlatform, ChatTurn } from './chat-platform';
 import { ChatPlatformRouter } from './chat-platform-router';
+import type { ChatPlatformName } from '../../../infra/config/platforms';
 import { ChatRepliesRepository } from './chat-replies.repository';
 import { ConversationMovesCommand } from './conversation-moves.command';
 import { ConversationSummaries } from './conversation-summaries';
@@ -31,7 +32,7 @@ describe('AnswerMessageCommand', () => {
   let listed: string[];
   let platformAnswer: () => Promise<ChatAnswer>;
   let sendFails: Error | null;
-  let turns: Array<{ livemode: boolean; turn: ChatTurn }>;
+  let turns: Array<{ platform: ChatPlatformName; turn: ChatTurn }>;
   let sent: string[];
   let settled: Array<[string, string, object]>;
   let releasedIds: string[];
@@ -65,6 +66,7 @@ describe('AnswerMessageCommand', () => {
       assistantConfigId: null,
       handOffKeywords: ['human'],
       maxBotReplies: 3,
+      platform: 'vapi',
     } as unknown as ChatAgent;
     claim = { outcome: 'won' };
     listed = [];
@@ -80,10 +82,10 @@ describe('AnswerMessageCommand', () => {
     botRepliesAfter = 1;
   });
 
-  const platform = (livemode: boolean) =>
+  const platform = ({ platform }: ChatAgent) =>
     fakeOf<ChatPlatform>({
       reply: (turn) => {
-        turns.push({ livemode, turn });
+        turns.push({ platform, turn });
         return platformAnswer();
       },
     });
@@ -104,7 +106,7 @@ describe('AnswerMessageCommand', () => {
           return Promise.resolve();
         },
       }),
-      fakeOf<ChatPlatformRouter>({ for: platform }),
+      fakeOf<ChatPlatformRouter>({ of: platform }),
       fakeOf<SendMessageCommand>({
         execute: (_world, dto) => {
           if (sendFails) return Promise.reject(sendFails);
@@ -153,7 +155,7 @@ describe('AnswerMessageCommand', () => {
     await answer();
     expect(turns).toEqual([
       {
-        livemode: true,
+        platform: 'vapi',
         turn: {
           organizationId: 'org-1',
           text: 'When are you open?',
@@ -170,10 +172,11 @@ describe('AnswerMessageCommand', () => {
     expect(handOffs).toEqual([]);
   });
 
-  it("answers a test conversation on the test world's platform", async () => {
-    conversation.livemode = false;
+  it("answers on the platform the agent's row stores, never one chosen by the conversation's world", async () => {
     await answer();
-    expect(turns.map((t) => t.livemode)).toEqual([false]);
+    agent!.platform = 'simulator';
+    await answer();
+    expect(turns.map((t) => t.platform)).toEqual(['vapi', 'simulator']);
   });
 
   describe('answers nothing', () => {

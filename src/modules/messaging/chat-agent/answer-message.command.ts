@@ -100,7 +100,7 @@ export class AnswerMessageCommand {
     const contact = conversation.contactId ? await this.contacts.find(world, conversation.contactId) : null;
     let answer;
     try {
-      answer = await this.platforms.for(conversation.livemode).reply({
+      answer = await this.platforms.of(agent).reply({
         organizationId: conversation.organizationId,
         text: message.text,
         contact,

@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { CreatedAt, UpdatedAt } from '../../../common/entities/timestamps';
+import type { ChatPlatformName } from '../../../infra/config/platforms';
 
 export const DEFAULT_HAND_OFF_KEYWORDS = ['agent', 'human', 'person'];
 export const DEFAULT_MAX_BOT_REPLIES = 10;
@@ -17,6 +18,11 @@ export class ChatAgent {
   @Column('text', { array: true }) handOffKeywords: string[];
   @Column('integer') maxBotReplies: number;
   @Column('boolean') summary: boolean;
+  /**
+   * Who answers: the chat platform fixed when the agent is first set (a test account's: the simulator), never
+   * moved by a later setting (docs/providers.md, "The platform per number").
+   */
+  @Column('text', { default: 'simulator' }) platform: ChatPlatformName;
   @CreatedAt() createdAt: Date;
   @UpdatedAt() updatedAt: Date;
 }

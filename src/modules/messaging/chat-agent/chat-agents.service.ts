@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../../../common/errors/api-error';
+import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
+import type { ChatPlatformName } from '../../../infra/config/platforms';
 import { OutboundAssistantsService } from '../../assistants/outbound-assistants.service';
 import { CasesService } from '../../cases/cases.service';
 import { MessagingAccount } from '../messaging-account.entity';
@@ -14,6 +16,7 @@ export class ChatAgentsService {
     private readonly agents: ChatAgentsRepository,
     private readonly cases: CasesService,
     private readonly assistants: OutboundAssistantsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** The setting, or the defaults (agent off) for an account never set. */
@@ -36,6 +39,8 @@ export class ChatAgentsService {
       throw notInOrganization('assistantConfigId', 'Assistant', dto.assistantConfigId);
     }
     const keywords = dto.handOffKeywords ?? DEFAULT_HAND_OFF_KEYWORDS;
+    // The platform stays what it was when the agent was first set; two first settings at once choose the same.
+    const platform = (await this.agents.find(account.id))?.platform ?? this.platformFor(account);
     return this.agents.put({
       accountId: account.id,
       organizationId: account.organizationId,
@@ -46,7 +51,16 @@ export class ChatAgentsService {
       handOffKeywords: [...new Set(keywords.map((k) => k.trim().toLowerCase()))],
       maxBotReplies: dto.maxBotReplies ?? DEFAULT_MAX_BOT_REPLIES,
       summary: dto.summary ?? true,
+      platform,
     });
+  }
+
+  /**
+   * The platform a new agent of the account answers on: a test account's always the simulator (README "Test and
+   * live"); a live one's the voice platform VOICE_PROVIDER names when it has a chat API (Vapi), else the simulator.
+   */
+  private platformFor(account: MessagingAccount): ChatPlatformName {
+    return account.livemode && this.config.voiceProvider === 'vapi' ? 'vapi' : 'simulator';
   }
 
   private defaults(account: MessagingAccount): ChatAgent {
@@ -59,6 +73,7 @@ export class ChatAgentsService {
       handOffKeywords: DEFAULT_HAND_OFF_KEYWORDS,
       maxBotReplies: DEFAULT_MAX_BOT_REPLIES,
       summary: true,
+      platform: this.platformFor(account),
     });
   }
 }

@@ -1,4 +1,5 @@
 import { Contact } from '../../contacts/contact.entity';
+import type { ModelConfig } from '../../assistants/outbound-assistant.entity';
 import type { CallTool } from '../../tools/call-tools';
 
 /** What the agent knows when it answers one user message. */
@@ -57,4 +58,22 @@ export abstract class ChatPlatform {
   abstract reply(turn: ChatTurn): Promise<ChatAnswer>;
   abstract summarize(input: SummaryInput): Promise<string>;
   abstract converse(turn: ScriptedTurn): Promise<ScriptedAnswer>;
+}
+
+/** What a platform that sends the agent's script needs of a turn: the resolved prompt and the model. */
+export interface ChatScript {
+  systemPrompt: string;
+  model: ModelConfig;
+}
+
+/**
+ * The scripts and models the chat agent answers with, resolved by messaging from the cases and assistants calls
+ * use. A platform that sends them (Vapi's chat API) asks through this port, so no platform imports a cases or
+ * assistants service; the simulator never asks, so a case it cannot resolve fails only a platform that needs it.
+ */
+export abstract class ChatScripts {
+  /** The turn's case prompt resolved as a call's (contact variables, bounds; a failure throws) and its model. */
+  abstract scriptFor(turn: ChatTurn): Promise<ChatScript>;
+  /** The named assistant's model, else the organization's default assistant's, else the defaults. */
+  abstract modelFor(organizationId: string, assistantConfigId: string | null): Promise<ModelConfig>;
 }

@@ -33,7 +33,7 @@ export class ConversationSummaries {
     try {
       const recent = await this.messages.recent(conversation.organizationId, conversation.id, SUMMARY_MESSAGES);
       const lastUser = recent.find((m) => m.senderType === 'user');
-      const platform = this.platforms.for(conversation.livemode);
+      const platform = this.platforms.of(agent);
       const summary = await platform.summarize({
         organizationId: conversation.organizationId,
         messageCount: conversation.messageCount,

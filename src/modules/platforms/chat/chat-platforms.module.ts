@@ -1,6 +1,4 @@
 import { Module } from '@nestjs/common';
-import { AssistantsModule } from '../../assistants/assistants.module';
-import { CasesModule } from '../../cases/cases.module';
 import { ChatPlatforms } from '../../messaging/chat-agent/chat-platforms';
 import { MessagingModule } from '../../messaging/messaging.module';
 import { VapiModule } from '../vapi/vapi.module';
@@ -12,7 +10,7 @@ import { VapiChatPlatform } from './vapi/vapi-chat-platform';
  * adapters into its registry; messaging never imports it (docs/architecture.md, "Outside platforms").
  */
 @Module({
-  imports: [MessagingModule, CasesModule, AssistantsModule, VapiModule],
+  imports: [MessagingModule, VapiModule],
   providers: [SimulatorChatPlatform, VapiChatPlatform],
 })
 export class ChatPlatformsModule {

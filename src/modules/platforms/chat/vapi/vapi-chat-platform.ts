@@ -1,16 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { Vapi } from '@vapi-ai/server-sdk';
-import { OutboundAssistantsService } from '../../../assistants/outbound-assistants.service';
-import { resolveCall } from '../../../calls/call-resolution';
 import { VapiClient } from '../../vapi/vapi-client';
-import { DEFAULT_VOICE_SETTINGS } from '../../../assistants/voice-settings';
 import { vapiChatAssistant } from '../../vapi/vapi-model';
-import { CasesService } from '../../../cases/cases.service';
-import { PromptsService } from '../../../cases/prompts.service';
 import { vapiChatTools } from '../../vapi/vapi-tools';
 import {
   ChatAnswer,
   ChatPlatform,
+  ChatScripts,
   ChatTurn,
   ScriptedAnswer,
   ScriptedTurn,
@@ -25,34 +21,23 @@ const SUMMARY_PROMPT =
 export const SUMMARY_TRANSCRIPT_MAX_LENGTH = 20_000;
 
 /**
- * The chat agent on Vapi's chat API (POST /chat, docs/providers.md): the case's prompt resolved as a call's would
- * be (contact variables, the bounds of docs/contracts/bounds.md), the assistant's model (else the organization's
- * default assistant's, else the defaults), and the conversation's context carried by `previousChatId`.
+ * The chat agent on Vapi's chat API (POST /chat, docs/providers.md): the script and model messaging resolves
+ * (ChatScripts: the case's prompt resolved as a call's would be, the assistant's model), and the conversation's
+ * context carried by `previousChatId`.
  */
 @Injectable()
 export class VapiChatPlatform extends ChatPlatform {
   constructor(
     private readonly vapi: VapiClient,
-    private readonly cases: CasesService,
-    private readonly prompts: PromptsService,
-    private readonly assistants: OutboundAssistantsService,
+    private readonly scripts: ChatScripts,
   ) {
     super();
   }
 
   async reply(turn: ChatTurn): Promise<ChatAnswer> {
-    const assistant = await this.assistantOf(turn.organizationId, turn.assistantConfigId);
-    const kase = turn.caseId ? await this.cases.get(turn.organizationId, turn.caseId) : null;
-    const library = kase?.systemPromptId ? await this.prompts.find(turn.organizationId, kase.systemPromptId) : null;
-    // The same resolution as a call's: required variables and rendered bounds apply (a failure throws).
-    const { systemPrompt } = resolveCall({
-      request: {},
-      contact: turn.contact,
-      case: kase && { ...kase, prompt: library?.content ?? kase.prompt },
-      assistant,
-    });
+    const { systemPrompt, model } = await this.scripts.scriptFor(turn);
     const body: Vapi.CreateChatDto = {
-      assistant: vapiChatAssistant(assistant?.model ?? DEFAULT_VOICE_SETTINGS.model, systemPrompt),
+      assistant: vapiChatAssistant(model, systemPrompt),
       input: turn.text,
       ...(turn.previousChatId ? { previousChatId: turn.previousChatId } : {}),
     };
@@ -65,13 +50,9 @@ export class VapiChatPlatform extends ChatPlatform {
    * reports their calls, nothing reaches the customer's endpoint), the organization's default assistant's model.
    */
   async converse(turn: ScriptedTurn): Promise<ScriptedAnswer> {
-    const assistant = await this.assistants.getDefault(turn.organizationId);
+    const model = await this.scripts.modelFor(turn.organizationId, null);
     const chat = await this.vapi.createChat({
-      assistant: vapiChatAssistant(
-        assistant?.model ?? DEFAULT_VOICE_SETTINGS.model,
-        turn.systemPrompt,
-        vapiChatTools(turn.tools),
-      ),
+      assistant: vapiChatAssistant(model, turn.systemPrompt, vapiChatTools(turn.tools)),
       input: turn.text,
       ...(turn.previousChatId ? { previousChatId: turn.previousChatId } : {}),
     });
@@ -88,19 +69,13 @@ export class VapiChatPlatform extends ChatPlatform {
   }
 
   async summarize(input: SummaryInput): Promise<string> {
-    const assistant = await this.assistantOf(input.organizationId, input.assistantConfigId);
+    const model = await this.scripts.modelFor(input.organizationId, input.assistantConfigId);
     const transcript = input.transcript.map((m) => `${m.role}: ${m.text}`).join('\n');
     const chat = await this.vapi.createChat({
-      assistant: vapiChatAssistant(assistant?.model ?? DEFAULT_VOICE_SETTINGS.model, SUMMARY_PROMPT),
+      assistant: vapiChatAssistant(model, SUMMARY_PROMPT),
       input: transcript.slice(-SUMMARY_TRANSCRIPT_MAX_LENGTH),
     });
     return lastAssistantText(chat);
-  }
-
-  /** The named assistant, else the organization's default one, else none (the defaults). */
-  private async assistantOf(organizationId: string, id: string | null) {
-    if (id) return this.assistants.get(organizationId, id).catch(() => this.assistants.getDefault(organizationId));
-    return this.assistants.getDefault(organizationId);
   }
 }
 

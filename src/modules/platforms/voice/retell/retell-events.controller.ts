@@ -5,14 +5,9 @@ import type { FastifyRequest } from 'fastify';
 import { ProviderCallback } from '../../../../common/auth/access.decorators';
 import { ApiError } from '../../../../common/errors/api-error';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
+import { VoiceIngress } from '../../../calls/voice/voice-ingress';
 import { DEFAULT_VOICE_SETTINGS } from '../../../assistants/voice-settings';
 import type { ToolResult } from '../../../tools/call-tools';
-import { CallEventsService } from '../../../calls/call-events.service';
-import { CallsRepository } from '../../../calls/calls.repository';
-import { CallDispatchQueue } from '../../../calls/dispatch/call-dispatch-queue';
-import { InboundCallsService } from '../../../calls/inbound/inbound-calls.service';
-import { CallReportRecoveryJob } from '../../../calls/supervision/call-report-recovery.job';
-import { ToolCallsService } from '../../../calls/tool-calls.service';
 import { retellAgentSpec } from './retell-agent-spec';
 import { RetellAgents } from './retell-agents';
 import {
@@ -58,8 +53,8 @@ interface RetellInboundAnswer {
 /**
  * Retell's requests to us (docs/providers.md, "Retell"): call webhooks (`/events`), custom functions (`/tools`)
  * and the inbound-call webhook (`/inbound`), each verified by Retell's `x-retell-signature` (RETELL_API_KEY)
- * before the body is read. Events are applied before answering (a failure is a 5xx Retell redelivers) through
- * CallEventsService, which tolerates repeats and any order. Excluded from our OpenAPI documents: the bodies are
+ * before the body is read. Each is translated into IngressEvents applied before answering (a failure is a 5xx
+ * Retell redelivers) through the calls domain's VoiceIngress, which tolerates repeats and any order. Excluded from our OpenAPI documents: the bodies are
  * Retell's contract.
  */
 @ApiExcludeController()
@@ -68,12 +63,7 @@ export class RetellEventsController {
   private readonly logger = new Logger(RetellEventsController.name);
 
   constructor(
-    private readonly events: CallEventsService,
-    private readonly calls: CallsRepository,
-    private readonly inbound: InboundCallsService,
-    private readonly reports: CallReportRecoveryJob,
-    private readonly toolCalls: ToolCallsService,
-    private readonly dispatchQueue: CallDispatchQueue,
+    private readonly ingress: VoiceIngress,
     private readonly agents: RetellAgents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -95,11 +85,11 @@ export class RetellEventsController {
     const providerCallId = call.call_id;
     switch (body.event) {
       case 'call_started':
-        await this.events.started(callId, providerCallId);
-        await this.events.apply({ kind: 'status', callId, providerCallId, status: 'in-progress' });
+        await this.ingress.apply({ kind: 'started', callId, providerCallId });
+        await this.ingress.apply({ kind: 'status', callId, providerCallId, status: 'in-progress' });
         return;
       case 'transfer_started':
-        await this.events.apply({ kind: 'status', callId, providerCallId, status: 'forwarding' });
+        await this.ingress.apply({ kind: 'status', callId, providerCallId, status: 'forwarding' });
         return;
       case 'call_ended':
         return this.ended(callId, call);
@@ -117,33 +107,33 @@ export class RetellEventsController {
    * ends from that). A call Retell had no room for goes back to wait.
    */
   private async ended(callId: string, call: RetellCall): Promise<void> {
-    const row = await this.calls.findById(callId);
+    const row = await this.ingress.findCall(callId);
     if (!row || row.status !== 'processing') return;
+    const base = { callId, providerCallId: call.call_id };
     if (isPoolFull(call)) {
-      const retryAt = new Date(Date.now() + POOL_FULL_RETRY_MS);
-      if (await this.calls.defer(callId, retryAt, call.call_id)) await this.dispatchQueue.enqueueRetry(callId, retryAt);
+      await this.ingress.apply({ ...base, kind: 'deferred', retryAfterMs: POOL_FULL_RETRY_MS });
       return;
     }
     const report = retellReport(call, row.tools ?? []);
     if (row.analysisPlan && !call.call_analysis && !report.failed) {
-      const base = { callId, providerCallId: call.call_id };
-      await this.events.apply({ ...base, kind: 'conversation', messages: retellTranscript(call) });
-      await this.events.apply({ ...base, kind: 'status', status: 'ended' });
-      await this.reports.expectReport(callId, this.config.retell.analysisGraceMs);
+      await this.ingress.apply({ ...base, kind: 'conversation', messages: retellTranscript(call) });
+      await this.ingress.apply({ ...base, kind: 'status', status: 'ended' });
+      await this.ingress.apply({ ...base, kind: 'report-expected', graceMs: this.config.retell.analysisGraceMs });
       return;
     }
-    await this.events.finish(callId, call.call_id, report);
+    await this.ingress.apply({ ...base, kind: 'end-of-call', report });
   }
 
   /** The analysis: it finishes a call still waiting for it, or fills one that ended without it. */
   private async analyzed(callId: string, call: RetellCall): Promise<void> {
-    const row = await this.calls.findById(callId);
+    const row = await this.ingress.findCall(callId);
     if (!row) return;
+    const base = { callId, providerCallId: call.call_id };
     if (row.status === 'processing' && !isPoolFull(call)) {
-      await this.events.finish(callId, call.call_id, retellReport(call, row.tools ?? []));
+      await this.ingress.apply({ ...base, kind: 'end-of-call', report: retellReport(call, row.tools ?? []) });
       return;
     }
-    await this.events.lateAnalysis(callId, retellAnalysis(call.call_analysis));
+    await this.ingress.apply({ ...base, kind: 'late-analysis', analysis: retellAnalysis(call.call_analysis) });
   }
 
   /**
@@ -151,9 +141,9 @@ export class RetellEventsController {
    * recorded yet (its first event) is recorded now, answered by the number's organization.
    */
   private async callIdOf(call: RetellCall): Promise<string | null> {
-    const found = await this.events.findCallId(call.call_id, callIdOf(call));
+    const found = await this.ingress.findCallId(call.call_id, callIdOf(call));
     if (found || call.direction !== 'inbound') return found;
-    const recorded = await this.inbound.start({
+    const recorded = await this.ingress.startInbound({
       to: call.to_number,
       from: call.from_number,
       providerCallId: call.call_id,
@@ -177,8 +167,8 @@ export class RetellEventsController {
     const args = body.args && typeof body.args === 'object' && !Array.isArray(body.args) ? body.args : null;
     const digest = createHash('sha256').update(JSON.stringify(args)).digest('hex').slice(0, 16);
     const toolCallId = `${body.call.call_id}/${body.name}/${digest}`;
-    const callId = await this.events.findCallId(body.call.call_id, callIdOf(body.call));
-    const [reply] = await this.toolCalls.run(callId ?? '', [{ toolCallId, name: body.name, arguments: args }]);
+    const callId = await this.ingress.findCallId(body.call.call_id, callIdOf(body.call));
+    const [reply] = await this.ingress.runTools(callId, [{ toolCallId, name: body.name, arguments: args }]);
     return { result: reply.result };
   }
 
@@ -195,7 +185,7 @@ export class RetellEventsController {
     if (body.event !== 'call_inbound' || typeof to !== 'string') {
       throw ApiError.validation('call_inbound', 'a Retell call_inbound with its to_number is required');
     }
-    const script = await this.inbound.answerScript(to);
+    const script = await this.ingress.inboundScript(to);
     if (!script) return { call_inbound: {} };
     const spec = retellAgentSpec({
       settings: DEFAULT_VOICE_SETTINGS,

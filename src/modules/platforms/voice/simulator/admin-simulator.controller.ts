@@ -6,7 +6,7 @@ import { ApiDataResponse } from '../../../../common/openapi/api-data-response.de
 import { ApiAdminErrors } from '../../../../common/openapi/api-errors.decorator';
 import { SimulateInboundCallDto } from '../../../calls/dto/simulate-inbound-call.dto';
 import { VoiceSimulatorProvider } from './voice-simulator.provider';
-import { InboundCallsService } from '../../../calls/inbound/inbound-calls.service';
+import { VoiceIngress } from '../../../calls/voice/voice-ingress';
 import { SimulatedInboundCallResponse } from '../../../calls/inbound/simulated-inbound-call.response';
 
 /** docs/contracts/admin-api.md: the dashboard starts a simulated inbound call (always answered, docs/contracts/simulator.md). */
@@ -15,7 +15,7 @@ import { SimulatedInboundCallResponse } from '../../../calls/inbound/simulated-i
 @Controller('admin/v1/simulator')
 export class AdminSimulatorController {
   constructor(
-    private readonly inbound: InboundCallsService,
+    private readonly ingress: VoiceIngress,
     private readonly simulator: VoiceSimulatorProvider,
   ) {}
 
@@ -31,7 +31,7 @@ export class AdminSimulatorController {
   @ApiDataResponse(SimulatedInboundCallResponse, { status: 201 })
   @ApiAdminErrors('INVALID_PHONE')
   async inboundCall(@Body() dto: SimulateInboundCallDto): Promise<{ data: SimulatedInboundCallResponse }> {
-    const call = await this.inbound.start({
+    const call = await this.ingress.startInbound({
       to: dto.to,
       from: dto.from,
       providerCallId: VoiceSimulatorProvider.newCallId(),

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OnJob } from '../../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../../infra/queue/queue-names';
-import { CallsRepository } from '../../../calls/calls.repository';
-import { CallEventsService } from '../../../calls/call-events.service';
+import { VoiceIngress } from '../../../calls/voice/voice-ingress';
 import { Outcome, simulatorTimeline } from './simulator-timeline';
 
 declare module '../../../../infra/queue/job-data' {
@@ -30,14 +29,11 @@ export interface SimulatorStepJobData {
 /** Plays one step of a simulated call: rebuilds the timeline from the call, applies that step's platform event. */
 @Injectable()
 export class SimulatorStepJob {
-  constructor(
-    private readonly calls: CallsRepository,
-    private readonly callEvents: CallEventsService,
-  ) {}
+  constructor(private readonly ingress: VoiceIngress) {}
 
   @OnJob({ name: JobName.PlaySimulatorStep })
   async play(job: SimulatorStepJobData): Promise<void> {
-    const call = await this.calls.findScript(job.callId);
+    const call = await this.ingress.findScript(job.callId);
     // A call deleted meanwhile (its organization was removed) has nothing left to play.
     if (!call) return;
     const step = simulatorTimeline({
@@ -54,6 +50,6 @@ export class SimulatorStepJob {
       analysisPlan: call.analysisPlan,
       tools: call.tools,
     })[job.step];
-    if (step) await this.callEvents.apply(step.event);
+    if (step) await this.ingress.apply(step.event);
   }
 }

@@ -4,16 +4,13 @@ import type { FastifyRequest } from 'fastify';
 import { ProviderCallback } from '../../../../common/auth/access.decorators';
 import { ApiError } from '../../../../common/errors/api-error';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
-import { CallEventsService } from '../../../calls/call-events.service';
-import { InboundCallsService } from '../../../calls/inbound/inbound-calls.service';
+import { VoiceIngress } from '../../../calls/voice/voice-ingress';
 import type { Vapi } from '@vapi-ai/server-sdk';
 import { DEFAULT_VOICE_SETTINGS } from '../../../assistants/voice-settings';
 import { vapiAssistant } from './vapi-assistant';
 import { callIdOf, isCallMessage, toPlatformEvents } from './vapi-messages';
 import { VapiMessageAuthenticator } from './vapi-message-authenticator';
 import { vapiServer } from './vapi-server';
-import { CallReportRecoveryJob } from '../../../calls/supervision/call-report-recovery.job';
-import { ToolCallsService } from '../../../calls/tool-calls.service';
 import { invocationsOf, vapiToolResults } from '../../vapi/vapi-tools';
 import { withDeadline } from '../../../../common/concurrency/deadline';
 
@@ -25,10 +22,10 @@ export const ASSISTANT_REQUEST_DEADLINE_MS = 6000;
 
 /**
  * Vapi's server messages (docs/providers.md), authenticated by one of Vapi's credential schemes before the body
- * is acted on (VapiMessageAuthenticator). Call events are applied before answering (so a failure is a 5xx that
- * the call's backoff plan redelivers) through CallEventsService, which tolerates repeats and any order; an
- * `ended` status starts the wait for the end-of-call report (CallReportRecoveryJob); `assistant-request` answers
- * an inbound call with the organization's assistant. Excluded from our OpenAPI documents: the bodies are Vapi's
+ * is acted on (VapiMessageAuthenticator). Call messages are translated into events applied before answering (so a
+ * failure is a 5xx that the call's backoff plan redelivers) through the calls domain's VoiceIngress, which
+ * tolerates repeats and any order; an `ended` status reports the end-of-call report as expected (past the grace,
+ * Vapi is asked for the call); `assistant-request` answers an inbound call with the organization's assistant. Excluded from our OpenAPI documents: the bodies are Vapi's
  * contract (docs/providers.md), not ours.
  */
 @ApiExcludeController()
@@ -37,11 +34,8 @@ export class VapiEventsController {
   private readonly logger = new Logger(VapiEventsController.name);
 
   constructor(
-    private readonly events: CallEventsService,
-    private readonly inbound: InboundCallsService,
+    private readonly ingress: VoiceIngress,
     private readonly authenticator: VapiMessageAuthenticator,
-    private readonly reports: CallReportRecoveryJob,
-    private readonly toolCalls: ToolCallsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -74,20 +68,21 @@ export class VapiEventsController {
     if (!isCallMessage(message)) return { received: true };
 
     const providerCallId = typeof message.call?.id === 'string' ? message.call.id : null;
-    const callId = await this.events.findCallId(providerCallId, callIdOf(message));
+    const callId = await this.ingress.findCallId(providerCallId, callIdOf(message));
     if (!callId || !providerCallId) {
       this.logger.debug({ type: message.type, providerCallId }, 'Server message for no known call');
       return { received: true };
     }
-    for (const event of toPlatformEvents(message, callId)) await this.events.apply(event);
+    for (const event of toPlatformEvents(message, callId)) await this.ingress.apply(event);
     if (message.type === 'status-update' && message.status === 'ended') {
-      await this.reports.expectReport(callId, this.config.vapi.reportGraceMs);
+      const graceMs = this.config.vapi.reportGraceMs;
+      await this.ingress.apply({ kind: 'report-expected', callId, providerCallId, graceMs });
     }
     return { received: true };
   }
 
   /**
-   * The assistant called function tools: each is proxied to the customer's URL (ToolCallsService) and the
+   * The assistant called function tools: each is proxied to the customer's URL by the calls domain and the
    * answer carries every result, a failure as the tool's failure message. Vapi waits for this answer, so the
    * tools' own timeouts (at most 30 s) bound it.
    */
@@ -95,9 +90,9 @@ export class VapiEventsController {
     const invocations = invocationsOf(message);
     const providerCallId = typeof message.call?.id === 'string' ? message.call.id : null;
     const ours = message.call?.assistant?.metadata?.callId ?? message.assistant?.metadata?.callId;
-    const callId = await this.events.findCallId(providerCallId, typeof ours === 'string' ? ours : null);
-    // An unknown call still gets an answer per tool call: ToolCallsService answers each with the failure message.
-    const replies = await this.toolCalls.run(callId ?? '', invocations);
+    const callId = await this.ingress.findCallId(providerCallId, typeof ours === 'string' ? ours : null);
+    // An unknown call still gets an answer per tool call, each the failure message.
+    const replies = await this.ingress.runTools(callId, invocations);
     return vapiToolResults(invocations, replies);
   }
 
@@ -130,7 +125,7 @@ export class VapiEventsController {
     const from = message.customer?.number ?? message.call?.customer?.number;
     const providerCallId = message.call?.id;
     if (!to || !from || !providerCallId) return { error: 'The call has no number, caller or id' };
-    const call = await this.inbound.start({ to, from, providerCallId, platform: 'vapi' });
+    const call = await this.ingress.startInbound({ to, from, providerCallId, platform: 'vapi' });
     if (!call) return { error: 'This number is not in service' };
     const { maxDurationMs } = this.config.callSupervision;
     return { assistant: vapiAssistant(call, DEFAULT_VOICE_SETTINGS, maxDurationMs, vapiServer(this.config)) };
