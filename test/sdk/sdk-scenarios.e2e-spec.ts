@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { VoiceCallingClient, VoiceCallingError } from '../../clients/typescript/src';
 import { eventually } from '../messaging/messaging-fixtures';
 import { scenarioCase } from '../scenarios/scenario-fixtures';
@@ -12,13 +15,17 @@ import { TestApp, startTestApp } from '../support/test-app';
 describe('TypeScript SDK: running a case’s scenarios', () => {
   let t: TestApp;
   let client: VoiceCallingClient;
+  let apiKey: string;
   let caseId: string;
+  /** The scenarios the first test writes: one passes, one fails. */
+  const written = { books: '', refunds: '' };
   beforeAll(async () => {
     t = await startTestApp();
     const org = await createOrg(t);
     const testKey = await org.keyWith(['*'], { environment: 'test' });
+    apiKey = testKey.key;
     caseId = await scenarioCase(t, org.id, testKey.api);
-    client = new VoiceCallingClient({ baseUrl: t.baseUrl, apiKey: testKey.key });
+    client = new VoiceCallingClient({ baseUrl: t.baseUrl, apiKey });
   });
   afterAll(() => t?.close());
 
@@ -36,6 +43,7 @@ describe('TypeScript SDK: running a case’s scenarios', () => {
       turns: ['Money back'],
       expect: { replyIncludes: ['Tuesday'] },
     });
+    Object.assign(written, { books: books.data.id, refunds: refunds.data.id });
     const renamed = await client.updateScenario(refunds.data.id, {
       name: 'Refunds, politely',
       expect: { replyIncludes: ['refund'] },
@@ -71,6 +79,39 @@ describe('TypeScript SDK: running a case’s scenarios', () => {
       },
     ]);
     expect(failed.transcript.map((line) => line.role)).toEqual(['assistant', 'user', 'assistant']);
+  });
+
+  it('the docs’ example runs the case’s scenarios through the SDK: false, one line per expectation', async () => {
+    const root = join(__dirname, '..', '..');
+    const docs = readFileSync(join(root, 'docs', 'testing-your-assistant.md'), 'utf8');
+    const example = /## Through the SDK[\s\S]*?```ts\n([\s\S]*?)```/.exec(docs)?.[1] ?? '';
+    expect(example).toContain("from '@voice-calling/sdk'");
+    // The example as documented, its package import pointed at the SDK's sources in this repository.
+    const dir = mkdtempSync(join(tmpdir(), 'sdk-docs-example-'));
+    const file = join(dir, 'run-scenarios.ts');
+    const sdk = JSON.stringify(join(root, 'clients', 'typescript', 'src'));
+    writeFileSync(file, example.replace("'@voice-calling/sdk'", sdk));
+    const printed: string[] = [];
+    const log = jest.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+      printed.push(args.join(' '));
+    });
+    try {
+      const { runScenarios } = (await import(file)) as {
+        runScenarios: (baseUrl: string, apiKey: string, caseId: string) => Promise<boolean>;
+      };
+      expect(await runScenarios(t.baseUrl, apiKey, caseId)).toBe(false);
+    } finally {
+      log.mockRestore();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(printed.sort()).toEqual(
+      [
+        `PASS ${written.books} replyIncludes "Tuesday"`,
+        `PASS ${written.books} toolCall {"name":"book"}`,
+        `PASS ${written.books} handOff false`,
+        `FAIL ${written.refunds} replyIncludes "refund"`,
+      ].sort(),
+    );
   });
 
   it('a refused start is a VoiceCallingError with the API’s code', async () => {

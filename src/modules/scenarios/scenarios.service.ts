@@ -79,7 +79,7 @@ export class ScenariosService {
     });
   }
 
-  /** The fields given replace the stored ones; a null leaves one unset, as on every update (UpdateCaseDto). */
+  /** The fields given replace the stored ones; a null leaves a field as it is, as on every update (UpdateCaseDto). */
   async update(world: World, id: string, dto: UpdateScenarioDto): Promise<Scenario> {
     const updated = await this.scenarios.update(world, id, {
       ...(dto.name != null ? { name: dto.name } : {}),
