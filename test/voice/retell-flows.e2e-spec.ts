@@ -237,6 +237,24 @@ describe('calls on Retell', () => {
     expect((await eventsOf(t, id)).map((e) => e.type)).toEqual(['call.started', 'call.ended']);
   });
 
+  it('Retell down, the number without a fallback: the call waits (never error), then goes out once Retell is back', async () => {
+    await fake.down();
+    const res = await org.api.post('/api/v1/calls', { to: '+14155550189', from: org.from });
+    const id: string = res.body.data.id;
+    const waiting = await waitForCall(org, id, (c) => c.status === 'new' && c.platformAttempts.length > 0, 30_000);
+    expect(waiting.platformAttempts[0]).toMatchObject({
+      platform: 'retell',
+      error: expect.stringMatching(/^retell-unavailable/),
+    });
+    await fake.up();
+    const { retellCallId } = await fake.createCallFor(id, 30_000);
+    await fake.answerHuman(retellCallId);
+    expect(await waitForCall(org, id, finished)).toMatchObject({ status: 'ended', platform: 'retell' });
+    const posts = fake.createCalls().filter((r) => (r.body as { metadata: { callId: string } }).metadata.callId === id);
+    expect(posts).toHaveLength(1);
+    expect((await eventsOf(t, id)).map((e) => e.type)).toEqual(['call.started', 'call.ended']);
+  });
+
   it('never has more live Retell calls than RETELL_MAX_CONCURRENT_CALLS; the others wait, none fails', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {

@@ -82,6 +82,8 @@ export class PlatformFailover {
       }
       if (found) {
         this.logger.warn({ callId: call.id, providerCallId: found }, 'An ambiguous placement had placed the call');
+        // The platform answered and had placed the call: its run of failures ends as after a placement.
+        await this.health.succeeded(call.platform);
         return { kind: 'placed', providerCallId: found };
       }
     }
