@@ -4,6 +4,7 @@ import type { AnalysisPlan } from '../../../call-outcomes/analysis-plan';
 import type { VoicemailPolicy } from '../../../call-outcomes/voicemail-policy';
 import type { VoiceSettings } from '../../../assistants/voice-settings';
 import { CallTool, DEFAULT_TRANSFER_MESSAGE } from '../../../tools/call-tools';
+import { RETELL_CALL_EVENTS } from './retell-calls';
 
 type LlmTool = NonNullable<Retell.LlmCreateParams['general_tools']>[number];
 type RetellModel = NonNullable<Retell.LlmCreateParams['model']>;
@@ -211,15 +212,7 @@ export function retellAgentSpec(source: RetellAgentSource): RetellAgentSpec {
   const agent: Omit<Retell.AgentCreateParams, 'response_engine'> = {
     voice_id: retellVoice(settings),
     webhook_url: `${source.baseUrl}/events`,
-    webhook_events: [
-      'call_started',
-      'call_ended',
-      'call_analyzed',
-      'transfer_started',
-      'transfer_bridged',
-      'transfer_cancelled',
-      'transfer_ended',
-    ],
+    webhook_events: [...RETELL_CALL_EVENTS],
     enable_backchannel: settings.backchannelingEnabled,
     denoising_mode: settings.backgroundDenoisingEnabled ? 'noise-cancellation' : 'no-denoise',
     allow_user_dtmf: settings.dialKeypadFunctionEnabled,
