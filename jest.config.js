@@ -33,6 +33,7 @@ const RULE_MODULES = [
   'src/modules/call-outcomes/{analysis-plan,answered-by,voicemail-policy}.ts',
   'src/modules/calls/dispatch/call-dispatcher.job.ts',
   'src/modules/calls/tool-calls.service.ts',
+  'src/modules/calls/voice/voice-ingress-applier.ts',
   'src/modules/platforms/voice/vapi/{vapi-outcomes,vapi-ended-reasons}.ts',
   'src/modules/campaigns/dialers/{follow-up-runner,follow-up-messenger,recurring-schedule-runner.job}.ts',
   'src/modules/campaigns/engine/{advance-campaign.command,calling-window}.ts',

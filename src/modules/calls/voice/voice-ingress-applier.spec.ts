@@ -1,5 +1,6 @@
 import { fakeOf } from '../../../infra/testing/fake-of';
 import { freezeClock, thawClock } from '../../../infra/testing/frozen-clock';
+import type { Call } from '../call.entity';
 import type { CallEventsService } from '../call-events.service';
 import type { CallsRepository } from '../calls.repository';
 import type { CallDispatchQueue } from '../dispatch/call-dispatch-queue';
@@ -93,5 +94,28 @@ describe('VoiceIngressApplier: each ingress event reaches the rule that owns it'
     const replies = await applier({ toolCalls: { run } }).runTools(null, invocations);
     expect(run).toHaveBeenCalledWith('', invocations);
     expect(replies).toEqual([{ toolCallId: 't1', result: 'failed' }]);
+  });
+
+  it("answers the ingress's requests from the calls domain: the call, its script, inbound calls and scripts", async () => {
+    const call = { id: base.callId } as Call;
+    const script = { organizationId: 'org-1', systemPrompt: 'Hello', firstMessage: 'Hi' };
+    const input = { to: '+14155550100', from: '+14155550177', providerCallId: 'p-9', platform: 'retell' } as const;
+    const ingress = applier({
+      events: { findCallId: (providerCallId, ours) => Promise.resolve(providerCallId === 'p-1' ? ours : null) },
+      calls: {
+        findById: (id) => Promise.resolve(id === base.callId ? call : null),
+        findScript: (id) => Promise.resolve(id === base.callId ? call : null),
+      },
+      inbound: {
+        start: (given) => Promise.resolve(given === input ? call : null),
+        answerScript: (to) => Promise.resolve(to === input.to ? script : null),
+      },
+    });
+    expect(await ingress.findCallId('p-1', base.callId)).toBe(base.callId);
+    expect(await ingress.findCall(base.callId)).toBe(call);
+    expect(await ingress.findScript(base.callId)).toBe(call);
+    expect(await ingress.startInbound(input)).toBe(call);
+    expect(await ingress.inboundScript(input.to)).toBe(script);
+    expect(await ingress.inboundScript('+14155550009')).toBeNull();
   });
 });
