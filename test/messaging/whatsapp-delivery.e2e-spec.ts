@@ -47,7 +47,7 @@ describe('messaging: WhatsApp delivery, errors and credentials (strict fake Grap
     },
   );
 
-  it('a status that arrives before the send is answered (row not yet stored) is kept and applied', async () => {
+  it('a status that arrives before the send is answered (provider id not yet known to us) is applied', async () => {
     const { phone, conversationId } = await w.userWhoWrote();
     w.graph.reportBeforeAnswering(phone);
     const res = await w.org.api.post('/api/v1/messaging/messages', {
@@ -56,7 +56,8 @@ describe('messaging: WhatsApp delivery, errors and credentials (strict fake Grap
       text: 'Early bird',
     });
     expect(res.status).toBe(201);
-    // The fake delivered `sent` (and had it acknowledged) before answering the send: the row did not exist then.
+    // The fake delivered `sent` (and had it acknowledged) before answering the send: the row had no provider id
+    // then; the status named it by our id (biz_opaque_callback_data).
     expect((await w.messageOf(conversationId, res.body.data.messageId)).deliveryStatus).toBe('sent');
     expect((await w.t.db.query('SELECT count(*)::int AS n FROM early_delivery_statuses')).rows[0].n).toBe(0);
     await w.receiver.waitFor(() =>

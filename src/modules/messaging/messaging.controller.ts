@@ -80,9 +80,9 @@ export class MessagingController {
     summary: 'Send a text or media (inside the 24-hour window) or an approved template (any time)',
     description:
       'Media types (`image`, `audio`, `video`, `document`, `sticker`) and template `header`/`buttons` are extensions. ' +
-      "The provider's refusals: 422 SESSION_EXPIRED (WhatsApp 131047) and MESSAGE_UNDELIVERABLE (131026, 131049), " +
-      '422 TEMPLATE_INVALID (132000, 132001, 132015, 132016), each with the provider code in `details[].providerCode`; ' +
-      'The message is stored before the provider is asked; a send that must wait (pacing per sending number and per ' +
+      "The provider's refusals: 422 SESSION_EXPIRED (WhatsApp 131047) and MESSAGE_UNDELIVERABLE (131026, 131049, " +
+      '131062), 422 TEMPLATE_INVALID (132000, 132001, 132015, 132016), each with the provider code in ' +
+      '`details[].providerCode`. The message is stored before the provider is asked; a send that must wait (pacing per sending number and per ' +
       "recipient, rate limits 130429 / 131056 / 4 / 80007, Meta's transient errors 1 / 2 / 131000 / 131016, or no " +
       'answer from Meta) is answered 201 with the stored message still `accepted`, sent by the send queue later, and ' +
       "ends in `message.sent` or `message.failed` with Meta's code (extension). 502 MESSAGING_API_ERROR for the rest " +

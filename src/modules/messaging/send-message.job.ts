@@ -96,7 +96,10 @@ export class SendMessageJob {
     const message = await this.messages.findById(data.messageId);
     if (!message || message.providerMessageId || message.deliveryStatus !== 'accepted') return;
     const account = await this.accounts.find(message.accountId);
-    if (!account) return;
+    if (!account) {
+      await this.statuses.failUnsent(message.id, { code: 0, title: 'The messaging account no longer exists' });
+      return;
+    }
     if (data.awaitingStatus) {
       this.logger.warn(
         { messageId: message.id },

@@ -56,4 +56,26 @@ describe('readInbound (a WhatsApp user message in our terms)', () => {
     expect(payload.contacts).toHaveLength(20);
     expect(payload.contacts[0].phones).toHaveLength(20);
   });
+
+  it("reads a system message (Meta's example and the older names) as the user's new number or id", () => {
+    const body = 'User Sheena Nelson changed from 16505551234 to 12195555358';
+    const system = (fields: Record<string, string>) =>
+      readInbound(
+        {},
+        { id: 'wamid.s', from: '16505551234', timestamp: at, type: 'system', system: { body, ...fields } },
+      );
+    expect(system({ wa_id: '12195555358', type: 'user_changed_number' })).toMatchObject({
+      from: '+16505551234',
+      messageType: 'system',
+      text: body,
+      payload: { kind: 'system', systemType: 'user_changed_number', newPhone: '+12195555358', newUserId: null },
+    });
+    expect(system({ new_wa_id: '12195555358', type: 'customer_changed_number' })?.payload).toMatchObject({
+      newPhone: '+12195555358',
+    });
+    expect(system({ user_id: 'US.2', type: 'user_changed_user_id' })?.payload).toMatchObject({
+      newPhone: null,
+      newUserId: 'US.2',
+    });
+  });
 });
