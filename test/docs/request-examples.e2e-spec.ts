@@ -81,6 +81,13 @@ describe('OpenAPI request examples are safe and accepted', () => {
   };
 
   /** What each example needs first; an example missing here fails the test, so a new one is covered at once. */
+  /** The operation's path at a new scenario of a new case. */
+  async function atScenario(org: TestOrg, path: string): Promise<Prepared> {
+    const c = await created(org.api.post('/api/v1/cases', exampleOf('createCase')), 'case');
+    const s = await created(org.api.post('/api/v1/scenarios', { ...exampleOf('createScenario'), caseId: c.id }), 's');
+    return { path: path.replace('{id}', s.id) };
+  }
+
   const PREPARE: Record<string, (org: TestOrg, path: string) => Promise<Prepared>> = {
     createOutboundAssistant: async () => ({}),
     updateOutboundAssistant: async (org, path) => {
@@ -130,11 +137,8 @@ describe('OpenAPI request examples are safe and accepted', () => {
       const c = await created(org.api.post('/api/v1/cases', exampleOf('createCase')), 'case');
       return { overrides: { caseId: c.id } };
     },
-    runScenario: async (org, path) => {
-      const c = await created(org.api.post('/api/v1/cases', exampleOf('createCase')), 'case');
-      const s = await created(org.api.post('/api/v1/scenarios', { ...exampleOf('createScenario'), caseId: c.id }), 's');
-      return { path: path.replace('{id}', s.id) };
-    },
+    runScenario: atScenario,
+    updateScenario: atScenario,
     runCaseScenarios: async (org) => {
       const c = await created(org.api.post('/api/v1/cases', exampleOf('createCase')), 'case');
       await created(org.api.post('/api/v1/scenarios', { ...exampleOf('createScenario'), caseId: c.id }), 'scenario');

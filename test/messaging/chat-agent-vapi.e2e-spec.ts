@@ -129,7 +129,7 @@ describe('messaging: the chat agent on Vapi', () => {
   it('a platform that keeps failing leaves the message stored and the conversation active until the retries end, then hands off', async () => {
     const phone = nextPhone();
     // Every attempt of the answer fails (the first and the three retries).
-    fake.failNextChats(500, 500, 500, 500);
+    fake.failChatsWithInput('Hello?', 500, 500, 500, 500);
     const asked = await write(phone, 'Hello?');
     const during = await org.api.get(`/api/v1/messaging/conversations/${asked.conversationId}`);
     expect(during.body.data.messages.map((m: { text: string }) => m.text)).toEqual(['Hello?']);
@@ -147,7 +147,7 @@ describe('messaging: the chat agent on Vapi', () => {
 
   it('recovers when a retry succeeds: one reply, conversation still active', async () => {
     const phone = nextPhone();
-    fake.failNextChats(503);
+    fake.failChatsWithInput('Are you there?', 503);
     const asked = await write(phone, 'Are you there?');
     expect(await settled(asked.messageId)).toMatchObject({ status: 'sent' });
     const c = (await org.api.get(`/api/v1/messaging/conversations/${asked.conversationId}`)).body.data;

@@ -147,6 +147,7 @@ describe('prove: Prism validation proxy over every public operation', () => {
     });
     await call('listScenarios', 'GET', `/api/v1/scenarios?caseId=${kase.id}`);
     await call('getScenario', 'GET', `/api/v1/scenarios/${scenario.id}`);
+    await call('updateScenario', 'PATCH', `/api/v1/scenarios/${scenario.id}`, exampleOf('updateScenario'));
     const run = await data('runScenario', 'POST', `/api/v1/scenarios/${scenario.id}/runs`, exampleOf('runScenario'));
     await call('runCaseScenarios', 'POST', '/api/v1/scenarios/runs', { caseId: kase.id });
     await eventually(async () => (await org.api.get(`/api/v1/scenario-runs/${run.id}`)).body.data.status !== 'queued');

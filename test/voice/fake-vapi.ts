@@ -99,7 +99,7 @@ export class FakeVapi {
   /** Where the service under test listens: server URLs are rebased onto it (their path kept). */
   serviceUrl = '';
   private failures: PostFailure[] = [];
-  private readonly chatFailures: number[] = [];
+  private readonly chatFailures: Array<{ status: number; input: string }> = [];
   /** While set, POST /chat requests wait here unanswered (holdChats), as a slow model would keep them. */
   private heldChats: Array<() => void> | null = null;
   /** Chats created so far, so that `previousChatId` must name one of them (as on Vapi). */
@@ -168,9 +168,12 @@ export class FakeVapi {
     return [...this.calls.values()].filter((c) => c.status !== 'ended').length;
   }
 
-  /** The next POST /chat requests answer with these statuses, in order (Vapi's error body). */
-  failNextChats(...statuses: number[]): void {
-    this.chatFailures.push(...statuses);
+  /**
+   * The next POST /chat requests whose `input` is `input` answer with these statuses, in order (Vapi's error
+   * body): other chats (a summary an earlier test's conversation asks for late) pass untouched and use none.
+   */
+  failChatsWithInput(input: string, ...statuses: number[]): void {
+    this.chatFailures.push(...statuses.map((status) => ({ status, input })));
   }
 
   /**
@@ -588,9 +591,12 @@ export class FakeVapi {
     }
     const errors = refusals('CreateChatDto', 'CreateChatDTO', record.body);
     if (errors.length) return refuse(errors);
-    const failure = this.chatFailures.shift();
-    if (failure) return send(failure, { statusCode: failure, message: 'Chat failed', error: 'Error' });
     const body = record.body as Vapi.CreateChatDto;
+    const failing = this.chatFailures.findIndex((f) => f.input === body.input);
+    if (failing >= 0) {
+      const [{ status }] = this.chatFailures.splice(failing, 1);
+      return send(status, { statusCode: status, message: 'Chat failed', error: 'Error' });
+    }
     const previous = body.previousChatId ? this.chats.get(body.previousChatId) : undefined;
     if (body.previousChatId && !previous) {
       return send(404, { statusCode: 404, message: 'Previous chat not found', error: 'Not Found' });
