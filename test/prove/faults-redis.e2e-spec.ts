@@ -1,6 +1,7 @@
 import { webhookId } from '../../src/modules/webhooks/delivery/webhook-delivery-job-data';
 import { callingOrg } from '../calls/call-fixtures';
 import { TestApp, startTestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 import { WebhookReceiver } from '../webhooks/support/receiver';
 import { PrivateRedis } from './support/private-redis';
 
@@ -69,7 +70,11 @@ describe('faults: Redis restarted empty while calls are scheduled and webhooks p
     receiver.script('/hooks', []);
 
     await redis.kill();
-    await new Promise((r) => setTimeout(r, 1500));
+    // Back only once the app has seen it gone: its readiness names Redis as the dependency down.
+    await waitUntil('the app to report Redis down', async () => {
+      const ready = await t.anonymous.get('/health/ready');
+      return ready.status === 503 && ready.body?.error?.redis !== undefined;
+    });
     const restartedAt = Date.now();
     await redis.start();
 

@@ -4,12 +4,12 @@ import { REPLICA_CHECK_MS } from '../../src/infra/database/replica-reads';
 import { CallsOrg, callingOrg } from '../calls/call-fixtures';
 import { HttpClient } from '../support/http';
 import { TestApp, startTestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 import { WebhookReceiver } from '../webhooks/support/receiver';
 import { ReplicaPair, startReplicaPair } from './support/replica-pair';
 import { everyFeatureWorks, serverErrors } from './support/workload';
 
 const READ_AFTER_WRITE_MS = 1000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A metric's value in an instance's exposition (0 when never recorded). */
 async function metric(app: NestFastifyApplication, series: string): Promise<number> {
@@ -83,9 +83,12 @@ describe('read replica', () => {
       // A key that did not write reads the replica, which has not replayed the insert.
       expect((await reader(t.baseUrl).get(path)).status).toBe(404);
       expect(await metric(t.app, 'vc_db_replica_reads_total')).toBeGreaterThan(before);
-      // Once the window has passed, the writer reads the replica too.
-      await sleep(READ_AFTER_WRITE_MS * 1.6);
-      expect((await org.api.get(path)).status).toBe(404);
+      // Once the window has passed, the writer reads the replica too: the stale replica does not have the contact.
+      await waitUntil('the writer to read the replica', async () => {
+        const status = (await org.api.get(path)).status;
+        expect([200, 404]).toContain(status);
+        return status === 404;
+      });
       expect(await metric(t.app, 'vc_db_replica_fallbacks_total{reason="read_after_write"}')).toBeGreaterThan(0);
     } finally {
       await pair.replicaSql('SELECT pg_wal_replay_resume()');
@@ -100,8 +103,11 @@ describe('read replica', () => {
     try {
       const created = await org.api.post('/api/v1/contacts', { title: 'Lagging', phone: '+14155550198' });
       const path = `/api/v1/contacts/${created.body.data.id}`;
-      // Lag grows past 1 s, and the strict instance's next check sees it.
-      await sleep(1000 + 2 * REPLICA_CHECK_MS + 500);
+      // Lag grows past 1 s, and a check of the strict instance measures it.
+      await waitUntil(
+        'the strict instance to measure a lag past 1 s',
+        async () => (await metric(strict.app, 'vc_db_replica_lag_seconds')) > 1,
+      );
       expect((await reader(strict.baseUrl).get(path)).status).toBe(200);
       expect(await metric(strict.app, 'vc_db_replica_fallbacks_total{reason="lagging"}')).toBeGreaterThan(0);
       expect(await metric(strict.app, 'vc_db_replica_lag_seconds')).toBeGreaterThan(1);
@@ -120,7 +126,12 @@ describe('read replica', () => {
     // At once (the statement that fails on the replica runs again on the primary), and after the next check.
     expect((await reader(t.baseUrl).get(path)).status).toBe(200);
     expect((await reader(t.baseUrl).get('/api/v1/contacts')).status).toBe(200);
-    await sleep(2 * REPLICA_CHECK_MS + 500);
+    // A check finds the replica gone (its lag gauge at -1); reads after it go to the primary as well.
+    await waitUntil(
+      'a check to find the replica gone',
+      async () => (await metric(t.app, 'vc_db_replica_lag_seconds')) === -1,
+      2 * REPLICA_CHECK_MS + 15_000,
+    );
     expect((await reader(t.baseUrl).get(path)).status).toBe(200);
     expect(await metric(t.app, 'vc_db_replica_fallbacks_total{reason="unavailable"}')).toBeGreaterThan(0);
     expect(await metric(t.app, 'vc_db_replica_lag_seconds')).toBe(-1);

@@ -1,6 +1,8 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ChildProcess } from 'node:child_process';
 import { Metrics } from '../../src/infra/metrics/metrics';
+import { JobQueue } from '../../src/infra/queue/job-queue';
+import { QueueName } from '../../src/infra/queue/queue-names';
 import { webhookId } from '../../src/modules/webhooks/delivery/webhook-delivery-job-data';
 import { CallsOrg, callingOrg, finished, waitForCall } from '../calls/call-fixtures';
 import { rows, startCampaign, waitForCampaign } from '../dialer/campaign-fixtures';
@@ -8,6 +10,7 @@ import { forkWorker, sigkill } from '../prove/support/fork-worker';
 import { createOrg } from '../support/factory';
 import { HttpClient } from '../support/http';
 import { TestApp, startTestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 import { WebhookReceiver } from '../webhooks/support/receiver';
 import { RedisClusterUnderTest, startRedisCluster } from './support/redis-cluster';
 
@@ -99,10 +102,27 @@ describe('Redis Cluster: every feature on three masters', () => {
     const expected = new Set(events.map((e) => webhookId(e.event_id, endpointId)));
     const received = () => receiver.on('/cluster').map((r) => r.headers['x-webhook-id'] as string);
     await receiver.waitFor(() => new Set(received()).size >= expected.size, 30_000, 'every event');
-    // Give a duplicate the time to show up: a delivery sent twice would arrive within this.
-    await new Promise((r) => setTimeout(r, 500));
+    // A duplicate could only come from an event fanned out again or an attempt still queued. Once every event went
+    // through the fan-out, every attempt is logged and no delivery job is left on the cluster, none can follow.
+    const deliveries = t.app.get(JobQueue).queue(QueueName.WebhookDeliveries);
+    const logged = async () =>
+      (await t.db.query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1', [endpointId]))
+        .rows[0].n as number;
+    await waitUntil(
+      'every delivery to be logged and its job to leave the queue',
+      async () => {
+        const { rows: pending } = await t.db.query(
+          'SELECT 1 FROM outbox_events WHERE organization_id = $1 AND type = ANY($2) AND processed_at IS NULL',
+          [org.id, EVENTS],
+        );
+        const queued = await deliveries.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
+        return !pending.length && (await logged()) >= expected.size && Object.values(queued).every((n) => n === 0);
+      },
+      30_000,
+    );
     expect(new Set(received())).toEqual(expected);
     expect(received()).toHaveLength(expected.size);
+    expect(await logged()).toBe(expected.size);
   }, 60_000);
 
   it('runs a campaign to completion', async () => {

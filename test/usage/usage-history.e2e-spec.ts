@@ -1,5 +1,6 @@
 import { createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 import { admin, billing } from './usage-support';
 
 describe('GET /api/v1/usage/history', () => {
@@ -45,7 +46,8 @@ describe('GET /api/v1/usage/history', () => {
     const b = billing(t);
     for (let i = 0; i < 7; i++) await b.outbound(org.id, 30);
     const mid = new Date().toISOString();
-    await new Promise((r) => setTimeout(r, 5));
+    // Whatever is recorded next must be later than `mid` (millisecond precision): wait until the clock is past it.
+    await waitUntil('the clock to pass mid', () => new Date().toISOString() > mid, 5000, 1);
     for (let i = 0; i < 3; i++) {
       await admin(t, `/admin/v1/organizations/${org.id}/minute-grants`, { mins: 5, type: 'addon_purchase' });
     }

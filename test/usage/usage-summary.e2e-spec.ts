@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SubscriptionLifecycleService } from '../../src/modules/usage/subscription-lifecycle.service';
 import { createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 import { admin, billing } from './usage-support';
 
 const DAY = 86_400_000;
@@ -335,9 +336,13 @@ describe('GET /api/v1/usage', () => {
       periodEnd: new Date(Date.now() + 1500).toISOString(),
     });
     await billing(t).outbound(org.id, 600);
-    await new Promise((r) => setTimeout(r, 1600));
-    let data = await usage(org.api);
-    expect(data.period.source).toBe('rolling_30d'); // a lapsed period is never shown
+    // Shown as the subscription's period until it lapses; from then on never shown (a rolling window instead).
+    let data = await waitUntil('the period to lapse', async () => {
+      const shown = await usage(org.api);
+      expect(['subscription', 'rolling_30d']).toContain(shown.period.source);
+      return shown.period.source === 'rolling_30d' && shown;
+    });
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(sub.currentPeriodEnd));
     const lifecycle = t.app.get(SubscriptionLifecycleService);
     expect((await lifecycle.runDue()).renewed).toBeGreaterThanOrEqual(1);
     expect((await lifecycle.runDue()).renewed).toBe(0);
@@ -419,8 +424,9 @@ describe('GET /api/v1/usage', () => {
       mins: 15,
       startedAt: new Date(Date.now() - DAY + 800).toISOString(),
     });
-    await new Promise((r) => setTimeout(r, 1200));
-    expect((await t.app.get(SubscriptionLifecycleService).runDue()).trialsExpired).toBeGreaterThanOrEqual(1);
+    // The lifecycle run that comes after the trial's end expires it (the runs before it leave the trial alone).
+    const lifecycle = t.app.get(SubscriptionLifecycleService);
+    await waitUntil('a lifecycle run to expire the trial', async () => (await lifecycle.runDue()).trialsExpired >= 1);
     const data = await usage(org.api);
     expect(data.trial).toMatchObject({
       isActive: false,

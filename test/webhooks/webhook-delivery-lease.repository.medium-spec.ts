@@ -5,6 +5,7 @@ import { WebhookDeliveryLease } from '../../src/modules/webhooks/delivery/webhoo
 import { WebhookDeliveryLeaseRepository } from '../../src/modules/webhooks/delivery/webhook-delivery-lease.repository';
 import { WebhookEndpoint } from '../../src/modules/webhooks/webhook-endpoint.entity';
 import { openTestDataSource } from '../support/test-data-source';
+import { waitUntil } from '../support/wait-until';
 
 const LEASE_MS = 30_000;
 
@@ -68,7 +69,19 @@ describe('WebhookDeliveryLeaseRepository (PostgreSQL)', () => {
     await leases.claimMany(['r-0', 'r-1'], id, 2, LEASE_MS);
     for (const job of ['old', 'mid', 'new']) {
       expect(await leases.claimMany([job], id, 2, LEASE_MS)).toEqual(['waiting']);
-      await new Promise((r) => setTimeout(r, 5));
+      // The next waiter's `since` (millisecond precision) must come later: wait until the database clock is past it.
+      await waitUntil(
+        `the clock to pass ${job}'s waiting time`,
+        async () =>
+          (
+            await dataSource.query(
+              `SELECT now() >= since + interval '1 millisecond' AS past FROM webhook_delivery_leases WHERE job_id = $1`,
+              [job],
+            )
+          )[0].past as boolean,
+        5000,
+        1,
+      );
     }
     const woken = await leases.releaseMany(['r-0', 'r-1'], id);
     expect(woken.map((w) => w.jobId)).toEqual(['old', 'mid']);
