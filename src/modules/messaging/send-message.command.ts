@@ -167,7 +167,11 @@ export class SendMessageCommand {
    *   on the row before the first attempt, so when the job cannot be queued the message is answered all the same
    *   (it is stored and will be sent): the send sweeper (SendMessageSweep) queues it from the row.
    */
-  private async deliver(send: Send, content: StoredContent, attempt: (tag: SendTag) => Promise<SendResult>) {
+  private async deliver(
+    send: Send,
+    content: StoredContent,
+    attempt: (tag: SendTag) => Promise<SendResult>,
+  ): Promise<string> {
     const { conversation, account } = send;
     const id = uuidv7();
     const now = new Date();

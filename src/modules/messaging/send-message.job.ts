@@ -46,6 +46,9 @@ const jobIdOf = (messageId: string) => `send-${messageId}`;
  * A send left unanswered may have reached the provider: the job then waits WHATSAPP_RECONCILE_WAIT_MS for the status
  * webhook that names the message (`biz_opaque_callback_data`); `reconcile` stores the id it carries and wakes the
  * job, which finds the id and ends without sending again. Only when no report came in that time is it sent again.
+ *
+ * The queue holds nothing the row cannot give again: the request is kept on the message (`pendingSend`), and a job
+ * that was never queued, was lost or gave up is queued again from it by SendMessageSweep (`requeue`).
  */
 @Injectable()
 export class SendMessageJob {
