@@ -1,6 +1,6 @@
 import { JobQueue } from '../../src/infra/queue/job-queue';
 import { JobName, QueueName } from '../../src/infra/queue/queue-names';
-import { SEND_SWEEPS_MAX, SendMessageSweep } from '../../src/modules/messaging/send-message.sweep';
+import { SEND_SWEEP_AFTER_MS, SEND_SWEEPS_MAX, SendMessageSweep } from '../../src/modules/messaging/send-message.sweep';
 import { eventually } from './messaging-fixtures';
 import { statusChange, webhookOf } from './whatsapp-webhooks';
 import { PHONE_NUMBER_ID, WABA_ID, useWhatsAppWorld } from './whatsapp-world';
@@ -49,7 +49,10 @@ describe('messaging: WhatsApp unsent messages swept from PostgreSQL (strict fake
     const job = await queue().getJob(`send-${id}`);
     expect(job).toBeDefined();
     await job!.remove();
-    await w.t.db.query(`UPDATE messages SET timestamp = timestamp - interval '2 minutes' WHERE id = $1`, [id]);
+    await w.t.db.query('UPDATE messages SET timestamp = timestamp - make_interval(secs => $2) WHERE id = $1', [
+      id,
+      SEND_SWEEP_AFTER_MS / 1000 + 60,
+    ]);
     return { id, conversationId };
   }
 

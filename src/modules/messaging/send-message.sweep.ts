@@ -18,10 +18,11 @@ declare module '../../infra/queue/job-data' {
 const SWEEP_EVERY_MS = 30_000;
 const SWEEP_BATCH = 200;
 /**
- * An unsent message is the sweeper's once it is this old: past the longest first attempt made in the request
- * (WHATSAPP_SEND_INLINE_WAIT_MS, 1 s, plus WHATSAPP_REQUEST_TIMEOUT_MS, 10 s, by default) and its enqueue.
+ * An unsent message is the sweeper's once it is this old: past the longest first attempt made in the request, even
+ * at the settings' ceilings (pacing waits of WHATSAPP_SEND_INLINE_WAIT_MS, at most 10 s, then a Graph request of
+ * WHATSAPP_REQUEST_TIMEOUT_MS, at most 60 s), and its enqueue.
  */
-export const SEND_SWEEP_AFTER_MS = 60_000;
+export const SEND_SWEEP_AFTER_MS = 120_000;
 /** How many times one message's send is rebuilt; the next time it is found unsent it fails. */
 export const SEND_SWEEPS_MAX = 3;
 
