@@ -6,13 +6,23 @@
 --   tx
 --       .createQueryBuilder()
 --       .update(Message)
---       .set({ providerMessageId })
+--       .set({ providerMessageId, pendingSend: null })
 --       .where('id = :messageId AND account_id = :accountId AND direction = :outbound', {
 --       messageId,
 --       accountId,
 --       outbound: 'outbound',
 --   })
 --       .andWhere('(provider_message_id IS NULL OR provider_message_id = :providerMessageId)', { providerMessageId })
+--       .execute()
+
+-- MessagesRepository.countSweep
+-- typeorm:
+--   this.messages
+--       .createQueryBuilder()
+--       .update(Message)
+--       .set({ sendSweeps: () => 'send_sweeps + 1' })
+--       .where('id = :messageId AND send_sweeps = :seen', { messageId, seen })
+--       .andWhere("delivery_status = 'accepted' AND provider_message_id IS NULL")
 --       .execute()
 
 -- MessagesRepository.deleteUnsent
@@ -33,7 +43,12 @@
 --   tx
 --       .createQueryBuilder()
 --       .update(Message)
---       .set({ deliveryStatus: 'failed', errorCode: error.code, errorTitle: error.title || 'Delivery failed' })
+--       .set({
+--       deliveryStatus: 'failed',
+--       errorCode: error.code,
+--       errorTitle: error.title || 'Delivery failed',
+--       pendingSend: null,
+--   })
 --       .where('id = :messageId AND provider_message_id IS NULL AND direction = :outbound', {
 --       messageId,
 --       outbound: 'outbound',
@@ -61,6 +76,15 @@
 -- MessagesRepository.insertUnlessKnown
 -- typeorm:
 --   tx.createQueryBuilder().insert().into(Message).values(message).orIgnore().execute()
+
+-- MessagesRepository.keepSend
+-- typeorm:
+--   this.messages
+--       .createQueryBuilder()
+--       .update(Message)
+--       .set({ pendingSend: send } as QueryDeepPartialEntity<Message>)
+--       .where('id = :messageId AND provider_message_id IS NULL', { messageId })
+--       .execute()
 
 -- MessagesRepository.moveDeliveryStatus
 -- typeorm:
@@ -93,3 +117,13 @@
 --       order: { timestamp: 'DESC', id: 'DESC' },
 --       take: limit,
 --   })
+
+-- MessagesRepository.unsentBefore
+-- typeorm:
+--   this.messages
+--       .createQueryBuilder('m')
+--       .where("m.direction = 'outbound' AND m.delivery_status = 'accepted' AND m.provider_message_id IS NULL")
+--       .andWhere('m.timestamp < :before', { before })
+--       .orderBy('m.timestamp')
+--       .limit(limit)
+--       .getMany()

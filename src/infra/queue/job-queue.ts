@@ -1,7 +1,7 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { JobsOptions, Queue } from 'bullmq';
+import { Job, JobsOptions, Queue } from 'bullmq';
 import type { JobOf } from './job-data';
 import { JOB_QUEUE, JobName, QueueName } from './queue-names';
 
@@ -42,6 +42,11 @@ export class JobQueue {
       const state = await found.getState();
       return state === 'completed' || state === 'failed' || state === 'unknown' ? 'gone' : 'not-delayed';
     }
+  }
+
+  /** The job of this name and id while the queue holds it (waiting, delayed, running, or kept after failing). */
+  find<N extends JobName>(job: N, jobId: string) {
+    return this.queue(JOB_QUEUE[job]).getJob(jobId) as Promise<Job<JobOf<N>> | undefined>;
   }
 
   addBulk<N extends JobName>(job: N, items: ReadonlyArray<{ data: JobOf<N>; opts?: JobsOptions }>) {

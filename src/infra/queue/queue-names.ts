@@ -59,6 +59,11 @@ export enum JobName {
    * status webhook): one attempt of its send; data: SendMessageJobData (job id per message).
    */
   SendMessage = 'send-message',
+  /**
+   * Queues again the sends of outbound messages left unsent with no live job (a process died mid-send, the job was
+   * never queued or gave up on our side), from the request kept on the row; cluster-wide tick.
+   */
+  SweepUnsentMessages = 'sweep-unsent-messages',
   /** The chat agent answers one inbound user message; data: { messageId } (job id per message). */
   AnswerChatMessage = 'answer-chat-message',
   /** Steps every campaign with work due (start time, retries, window openings, auto-resume); cluster-wide tick. */
@@ -90,6 +95,7 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.RenewSubscriptions]: QueueName.Maintenance,
   [JobName.SimulateMessageStatus]: QueueName.Messaging,
   [JobName.SendMessage]: QueueName.Messaging,
+  [JobName.SweepUnsentMessages]: QueueName.Messaging,
   [JobName.AnswerChatMessage]: QueueName.Messaging,
   [JobName.CampaignTick]: QueueName.Campaigns,
   [JobName.AdvanceCampaign]: QueueName.Campaigns,

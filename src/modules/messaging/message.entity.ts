@@ -3,6 +3,7 @@ import { CreatedAt } from '../../common/entities/timestamps';
 import { MessageDirection } from './conversation.entity';
 import { MessageContext, MessageReferral } from './message-origin';
 import { MessagePayload } from './message-payload';
+import type { ResumableSend } from './providers/messaging-provider';
 
 /** `agent` (extension): a person's reply from the console, told apart from the bot's (README "Chat agent"). */
 export const SENDER_TYPES = ['user', 'bot', 'agent'] as const;
@@ -17,6 +18,10 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 @Index('ux_messages_account_provider_id', ['accountId', 'providerMessageId'], { unique: true })
 // Outbound media by id must name a file the account received (MessagesRepository.receivedMedia).
 @Index('ix_messages_account_media', ['accountId', 'mediaId'], { where: 'media_id IS NOT NULL' })
+// The outbound messages not yet taken by the provider, oldest first: what the send sweeper reads.
+@Index('ix_messages_unsent', ['timestamp'], {
+  where: "direction = 'outbound' AND delivery_status = 'accepted' AND provider_message_id IS NULL",
+})
 export class Message {
   @PrimaryColumn('uuid') id: string;
   @Column('uuid') organizationId: string;
@@ -47,6 +52,14 @@ export class Message {
    * from the queue, or waiting for the status webhook that names it).
    */
   @Column('text', { nullable: true }) providerMessageId: string | null;
+  /**
+   * Outbound, until the provider names the message: the provider's own request (ResumableSend: for WhatsApp the
+   * Graph body, bounded by the message's own bounds, and the number it goes from), from which the sweeper rebuilds
+   * a send whose job was lost (SendMessageSweep); cleared once the message is taken or failed.
+   */
+  @Column('jsonb', { nullable: true }) pendingSend: ResumableSend | null;
+  /** How many times the sweeper rebuilt this message's send (bounded: SEND_SWEEPS_MAX). */
+  @Column('integer', { default: 0 }) sendSweeps: number;
   @Column('text', { nullable: true }) templateName: string | null;
   @Column('text', { nullable: true }) templateLanguage: string | null;
   /** When the message was sent (outbound) or written by the user (inbound, as the provider reports it). */

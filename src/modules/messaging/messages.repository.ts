@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { World, worldWhere } from '../../common/auth/world';
 import { Tx } from '../../infra/database/tx';
 import { deliveryMoveCondition } from './delivery-status-transitions';
 import { DeliveryStatus, Message } from './message.entity';
-import { ProviderError } from './providers/messaging-provider';
+import { ProviderError, ResumableSend } from './providers/messaging-provider';
 
 /** A message as the provider names it in its status reports. */
 export interface ProviderMessageRef {
@@ -28,12 +29,15 @@ export interface MovedMessage {
   livemode: boolean;
 }
 
+/** A message as first stored: its send's request is kept by `keepSend`, once the provider has built it. */
+export type NewMessage = Omit<Partial<Message>, 'pendingSend'>;
+
 /** The SQL of `messages` read and sent by the API, and their delivery status moves. */
 @Injectable()
 export class MessagesRepository {
   constructor(@InjectRepository(Message) private readonly messages: Repository<Message>) {}
 
-  async insert(tx: Tx, message: Partial<Message>): Promise<void> {
+  async insert(tx: Tx, message: NewMessage): Promise<void> {
     await tx.insert(Message, message);
   }
 
@@ -41,7 +45,7 @@ export class MessagesRepository {
    * Stores a message the provider delivered, unless the account already holds one of its provider id (a webhook
    * delivered twice); true when stored.
    */
-  async insertUnlessKnown(tx: Tx, message: Partial<Message>): Promise<boolean> {
+  async insertUnlessKnown(tx: Tx, message: NewMessage): Promise<boolean> {
     const inserted = await tx.createQueryBuilder().insert().into(Message).values(message).orIgnore().execute();
     return inserted.raw.length > 0;
   }
@@ -119,7 +123,12 @@ export class MessagesRepository {
     const result = await tx
       .createQueryBuilder()
       .update(Message)
-      .set({ deliveryStatus: 'failed', errorCode: error.code, errorTitle: error.title || 'Delivery failed' })
+      .set({
+        deliveryStatus: 'failed',
+        errorCode: error.code,
+        errorTitle: error.title || 'Delivery failed',
+        pendingSend: null,
+      })
       .where('id = :messageId AND provider_message_id IS NULL AND direction = :outbound', {
         messageId,
         outbound: 'outbound',
@@ -140,7 +149,7 @@ export class MessagesRepository {
     const result = await tx
       .createQueryBuilder()
       .update(Message)
-      .set({ providerMessageId })
+      .set({ providerMessageId, pendingSend: null })
       .where('id = :messageId AND account_id = :accountId AND direction = :outbound', {
         messageId,
         accountId,
@@ -152,6 +161,43 @@ export class MessagesRepository {
   }
 
   /** Removes an outbound message the provider refused at once (no provider id): the send answers its refusal. */
+  /** Keeps the provider's request with an outbound message not yet taken: the sweeper rebuilds its send from it. */
+  async keepSend(messageId: string, send: ResumableSend): Promise<void> {
+    await this.messages
+      .createQueryBuilder()
+      .update(Message)
+      // jsonb typed as the provider's own shape, which TypeORM's deep-partial type cannot follow.
+      .set({ pendingSend: send } as QueryDeepPartialEntity<Message>)
+      .where('id = :messageId AND provider_message_id IS NULL', { messageId })
+      .execute();
+  }
+
+  /** Outbound messages stored before `before` and not taken by the provider, oldest first (the send sweeper's). */
+  unsentBefore(before: Date, limit: number): Promise<Message[]> {
+    return this.messages
+      .createQueryBuilder('m')
+      .where("m.direction = 'outbound' AND m.delivery_status = 'accepted' AND m.provider_message_id IS NULL")
+      .andWhere('m.timestamp < :before', { before })
+      .orderBy('m.timestamp')
+      .limit(limit)
+      .getMany();
+  }
+
+  /**
+   * Counts one rebuild of a message's send, from the count the sweeper read; false when another sweep counted it
+   * first or the message moved meanwhile (taken, failed): then this sweep leaves it alone.
+   */
+  async countSweep(messageId: string, seen: number): Promise<boolean> {
+    const result = await this.messages
+      .createQueryBuilder()
+      .update(Message)
+      .set({ sendSweeps: () => 'send_sweeps + 1' })
+      .where('id = :messageId AND send_sweeps = :seen', { messageId, seen })
+      .andWhere("delivery_status = 'accepted' AND provider_message_id IS NULL")
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
   async deleteUnsent(tx: Tx, messageId: string): Promise<void> {
     await tx
       .createQueryBuilder()

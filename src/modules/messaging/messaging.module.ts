@@ -48,6 +48,7 @@ import { MessagingSimulatorProvider } from './providers/simulator/messaging-simu
 import { RecordInboundMessageCommand } from './record-inbound-message.command';
 import { SendMessageCommand } from './send-message.command';
 import { SendMessageJob } from './send-message.job';
+import { SendMessageSweep } from './send-message.sweep';
 import { SendPacingRepository } from './send-pacing.repository';
 import { WhatsAppSendPacing } from './providers/whatsapp/whatsapp-send-pacing';
 import { WhatsAppCloudProvider } from './providers/whatsapp/whatsapp-cloud.provider';
@@ -95,6 +96,7 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     SendMessageCommand,
     // The send queue and the shared pace of WhatsApp sends.
     SendMessageJob,
+    SendMessageSweep,
     SendPacingRepository,
     WhatsAppSendPacing,
     WhatsAppWebhookService,

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
@@ -12,7 +12,7 @@ import { MessagesRepository } from './messages.repository';
 import { MessagingAccount } from './messaging-account.entity';
 import { MessagingAccountsRepository } from './messaging-accounts.repository';
 import { MessagingTemplatesRepository } from './messaging-templates.repository';
-import { MessagingProvider, Recipient, SendResult } from './providers/messaging-provider';
+import { MessagingProvider, Recipient, ResumableSend, SendResult } from './providers/messaging-provider';
 import { MessagingPlatforms } from './providers/messaging-platforms';
 import { previewOf } from './record-inbound-message.command';
 import { SendMessageJob } from './send-message.job';
@@ -39,6 +39,8 @@ type StoredContent = Pick<Message, 'messageType' | 'text' | 'livemode'> &
  */
 @Injectable()
 export class SendMessageCommand {
+  private readonly logger = new Logger(SendMessageCommand.name);
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly conversations: ConversationsRepository,
@@ -70,8 +72,8 @@ export class SendMessageCommand {
       );
     }
     if (dto.type === 'text') {
-      const messageId = await this.deliver(send, { messageType: 'text', text: dto.text, livemode }, (id) =>
-        provider.sendText({ account, to, text: dto.text, messageId: id }),
+      const messageId = await this.deliver(send, { messageType: 'text', text: dto.text, livemode }, (tag) =>
+        provider.sendText({ account, to, text: dto.text, ...tag }),
       );
       return { messageId, type: 'text' };
     }
@@ -90,8 +92,8 @@ export class SendMessageCommand {
       mediaUrl: dto.link ?? null,
       mediaId: dto.mediaId ?? null,
     };
-    const messageId = await this.deliver(send, content, (id) =>
-      send.provider.sendMedia({ account: send.account, to, mediaType: dto.type, media, messageId: id }),
+    const messageId = await this.deliver(send, content, (tag) =>
+      send.provider.sendMedia({ account: send.account, to, mediaType: dto.type, media, ...tag }),
     );
     return { messageId, type: dto.type };
   }
@@ -124,7 +126,7 @@ export class SendMessageCommand {
       templateName: template.name,
       templateLanguage: template.language,
     };
-    const messageId = await this.deliver(send, content, (id) =>
+    const messageId = await this.deliver(send, content, (tag) =>
       send.provider.sendTemplate({
         account: send.account,
         to,
@@ -136,7 +138,7 @@ export class SendMessageCommand {
             ? { type: 'text', text: header.text! }
             : { type: header.type, link: header.link, id: header.mediaId }),
         buttons: dto.buttons,
-        messageId: id,
+        ...tag,
       }),
     );
     return { messageId, type: 'template' as const, template: { name: template.name, language: template.language } };
@@ -161,12 +163,14 @@ export class SendMessageCommand {
    * - refused: the row is removed and the refusal answered (its provider code in details), nothing stays stored;
    * - `later` (paced, rate-limited, the provider's trouble, or unanswered): the conversation and account move as
    *   for a taken message and the send queue finishes the send (SendMessageJob); the caller gets the message,
-   *   still `accepted`, and its later fate by `message.sent` or `message.failed`.
+   *   still `accepted`, and its later fate by `message.sent` or `message.failed`. The provider's request is kept
+   *   on the row before the first attempt, so when the job cannot be queued the message is answered all the same
+   *   (it is stored and will be sent): the send sweeper (SendMessageSweep) queues it from the row.
    */
   private async deliver(
     send: Send,
     content: StoredContent,
-    attempt: (messageId: string) => Promise<SendResult>,
+    attempt: (tag: SendTag) => Promise<SendResult>,
   ): Promise<string> {
     const { conversation, account } = send;
     const id = uuidv7();
@@ -185,7 +189,8 @@ export class SendMessageCommand {
         ...content,
       }),
     );
-    const result = await attempt(id).catch(async (error: unknown) => {
+    const keep = (request: ResumableSend) => this.messages.keepSend(id, request);
+    const result = await attempt({ messageId: id, keep }).catch(async (error: unknown) => {
       await inTransaction(this.dataSource, (m) => this.messages.deleteUnsent(m, id));
       throw error;
     });
@@ -207,7 +212,9 @@ export class SendMessageCommand {
       await this.accounts.recordSent(m, account.id, now);
     });
     if (result.ok === 'later') {
-      await this.sendQueue.enqueue(id, result, result.reason === 'paced' ? 0 : 1);
+      await this.sendQueue.enqueue(id, result, result.reason === 'paced' ? 0 : 1).catch((error: unknown) => {
+        this.logger.error({ messageId: id, err: error }, 'Send job not queued; the send sweeper queues it');
+      });
       return id;
     }
     const ref = { accountId: account.id, providerMessageId: result.providerMessageId };
@@ -215,6 +222,12 @@ export class SendMessageCommand {
     await send.provider.afterStored(ref);
     return id;
   }
+}
+
+/** What every send carries for the stored message: our id, and where the provider keeps its request. */
+interface SendTag {
+  messageId: string;
+  keep: (request: ResumableSend) => Promise<void>;
 }
 
 interface Send {

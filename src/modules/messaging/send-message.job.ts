@@ -28,6 +28,8 @@ export interface SendMessageJobData {
   awaitingStatus: boolean;
 }
 
+export type SendJobState = 'live' | 'gave-up' | 'none';
+
 /** Attempts of a job that failed on our side (database or queue trouble), not the provider's answers. */
 const JOB_ATTEMPTS = 5;
 const jobIdOf = (messageId: string) => `send-${messageId}`;
@@ -44,6 +46,9 @@ const jobIdOf = (messageId: string) => `send-${messageId}`;
  * A send left unanswered may have reached the provider: the job then waits WHATSAPP_RECONCILE_WAIT_MS for the status
  * webhook that names the message (`biz_opaque_callback_data`); `reconcile` stores the id it carries and wakes the
  * job, which finds the id and ends without sending again. Only when no report came in that time is it sent again.
+ *
+ * The queue holds nothing the row cannot give again: the request is kept on the message (`pendingSend`), and a job
+ * that was never queued, was lost or gave up is queued again from it by SendMessageSweep (`requeue`).
  */
 @Injectable()
 export class SendMessageJob {
@@ -60,22 +65,46 @@ export class SendMessageJob {
 
   /** Queues the rest of a send that answered `later` (its first attempt made, or paced before it). */
   async enqueue(messageId: string, later: SendLater, attemptsMade: number): Promise<void> {
-    const data: SendMessageJobData = {
-      messageId,
-      resume: later.resume,
-      attempt: attemptsMade,
-      awaitingStatus: later.awaitingStatus,
-    };
+    await this.add(
+      { messageId, resume: later.resume, attempt: attemptsMade, awaitingStatus: later.awaitingStatus },
+      later.delayMs,
+    );
+  }
+
+  /**
+   * The state of the message's send job: `live` while it waits or runs, `gave-up` when it failed all its attempts
+   * (kept for inspection), `none` when the queue holds none (never queued, or lost with the queue's store).
+   */
+  async jobOf(messageId: string): Promise<SendJobState> {
+    const job = await this.jobs.find(JobName.SendMessage, jobIdOf(messageId));
+    if (!job) return 'none';
+    const state = await job.getState();
+    if (state === 'failed') return 'gave-up';
+    return state === 'completed' || state === 'unknown' ? 'none' : 'live';
+  }
+
+  /**
+   * Queues a send rebuilt from its row (`pendingSend`), replacing a job that gave up. Whether an earlier attempt
+   * reached the provider is unknown, so it is treated as unanswered: it waits `waitMs` (the provider's reconcile
+   * wait) for a status report naming the message, and is sent again only when none came.
+   */
+  async requeue(messageId: string, resume: ResumableSend, waitMs: number): Promise<void> {
+    const job = await this.jobs.find(JobName.SendMessage, jobIdOf(messageId));
+    if (job && (await job.getState()) === 'failed') await job.remove();
+    await this.add({ messageId, resume, attempt: 1, awaitingStatus: true }, waitMs);
+  }
+
+  private async add(data: SendMessageJobData, delayMs: number): Promise<void> {
     await this.jobs.add(JobName.SendMessage, data, {
-      jobId: jobIdOf(messageId),
-      delay: later.delayMs,
+      jobId: jobIdOf(data.messageId),
+      delay: delayMs,
       attempts: JOB_ATTEMPTS,
       backoff: { type: 'exponential', delay: 1000 },
       removeOnComplete: true,
       removeOnFail: 1000,
     });
     // A status webhook may have named the message before the job existed; its wake-up found nothing to promote.
-    if (later.awaitingStatus) await this.wakeIfNamed(messageId);
+    if (data.awaitingStatus) await this.wakeIfNamed(data.messageId);
   }
 
   /**

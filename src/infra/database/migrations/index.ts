@@ -54,6 +54,7 @@ import { CallsUnconfirmedPlacement1795840000000 } from './1795840000000-CallsUnc
 import { OutboundSendQueue1795850000000 } from './1795850000000-OutboundSendQueue';
 import { ScenarioRunsByScenario1795860000000 } from './1795860000000-ScenarioRunsByScenario';
 import { ChatAgentPlatform1795870000000 } from './1795870000000-ChatAgentPlatform';
+import { MessagePendingSend1795885000000 } from './1795885000000-MessagePendingSend';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -116,4 +117,5 @@ export const MIGRATIONS: Function[] = [
   OutboundSendQueue1795850000000,
   ScenarioRunsByScenario1795860000000,
   ChatAgentPlatform1795870000000,
+  MessagePendingSend1795885000000,
 ];

@@ -49,6 +49,11 @@ interface SendInput {
   to: Recipient;
   /** Our id of the message, stored before the send: the provider carries it so its reports name the message. */
   messageId: string;
+  /**
+   * Keeps the provider's request (as `resume` takes it) with the stored message before the first attempt, so a
+   * send whose process or job is lost can be rebuilt from the row. Providers that never defer need not call it.
+   */
+  keep?: (send: ResumableSend) => Promise<void>;
 }
 
 export interface SendTextInput extends SendInput {
@@ -109,6 +114,14 @@ export abstract class MessagingProvider {
    */
   resume(_account: MessagingAccount, _send: ResumableSend, _attempt: number): Promise<SendResult> {
     throw new Error(`${this.constructor.name} never defers a send`);
+  }
+
+  /**
+   * How long a send that may have reached the provider unanswered waits for a status report naming it before it is
+   * sent again (a rebuilt send waits this long too: its last attempt's fate is unknown). 0: never unanswered.
+   */
+  get unansweredWaitMs(): number {
+    return 0;
   }
 
   /**

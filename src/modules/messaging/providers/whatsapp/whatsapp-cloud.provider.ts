@@ -76,19 +76,24 @@ export class WhatsAppCloudProvider extends MessagingProvider {
     });
   }
 
+  override get unansweredWaitMs(): number {
+    return this.graph.settings.reconcileWaitMs;
+  }
+
   override resume(account: MessagingAccount, send: ResumableSend, attempt: number): Promise<SendResult> {
     const { phoneNumberId, body } = send as WhatsAppResumable;
     return this.attempt(account, phoneNumberId, body, attempt);
   }
 
-  /** Builds the Cloud API body (carrying our message id as `biz_opaque_callback_data`) and makes the first attempt. */
-  private post(input: SendTextInput | SendMediaInput | SendTemplateInput, part: SendPart): Promise<SendResult> {
+  /**
+   * Builds the Cloud API body (carrying our message id as `biz_opaque_callback_data`), has it kept with the stored
+   * message, and makes the first attempt.
+   */
+  private async post(input: SendTextInput | SendMediaInput | SendTemplateInput, part: SendPart): Promise<SendResult> {
     const { account } = input;
     const { phoneNumberId } = this.graph.credentialsOf(account);
     if (!phoneNumberId) {
-      return Promise.resolve(
-        rejected('MESSAGING_API_ERROR', `Messaging account ${account.id} has no WhatsApp phone-number id`),
-      );
+      return rejected('MESSAGING_API_ERROR', `Messaging account ${account.id} has no WhatsApp phone-number id`);
     }
     const body = {
       messaging_product: 'whatsapp',
@@ -98,6 +103,7 @@ export class WhatsAppCloudProvider extends MessagingProvider {
       // Meta echoes it in every status webhook of the message: how a send left unanswered is matched to its row.
       biz_opaque_callback_data: input.messageId,
     } as GraphSendBody;
+    await input.keep?.({ phoneNumberId, body } satisfies WhatsAppResumable);
     return this.attempt(account, phoneNumberId, body, 0);
   }
 
