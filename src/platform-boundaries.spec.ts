@@ -29,6 +29,15 @@ const ALLOWED: Record<string, string> = {
   'modules/call-outcomes/schema-example': 'an example value of a JSON schema (a pure function)',
   'modules/tools/call-tools': "a call's tools as data and their default messages",
   'modules/messaging/chat-agent/hand-off-keywords': 'whole-word matching (a pure function)',
+  'modules/messaging/providers/messaging-provider': 'the messaging port: MessagingProvider, SendResult, rejected',
+  'modules/messaging/providers/messaging-platforms': 'the messaging registry the messaging platform module binds',
+  'modules/messaging/messaging-credentials': "opens an account's sealed provider token (no rule of messaging)",
+  'modules/messaging/template-placeholders': "a template's placeholders (pure functions)",
+  'modules/messaging/message-payload': 'the kinds of message content (data and a pure function)',
+  'modules/messaging/messaging-accounts.service': 'ingress, until messaging has an ingress port',
+  'modules/messaging/record-inbound-message.command': 'ingress, until messaging has an ingress port',
+  'modules/messaging/delivery-status.service': 'ingress, until messaging has an ingress port',
+  'modules/messaging/send-message.job': 'ingress, until messaging has an ingress port',
 };
 
 interface Import {

@@ -1,11 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { isUuid } from '../../../../common/ids/id-param.pipe';
-import { SendMessageJob } from '../../send-message.job';
-import { DeliveryStatusService } from '../../delivery-status.service';
-import { DELIVERY_STATUSES, DeliveryStatus } from '../../message.entity';
-import { MessagingAccountsService } from '../../messaging-accounts.service';
-import { TEMPLATE_STATUSES, TemplateStatus } from '../../messaging-template.entity';
-import { RecordInboundMessageCommand } from '../../record-inbound-message.command';
+import { SendMessageJob } from '../../../messaging/send-message.job';
+import { DeliveryStatusService } from '../../../messaging/delivery-status.service';
+import { DELIVERY_STATUSES, DeliveryStatus } from '../../../messaging/message.entity';
+import { MessagingAccountsService } from '../../../messaging/messaging-accounts.service';
+import { TEMPLATE_STATUSES, TemplateStatus } from '../../../messaging/messaging-template.entity';
+import { RecordInboundMessageCommand } from '../../../messaging/record-inbound-message.command';
 import { readInbound } from './whatsapp-inbound';
 import { WhatsAppChangeValue, WhatsAppTemplateStatusValue, WhatsAppWebhookPayload } from './whatsapp-graph.types';
 import { WhatsAppGraphClient } from './whatsapp-graph-client';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { OnJob } from '../../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../../infra/queue/queue-names';
-import { DeliveryStatusService } from '../../delivery-status.service';
-import { DeliveryStatus } from '../../message.entity';
+import { DeliveryStatusService } from '../../../messaging/delivery-status.service';
+import { DeliveryStatus } from '../../../messaging/message.entity';
 
 declare module '../../../../infra/queue/job-data' {
   interface JobDataMap {
