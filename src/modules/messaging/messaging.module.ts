@@ -40,6 +40,8 @@ import { MessagingAccountsService } from './messaging-accounts.service';
 import { MessagingTemplate } from './messaging-template.entity';
 import { MessagingController } from './messaging.controller';
 import { MessagingEventBodies } from './messaging-event-bodies';
+import { MessagingIngress } from './providers/messaging-ingress';
+import { MessagingIngressApplier } from './providers/messaging-ingress-applier';
 import { MessagingPlatforms } from './providers/messaging-platforms';
 import { RecordInboundMessageCommand } from './record-inbound-message.command';
 import { SendMessageCommand } from './send-message.command';
@@ -85,8 +87,9 @@ import { SendMessageJob } from './send-message.job';
     MessagingMediaService,
     SyncTemplatesCommand,
     // Who carries an account's messages is the platform the account stores; its adapters are bound by
-    // platforms/messaging.
+    // platforms/messaging, whose ingress reports through MessagingIngress.
     MessagingPlatforms,
+    { provide: MessagingIngress, useClass: MessagingIngressApplier },
     // The chat agent (README "Chat agent").
     ChatAgentsService,
     ChatRepliesRepository,
@@ -114,10 +117,8 @@ import { SendMessageJob } from './send-message.job';
     // For the platform layer (platforms/messaging): the registry it binds and an account's sealed token.
     MessagingPlatforms,
     MessagingCredentials,
-    // What WhatsApp's webhook and the simulator's status reports apply.
-    RecordInboundMessageCommand,
-    DeliveryStatusService,
-    SendMessageJob,
+    // The port the messaging platforms' ingress reports through.
+    MessagingIngress,
   ],
 })
 export class MessagingModule {}
