@@ -37,6 +37,7 @@ import { OrganizationsModule } from './modules/organizations/organizations.modul
 import { OutboxModule } from './modules/outbox/outbox.module';
 import { PhoneNumbersModule } from './modules/phone-numbers/phone-numbers.module';
 import { ChatPlatformsModule } from './modules/platforms/chat/chat-platforms.module';
+import { MessagingPlatformsModule } from './modules/platforms/messaging/messaging-platforms.module';
 import { VoicePlatformsModule } from './modules/platforms/voice/voice-platforms.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { UsageModule } from './modules/usage/usage.module';
@@ -85,6 +86,7 @@ export class AppModule {
         WebhooksModule,
         UsageModule,
         MessagingModule,
+        MessagingPlatformsModule,
         ChatPlatformsModule,
         ScenariosModule,
         ConsoleModule,

@@ -5,8 +5,8 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
  * The platform layer's boundaries (docs/architecture.md, "Outside platforms"). Code under modules/platforms only
  * translates: what it needs of a domain comes on the row, through a port the domain implements, or as data, so it
  * never imports a domain's service, command, repository or job. The domains never import the platform layer (its
- * modules bind their adapters into the domains' registries). Messaging never reaches into the voice platforms or
- * the calls' voice port, and the voice platforms never import messaging.
+ * modules bind their adapters into the domains' registries). Messaging (the domain and its platforms) never reaches
+ * into the voice platforms or the calls' voice port, and the voice side never imports messaging.
  */
 const SRC = resolve(__dirname);
 
@@ -29,6 +29,13 @@ const ALLOWED: Record<string, string> = {
   'modules/call-outcomes/schema-example': 'an example value of a JSON schema (a pure function)',
   'modules/tools/call-tools': "a call's tools as data and their default messages",
   'modules/messaging/chat-agent/hand-off-keywords': 'whole-word matching (a pure function)',
+  'modules/messaging/providers/messaging-provider': 'the messaging port: MessagingProvider, SendResult, rejected',
+  'modules/messaging/providers/messaging-platforms': 'the messaging registry the messaging platform module binds',
+  'modules/messaging/providers/messaging-ingress':
+    'the port messaging ingress reports through: MessagingIngress, MessagingIngressEvent',
+  'modules/messaging/messaging-credentials': "opens an account's sealed provider token (no rule of messaging)",
+  'modules/messaging/template-placeholders': "a template's placeholders (pure functions)",
+  'modules/messaging/message-payload': 'the kinds of message content (data and a pure function)',
 };
 
 interface Import {
@@ -90,7 +97,8 @@ function domainToPlatforms(imports: Import[]): string[] {
 function messagingAndVoice(imports: Import[]): string[] {
   const voice = (file: string) =>
     file.startsWith('modules/platforms/voice/') || file.startsWith('modules/calls/voice/');
-  const messaging = (file: string) => file.startsWith('modules/messaging/');
+  const messaging = (file: string) =>
+    file.startsWith('modules/messaging/') || file.startsWith('modules/platforms/messaging/');
   return imports
     .filter(({ from, to }) => (messaging(from) && voice(to)) || (voice(from) && messaging(to)))
     .map(show)
@@ -130,9 +138,16 @@ describe('platform boundaries', () => {
           `export { SendMessageCommand } from '../../../messaging/send-message.command';`,
         ].join('\n'),
         'modules/platforms/chat/x/x-chat-platform.ts': `import { CasesService } from '../../../cases/cases.service';`,
+        'modules/platforms/messaging/x/x-webhook.service.ts': [
+          `import { DeliveryStatusService } from '../../../messaging/delivery-status.service';`,
+          `import { RecordInboundMessageCommand } from '../../../messaging/record-inbound-message.command';`,
+          `import { MessagingIngress } from '../../../messaging/providers/messaging-ingress';`,
+        ].join('\n'),
       });
       expect(platformToDomain(found)).toEqual([
         'modules/platforms/chat/x/x-chat-platform -> modules/cases/cases.service',
+        'modules/platforms/messaging/x/x-webhook.service -> modules/messaging/delivery-status.service',
+        'modules/platforms/messaging/x/x-webhook.service -> modules/messaging/record-inbound-message.command',
         'modules/platforms/voice/x/x-events.controller -> modules/calls/call-events.service',
         'modules/platforms/voice/x/x-events.controller -> modules/calls/calls.repository',
         'modules/platforms/voice/x/x-events.controller -> modules/calls/supervision/call-report-recovery.job',
@@ -165,14 +180,19 @@ describe('platform boundaries', () => {
           `import { resolveCall } from '../calls/call-resolution';`,
         ].join('\n'),
         'modules/platforms/voice/v.ts': `import { Message } from '../../messaging/message.entity';`,
+        'modules/platforms/messaging/x/x.ts': `import { VoicePlatforms } from '../../../calls/voice/voice-platforms';`,
+        'modules/calls/voice/w.ts': `import { X } from '../../platforms/messaging/x/x-webhook.service';`,
       });
       expect(domainToPlatforms(found)).toEqual([
         'modules/calls/calls.module -> modules/platforms/voice/x.module',
+        'modules/calls/voice/w -> modules/platforms/messaging/x/x-webhook.service',
         'modules/messaging/m -> modules/platforms/voice/vapi/vapi-voice.provider',
       ]);
       expect(messagingAndVoice(found)).toEqual([
+        'modules/calls/voice/w -> modules/platforms/messaging/x/x-webhook.service',
         'modules/messaging/m -> modules/calls/voice/voice-provider',
         'modules/messaging/m -> modules/platforms/voice/vapi/vapi-voice.provider',
+        'modules/platforms/messaging/x/x -> modules/calls/voice/voice-platforms',
         'modules/platforms/voice/v -> modules/messaging/message.entity',
       ]);
     });

@@ -7,8 +7,8 @@ import type {
 import { randomBytes } from 'node:crypto';
 import { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { hubSignature } from '../../src/modules/messaging/providers/whatsapp/whatsapp-signature';
-import type { GraphSendBody } from '../../src/modules/messaging/providers/whatsapp/whatsapp-graph.types';
+import { hubSignature } from '../../src/modules/platforms/messaging/whatsapp/whatsapp-signature';
+import type { GraphSendBody } from '../../src/modules/platforms/messaging/whatsapp/whatsapp-graph.types';
 import { MetaSchema } from './meta-schema';
 import { statusChange, webhookOf } from './whatsapp-webhooks';
 

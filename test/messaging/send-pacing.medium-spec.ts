@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { inTransaction } from '../../src/infra/database/tx';
-import { PaceRule, SendPacingRepository } from '../../src/modules/messaging/send-pacing.repository';
+import { PaceRule, SendPacingRepository } from '../../src/modules/platforms/messaging/whatsapp/send-pacing.repository';
 import { openTestDataSource } from '../support/test-data-source';
 
 /**

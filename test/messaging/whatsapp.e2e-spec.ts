@@ -1,4 +1,4 @@
-import { hubSignature } from '../../src/modules/messaging/providers/whatsapp/whatsapp-signature';
+import { hubSignature } from '../../src/modules/platforms/messaging/whatsapp/whatsapp-signature';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
 import { WHATSAPP_SEND, expectCapturedFixture } from '../support/captured-fixture';

@@ -20,7 +20,7 @@ export const VAPI_WIRE = (type: string): FixtureType => ({
 });
 
 export const WHATSAPP_SEND: FixtureType = {
-  import: `import type { GraphSendBody } from '../../../src/modules/messaging/providers/whatsapp/whatsapp-graph.types';`,
+  import: `import type { GraphSendBody } from '../../../src/modules/platforms/messaging/whatsapp/whatsapp-graph.types';`,
   type: 'GraphSendBody',
 };
 

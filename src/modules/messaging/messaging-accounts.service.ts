@@ -12,7 +12,7 @@ import { MessagingTemplatesRepository } from './messaging-templates.repository';
 import { isUniqueViolation } from '../../infra/database/pg-errors';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { World } from '../../common/auth/world';
-import type { ProviderTemplate } from './providers/whatsapp/whatsapp-template-reader';
+import type { ProviderTemplate } from './providers/messaging-provider';
 import { inTransaction } from '../../infra/database/tx';
 
 /**

@@ -5,7 +5,7 @@ import { uuidv7 } from '../../common/ids/uuid-v7';
 import { Tx } from '../../infra/database/tx';
 import { MessagingAccount } from './messaging-account.entity';
 import { MessagingTemplate, TemplateStatus } from './messaging-template.entity';
-import type { ProviderTemplate } from './providers/whatsapp/whatsapp-template-reader';
+import type { ProviderTemplate } from './providers/messaging-provider';
 
 /** Templates written per statement: one statement's parameters are bounded (65,535), and a template takes nine. */
 const TEMPLATE_WRITE_CHUNK = 1000;

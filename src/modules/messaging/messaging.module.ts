@@ -35,25 +35,18 @@ import { MessagingCredentials } from './messaging-credentials';
 import { MessagingMediaService } from './messaging-media.service';
 import { SealedTokensCheck } from './sealed-tokens-check';
 import { SyncTemplatesCommand } from './sync-templates.command';
-import { WhatsAppGraphClient } from './providers/whatsapp/whatsapp-graph-client';
-import { WhatsAppTemplateReader } from './providers/whatsapp/whatsapp-template-reader';
 import { MessagingAccount } from './messaging-account.entity';
 import { MessagingAccountsService } from './messaging-accounts.service';
 import { MessagingTemplate } from './messaging-template.entity';
 import { MessagingController } from './messaging.controller';
 import { MessagingEventBodies } from './messaging-event-bodies';
+import { MessagingIngress } from './providers/messaging-ingress';
+import { MessagingIngressApplier } from './providers/messaging-ingress-applier';
 import { MessagingPlatforms } from './providers/messaging-platforms';
-import { SimulatedStatusJob } from './providers/simulator/simulated-status.job';
-import { MessagingSimulatorProvider } from './providers/simulator/messaging-simulator.provider';
 import { RecordInboundMessageCommand } from './record-inbound-message.command';
 import { SendMessageCommand } from './send-message.command';
 import { SendMessageJob } from './send-message.job';
 import { SendMessageSweep } from './send-message.sweep';
-import { SendPacingRepository } from './send-pacing.repository';
-import { WhatsAppSendPacing } from './providers/whatsapp/whatsapp-send-pacing';
-import { WhatsAppCloudProvider } from './providers/whatsapp/whatsapp-cloud.provider';
-import { WhatsAppWebhookController } from './providers/whatsapp/whatsapp-webhook.controller';
-import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.service';
 
 @Module({
   imports: [
@@ -75,13 +68,7 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     CasesModule,
     AssistantsModule,
   ],
-  controllers: [
-    MessagingController,
-    AdminMessagingController,
-    WhatsAppWebhookController,
-    AdminChatAgentController,
-    ConversationMovesController,
-  ],
+  controllers: [MessagingController, AdminMessagingController, AdminChatAgentController, ConversationMovesController],
   providers: [
     ChatAgentsRepository,
     ConversationsRepository,
@@ -94,23 +81,17 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     DeliveryStatusService,
     RecordInboundMessageCommand,
     SendMessageCommand,
-    // The send queue and the shared pace of WhatsApp sends.
+    // The send queue.
     SendMessageJob,
     SendMessageSweep,
-    SendPacingRepository,
-    WhatsAppSendPacing,
-    WhatsAppWebhookService,
     MessagingCredentials,
     SealedTokensCheck,
     MessagingMediaService,
     SyncTemplatesCommand,
-    WhatsAppGraphClient,
-    WhatsAppTemplateReader,
-    SimulatedStatusJob,
-    MessagingSimulatorProvider,
-    WhatsAppCloudProvider,
-    // Who carries an account's messages is the platform the account stores.
+    // Who carries an account's messages is the platform the account stores; its adapters are bound by
+    // platforms/messaging, whose ingress reports through MessagingIngress.
     MessagingPlatforms,
+    { provide: MessagingIngress, useClass: MessagingIngressApplier },
     // The chat agent (README "Chat agent").
     ChatAgentsService,
     ChatRepliesRepository,
@@ -135,6 +116,11 @@ import { WhatsAppWebhookService } from './providers/whatsapp/whatsapp-webhook.se
     // For the platform layer (platforms/chat): the registry it binds and the scripts its adapters send.
     ChatPlatforms,
     ChatScripts,
+    // For the platform layer (platforms/messaging): the registry it binds and an account's sealed token.
+    MessagingPlatforms,
+    MessagingCredentials,
+    // The port the messaging platforms' ingress reports through.
+    MessagingIngress,
   ],
 })
 export class MessagingModule {}

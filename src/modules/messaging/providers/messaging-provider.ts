@@ -1,6 +1,7 @@
+import type { Readable } from 'node:stream';
 import { MediaKind } from '../message-payload';
 import { MessagingAccount } from '../messaging-account.entity';
-import { MessagingTemplate } from '../messaging-template.entity';
+import { MessagingTemplate, TemplateComponentSummary, TemplateStatus } from '../messaging-template.entity';
 
 /** How a provider may refuse a message; each maps one-to-one onto the public error code. */
 export type ProviderRejectionCode =
@@ -99,6 +100,23 @@ export interface StoredMessageRef {
   providerMessageId: string;
 }
 
+/** A message's media file as the provider serves it, streamed through (never stored). */
+export interface MediaStream {
+  body: Readable;
+  contentType: string;
+  length: number | null;
+}
+
+/** A template as the provider lists it, in the shape we store. */
+export interface ProviderTemplate {
+  providerTemplateId: string;
+  name: string;
+  language: string;
+  status: TemplateStatus;
+  body: string;
+  components: TemplateComponentSummary[];
+}
+
 /**
  * The one seam between the messaging rules and whoever carries the messages (the simulator or the WhatsApp
  * Cloud API). Providers never throw for a refusal: they return it, typed, so the command maps it to the API.
@@ -107,6 +125,17 @@ export abstract class MessagingProvider {
   abstract sendText(input: SendTextInput): Promise<SendResult>;
   abstract sendTemplate(input: SendTemplateInput): Promise<SendResult>;
   abstract sendMedia(input: SendMediaInput): Promise<SendResult>;
+
+  /**
+   * The file of a message's media, by the provider's media id. Refusals are the API's errors (`ApiError`), as the
+   * caller streams the file straight to the client.
+   */
+  abstract openMedia(account: MessagingAccount, mediaId: string): Promise<MediaStream>;
+
+  /** Every template of the account as the provider has it. Only asked of a provider that keeps templates. */
+  readTemplates(_account: MessagingAccount): Promise<ProviderTemplate[]> {
+    throw new Error(`${this.constructor.name} keeps no templates`);
+  }
 
   /**
    * Attempt number `attempt` (1 is the first retry) of a send that answered `later`. Only providers that answer

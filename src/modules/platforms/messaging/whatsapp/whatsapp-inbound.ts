@@ -1,6 +1,6 @@
 import { toE164 } from '../../../../common/validation/e164';
-import { MessageContext, MessageReferral } from '../../message-origin';
-import { MessageKind, MessagePayload, SharedContact, isMediaKind } from '../../message-payload';
+import type { MessageContext, MessageReferral } from '../../../messaging/message-origin';
+import { MessageKind, MessagePayload, SharedContact, isMediaKind } from '../../../messaging/message-payload';
 import { WhatsAppChangeValue, WhatsAppInboundMessage } from './whatsapp-graph.types';
 
 /** Bounds on what one shared-contacts message keeps (docs/providers.md). */

@@ -2,9 +2,11 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { CreateMessageTemplate, TemplateLanguage } from '@great-detail/whatsapp' with {
   'resolution-mode': 'import',
 };
-import { isPositional, templatePlaceholders } from '../../template-placeholders';
+import { isPositional, templatePlaceholders } from '../../../messaging/template-placeholders';
 import {
+  MediaStream,
   MessagingProvider,
+  ProviderTemplate,
   Recipient,
   ResumableSend,
   SendMediaInput,
@@ -13,11 +15,13 @@ import {
   SendTemplateInput,
   SendTextInput,
   rejected,
-} from '../messaging-provider';
+} from '../../../messaging/providers/messaging-provider';
 import { outcomeOf } from './whatsapp-error-codes';
 import { WhatsAppGraphClient } from './whatsapp-graph-client';
+import { WhatsAppMedia } from './whatsapp-media';
 import { WhatsAppSendPacing } from './whatsapp-send-pacing';
-import { MessagingAccount } from '../../messaging-account.entity';
+import { WhatsAppTemplateReader } from './whatsapp-template-reader';
+import { MessagingAccount } from '../../../messaging/messaging-account.entity';
 import type {
   GraphError,
   GraphMediaType,
@@ -46,8 +50,18 @@ export class WhatsAppCloudProvider extends MessagingProvider {
   constructor(
     private readonly graph: WhatsAppGraphClient,
     private readonly pacing: WhatsAppSendPacing,
+    private readonly media: WhatsAppMedia,
+    private readonly templates: WhatsAppTemplateReader,
   ) {
     super();
+  }
+
+  openMedia(account: MessagingAccount, mediaId: string): Promise<MediaStream> {
+    return this.media.open(account, mediaId);
+  }
+
+  override readTemplates(account: MessagingAccount): Promise<ProviderTemplate[]> {
+    return this.templates.read(account);
   }
 
   sendText(input: SendTextInput): Promise<SendResult> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { inTransaction } from '../../../../infra/database/tx';
-import { SendPacingRepository } from '../../send-pacing.repository';
+import { SendPacingRepository } from './send-pacing.repository';
 import { WhatsAppGraphClient } from './whatsapp-graph-client';
 
 /** Every this many reservations a process prunes the pacing rows no send is held by any more. */

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { MediaStream } from '../../messaging-media.service';
+import type { MediaStream } from '../../../messaging/providers/messaging-provider';
 
 /**
  * The file of a test message's media (README "Test mode"): the simulator keeps no files, so it serves a short

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Tx } from '../../infra/database/tx';
+import { Tx } from '../../../../infra/database/tx';
 
 /** One pacing rule: at most one send per `intervalMs` on average, `burst` of them back to back. */
 export interface PaceRule {

@@ -1,11 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { isUuid } from '../../../../common/ids/id-param.pipe';
-import { SendMessageJob } from '../../send-message.job';
-import { DeliveryStatusService } from '../../delivery-status.service';
-import { DELIVERY_STATUSES, DeliveryStatus } from '../../message.entity';
-import { MessagingAccountsService } from '../../messaging-accounts.service';
-import { TEMPLATE_STATUSES, TemplateStatus } from '../../messaging-template.entity';
-import { RecordInboundMessageCommand } from '../../record-inbound-message.command';
+import { DELIVERY_STATUSES, DeliveryStatus } from '../../../messaging/message.entity';
+import { TEMPLATE_STATUSES, TemplateStatus } from '../../../messaging/messaging-template.entity';
+import { MessagingIngress } from '../../../messaging/providers/messaging-ingress';
 import { readInbound } from './whatsapp-inbound';
 import { WhatsAppChangeValue, WhatsAppTemplateStatusValue, WhatsAppWebhookPayload } from './whatsapp-graph.types';
 import { WhatsAppGraphClient } from './whatsapp-graph-client';
@@ -22,8 +18,10 @@ function templateStatusOf(event: string | undefined): TemplateStatus | null {
 }
 
 /**
- * Applies a verified WhatsApp webhook: user messages (every kind) become inbound messages, statuses move
- * deliveryStatus (with Meta's error when failed), template status updates move the stored templates.
+ * Translates a verified WhatsApp webhook into messaging ingress events, in the order Meta listed them: user
+ * messages (every kind) as inbound messages, statuses as delivery reports (with Meta's error when failed),
+ * template status updates as template statuses. What it cannot translate it skips, as Meta expects an
+ * acknowledgement either way.
  */
 @Injectable()
 export class WhatsAppWebhookService {
@@ -31,10 +29,7 @@ export class WhatsAppWebhookService {
   private readonly processWideWabaId?: string;
 
   constructor(
-    private readonly accounts: MessagingAccountsService,
-    private readonly recordInbound: RecordInboundMessageCommand,
-    private readonly statuses: DeliveryStatusService,
-    private readonly sendQueue: SendMessageJob,
+    private readonly ingress: MessagingIngress,
     graph: WhatsAppGraphClient,
   ) {
     this.processWideWabaId = graph.settings.wabaId;
@@ -55,7 +50,7 @@ export class WhatsAppWebhookService {
   private async messages(value: WhatsAppChangeValue): Promise<void> {
     const phoneNumberId = value.metadata?.phone_number_id;
     if (!phoneNumberId) return;
-    const account = await this.accounts.findByPhoneNumberId(phoneNumberId);
+    const account = await this.ingress.findAccount(phoneNumberId);
     if (!account) {
       // Not ours (another app on the same business account): acknowledge, store nothing.
       this.logger.warn({ phoneNumberId }, 'WhatsApp webhook for an unknown phone-number id');
@@ -67,21 +62,20 @@ export class WhatsAppWebhookService {
         this.logger.warn({ id: message.id }, 'WhatsApp message naming no user (neither from nor user id); skipped');
         continue;
       }
-      await this.recordInbound.execute({ account, ...read });
+      await this.ingress.apply({ kind: 'inbound', message: { account, ...read } });
     }
     for (const status of value.statuses ?? []) {
       if (!status.id || !status.status || !REPORTED_STATUSES.includes(status.status)) continue;
-      // Our message id, echoed from the send: names the message even when the send's own answer never came.
-      const ours = status.biz_opaque_callback_data;
-      if (isUuid(ours)) await this.sendQueue.reconcile(account.id, ours, status.id);
       const error = status.errors?.[0];
-      await this.statuses.apply({
+      await this.ingress.apply({
+        kind: 'delivery-status',
         accountId: account.id,
         providerMessageId: status.id,
         status: status.status as DeliveryStatus,
-        error: error
-          ? { code: error.code ?? 0, title: error.title ?? error.message ?? error.error_data?.details ?? '' }
-          : undefined,
+        ...(error
+          ? { error: { code: error.code ?? 0, title: error.title ?? error.message ?? error.error_data?.details ?? '' } }
+          : {}),
+        ourMessageId: status.biz_opaque_callback_data ?? null,
       });
     }
   }
@@ -90,13 +84,13 @@ export class WhatsAppWebhookService {
     const status = templateStatusOf(value.event);
     const { message_template_name: name, message_template_language: language } = value;
     if (!status || !name || !language) return;
-    const changed = await this.accounts.setTemplateStatus(
+    await this.ingress.apply({
+      kind: 'template-status',
       wabaId,
-      wabaId === this.processWideWabaId,
+      processWide: wabaId === this.processWideWabaId,
       name,
       language,
       status,
-    );
-    this.logger.log({ wabaId, name, language, status, changed }, 'WhatsApp template status update');
+    });
   }
 }

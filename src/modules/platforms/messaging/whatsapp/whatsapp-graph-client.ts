@@ -5,8 +5,8 @@ import { pinnedGet } from '../../../../common/outbound-http/pinned-get';
 import { assertOutboundUrl } from '../../../../common/url-safety/assert-outbound-url';
 import { OutboundUrlPolicy } from '../../../../common/url-safety/outbound-url-policy';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
-import { MessagingAccount } from '../../messaging-account.entity';
-import { MessagingCredentials } from '../../messaging-credentials';
+import { MessagingAccount } from '../../../messaging/messaging-account.entity';
+import { MessagingCredentials } from '../../../messaging/messaging-credentials';
 import { WhatsAppConfig, isMediaHost, whatsAppConfig } from './whatsapp-config';
 import type { GraphError } from './whatsapp-graph.types';
 

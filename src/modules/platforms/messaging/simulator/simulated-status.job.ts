@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { OnJob } from '../../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../../infra/queue/queue-names';
-import { DeliveryStatusService } from '../../delivery-status.service';
-import { DeliveryStatus } from '../../message.entity';
+import { DeliveryStatus } from '../../../messaging/message.entity';
+import { MessagingIngress } from '../../../messaging/providers/messaging-ingress';
 
 declare module '../../../../infra/queue/job-data' {
   interface JobDataMap {
@@ -20,15 +20,15 @@ export interface SimulatedStatusJobData {
 }
 
 /**
- * One simulated status report: a delayed job, so reports survive a restart, applied through the same status
- * path as the real provider's webhook. Registered whatever the provider, as every job name needs a handler.
+ * One simulated status report: a delayed job, so reports survive a restart, applied through the same ingress
+ * as the real provider's webhook. Registered whatever the provider, as every job name needs a handler.
  */
 @Injectable()
 export class SimulatedStatusJob {
-  constructor(private readonly statuses: DeliveryStatusService) {}
+  constructor(private readonly ingress: MessagingIngress) {}
 
   @OnJob({ name: JobName.SimulateMessageStatus })
   async report(data: SimulatedStatusJobData): Promise<void> {
-    await this.statuses.apply(data);
+    await this.ingress.apply({ kind: 'delivery-status', ...data });
   }
 }

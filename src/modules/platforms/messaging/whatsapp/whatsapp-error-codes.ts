@@ -1,4 +1,4 @@
-import { ProviderRejectionCode } from '../messaging-provider';
+import { ProviderRejectionCode } from '../../../messaging/providers/messaging-provider';
 
 /**
  * What each of Meta's error codes means for a send (docs/providers.md has the table):

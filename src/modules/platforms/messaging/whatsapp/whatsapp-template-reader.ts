@@ -1,23 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../../../common/errors/api-error';
-import { MessagingAccount } from '../../messaging-account.entity';
-import { TEMPLATE_STATUSES, TemplateComponentSummary, TemplateStatus } from '../../messaging-template.entity';
+import { MessagingAccount } from '../../../messaging/messaging-account.entity';
+import type { ProviderTemplate } from '../../../messaging/providers/messaging-provider';
+import { TEMPLATE_STATUSES, TemplateComponentSummary } from '../../../messaging/messaging-template.entity';
 import { GraphResult, WhatsAppGraphClient } from './whatsapp-graph-client';
 import type { GraphTemplatesPage } from './whatsapp-graph.types';
 
 /** Bounds of one sync (docs/providers.md): Meta allows 250 templates per WhatsApp Business Account (6,000 when verified). */
 const PAGE_SIZE = 100;
 export const MAX_SYNCED_TEMPLATES = 6000;
-
-/** A template as Meta lists it, in the shape we store. */
-export interface ProviderTemplate {
-  providerTemplateId: string;
-  name: string;
-  language: string;
-  status: TemplateStatus;
-  body: string;
-  components: TemplateComponentSummary[];
-}
 
 /** Reads an account's templates from Meta: `GET /{waba-id}/message_templates`, every page. */
 @Injectable()

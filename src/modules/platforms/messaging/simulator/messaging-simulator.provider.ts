@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { JobQueue } from '../../../../infra/queue/job-queue';
 import { JobName } from '../../../../infra/queue/queue-names';
-import { templatePlaceholders, variablesMatch } from '../../template-placeholders';
+import { templatePlaceholders, variablesMatch } from '../../../messaging/template-placeholders';
+import { MessagingAccount } from '../../../messaging/messaging-account.entity';
 import {
+  MediaStream,
   MessagingProvider,
   Recipient,
   SendMediaInput,
@@ -12,7 +14,8 @@ import {
   SendTextInput,
   StoredMessageRef,
   rejected,
-} from '../messaging-provider';
+} from '../../../messaging/providers/messaging-provider';
+import { simulatedMedia } from './simulated-media';
 import { SIMULATED_STATUS_STEP_MS } from './simulated-status.job';
 
 /**
@@ -45,6 +48,10 @@ export class MessagingSimulatorProvider extends MessagingProvider {
       );
     }
     return this.accept();
+  }
+
+  async openMedia(_account: MessagingAccount, mediaId: string): Promise<MediaStream> {
+    return simulatedMedia(mediaId);
   }
 
   /**
