@@ -1,6 +1,10 @@
 import { JobQueue } from '../../src/infra/queue/job-queue';
 import { JobName, QueueName } from '../../src/infra/queue/queue-names';
-import { SEND_SWEEP_AFTER_MS, SEND_SWEEPS_MAX, SendMessageSweep } from '../../src/modules/messaging/send-message.sweep';
+import {
+  SEND_SWEEP_AFTER_MS,
+  SEND_SWEEPS_MAX,
+  SendMessageSweepJob,
+} from '../../src/modules/messaging/send-message-sweep.job';
 import { eventually } from './messaging-fixtures';
 import { statusChange, webhookOf } from './whatsapp-webhooks';
 import { PHONE_NUMBER_ID, WABA_ID, useWhatsAppWorld } from './whatsapp-world';
@@ -24,7 +28,7 @@ describe('messaging: WhatsApp unsent messages swept from PostgreSQL (strict fake
   });
 
   const queue = () => w.t.app.get(JobQueue).queue(QueueName.Messaging);
-  const sweep = () => w.t.app.get(SendMessageSweep).sweep();
+  const sweep = () => w.t.app.get(SendMessageSweepJob).sweep();
   const eventOf = (messageId: string, event: string) =>
     w.receiver.waitFor(() => w.eventsFor(messageId).some((e: { event: string }) => e.event === event));
   const row = async (id: string) =>

@@ -55,7 +55,7 @@ export class Message {
   /**
    * Outbound, until the provider names the message: the provider's own request (ResumableSend: for WhatsApp the
    * Graph body, bounded by the message's own bounds, and the number it goes from), from which the sweeper rebuilds
-   * a send whose job was lost (SendMessageSweep); cleared once the message is taken or failed.
+   * a send whose job was lost (SendMessageSweepJob); cleared once the message is taken or failed.
    */
   @Column('jsonb', { nullable: true }) pendingSend: ResumableSend | null;
   /** How many times the sweeper rebuilt this message's send (bounded: SEND_SWEEPS_MAX). */

@@ -46,7 +46,7 @@ import { MessagingPlatforms } from './providers/messaging-platforms';
 import { RecordInboundMessageCommand } from './record-inbound-message.command';
 import { SendMessageCommand } from './send-message.command';
 import { SendMessageJob } from './send-message.job';
-import { SendMessageSweep } from './send-message.sweep';
+import { SendMessageSweepJob } from './send-message-sweep.job';
 
 @Module({
   imports: [
@@ -83,7 +83,7 @@ import { SendMessageSweep } from './send-message.sweep';
     SendMessageCommand,
     // The send queue.
     SendMessageJob,
-    SendMessageSweep,
+    SendMessageSweepJob,
     MessagingCredentials,
     SealedTokensCheck,
     MessagingMediaService,

@@ -165,7 +165,7 @@ export class SendMessageCommand {
    *   for a taken message and the send queue finishes the send (SendMessageJob); the caller gets the message,
    *   still `accepted`, and its later fate by `message.sent` or `message.failed`. The provider's request is kept
    *   on the row before the first attempt, so when the job cannot be queued the message is answered all the same
-   *   (it is stored and will be sent): the send sweeper (SendMessageSweep) queues it from the row.
+   *   (it is stored and will be sent): the send sweeper (SendMessageSweepJob) queues it from the row.
    */
   private async deliver(
     send: Send,

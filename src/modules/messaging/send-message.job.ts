@@ -48,7 +48,7 @@ const jobIdOf = (messageId: string) => `send-${messageId}`;
  * job, which finds the id and ends without sending again. Only when no report came in that time is it sent again.
  *
  * The queue holds nothing the row cannot give again: the request is kept on the message (`pendingSend`), and a job
- * that was never queued, was lost or gave up is queued again from it by SendMessageSweep (`requeue`).
+ * that was never queued, was lost or gave up is queued again from it by SendMessageSweepJob (`requeue`).
  */
 @Injectable()
 export class SendMessageJob {

@@ -50,8 +50,8 @@ export function sweepActionOf(message: Pick<Message, 'pendingSend' | 'sendSweeps
  * counted on the row under a condition, so two sweeps never queue the same message twice.
  */
 @Injectable()
-export class SendMessageSweep {
-  private readonly logger = new Logger(SendMessageSweep.name);
+export class SendMessageSweepJob {
+  private readonly logger = new Logger(SendMessageSweepJob.name);
 
   constructor(
     private readonly messages: MessagesRepository,

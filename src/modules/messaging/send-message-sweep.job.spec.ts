@@ -1,4 +1,4 @@
-import { SEND_SWEEPS_MAX, sweepActionOf } from './send-message.sweep';
+import { SEND_SWEEPS_MAX, sweepActionOf } from './send-message-sweep.job';
 
 describe('sweepActionOf (what the send sweeper does with one unsent message)', () => {
   const kept = { pendingSend: { phoneNumberId: '1', body: {} }, sendSweeps: 0 };
