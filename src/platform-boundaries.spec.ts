@@ -74,7 +74,7 @@ const inDomain = (file: string) => file.startsWith('modules/') && !inPlatforms(f
 const show = ({ from, to }: Import) => `${from} -> ${to}`;
 
 /** Platform code importing a domain file it may not: anything but the allowed list, rows, shapes and types. */
-function platformToDomain(imports: Import[]): string[] {
+function forbiddenDomainImports(imports: Import[]): string[] {
   return imports
     .filter(({ from, to, typeOnly }) => {
       if (!inPlatforms(from) || !inDomain(to) || typeOnly || to in ALLOWED) return false;
@@ -109,7 +109,7 @@ describe('platform boundaries', () => {
   const imports = importsOf(Object.fromEntries(tsFiles(SRC).map((f) => [f, readFileSync(f, 'utf8')])));
 
   it('platform code imports of a domain only its ports, registries, rows, shapes and the listed data', () => {
-    expect(platformToDomain(imports)).toEqual([]);
+    expect(forbiddenDomainImports(imports)).toEqual([]);
   });
 
   it('no domain imports the platform layer', () => {
@@ -144,7 +144,7 @@ describe('platform boundaries', () => {
           `import { MessagingIngress } from '../../../messaging/providers/messaging-ingress';`,
         ].join('\n'),
       });
-      expect(platformToDomain(found)).toEqual([
+      expect(forbiddenDomainImports(found)).toEqual([
         'modules/platforms/chat/x/x-chat-platform -> modules/cases/cases.service',
         'modules/platforms/messaging/x/x-webhook.service -> modules/messaging/delivery-status.service',
         'modules/platforms/messaging/x/x-webhook.service -> modules/messaging/record-inbound-message.command',
@@ -166,7 +166,7 @@ describe('platform boundaries', () => {
         'modules/platforms/voice/x/x.module.ts': `import { CallsModule } from '../../../calls/calls.module';`,
         'modules/platforms/voice/x/x.controller.ts': `import { XDto } from '../../../calls/dto/x.dto';`,
       });
-      expect(platformToDomain(found)).toEqual([
+      expect(forbiddenDomainImports(found)).toEqual([
         'modules/platforms/voice/x/x-voice.provider -> modules/calls/calls.module',
       ]);
     });

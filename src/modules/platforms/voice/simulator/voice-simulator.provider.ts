@@ -54,7 +54,7 @@ export class VoiceSimulatorProvider extends VoiceProvider {
     return { kind: 'placed', providerCallId };
   }
 
-  /** Plays an inbound call already recorded with its simulator id (`apiCallId`); always answered (§4). */
+  /** Plays an inbound call already recorded with its simulator id (`apiCallId`); always answered (docs/contracts/simulator.md). */
   async answerInbound(call: Call & { apiCallId: string }): Promise<void> {
     await this.schedule(call, call.apiCallId, 'answered');
   }
