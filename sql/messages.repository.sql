@@ -27,7 +27,7 @@
 
 -- MessagesRepository.deleteUnsent
 -- typeorm:
---   tx
+--   manager
 --       .createQueryBuilder()
 --       .delete()
 --       .from(Message)
@@ -71,7 +71,7 @@
 
 -- MessagesRepository.insert
 -- typeorm:
---   tx.insert(Message, message)
+--   manager.insert(Message, message)
 
 -- MessagesRepository.insertUnlessKnown
 -- typeorm:

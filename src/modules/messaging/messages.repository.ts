@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { World, worldWhere } from '../../common/auth/world';
 import { Tx } from '../../infra/database/tx';
@@ -37,8 +37,9 @@ export type NewMessage = Omit<Partial<Message>, 'pendingSend'>;
 export class MessagesRepository {
   constructor(@InjectRepository(Message) private readonly messages: Repository<Message>) {}
 
-  async insert(tx: Tx, message: NewMessage): Promise<void> {
-    await tx.insert(Message, message);
+  /** One statement: `manager` may be a transaction's or, alone, the data source's (atomic by itself). */
+  async insert(manager: EntityManager, message: NewMessage): Promise<void> {
+    await manager.insert(Message, message);
   }
 
   /**
@@ -198,8 +199,9 @@ export class MessagesRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  async deleteUnsent(tx: Tx, messageId: string): Promise<void> {
-    await tx
+  /** One statement, like `insert`. */
+  async deleteUnsent(manager: EntityManager, messageId: string): Promise<void> {
+    await manager
       .createQueryBuilder()
       .delete()
       .from(Message)

@@ -175,27 +175,27 @@ export class SendMessageCommand {
     const { conversation, account } = send;
     const id = uuidv7();
     const now = new Date();
-    await inTransaction(this.dataSource, (m) =>
-      this.messages.insert(m, {
-        id,
-        organizationId: conversation.organizationId,
-        conversationId: conversation.id,
-        accountId: account.id,
-        direction: 'outbound',
-        senderType: send.senderType,
-        deliveryStatus: 'accepted',
-        providerMessageId: null,
-        timestamp: now,
-        ...content,
-      }),
-    );
+    // Single statements (the insert, and the delete when the send is refused) need no transaction of their own.
+    await this.messages.insert(this.dataSource.manager, {
+      id,
+      organizationId: conversation.organizationId,
+      conversationId: conversation.id,
+      accountId: account.id,
+      direction: 'outbound',
+      senderType: send.senderType,
+      deliveryStatus: 'accepted',
+      providerMessageId: null,
+      timestamp: now,
+      ...content,
+    });
+    const unstore = () => this.messages.deleteUnsent(this.dataSource.manager, id);
     const keep = (request: ResumableSend) => this.messages.keepSend(id, request);
     const result = await attempt({ messageId: id, keep }).catch(async (error: unknown) => {
-      await inTransaction(this.dataSource, (m) => this.messages.deleteUnsent(m, id));
+      await unstore();
       throw error;
     });
     if (result.ok === false) {
-      await inTransaction(this.dataSource, (m) => this.messages.deleteUnsent(m, id));
+      await unstore();
       const details = result.providerError
         ? [{ field: 'provider', message: result.providerError.title, providerCode: result.providerError.code }]
         : undefined;
