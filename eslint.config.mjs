@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'scripts/**', 'test/support/*.js', '*.config.js', '*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'scripts/**', 'test/support/*.js', 'test/support/generated/**', '*.config.js', '*.mjs'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

@@ -3,25 +3,17 @@
  * against real PostgreSQL without HTTP (test/**\/*.medium-spec.ts); end-to-end specs hit the running app over
  * HTTP (test/**\/*.e2e-spec.ts). Medium and e2e share the global setup (Jest runs one module once).
  */
-const tsJest = [
-  'ts-jest',
-  {
-    // CommonJS for Jest's module system; the app build uses tsconfig.build.json.
-    tsconfig: 'tsconfig.spec.json',
-    // Types are checked once for the whole project by `npm run typecheck` (CI runs it first); checking them again
-    // file by file in every worker was most of a cold run's compile time.
-    diagnostics: false,
-    // The same OpenAPI plugin `nest build` uses, so the app under test documents itself exactly as in production.
-    astTransformers: { before: ['<rootDir>/test/support/swagger-plugin-transformer.js'] },
-  },
-];
-
 /**
- * Unit specs test rules, not the app's OpenAPI metadata, and are type-checked by `npm run typecheck`: each file is
- * transpiled alone (isolatedModules), without building a TypeScript program per worker, which took most of the
- * unit suite's time. No decorator metadata either (nothing injects in a unit spec): an import used only as a
- * constructor's parameter type is then left out, so a command's spec loads the command, not its module's graph.
+ * Every file is transpiled alone (isolatedModules in tsconfig.spec.json): no TypeScript program per Jest worker.
+ * Types are checked once for the whole project by `npm run typecheck` (CI runs it first). A program per worker cost
+ * each new worker seconds of CPU and most of a gigabyte, and a fresh clone's first files a type-aware compile each.
+ * The OpenAPI metadata that @nestjs/swagger's compiler plugin gives `nest build` is generated once per run by the
+ * global setup instead (test/support/generated-sources.ts) and attached to the app under test.
  */
+const tsJest = ['ts-jest', { tsconfig: 'tsconfig.spec.json' }];
+// Nest's metadata generator writes node16-style relative imports (`./x.js`) of our TypeScript sources.
+const moduleNameMapper = { '^(\\.{1,2}/.*)\\.js$': '$1' };
+
 const tsJestUnit = ['ts-jest', { tsconfig: 'tsconfig.unit.json' }];
 
 /**
@@ -57,9 +49,8 @@ module.exports = {
   testTimeout: 120000,
   // A worker is replaced once it holds more than this after a test file: every e2e file boots a whole application
   // and the strict Vapi fake builds a TypeScript program over the SDK's declarations, and what a file leaves behind
-  // (module registries, compiled sources) added up to a worker running out of heap on a long run. Not lower: a
-  // worker starts at ~0.7 GB (ts-jest's TypeScript program for the app), and a new worker builds that program again
-  // (~10 s of CPU), which at 1 GB happened every two or three files. scripts/run-jest.js gives workers a 6 GB heap.
+  // (module registries, compiled sources) added up to a worker running out of heap on a long run. A new worker
+  // starts its module loading from nothing, so not lower than needed; scripts/run-jest.js gives workers a 6 GB heap.
   workerIdleMemoryLimit: '2.5GB',
   projects: [
     {
@@ -74,6 +65,7 @@ module.exports = {
       rootDir: __dirname,
       testMatch: ['<rootDir>/test/**/*.medium-spec.ts'],
       transform: { '^.+\\.ts$': tsJest },
+      moduleNameMapper,
       testEnvironment: 'node',
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
@@ -83,6 +75,7 @@ module.exports = {
       rootDir: __dirname,
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       transform: { '^.+\\.ts$': tsJest },
+      moduleNameMapper,
       testEnvironment: 'node',
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',

@@ -3,12 +3,14 @@ import { DataSource } from 'typeorm';
 import { runMigrations } from 'bullmq';
 import { dataSourceOptions } from '../../src/infra/database/data-source-options';
 import { TEMPLATE_DB, databaseUrl, dropTestDatabases, withAdminClient } from './databases';
+import { writeGeneratedSources } from './generated-sources';
 
 /**
  * Builds the template database once per run: our migrations plus BullMQ's PostgreSQL schema. Each test file
  * then clones it, so every file starts from the same migrated, empty state.
  */
 export default async function globalSetup(): Promise<void> {
+  await writeGeneratedSources();
   // What an interrupted earlier run of this checkout left behind.
   await dropTestDatabases();
   await withAdminClient(async (c) => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { parse } from 'yaml';
+import { GENERATED_DIR } from './generated-sources';
 
 /**
  * The committed OpenAPI document turned into a response validator. Every end-to-end response to a documented
@@ -24,7 +24,6 @@ export interface ContractOperation {
   literalSegments: number;
 }
 
-const DOCUMENT_PATH = join(__dirname, '..', '..', 'openapi', 'openapi.yaml');
 const REF_PREFIX = '#/components/schemas/';
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
@@ -60,8 +59,9 @@ export class OpenApiContract {
   private readonly ajv: Ajv;
   private readonly validators = new Map<string, ValidateFunction>();
 
-  constructor(documentPath = DOCUMENT_PATH) {
-    this.document = parse(readFileSync(documentPath, 'utf8'));
+  /** `name`: a committed document, openapi/<name>.yaml, read as the JSON the global setup made of it. */
+  constructor(name: 'openapi' | 'admin' = 'openapi') {
+    this.document = JSON.parse(readFileSync(join(GENERATED_DIR, `${name}.json`), 'utf8'));
     this.ajv = new Ajv({ strict: false, allErrors: true });
     addFormats(this.ajv);
     this.ajv.addSchema({ $id: 'doc', components: { schemas: toJsonSchema(this.document.components?.schemas ?? {}) } });
@@ -145,7 +145,7 @@ export function openApiContract(): OpenApiContract {
 let sharedAdmin: OpenApiContract | undefined;
 /** The admin API's document (openapi/admin.yaml): the console's backend is checked like the public API. */
 export function adminApiContract(): OpenApiContract {
-  return (sharedAdmin ??= new OpenApiContract(join(__dirname, '..', '..', 'openapi', 'admin.yaml')));
+  return (sharedAdmin ??= new OpenApiContract('admin'));
 }
 
 export class ContractViolation extends Error {

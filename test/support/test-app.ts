@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Pool } from 'pg';
+import { SwaggerModule } from '@nestjs/swagger';
 import { createApp } from '../../src/bootstrap/create-app';
 import { prepareInfrastructure } from '../../src/bootstrap/prepare-infrastructure';
 import { parseConfig } from '../../src/infra/config/app-config';
 import { TEST_REDIS_URL, createTestDatabase } from './databases';
+import { GENERATED_DIR } from './generated-sources';
 import { HttpClient } from './http';
 
 /** Random per run: production start-up (spawned by some suites) refuses a token published in the repository. */
@@ -64,6 +67,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.env,
   };
   const apps: NestFastifyApplication[] = [];
+  // The compiler plugin's OpenAPI metadata, as `nest build` gives it (test/support/generated-sources.ts).
+  await SwaggerModule.loadPluginMetadata((await import(join(GENERATED_DIR, 'swagger-metadata'))).default);
   const boot = async (env: Record<string, string>) => {
     const config = parseConfig(env);
     const infra = await prepareInfrastructure(config);

@@ -4414,6 +4414,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Deleted */
             204: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5109,6 +5110,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Cancelled */
             204: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7218,6 +7220,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Deleted */
             204: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -9025,6 +9028,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Lifted */
             204: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -11366,6 +11370,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Deleted */
             204: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -12362,6 +12367,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Deleted */
             204: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

@@ -8815,6 +8815,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Lifted */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -11108,6 +11109,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Deleted */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -12894,6 +12896,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Signed out */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -13387,6 +13390,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Deleted */
             204: {
                 headers: {
                     [name: string]: unknown;

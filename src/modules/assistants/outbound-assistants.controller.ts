@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../../common/auth/access.decorators';
 import { OrgId } from '../../common/auth/auth-context';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
@@ -74,6 +74,7 @@ export class OutboundAssistantsController {
 
   @Delete(':id')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Deleted' })
   @RequireScope('assistants:write')
   @ApiOperation({
     operationId: 'deleteOutboundAssistant',

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../../common/auth/access.decorators';
 import { KeyWorld, World } from '../../common/auth/world';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
@@ -90,6 +90,7 @@ export class CallsController {
 
   @Delete(':id')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Cancelled' })
   @RequireScope('calls:write')
   @ApiOperation({ operationId: 'cancelCall', summary: 'Cancel a new or scheduled call' })
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_STATE')

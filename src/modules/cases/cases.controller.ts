@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../../common/auth/access.decorators';
 import { OrgId } from '../../common/auth/auth-context';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
@@ -65,6 +65,7 @@ export class CasesController {
 
   @Delete(':id')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Deleted' })
   @RequireScope('cases:write')
   @ApiOperation({
     operationId: 'deleteCase',

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AdminOnly } from '../../common/auth/access.decorators';
 import { World } from '../../common/auth/world';
@@ -58,6 +58,7 @@ export class ConsoleDoNotCallController {
 
   @Delete(':number')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Lifted' })
   @ApiConsoleWorld()
   @ApiContractExtension()
   @ApiOperation({

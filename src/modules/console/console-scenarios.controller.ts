@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
 import { World } from '../../common/auth/world';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
@@ -93,6 +93,7 @@ export class ConsoleScenariosController {
 
   @Delete('scenarios/:id')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Deleted' })
   @ApiConsoleWorld()
   @ApiContractExtension()
   @ApiOperation({ operationId: 'adminDeleteScenario', summary: 'Delete a scenario (its runs stay readable)' })

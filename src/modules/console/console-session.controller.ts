@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminOnly, Public } from '../../common/auth/access.decorators';
 import { ApiDataResponse } from '../../common/openapi/api-data-response.decorator';
@@ -67,6 +67,7 @@ export class ConsoleSessionController {
 
   @Delete()
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Signed out' })
   @AdminOnly()
   @ApiOperation({ operationId: 'signOut', summary: 'Sign out: the session is revoked in the database at once' })
   @ApiErrors('UNAUTHORIZED', 'NOT_FOUND')

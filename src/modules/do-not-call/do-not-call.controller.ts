@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { RequireScope } from '../../common/auth/access.decorators';
 import { KeyWorld, World } from '../../common/auth/world';
@@ -76,6 +76,7 @@ export class DoNotCallController {
 
   @Delete(':number')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Lifted' })
   @RequireScope('do_not_call:write')
   @ApiContractExtension()
   @ApiOperation({

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../../common/auth/access.decorators';
 import { KeyWorld, World } from '../../common/auth/world';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
@@ -117,6 +117,7 @@ export class ScenariosController {
 
   @Delete(':id')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Deleted' })
   @RequireScope('cases:write')
   @ApiContractExtension()
   @ApiOperation({ operationId: 'deleteScenario', summary: 'Delete a scenario (its runs stay readable)' })

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/auth/access.decorators';
 import { IdParamPipe } from '../../common/ids/id-param.pipe';
 import { ApiDataResponse } from '../../common/openapi/api-data-response.decorator';
@@ -79,6 +79,7 @@ export class AdminToolsController {
 
   @Delete('tools/:id')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Deleted' })
   @ApiOperation({
     operationId: 'adminDeleteTool',
     summary: 'Delete a tool',

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../../common/auth/access.decorators';
 import { KeyWorld, World } from '../../common/auth/world';
 import { Idempotent } from '../../common/idempotency/idempotent.decorator';
@@ -62,6 +62,7 @@ export class WebhooksController {
 
   @Delete(':id')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Deleted' })
   @RequireScope('webhooks:write')
   @ApiOperation({
     operationId: 'deleteWebhook',

@@ -40,6 +40,9 @@ export class ListContactsQueryDto extends PageQueryDto {
       'Comma-separated tags; a contact matches when it has ANY of them (e.g. `vip,gold` lists contacts tagged vip ' +
       'or gold). Tag matching is exact and case-sensitive.',
     example: 'vip,gold',
+    // Each tag's bounds, stated here as well as by @Length: generated OpenAPI metadata keeps only literal bounds.
+    minLength: 1,
+    maxLength: CONTACT_LIMITS.tag,
   })
   @IsOptional()
   @splitTags

@@ -130,6 +130,9 @@ export class CreateScenarioDto {
     type: [String],
     minItems: 1,
     maxItems: B.turns,
+    // Each text's bounds, stated here as well as by @Length: generated OpenAPI metadata keeps only literal bounds.
+    minLength: 1,
+    maxLength: B.turnText,
     example: ['Hi, can I book for Tuesday?'],
     description: `The user's texts, in order; 1-${B.turns}, each 1-${B.turnText} characters`,
   })
