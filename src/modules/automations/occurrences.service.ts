@@ -2,12 +2,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { ThreadBudgetExceeded, askWithinBudget } from '../../common/concurrency/thread-budget';
 import type { OccurrenceAnswer, OccurrenceQuestion } from './occurrence-worker';
 
 /**
- * How long checking a new rule may compute before the answer is "no occurrence within 366 days" (docs/operations.md,
- * "Recurring schedules"). A rule with occurrences to come is answered in well under a millisecond; only a rule
- * that (nearly) never matches makes rrule walk years of periods.
+ * How long checking a new rule may compute (the thread's CPU time, src/common/concurrency/thread-budget.ts) before
+ * the answer is "no occurrence within 366 days" (docs/operations.md, "Recurring schedules"). A rule with occurrences
+ * to come is answered in well under a millisecond; only a rule that (nearly) never matches makes rrule walk years
+ * of periods.
  */
 export const RULE_CHECK_BUDGET_MS = 50;
 /**
@@ -15,9 +17,6 @@ export const RULE_CHECK_BUDGET_MS = 50;
  * not stop a schedule, and costless to the event loop all the same, which only waits for the thread's answer.
  */
 export const SCHEDULING_BUDGET_MS = 1000;
-
-/** The computation outlasted its budget: the thread was stopped, no occurrence is known. */
-class OccurrenceTimeout extends Error {}
 
 /**
  * Computes a recurrence rule's occurrences on a thread of its own, one question at a time, each with
@@ -44,7 +43,8 @@ export class OccurrencesService implements OnModuleInit, OnModuleDestroy {
 
   /**
    * The first occurrence of `rule` strictly after `after` (series anchored at `dtstart`, wall-clock times in
-   * `zone`); null when there is none. Throws OccurrenceTimeout past `budgetMs`, and the parse error of a bad rule.
+   * `zone`); null when there is none. Throws ThreadBudgetExceeded past `budgetMs` of the thread's computation (and
+   * stops the thread), and the parse error of a bad rule.
    */
   next(rule: string, zone: string, dtstart: Date, after: Date, budgetMs = SCHEDULING_BUDGET_MS): Promise<Date | null> {
     const question: OccurrenceQuestion = { rule, zone, dtstart: dtstart.getTime(), after: after.getTime() };
@@ -55,19 +55,12 @@ export class OccurrencesService implements OnModuleInit, OnModuleDestroy {
 
   private async ask(question: OccurrenceQuestion, budgetMs: number): Promise<Date | null> {
     const worker = await this.thread();
-    const answer = await new Promise<OccurrenceAnswer>((resolve, reject) => {
-      const answered = (message: OccurrenceAnswer) => {
-        clearTimeout(timer);
-        resolve(message);
-      };
-      const timer = setTimeout(() => {
-        worker.off('message', answered);
+    const answer = await askWithinBudget<OccurrenceAnswer>(worker, question, budgetMs).catch((error: unknown) => {
+      if (error instanceof ThreadBudgetExceeded) {
         this.worker = undefined;
         void worker.terminate();
-        reject(new OccurrenceTimeout(`no occurrence found within ${budgetMs} ms of computation`));
-      }, budgetMs);
-      worker.once('message', answered);
-      worker.postMessage(question);
+      }
+      throw error;
     });
     if ('error' in answer) throw new Error(answer.error);
     return answer.next === null ? null : new Date(answer.next);
