@@ -43,7 +43,10 @@ module.exports = {
   // With --coverage (npm run test:rules): the rule modules above, together (a global option: projects ignore it).
   collectCoverageFrom: RULE_MODULES,
   coverageThreshold: { global: { lines: 90, branches: 90 } },
-  maxWorkers: 2,
+  // Three on two cores: an end-to-end file mostly waits (simulated calls, deliveries, its app's timers), so two
+  // workers left the cores half idle; files on PostgreSQL queues, which hold ~43 connections each, run one at a
+  // time across workers (test/support/test-app.ts), so three stay under the server's 100 connections.
+  maxWorkers: 3,
   // A global option (projects do not take it): end-to-end hooks boot and stop whole applications, which on a
   // busy 2-core machine (CI beside other work) took over a minute. A harness limit, never an assertion.
   testTimeout: 120000,

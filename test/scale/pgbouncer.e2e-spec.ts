@@ -62,7 +62,11 @@ describe('PgBouncer in transaction pooling mode', () => {
     }, 80_000);
 
     it('holds no session state on pooled server connections: no session advisory lock, no LISTEN through it', async () => {
-      const { rows } = await t.db.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'`);
+      // pg_locks is the whole server's: the locks of this file's database only (other files run beside it).
+      const { rows } = await t.db.query(
+        `SELECT count(*)::int AS n FROM pg_locks
+          WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      );
       expect(rows[0].n).toBe(0);
       const { rows: listeners } = await t.db.query(
         `SELECT application_name FROM pg_stat_activity

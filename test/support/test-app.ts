@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import { SwaggerModule } from '@nestjs/swagger';
 import { createApp } from '../../src/bootstrap/create-app';
 import { prepareInfrastructure } from '../../src/bootstrap/prepare-infrastructure';
 import { parseConfig } from '../../src/infra/config/app-config';
-import { TEST_REDIS_URL, createTestDatabase } from './databases';
+import { TEST_REDIS_URL, TEST_SERVER_URL, createTestDatabase } from './databases';
 import { GENERATED_DIR } from './generated-sources';
 import { HttpClient } from './http';
 
@@ -46,6 +46,18 @@ export interface TestAppOptions {
  * the migrated template and its own queue prefix on the real Redis (or PostgreSQL queues).
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  // An app on PostgreSQL queues holds ~43 of the server's 100 connections (each queue its LISTEN and its pool),
+  // against ~7 on Redis: one such app at a time across the parallel test files, so they cannot add up past it.
+  const heavy = options.postgresQueues ? await holdAcrossWorkers('postgres-queue-app') : undefined;
+  return bootTestApp(options)
+    .catch(async (error: unknown) => {
+      await heavy?.release();
+      throw error;
+    })
+    .then((t) => ({ ...t, close: () => t.close().finally(() => heavy?.release()) }));
+}
+
+async function bootTestApp(options: TestAppOptions): Promise<TestApp> {
   const database = await createTestDatabase(options.server);
   const queuePrefix = `t${randomBytes(5).toString('hex')}`;
   const baseEnv: Record<string, string> = {
@@ -107,4 +119,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await database.drop();
     },
   };
+}
+
+/**
+ * Holds a PostgreSQL advisory lock named `name` on the test server until `release`: what the parallel Jest
+ * workers (separate processes) may not do at the same time.
+ */
+async function holdAcrossWorkers(name: string): Promise<{ release: () => Promise<void> }> {
+  const client = new Client({ connectionString: TEST_SERVER_URL });
+  await client.connect();
+  await client.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+  return { release: () => client.end() };
 }
