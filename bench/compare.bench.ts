@@ -11,7 +11,7 @@
  * process's resident memory.
  * Run: `npm run bench compare`. Knobs: BENCH_ROUTES (comma-separated, e.g. "POST /contacts"), BENCH_CPU_PROFILE_DIR
  * (our server writes a CPU profile there on exit), BENCH_DURATION, BENCH_CONNECTIONS, BENCH_CALLS, BENCH_CONTACTS,
- * BENCH_ORGS, BENCH_ROLES, BENCH_COMPILED, BENCH_SERVER_NODE_FLAGS, BENCH_SERVER_ENV, BENCH_IDLE_SECONDS. `npm run bench search-1m` is
+ * BENCH_ORGS, BENCH_ROLES, BENCH_COMPILED, BENCH_SERVER_NODE_FLAGS, BENCH_SERVER_ENV, BENCH_IDLE_SECONDS (idle seconds before the start-up and after-run memory readings). `npm run bench search-1m` is
  * the 1,000,000 contacts over 100 organizations preset (scripts/run-bench.js lists the presets).
  */
 import autocannon from 'autocannon';
@@ -152,6 +152,11 @@ async function main(): Promise<void> {
     );
     const oursUrl = `http://127.0.0.1:${appPort}`;
     await waitUp(`${oursUrl}/health`);
+    // What start-up alone leaves resident (modules, metadata, pools opened), before any load grows the heap.
+    if (IDLE_SECONDS > 0) {
+      await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+      console.log(`ours (${OUR_ROLES}) ${IDLE_SECONDS} s idle after start: ${memoryOf(children[0].pid)}`);
+    }
     const admin = new HttpClient(oursUrl, { authorization: `Bearer ${ADMIN_TOKEN}` });
     const org = await admin.post('/admin/v1/organizations', { name: 'Bench', profile: true });
     const keyRes = await admin.post(`/admin/v1/organizations/${org.body.data.id}/api-keys`, {
