@@ -164,7 +164,9 @@ export class PlatformFailover {
       if (failures === FAILOVER_THRESHOLD) {
         this.logger.warn({ platform: call.platform, failures, cooldownMs: this.cooldownMs }, 'platform.degraded');
       }
-    } else if (result.kind === 'placed') {
+    } else if (result.kind === 'placed' && call.platform !== 'simulator') {
+      // The simulator never fails to place (see placeOrWait), so it has no run of failures to end: its
+      // placements skip the statement, which locks the platform's row.
       const ended = await this.health.succeeded(call.platform);
       if (ended >= FAILOVER_THRESHOLD)
         this.logger.log({ platform: call.platform, failures: ended }, 'platform.recovered');
