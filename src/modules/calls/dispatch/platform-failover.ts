@@ -125,9 +125,12 @@ export class PlatformFailover {
     return this.config.platformFailoverCooldownMs;
   }
 
-  /** The number's fallback, for a live call whose number has one on another configured platform. */
+  /**
+   * The number's fallback, for a live call whose number has one on another configured platform. A call on the
+   * simulator never needs one (it never fails to place, see placeOrWait): its number is not read.
+   */
   private async fallbackOf(call: Call): Promise<NumberFallback | null> {
-    if (!call.livemode || call.direction !== 'outbound') return null;
+    if (!call.livemode || call.direction !== 'outbound' || call.platform === 'simulator') return null;
     const number = await this.numbers.findByNumber(call.callFrom);
     const fallback = number?.organizationId === call.organizationId ? number.fallback : null;
     return fallback && fallback.platform !== call.platform ? fallback : null;
