@@ -27,10 +27,9 @@ export class FollowUpRunner {
   async onCallFinished(world: World, call: FinishedCallPayload): Promise<void> {
     const { organizationId, livemode } = world;
     if (call.direction !== 'outbound' || !call.endedReason) return;
+    if (call.campaignId && (await this.campaigns.sourceTypeOf(call.campaignId)) === 'follow_up') return;
     const triggered = await this.followUps.triggeredBy(organizationId, call.endedReason, call.caseId);
     if (!triggered.length) return;
-    // Read only when some follow-up would run (most organizations have none): a follow-up's call starts no other.
-    if (call.campaignId && (await this.campaigns.sourceTypeOf(call.campaignId)) === 'follow_up') return;
     // The event's world: a test call's follow-up is a test campaign, so a test key never reaches a real provider,
     // even through an automation.
     for (const f of triggered) {
