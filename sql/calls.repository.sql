@@ -161,12 +161,12 @@ UPDATE calls SET status = $2, api_call_status = 'ended', api_call_id = COALESCE(
       transfer = COALESCE($13::jsonb, transfer), awaiting_report = $14, ended_at = now(), updated_at = now()
 WHERE id = $1 AND ${WHERE.live} RETURNING *;
 
--- CallsRepository.insert
+-- CallsRepository.insertMany
 -- typeorm:
---   tx.insert(Call, tx.create(Call, values))
+--   tx.insert(Call, values.map((v) => tx.create(Call, v)))
 
 -- typeorm:
---   tx.findOneByOrFail(Call, { id: values.id })
+--   tx.findBy(Call, { id: In(values.map((v) => v.id)) })
 
 -- CallsRepository.markStartedMany
 UPDATE calls c SET api_call_id = p.provider_call_id,

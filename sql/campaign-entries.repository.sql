@@ -41,8 +41,9 @@ SELECT e.id, $1, $2, e."to", e.contact_id, e.variable_values, e.time_zone, e.cas
     AS e(id uuid, "to" text, contact_id uuid, variable_values jsonb, time_zone text, case_version int);
 
 -- CampaignEntriesRepository.markDialled
-UPDATE campaign_entries SET status = $3, attempts = attempts + 1, current_call_id = $2,
-updated_at = now() WHERE id = $1 AND ${entryStatusIn(ENTRY_MOVES.dial.from)};
+UPDATE campaign_entries e SET status = $2, attempts = e.attempts + 1, current_call_id = d.call_id, updated_at = now()
+ FROM jsonb_to_recordset($1::jsonb) AS d(entry_id uuid, call_id uuid)
+WHERE e.id = d.entry_id AND ${entryStatusIn(ENTRY_MOVES.dial.from, 'e.status')};
 
 -- CampaignEntriesRepository.pageQuery
 -- typeorm:

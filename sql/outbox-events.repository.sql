@@ -15,7 +15,8 @@ SELECT ${OUTBOX_JOB_COLUMNS} FROM outbox_events
 WHERE relayed_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED;
 
 -- OutboxEventsRepository.find
-SELECT event_id, organization_id, livemode, type, data, occurred_at FROM outbox_events WHERE event_id = $1;
+SELECT event_id, organization_id, livemode, type, data, occurred_at, processed_at FROM outbox_events
+WHERE event_id = $1;
 
 -- OutboxEventsRepository.insertMany
 WITH inserted AS (

@@ -113,7 +113,7 @@ describe('campaign step (PostgreSQL)', () => {
   it('an outcome lands once, on an entry still in progress', async () => {
     const { entryIds } = await campaignWith(1);
     const [entryId] = entryIds;
-    await entries.markDialled(dataSource.manager, entryId, randomUUID());
+    await entries.markDialled(dataSource.manager, [{ entryId, callId: randomUUID() }]);
     const outcome = (status: 'done' | 'pending', endedReason: string) => ({
       id: entryId,
       status,
@@ -136,9 +136,9 @@ describe('campaign step (PostgreSQL)', () => {
   it('only a pending entry is dialled or skipped: one in progress stays as it is', async () => {
     const { entryIds } = await campaignWith(1);
     const [entryId] = entryIds;
-    await entries.markDialled(dataSource.manager, entryId, randomUUID());
+    await entries.markDialled(dataSource.manager, [{ entryId, callId: randomUUID() }]);
     // A second dial of an entry already in progress (a repeated step) changes nothing either.
-    await entries.markDialled(dataSource.manager, entryId, randomUUID());
+    await entries.markDialled(dataSource.manager, [{ entryId, callId: randomUUID() }]);
     await entries.skip(dataSource.manager, [{ id: entryId, reason: 'DO_NOT_CALL', detail: 'on the list' }]);
     const [row] = await dataSource.query('SELECT status, attempts, skip_reason FROM campaign_entries WHERE id = $1', [
       entryId,

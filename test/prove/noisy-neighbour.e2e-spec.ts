@@ -78,7 +78,7 @@ describe('noisy neighbour: the queue store', () => {
       `Redis bytes per contact.created event, 5 endpoints, maximal contact (${documentBytes} B): ${bytes} ` +
         `(+ ${streamBytes} in the capped events streams until they reach their cap)`,
     );
-    // What stays per event is the relay job (ids only, kept a day so a re-relayed event is recognised) and its
+    // What stays per event is the relay job (ids only, kept within the queue's window of completed jobs) and its
     // entry in the finished set. Before: 8,208 B for the six jobs kept a day (each delivery's too), and before
     // that six copies of the document (about 6 x 22 KB).
     expect(bytes).toBeGreaterThan(0);
@@ -107,7 +107,7 @@ describe('noisy neighbour: the queue store', () => {
     const providerCallId = rows[0].api_call_id as string;
     const keys = await redis.keys(`${t.queuePrefix}:voice-events:${providerCallId}-*`);
     expect(keys.length).toBeGreaterThanOrEqual(6);
-    // Played steps are kept a minute (other finished jobs a day): what they hold stays in Redis that long.
+    // Played steps are kept a minute, within the queue's window of completed jobs: what they hold stays that long.
     const bytes = await bytesOf(providerCallId);
     console.log(`Redis bytes for one simulated call (${keys.length} timeline jobs), 50,000-character prompt: ${bytes}`);
     // Before: each conversation step carried the prompt (about 5 x 50 KB); now each job is ids and timings.

@@ -8,11 +8,19 @@ import { QueueName } from './queue-names';
 import { QUEUE_CONNECTION } from './queue.tokens';
 
 /**
- * Finished jobs are kept a while (so a re-relayed event with the same job id is recognised) and then dropped.
+ * Completed jobs a queue keeps at most: a recent window for the queue dashboard, the same whatever the volume
+ * (Redis runs `noeviction`, so what a finished job leaves behind must not grow with the traffic). Nothing reads a
+ * completed job back for correctness: PostgreSQL records every outcome, and a relayed event re-enqueued after its
+ * job left is recognised by its `processed_at` (DomainEventFanoutService).
+ */
+export const KEPT_COMPLETED_JOBS = 1000;
+
+/**
+ * Completed jobs are kept a day within that window; failed ones a week, for inspection.
  * Jobs whose outcome PostgreSQL records (webhook attempts) leave at once: see deliveryJobOptions.
  */
 const DEFAULT_JOB_OPTIONS = {
-  removeOnComplete: { age: 24 * 3600, count: 50_000 },
+  removeOnComplete: { age: 24 * 3600, count: KEPT_COMPLETED_JOBS },
   removeOnFail: { age: 7 * 24 * 3600 },
 };
 

@@ -18,6 +18,20 @@ import { RecordNumberOutcomeCommand } from '../number-health/record-number-outco
 
 /** Calls recorded as started in one transaction at most. */
 const MAX_STARTED_BATCH = 100;
+/** Calls of one organization ended in one transaction at most (bounds how long its numbers' rows are held). */
+const MAX_ENDED_BATCH = 100;
+
+/** A processing call to end, with what its end records. */
+interface Ending {
+  callId: string;
+  providerCallId: string | null;
+  report: EndOfCallReport;
+  outcome: CallOutcome;
+  recovered: boolean;
+}
+
+/** The call an ending moved out of `processing` (null: another ending got there first), or why it failed. */
+type EndingResult = { ended: Call | null } | { error: unknown };
 /** Every dispatch placed at that moment shares the batch, whatever its organization: no lock is taken but the rows'. */
 const ALL_CALLS = '';
 
@@ -37,6 +51,8 @@ export class CallEventsService {
     (_, placed) => this.startedMany(placed),
     MAX_STARTED_BATCH,
   );
+  /** The calls of one organization ending at the same moment end in a transaction per batch. */
+  private readonly endings = new KeyedBatcher<Ending, EndingResult>((_, batch) => this.endMany(batch), MAX_ENDED_BATCH);
 
   constructor(
     private readonly dataSource: DataSource,
@@ -177,25 +193,79 @@ export class CallEventsService {
         providerCallId: call.apiCallId ?? providerCallId,
       });
     }
-    const finished = await inTransaction(this.dataSource, async (m) => {
-      // The row lock taken here keeps the call in `processing` for the terminal update below.
-      if (providerCallId) await this.markStarted(m, [{ callId, providerCallId }]);
-      const ended = await this.calls.finish(m, callId, providerCallId, report, outcome, recovered);
-      if (!ended) return null;
-      await this.outbox.record(m, ended, report.failed ? 'call.failed' : 'call.ended', finishedCallPayload(ended));
-      // Counted once, with the move that finished the call (docs/number-health.md).
-      if (ended.direction === 'outbound') {
-        await this.numberOutcomes.execute(m, {
-          ...ended,
-          status: report.failed ? 'error' : 'ended',
-          endedAt: ended.endedAt!,
-        });
-      }
-      this.logger.debug({ callId, status: ended.status, endedReason: ended.endedReason }, 'Call finished');
-      return ended;
+    const ending = await this.endings.submit(call.organizationId, {
+      callId,
+      providerCallId,
+      report,
+      outcome,
+      recovered,
     });
+    if ('error' in ending) throw ending.error;
     // Its slot is free: calls waiting for admission go on (a lost wake-up is repaired by the sweeper).
-    if (finished) await this.admission.slotFreed(finished.organizationId);
+    if (ending.ended) await this.admission.slotFreed(ending.ended.organizationId);
+  }
+
+  /**
+   * One transaction for a batch of one organization's endings; if it fails, one per ending, so each gets its own
+   * outcome. Every call of a number waits for that number's health row (RecordNumberOutcomeCommand), locked until
+   * the commit: calls ending together share one hold of it and one commit instead of queueing for it one by one.
+   */
+  private async endMany(batch: Ending[]): Promise<EndingResult[]> {
+    if (batch.length > 1) {
+      try {
+        const ended = await inTransaction(this.dataSource, (m) => this.end(m, batch));
+        return ended.map((c) => ({ ended: c }));
+      } catch {
+        // Ended one by one below: a transaction that failed wrote nothing.
+      }
+    }
+    const results: EndingResult[] = [];
+    for (const e of batch) {
+      results.push(
+        await inTransaction(this.dataSource, (m) => this.end(m, [e])).then(
+          ([ended]) => ({ ended }),
+          (error: unknown) => ({ error }),
+        ),
+      );
+    }
+    return results;
+  }
+
+  /** Moves the calls out of `processing`, each firing call.ended or call.failed and counted for its number once. */
+  private async end(m: Tx, batch: readonly Ending[]): Promise<(Call | null)[]> {
+    // The row locks taken here keep the calls in `processing` for the terminal updates below.
+    const placed = batch.flatMap((e) =>
+      e.providerCallId ? [{ callId: e.callId, providerCallId: e.providerCallId }] : [],
+    );
+    if (placed.length) await this.markStarted(m, placed);
+    const ended: (Call | null)[] = [];
+    for (const e of batch)
+      ended.push(await this.calls.finish(m, e.callId, e.providerCallId, e.report, e.outcome, e.recovered));
+    await this.outbox.recordMany(
+      m,
+      batch.flatMap((e, i) => {
+        const call = ended[i];
+        if (!call) return [];
+        this.logger.debug({ callId: call.id, status: call.status, endedReason: call.endedReason }, 'Call finished');
+        return [
+          { owner: call, type: e.report.failed ? 'call.failed' : 'call.ended', payload: finishedCallPayload(call) },
+        ];
+      }),
+    );
+    // Counted once, with the move that finished the call (docs/number-health.md); in number order, so batches
+    // running side by side take the numbers' rows in the same order.
+    const outbound = batch
+      .map((e, i) => ({ e, call: ended[i] }))
+      .filter((x): x is { e: Ending; call: Call } => x.call?.direction === 'outbound')
+      .sort((a, b) => a.call.callFrom.localeCompare(b.call.callFrom));
+    for (const { e, call } of outbound) {
+      await this.numberOutcomes.execute(m, {
+        ...call,
+        status: e.report.failed ? 'error' : 'ended',
+        endedAt: call.endedAt!,
+      });
+    }
+    return ended;
   }
 
   /**

@@ -43,11 +43,38 @@ export class CallReferences {
 
   /** The contact is the call's world's (data); the case and assistant the organization's (configuration). */
   async load(tx: Tx, world: World, ids: CallReferenceIds): Promise<LoadedCallReferences> {
-    const { organizationId } = world;
+    return this.loadSharing(tx, world, ids, new Map());
+  }
+
+  /**
+   * `load` for one of several calls made together (a dialer's step): what does not depend on the contact (the
+   * case, the assistant, the voice) is read once per distinct case, version and assistant, kept in `shared`.
+   */
+  async loadSharing(
+    tx: Tx,
+    world: World,
+    ids: CallReferenceIds,
+    shared: Map<string, Promise<Omit<LoadedCallReferences, 'contact'>>>,
+  ): Promise<LoadedCallReferences> {
     if (ids.caseVersion != null && !ids.caseId) throw ApiError.validation('caseVersion', 'caseVersion needs caseId');
     // Every read on the inserting transaction's connection: a read that took a second connection while this one
     // is held would deadlock the pool once as many creations as connections run together.
     const contact = ids.contactId ? await this.contacts.getIn(tx, world, ids.contactId) : null;
+    const key = `${ids.caseId ?? ''}/${ids.caseVersion ?? ''}/${ids.assistantConfigId ?? ''}`;
+    let configuration = shared.get(key);
+    if (!configuration) {
+      configuration = this.configuration(tx, world.organizationId, ids);
+      shared.set(key, configuration);
+    }
+    return { contact, ...(await configuration) };
+  }
+
+  /** The case (with its tools), the assistant and the voice a call is made with. */
+  private async configuration(
+    tx: Tx,
+    organizationId: string,
+    ids: CallReferenceIds,
+  ): Promise<Omit<LoadedCallReferences, 'contact'>> {
     const kase = ids.caseId ? await this.cases.getForCall(tx, organizationId, ids.caseId, ids.caseVersion) : null;
     const assistant = ids.assistantConfigId
       ? await this.assistants.getForCall(tx, organizationId, ids.assistantConfigId)
@@ -57,7 +84,6 @@ export class CallReferences {
     // The voice comes from the named assistant, else the organization's default one (which the texts never do).
     const voice = assistant ?? (await this.assistants.getDefaultIn(tx, organizationId));
     return {
-      contact,
       case: kase ? { ...kase.case, prompt: kase.prompt, tools } : null,
       assistant,
       voiceSettings: voiceSettingsOf(voice),

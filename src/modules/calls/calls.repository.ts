@@ -96,9 +96,22 @@ export class CallsRepository {
 
   /** Inserts a new call (outbound `new`/`scheduled`, inbound `processing`) and reads it back with its defaults. */
   async insert(tx: EntityManager, values: NewCall): Promise<Call> {
-    if (!INITIAL_CALL_STATUSES.includes(values.status)) throw new Error(`A call cannot start as ${values.status}`);
-    await tx.insert(Call, tx.create(Call, values));
-    return tx.findOneByOrFail(Call, { id: values.id });
+    const [call] = await this.insertMany(tx, [values]);
+    return call;
+  }
+
+  /** Several calls in one statement (a dialer's step), read back in the given order. */
+  async insertMany(tx: EntityManager, values: readonly NewCall[]): Promise<Call[]> {
+    if (!values.length) return [];
+    for (const v of values) {
+      if (!INITIAL_CALL_STATUSES.includes(v.status)) throw new Error(`A call cannot start as ${v.status}`);
+    }
+    await tx.insert(
+      Call,
+      values.map((v) => tx.create(Call, v)),
+    );
+    const inserted = new Map((await tx.findBy(Call, { id: In(values.map((v) => v.id)) })).map((c) => [c.id, c]));
+    return values.map((v) => inserted.get(v.id)!);
   }
 
   // ---- status moves (CALL_MOVES)

@@ -15,10 +15,24 @@ import { CallBilling } from '../usage/call-billing.port';
 import type { VoicemailPolicy } from '../call-outcomes/voicemail-policy';
 import { Call } from './call.entity';
 import { CallReferences, LoadedCallReferences } from './call-references';
-import { CallsRepository } from './calls.repository';
+import { CallsRepository, NewCall } from './calls.repository';
 import { MissingRequiredVariableError, RenderedTooLongError, resolveCall } from './call-resolution';
 import { CallDispatchQueue } from './dispatch/call-dispatch-queue';
 import { CreateCallDto } from './dto/create-call.dto';
+
+/** The campaign a dialer's calls belong to: they take its mode and voicemail policy. */
+export type DialerCampaign = { id: string; livemode: boolean; voicemail?: VoicemailPolicy | null };
+
+/** The calls of one dialer step, made by `CreateCallCommand.dialerCallsIn`. */
+export interface DialerCalls {
+  /**
+   * Resolves a call and keeps it for `insert`; its id. Rejects with an ApiError, before any write, when the call
+   * cannot be made (a deleted contact or case, a required variable without a value).
+   */
+  add(dto: CreateCallDto): Promise<string>;
+  /** Inserts every call added, in one statement. */
+  insert(): Promise<void>;
+}
 
 const BLOCKED_MESSAGE = {
   OUTBOUND_MINUTES_EXHAUSTED: 'No billable outbound minute is available',
@@ -33,8 +47,8 @@ const BLOCKED_MESSAGE = {
  *   (a future scheduledAt, an owned number, a plan and a minute for a live call, the destination rules, the
  *   do-not-call ledger); its dispatch is enqueued after the commit (if that enqueue is lost, the sweeper finds
  *   the due call in PostgreSQL).
- * - `executeIn`: a dialer's call (campaigns, schedules, follow-ups; extension) inside the dialer's transaction (a
- *   required `Tx`), carrying its campaign and its mode; admission, the destination rules, the do-not-call ledger
+ * - `dialerCallsIn`: a dialer's calls (campaigns, schedules, follow-ups; extension) inside the dialer's
+ *   transaction (a required `Tx`), carrying their campaign and its mode; admission, the destination rules, the do-not-call ledger
  *   and the minutes are checked at dispatch as for any call, and the caller enqueues the dispatch after its
  *   commit (or leaves it to the sweeper).
  * A test-mode call (`livemode` false) is free: it needs no plan and no minute, and runs on the simulator.
@@ -84,15 +98,31 @@ export class CreateCallCommand {
     return call;
   }
 
-  /** A dialer's call, inserted as `new` in the dialer's transaction; a campaign's calls take its mode. */
-  async executeIn(
-    tx: Tx,
-    organizationId: string,
-    dto: CreateCallDto,
-    campaign: { id: string; livemode: boolean; voicemail?: VoicemailPolicy | null },
-  ): Promise<Call> {
-    const refs = await this.references.load(tx, { organizationId, livemode: campaign.livemode }, dto);
-    return this.insert(tx, organizationId, dto, refs, campaign);
+  /**
+   * A dialer's calls, inserted as `new` in the dialer's transaction; a campaign's calls take its mode. Each is
+   * resolved on its own as it is added, what they share is read once, and all are inserted in one statement.
+   */
+  dialerCallsIn(tx: Tx, organizationId: string, campaign: DialerCampaign): DialerCalls {
+    const shared = new Map<string, Promise<Omit<LoadedCallReferences, 'contact'>>>();
+    const numbers = new Map<string, Promise<PhoneNumber | null>>();
+    const drafts: NewCall[] = [];
+    const world = { organizationId, livemode: campaign.livemode };
+    return {
+      add: async (dto) => {
+        const refs = await this.references.loadSharing(tx, world, dto, shared);
+        let number = numbers.get(dto.from);
+        if (!number) {
+          number = this.numbers.findOwnedIn(tx, organizationId, dto.from);
+          numbers.set(dto.from, number);
+        }
+        const draft = this.draft(organizationId, dto, refs, campaign, await number);
+        drafts.push(draft);
+        return draft.id;
+      },
+      insert: async () => {
+        await this.calls.insertMany(tx, drafts);
+      },
+    };
   }
 
   private async insert(
@@ -102,15 +132,26 @@ export class CreateCallCommand {
     refs: LoadedCallReferences,
     campaign: { id: string | null; livemode: boolean; voicemail?: VoicemailPolicy | null },
   ): Promise<Call> {
+    const number = await this.numbers.findOwnedIn(tx, organizationId, dto.from);
+    return this.calls.insert(tx, this.draft(organizationId, dto, refs, campaign, number));
+  }
+
+  /** The row of a new call, resolved from its request and references, with its number as it is now. */
+  private draft(
+    organizationId: string,
+    dto: CreateCallDto,
+    refs: LoadedCallReferences,
+    campaign: { id: string | null; livemode: boolean; voicemail?: VoicemailPolicy | null },
+    number: PhoneNumber | null,
+  ): NewCall {
     const scheduledAt = dto.scheduledAt ? new Date(dto.scheduledAt) : null;
     const { voiceSettings, caseVersion, ...references } = refs;
     const resolved = this.resolve({ request: dto, ...references, campaignVoicemail: campaign.voicemail });
     // The platform is chosen here, once (docs/providers.md, "The platform per number"): a test-world call plays
     // on the simulator; a live one on its number's platform (a number gone since: the default platform, whose
     // placement then refuses it). What placement needs of the number and the assistant is copied with it.
-    const number = await this.numbers.findOwnedIn(tx, organizationId, dto.from);
     const platform = campaign.livemode ? (number?.platform ?? this.config.voiceProvider) : 'simulator';
-    return this.calls.insert(tx, {
+    return {
       id: uuidv7(),
       organizationId,
       status: scheduledAt ? 'scheduled' : 'new',
@@ -128,7 +169,7 @@ export class CreateCallCommand {
       providerNumberId: number?.providerId ?? null,
       voiceSettings,
       ...resolved,
-    });
+    };
   }
 
   private resolve(input: Parameters<typeof resolveCall>[0]) {

@@ -2,19 +2,29 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { uuidv7 } from '../../common/ids/uuid-v7';
 import { CampaignAttempt } from './campaign-attempt.entity';
+import type { DialledEntry } from './campaign-entries.repository';
 
 /** The SQL of `campaign_attempts`. */
 @Injectable()
 export class CampaignAttemptsRepository {
-  /** Fails on a second insert of the same (entry, attempt): the once-per-attempt guarantee. */
-  async insert(
+  /** A step's attempts, in one statement; fails on a second insert of the same (entry, attempt): the once-per-attempt guarantee. */
+  async insertMany(
     m: EntityManager,
-    a: { entryId: string; campaignId: string; organizationId: string; to: string; attempt: number; callId: string },
+    campaign: { id: string; organizationId: string },
+    dialled: readonly DialledEntry[],
   ): Promise<void> {
+    if (!dialled.length) return;
     await m.query(
       `INSERT INTO campaign_attempts (id, entry_id, campaign_id, organization_id, "to", attempt, call_id, at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, now())`,
-      [uuidv7(), a.entryId, a.campaignId, a.organizationId, a.to, a.attempt, a.callId],
+       SELECT a.id, a.entry_id, $2::uuid, $3::uuid, a."to", a.attempt, a.call_id, now()
+         FROM jsonb_to_recordset($1::jsonb) AS a(id uuid, entry_id uuid, "to" text, attempt int, call_id uuid)`,
+      [
+        JSON.stringify(
+          dialled.map((d) => ({ id: uuidv7(), entry_id: d.entryId, to: d.to, attempt: d.attempt, call_id: d.callId })),
+        ),
+        campaign.id,
+        campaign.organizationId,
+      ],
     );
   }
 

@@ -37,6 +37,14 @@ export interface SkippedEntry {
   detail: string;
 }
 
+/** An entry a step dials: its call, number and the attempt the call is. */
+export interface DialledEntry {
+  entryId: string;
+  callId: string;
+  to: string;
+  attempt: number;
+}
+
 /** Every entry is born waiting. */
 const INITIAL_STATUS: EntryStatus = 'pending';
 
@@ -179,11 +187,13 @@ export class CampaignEntriesRepository {
     );
   }
 
-  async markDialled(m: EntityManager, entryId: string, callId: string): Promise<void> {
+  async markDialled(m: EntityManager, dialled: ReadonlyArray<Pick<DialledEntry, 'entryId' | 'callId'>>): Promise<void> {
+    if (!dialled.length) return;
     await m.query(
-      `UPDATE campaign_entries SET status = $3, attempts = attempts + 1, current_call_id = $2,
-              updated_at = now() WHERE id = $1 AND ${entryStatusIn(ENTRY_MOVES.dial.from)}`,
-      [entryId, callId, ENTRY_MOVES.dial.to[0]],
+      `UPDATE campaign_entries e SET status = $2, attempts = e.attempts + 1, current_call_id = d.call_id, updated_at = now()
+         FROM jsonb_to_recordset($1::jsonb) AS d(entry_id uuid, call_id uuid)
+        WHERE e.id = d.entry_id AND ${entryStatusIn(ENTRY_MOVES.dial.from, 'e.status')}`,
+      [JSON.stringify(dialled.map((d) => ({ entry_id: d.entryId, call_id: d.callId }))), ENTRY_MOVES.dial.to[0]],
     );
   }
 

@@ -14,11 +14,12 @@ export interface CallTally {
   talkSeconds: number;
 }
 
-/** A number's recent calls after one more was appended, with the status they last gave it. */
-export interface RecentCalls {
+/** A number's recent calls after one more was counted, the status they last gave it, and its baseline. */
+export interface RecordedCall {
   phoneNumberId: string;
   recent: boolean[];
   status: NumberHealthStatus;
+  baseline: AnswerCounts;
 }
 
 export interface NumberDayRow extends CallTally {
@@ -43,45 +44,57 @@ export class NumberHealthRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Appends one placed call to the recent calls of the organization's number `number` (keeping the last
-   * RECENT_WINDOW) and locks that row until `tx` ends; null when the organization has no such number.
+   * Counts one finished call for the organization's number `number`, in one statement: appends it to the number's
+   * recent calls (keeping the last RECENT_WINDOW), which locks that row until `tx` ends, adds it to its day (UTC),
+   * and reads the number's calls and answers over the last BASELINE_DAYS UTC days (today included); null when the
+   * organization has no such number. One statement, because every call of a number waits for that row lock and
+   * holds it until its commit: each round trip made under it is one more for every call of the number (all of a
+   * campaign's calls may come from one number). The call's own day is read from its upsert, after the lock, so
+   * it includes every earlier call of that day; the other days of the window no longer change.
    */
-  async appendRecent(
+  async record(
     tx: Tx,
     world: { organizationId: string; livemode: boolean },
     number: string,
-    answered: boolean,
-  ): Promise<RecentCalls | null> {
-    // An INSERT's RETURNING rows come back as the result itself (an UPDATE's as [rows, count]).
-    const rows: RecentCalls[] = await tx.query(
-      `INSERT INTO number_health (phone_number_id, livemode, organization_id, recent)
-       SELECT p.id, $3, p.organization_id, ARRAY[$4::boolean] FROM phone_numbers p
-        WHERE p.organization_id = $1 AND p.number = $2
-       ON CONFLICT (phone_number_id, livemode) DO UPDATE
-          SET recent = (number_health.recent || EXCLUDED.recent)
-                [greatest(1, cardinality(number_health.recent) + 2 - ${RECENT_WINDOW}):],
-              updated_at = now()
-       RETURNING phone_number_id AS "phoneNumberId", recent, status`,
-      [world.organizationId, number, world.livemode, answered],
-    );
-    return rows[0] ?? null;
-  }
-
-  /** Adds one call to its number's day (UTC), in the transaction holding the number's row. */
-  async addToDay(tx: Tx, phoneNumberId: string, livemode: boolean, endedAt: Date, tally: CallTally): Promise<void> {
-    await tx.query(
-      `INSERT INTO number_days AS d (phone_number_id, livemode, day, placed, human, voicemail, not_answered, failed,
-              connected, talk_seconds)
-       VALUES ($1, $2, ($3::timestamptz AT TIME ZONE 'UTC')::date, 1, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (phone_number_id, livemode, day) DO UPDATE
-          SET placed = d.placed + 1, human = d.human + EXCLUDED.human, voicemail = d.voicemail + EXCLUDED.voicemail,
-              not_answered = d.not_answered + EXCLUDED.not_answered, failed = d.failed + EXCLUDED.failed,
-              connected = d.connected + EXCLUDED.connected, talk_seconds = d.talk_seconds + EXCLUDED.talk_seconds`,
+    endedAt: Date,
+    tally: CallTally,
+  ): Promise<RecordedCall | null> {
+    const rows: RecordedCall[] = await tx.query(
+      `WITH recent AS (
+         INSERT INTO number_health (phone_number_id, livemode, organization_id, recent)
+         SELECT p.id, $3, p.organization_id, ARRAY[$4::int = 1] FROM phone_numbers p
+          WHERE p.organization_id = $1 AND p.number = $2
+         ON CONFLICT (phone_number_id, livemode) DO UPDATE
+            SET recent = (number_health.recent || EXCLUDED.recent)
+                  [greatest(1, cardinality(number_health.recent) + 2 - ${RECENT_WINDOW}):],
+                updated_at = now()
+         RETURNING phone_number_id, recent, status),
+       today AS (
+         INSERT INTO number_days AS d (phone_number_id, livemode, day, placed, human, voicemail, not_answered, failed,
+                connected, talk_seconds)
+         SELECT r.phone_number_id, $3, ($5::timestamptz AT TIME ZONE 'UTC')::date, 1, $4, $6, $7, $8, $9, $10
+           FROM recent r
+         ON CONFLICT (phone_number_id, livemode, day) DO UPDATE
+            SET placed = d.placed + 1, human = d.human + EXCLUDED.human, voicemail = d.voicemail + EXCLUDED.voicemail,
+                not_answered = d.not_answered + EXCLUDED.not_answered, failed = d.failed + EXCLUDED.failed,
+                connected = d.connected + EXCLUDED.connected, talk_seconds = d.talk_seconds + EXCLUDED.talk_seconds
+         RETURNING d.day, d.placed, d.human, d.day > (now() AT TIME ZONE 'UTC')::date - ${BASELINE_DAYS} AS in_window),
+       other_days AS (
+         SELECT COALESCE(sum(n.placed), 0)::int AS placed, COALESCE(sum(n.human), 0)::int AS human
+           FROM number_days n, recent r, today t
+          WHERE n.phone_number_id = r.phone_number_id AND n.livemode = $3 AND n.day <> t.day
+            AND n.day > (now() AT TIME ZONE 'UTC')::date - ${BASELINE_DAYS})
+       SELECT r.phone_number_id AS "phoneNumberId", r.recent, r.status,
+              json_build_object(
+                'placed', o.placed + CASE WHEN t.in_window THEN t.placed ELSE 0 END,
+                'human', o.human + CASE WHEN t.in_window THEN t.human ELSE 0 END) AS baseline
+         FROM recent r, today t, other_days o`,
       [
-        phoneNumberId,
-        livemode,
-        endedAt,
+        world.organizationId,
+        number,
+        world.livemode,
         tally.human,
+        endedAt,
         tally.voicemail,
         tally.notAnswered,
         tally.failed,
@@ -89,20 +102,10 @@ export class NumberHealthRepository {
         tally.talkSeconds,
       ],
     );
+    return rows[0] ?? null;
   }
 
-  /** The number's calls and answers over the last BASELINE_DAYS UTC days, today included. */
-  async baseline(tx: Tx, phoneNumberId: string, livemode: boolean): Promise<AnswerCounts> {
-    const [row]: Array<{ placed: number; human: number }> = await tx.query(
-      `SELECT COALESCE(sum(placed), 0)::int AS placed, COALESCE(sum(human), 0)::int AS human FROM number_days
-        WHERE phone_number_id = $1 AND livemode = $2
-          AND day > (now() AT TIME ZONE 'UTC')::date - ${BASELINE_DAYS}`,
-      [phoneNumberId, livemode],
-    );
-    return row;
-  }
-
-  /** Moves the number's status, under the row lock `appendRecent` took. */
+  /** Moves the number's status, under the row lock `record` took. */
   async setStatus(tx: Tx, phoneNumberId: string, livemode: boolean, status: NumberHealthStatus): Promise<void> {
     await tx.query(`UPDATE number_health SET status = $3 WHERE phone_number_id = $1 AND livemode = $2`, [
       phoneNumberId,

@@ -42,18 +42,16 @@ export class RecordNumberOutcomeCommand {
   ) {}
 
   async execute(tx: Tx, call: FinishedOutboundCall): Promise<void> {
-    const tally = tallyOf(call);
-    const recent = await this.health.appendRecent(tx, call, call.callFrom, tally.human === 1);
-    if (!recent) return;
-    const { phoneNumberId } = recent;
-    await this.health.addToDay(tx, phoneNumberId, call.livemode, call.endedAt, tally);
-    const status = healthStatus(recent.recent, await this.health.baseline(tx, phoneNumberId, call.livemode));
-    if (status === recent.status) return;
+    const recorded = await this.health.record(tx, call, call.callFrom, call.endedAt, tallyOf(call));
+    if (!recorded) return;
+    const { phoneNumberId } = recorded;
+    const status = healthStatus(recorded.recent, recorded.baseline);
+    if (status === recorded.status) return;
     await this.health.setStatus(tx, phoneNumberId, call.livemode, status);
     await this.outbox.record(tx, call, 'phone_number.health_changed', {
       phoneNumberId,
       status,
-      previousStatus: recent.status,
+      previousStatus: recorded.status,
     });
   }
 }

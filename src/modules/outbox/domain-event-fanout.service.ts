@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DomainEventListener, DomainEventMessage, DomainEventType } from './domain-event';
 import { DomainEvent, DomainEventHandler } from './domain-event-handler';
-import { OutboxEventsRepository } from './outbox-events.repository';
+import { OutboxEventsRepository, RecordedEventRow } from './outbox-events.repository';
 
 /**
  * Hands each relayed event to every subscribed listener. A listener that throws fails the job, and BullMQ
- * retries it; listeners are idempotent per event id, so a retry never doubles an effect.
+ * retries it; listeners are idempotent per event id, so a retry never doubles an effect. An event PostgreSQL
+ * already marks processed is not handed out again: a relay that died between enqueue and commit enqueues its
+ * events a second time, and while the first job is still in the queue the shared job id drops the copy; once
+ * it has left (completed jobs are kept only within a bounded window), `processed_at` does.
  */
 @Injectable()
 export class DomainEventFanoutService {
@@ -26,9 +29,12 @@ export class DomainEventFanoutService {
   }
 
   async handle(message: DomainEventMessage): Promise<void> {
+    // One read: whether the event was handled already, and its payload (used only when some handler takes it;
+    // most events only go to webhooks). A pruned row (kept a week, far past any retry) reads as unprocessed.
+    const row = await this.events.find(message.eventId);
+    if (row?.processed_at) return;
     const handlers = this.handlers.filter((h) => h.types.includes(message.type));
-    // The payload is read once, and only for an event some handler takes (most events only go to webhooks).
-    const event = handlers.length ? await this.load(message.eventId) : null;
+    const event = handlers.length && row ? domainEventOf(row) : null;
     await Promise.all([
       ...this.listeners.map((l) => l.onDomainEvent(message)),
       ...(event ? handlers.map((h) => h.handle(event)) : []),
@@ -37,17 +43,15 @@ export class DomainEventFanoutService {
     // unprocessed in PostgreSQL, and OutboxReplayJob enqueues it again.
     await this.events.markProcessed(message.eventId);
   }
+}
 
-  /** The recorded event with its payload; null once pruned (kept a week, far past any retry). */
-  private async load(eventId: string): Promise<DomainEvent | null> {
-    const row = await this.events.find(eventId);
-    if (!row) return null;
-    return {
-      eventId: row.event_id,
-      type: row.type,
-      world: { organizationId: row.organization_id, livemode: row.livemode },
-      occurredAt: row.occurred_at.toISOString(),
-      payload: row.data,
-    } as DomainEvent; // the row's data is its type's payload: only OutboxService.record writes it
-  }
+/** The recorded event with its payload. */
+function domainEventOf(row: RecordedEventRow): DomainEvent {
+  return {
+    eventId: row.event_id,
+    type: row.type,
+    world: { organizationId: row.organization_id, livemode: row.livemode },
+    occurredAt: row.occurred_at.toISOString(),
+    payload: row.data,
+  } as DomainEvent; // the row's data is its type's payload: only OutboxService.record writes it
 }

@@ -13,7 +13,8 @@ export interface OutboxJobRow {
 
 /**
  * The queue job of one outbox row. Its job id is the event id, so enqueueing an event whose job still exists
- * (a relay retried, or a replay of an event whose job is merely slow) adds nothing.
+ * (a relay retried, or a replay of an event whose job is merely slow) adds nothing; one whose job has left the
+ * queue runs again and finds the event processed (DomainEventFanoutService).
  */
 export function domainEventJob(row: OutboxJobRow) {
   return {

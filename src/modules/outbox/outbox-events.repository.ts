@@ -28,6 +28,9 @@ export interface RecordedEventRow {
   occurred_at: Date;
 }
 
+/** A recorded event with the time its fan-out finished (null until then). */
+export type ProcessedEventRow = RecordedEventRow & { processed_at: Date | null };
+
 /** The SQL of `outbox_events`. */
 @Injectable()
 export class OutboxEventsRepository {
@@ -68,10 +71,14 @@ export class OutboxEventsRepository {
     );
   }
 
-  /** The event, or undefined once it has been pruned. */
-  async find(eventId: string, manager: EntityManager = this.dataSource.manager): Promise<RecordedEventRow | undefined> {
-    const [row]: RecordedEventRow[] = await manager.query(
-      `SELECT event_id, organization_id, livemode, type, data, occurred_at FROM outbox_events WHERE event_id = $1`,
+  /** The event and when every listener had handled it, or undefined once it has been pruned. */
+  async find(
+    eventId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<ProcessedEventRow | undefined> {
+    const [row]: ProcessedEventRow[] = await manager.query(
+      `SELECT event_id, organization_id, livemode, type, data, occurred_at, processed_at FROM outbox_events
+        WHERE event_id = $1`,
       [eventId],
     );
     return row;

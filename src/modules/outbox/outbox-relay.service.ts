@@ -17,7 +17,8 @@ const POLL_MS = 1000;
  * Moves committed outbox rows onto the domain-events queue (worker role). Rows are claimed with
  * `FOR UPDATE SKIP LOCKED`, so any number of relays share the work; each is enqueued with its event id as
  * the job id, so a relay that dies after enqueueing but before marking re-enqueues a duplicate that the queue
- * ignores. Requests never wait for it: they only insert a row.
+ * ignores (or, once the first job has finished and left the queue, that finds the event processed and does
+ * nothing). Requests never wait for it: they only insert a row.
  *
  * A commit's NOTIFY wakes it at once; the poll every POLL_MS is the floor. LISTEN needs a session of its own, so
  * it uses the direct URL (a transaction-pooling PgBouncer would hand the subscription's server connection to

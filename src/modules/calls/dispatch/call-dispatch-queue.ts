@@ -20,6 +20,15 @@ export class CallDispatchQueue {
     await this.jobs.add(JobName.DispatchCall, { callId }, { jobId: callId, delay });
   }
 
+  /** Calls due now, in one round trip to the queue store (a campaign step places up to its free slots at once). */
+  async enqueueDue(callIds: readonly string[]): Promise<void> {
+    if (!callIds.length) return;
+    await this.jobs.addBulk(
+      JobName.DispatchCall,
+      callIds.map((callId) => ({ data: { callId }, opts: { jobId: callId } })),
+    );
+  }
+
   /**
    * A further dispatch of a call at `at`, from inside its running dispatch job (whose id a plain enqueue would
    * collide with): its own job id, one per time, so a repeat of the same deferral adds nothing.

@@ -125,9 +125,12 @@ export class PlatformFailover {
     return this.config.platformFailoverCooldownMs;
   }
 
-  /** The number's fallback, for a live call whose number has one on another configured platform. */
+  /**
+   * The number's fallback, for a live call whose number has one on another configured platform. A call on the
+   * simulator never needs one (it never fails to place, see placeOrWait): its number is not read.
+   */
   private async fallbackOf(call: Call): Promise<NumberFallback | null> {
-    if (!call.livemode || call.direction !== 'outbound') return null;
+    if (!call.livemode || call.direction !== 'outbound' || call.platform === 'simulator') return null;
     const number = await this.numbers.findByNumber(call.callFrom);
     const fallback = number?.organizationId === call.organizationId ? number.fallback : null;
     return fallback && fallback.platform !== call.platform ? fallback : null;
@@ -164,7 +167,9 @@ export class PlatformFailover {
       if (failures === FAILOVER_THRESHOLD) {
         this.logger.warn({ platform: call.platform, failures, cooldownMs: this.cooldownMs }, 'platform.degraded');
       }
-    } else if (result.kind === 'placed') {
+    } else if (result.kind === 'placed' && call.platform !== 'simulator') {
+      // The simulator never fails to place (see placeOrWait), so it has no run of failures to end: its
+      // placements skip the statement, which locks the platform's row.
       const ended = await this.health.succeeded(call.platform);
       if (ended >= FAILOVER_THRESHOLD)
         this.logger.log({ platform: call.platform, failures: ended }, 'platform.recovered');

@@ -4,7 +4,6 @@ import { ApiError } from '../../../common/errors/api-error';
 import { FakeDataSource } from '../../../infra/testing/fake-data-source';
 import { fakeOf } from '../../../infra/testing/fake-of';
 import { freezeClock, thawClock } from '../../../infra/testing/frozen-clock';
-import type { Call } from '../../calls/call.entity';
 import { CreateCallCommand } from '../../calls/create-call.command';
 import { DestinationPolicyService } from '../../destinations/destination-policy.service';
 import { DEFAULT_DESTINATION_RULES } from '../../destinations/destination-rules';
@@ -59,13 +58,16 @@ describe('AdvanceCampaignCommand', () => {
         },
       }),
       fakeOf<CreateCallCommand>({
-        executeIn: (_tx, organizationId, dto, campaign) => {
-          const error = refuse.get(dto.to);
-          if (error) return Promise.reject(error);
-          placed.push({ to: dto.to, campaignId: campaign.id, variableValues: dto.variableValues });
-          store.outboundCalls.push({ organizationId, livemode: campaign.livemode, from: dto.from!, at: new Date() });
-          return Promise.resolve({ id: `call-${placed.length}` } as Call);
-        },
+        dialerCallsIn: (_tx, organizationId, campaign) => ({
+          add: (dto) => {
+            const error = refuse.get(dto.to);
+            if (error) return Promise.reject(error);
+            placed.push({ to: dto.to, campaignId: campaign.id, variableValues: dto.variableValues });
+            store.outboundCalls.push({ organizationId, livemode: campaign.livemode, from: dto.from, at: new Date() });
+            return Promise.resolve(`call-${placed.length}`);
+          },
+          insert: () => Promise.resolve(),
+        }),
       }),
       fakeOf<CallBilling>({ outboundBlockedReasonIn: () => Promise.resolve(blocked) }),
       fakeOf<DoNotCallService>({

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../../../common/errors/api-error';
-import { CreateCallCommand } from '../../calls/create-call.command';
+import { CreateCallCommand, DialerCalls } from '../../calls/create-call.command';
 import { DoNotCallService } from '../../do-not-call/do-not-call.service';
 import {
   DESTINATION_NOT_ALLOWED_REASON,
@@ -12,7 +12,13 @@ import { CallBilling } from '../../usage/call-billing.port';
 import { Campaign } from '../campaign.entity';
 import { CampaignEntry } from '../campaign-entry.entity';
 import { CampaignAttemptsRepository } from '../campaign-attempts.repository';
-import { CampaignEntriesRepository, EntryOutcome, FinishedEntry, SkippedEntry } from '../campaign-entries.repository';
+import {
+  CampaignEntriesRepository,
+  DialledEntry,
+  EntryOutcome,
+  FinishedEntry,
+  SkippedEntry,
+} from '../campaign-entries.repository';
 import { CampaignEvents } from '../campaign-events';
 import { CampaignsRepository } from '../campaigns.repository';
 import { windowOpensAt } from './calling-window';
@@ -176,6 +182,10 @@ export class AdvanceCampaignCommand {
     const skipped: SkippedEntry[] = [];
     const postponed: Array<{ id: string; until: Date }> = [];
     const callIds: string[] = [];
+    // The step's calls, attempts and entry moves are written together after the loop: a step holds the campaign's
+    // row lock, and a few statements per step instead of several per call are what lets it refill a full cap fast.
+    const calls = this.createCall.dialerCallsIn(m, campaign.organizationId, campaign);
+    const dialled: DialledEntry[] = [];
     for (const entry of candidates) {
       const refusal = notAllowed.get(entry.to);
       if (refusal) {
@@ -200,57 +210,44 @@ export class AdvanceCampaignCommand {
       const from = callerIds ? callerIds.pick(entry.to) : campaign.callFrom;
       // Every number reached its cap: the entry waits (the campaign pauses after this step).
       if (from === null) continue;
-      const callId = await this.place(m, campaign, entry, from);
+      const callId = await this.place(calls, campaign, entry, from);
       if (typeof callId === 'string') {
         callIds.push(callId);
+        dialled.push({ entryId: entry.id, callId, to: entry.to, attempt: entry.attempts + 1 });
         daily.set(entry.to, { count: (usage?.count ?? 0) + 1, oldest: usage?.oldest ?? now });
       } else skipped.push({ id: entry.id, ...callId });
     }
+    await calls.insert();
+    await this.attempts.insertMany(m, campaign, dialled);
+    await this.entries.markDialled(m, dialled);
     await this.entries.skip(m, skipped);
     await this.entries.postpone(m, postponed);
     return callIds;
   }
 
-  /** The call of the entry's next attempt, or why the entry cannot be called at all. */
+  /** The call of the entry's next attempt (written with the step's others), or why the entry cannot be called. */
   private async place(
-    m: Tx,
+    calls: DialerCalls,
     c: Campaign,
     entry: CampaignEntry,
     from: string,
   ): Promise<string | Omit<SkippedEntry, 'id'>> {
-    let callId: string;
     try {
-      const call = await this.createCall.executeIn(
-        m,
-        c.organizationId,
-        {
-          to: entry.to,
-          from,
-          contactId: entry.contactId ?? undefined,
-          caseId: c.caseId ?? undefined,
-          caseVersion: entry.caseVersion ?? undefined,
-          assistantConfigId: c.assistantConfigId ?? undefined,
-          firstMessage: c.firstMessage ?? undefined,
-          variableValues: entry.variableValues ?? undefined,
-        },
-        c,
-      );
-      callId = call.id;
+      return await calls.add({
+        to: entry.to,
+        from,
+        contactId: entry.contactId ?? undefined,
+        caseId: c.caseId ?? undefined,
+        caseVersion: entry.caseVersion ?? undefined,
+        assistantConfigId: c.assistantConfigId ?? undefined,
+        firstMessage: c.firstMessage ?? undefined,
+        variableValues: entry.variableValues ?? undefined,
+      });
     } catch (error) {
       // Resolution failed before any write (a deleted contact or case, a required variable without a value).
       if (!(error instanceof ApiError)) throw error;
       this.logger.debug({ entryId: entry.id, code: error.code }, 'Campaign entry cannot be called');
       return { reason: error.code, detail: error.message };
     }
-    await this.attempts.insert(m, {
-      entryId: entry.id,
-      campaignId: c.id,
-      organizationId: c.organizationId,
-      to: entry.to,
-      attempt: entry.attempts + 1,
-      callId,
-    });
-    await this.entries.markDialled(m, entry.id, callId);
-    return callId;
   }
 }

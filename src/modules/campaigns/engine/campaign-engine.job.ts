@@ -81,7 +81,7 @@ export class CampaignEngineJob implements OnModuleInit, DomainEventHandler<Finis
     for (let i = 0; i <= BUSY_RETRIES; i++) {
       const result = await this.advance.execute(campaignId);
       if (!result.busy) {
-        for (const callId of result.callIds) await this.dispatchQueue.enqueue(callId, null);
+        await this.dispatchQueue.enqueueDue(result.callIds);
         return result.callIds.length;
       }
       // Another engine is stepping it: the tick's own next round will come; a requested step waits its turn.

@@ -202,10 +202,12 @@ export class InMemoryCampaigns {
           }
           return Promise.resolve();
         },
-        markDialled: (_m, entryId, callId) => {
-          const e = this.entry(entryId);
-          if (inStatus(e, ENTRY_MOVES.dial.from)) {
-            Object.assign(e, { status: ENTRY_MOVES.dial.to[0], attempts: e.attempts + 1, currentCallId: callId });
+        markDialled: (_m, dialled) => {
+          for (const { entryId, callId } of dialled) {
+            const e = this.entry(entryId);
+            if (inStatus(e, ENTRY_MOVES.dial.from)) {
+              Object.assign(e, { status: ENTRY_MOVES.dial.to[0], attempts: e.attempts + 1, currentCallId: callId });
+            }
           }
           return Promise.resolve();
         },
@@ -217,12 +219,20 @@ export class InMemoryCampaigns {
   attemptsRepository(): CampaignAttemptsRepository {
     return fakeOf<CampaignAttemptsRepository>(
       {
-        insert: (_m, a) => {
-          // The unique (entry, attempt) pair of the table.
-          if (this.attempts.some((x) => x.entryId === a.entryId && x.attempt === a.attempt)) {
-            throw new Error(`attempt ${a.attempt} of entry ${a.entryId} already recorded`);
+        insertMany: (_m, campaign, dialled) => {
+          for (const d of dialled) {
+            // The unique (entry, attempt) pair of the table.
+            if (this.attempts.some((x) => x.entryId === d.entryId && x.attempt === d.attempt)) {
+              throw new Error(`attempt ${d.attempt} of entry ${d.entryId} already recorded`);
+            }
+            this.attempts.push({
+              ...d,
+              campaignId: campaign.id,
+              organizationId: campaign.organizationId,
+              at: new Date(),
+              endedReason: null,
+            });
           }
-          this.attempts.push({ ...a, at: new Date(), endedReason: null });
           return Promise.resolve();
         },
         recordEnded: (_m, ended) => {

@@ -4,6 +4,7 @@ import { uuidv7 } from '../../../../common/ids/uuid-v7';
 import { APP_CONFIG, AppConfig } from '../../../../infra/config/app-config';
 import { JobQueue } from '../../../../infra/queue/job-queue';
 import { JOB_QUEUE, JobName } from '../../../../infra/queue/queue-names';
+import { KEPT_COMPLETED_JOBS } from '../../../../infra/queue/queue.module';
 import type { Call } from '../../../calls/call.entity';
 import {
   EndOfCallReport,
@@ -16,15 +17,15 @@ import { SimulatorStepJobData } from './simulator-step.job';
 
 /**
  * Delayed platform events are retried like any webhook a real platform would resend. A played step is kept a
- * minute (for the queue dashboard) rather than the day other finished jobs are: nothing reads it again (getCall
- * looks only for pending steps, and each placement has a new provider call id, so no later add needs its id to be
- * recognised), and steps kept a day were most of a campaign's Redis bytes per call (about 12 of 17 KB,
- * `npm run bench campaign`).
+ * minute (for the queue dashboard), and never beyond the queue's window of completed jobs: nothing reads it again
+ * (getCall looks only for pending steps, and each placement has a new provider call id, so no later add needs its
+ * id to be recognised). Kept by age alone, a campaign's played steps were most of its Redis bytes while it ran
+ * (6.1 of 8.8 KB per entry, `npm run bench campaign`: a minute of steps at 100 dials/s).
  */
 export const VOICE_EVENT_JOB_OPTIONS = {
   attempts: 5,
   backoff: { type: 'exponential', delay: 200 },
-  removeOnComplete: { age: 60 },
+  removeOnComplete: { age: 60, count: KEPT_COMPLETED_JOBS },
 } as const;
 
 /** More than the longest timeline has steps; getCall looks for any of them still pending. */
