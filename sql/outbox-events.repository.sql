@@ -39,7 +39,7 @@ inserted AS (
 SELECT changed.*, (SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM inserted LIMIT 1) AS notified FROM changed;
 
 -- OutboxEventsRepository.markProcessed
-UPDATE outbox_events SET processed_at = now() WHERE event_id = $1 AND processed_at IS NULL;
+UPDATE outbox_events SET processed_at = now() WHERE event_id = ANY($1::uuid[]) AND processed_at IS NULL;
 
 -- OutboxEventsRepository.markRelayed
 UPDATE outbox_events SET relayed_at = now() WHERE id = ANY($1::bigint[]);

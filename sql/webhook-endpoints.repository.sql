@@ -45,8 +45,12 @@ FROM webhook_endpoints WHERE id = $1 AND organization_id = $2;
 UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id = $1 AND consecutive_failures <> 0;
 
 -- WebhookEndpointsRepository.subscribedIds
-SELECT w.id FROM webhook_endpoints w JOIN outbox_events e ON e.event_id = $3
-WHERE w.organization_id = $1 AND w.livemode = e.livemode AND w.is_active AND $2 = ANY(w.events);
+SELECT i.n, w.id
+ FROM unnest($1::uuid[], $2::uuid[], $3::text[]) WITH ORDINALITY AS i(organization_id, event_id, type, n)
+ JOIN outbox_events e ON e.event_id = i.event_id
+ JOIN webhook_endpoints w
+   ON w.organization_id = i.organization_id AND w.livemode = e.livemode AND w.is_active AND i.type = ANY(w.events)
+ORDER BY i.n, w.id;
 
 -- WebhookEndpointsRepository.update
 -- typeorm:

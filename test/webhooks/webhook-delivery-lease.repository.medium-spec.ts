@@ -11,8 +11,8 @@ const LEASE_MS = 30_000;
 
 /**
  * The endpoint slots against real PostgreSQL: a batch of claims takes at most the free slots, in its order, however
- * many workers claim at once (the per-endpoint lock in webhook_delivery_claim_many), and a batch of releases hands
- * back as many waiters, longest first.
+ * many workers claim at once (the per-endpoint locks in webhook_delivery_claim_batch), and a batch of releases
+ * hands back as many waiters of each endpoint, longest first; one batch may hold attempts of many endpoints.
  */
 describe('WebhookDeliveryLeaseRepository (PostgreSQL)', () => {
   let dataSource: DataSource;
@@ -36,7 +36,10 @@ describe('WebhookDeliveryLeaseRepository (PostgreSQL)', () => {
     });
     return id;
   }
+  // Job ids are the lease table's key: each test uses its own.
   const jobs = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
+  /** The attempts `jobIds` of the endpoint `endpointId`. */
+  const of = (endpointId: string, jobIds: string[]) => jobIds.map((jobId) => ({ jobId, endpointId }));
   const running = async (endpointId: string) =>
     Number(
       (
@@ -48,17 +51,22 @@ describe('WebhookDeliveryLeaseRepository (PostgreSQL)', () => {
 
   it('a batch takes the free slots in its order and records the rest as waiting', async () => {
     const id = await endpoint();
-    expect(await leases.claimMany(['held'], id, 3, LEASE_MS)).toEqual(['running']);
-    expect(await leases.claimMany(jobs('a', 4), id, 3, LEASE_MS)).toEqual(['running', 'running', 'waiting', 'waiting']);
+    expect(await leases.claimMany(of(id, ['held']), 3, LEASE_MS)).toEqual(['running']);
+    expect(await leases.claimMany(of(id, jobs('a', 4)), 3, LEASE_MS)).toEqual([
+      'running',
+      'running',
+      'waiting',
+      'waiting',
+    ]);
     expect(await running(id)).toBe(3);
     // A waiting attempt asking again keeps its place; a duplicate job in a batch is claimed once.
-    expect(await leases.claimMany(['a-2', 'a-2'], id, 3, LEASE_MS)).toEqual(['waiting', 'waiting']);
+    expect(await leases.claimMany(of(id, ['a-2', 'a-2']), 3, LEASE_MS)).toEqual(['waiting', 'waiting']);
   });
 
   it('concurrent batches from many workers never run more than the limit', async () => {
     const id = await endpoint();
     const batches = await Promise.all(
-      Array.from({ length: 10 }, (_, w) => leases.claimMany(jobs(`w${w}`, 5), id, 7, LEASE_MS)),
+      Array.from({ length: 10 }, (_, w) => leases.claimMany(of(id, jobs(`w${w}`, 5)), 7, LEASE_MS)),
     );
     expect(batches.flat().filter((r) => r === 'running')).toHaveLength(7);
     expect(await running(id)).toBe(7);
@@ -66,9 +74,9 @@ describe('WebhookDeliveryLeaseRepository (PostgreSQL)', () => {
 
   it('releases hand back as many waiters, longest waiting first', async () => {
     const id = await endpoint();
-    await leases.claimMany(['r-0', 'r-1'], id, 2, LEASE_MS);
+    await leases.claimMany(of(id, ['r-0', 'r-1']), 2, LEASE_MS);
     for (const job of ['old', 'mid', 'new']) {
-      expect(await leases.claimMany([job], id, 2, LEASE_MS)).toEqual(['waiting']);
+      expect(await leases.claimMany(of(id, [job]), 2, LEASE_MS)).toEqual(['waiting']);
       // The next waiter's `since` (millisecond precision) must come later: wait until the database clock is past it.
       await waitUntil(
         `the clock to pass ${job}'s waiting time`,
@@ -83,7 +91,7 @@ describe('WebhookDeliveryLeaseRepository (PostgreSQL)', () => {
         1,
       );
     }
-    const woken = await leases.releaseMany(['r-0', 'r-1'], id);
+    const woken = await leases.releaseMany(of(id, ['r-0', 'r-1']));
     expect(woken.map((w) => w.jobId)).toEqual(['old', 'mid']);
     expect(await running(id)).toBe(0);
     expect((await leases.next(id))?.jobId).toBe('new');
@@ -93,6 +101,53 @@ describe('WebhookDeliveryLeaseRepository (PostgreSQL)', () => {
   it('every claim of a deleted endpoint is gone', async () => {
     const id = await endpoint();
     await dataSource.manager.delete(WebhookEndpoint, { id });
-    expect(await leases.claimMany(jobs('g', 2), id, 2, LEASE_MS)).toEqual(['gone', 'gone']);
+    expect(await leases.claimMany(of(id, jobs('g', 2)), 2, LEASE_MS)).toEqual(['gone', 'gone']);
+  });
+
+  it("a batch over many endpoints counts each one's slots apart, and only a deleted endpoint's attempts are gone", async () => {
+    const [a, b, gone] = [await endpoint(), await endpoint(), await endpoint()];
+    await leases.claimMany(of(a, ['xa-held']), 2, LEASE_MS);
+    await dataSource.manager.delete(WebhookEndpoint, { id: gone });
+    const batch = [...of(b, ['xb-0']), ...of(a, ['xa-0', 'xa-1']), ...of(gone, ['xg-0']), ...of(b, ['xb-1', 'xb-2'])];
+    expect(await leases.claimMany(batch, 2, LEASE_MS)).toEqual([
+      'running',
+      'running',
+      'waiting',
+      'gone',
+      'running',
+      'waiting',
+    ]);
+    expect([await running(a), await running(b)]).toEqual([2, 2]);
+  });
+
+  it('concurrent batches over the same endpoints, in any order, never run more than any limit', async () => {
+    const ids = [await endpoint(), await endpoint(), await endpoint()];
+    const batches = await Promise.all(
+      Array.from({ length: 10 }, (_, w) =>
+        leases.claimMany(
+          // Each worker lists the endpoints in another order: the locks are still taken in one order.
+          [...ids.slice(w % 3), ...ids.slice(0, w % 3)].flatMap((id) => of(id, jobs(`${id}-w${w}`, 2))),
+          3,
+          LEASE_MS,
+        ),
+      ),
+    );
+    expect(batches.flat().filter((r) => r === 'running')).toHaveLength(9);
+    for (const id of ids) expect(await running(id)).toBe(3);
+  });
+
+  it("a release over many endpoints hands back as many of each one's waiters as it freed there", async () => {
+    const [a, b] = [await endpoint(), await endpoint()];
+    await leases.claimMany([...of(a, ['ya-0', 'ya-1']), ...of(b, ['yb-0'])], 2, LEASE_MS);
+    await leases.claimMany([...of(a, ['ya-w0', 'ya-w1']), ...of(b, ['yb-1', 'yb-w0'])], 2, LEASE_MS);
+    const woken = await leases.releaseMany([...of(a, ['ya-0']), ...of(b, ['yb-0', 'yb-1'])]);
+    // a's two waiters asked in one call (the same time): either is its longest.
+    const fromA = woken.filter((w) => w.endpointId === a).map((w) => w.jobId);
+    expect(fromA).toHaveLength(1);
+    expect(woken.filter((w) => w.endpointId === b).map((w) => w.jobId)).toEqual(['yb-w0']);
+    expect(await running(a)).toBe(1);
+    expect(await running(b)).toBe(0);
+    expect((await leases.next(a))?.jobId).toBe(fromA[0] === 'ya-w0' ? 'ya-w1' : 'ya-w0');
+    expect(await leases.next(a)).toBeNull();
   });
 });

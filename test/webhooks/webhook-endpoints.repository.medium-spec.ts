@@ -49,15 +49,20 @@ describe('WebhookEndpointsRepository (PostgreSQL)', () => {
     return { eventId, organizationId, type: 'call.ended' };
   }
 
-  it('subscribedIds: the organization’s active endpoints of the event’s world subscribed to the type', async () => {
+  it('subscribedIds: per event, the organization’s active endpoints of the event’s world subscribed to the type', async () => {
     const organizationId = randomUUID();
     const subscribed = await endpoint({ organizationId, events: ['call.ended', 'call.failed'] });
     const subscribedTest = await endpoint({ organizationId, livemode: false, events: ['call.ended'] });
     await endpoint({ organizationId, events: ['call.failed'] });
     await endpoint({ organizationId, isActive: false });
     await endpoint({ events: ['call.ended'] });
-    expect(await endpoints.subscribedIds(await event(organizationId, true))).toEqual([subscribed.id]);
-    expect(await endpoints.subscribedIds(await event(organizationId, false))).toEqual([subscribedTest.id]);
+    expect(await endpoints.subscribedIds([await event(organizationId, true)])).toEqual([[subscribed.id]]);
+    expect(await endpoints.subscribedIds([await event(organizationId, false)])).toEqual([[subscribedTest.id]]);
+    // Several events in one read: each gets its own endpoints, in the events' order.
+    const other = randomUUID();
+    const others = [await endpoint({ organizationId: other }), await endpoint({ organizationId: other })];
+    const events = [await event(other, true), await event(organizationId, true), await event(other, false)];
+    expect(await endpoints.subscribedIds(events)).toEqual([others.map((e) => e.id).sort(), [subscribed.id], []]);
   });
 
   it('findForSend reads the secret, scoped to the organization', async () => {

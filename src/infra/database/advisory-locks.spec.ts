@@ -42,11 +42,14 @@ describe('advisory locks', () => {
   });
 
   it('agree with the SQL functions that take the webhook endpoint slot lock', () => {
-    for (const name of ['1795460000000-WebhookClaimSlotFunction', '1795600000010-WebhookClaimSlotsBatch']) {
+    const endpointOf = {
+      '1795460000000-WebhookClaimSlotFunction': 'p_endpoint_id',
+      '1795600000010-WebhookClaimSlotsBatch': 'p_endpoint_id',
+      '1795900000000-WebhookClaimSlotsAcrossEndpoints': 'v_endpoint_id',
+    };
+    for (const [name, endpoint] of Object.entries(endpointOf)) {
       const migration = files[`infra/database/migrations/${name}.ts`];
-      expect(migration).toContain(
-        `pg_advisory_xact_lock(${LOCK_SPACES.webhookEndpointSlots}, hashtext(p_endpoint_id))`,
-      );
+      expect(migration).toContain(`pg_advisory_xact_lock(${LOCK_SPACES.webhookEndpointSlots}, hashtext(${endpoint}))`);
     }
   });
 

@@ -28,9 +28,10 @@ export const LOCK_SPACES = {
   /** Per organization: its scenario runs' budget (runs per minute, runs in flight). */
   scenarioRuns: 0x7372756e, // "srun"
   /**
-   * Per webhook endpoint: its delivery slots. Taken inside the SQL functions `webhook_delivery_claim` and
-   * `webhook_delivery_claim_many` (migrations WebhookClaimSlotFunction and WebhookClaimSlotsBatch, which spell
-   * the number out: 2004053108); the spec checks they agree.
+   * Per webhook endpoint: its delivery slots. Taken inside the SQL functions `webhook_delivery_claim`,
+   * `webhook_delivery_claim_many` and `webhook_delivery_claim_batch` (migrations WebhookClaimSlotFunction,
+   * WebhookClaimSlotsBatch and WebhookClaimSlotsAcrossEndpoints, which spell the number out: 2004053108); the spec
+   * checks they agree.
    */
   webhookEndpointSlots: 0x77736c74, // "wslt"
   /** Per conversation: the chat agent's reply claims, one turn at a time (messaging/chat-agent). */

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { KeyedBatcher } from '../../common/concurrency/keyed-batcher';
+import { QUEUE_CONCURRENCY, QueueName } from '../../infra/queue/queue-names';
 import { DomainEventListener, DomainEventMessage, DomainEventType } from './domain-event';
 import { DomainEvent, DomainEventHandler } from './domain-event-handler';
 import { OutboxEventsRepository, RecordedEventRow } from './outbox-events.repository';
@@ -14,6 +16,11 @@ import { OutboxEventsRepository, RecordedEventRow } from './outbox-events.reposi
 export class DomainEventFanoutService {
   private readonly listeners: DomainEventListener[] = [];
   private readonly handlers: Array<DomainEventHandler<DomainEventType>> = [];
+  /** The events whose listeners finish together are marked in one statement (one per event was a fifth of a burst's). */
+  private readonly processed = new KeyedBatcher<string, void>(async (_, eventIds) => {
+    await this.events.markProcessed(eventIds);
+    return eventIds.map(() => undefined);
+  }, QUEUE_CONCURRENCY[QueueName.DomainEvents]);
 
   constructor(private readonly events: OutboxEventsRepository) {}
 
@@ -41,7 +48,7 @@ export class DomainEventFanoutService {
     ]);
     // Only after every listener succeeded: an event whose job vanished before this (Redis lost) stays
     // unprocessed in PostgreSQL, and OutboxReplayJob enqueues it again.
-    await this.events.markProcessed(message.eventId);
+    await this.processed.submit('', message.eventId);
   }
 }
 

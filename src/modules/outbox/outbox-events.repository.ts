@@ -92,11 +92,11 @@ export class OutboxEventsRepository {
     );
   }
 
-  /** Every listener handled the event: one statement on the unique event id. */
-  async markProcessed(eventId: string): Promise<void> {
+  /** Every listener handled the events: one statement on their unique event ids. */
+  async markProcessed(eventIds: readonly string[]): Promise<void> {
     await this.dataSource.query(
-      'UPDATE outbox_events SET processed_at = now() WHERE event_id = $1 AND processed_at IS NULL',
-      [eventId],
+      'UPDATE outbox_events SET processed_at = now() WHERE event_id = ANY($1::uuid[]) AND processed_at IS NULL',
+      [eventIds],
     );
   }
 

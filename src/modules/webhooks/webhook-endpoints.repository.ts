@@ -75,16 +75,25 @@ export class WebhookEndpointsRepository {
   }
 
   /**
-   * The active endpoints subscribed to the event's type, of its organization and its world: a test event never
-   * reaches a live endpoint, nor the reverse. The world is read from the event's row (queues carry references).
+   * For each event, the active endpoints subscribed to its type, of its organization and its world: a test event
+   * never reaches a live endpoint, nor the reverse. The world is read from the event's row (queues carry
+   * references). One round trip for the events a fan-out has in hand at once.
    */
-  async subscribedIds(event: { organizationId: string; eventId: string; type: string }): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.dataSource.query(
-      `SELECT w.id FROM webhook_endpoints w JOIN outbox_events e ON e.event_id = $3
-        WHERE w.organization_id = $1 AND w.livemode = e.livemode AND w.is_active AND $2 = ANY(w.events)`,
-      [event.organizationId, event.type, event.eventId],
+  async subscribedIds(
+    events: ReadonlyArray<{ organizationId: string; eventId: string; type: string }>,
+  ): Promise<string[][]> {
+    const rows: Array<{ n: string; id: string }> = await this.dataSource.query(
+      `SELECT i.n, w.id
+         FROM unnest($1::uuid[], $2::uuid[], $3::text[]) WITH ORDINALITY AS i(organization_id, event_id, type, n)
+         JOIN outbox_events e ON e.event_id = i.event_id
+         JOIN webhook_endpoints w
+           ON w.organization_id = i.organization_id AND w.livemode = e.livemode AND w.is_active AND i.type = ANY(w.events)
+        ORDER BY i.n, w.id`,
+      [events.map((e) => e.organizationId), events.map((e) => e.eventId), events.map((e) => e.type)],
     );
-    return rows.map((r) => r.id);
+    const ids = events.map((): string[] => []);
+    for (const row of rows) ids[Number(row.n) - 1].push(row.id);
+    return ids;
   }
 
   async findForSend(organizationId: string, id: string): Promise<EndpointForSend | undefined> {

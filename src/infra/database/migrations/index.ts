@@ -55,6 +55,7 @@ import { OutboundSendQueue1795850000000 } from './1795850000000-OutboundSendQueu
 import { ScenarioRunsByScenario1795860000000 } from './1795860000000-ScenarioRunsByScenario';
 import { ChatAgentPlatform1795870000000 } from './1795870000000-ChatAgentPlatform';
 import { MessagePendingSend1795885000000 } from './1795885000000-MessagePendingSend';
+import { WebhookClaimSlotsAcrossEndpoints1795900000000 } from './1795900000000-WebhookClaimSlotsAcrossEndpoints';
 
 /**
  * Every migration, in order. Generate with `npm run migration:generate --name=<Name>`, then list the class here;
@@ -118,4 +119,5 @@ export const MIGRATIONS: Function[] = [
   ScenarioRunsByScenario1795860000000,
   ChatAgentPlatform1795870000000,
   MessagePendingSend1795885000000,
+  WebhookClaimSlotsAcrossEndpoints1795900000000,
 ];

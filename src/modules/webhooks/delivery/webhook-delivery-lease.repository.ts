@@ -5,14 +5,19 @@ import { isForeignKeyViolation } from '../../../infra/database/pg-errors';
 /** `gone`: the endpoint was deleted since the attempt read it. */
 export type ClaimResult = 'running' | 'waiting' | 'gone';
 
-/** An attempt waiting for a slot, and since when (its place in line). */
-export interface WaitingAttempt {
+/** One attempt's slot: the attempt's job id and its endpoint. */
+export interface SlotOf {
   jobId: string;
+  endpointId: string;
+}
+
+/** An attempt waiting for a slot of its endpoint, and since when (its place in line). */
+export interface WaitingAttempt extends SlotOf {
   since: Date;
 }
 
 /**
- * The only SQL on `webhook_delivery_leases` (with the claim's function, webhook_delivery_claim_many, in its
+ * The only SQL on `webhook_delivery_leases` (with the claim's function, webhook_delivery_claim_batch, in its
  * migration): at most `limit` running attempts per endpoint across all workers. A claim runs under a per-endpoint
  * transaction lock (LOCK_SPACES.webhookEndpointSlots in src/infra/database/advisory-locks.ts), so two workers never both take the
  * last slot.
@@ -22,55 +27,80 @@ export class WebhookDeliveryLeaseRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Takes a slot for each of the attempts `jobIds` of one endpoint, in their order, or records the ones past the
-   * free slots as waiting (a waiting attempt keeps its place in line when it asks again). Every attempt is `gone`
-   * when the endpoint was deleted since they read it.
+   * Takes a slot for each of the attempts, of any endpoints, in their order per endpoint, or records the ones past
+   * their endpoint's free slots as waiting (a waiting attempt keeps its place in line when it asks again). An
+   * attempt is `gone` when its endpoint was deleted since it was read.
    */
-  async claimMany(jobIds: string[], endpointId: string, limit: number, leaseMs: number): Promise<ClaimResult[]> {
-    // One round trip for the batch: the lock, the count and the inserts run in PostgreSQL (migration
-    // WebhookClaimSlotsBatch). The same attempt twice in a batch (a duplicate job) is claimed once.
-    const unique = [...new Set(jobIds)];
+  async claimMany(attempts: SlotOf[], limit: number, leaseMs: number): Promise<ClaimResult[]> {
+    // One round trip for the batch: the locks, the counts and the inserts run in PostgreSQL (migration
+    // WebhookClaimSlotsAcrossEndpoints). The same attempt twice in a batch (a duplicate job) is claimed once.
+    const unique = [...new Map(attempts.map((a) => [a.jobId, a])).values()];
     const running = await this.dataSource
-      .query(`SELECT job_id, running FROM webhook_delivery_claim_many($1, $2, $3, $4)`, [
-        unique,
-        endpointId,
+      .query(`SELECT job_id, running FROM webhook_delivery_claim_batch($1, $2, $3, $4)`, [
+        unique.map((a) => a.jobId),
+        unique.map((a) => a.endpointId),
         limit,
         leaseMs,
       ])
       .then((rows: Array<{ job_id: string; running: boolean }>) => new Map(rows.map((r) => [r.job_id, r.running])))
-      .catch((error: unknown) => {
-        if (isForeignKeyViolation(error)) return null;
-        throw error;
+      .catch(async (error: unknown) => {
+        if (!isForeignKeyViolation(error)) throw error;
+        // An endpoint deleted while the batch ran: each endpoint's attempts alone, so only its own are gone.
+        if (new Set(unique.map((a) => a.endpointId)).size === 1) return new Map<string, boolean>();
+        const results = new Map<string, boolean>();
+        for (const group of groupByEndpoint(unique)) {
+          const answers = await this.claimMany(group, limit, leaseMs);
+          group.forEach((a, i) => {
+            if (answers[i] !== 'gone') results.set(a.jobId, answers[i] === 'running');
+          });
+        }
+        return results;
       });
-    return jobIds.map((id) => (running === null ? 'gone' : running.get(id) ? 'running' : 'waiting'));
+    return attempts.map((a) => {
+      const claimed = running.get(a.jobId);
+      return claimed === undefined ? 'gone' : claimed ? 'running' : 'waiting';
+    });
   }
 
   /**
-   * Frees the slots of `jobIds` (attempts of one endpoint) and hands back as many of the endpoint's longest-waiting
-   * attempts (their rows removed: each claims again when it runs), oldest first.
+   * Frees the slots of `attempts` (of any endpoints) and hands back as many of each endpoint's longest-waiting
+   * attempts as it freed there (their rows removed: each claims again when it runs), oldest first.
    */
-  async releaseMany(jobIds: string[], endpointId: string): Promise<WaitingAttempt[]> {
+  async releaseMany(attempts: SlotOf[]): Promise<WaitingAttempt[]> {
+    return this.handBack(
+      attempts.map((a) => a.jobId),
+      attempts.map((a) => a.endpointId),
+    );
+  }
+
+  /**
+   * Deletes the leases `jobIds` and hands back, for each entry of `freed` (an endpoint id per slot freed), that
+   * endpoint's next waiting attempt, oldest first.
+   */
+  private async handBack(jobIds: string[], freed: string[]): Promise<WaitingAttempt[]> {
     // A DELETE comes back from the driver as [rows, count] (reading it as rows woke nobody).
     const [rows]: [Array<WaitingAttempt>, number] = await this.dataSource.query(
       `WITH done AS (DELETE FROM webhook_delivery_leases WHERE job_id = ANY ($1)),
+            freed AS (SELECT endpoint_id, count(*)::int AS slots FROM unnest($2::uuid[]) AS f(endpoint_id) GROUP BY 1),
             next AS (
-              SELECT job_id FROM webhook_delivery_leases
-               WHERE endpoint_id = $2 AND NOT running AND job_id <> ALL ($1)
-               ORDER BY since LIMIT $3 FOR UPDATE SKIP LOCKED)
+              SELECT w.job_id FROM freed f CROSS JOIN LATERAL (
+                SELECT job_id FROM webhook_delivery_leases
+                 WHERE endpoint_id = f.endpoint_id AND NOT running AND job_id <> ALL ($1)
+                 ORDER BY since LIMIT f.slots FOR UPDATE SKIP LOCKED) w)
        DELETE FROM webhook_delivery_leases l USING next WHERE l.job_id = next.job_id
-       RETURNING l.job_id AS "jobId", l.since`,
-      [jobIds, endpointId, Math.max(1, jobIds.length)],
+       RETURNING l.job_id AS "jobId", l.endpoint_id AS "endpointId", l.since`,
+      [jobIds, freed],
     );
     return rows.sort((a, b) => a.since.getTime() - b.since.getTime());
   }
 
   /** Puts a waiting attempt handed back by `releaseMany` back at its place in line (its wake-up found it not parked). */
-  async requeue(waiting: WaitingAttempt, endpointId: string): Promise<void> {
+  async requeue(waiting: WaitingAttempt): Promise<void> {
     await this.dataSource
       .query(
         `INSERT INTO webhook_delivery_leases (job_id, endpoint_id, running, since) VALUES ($1, $2, false, $3)
          ON CONFLICT (job_id) DO NOTHING`,
-        [waiting.jobId, endpointId, waiting.since],
+        [waiting.jobId, waiting.endpointId, waiting.since],
       )
       .catch((error: unknown) => {
         // The endpoint is gone, and its attempts with it.
@@ -90,7 +120,7 @@ export class WebhookDeliveryLeaseRepository {
 
   /** Hands back the next waiting attempt of the endpoint without freeing anything (its previous wake-up was lost). */
   async next(endpointId: string): Promise<WaitingAttempt | null> {
-    const [next] = await this.releaseMany([], endpointId);
+    const [next] = await this.handBack([], [endpointId]);
     return next ?? null;
   }
 
@@ -104,4 +134,15 @@ export class WebhookDeliveryLeaseRepository {
     );
     return Number(result?.[1] ?? 0);
   }
+}
+
+/** The attempts of each endpoint, in their order. */
+function groupByEndpoint(attempts: SlotOf[]): SlotOf[][] {
+  const groups = new Map<string, SlotOf[]>();
+  for (const a of attempts) {
+    const group = groups.get(a.endpointId);
+    if (group) group.push(a);
+    else groups.set(a.endpointId, [a]);
+  }
+  return [...groups.values()];
 }

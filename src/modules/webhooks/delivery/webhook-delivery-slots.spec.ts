@@ -11,7 +11,7 @@ const TIMEOUT_MS = 10_000;
 type Promoted = 'promoted' | 'not-delayed' | 'gone';
 
 /**
- * An endpoint's slots as the lease table keeps them (webhook_delivery_claim_many and the release's statement,
+ * An endpoint's slots as the lease table keeps them (webhook_delivery_claim_batch and the release's statement,
  * pinned by test/webhooks/webhook-delivery-lease.repository.medium-spec.ts): running attempts up to the limit, the
  * rest waiting in line by the time they first asked.
  */
@@ -24,8 +24,8 @@ class InMemoryLeases {
 
   repository(): WebhookDeliveryLeaseRepository {
     return fakeOf<WebhookDeliveryLeaseRepository>({
-      claimMany: (jobIds, _endpointId, limit) => {
-        const results = jobIds.map((id): ClaimResult => {
+      claimMany: (attempts, limit) => {
+        const results = attempts.map(({ jobId: id, endpointId }): ClaimResult => {
           if (this.gone) return 'gone';
           if (this.running.has(id)) return 'running';
           if (this.running.size < limit) {
@@ -34,12 +34,18 @@ class InMemoryLeases {
             return 'running';
           }
           if (!this.waiting.some((w) => w.jobId === id))
-            this.waiting.push({ jobId: id, since: new Date(++this.clock) });
+            this.waiting.push({ jobId: id, endpointId, since: new Date(++this.clock) });
           return 'waiting';
         });
         return Promise.resolve(results);
       },
-      releaseMany: (jobIds) => Promise.resolve(this.release(jobIds, jobIds.length)),
+      releaseMany: (attempts) =>
+        Promise.resolve(
+          this.release(
+            attempts.map((a) => a.jobId),
+            attempts.length,
+          ),
+        ),
       next: () => Promise.resolve(this.release([], 1)[0] ?? null),
       requeue: (waiter) => {
         this.requeued.push(waiter.jobId);

@@ -7,7 +7,12 @@ import { DeferJob } from '../../../infra/queue/defer-job';
 import { JobQueue } from '../../../infra/queue/job-queue';
 import { JobName } from '../../../infra/queue/queue-names';
 import { ATTEMPTS_IN_FLIGHT, WebhookDeliveryJobData, deliveryJobId } from './webhook-delivery-job-data';
-import { ClaimResult, WaitingAttempt, WebhookDeliveryLeaseRepository } from './webhook-delivery-lease.repository';
+import {
+  ClaimResult,
+  SlotOf,
+  WaitingAttempt,
+  WebhookDeliveryLeaseRepository,
+} from './webhook-delivery-lease.repository';
 
 /** A running lease outlives the attempt's timeout by this much before it counts as abandoned (a crashed worker). */
 const LEASE_MARGIN_MS = 15_000;
@@ -31,22 +36,21 @@ export class WebhookDeliverySlots {
   private readonly logger = new Logger(WebhookDeliverySlots.name);
   private readonly organizations: PerKeyLimit;
   /**
-   * An endpoint's claims, and its releases, that come while one of its calls runs go together in the next (one
-   * lock and one round trip per batch: measured under the mixed workload, one call per attempt was the longest
-   * step an attempt took while holding its organization's unit).
+   * The claims, and the releases, that come while one call runs go together in the next, whatever their endpoints
+   * (one round trip per batch, each endpoint's lock taken once in it): a burst spread over many endpoints has about
+   * one attempt per endpoint in flight, so batches per endpoint were a round trip per attempt (BENCHMARKS.md).
    */
-  private readonly claims = new KeyedBatcher<string, ClaimResult>(
-    (endpointId, jobIds) =>
+  private readonly claims = new KeyedBatcher<SlotOf, ClaimResult>(
+    (_, attempts) =>
       this.leases.claimMany(
-        jobIds,
-        endpointId,
+        attempts,
         this.config.webhookEndpointConcurrency,
         this.config.webhookTimeoutMs + LEASE_MARGIN_MS,
       ),
     ATTEMPTS_IN_FLIGHT,
   );
-  private readonly releases = new KeyedBatcher<string, void>(
-    (endpointId, jobIds) => this.releaseAndWake(jobIds, endpointId),
+  private readonly releases = new KeyedBatcher<SlotOf, void>(
+    (_, attempts) => this.releaseAndWake(attempts),
     ATTEMPTS_IN_FLIGHT,
   );
 
@@ -91,8 +95,8 @@ export class WebhookDeliverySlots {
    * The returned function gives the slot back and wakes the endpoint's longest waiter.
    */
   async claimEndpoint(job: WebhookDeliveryJobData): Promise<ReleaseSlot | null> {
-    const jobId = deliveryJobId(job.eventId, job.endpointId, job.attempt);
-    const claim = await this.claims.submit(job.endpointId, jobId);
+    const slot = { jobId: deliveryJobId(job.eventId, job.endpointId, job.attempt), endpointId: job.endpointId };
+    const claim = await this.claims.submit('', slot);
     if (claim === 'gone') return null;
     if (claim === 'waiting') {
       this.metrics.webhookDelivery('deferred');
@@ -100,26 +104,26 @@ export class WebhookDeliverySlots {
       throw new DeferJob(
         this.parkedDelay(),
         'endpoint slots in use',
-        this.lookAgain(jobId, () => this.leases.hasFreeSlot(job.endpointId, limit)),
+        this.lookAgain(slot.jobId, () => this.leases.hasFreeSlot(job.endpointId, limit)),
       );
     }
     let released = false;
     return async () => {
       if (released) return;
       released = true;
-      await this.releases.submit(job.endpointId, jobId);
+      await this.releases.submit('', slot);
     };
   }
 
   /**
-   * Frees the slots of `jobIds` and wakes as many of the endpoint's longest waiters. The slots are free once their
-   * rows are gone: the wake-ups (queue round trips) are not waited for, so they hold neither the attempts nor
+   * Frees the slots of `attempts` and wakes as many of each endpoint's longest waiters. The slots are free once
+   * their rows are gone: the wake-ups (queue round trips) are not waited for, so they hold neither the attempts nor
    * their organizations' units.
    */
-  private async releaseAndWake(jobIds: string[], endpointId: string): Promise<void[]> {
-    const next = await this.leases.releaseMany(jobIds, endpointId);
+  private async releaseAndWake(attempts: SlotOf[]): Promise<void[]> {
+    const next = await this.leases.releaseMany(attempts);
     for (const waiter of next) {
-      this.wakeEndpoint(endpointId, waiter).catch((err: unknown) => {
+      this.wakeEndpoint(waiter).catch((err: unknown) => {
         // The waiter still wakes on its own delay.
         this.logger.debug(
           { jobId: waiter.jobId, err: (err as Error).message },
@@ -127,20 +131,20 @@ export class WebhookDeliverySlots {
         );
       });
     }
-    return jobIds.map(() => undefined);
+    return attempts.map(() => undefined);
   }
 
   /**
    * Promotes the endpoint's woken waiter. One not in the delayed set yet (still on its way there) goes back to its
    * place, and once parked looks for the slot freed here; one whose job is gone makes way for the next.
    */
-  private async wakeEndpoint(endpointId: string, waiter: WaitingAttempt): Promise<void> {
+  private async wakeEndpoint(waiter: WaitingAttempt): Promise<void> {
     let next: WaitingAttempt | null = waiter;
     for (let i = 0; next && i < WAKE_TRIES; i++) {
       const woken = await this.jobs.promote(JobName.DeliverWebhook, next.jobId);
       if (woken === 'promoted') return;
-      if (woken === 'not-delayed') return this.leases.requeue(next, endpointId);
-      next = await this.leases.next(endpointId);
+      if (woken === 'not-delayed') return this.leases.requeue(next);
+      next = await this.leases.next(waiter.endpointId);
     }
   }
 
