@@ -29,7 +29,7 @@ describe('DomainEventFanoutService', () => {
     const fanout = new DomainEventFanoutService(
       fakeOf<OutboxEventsRepository>({
         find: () => Promise.resolve(stored),
-        markProcessed: (eventId: string) => Promise.resolve(void processed.push(eventId)),
+        markProcessed: (eventIds: readonly string[]) => Promise.resolve(void processed.push(...eventIds)),
       }),
     );
     fanout.subscribe({ onDomainEvent: (m) => Promise.resolve(void listened.push(m)) });
