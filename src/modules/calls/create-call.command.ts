@@ -15,7 +15,7 @@ import { CallBilling } from '../usage/call-billing.port';
 import type { VoicemailPolicy } from '../call-outcomes/voicemail-policy';
 import { Call } from './call.entity';
 import { CallReferences, LoadedCallReferences } from './call-references';
-import { CallsRepository } from './calls.repository';
+import { CallsRepository, NewCall } from './calls.repository';
 import { MissingRequiredVariableError, RenderedTooLongError, resolveCall } from './call-resolution';
 import { CallDispatchQueue } from './dispatch/call-dispatch-queue';
 import { CreateCallDto } from './dto/create-call.dto';
@@ -76,9 +76,15 @@ export class CreateCallCommand {
       if ((await this.doNotCall.listedAmong(m, world, [dto.to])).size) {
         throw new ApiError('DO_NOT_CALL', `${dto.to} is on the do-not-call list`);
       }
-      const saved = await this.insert(m, organizationId, dto, refs, { id: null, livemode });
-      if (scheduledAt) await this.outbox.record(m, saved, 'call.scheduled', { callId: saved.id });
-      return saved;
+      const values = this.newCall(organizationId, dto, refs, { id: null, livemode }, number);
+      if (!scheduledAt) return this.calls.insert(m, values);
+      // The call and its event in one statement, the transaction's last before its commit.
+      const [row] = await this.outbox.recordWithChange<Record<string, unknown>>(
+        this.calls.insertStatement(m, values),
+        [{ owner: world, type: 'call.scheduled', payload: { callId: values.id } }],
+        m,
+      );
+      return this.calls.entityOf(m, row);
     });
     await this.dispatchQueue.enqueue(call.id, scheduledAt);
     return call;
@@ -92,25 +98,28 @@ export class CreateCallCommand {
     campaign: { id: string; livemode: boolean; voicemail?: VoicemailPolicy | null },
   ): Promise<Call> {
     const refs = await this.references.load(tx, { organizationId, livemode: campaign.livemode }, dto);
-    return this.insert(tx, organizationId, dto, refs, campaign);
+    const number = await this.numbers.findOwnedIn(tx, organizationId, dto.from);
+    return this.calls.insert(tx, this.newCall(organizationId, dto, refs, campaign, number));
   }
 
-  private async insert(
-    tx: Tx,
+  /**
+   * The row of a new call. The platform is chosen here, once (docs/providers.md, "The platform per number"): a
+   * test-world call plays on the simulator; a live one on its number's platform (`number` null, a number gone
+   * since: the default platform, whose placement then refuses it). What placement needs of the number and the
+   * assistant is copied with it.
+   */
+  private newCall(
     organizationId: string,
     dto: CreateCallDto,
     refs: LoadedCallReferences,
     campaign: { id: string | null; livemode: boolean; voicemail?: VoicemailPolicy | null },
-  ): Promise<Call> {
+    number: PhoneNumber | null,
+  ): NewCall {
     const scheduledAt = dto.scheduledAt ? new Date(dto.scheduledAt) : null;
     const { voiceSettings, caseVersion, ...references } = refs;
     const resolved = this.resolve({ request: dto, ...references, campaignVoicemail: campaign.voicemail });
-    // The platform is chosen here, once (docs/providers.md, "The platform per number"): a test-world call plays
-    // on the simulator; a live one on its number's platform (a number gone since: the default platform, whose
-    // placement then refuses it). What placement needs of the number and the assistant is copied with it.
-    const number = await this.numbers.findOwnedIn(tx, organizationId, dto.from);
     const platform = campaign.livemode ? (number?.platform ?? this.config.voiceProvider) : 'simulator';
-    return this.calls.insert(tx, {
+    return {
       id: uuidv7(),
       organizationId,
       status: scheduledAt ? 'scheduled' : 'new',
@@ -128,7 +137,7 @@ export class CreateCallCommand {
       providerNumberId: number?.providerId ?? null,
       voiceSettings,
       ...resolved,
-    });
+    };
   }
 
   private resolve(input: Parameters<typeof resolveCall>[0]) {

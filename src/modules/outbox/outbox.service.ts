@@ -44,10 +44,11 @@ export class OutboxService {
   /**
    * Runs `change` (one data-modifying statement with RETURNING) and records the events when, and only when, it
    * returned a row: one statement, atomic without a transaction, in one round trip. For a write that changes one
-   * thing and nothing else (creating a contact); resolves what the change returned.
+   * thing and nothing else (creating a contact), or the last write of the caller's transaction `tx` (creating a
+   * call, after the reads that checked it); resolves what the change returned.
    */
-  recordWithChange<R>(change: Statement, events: readonly PendingEvent[]): Promise<R[]> {
-    return this.events.insertWithChange<R>(change, events.map(outboxRow), new Date());
+  recordWithChange<R>(change: Statement, events: readonly PendingEvent[], tx?: Tx): Promise<R[]> {
+    return this.events.insertWithChange<R>(change, events.map(outboxRow), new Date(), tx);
   }
 }
 
