@@ -161,12 +161,15 @@ UPDATE calls SET status = $2, api_call_status = 'ended', api_call_id = COALESCE(
       transfer = COALESCE($13::jsonb, transfer), awaiting_report = $14, ended_at = now(), updated_at = now()
 WHERE id = $1 AND ${WHERE.live} RETURNING *;
 
--- CallsRepository.insert
+-- CallsRepository.insertStatement
 -- typeorm:
---   tx.insert(Call, tx.create(Call, values))
-
--- typeorm:
---   tx.findOneByOrFail(Call, { id: values.id })
+--   manager
+--       .createQueryBuilder()
+--       .insert()
+--       .into(Call)
+--       .values(manager.create(Call, values))
+--       .returning('*')
+--       .getQueryAndParameters()
 
 -- CallsRepository.markStartedMany
 UPDATE calls c SET api_call_id = p.provider_call_id,
