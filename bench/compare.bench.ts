@@ -4,6 +4,9 @@
  * the same SQL and key check, in its own process), both on one database created like the test harness does:
  *   GET /api/v1/calls?limit=25 with 100,000 calls in the organization,
  *   POST /api/v1/contacts (a new phone each request),
+ *   POST /api/v1/calls (a live call from the organization's number, with a trial's minutes, to a new destination
+ *   each request, scheduled a month ahead: created, its outbox event and its delayed dispatch job written, never
+ *   dialled during the run; the baseline's twin runs the same statements, see baseline-server.ts),
  *   GET /api/v1/contacts/search?q=... over 100,000 contacts (or BENCH_ORGS organizations of BENCH_CONTACTS each).
  * Fixtures are bench-only INSERT ... SELECT generate_series straight into the database (the API would take
  * minutes). Targets: the performance targets (TARGETS below). Each row also reports CPU milliseconds per request of the server
@@ -11,8 +14,10 @@
  * process's resident memory.
  * Run: `npm run bench compare`. Knobs: BENCH_ROUTES (comma-separated, e.g. "POST /contacts"), BENCH_CPU_PROFILE_DIR
  * (our server writes a CPU profile there on exit), BENCH_DURATION, BENCH_CONNECTIONS, BENCH_CALLS, BENCH_CONTACTS,
- * BENCH_ORGS, BENCH_ROLES, BENCH_COMPILED, BENCH_SERVER_NODE_FLAGS, BENCH_SERVER_ENV, BENCH_IDLE_SECONDS (idle seconds before the start-up and after-run memory readings). `npm run bench search-1m` is
- * the 1,000,000 contacts over 100 organizations preset (scripts/run-bench.js lists the presets).
+ * BENCH_ORGS, BENCH_ROLES, BENCH_COMPILED, BENCH_SERVER_NODE_FLAGS, BENCH_SERVER_ENV, BENCH_IDLE_SECONDS (idle
+ * seconds before the start-up and after-run memory readings). `npm run bench search-1m` is the 1,000,000 contacts
+ * over 100 organizations preset, `create-contact` and `create-call` one write route each (scripts/run-bench.js
+ * lists the presets).
  */
 import autocannon from 'autocannon';
 import { ChildProcess } from 'node:child_process';
@@ -36,7 +41,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 /** Seconds our server stays idle after the run before its memory is read again (0: not read again). */
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const ROUTES = ['GET /calls', 'POST /contacts', 'GET /contacts/search'].filter(
+const ROUTES = ['GET /calls', 'POST /contacts', 'POST /calls', 'GET /contacts/search'].filter(
   (r) => !process.env.BENCH_ROUTES || process.env.BENCH_ROUTES.split(',').includes(r),
 );
 /** When set, our server writes a V8 CPU profile there on exit (open it in Chrome DevTools). */
@@ -48,6 +53,7 @@ const QUERIES = ['ali', 'smith', 'garcia', 'mar', 'alice smith', '4155', 'jo', '
 const TARGETS: Record<string, (a: Figures, b: Figures) => boolean> = {
   'GET /calls': (a, b) => a.rps >= 0.9 * b.rps,
   'POST /contacts': (a, b) => a.rps >= 0.8 * b.rps && a.p99 <= 1.5 * b.p99,
+  'POST /calls': (a, b) => a.rps >= 0.9 * b.rps,
   'GET /contacts/search': (a) => a.rps >= 400 && a.p99 <= 150,
 };
 
@@ -62,36 +68,55 @@ interface Figures {
   errors: number;
 }
 
+/** A call scheduled this far ahead is created (and its dispatch job delayed) but never dialled during the run. */
+const CALL_SCHEDULED_AT = new Date(Date.now() + 30 * 24 * 3600_000).toISOString();
+
 async function run(
   target: { url: string; pid: number; meter: CpuMeter },
   key: string,
   route: string,
   tag: string,
   seconds = DURATION,
+  callFrom = '',
 ): Promise<Figures> {
   let n = 0;
   const request: autocannon.Request =
-    route === 'POST /contacts'
+    route === 'POST /calls'
       ? {
           method: 'POST',
-          path: '/api/v1/contacts',
+          path: '/api/v1/calls',
           headers: { 'x-api-key': key, 'content-type': 'application/json' },
-          // A new phone per request, distinct per server and run, so every insert is a real 201.
+          // A live call from the organization's number to a new destination per request, scheduled a month ahead.
           setupRequest: (req) => ({
             ...req,
-            body: JSON.stringify({ title: `Bench ${n}`, phone: `+1${tag}${String(n++).padStart(7, '0')}` }),
+            body: JSON.stringify({
+              to: `+1${tag}${String(n++).padStart(7, '0')}`,
+              from: callFrom,
+              scheduledAt: CALL_SCHEDULED_AT,
+            }),
           }),
         }
-      : route === 'GET /calls'
-        ? { method: 'GET', path: '/api/v1/calls?limit=25', headers: { 'x-api-key': key } }
-        : {
-            method: 'GET',
-            headers: { 'x-api-key': key },
+      : route === 'POST /contacts'
+        ? {
+            method: 'POST',
+            path: '/api/v1/contacts',
+            headers: { 'x-api-key': key, 'content-type': 'application/json' },
+            // A new phone per request, distinct per server and run, so every insert is a real 201.
             setupRequest: (req) => ({
               ...req,
-              path: `/api/v1/contacts/search?q=${encodeURIComponent(QUERIES[n++ % QUERIES.length])}`,
+              body: JSON.stringify({ title: `Bench ${n}`, phone: `+1${tag}${String(n++).padStart(7, '0')}` }),
             }),
-          };
+          }
+        : route === 'GET /calls'
+          ? { method: 'GET', path: '/api/v1/calls?limit=25', headers: { 'x-api-key': key } }
+          : {
+              method: 'GET',
+              headers: { 'x-api-key': key },
+              setupRequest: (req) => ({
+                ...req,
+                path: `/api/v1/contacts/search?q=${encodeURIComponent(QUERIES[n++ % QUERIES.length])}`,
+              }),
+            };
   const spent = await target.meter.start([target.pid]);
   const result = await autocannon({
     url: target.url,
@@ -164,13 +189,26 @@ async function main(): Promise<void> {
       name: 'bench',
     });
     const key: string = keyRes.body.data.key;
+    // POST /calls: the caller ID the calls are placed from and the trial's minutes a live call needs.
+    const callFrom = '+14155550100';
+    if (ROUTES.includes('POST /calls')) {
+      const orgPath = `/admin/v1/organizations/${org.body.data.id}`;
+      const number = await admin.post(`${orgPath}/phone-numbers`, { number: callFrom, label: 'Bench' });
+      const trial = await admin.post(`${orgPath}/trial`, { days: 365, mins: 100_000 });
+      if (number.status !== 201 || trial.status > 201) throw new Error(`calling setup: ${number.text} ${trial.text}`);
+    }
     const started = Date.now();
     await seed(database.url, org.body.data.id);
     console.log(
       `seeded ${ROUTES.includes('GET /calls') ? CALLS : 0} calls and ${CONTACTS} contacts in each of ${ORGS} organization(s) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
 
-    const baselineProcess = start('bench/baseline-server.ts', { DATABASE_URL: database.url, PORT: '0' });
+    const baselineProcess = start('bench/baseline-server.ts', {
+      DATABASE_URL: database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: `b${randomBytes(5).toString('hex')}`,
+      PORT: '0',
+    });
     children.push(baselineProcess);
     const baselinePort = await new Promise<number>((resolve) =>
       baselineProcess.once('message', (m: { port: number }) => resolve(m.port)),
@@ -184,10 +222,10 @@ async function main(): Promise<void> {
     let tag = 200;
     for (const route of ROUTES) {
       // Warm-up of both (JIT, pool connections, plan cache), not measured.
-      await run(ours, key, route, String(tag++), 2);
-      await run(baseline, key, route, String(tag++), 2);
-      const a = await run(ours, key, route, String(tag++));
-      const b = await run(baseline, key, route, String(tag++));
+      await run(ours, key, route, String(tag++), 2, callFrom);
+      await run(baseline, key, route, String(tag++), 2, callFrom);
+      const a = await run(ours, key, route, String(tag++), DURATION, callFrom);
+      const b = await run(baseline, key, route, String(tag++), DURATION, callFrom);
       const ratio = a.rps / b.rps;
       const met = TARGETS[route](a, b);
       rows.push(

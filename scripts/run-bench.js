@@ -18,6 +18,7 @@ const PRESETS = {
   },
   calls: { file: 'compare.bench.ts', env: { BENCH_ROUTES: 'GET /calls' } },
   'create-contact': { file: 'compare.bench.ts', env: { BENCH_ROUTES: 'POST /contacts' } },
+  'create-call': { file: 'compare.bench.ts', env: { BENCH_ROUTES: 'POST /calls' } },
   // The mixed workload on an api,scheduler process and a worker process instead of one process with every role.
   'system-split': { file: 'system.bench.ts', env: { BENCH_TOPOLOGY: 'split' } },
   // The memory of an api+worker process after the compare run, as production runs it (compiled, Node's defaults).

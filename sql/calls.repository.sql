@@ -168,6 +168,16 @@ WHERE id = $1 AND ${WHERE.live} RETURNING *;
 -- typeorm:
 --   tx.findBy(Call, { id: In(values.map((v) => v.id)) })
 
+-- CallsRepository.insertStatement
+-- typeorm:
+--   manager
+--       .createQueryBuilder()
+--       .insert()
+--       .into(Call)
+--       .values(manager.create(Call, values))
+--       .returning('*')
+--       .getQueryAndParameters()
+
 -- CallsRepository.markStartedMany
 UPDATE calls c SET api_call_id = p.provider_call_id,
       api_call_status = COALESCE(c.api_call_status, 'queued'), updated_at = now()

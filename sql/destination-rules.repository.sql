@@ -2,8 +2,7 @@
 -- Per member in name order, its statements in source order; ${...} is a fragment the code computes there.
 
 -- DestinationRulesRepository.find
--- typeorm:
---   manager.findOneBy(DestinationRulesRow, { organizationId })
+SELECT allowed_countries, blocked_prefixes, allowed_classes FROM destination_rules WHERE organization_id = $1;
 
 -- DestinationRulesRepository.save
 INSERT INTO destination_rules (organization_id, allowed_countries, blocked_prefixes, allowed_classes, updated_at)

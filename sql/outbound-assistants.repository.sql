@@ -10,8 +10,7 @@
 --   this.assistants.findOneBy({ id, organizationId })
 
 -- OutboundAssistantsRepository.findDefault
--- typeorm:
---   (tx ?? this.assistants.manager).findOneBy(OutboundAssistant, { organizationId, isDefault: true })
+SELECT * FROM outbound_assistants WHERE organization_id = $1 AND is_default LIMIT 1;
 
 -- OutboundAssistantsRepository.insert
 -- typeorm:

@@ -4,6 +4,9 @@
 -- PhoneNumbersRepository.countByPlatform
 SELECT platform, count(*)::int AS n FROM phone_numbers GROUP BY platform;
 
+-- PhoneNumbersRepository.findByNumber
+SELECT * FROM phone_numbers WHERE organization_id = $1 AND number = $2 LIMIT 1;
+
 -- PhoneNumbersRepository.findOne
 -- typeorm:
 --   tx.findOneBy(PhoneNumber, where)

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Not, Repository } from 'typeorm';
+import { queryEntities } from '../../infra/database/entity-rows';
 import { Tx } from '../../infra/database/tx';
 import { OutboundAssistant } from './outbound-assistant.entity';
 import { OutboundAssistantSummary } from './outbound-assistant.response';
@@ -29,8 +30,15 @@ export class OutboundAssistantsRepository {
   }
 
   /** Read by `tx` when the caller holds a transaction. */
-  findDefault(organizationId: string, tx?: Tx): Promise<OutboundAssistant | null> {
-    return (tx ?? this.assistants.manager).findOneBy(OutboundAssistant, { organizationId, isDefault: true });
+  /** Hand-written: every call's creation reads it (see PhoneNumbersRepository.findByNumber). */
+  async findDefault(organizationId: string, tx?: Tx): Promise<OutboundAssistant | null> {
+    const [row] = await queryEntities(
+      tx ?? this.assistants.manager,
+      OutboundAssistant,
+      'SELECT * FROM outbound_assistants WHERE organization_id = $1 AND is_default LIMIT 1',
+      [organizationId],
+    );
+    return row ?? null;
   }
 
   find(organizationId: string, id: string): Promise<OutboundAssistant | null> {

@@ -41,6 +41,12 @@ export class CallReferences {
     private readonly tools: ToolsService,
   ) {}
 
+  /** What a call naming no reference is resolved from: the voice of the organization's default assistant alone. */
+  async defaults(organizationId: string): Promise<LoadedCallReferences> {
+    const voice = await this.assistants.getDefault(organizationId);
+    return { contact: null, case: null, assistant: null, voiceSettings: voiceSettingsOf(voice), caseVersion: null };
+  }
+
   /** The contact is the call's world's (data); the case and assistant the organization's (configuration). */
   async load(tx: Tx, world: World, ids: CallReferenceIds): Promise<LoadedCallReferences> {
     return this.loadSharing(tx, world, ids, new Map());

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { World, worldParams, worldSql, worldWhere } from '../../common/auth/world';
 import type { ReferenceTarget } from '../../common/references/reference-registry';
-import { queryEntities } from '../../infra/database/entity-rows';
+import { queryEntities, toEntities } from '../../infra/database/entity-rows';
+import type { Statement } from '../../infra/database/statement';
 import { ApiCallStatus, Call, PlatformAttempt, QUEUED_CALL_STATUSES, TranscriptMessage } from './call.entity';
 import { CALL_MOVES, INITIAL_CALL_STATUSES, LIVE_CALL_STATUS, statusIn } from './call-transitions';
 import { EndOfCallReport } from './voice/voice-provider';
@@ -94,9 +95,10 @@ export class CallsRepository {
 
   // ---- creation
 
-  /** Inserts a new call (outbound `new`/`scheduled`, inbound `processing`) and reads it back with its defaults. */
+  /** Inserts a new call (outbound `new`/`scheduled`, inbound `processing`), returned with its defaults. */
   async insert(tx: EntityManager, values: NewCall): Promise<Call> {
-    const [call] = await this.insertMany(tx, [values]);
+    const { sql, params } = this.insertStatement(tx, values);
+    const [call] = await this.rows(tx, sql, params);
     return call;
   }
 
@@ -112,6 +114,27 @@ export class CallsRepository {
     );
     const inserted = new Map((await tx.findBy(Call, { id: In(values.map((v) => v.id)) })).map((c) => [c.id, c]));
     return values.map((v) => inserted.get(v.id)!);
+  }
+
+  /**
+   * The insert of `insert` as a statement for the caller to run (with its event, in one round trip: the outbox's
+   * `recordWithChange`); `RETURNING *` hands back the row with its defaults, so no read follows the insert.
+   */
+  insertStatement(manager: EntityManager, values: NewCall): Statement {
+    if (!INITIAL_CALL_STATUSES.includes(values.status)) throw new Error(`A call cannot start as ${values.status}`);
+    const [sql, params] = manager
+      .createQueryBuilder()
+      .insert()
+      .into(Call)
+      .values(manager.create(Call, values))
+      .returning('*')
+      .getQueryAndParameters();
+    return { sql, params };
+  }
+
+  /** The call of a row `insertStatement` returned (its columns as PostgreSQL names them). */
+  entityOf(manager: EntityManager, row: Record<string, unknown>): Call {
+    return toEntities(manager, Call, [row])[0];
   }
 
   // ---- status moves (CALL_MOVES)

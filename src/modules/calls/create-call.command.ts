@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { World } from '../../common/auth/world';
 import { ApiError } from '../../common/errors/api-error';
 import { uuidv7 } from '../../common/ids/uuid-v7';
@@ -43,10 +43,10 @@ const BLOCKED_MESSAGE = {
  * Creates an outbound call with everything resolved (docs/contracts/conventions.md, "What a call injects" and "Creating a call"): its references loaded (and locked
  * against deletes) in the inserting transaction, its script rendered and bounded, its row inserted as `new` or
  * `scheduled`. Two ways in:
- * - `execute`: the API's call, in a transaction of its own, after the checks the API answers with an error
- *   (a future scheduledAt, an owned number, a plan and a minute for a live call, the destination rules, the
- *   do-not-call ledger); its dispatch is enqueued after the commit (if that enqueue is lost, the sweeper finds
- *   the due call in PostgreSQL).
+ * - `execute`: the API's call, in a transaction of its own when it names a reference (none needed otherwise),
+ *   after the checks the API answers with an error (a future scheduledAt, an owned number, a plan and a minute
+ *   for a live call, the destination rules, the do-not-call ledger); its dispatch is enqueued after the commit
+ *   (if that enqueue is lost, the sweeper finds the due call in PostgreSQL).
  * - `dialerCallsIn`: a dialer's calls (campaigns, schedules, follow-ups; extension) inside the dialer's
  *   transaction (a required `Tx`), carrying their campaign and its mode; admission, the destination rules, the do-not-call ledger
  *   and the minutes are checked at dispatch as for any call, and the caller enqueues the dispatch after its
@@ -70,7 +70,7 @@ export class CreateCallCommand {
 
   /** A call of the key's world: a test world's call is free and runs on the simulator. */
   async execute(world: World, dto: CreateCallDto): Promise<Call> {
-    const { organizationId, livemode } = world;
+    const { organizationId } = world;
     const scheduledAt = dto.scheduledAt ? new Date(dto.scheduledAt) : null;
     if (scheduledAt && scheduledAt.getTime() <= Date.now()) {
       throw ApiError.validation('scheduledAt', 'scheduledAt must be in the future');
@@ -79,21 +79,22 @@ export class CreateCallCommand {
     if (!number) {
       throw new ApiError('INVALID_PHONE', `from: ${dto.from} is not a phone number of this organization`);
     }
-    const call = await inTransaction(this.dataSource, async (m) => {
-      const refs = await this.references.load(m, world, dto);
-      if (livemode) assertTransfersCarried(number, refs.case?.tools ?? []);
-      // On the transaction's own connection: a request holding one connection while waiting for a second
-      // deadlocks the pool once as many requests as connections arrive together (seen at 30 concurrent creates).
-      const blocked = livemode ? await this.billing.outboundBlockedReasonIn(m, organizationId) : null;
-      if (blocked) throw new ApiError(blocked, BLOCKED_MESSAGE[blocked]);
-      await this.destinations.assertAllowed(m, organizationId, [{ number: dto.to, field: 'to' }]);
-      if ((await this.doNotCall.listedAmong(m, world, [dto.to])).size) {
-        throw new ApiError('DO_NOT_CALL', `${dto.to} is on the do-not-call list`);
-      }
-      const saved = await this.insert(m, organizationId, dto, refs, { id: null, livemode });
-      if (scheduledAt) await this.outbox.record(m, saved, 'call.scheduled', { callId: saved.id });
-      return saved;
-    });
+    // A call naming a case or an assistant is created in a transaction: they stay locked FOR SHARE until its
+    // insert commits (CallReferences), its contact read on the same connection. A call naming none holds nothing:
+    // its checks are plain reads and its write is one statement (the row, with a scheduled call's event), atomic
+    // alone, so it goes without BEGIN and COMMIT, two round trips of nine (BENCHMARKS.md, POST /calls).
+    const named = dto.contactId || dto.caseId || dto.caseVersion != null || dto.assistantConfigId;
+    const call = named
+      ? await inTransaction(this.dataSource, async (tx) =>
+          this.checkAndInsert(tx, world, dto, number, await this.references.load(tx, world, dto)),
+        )
+      : await this.checkAndInsert(
+          this.dataSource.manager,
+          world,
+          dto,
+          number,
+          await this.references.defaults(organizationId),
+        );
     await this.dispatchQueue.enqueue(call.id, scheduledAt);
     return call;
   }
@@ -115,7 +116,7 @@ export class CreateCallCommand {
           number = this.numbers.findOwnedIn(tx, organizationId, dto.from);
           numbers.set(dto.from, number);
         }
-        const draft = this.draft(organizationId, dto, refs, campaign, await number);
+        const draft = this.newCall(organizationId, dto, refs, campaign, await number);
         drafts.push(draft);
         return draft.id;
       },
@@ -125,19 +126,44 @@ export class CreateCallCommand {
     };
   }
 
-  private async insert(
-    tx: Tx,
-    organizationId: string,
+  /**
+   * The API's checks and the insert, on `m`: the creating transaction, or the pool for a call naming no reference.
+   * In a transaction every statement runs on its connection: a request holding one connection while waiting for a
+   * second deadlocks the pool once as many requests as connections arrive together (seen at 30 concurrent creates).
+   */
+  private async checkAndInsert(
+    m: EntityManager,
+    world: World,
     dto: CreateCallDto,
+    number: PhoneNumber,
     refs: LoadedCallReferences,
-    campaign: { id: string | null; livemode: boolean; voicemail?: VoicemailPolicy | null },
   ): Promise<Call> {
-    const number = await this.numbers.findOwnedIn(tx, organizationId, dto.from);
-    return this.calls.insert(tx, this.draft(organizationId, dto, refs, campaign, number));
+    const { organizationId, livemode } = world;
+    if (livemode) assertTransfersCarried(number, refs.case?.tools ?? []);
+    const blocked = livemode ? await this.billing.outboundBlockedReasonIn(m, organizationId) : null;
+    if (blocked) throw new ApiError(blocked, BLOCKED_MESSAGE[blocked]);
+    await this.destinations.assertAllowed(m, organizationId, [{ number: dto.to, field: 'to' }]);
+    if ((await this.doNotCall.listedAmong(m, world, [dto.to])).size) {
+      throw new ApiError('DO_NOT_CALL', `${dto.to} is on the do-not-call list`);
+    }
+    const values = this.newCall(organizationId, dto, refs, { id: null, livemode }, number);
+    if (!values.scheduledAt) return this.calls.insert(m, values);
+    // The call and its event in one statement (in a transaction, its last before the commit).
+    const [row] = await this.outbox.recordWithChange<Record<string, unknown>>(
+      this.calls.insertStatement(m, values),
+      [{ owner: world, type: 'call.scheduled', payload: { callId: values.id } }],
+      m,
+    );
+    return this.calls.entityOf(m, row);
   }
 
-  /** The row of a new call, resolved from its request and references, with its number as it is now. */
-  private draft(
+  /**
+   * The row of a new call. The platform is chosen here, once (docs/providers.md, "The platform per number"): a
+   * test-world call plays on the simulator; a live one on its number's platform (`number` null, a number gone
+   * since: the default platform, whose placement then refuses it). What placement needs of the number and the
+   * assistant is copied with it.
+   */
+  private newCall(
     organizationId: string,
     dto: CreateCallDto,
     refs: LoadedCallReferences,
@@ -147,9 +173,6 @@ export class CreateCallCommand {
     const scheduledAt = dto.scheduledAt ? new Date(dto.scheduledAt) : null;
     const { voiceSettings, caseVersion, ...references } = refs;
     const resolved = this.resolve({ request: dto, ...references, campaignVoicemail: campaign.voicemail });
-    // The platform is chosen here, once (docs/providers.md, "The platform per number"): a test-world call plays
-    // on the simulator; a live one on its number's platform (a number gone since: the default platform, whose
-    // placement then refuses it). What placement needs of the number and the assistant is copied with it.
     const platform = campaign.livemode ? (number?.platform ?? this.config.voiceProvider) : 'simulator';
     return {
       id: uuidv7(),

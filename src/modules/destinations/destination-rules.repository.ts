@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { DestinationRulesRow } from './destination-rules.entity';
 import { DEFAULT_DESTINATION_RULES, DestinationRules } from './destination-rules';
 
 /** The SQL of `destination_rules`. */
@@ -9,12 +8,17 @@ export class DestinationRulesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async find(organizationId: string, manager: EntityManager = this.dataSource.manager): Promise<DestinationRules> {
-    const row = await manager.findOneBy(DestinationRulesRow, { organizationId });
+    // Hand-written: every call's creation reads them (see PhoneNumbersRepository.findByNumber).
+    const [row]: Array<{ allowed_countries: string[] | null; blocked_prefixes: string[]; allowed_classes: string[] }> =
+      await manager.query(
+        'SELECT allowed_countries, blocked_prefixes, allowed_classes FROM destination_rules WHERE organization_id = $1',
+        [organizationId],
+      );
     if (!row) return { ...DEFAULT_DESTINATION_RULES };
     return {
-      allowedCountries: row.allowedCountries,
-      blockedPrefixes: row.blockedPrefixes,
-      allowedClasses: row.allowedClasses,
+      allowedCountries: row.allowed_countries,
+      blockedPrefixes: row.blocked_prefixes,
+      allowedClasses: row.allowed_classes as DestinationRules['allowedClasses'],
     };
   }
 

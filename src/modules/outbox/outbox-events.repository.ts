@@ -55,9 +55,14 @@ export class OutboxEventsRepository {
    * the change returned a row, with the relay's NOTIFY: one statement, so atomic without a transaction, and one
    * round trip where BEGIN, the change, the events and COMMIT took four. Resolves the change's returned rows.
    */
-  insertWithChange<R>(change: Statement, rows: readonly OutboxInsert[], occurredAt: Date): Promise<R[]> {
+  insertWithChange<R>(
+    change: Statement,
+    rows: readonly OutboxInsert[],
+    occurredAt: Date,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<R[]> {
     const n = change.params.length;
-    return this.dataSource.query(
+    return manager.query(
       `WITH changed AS (${change.sql}),
        inserted AS (
          INSERT INTO outbox_events (event_id, organization_id, livemode, type, data, occurred_at)

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { World } from '../../common/auth/world';
 import { uuidv7 } from '../../common/ids/uuid-v7';
+import type { EntityManager } from 'typeorm';
 import type { Statement } from '../../infra/database/statement';
 import type { Tx } from '../../infra/database/tx';
 import type { DomainEventType } from './domain-event';
@@ -44,10 +45,11 @@ export class OutboxService {
   /**
    * Runs `change` (one data-modifying statement with RETURNING) and records the events when, and only when, it
    * returned a row: one statement, atomic without a transaction, in one round trip. For a write that changes one
-   * thing and nothing else (creating a contact); resolves what the change returned.
+   * thing and nothing else (creating a contact), or as the last write of the transaction `manager` holds (creating
+   * a call that locked its references); resolves what the change returned.
    */
-  recordWithChange<R>(change: Statement, events: readonly PendingEvent[]): Promise<R[]> {
-    return this.events.insertWithChange<R>(change, events.map(outboxRow), new Date());
+  recordWithChange<R>(change: Statement, events: readonly PendingEvent[], manager?: EntityManager): Promise<R[]> {
+    return this.events.insertWithChange<R>(change, events.map(outboxRow), new Date(), manager);
   }
 }
 

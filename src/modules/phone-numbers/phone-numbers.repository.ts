@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { FindOptionsWhere, Repository } from 'typeorm';
 import { uuidv7 } from '../../common/ids/uuid-v7';
+import { queryEntities } from '../../infra/database/entity-rows';
 import { Tx } from '../../infra/database/tx';
 import type { VoicePlatform } from '../../infra/config/platforms';
 import { NumberFallback, PhoneNumber } from './phone-number.entity';
@@ -24,6 +25,21 @@ export class PhoneNumbersRepository {
   /** The organization's numbers with their platform ids and fallbacks (the admin API's view), newest first. */
   listWithPlatformIds(organizationId: string): Promise<PhoneNumber[]> {
     return this.numbers.find({ where: { organizationId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  /**
+   * The organization's number `number` (E.164), read by `tx` when the caller holds a transaction. Hand-written:
+   * every call's creation reads it, and TypeORM's find builds its statement anew each time (a profile of POST
+   * /calls, BENCHMARKS.md).
+   */
+  async findByNumber(organizationId: string, number: string, tx?: Tx): Promise<PhoneNumber | null> {
+    const [row] = await queryEntities(
+      tx ?? this.numbers.manager,
+      PhoneNumber,
+      'SELECT * FROM phone_numbers WHERE organization_id = $1 AND number = $2 LIMIT 1',
+      [organizationId, number],
+    );
+    return row ?? null;
   }
 
   /** The row matching `where`, read by `tx` when the caller holds a transaction. */

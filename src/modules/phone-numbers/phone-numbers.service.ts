@@ -47,12 +47,12 @@ export class PhoneNumbersService {
 
   /** The organization's record for an E.164 number, or null when the number is not theirs. */
   findOwned(organizationId: string, number: string): Promise<PhoneNumber | null> {
-    return this.numbers.findOne({ organizationId, number });
+    return this.numbers.findByNumber(organizationId, number);
   }
 
   /** The same read in the caller's transaction (a required `Tx`): never a second connection while it holds one. */
   findOwnedIn(tx: Tx, organizationId: string, number: string): Promise<PhoneNumber | null> {
-    return this.numbers.findOne({ organizationId, number }, tx);
+    return this.numbers.findByNumber(organizationId, number, tx);
   }
 
   /** The organization's number by its id, or null. */

@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { Tx } from '../../infra/database/tx';
 
 export type OutboundBlockedReason = 'OUTBOUND_MINUTES_EXHAUSTED' | 'OUTBOUND_PLAN_REQUIRED';
@@ -26,10 +27,14 @@ export abstract class CallBilling {
   abstract outboundBlockedReason(organizationId: string): Promise<OutboundBlockedReason | null>;
 
   /**
-   * The same check in the caller's transaction: a caller that holds a pool connection and asked for a second one
-   * could wait forever once every connection is held by such a caller.
+   * The same check on the caller's manager: its transaction's when it holds one (a caller that holds a pool
+   * connection and asked for a second one could wait forever once every connection is held by such a caller), or
+   * the pool's. One statement either way.
    */
-  abstract outboundBlockedReasonIn(tx: Tx, organizationId: string): Promise<OutboundBlockedReason | null>;
+  abstract outboundBlockedReasonIn(
+    manager: EntityManager,
+    organizationId: string,
+  ): Promise<OutboundBlockedReason | null>;
 
   /**
    * Atomically reserves one billable minute for dispatching each of these calls of one organization, inside the

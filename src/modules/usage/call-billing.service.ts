@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { inTransaction, Tx } from '../../infra/database/tx';
 import { availableMins, balanceMins } from './allocation';
 import { CallBilling, CallSettlement, DispatchReservation, OutboundBlockedReason } from './call-billing.port';
@@ -28,9 +28,9 @@ export class CallBillingService extends CallBilling {
     return inTransaction(this.dataSource, (tx) => this.outboundBlockedReasonIn(tx, organizationId));
   }
 
-  async outboundBlockedReasonIn(tx: Tx, organizationId: string): Promise<OutboundBlockedReason | null> {
+  async outboundBlockedReasonIn(manager: EntityManager, organizationId: string): Promise<OutboundBlockedReason | null> {
     const now = new Date();
-    const { entitlements, grants } = await this.holdings.load(tx, organizationId, now);
+    const { entitlements, grants } = await this.holdings.load(manager, organizationId, now);
     const states = grants.map(grantState);
     return blockedReason(entitlements, {
       balanceMins: balanceMins(states),
