@@ -12,6 +12,9 @@ import { QueueConnection, prefixOf } from './queue-connection';
 
 type Handler = (data: unknown, job: Job) => Promise<unknown>;
 
+/** The states of a job that will still run (a next run in any other state never fires). */
+const FIRING_STATES = new Set(['delayed', 'waiting', 'prioritized', 'active', 'waiting-children']);
+
 /** How often the scheduler role checks that its job schedulers still exist (a Redis restarted empty loses them). */
 export const SCHEDULE_CHECK_MS = 5000;
 
@@ -165,13 +168,15 @@ export class JobRegistry implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   /**
-   * Whether the scheduler's next run is still in the queue store. A scheduler only fires through that job, so one
-   * whose job was lost (a failover that dropped the last writes, a partial flush) would never fire again while
-   * its record looks healthy.
+   * Whether the scheduler's next run is still in the queue store, where it will fire. A scheduler only fires
+   * through that job, so one whose job was lost (a failover that dropped the last writes, a partial flush) would
+   * never fire again while its record looks healthy. The job's record alone is not enough: a flush that is not
+   * atomic can take the delayed set and leave the record, whose state is then `unknown`.
    */
   private async hasNextRun(queue: Queue, name: string, next: number | null | undefined): Promise<boolean> {
     if (next == null) return false;
-    return (await queue.getJob(`repeat:${name}:${next}`)) !== undefined;
+    const job = await queue.getJob(`repeat:${name}:${next}`);
+    return job !== undefined && FIRING_STATES.has(await job.getState());
   }
 
   private async restoreMissingSchedules(): Promise<void> {
