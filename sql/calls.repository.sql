@@ -161,20 +161,13 @@ UPDATE calls SET status = $2, api_call_status = 'ended', api_call_id = COALESCE(
       transfer = COALESCE($13::jsonb, transfer), awaiting_report = $14, ended_at = now(), updated_at = now()
 WHERE id = $1 AND ${WHERE.live} RETURNING *;
 
--- CallsRepository.insertMany
--- typeorm:
---   tx.insert(Call, values.map((v) => tx.create(Call, v)))
-
--- typeorm:
---   tx.findBy(Call, { id: In(values.map((v) => v.id)) })
-
 -- CallsRepository.insertStatement
 -- typeorm:
 --   manager
 --       .createQueryBuilder()
 --       .insert()
 --       .into(Call)
---       .values(manager.create(Call, values))
+--       .values(values.map((v) => manager.create(Call, v)))
 --       .returning('*')
 --       .getQueryAndParameters()
 

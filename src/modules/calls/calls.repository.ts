@@ -102,31 +102,28 @@ export class CallsRepository {
     return call;
   }
 
-  /** Several calls in one statement (a dialer's step), read back in the given order. */
+  /** Several calls in one statement (a dialer's step), returned in the given order. */
   async insertMany(tx: EntityManager, values: readonly NewCall[]): Promise<Call[]> {
     if (!values.length) return [];
-    for (const v of values) {
-      if (!INITIAL_CALL_STATUSES.includes(v.status)) throw new Error(`A call cannot start as ${v.status}`);
-    }
-    await tx.insert(
-      Call,
-      values.map((v) => tx.create(Call, v)),
-    );
-    const inserted = new Map((await tx.findBy(Call, { id: In(values.map((v) => v.id)) })).map((c) => [c.id, c]));
+    const { sql, params } = this.insertStatement(tx, ...values);
+    const inserted = new Map((await this.rows(tx, sql, params)).map((c) => [c.id, c]));
     return values.map((v) => inserted.get(v.id)!);
   }
 
   /**
-   * The insert of `insert` as a statement for the caller to run (with its event, in one round trip: the outbox's
-   * `recordWithChange`); `RETURNING *` hands back the row with its defaults, so no read follows the insert.
+   * The insert of `insert` (or of several calls) as a statement for the caller to run (with its event, in one
+   * round trip: the outbox's `recordWithChange`); `RETURNING *` hands back the rows with their defaults, so no
+   * read follows the insert.
    */
-  insertStatement(manager: EntityManager, values: NewCall): Statement {
-    if (!INITIAL_CALL_STATUSES.includes(values.status)) throw new Error(`A call cannot start as ${values.status}`);
+  insertStatement(manager: EntityManager, ...values: NewCall[]): Statement {
+    for (const v of values) {
+      if (!INITIAL_CALL_STATUSES.includes(v.status)) throw new Error(`A call cannot start as ${v.status}`);
+    }
     const [sql, params] = manager
       .createQueryBuilder()
       .insert()
       .into(Call)
-      .values(manager.create(Call, values))
+      .values(values.map((v) => manager.create(Call, v)))
       .returning('*')
       .getQueryAndParameters();
     return { sql, params };
