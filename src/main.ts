@@ -12,6 +12,9 @@ async function main(): Promise<void> {
   if (config.roles.has('api')) {
     await app.listen({ port: config.port, host: config.host });
   }
+  // A supervisor that forked this process with an IPC channel (a process manager's "wait ready") learns that it
+  // serves: every role has started. Without a channel, process.send is undefined and nothing is sent.
+  process.send?.('ready');
 }
 
 main().catch((error) => {

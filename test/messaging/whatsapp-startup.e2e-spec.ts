@@ -1,14 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-
-const ROOT = join(__dirname, '..', '..');
+import { ROOT, ensureBuilt } from '../support/built-service';
 
 /** The production entry point (`node dist/main.js`) with MESSAGING_PROVIDER=whatsapp and a setting missing. */
 describe('start-up with MESSAGING_PROVIDER=whatsapp', () => {
   beforeAll(() => {
-    // Only when dist/ is older than the sources: a rebuild empties dist/, which other test files read meanwhile.
-    const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-if-stale.js')], { encoding: 'utf8' });
-    if (build.status !== 0) throw new Error(`build failed: ${build.stdout}${build.stderr}`);
+    ensureBuilt();
   });
 
   it('is refused with one line naming the missing token, printing no secret, before anything starts', () => {

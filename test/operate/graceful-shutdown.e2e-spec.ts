@@ -1,16 +1,15 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { AddressInfo, Socket, connect, createServer } from 'node:net';
-import { join } from 'node:path';
 import { Client } from 'pg';
 import { TEST_REDIS_URL, createTestDatabase } from '../support/databases';
 import { createOrg } from '../support/factory';
 import { HttpClient } from '../support/http';
 import { ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { freePort } from '../support/free-port';
+import { ROOT, ensureBuilt } from '../support/built-service';
 
-const ROOT = join(__dirname, '..', '..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
@@ -32,8 +31,7 @@ function startProduction(
   port: number,
   env: Record<string, string>,
 ): { child: ChildProcess; output: () => string } {
-  const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-if-stale.js')], { encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`build failed: ${build.stdout}${build.stderr}`);
+  ensureBuilt();
   let output = '';
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: ROOT,

@@ -1,8 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-
-const ROOT = join(__dirname, '..', '..');
+import { ROOT, ensureBuilt } from '../support/built-service';
 
 /**
  * A production process refuses an unsafe configuration before it touches anything, with one clear line naming
@@ -11,9 +9,7 @@ const ROOT = join(__dirname, '..', '..');
  */
 describe('production start-up refuses unsafe settings', () => {
   beforeAll(() => {
-    // Only when dist/ is older than the sources: a rebuild empties dist/, which other test files read meanwhile.
-    const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-if-stale.js')], { encoding: 'utf8' });
-    if (build.status !== 0) throw new Error(`build failed: ${build.stdout}${build.stderr}`);
+    ensureBuilt();
   }, 180_000);
 
   const strong = () => randomBytes(32).toString('base64url');

@@ -1,8 +1,7 @@
-import { ChildProcess, fork } from 'node:child_process';
-import { join } from 'node:path';
+import { ChildProcess } from 'node:child_process';
 import { createOrg } from '../support/factory';
-import { TEST_REDIS_URL } from '../support/databases';
-import { ADMIN_TOKEN, TestApp, startTestApp } from '../support/test-app';
+import { TestApp, startTestApp } from '../support/test-app';
+import { forkWorker } from '../prove/support/fork-worker';
 import { recordEvent } from './support/events';
 import { WebhookReceiver } from './support/receiver';
 
@@ -12,31 +11,6 @@ const env = {
   // Longer than the test: the held first attempt must still be in flight when its worker dies.
   WEBHOOK_TIMEOUT_MS: '120000',
 };
-
-/** Starts a worker-role instance in a child process (see support/worker-process.ts). */
-function forkWorker(t: TestApp): Promise<ChildProcess> {
-  const child = fork(join(__dirname, 'support', 'worker-process.ts'), [], {
-    execArgv: ['-r', 'ts-node/register/transpile-only'],
-    env: {
-      ...process.env,
-      ...env,
-      TS_NODE_PROJECT: join(__dirname, '..', '..', 'tsconfig.spec.json'),
-      NODE_ENV: 'test',
-      DATABASE_URL: t.databaseUrl,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: t.queuePrefix,
-      ADMIN_TOKEN,
-      ROLES: 'worker',
-      MIGRATE_ON_START: 'false',
-      LOG_LEVEL: 'silent',
-    },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('message', () => resolve(child));
-    child.once('exit', (code) => reject(new Error(`worker process exited early (${code})`)));
-  });
-}
 
 describe('webhook delivery survives a worker killed mid-delivery', () => {
   let t: TestApp;
@@ -55,7 +29,7 @@ describe('webhook delivery survives a worker killed mid-delivery', () => {
   });
 
   it('redelivers with the same X-Webhook-Id after SIGKILL of the worker holding the request', async () => {
-    worker = await forkWorker(t);
+    worker = await forkWorker(t, env);
     const org = await createOrg(t);
     receiver.script('/crash', ['hold', 200]);
     const hook = (await org.api.post('/api/v1/webhooks', { url: `${receiver.url}/crash`, events: ['contact.created'] }))
