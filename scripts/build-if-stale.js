@@ -5,7 +5,7 @@
  * built (as CI builds before the tests) is never rebuilt while other tests read dist/.
  */
 const { spawnSync } = require('node:child_process');
-const { existsSync, readdirSync, statSync } = require('node:fs');
+const { existsSync, mkdirSync, readdirSync, rmSync, statSync } = require('node:fs');
 const path = require('node:path');
 
 function newestMtime(dir) {
@@ -18,8 +18,38 @@ function newestMtime(dir) {
   return newest;
 }
 
+// Test files that start the built service run side by side, and `nest build` empties dist/ first: one builds
+// while the others wait, then find dist/ fresh. A lock older than any build (a killed run) is taken over.
+const LOCK_STALE_MS = 15 * 60_000;
+const LOCK_POLL_MS = 250;
+
+function withBuildLock(root, run) {
+  const lock = path.join(root, '.build-lock');
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      const age = Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
+      if (age > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
+      else Atomics.wait(pause, 0, 0, LOCK_POLL_MS);
+    }
+  }
+  try {
+    return run();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 /** Returns the build's exit status (0 when nothing needed building). */
 function buildIfStale(root, log = console.log) {
+  return withBuildLock(root, () => build(root, log));
+}
+
+function build(root, log) {
   const stale = (file, dir) => !existsSync(file) || statSync(file).mtimeMs < newestMtime(path.join(root, dir));
   const server = path.join(root, 'dist', 'cli', 'demo.js');
   const consolePage = path.join(root, 'dist', 'console', 'index.html');
