@@ -108,8 +108,10 @@ export function startIdleHeapRelease(bounds: IdleHeapReleaseBounds = IDLE_HEAP_R
 
 /**
  * A full, memory-reducing GC that also shrinks the young generation and returns V8's pooled pages to the system,
- * asked of the inspector's heap profiler, which needs no `--expose-gc`. The in-process session is connected for
- * this call only (an attached session is not free) and disconnected on the next tick, outside its own callback.
+ * asked of the inspector's heap profiler, which needs no `--expose-gc` (a plain `gc()` is one full GC: it leaves the
+ * young generation and the pooled pages resident). The in-process session is connected for this call only, so the
+ * process carries no inspector session between releases, and is disconnected on the next tick, outside its own
+ * callback.
  */
 function collectAllGarbage(): Promise<void> {
   const session = new Session();

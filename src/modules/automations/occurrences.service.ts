@@ -23,10 +23,11 @@ export const SCHEDULING_BUDGET_MS = 1000;
  * a budget to answer: a pathological rule then costs the event loop nothing (it only waits for a
  * message), and when the budget runs out the thread is terminated and a fresh one answers the next question.
  *
- * The thread starts on the first question, not with the application: a running thread costs its process ~29 MB
+ * The thread starts on the first question, not with the application: a running thread costs its process ~30 MB
  * resident (an isolate with rrule and luxon loaded), and most processes never compute an occurrence. The first
- * question then waits for the thread's boot (~0.8 s), which its budget does not count: the budget starts once the
- * thread has said it is ready (`thread()` resolves on that message, before `askWithinBudget` reads the clocks).
+ * question then waits for the thread's boot (0.1-0.2 s, more on a busy machine), which its budget does not count:
+ * the budget starts once the thread has said it is ready (`thread()` resolves on that message, before
+ * `askWithinBudget` reads the clocks).
  */
 @Injectable()
 export class OccurrencesService implements OnModuleDestroy {
