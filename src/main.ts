@@ -2,13 +2,21 @@ import { ConfigError, parseConfig } from './infra/config/app-config';
 import { StartupError, prepareInfrastructure } from './bootstrap/prepare-infrastructure';
 import { createApp } from './bootstrap/create-app';
 import { closeOnSignals } from './bootstrap/shutdown';
+import { startIdleHeapRelease } from './infra/memory/idle-heap-release';
 
 /** `node dist/main.js`: validate configuration, prepare the database and queues, then run this process's roles. */
 async function main(): Promise<void> {
   const config = parseConfig(process.env);
   const infra = await prepareInfrastructure(config);
   const app = await createApp({ config, database: infra.database, queue: infra.queue });
-  closeOnSignals(app, infra.stop, config.shutdownTimeoutMs);
+  // A process that serves or works grows its heap under its load and, once idle, would keep it (infra/memory); a
+  // scheduler-only process carries no load.
+  const heapRelease = config.roles.has('api') || config.roles.has('worker') ? startIdleHeapRelease() : undefined;
+  const stop = () => {
+    heapRelease?.stop();
+    return infra.stop();
+  };
+  closeOnSignals(app, stop, config.shutdownTimeoutMs);
   if (config.roles.has('api')) {
     await app.listen({ port: config.port, host: config.host });
   }

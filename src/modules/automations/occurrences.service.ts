@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { ThreadBudgetExceeded, askWithinBudget } from '../../common/concurrency/thread-budget';
 import type { OccurrenceAnswer, OccurrenceQuestion } from './occurrence-worker';
 
@@ -22,21 +22,19 @@ export const SCHEDULING_BUDGET_MS = 1000;
  * Computes a recurrence rule's occurrences on a thread of its own, one question at a time, each with
  * a budget to answer: a pathological rule then costs the event loop nothing (it only waits for a
  * message), and when the budget runs out the thread is terminated and a fresh one answers the next question.
+ *
+ * The thread starts on the first question, not with the application: a running thread costs its process ~30 MB
+ * resident (an isolate with rrule and luxon loaded), and most processes never compute an occurrence. The first
+ * question then waits for the thread's boot (0.1-0.2 s, more on a busy machine), which its budget does not count:
+ * the budget starts once the thread has said it is ready (`thread()` resolves on that message, before
+ * `askWithinBudget` reads the clocks).
  */
 @Injectable()
-export class OccurrencesService implements OnModuleInit, OnModuleDestroy {
+export class OccurrencesService implements OnModuleDestroy {
   private readonly logger = new Logger(OccurrencesService.name);
   private worker?: Promise<Worker>;
   /** Questions are answered in turn: the thread computes one at a time and a timeout must stop only its own. */
   private turn: Promise<unknown> = Promise.resolve();
-
-  onModuleInit(): void {
-    // Started now so that the first question does not wait for the thread to boot; except when the application
-    // runs from its TypeScript sources (the test suite), where the thread compiles its code first (~0.3 s of CPU
-    // per start, paid by every test app while few ask a question): there it starts on first use.
-    if (workerEntry()[1].execArgv) return;
-    void this.thread().catch(() => undefined);
-  }
 
   async onModuleDestroy(): Promise<void> {
     const worker = await this.worker?.catch(() => undefined);
