@@ -10,7 +10,8 @@
  * Reports throughput and p50/p99 per route, calls dispatched and ended, webhook deliveries per second with
  * event-to-delivery latency and where it went (outbox to queue, queue to fan-out, fan-out to the receiver's first
  * attempt), deferrals per delivery, the CPU of each server process and of their PostgreSQL backends, and the
- * servers' memory. Run: `npm run bench system`. It is a measurement, never an assertion.
+ * servers' memory. Run: `npm run bench system`. It is a measurement, never an assertion. BENCH_CPU_PROFILE_DIR: the
+ * (first) server process writes a V8 CPU profile there on exit.
  */
 import autocannon from 'autocannon';
 import { ChildProcess } from 'node:child_process';
@@ -31,6 +32,7 @@ const CALL_RATE = Number(process.env.BENCH_CALL_RATE ?? 10);
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 20_000);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 2);
 const TOPOLOGY = process.env.BENCH_TOPOLOGY === 'split' ? 'split' : 'one';
+const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
 const QUERIES = ['ali', 'smith', 'garcia', 'mar', 'alice smith', '4155', 'jo', 'alicee'];
 
 const percentile = (sorted: number[], p: number) =>
@@ -198,11 +200,15 @@ async function main(): Promise<void> {
       QUEUE_PREFIX: `b${randomBytes(5).toString('hex')}`,
     };
     const serverMetricsPort = await freePort();
-    const ours = await startOurServer(database.url, {
-      ...env,
-      METRICS_PORT: String(serverMetricsPort),
-      ...(TOPOLOGY === 'split' ? { ROLES: 'api,scheduler' } : {}),
-    });
+    const ours = await startOurServer(
+      database.url,
+      {
+        ...env,
+        METRICS_PORT: String(serverMetricsPort),
+        ...(TOPOLOGY === 'split' ? { ROLES: 'api,scheduler' } : {}),
+      },
+      CPU_PROFILE_DIR,
+    );
     server = ours.server;
     // The process that delivers webhooks: its counters say which share deferred attempts.
     let deliveryMetricsUrl = `http://127.0.0.1:${serverMetricsPort}/metrics`;
