@@ -8,8 +8,10 @@
  *   calls   POST /calls at BENCH_CALL_RATE per second, placed and completed through the simulator,
  *   webhooks every event above delivered to BENCH_ENDPOINTS local endpoints (a keep-alive receiver here).
  * Reports throughput and p50/p99 per route, calls dispatched and ended, webhook deliveries per second with
- * event-to-delivery latency and where it went (outbox to queue, queue to fan-out, fan-out to the receiver), the
- * CPU of each server process and of their PostgreSQL backends, and the servers' memory. Run: `npm run bench system`. It is a measurement, never an assertion.
+ * event-to-delivery latency and where it went (outbox to queue, queue to fan-out, fan-out to the receiver's first
+ * attempt), deferrals per delivery, the CPU of each server process and of their PostgreSQL backends, and the
+ * servers' memory. Run: `npm run bench system`. It is a measurement, never an assertion. BENCH_CPU_PROFILE_DIR: the
+ * (first) server process writes a V8 CPU profile there on exit.
  */
 import autocannon from 'autocannon';
 import { ChildProcess } from 'node:child_process';
@@ -17,6 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
+import { webhookId } from '../src/modules/webhooks/delivery/webhook-delivery-job-data';
 import { callingOrg } from '../test/calls/call-fixtures';
 import { createTestDatabase } from '../test/support/databases';
 import globalSetup from '../test/support/global-setup';
@@ -29,20 +32,40 @@ const CALL_RATE = Number(process.env.BENCH_CALL_RATE ?? 10);
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 20_000);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 2);
 const TOPOLOGY = process.env.BENCH_TOPOLOGY === 'split' ? 'split' : 'one';
+const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
 const QUERIES = ['ali', 'smith', 'garcia', 'mar', 'alice smith', '4155', 'jo', 'alicee'];
 
 const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
 
-/** A keep-alive receiver that answers 200 at once and notes how long each event took to reach it. */
-async function startReceiver(): Promise<{ url: string; latencies: number[]; close: () => void }> {
+/** When an attempt reached the receiver, and when its event occurred (the body's `timestamp`). */
+interface Arrival {
+  at: number;
+  occurredAt: number;
+}
+
+/**
+ * A keep-alive receiver that answers 200 at once and notes every attempt's arrival, and each delivery's first
+ * (by `X-Webhook-Id`, one per event and endpoint).
+ */
+async function startReceiver(): Promise<{
+  url: string;
+  latencies: number[];
+  first: Map<string, Arrival>;
+  close: () => void;
+}> {
   const latencies: number[] = [];
+  const first = new Map<string, Arrival>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const at = Date.now();
       const { timestamp } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp: string };
-      latencies.push(Date.now() - Date.parse(timestamp));
+      const occurredAt = Date.parse(timestamp);
+      latencies.push(at - occurredAt);
+      const id = String(req.headers['x-webhook-id']);
+      if (!first.has(id)) first.set(id, { at, occurredAt });
       res.writeHead(200).end('ok');
     });
   });
@@ -50,8 +73,37 @@ async function startReceiver(): Promise<{ url: string; latencies: number[]; clos
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     latencies,
+    first,
     close: () => server.close(),
   };
+}
+
+/**
+ * Each delivery's first attempt, from its event (occurred) and from its fan-out (the outbox row's `processed_at`,
+ * when its delivery jobs were created): the wait a receiver sees, and the part of it the delivery queue and its
+ * attempts add.
+ */
+async function firstAttempts(
+  db: Pool,
+  since: Date,
+  endpointIds: string[],
+  first: Map<string, Arrival>,
+): Promise<{ fromEvent: number[]; fromFanout: number[] }> {
+  const { rows } = await db.query<{ event_id: string; processed_at: Date }>(
+    `SELECT event_id, processed_at FROM outbox_events WHERE occurred_at >= $1 AND processed_at IS NOT NULL`,
+    [since],
+  );
+  const fromEvent: number[] = [];
+  const fromFanout: number[] = [];
+  for (const row of rows)
+    for (const endpointId of endpointIds) {
+      const arrival = first.get(webhookId(row.event_id, endpointId));
+      if (!arrival) continue;
+      fromEvent.push(arrival.at - arrival.occurredAt);
+      fromFanout.push(arrival.at - row.processed_at.getTime());
+    }
+  const sorted = (a: number[]) => a.sort((x, y) => x - y);
+  return { fromEvent: sorted(fromEvent), fromFanout: sorted(fromFanout) };
 }
 
 /** The workload: one autocannon instance per route, all at once, for the same `seconds`. */
@@ -120,11 +172,17 @@ function routes(key: string, from: string): Array<{ name: string; options: Parti
   ];
 }
 
-/** The delivering process's `vc_webhook_deliveries_total` by outcome (`deferred`: waited for a share or a slot). */
+/**
+ * The delivering process's `vc_webhook_deliveries_total` by outcome (`deferred`: waited for a share or a slot),
+ * and the deferrals per delivery made.
+ */
 async function deliveryOutcomes(metricsUrl: string): Promise<string> {
   const text = await (await fetch(metricsUrl)).text();
   const counts = [...text.matchAll(/^vc_webhook_deliveries_total\{outcome="([^"]+)"\} (\S+)$/gm)];
-  return counts.map(([, outcome, n]) => `${outcome} ${n}`).join(', ') || 'none counted';
+  if (!counts.length) return 'none counted';
+  const of = (outcome: string) => Number(counts.find(([, o]) => o === outcome)?.[2] ?? 0);
+  const perDelivery = of('deferred') / Math.max(1, of('delivered'));
+  return `${counts.map(([, outcome, n]) => `${outcome} ${n}`).join(', ')} (${perDelivery.toFixed(2)} deferrals per delivery)`;
 }
 
 async function main(): Promise<void> {
@@ -142,11 +200,15 @@ async function main(): Promise<void> {
       QUEUE_PREFIX: `b${randomBytes(5).toString('hex')}`,
     };
     const serverMetricsPort = await freePort();
-    const ours = await startOurServer(database.url, {
-      ...env,
-      METRICS_PORT: String(serverMetricsPort),
-      ...(TOPOLOGY === 'split' ? { ROLES: 'api,scheduler' } : {}),
-    });
+    const ours = await startOurServer(
+      database.url,
+      {
+        ...env,
+        METRICS_PORT: String(serverMetricsPort),
+        ...(TOPOLOGY === 'split' ? { ROLES: 'api,scheduler' } : {}),
+      },
+      CPU_PROFILE_DIR,
+    );
     server = ours.server;
     // The process that delivers webhooks: its counters say which share deferred attempts.
     let deliveryMetricsUrl = `http://127.0.0.1:${serverMetricsPort}/metrics`;
@@ -155,12 +217,14 @@ async function main(): Promise<void> {
     const org = await callingOrg({ admin, baseUrl }, 100_000);
     // Admission control is not what is measured: every call placed may run at once.
     await admin.post(`/admin/v1/organizations/${org.id}/limits`, { maxConcurrentCalls: 1000 });
+    const endpointIds: string[] = [];
     for (let e = 0; e < ENDPOINTS; e++) {
       const res = await org.api.post('/api/v1/webhooks', {
         url: receiver.url,
         events: ['contact.created', 'call.started', 'call.ended', 'call.failed'],
       });
       if (res.status !== 201) throw new Error(`webhook endpoint: ${res.status} ${res.text}`);
+      endpointIds.push((res.body as { data: { id: string } }).data.id);
     }
     await seedContacts(db, [org.id], CONTACTS);
     await seedCalls(db, org.id, CONTACTS);
@@ -220,6 +284,12 @@ async function main(): Promise<void> {
         `event to delivery p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms`,
     );
     for (const st of stages) console.log(`${st.stage}: ${st.events} events, p50 ${st.p50} ms, p99 ${st.p99} ms`);
+    const { fromEvent, fromFanout } = await firstAttempts(db, startedAt, endpointIds, receiver.first);
+    console.log(
+      `first attempts: ${fromEvent.length} (${(fromEvent.length / DURATION).toFixed(0)}/s); ` +
+        `event to first attempt p50 ${percentile(fromEvent, 50)} ms, p99 ${percentile(fromEvent, 99)} ms; ` +
+        `fan-out to first attempt p50 ${percentile(fromFanout, 50)} ms, p99 ${percentile(fromFanout, 99)} ms`,
+    );
     console.log(`delivery attempts by outcome: ${await deliveryOutcomes(deliveryMetricsUrl)}`);
     if (worker)
       console.log(

@@ -1,8 +1,11 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import Stripe from 'stripe';
+import { DataSource } from 'typeorm';
+import { inTransaction } from '../../src/infra/database/tx';
 import { JobQueue } from '../../src/infra/queue/job-queue';
 import { JobName, QueueName } from '../../src/infra/queue/queue-names';
 import { DomainEventFanoutService } from '../../src/modules/outbox/domain-event-fanout.service';
+import { OutboxService } from '../../src/modules/outbox/outbox.service';
 import {
   WebhookDeliveryJobData,
   deliveryJobId,
@@ -351,6 +354,23 @@ describe('webhook delivery engine', () => {
     expect(await deliveries(deleted.id)).toEqual([]);
     // Cancelled retries are not failed deliveries.
     expect(await endpointRow(disabled.id)).toMatchObject({ is_active: false, consecutive_failures: 0 });
+  });
+
+  it('cancels an attempt whose row is gone and gives back the endpoint slot it claimed meanwhile', async () => {
+    const org = await createOrg(t);
+    const hook = await endpoint(org, ['contact.updated']);
+    // An event whose contact is gone: its body renders to nothing while the attempt claims its slot.
+    const eventId = await inTransaction(t.app.get(DataSource), (m) =>
+      t.app
+        .get(OutboxService)
+        .record(m, { organizationId: org.id, livemode: true }, 'contact.updated', { contactId: randomUUID() }),
+    );
+    await fannedOut(eventId);
+    await gone([deliveryJobId(eventId, hook.id, 1)]);
+    expect(receiver.on(hook.path)).toHaveLength(0);
+    expect(await deliveries(hook.id)).toEqual([]);
+    const leases = await t.db.query('SELECT job_id FROM webhook_delivery_leases WHERE endpoint_id = $1', [hook.id]);
+    expect(leases.rows).toEqual([]);
   });
 
   it('a slow endpoint does not delay deliveries to others', async () => {

@@ -1,4 +1,5 @@
 import type { DataSourceOptions } from 'typeorm';
+import { firstInLineDriver } from './first-in-line';
 import { MIGRATIONS } from './migrations';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -18,6 +19,8 @@ export function dataSourceOptions(
   return {
     type: 'postgres',
     ...(readUrl ? { replication: { master: { url }, slaves: [{ url: readUrl }], defaultMode: 'master' } } : { url }),
+    // Webhook delivery's statements go to the head of the pool's line (first-in-line.ts).
+    driver: firstInLineDriver,
     entities,
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { KeyedBatcher } from '../../common/concurrency/keyed-batcher';
+import { firstInLine } from '../../infra/database/first-in-line';
 import { QUEUE_CONCURRENCY, QueueName } from '../../infra/queue/queue-names';
 import { DomainEventListener, DomainEventMessage, DomainEventType } from './domain-event';
 import { DomainEvent, DomainEventHandler } from './domain-event-handler';
@@ -35,10 +36,14 @@ export class DomainEventFanoutService {
     this.handlers.push(handler as unknown as DomainEventHandler<DomainEventType>);
   }
 
+  /**
+   * The event's own statements (its read and its mark) are on the way to its webhook deliveries, so they go to
+   * the head of the pool's line as the deliveries' do (first-in-line.ts); the handlers' work keeps its place.
+   */
   async handle(message: DomainEventMessage): Promise<void> {
     // One read: whether the event was handled already, and its payload (used only when some handler takes it;
     // most events only go to webhooks). A pruned row (kept a week, far past any retry) reads as unprocessed.
-    const row = await this.events.find(message.eventId);
+    const row = await firstInLine(() => this.events.find(message.eventId));
     if (row?.processed_at) return;
     const handlers = this.handlers.filter((h) => h.types.includes(message.type));
     const event = handlers.length && row ? domainEventOf(row) : null;
@@ -48,7 +53,7 @@ export class DomainEventFanoutService {
     ]);
     // Only after every listener succeeded: an event whose job vanished before this (Redis lost) stays
     // unprocessed in PostgreSQL, and OutboxReplayJob enqueues it again.
-    await this.processed.submit('', message.eventId);
+    await firstInLine(() => this.processed.submit('', message.eventId));
   }
 }
 

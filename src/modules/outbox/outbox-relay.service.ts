@@ -4,6 +4,7 @@ import { Client } from 'pg';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { DatabaseUrls } from '../../infra/database/database-urls';
 import { DATABASE_URLS } from '../../infra/database/database.tokens';
+import { firstInLine } from '../../infra/database/first-in-line';
 import { JobQueue } from '../../infra/queue/job-queue';
 import { JobName } from '../../infra/queue/queue-names';
 import { domainEventJob } from './domain-event-job';
@@ -79,7 +80,9 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
       this.again = true;
       return;
     }
-    this.draining = this.drain().finally(() => {
+    // Every event's way to its webhooks starts here, one transaction at a time: it goes to the head of the pool's
+    // line (first-in-line.ts), so a relay never waits behind the requests whose events it carries.
+    this.draining = firstInLine(() => this.drain()).finally(() => {
       this.draining = undefined;
       if (this.again) {
         this.again = false;

@@ -3,17 +3,18 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { World, worldWhere } from '../../common/auth/world';
 import { uuidv7 } from '../../common/ids/uuid-v7';
+import type { SigningSecret } from '../../common/outbound-http/signature';
 import { Tx } from '../../infra/database/tx';
 import { SigningSecrets } from '../../infra/secrets/signing-secrets';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 
 /**
  * What an attempt needs of its endpoint, read when it is sent (a rotated secret applies to pending retries); the
- * secret opened (it is sealed in the row).
+ * secret opened (it is sealed in the row), or the signing key built from it.
  */
 export interface EndpointForSend {
   url: string;
-  secret: string;
+  secret: SigningSecret;
   events: string[];
   is_active: boolean;
   consecutive_failures: number;
@@ -97,7 +98,7 @@ export class WebhookEndpointsRepository {
   }
 
   async findForSend(organizationId: string, id: string): Promise<EndpointForSend | undefined> {
-    const [endpoint]: EndpointForSend[] = await this.dataSource.query(
+    const [endpoint]: Array<EndpointForSend & { secret: string }> = await this.dataSource.query(
       `SELECT url, secret, events, is_active, consecutive_failures, livemode
          FROM webhook_endpoints WHERE id = $1 AND organization_id = $2`,
       [id, organizationId],

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { SigningSecrets } from '../../../infra/secrets/signing-secrets';
 import type { RecordedEventRow } from '../../outbox/outbox-events.repository';
 import type { EndpointForSend } from '../webhook-endpoints.repository';
+import { EndpointSigningKeys } from './endpoint-signing-keys';
 
 /** One attempt about to be sent, as its job names it. */
 export interface AttemptKey {
@@ -21,7 +22,9 @@ export interface AttemptRows {
   event?: RecordedEventRow & { logged: boolean };
 }
 
-interface AttemptRow extends EndpointForSend, RecordedEventRow {
+interface AttemptRow extends Omit<EndpointForSend, 'secret'>, RecordedEventRow {
+  endpoint_id: string;
+  secret: string;
   has_endpoint: boolean;
   endpoint_livemode: boolean;
   logged: boolean;
@@ -34,15 +37,20 @@ interface AttemptRow extends EndpointForSend, RecordedEventRow {
  */
 @Injectable()
 export class WebhookAttemptsRepository {
+  /** The endpoint's secret is read with every attempt (a rotation applies at once) but opened once per value. */
+  private readonly keys: EndpointSigningKeys;
+
   constructor(
     private readonly dataSource: DataSource,
-    private readonly secrets: SigningSecrets,
-  ) {}
+    secrets: SigningSecrets,
+  ) {
+    this.keys = new EndpointSigningKeys(secrets);
+  }
 
   /** One round trip for the batch; the answers in the keys' order. */
   async read(keys: AttemptKey[]): Promise<AttemptRows[]> {
     const rows: AttemptRow[] = await this.dataSource.query(
-      `SELECT e.id IS NOT NULL AS has_endpoint, e.url, e.secret, e.events, e.is_active, e.consecutive_failures,
+      `SELECT e.id IS NOT NULL AS has_endpoint, i.endpoint_id, e.url, e.secret, e.events, e.is_active, e.consecutive_failures,
               e.livemode AS endpoint_livemode,
               o.event_id, o.organization_id, o.livemode, o.type, o.data, o.occurred_at,
               i.unless_logged AND EXISTS (
@@ -66,7 +74,7 @@ export class WebhookAttemptsRepository {
       endpoint: row.has_endpoint
         ? {
             url: row.url,
-            secret: this.secrets.open(row.secret),
+            secret: this.keys.of(row.endpoint_id, row.secret),
             events: row.events,
             is_active: row.is_active,
             consecutive_failures: row.consecutive_failures,

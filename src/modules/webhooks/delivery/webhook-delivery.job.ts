@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Job } from 'bullmq';
+import { firstInLine } from '../../../infra/database/first-in-line';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { WebhookDeliveryJobData } from './webhook-delivery-job-data';
@@ -11,13 +12,16 @@ declare module '../../../infra/queue/job-data' {
   }
 }
 
-/** The webhook-deliveries queue's consumer: one attempt of one event to one endpoint, by WebhookDeliveryService. */
+/**
+ * The webhook-deliveries queue's consumer: one attempt of one event to one endpoint, by WebhookDeliveryService.
+ * Its statements are served before the process's other work waiting for a pool connection (first-in-line.ts).
+ */
 @Injectable()
 export class WebhookDeliveryJob {
   constructor(private readonly delivery: WebhookDeliveryService) {}
 
   @OnJob({ name: JobName.DeliverWebhook })
   deliver(data: WebhookDeliveryJobData, job: Pick<Job, 'attemptsMade' | 'timestamp' | 'opts'>): Promise<void> {
-    return this.delivery.deliver(data, job);
+    return firstInLine(() => this.delivery.deliver(data, job));
   }
 }

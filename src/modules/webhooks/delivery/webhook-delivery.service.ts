@@ -141,9 +141,10 @@ export class WebhookDeliveryService {
     releaseOrganization: () => void,
   ): Promise<SentAttempt | null> {
     const id = webhookId(job.eventId, job.endpointId);
-    // The endpoint and the event are read, and the body rendered, before the endpoint's slot is claimed, so the
-    // slot is held around the HTTP exchange alone (measured under the mixed workload, BENCHMARKS.md: the reads
-    // and the wake-up of the next waiter were three quarters of the time a slot was held, the POST a quarter).
+    // The endpoint and the event are read before the endpoint's slot is claimed, and the body rendered while it
+    // is, so the slot is held around the HTTP exchange alone (measured under the mixed workload, BENCHMARKS.md:
+    // the reads and the wake-up of the next waiter were three quarters of the time a slot was held, the POST a
+    // quarter).
     // An attempt deferred for want of a slot has spent those reads; the wake-up brings it back when one frees.
     // The organization's unit is taken before all this (no I/O for a tenant over its share, and its attempts
     // start in the order they became due) and given back as soon as the exchange ends.
@@ -160,11 +161,19 @@ export class WebhookDeliveryService {
     if (!row || row.logged) return null;
     // The fan-out already matched worlds; a job made any other way never crosses them either.
     if (row.livemode !== endpoint.livemode) return null;
-    const event = await this.event(row);
-    if (!event) return null;
+    // The body is rendered while the slot is claimed (two round trips at once instead of one after the other); a
+    // deferred claim drops the body, and a slot claimed for a body that is not sent is given back at once.
+    const [rendered, claimed] = await Promise.allSettled([this.event(row), this.slots.claimEndpoint(job)]);
+    if (claimed.status === 'rejected') throw claimed.reason;
     // Deleted between the read and the claim: cancelled too.
-    const release = await this.slots.claimEndpoint(job);
+    const release = claimed.value;
     if (!release) return null;
+    if (rendered.status === 'rejected' || !rendered.value) {
+      await release();
+      if (rendered.status === 'rejected') throw rendered.reason;
+      return null;
+    }
+    const event = rendered.value;
     try {
       return { endpoint, id, result: await this.send(endpoint, job, event, id) };
     } finally {

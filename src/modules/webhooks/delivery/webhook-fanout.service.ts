@@ -1,4 +1,5 @@
 import { Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { firstInLine } from '../../../infra/database/first-in-line';
 import { JobQueue } from '../../../infra/queue/job-queue';
 import { KeyedBatcher } from '../../../common/concurrency/keyed-batcher';
 import { JobName, QUEUE_CONCURRENCY, QueueName } from '../../../infra/queue/queue-names';
@@ -40,8 +41,9 @@ export class WebhookFanoutService implements OnModuleInit, OnApplicationBootstra
     if (missing.length) throw new Error(`No webhook body renderer for: ${missing.join(', ')}`);
   }
 
+  /** The subscription read goes to the head of the pool's line, as the attempts it creates do (first-in-line.ts). */
   async onDomainEvent(event: DomainEventMessage): Promise<void> {
-    const endpoints = await this.subscriptions.submit('', event);
+    const endpoints = await firstInLine(() => this.subscriptions.submit('', event));
     if (!endpoints.length) return;
     await this.jobs.addBulk(
       JobName.DeliverWebhook,
