@@ -50,10 +50,10 @@ module.exports = {
   // A global option (projects do not take it): end-to-end hooks boot and stop whole applications, which on a
   // busy 2-core machine (CI beside other work) took over a minute. A harness limit, never an assertion.
   testTimeout: 120000,
-  // A worker is replaced once it holds more than this after a test file: every e2e file boots a whole application
-  // and the strict Vapi fake builds a TypeScript program over the SDK's declarations, and what a file leaves behind
-  // (module registries, compiled sources) added up to a worker running out of heap on a long run. A new worker
-  // starts its module loading from nothing, so not lower than needed; scripts/run-jest.js gives workers a 6 GB heap.
+  // A worker is replaced once it holds more than this after a test file: every e2e file boots a whole application,
+  // and what a file leaves behind (module registries, compiled sources) added up to a worker running out of heap on
+  // a long run. A new worker starts its module loading from nothing, so not lower than needed; scripts/run-jest.js
+  // gives workers a 6 GB heap.
   workerIdleMemoryLimit: '2.5GB',
   projects: [
     {
