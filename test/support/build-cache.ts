@@ -29,10 +29,11 @@ export function cachedFile(folder: string, name: string, inputs: Array<string | 
 }
 
 /**
- * ajv validators compiled once per document and repair: compiling a provider's whole document takes ajv seconds (Vapi's
- * CreateCallDTO, every model, voice and tool it knows, most of half a minute), so `compile` runs only when the cached
- * code is missing and gives the ajv instance (built with `code: { source: true }`) and the schema of each validator
- * by name; ajv's standalone code for them is kept (cachedFile, ajv's version among the inputs) and loaded.
+ * ajv validators compiled once per document and repair: compiling a provider's document cost a test file seconds of
+ * CPU (Vapi's CreateCallDTO, every model, voice and tool it knows, ~2 s; Meta's, its YAML parse included, ~2 s),
+ * so `compile` runs only when the cached code is missing and gives the ajv instance (built with
+ * `code: { source: true }`) and the schema of each validator by name; ajv's standalone code for them is kept
+ * (cachedFile, ajv's version among the inputs) and loaded.
  */
 export function standaloneValidators<Name extends string>(
   folder: string,
