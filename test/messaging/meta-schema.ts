@@ -1,8 +1,9 @@
-import Ajv2020, { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
+import Ajv2020, { ErrorObject, ValidateFunction, _ } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { cachedFile, standaloneValidators } from '../support/build-cache';
 
 const DOCUMENT = join(__dirname, '../fixtures/providers/meta-openapi/business-messaging-api_v23.0.yaml');
 const ID = 'meta-whatsapp';
@@ -26,13 +27,14 @@ export interface MetaWebhookExample {
 }
 
 /**
- * Meta's own OpenAPI 3.1 description of the WhatsApp Business Messaging API (test/fixtures/providers), read once per
- * test process and compiled with ajv (JSON Schema 2020-12, OpenAPI 3.1's dialect). Send bodies are judged by
+ * Meta's own OpenAPI 3.1 description of the WhatsApp Business Messaging API (test/fixtures/providers), compiled with
+ * ajv (JSON Schema 2020-12, OpenAPI 3.1's dialect) once per document and repair (test/support/build-cache.ts), as
+ * are its webhook examples: a test file parses neither the YAML nor the schemas. Send bodies are judged by
  * `Message`, webhooks by `WebhookPayload`; the document's own defects are repaired in `repair` below, each named.
  */
 export class MetaSchema {
   private static instance: MetaSchema | null = null;
-  private readonly document: Schema;
+  private readonly examples: MetaWebhookExample[];
   /** `Message` by its discriminator: the send type's own schema, so that a refusal names that type's rule. */
   private readonly messages = new Map<string, ValidateFunction>();
   private readonly status: ValidateFunction;
@@ -43,18 +45,20 @@ export class MetaSchema {
   }
 
   private constructor() {
-    this.document = parse(readFileSync(DOCUMENT, 'utf8'));
-    const repaired = repair(structuredClone(this.document));
-    // strict: false, as OpenAPI adds keywords of its own (example, discriminator, xml) that JSON Schema ignores.
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats(ajv);
-    // The document's media links are `format: url`, a name JSON Schema does not define: read as `uri`.
-    ajv.addFormat('url', ajv.formats.uri as RegExp);
-    ajv.addSchema({ ...repaired, $id: ID });
-    const mapping = repaired.components.schemas.Message.discriminator.mapping as Record<string, string>;
-    for (const [type, ref] of Object.entries(mapping)) this.messages.set(type, ajv.compile({ $ref: `${ID}${ref}` }));
-    this.status = ajv.compile({ $ref: `${ID}#/components/schemas/StatusMessageValue` });
-    this.webhook = ajv.compile({ $ref: `${ID}#/components/schemas/WebhookPayload` });
+    const text = readFileSync(DOCUMENT, 'utf8');
+    const inputs = [text, readFileSync(__filename)];
+    let parsed: Schema | undefined;
+    const document = () => (parsed ??= parse(text) as Schema);
+    const examplesFile = cachedFile('meta-openapi', 'webhook-examples.json', inputs, () =>
+      JSON.stringify(webhookExamples(document())),
+    );
+    this.examples = JSON.parse(readFileSync(examplesFile, 'utf8'));
+    const validators = standaloneValidators<string>('meta-openapi', inputs, () => compile(document()));
+    for (const [name, validate] of Object.entries(validators)) {
+      if (name.startsWith(MESSAGE)) this.messages.set(name.slice(MESSAGE.length), validate);
+    }
+    this.status = validators.status;
+    this.webhook = validators.webhook;
   }
 
   /** Why Meta refuses this `POST /{phone-number-id}/messages` body; empty when it fits `Message`. */
@@ -96,9 +100,7 @@ export class MetaSchema {
 
   /** The 16 inbound webhook examples Meta publishes for `POST /whatsapp/webhooks`, by name. */
   webhookExamples(): MetaWebhookExample[] {
-    const post = this.document.paths['/whatsapp/webhooks'].post;
-    const examples = post.requestBody.content['application/json'].examples as Record<string, { value: unknown }>;
-    return Object.entries(examples).map(([name, e]) => ({ name, payload: e.value as MetaWebhookExample['payload'] }));
+    return this.examples;
   }
 
   /** An inbound message's fields against those Meta's examples of the same type use (top level and one below). */
@@ -126,6 +128,39 @@ export class MetaSchema {
     }
     return this.fields;
   }
+}
+
+/** The validators' names: `Message`'s member for each send type is `message:<type>`. */
+const MESSAGE = 'message:';
+
+/** `Message` by its discriminator, `StatusMessageValue` as `status` and `WebhookPayload` as `webhook`. */
+function compile(document: Schema): { ajv: Ajv2020; refs: Record<string, string> } {
+  const repaired = repair(structuredClone(document));
+  // The document's media links are `format: url`, a name JSON Schema does not define: read as `uri`, in the
+  // compiled code too (which takes each format from this expression).
+  const formats = _`require("ajv-formats/dist/formats").fullFormats`;
+  // strict: false, as OpenAPI adds keywords of its own (example, discriminator, xml) that JSON Schema ignores.
+  const ajv = new Ajv2020({
+    strict: false,
+    allErrors: true,
+    code: { source: true, formats: _`{ ...${formats}, url: ${formats}.uri }` },
+  });
+  addFormats(ajv);
+  ajv.addFormat('url', ajv.formats.uri as RegExp);
+  ajv.addSchema({ ...repaired, $id: ID });
+  const mapping = repaired.components.schemas.Message.discriminator.mapping as Record<string, string>;
+  const refs: Record<string, string> = {};
+  for (const [type, ref] of Object.entries(mapping)) refs[`${MESSAGE}${type}`] = `${ID}${ref}`;
+  refs.status = `${ID}#/components/schemas/StatusMessageValue`;
+  refs.webhook = `${ID}#/components/schemas/WebhookPayload`;
+  return { ajv, refs };
+}
+
+/** The inbound webhook examples the document gives beside `/whatsapp/webhooks`, by name. */
+function webhookExamples(document: Schema): MetaWebhookExample[] {
+  const post = document.paths['/whatsapp/webhooks'].post;
+  const examples = post.requestBody.content['application/json'].examples as Record<string, { value: unknown }>;
+  return Object.entries(examples).map(([name, e]) => ({ name, payload: e.value as MetaWebhookExample['payload'] }));
 }
 
 /** `a`, `a.b` for every field of an object and of the objects directly inside it. */

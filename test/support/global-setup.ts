@@ -4,6 +4,7 @@ import { runMigrations } from 'bullmq';
 import { dataSourceOptions } from '../../src/infra/database/data-source-options';
 import { TEMPLATE_DB, databaseUrl, dropTestDatabases, withAdminClient } from './databases';
 import { writeGeneratedSources } from './generated-sources';
+import { writeSdkDeclarations } from './sdk-declarations';
 
 /**
  * Builds the template database once per run: our migrations plus BullMQ's PostgreSQL schema. Each test file
@@ -11,6 +12,7 @@ import { writeGeneratedSources } from './generated-sources';
  */
 export default async function globalSetup(): Promise<void> {
   await writeGeneratedSources();
+  writeSdkDeclarations();
   // What an interrupted earlier run of this checkout left behind.
   await dropTestDatabases();
   await withAdminClient(async (c) => {

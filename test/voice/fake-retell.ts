@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
 import { Retell, sign } from 'retell-sdk';
 import { DeclarationSchema } from '../support/declaration-schema';
 
@@ -30,8 +29,7 @@ type Call = Retell.PhoneCallResponse;
 
 /** The SDK's request types the fake judges bodies by, from the SDK's own declaration files. */
 let schema: DeclarationSchema | null = null;
-const retellSchema = () =>
-  (schema ??= new DeclarationSchema('Retell', join(dirname(require.resolve('retell-sdk')), 'resources/index.d.ts')));
+const retellSchema = () => (schema ??= new DeclarationSchema('Retell'));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,10 +1,8 @@
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
-import standaloneCode from 'ajv/dist/standalone';
 import addFormats from 'ajv-formats';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { standaloneValidators } from '../support/build-cache';
 
 const DOCUMENT = join(__dirname, '../fixtures/providers/vapi-openapi/openapi.json');
 const ID = 'vapi';
@@ -44,30 +42,17 @@ export class VapiOpenApi {
   }
 }
 
-/**
- * The validators, compiled once per document and repair: compiling CreateCallDTO (every model, voice and tool Vapi
- * knows) takes ajv most of half a minute, so the generated code is kept in node_modules/.cache, keyed by a hash of
- * the document, this file and ajv's version, and every later test file only loads it.
- */
+/** The validators, compiled once per document and repair (test/support/build-cache.ts). */
 function compiled(): Record<VapiSchemaName, ValidateFunction> {
   const text = readFileSync(DOCUMENT, 'utf8');
-  const ajvVersion = readFileSync(require.resolve('ajv/package.json'));
-  const key = createHash('sha256').update(text).update(readFileSync(__filename)).update(ajvVersion).digest('hex');
-  const file = join(__dirname, '../../node_modules/.cache/vapi-openapi', `validators-${key.slice(0, 16)}.js`);
-  if (!existsSync(file)) {
+  return standaloneValidators('vapi-openapi', [text, readFileSync(__filename)], () => {
     // strict: false, as OpenAPI adds keywords of its own (example, discriminator, title beside $ref).
     const ajv = new Ajv({ strict: false, code: { source: true } });
     addFormats(ajv);
     ajv.addSchema({ ...repair(JSON.parse(text)), $id: ID });
     const refs = Object.fromEntries(VAPI_SCHEMAS.map((name) => [name, `${ID}#/components/schemas/${name}`]));
-    mkdirSync(dirname(file), { recursive: true });
-    // Written aside and renamed: test files in other workers may be reading the same path.
-    const partial = `${file}.${process.pid}`;
-    writeFileSync(partial, standaloneCode(ajv, refs));
-    renameSync(partial, file);
-  }
-  // Node's own loader, not the test runner's: the generated module is loaded once per worker, not once per file.
-  return createRequire(__filename)(file);
+    return { ajv, refs: refs as Record<VapiSchemaName, string> };
+  });
 }
 
 /** In Vapi's words where it has them ("property X should not exist", prefixed by the nested object's path). */

@@ -1,4 +1,3 @@
-import { dirname, join } from 'node:path';
 import { DeclarationSchema } from '../support/declaration-schema';
 
 /**
@@ -17,13 +16,8 @@ function backoffPlanType(path: string, value: unknown, errors: string[]): boolea
 export class VapiSchema {
   private static instance: DeclarationSchema | null = null;
 
-  /** One per test process: building the program reads the SDK's ~4,400 declaration files once. */
+  /** Read once per test file, from the description the global setup wrote (test/support/sdk-declarations.ts). */
   static get(): DeclarationSchema {
-    const sdk = dirname(require.resolve('@vapi-ai/server-sdk/package.json'));
-    return (VapiSchema.instance ??= new DeclarationSchema(
-      'Vapi',
-      join(sdk, 'dist/cjs/api/index.d.ts'),
-      backoffPlanType,
-    ));
+    return (VapiSchema.instance ??= new DeclarationSchema('Vapi', backoffPlanType));
   }
 }
