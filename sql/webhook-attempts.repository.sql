@@ -2,7 +2,7 @@
 -- Per member in name order, its statements in source order; ${...} is a fragment the code computes there.
 
 -- WebhookAttemptsRepository.read
-SELECT e.id IS NOT NULL AS has_endpoint, i.endpoint_id, e.url, e.secret, e.events, e.is_active, e.consecutive_failures,
+SELECT e.id IS NOT NULL AS has_endpoint, e.url, e.secret, e.events, e.is_active, e.consecutive_failures,
       e.livemode AS endpoint_livemode,
       o.event_id, o.organization_id, o.livemode, o.type, o.data, o.occurred_at,
       i.unless_logged AND EXISTS (

@@ -23,7 +23,6 @@ export interface AttemptRows {
 }
 
 interface AttemptRow extends Omit<EndpointForSend, 'secret'>, RecordedEventRow {
-  endpoint_id: string;
   secret: string;
   has_endpoint: boolean;
   endpoint_livemode: boolean;
@@ -50,7 +49,7 @@ export class WebhookAttemptsRepository {
   /** One round trip for the batch; the answers in the keys' order. */
   async read(keys: AttemptKey[]): Promise<AttemptRows[]> {
     const rows: AttemptRow[] = await this.dataSource.query(
-      `SELECT e.id IS NOT NULL AS has_endpoint, i.endpoint_id, e.url, e.secret, e.events, e.is_active, e.consecutive_failures,
+      `SELECT e.id IS NOT NULL AS has_endpoint, e.url, e.secret, e.events, e.is_active, e.consecutive_failures,
               e.livemode AS endpoint_livemode,
               o.event_id, o.organization_id, o.livemode, o.type, o.data, o.occurred_at,
               i.unless_logged AND EXISTS (
@@ -70,11 +69,11 @@ export class WebhookAttemptsRepository {
         keys.map((k) => k.unlessLogged),
       ],
     );
-    return rows.map((row) => ({
+    return rows.map((row, index) => ({
       endpoint: row.has_endpoint
         ? {
             url: row.url,
-            secret: this.keys.of(row.endpoint_id, row.secret),
+            secret: this.keys.of(keys[index].endpointId, row.secret),
             events: row.events,
             is_active: row.is_active,
             consecutive_failures: row.consecutive_failures,
