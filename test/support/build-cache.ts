@@ -9,7 +9,7 @@ import { join } from 'node:path';
 const CACHE = join(__dirname, '../../node_modules/.cache');
 
 /**
- * A file derived from `inputs` (a provider's document, the source of the code that repairs and reads it), kept in
+ * A file derived from `inputs` (a provider's document or SDK, the source of the code that reads it), kept in
  * node_modules/.cache/`folder` under a hash of them: built by the first test file that needs it, and only read by
  * every later one. `name` is the file's name before the hash ("validators.js": validators-<hash>.js).
  */

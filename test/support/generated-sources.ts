@@ -13,8 +13,6 @@ import { join } from 'node:path';
  *   served document equal to the committed one, which CI checks against `nest build`'s.
  * - `openapi.json` and `admin.json`: the committed documents as JSON, so each file's contract checks
  *   (test/support/openapi-contract.ts) parse them in milliseconds instead of the YAML in most of a second.
- * - `declarations-<sdk>-<key>.json`: the Vapi and Retell SDKs' declarations as the fakes judge bodies by them,
- *   written by sdk-declarations.ts, so that no test file builds a TypeScript program over an SDK's files.
  */
 export const GENERATED_DIR = join(__dirname, 'generated');
 const ROOT = join(__dirname, '..', '..');
