@@ -99,6 +99,13 @@ describe('read replica', () => {
   }, 30_000);
 
   it('hands the reads of a replica lagging past DATABASE_READ_MAX_LAG_MS to the primary', async () => {
+    // The strict instance's last measurement may still be of the previous test's paused replay (past 1 s): wait for
+    // one of the replica caught up, so that the lag past 1 s awaited below is measured during this test's pause.
+    // Otherwise a check right after that stale reading, of a pause only just begun, makes the replica usable again.
+    await waitUntil('the strict instance to measure the replica caught up', async () => {
+      const lag = await metric(strict.app, 'vc_db_replica_lag_seconds');
+      return lag >= 0 && lag <= 1;
+    });
     await pair.replicaSql('SELECT pg_wal_replay_pause()');
     try {
       const created = await org.api.post('/api/v1/contacts', { title: 'Lagging', phone: '+14155550198' });
