@@ -126,7 +126,10 @@ describe('console in Chromium: creating endpoints and replying', () => {
     await page.getByRole('button', { name: 'Tom' }).click();
     await expectText(page.locator('form.reply'), 'The 24-hour window is closed');
     expect(await page.getByLabel('Reply', { exact: true }).count()).toBe(0);
-    const options = await page.getByLabel('Template', { exact: true }).locator('option').allTextContents();
+    // The templates arrive by their own request after the thread: the approved one's option proves they came.
+    const templateSelect = page.getByLabel('Template', { exact: true });
+    await expectText(templateSelect, 'appointment_reminder (en_US)');
+    const options = await templateSelect.locator('option').allTextContents();
     expect(options).toEqual(['Choose a template', 'appointment_reminder (en_US)']);
     await page.getByLabel('Template', { exact: true }).selectOption({ label: 'appointment_reminder (en_US)' });
     await page.getByLabel('Value of {{1}}').fill('Tom');
