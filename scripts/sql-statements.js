@@ -9,8 +9,9 @@
  * Read from the source with the TypeScript parser, no database and no build: per class, its members by name, and
  * in each member, in source order, every SQL text (a string or template whose first word is a statement's; a
  * `${...}` stays as the fragment the code computes there) and every TypeORM call (query builders, find/save/update
- * helpers) as TypeScript prints it, in SQL comments. The file's top-level constants (shared fragments, status lists)
- * head the file. Deterministic: files, classes and members in name order, nothing timed or random.
+ * helpers, and our inserts written from an entity's columns) as TypeScript prints it, in SQL comments. The file's
+ * top-level constants (shared fragments, status lists) head the file. Deterministic: files, classes and members in
+ * name order, nothing timed or random.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -45,6 +46,8 @@ const TYPEORM_CALLS = new Set([
   'update',
   'upsert',
 ]);
+/** Our functions that write a statement from an entity's column metadata (src/infra/database/entity-insert.ts). */
+const ENTITY_STATEMENT_CALLS = new Set(['insertReturningAll']);
 /** Query-builder methods: a builder kept in a variable is refined by later calls of these. */
 const BUILDER_CALLS = new Set([
   'addGroupBy',
@@ -112,10 +115,10 @@ function chainOf(node) {
 
 const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
 
-/** Code as TypeScript prints it (comments left out), as SQL comment lines: `-- typeorm:` then the code. */
-const typeormCall = (node, source) => {
+/** Code as TypeScript prints it (comments left out), as SQL comment lines: `-- <label>:` then the code. */
+const codeLines = (label, node, source) => {
   const lines = printer.printNode(ts.EmitHint.Expression, node, source).split('\n');
-  return ['-- typeorm:', ...lines.map((l) => `--   ${l}`.trimEnd())].join('\n');
+  return [`-- ${label}:`, ...lines.map((l) => `--   ${l}`.trimEnd())].join('\n');
 };
 
 /** What a member runs, in source order: SQL texts, and TypeORM calls marked `-- typeorm:`. */
@@ -129,11 +132,15 @@ function statementsOf(body, source) {
       return;
     }
     if (ts.isCallExpression(node)) {
+      if (ts.isIdentifier(node.expression) && ENTITY_STATEMENT_CALLS.has(node.expression.text)) {
+        found.push(codeLines('from the entity columns', node, source));
+        return;
+      }
       const name = calledName(node);
       const builderStep = BUILDER_CALLS.has(name) && ts.isIdentifier(node.expression.expression);
       if (TYPEORM_CALLS.has(name) || builderStep) {
         const chain = chainOf(node);
-        found.push(typeormCall(chain, source));
+        found.push(codeLines('typeorm', chain, source));
         // SQL texts in the chain's arguments are part of the line already; a raw query inside one is not.
         return;
       }

@@ -162,14 +162,8 @@ UPDATE calls SET status = $2, api_call_status = 'ended', api_call_id = COALESCE(
 WHERE id = $1 AND ${WHERE.live} RETURNING *;
 
 -- CallsRepository.insertStatement
--- typeorm:
---   manager
---       .createQueryBuilder()
---       .insert()
---       .into(Call)
---       .values(values.map((v) => manager.create(Call, v)))
---       .returning('*')
---       .getQueryAndParameters()
+-- from the entity columns:
+--   insertReturningAll(manager, Call, values)
 
 -- CallsRepository.markStartedMany
 UPDATE calls c SET api_call_id = p.provider_call_id,

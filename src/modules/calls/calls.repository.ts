@@ -3,6 +3,7 @@ import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { World, worldParams, worldSql, worldWhere } from '../../common/auth/world';
 import type { ReferenceTarget } from '../../common/references/reference-registry';
 import { queryEntities, toEntities } from '../../infra/database/entity-rows';
+import { insertReturningAll } from '../../infra/database/entity-insert';
 import type { Statement } from '../../infra/database/statement';
 import { ApiCallStatus, Call, PlatformAttempt, QUEUED_CALL_STATUSES, TranscriptMessage } from './call.entity';
 import { CALL_MOVES, INITIAL_CALL_STATUSES, LIVE_CALL_STATUS, statusIn } from './call-transitions';
@@ -119,14 +120,7 @@ export class CallsRepository {
     for (const v of values) {
       if (!INITIAL_CALL_STATUSES.includes(v.status)) throw new Error(`A call cannot start as ${v.status}`);
     }
-    const [sql, params] = manager
-      .createQueryBuilder()
-      .insert()
-      .into(Call)
-      .values(values.map((v) => manager.create(Call, v)))
-      .returning('*')
-      .getQueryAndParameters();
-    return { sql, params };
+    return insertReturningAll(manager, Call, values);
   }
 
   /** The call of a row `insertStatement` returned (its columns as PostgreSQL names them). */
