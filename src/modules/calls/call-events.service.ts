@@ -4,6 +4,7 @@ import { KeyedBatcher } from '../../common/concurrency/keyed-batcher';
 import { OutboxService } from '../outbox/outbox.service';
 import { CallBilling } from '../usage/call-billing.port';
 import { finishedCallPayload } from './call-event-payloads';
+import { CallEndListeners } from './call-end-listeners';
 import { CallsRepository, PlacedCall } from './calls.repository';
 import { CallAdmissionQueueJob } from './dispatch/call-admission-queue.job';
 import { EndOfCallReport, PlatformEvent } from './voice/voice-provider';
@@ -62,6 +63,7 @@ export class CallEventsService {
     private readonly admission: CallAdmissionQueueJob,
     private readonly toolCalls: ToolCallsService,
     private readonly numberOutcomes: RecordNumberOutcomeCommand,
+    private readonly endListeners: CallEndListeners,
   ) {}
 
   async apply(event: PlatformEvent): Promise<void> {
@@ -201,8 +203,10 @@ export class CallEventsService {
       recovered,
     });
     if ('error' in ending) throw ending.error;
+    if (!ending.ended) return;
     // Its slot is free: calls waiting for admission go on (a lost wake-up is repaired by the sweeper).
-    if (ending.ended) await this.admission.slotFreed(ending.ended.organizationId);
+    await this.admission.slotFreed(ending.ended.organizationId);
+    this.endListeners.ended(ending.ended);
   }
 
   /**
