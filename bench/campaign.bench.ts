@@ -1,8 +1,9 @@
 /*
  * Campaign benchmark (issue "The dialer"): one campaign of BENCH_ENTRIES (default 10,000) entries through the
  * engine on one app instance (api, worker and scheduler roles), the simulator with short calls. Prints dials per
- * second, the highest number of live calls sampled every 50 ms against the cap, and the PostgreSQL rows and Redis
- * bytes (queue keys of this run) per entry.
+ * second, the highest number of live calls sampled every 50 ms against the cap, where a slot's time goes (the
+ * medians of a call's stages, from the rows' own timestamps), and the PostgreSQL rows and Redis bytes (queue keys of
+ * this run) per entry.
  */
 import { loadavg } from 'node:os';
 import Redis from 'ioredis';
@@ -16,6 +17,8 @@ import { rows, sampleMax, startCampaign, waitForCampaign } from '../test/dialer/
 
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 10_000);
 const CAP = Number(process.env.BENCH_CAP ?? 100);
+const RING_MS = 50;
+const CALL_MS = 500;
 
 /** Redis bytes of this run's queue keys, in all and per queue (every hash field counted: SAMPLES 0). */
 async function redisBytes(prefix: string): Promise<{ total: number; perQueue: string }> {
@@ -34,7 +37,9 @@ async function redisBytes(prefix: string): Promise<{ total: number; perQueue: st
 
 async function main(): Promise<void> {
   await globalSetup();
-  const t = await startTestApp({ env: { SIMULATOR_RING_MS: '50', SIMULATOR_CALL_MS: '500' } });
+  const t = await startTestApp({
+    env: { SIMULATOR_RING_MS: String(RING_MS), SIMULATOR_CALL_MS: String(CALL_MS) },
+  });
   try {
     const org = await callingOrg(t, 100_000);
     await t.admin.post(`/admin/v1/organizations/${org.id}/limits`, { maxConcurrentCalls: CAP });
@@ -64,6 +69,27 @@ async function main(): Promise<void> {
       [id, org.id],
     );
     const c = counts[0];
+    // A slot of the cap is held from the step that creates its call until the step that records the call's end
+    // (the entry's last update): the stages in between, each a median over the campaign's calls, in ms.
+    const { rows: stages } = await t.db.query(
+      `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM c.dispatched_at - c.created_at)) * 1000 AS dispatch,
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM c.ended_at - c.dispatched_at)) * 1000 AS live,
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY (c.transcript->0->>'timestamp')::float8 - $2
+                - extract(epoch FROM c.dispatched_at) * 1000) AS placed,
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM o.relayed_at - c.ended_at)) * 1000 AS relayed,
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM o.processed_at - o.relayed_at)) * 1000 AS handled,
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM e.updated_at - c.ended_at)) * 1000 AS recorded,
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM e.updated_at - c.created_at)) * 1000 AS slot
+         FROM calls c
+         JOIN campaign_attempts a ON a.call_id = c.id
+         JOIN campaign_entries e ON e.id = a.entry_id
+         JOIN outbox_events o ON o.organization_id = c.organization_id AND o.type = 'call.ended'
+          AND o.data->>'callId' = c.id::text
+        WHERE c.campaign_id = $1`,
+      [id, RING_MS],
+    );
+    const ms = (v: number | null) => (v === null ? '-' : Math.round(v));
+    const st = stages[0];
     const rowsPerEntry = (c.entries + c.attempts + c.calls + c.events + c.ledger) / ENTRIES;
     const bytes = await redisBytes(t.queuePrefix);
     const load = loadavg()
@@ -78,6 +104,12 @@ async function main(): Promise<void> {
       `PostgreSQL rows per entry: ${rowsPerEntry.toFixed(2)} (entries ${c.entries}, attempts ${c.attempts}, ` +
         `calls ${c.calls}, outbox ${c.events}, ledger ${c.ledger}); Redis bytes per entry (queue keys left): ` +
         `${Math.round(bytes.total / ENTRIES)} (${bytes.perQueue}); load average at the end ${load}`,
+    );
+    console.log(
+      `a slot's medians (ms): created -> dispatched ${ms(st.dispatch)}, dispatched -> ended ${ms(st.live)} ` +
+        `(dispatched -> placed ${ms(st.placed)}, then the call's own ${RING_MS + CALL_MS}), ` +
+        `ended -> call.ended relayed ${ms(st.relayed)}, relayed -> handled ${ms(st.handled)}, ` +
+        `ended -> entry recorded ${ms(st.recorded)}; created -> entry recorded ${ms(st.slot)}`,
     );
   } finally {
     await t.close();

@@ -17,9 +17,11 @@
 -- STATUS_ORDER = `ARRAY['queued','ringing','in-progress','forwarding','ended']`
 -- rank = (expr: string) => `COALESCE(array_position(${STATUS_ORDER}, ${expr}), 0)`
 
--- CallsRepository.advancePlatformStatus
-UPDATE calls SET api_call_status = $2, updated_at = now()
-WHERE id = $1 AND ${WHERE.live} AND ${rank('api_call_status')} < ${rank('$2::text')};
+-- CallsRepository.advancePlatformStatuses
+UPDATE calls c SET api_call_status = u.status, updated_at = now()
+ FROM (SELECT DISTINCT ON (id) id, status FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, status text)
+        ORDER BY id, ${rank('status')} DESC) u
+WHERE c.id = u.id AND ${WHERE.liveAliased} AND ${rank('c.api_call_status')} < ${rank('u.status')};
 
 -- CallsRepository.appendToolCall
 UPDATE calls SET tool_calls = tool_calls || jsonb_build_array($2::jsonb), updated_at = now()
@@ -177,9 +179,11 @@ RETURNING c.*;
 UPDATE calls SET status = ${BACK_TO_WAITING}, updated_at = now()
 WHERE ${WHERE.claimed} AND updated_at < now() - make_interval(secs => $1) RETURNING id;
 
--- CallsRepository.replaceTranscript
-UPDATE calls SET transcript = $2::jsonb, updated_at = now()
-WHERE id = $1 AND ${WHERE.live} AND jsonb_array_length(transcript) < jsonb_array_length($2::jsonb);
+-- CallsRepository.replaceTranscripts
+UPDATE calls c SET transcript = u.transcript, updated_at = now()
+ FROM (SELECT DISTINCT ON (id) id, transcript FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, transcript jsonb)
+        ORDER BY id, jsonb_array_length(transcript) DESC) u
+WHERE c.id = u.id AND ${WHERE.liveAliased} AND jsonb_array_length(c.transcript) < jsonb_array_length(u.transcript);
 
 -- CallsRepository.requeue
 UPDATE calls SET status = ${BACK_TO_WAITING}

@@ -14,9 +14,9 @@ ORDER BY relayed_at LIMIT $3 FOR UPDATE SKIP LOCKED;
 SELECT ${OUTBOX_JOB_COLUMNS} FROM outbox_events
 WHERE relayed_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED;
 
--- OutboxEventsRepository.find
+-- OutboxEventsRepository.findMany
 SELECT event_id, organization_id, livemode, type, data, occurred_at, processed_at FROM outbox_events
-WHERE event_id = $1;
+WHERE event_id = ANY($1::uuid[]);
 
 -- OutboxEventsRepository.insertMany
 WITH inserted AS (

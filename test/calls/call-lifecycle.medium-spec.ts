@@ -10,6 +10,7 @@ import { Call } from '../../src/modules/calls/call.entity';
 import { CallEventsService } from '../../src/modules/calls/call-events.service';
 import { CallsRepository } from '../../src/modules/calls/calls.repository';
 import { CallAdmissionQueueJob } from '../../src/modules/calls/dispatch/call-admission-queue.job';
+import { CallEndListeners } from '../../src/modules/calls/call-end-listeners';
 import { CallDispatchQueue } from '../../src/modules/calls/dispatch/call-dispatch-queue';
 import { CallDispatcherJob } from '../../src/modules/calls/dispatch/call-dispatcher.job';
 import { ToolCallsService } from '../../src/modules/calls/tool-calls.service';
@@ -127,6 +128,7 @@ describe('call lifecycle (PostgreSQL)', () => {
         new CallAdmissionQueueJob(calls, jobs, admission, dispatchQueue),
         {} as ToolCallsService,
         new RecordNumberOutcomeCommand(new NumberHealthRepository(dataSource), outbox),
+        new CallEndListeners(),
       );
     events = newEvents();
     dispatcher = () =>

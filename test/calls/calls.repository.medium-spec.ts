@@ -239,7 +239,7 @@ describe('CallsRepository (PostgreSQL)', () => {
         { role: 'assistant' as const, content: 'a', timestamp: 1 },
         { role: 'user' as const, content: 'b', timestamp: 2 },
       ];
-      await calls.replaceTranscript(call.id, lines);
+      await calls.replaceTranscripts([{ callId: call.id, messages: lines }]);
       expect((await calls.finish(dataSource.manager, call.id, null, REPORT))?.transcript).toEqual(lines);
     });
 
@@ -269,26 +269,52 @@ describe('CallsRepository (PostgreSQL)', () => {
 
     it('the platform status only moves forward, and only while processing', async () => {
       const call = await callIn('processing');
-      await calls.advancePlatformStatus(call.id, 'in-progress');
-      await calls.advancePlatformStatus(call.id, 'ringing');
+      await calls.advancePlatformStatuses([{ callId: call.id, status: 'in-progress' }]);
+      await calls.advancePlatformStatuses([{ callId: call.id, status: 'ringing' }]);
       expect((await calls.findById(call.id))?.apiCallStatus).toBe('in-progress');
       const ended = await callIn('ended');
-      await calls.advancePlatformStatus(ended.id, 'ringing');
+      await calls.advancePlatformStatuses([{ callId: ended.id, status: 'ringing' }]);
       expect((await calls.findById(ended.id))?.apiCallStatus).toBeNull();
+    });
+
+    it('statuses written together: each call gets its furthest, never behind what it has', async () => {
+      const [a, b] = [await callIn('processing'), await callIn('processing')];
+      await calls.advancePlatformStatuses([{ callId: b.id, status: 'in-progress' }]);
+      await calls.advancePlatformStatuses([
+        { callId: a.id, status: 'in-progress' },
+        { callId: a.id, status: 'ringing' },
+        { callId: b.id, status: 'ringing' },
+      ]);
+      expect((await calls.findById(a.id))?.apiCallStatus).toBe('in-progress');
+      expect((await calls.findById(b.id))?.apiCallStatus).toBe('in-progress');
     });
 
     it('the transcript never shrinks and a redelivered line is appended once', async () => {
       const call = await callIn('processing');
       const a = { role: 'assistant' as const, content: 'Hi', timestamp: 1 };
       const b = { role: 'user' as const, content: 'Hello', timestamp: 2 };
-      await calls.replaceTranscript(call.id, [a, b]);
-      await calls.replaceTranscript(call.id, [a]);
+      await calls.replaceTranscripts([{ callId: call.id, messages: [a, b] }]);
+      await calls.replaceTranscripts([{ callId: call.id, messages: [a] }]);
       await calls.appendUtterance(call.id, b);
       expect((await calls.findById(call.id))?.transcript).toEqual([a, b]);
       const c = { role: 'assistant' as const, content: 'Bye', timestamp: 3 };
       await calls.appendUtterance(call.id, c);
       await calls.appendUtterance(call.id, c);
       expect((await calls.findById(call.id))?.transcript).toEqual([a, b, c]);
+    });
+
+    it('transcripts written together: each call gets its longest, never shorter than what it has', async () => {
+      const [one, two] = [await callIn('processing'), await callIn('processing')];
+      const a = { role: 'assistant' as const, content: 'Hi', timestamp: 1 };
+      const b = { role: 'user' as const, content: 'Hello', timestamp: 2 };
+      await calls.replaceTranscripts([{ callId: two.id, messages: [a, b] }]);
+      await calls.replaceTranscripts([
+        { callId: one.id, messages: [a] },
+        { callId: one.id, messages: [a, b] },
+        { callId: two.id, messages: [a] },
+      ]);
+      expect((await calls.findById(one.id))?.transcript).toEqual([a, b]);
+      expect((await calls.findById(two.id))?.transcript).toEqual([a, b]);
     });
   });
 

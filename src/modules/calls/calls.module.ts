@@ -13,6 +13,7 @@ import { NumberHealthModule } from '../number-health/number-health.module';
 import { UsageModule } from '../usage/usage.module';
 import { Call } from './call.entity';
 import { CallEventsService } from './call-events.service';
+import { CallEndListeners } from './call-end-listeners';
 import { ToolCallsService } from './tool-calls.service';
 import { CallReferences } from './call-references';
 import { CallsController } from './calls.controller';
@@ -65,6 +66,7 @@ import { EndCallCommand } from './end-call.command';
     QueuedCallsBlocker,
     CallEventBodies,
     CallEventsService,
+    CallEndListeners,
     ToolCallsService,
     CallDispatchQueue,
     CallAdmissionQueueJob,
@@ -85,6 +87,7 @@ import { EndCallCommand } from './end-call.command';
     CreateCallCommand,
     EndCallCommand,
     CallEventsService,
+    CallEndListeners,
     CallDispatchQueue,
     CallStatsService,
     // For the platform layer (platforms/voice): the registry it binds and the port its ingress reports through.

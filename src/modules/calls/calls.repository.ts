@@ -395,21 +395,35 @@ export class CallsRepository {
     return rows.length > 0;
   }
 
-  /** The platform's status, only forward (a late or repeated event changes nothing). */
-  async advancePlatformStatus(callId: string, status: ApiCallStatus): Promise<void> {
+  /**
+   * The platforms' statuses of live calls, each only forward (a late or repeated event changes nothing), in one
+   * statement; of several for one call, the furthest.
+   */
+  async advancePlatformStatuses(updates: ReadonlyArray<{ callId: string; status: ApiCallStatus }>): Promise<void> {
+    if (!updates.length) return;
     await this.dataSource.query(
-      `UPDATE calls SET api_call_status = $2, updated_at = now()
-        WHERE id = $1 AND ${WHERE.live} AND ${rank('api_call_status')} < ${rank('$2::text')}`,
-      [callId, status],
+      `UPDATE calls c SET api_call_status = u.status, updated_at = now()
+         FROM (SELECT DISTINCT ON (id) id, status FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, status text)
+                ORDER BY id, ${rank('status')} DESC) u
+        WHERE c.id = u.id AND ${WHERE.liveAliased} AND ${rank('c.api_call_status')} < ${rank('u.status')}`,
+      [JSON.stringify(updates.map((u) => ({ id: u.callId, status: u.status })))],
     );
   }
 
-  /** The whole conversation so far, only if longer than what is recorded (the transcript never shrinks). */
-  async replaceTranscript(callId: string, messages: readonly TranscriptMessage[]): Promise<void> {
+  /**
+   * Live calls' whole conversations so far, each only if longer than what is recorded (the transcript never
+   * shrinks), in one statement; of several for one call, the longest.
+   */
+  async replaceTranscripts(
+    updates: ReadonlyArray<{ callId: string; messages: readonly TranscriptMessage[] }>,
+  ): Promise<void> {
+    if (!updates.length) return;
     await this.dataSource.query(
-      `UPDATE calls SET transcript = $2::jsonb, updated_at = now()
-        WHERE id = $1 AND ${WHERE.live} AND jsonb_array_length(transcript) < jsonb_array_length($2::jsonb)`,
-      [callId, JSON.stringify(messages)],
+      `UPDATE calls c SET transcript = u.transcript, updated_at = now()
+         FROM (SELECT DISTINCT ON (id) id, transcript FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, transcript jsonb)
+                ORDER BY id, jsonb_array_length(transcript) DESC) u
+        WHERE c.id = u.id AND ${WHERE.liveAliased} AND jsonb_array_length(c.transcript) < jsonb_array_length(u.transcript)`,
+      [JSON.stringify(updates.map((u) => ({ id: u.callId, transcript: u.messages })))],
     );
   }
 

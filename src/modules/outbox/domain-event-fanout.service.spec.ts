@@ -28,7 +28,7 @@ describe('DomainEventFanoutService', () => {
     const processed: string[] = [];
     const fanout = new DomainEventFanoutService(
       fakeOf<OutboxEventsRepository>({
-        find: () => Promise.resolve(stored),
+        findMany: () => Promise.resolve(stored ? [stored] : []),
         markProcessed: (eventIds: readonly string[]) => Promise.resolve(void processed.push(...eventIds)),
       }),
     );

@@ -4,7 +4,7 @@ import { firstInLine } from '../../infra/database/first-in-line';
 import { QUEUE_CONCURRENCY, QueueName } from '../../infra/queue/queue-names';
 import { DomainEventListener, DomainEventMessage, DomainEventType } from './domain-event';
 import { DomainEvent, DomainEventHandler } from './domain-event-handler';
-import { OutboxEventsRepository, RecordedEventRow } from './outbox-events.repository';
+import { OutboxEventsRepository, ProcessedEventRow, RecordedEventRow } from './outbox-events.repository';
 
 /**
  * Hands each relayed event to every subscribed listener. A listener that throws fails the job, and BullMQ
@@ -17,6 +17,11 @@ import { OutboxEventsRepository, RecordedEventRow } from './outbox-events.reposi
 export class DomainEventFanoutService {
   private readonly listeners: DomainEventListener[] = [];
   private readonly handlers: Array<DomainEventHandler<DomainEventType>> = [];
+  /** The events whose jobs start together are read in one statement (a campaign's call has two). */
+  private readonly reads = new KeyedBatcher<string, ProcessedEventRow | undefined>(async (_, eventIds) => {
+    const rows = new Map((await this.events.findMany(eventIds)).map((r) => [r.event_id, r]));
+    return eventIds.map((id) => rows.get(id));
+  }, QUEUE_CONCURRENCY[QueueName.DomainEvents]);
   /** The events whose listeners finish together are marked in one statement (one per event was a fifth of a burst's). */
   private readonly processed = new KeyedBatcher<string, void>(async (_, eventIds) => {
     await this.events.markProcessed(eventIds);
@@ -43,7 +48,7 @@ export class DomainEventFanoutService {
   async handle(message: DomainEventMessage): Promise<void> {
     // One read: whether the event was handled already, and its payload (used only when some handler takes it;
     // most events only go to webhooks). A pruned row (kept a week, far past any retry) reads as unprocessed.
-    const row = await firstInLine(() => this.events.find(message.eventId));
+    const row = await firstInLine(() => this.reads.submit('', message.eventId));
     if (row?.processed_at) return;
     const handlers = this.handlers.filter((h) => h.types.includes(message.type));
     const event = handlers.length && row ? domainEventOf(row) : null;

@@ -76,17 +76,13 @@ export class OutboxEventsRepository {
     );
   }
 
-  /** The event and when every listener had handled it, or undefined once it has been pruned. */
-  async find(
-    eventId: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<ProcessedEventRow | undefined> {
-    const [row]: ProcessedEventRow[] = await manager.query(
+  /** The events and when every listener had handled each; a pruned one is absent. */
+  findMany(eventIds: readonly string[]): Promise<ProcessedEventRow[]> {
+    return this.dataSource.query(
       `SELECT event_id, organization_id, livemode, type, data, occurred_at, processed_at FROM outbox_events
-        WHERE event_id = $1`,
-      [eventId],
+        WHERE event_id = ANY($1::uuid[])`,
+      [eventIds],
     );
-    return row;
   }
 
   /** The types of those of `eventIds` that are the world's events still in the outbox (not pruned). */

@@ -6,6 +6,9 @@ import { CampaignsRepository } from '../campaigns.repository';
 import { CreateCampaignCommand } from '../create-campaign.command';
 import { FollowUpMessenger } from './follow-up-messenger';
 
+/** Campaigns whose source a process keeps at most; past it, the one kept longest goes first. */
+const KEPT_SOURCES = 1000;
+
 /**
  * Follow-up campaigns (the contract's automations, driven by the dialer): an outbound call that ends one of the
  * ways a follow-up names (not answered, voicemail...) gets one more call to the same number after the delay,
@@ -16,6 +19,8 @@ import { FollowUpMessenger } from './follow-up-messenger';
 @Injectable()
 export class FollowUpRunner {
   private readonly logger = new Logger(FollowUpRunner.name);
+  /** A campaign's source is fixed when it is created, and every one of its calls asks for it: read once. */
+  private readonly sources = new Map<string, string | null>();
 
   constructor(
     private readonly followUps: FollowUpCampaignsRepository,
@@ -27,7 +32,7 @@ export class FollowUpRunner {
   async onCallFinished(world: World, call: FinishedCallPayload): Promise<void> {
     const { organizationId, livemode } = world;
     if (call.direction !== 'outbound' || !call.endedReason) return;
-    if (call.campaignId && (await this.campaigns.sourceTypeOf(call.campaignId)) === 'follow_up') return;
+    if (call.campaignId && (await this.sourceTypeOf(call.campaignId)) === 'follow_up') return;
     const triggered = await this.followUps.triggeredBy(organizationId, call.endedReason, call.caseId);
     if (!triggered.length) return;
     // The event's world: a test call's follow-up is a test campaign, so a test key never reaches a real provider,
@@ -55,5 +60,14 @@ export class FollowUpRunner {
         );
       }
     }
+  }
+
+  private async sourceTypeOf(campaignId: string): Promise<string | null> {
+    const known = this.sources.get(campaignId);
+    if (known !== undefined) return known;
+    const source = await this.campaigns.sourceTypeOf(campaignId);
+    if (this.sources.size >= KEPT_SOURCES) this.sources.delete(this.sources.keys().next().value!);
+    this.sources.set(campaignId, source);
+    return source;
   }
 }
