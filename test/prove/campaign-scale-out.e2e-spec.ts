@@ -18,15 +18,7 @@ describe('prove: a campaign over three workers, one killed', () => {
   beforeAll(async () => {
     // The API and the scheduler run no worker: the three forked processes do all dispatching and stepping.
     t = await startTestApp({ env: { ROLES: 'api,scheduler' } });
-    const env = {
-      SIMULATOR_RING_MS: '50',
-      SIMULATOR_CALL_MS: '300',
-      // What the killed worker held is taken over in seconds rather than a minute: its jobs once their leases lapse
-      // (10 s, checked every 2 s, not BullMQ's 30 s and 30 s), its claims and dispatches once 10 s old (not 60 s).
-      QUEUE_LOCK_DURATION_MS: '10000',
-      QUEUE_STALLED_INTERVAL_MS: '2000',
-      CALL_DISPATCH_STALE_MS: '10000',
-    };
+    const env = { SIMULATOR_RING_MS: '50', SIMULATOR_CALL_MS: '300' };
     workers.push(...(await Promise.all([forkWorker(t, env), forkWorker(t, env), forkWorker(t, env)])));
   }, 120_000);
   afterAll(async () => {
