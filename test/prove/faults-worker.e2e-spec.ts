@@ -24,7 +24,14 @@ describe('faults: worker killed mid-dispatch', () => {
       held.push(res);
     });
     await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve));
-    const env = vapiEnv(`http://127.0.0.1:${(platform.address() as AddressInfo).port}`);
+    // The killed worker's dispatch job is taken over within seconds (its lease lapses after 5 s and the replacement
+    // looks every second), and the sweeper counts a dispatch without a platform id as abandoned after 15 s (not
+    // 60): later than the takeover, which must not place the call again.
+    const env = vapiEnv(`http://127.0.0.1:${(platform.address() as AddressInfo).port}`, {
+      QUEUE_LOCK_DURATION_MS: '5000',
+      QUEUE_STALLED_INTERVAL_MS: '1000',
+      CALL_DISPATCH_STALE_MS: '15000',
+    });
     // The API runs no worker: the forked process is the only one that can dispatch.
     t = await startTestApp({ env: { ...env, ROLES: 'api,scheduler' } });
     worker = await forkWorker(t, env);
@@ -54,7 +61,7 @@ describe('faults: worker killed mid-dispatch', () => {
     worker = undefined;
     const replacement = await t.startPeer({ ROLES: 'worker' });
 
-    // The sweeper gives a dispatch 60 s to record its platform id before it counts as abandoned.
+    // The sweeper gives a dispatch CALL_DISPATCH_STALE_MS to record its platform id before it counts as abandoned.
     const call = await waitForCall(org, id, finished, 100_000);
     expect(call).toMatchObject({ status: 'error', endedReason: expect.any(String) });
     const types = (await eventsOf(t, id)).map((e) => e.type);

@@ -10,6 +10,10 @@ const env = {
   WEBHOOK_RETRY_DELAYS_MS: '100,200,300',
   // Longer than the test: the held first attempt must still be in flight when its worker dies.
   WEBHOOK_TIMEOUT_MS: '120000',
+  // The killed worker's lease on the delivery job lapses within 5 s (not BullMQ's 30 s), and the fresh worker looks
+  // for lapsed leases every second (not every 30 s): the redelivery comes seconds after the kill, not a minute.
+  QUEUE_LOCK_DURATION_MS: '5000',
+  QUEUE_STALLED_INTERVAL_MS: '1000',
 };
 
 describe('webhook delivery survives a worker killed mid-delivery', () => {
@@ -40,7 +44,7 @@ describe('webhook delivery survives a worker killed mid-delivery', () => {
     worker.kill('SIGKILL');
     await new Promise((resolve) => worker!.once('exit', resolve));
     worker = undefined;
-    // A fresh worker finds the orphaned job once its lock expires (BullMQ stalled-job check, ~30-60 s).
+    // A fresh worker finds the orphaned job once its lock expires (BullMQ's stalled-job check).
     const peer = await t.startPeer({ ROLES: 'worker' });
     await receiver.waitFor(() => receiver.on('/crash').length === 2, 100_000, 'redelivery');
 

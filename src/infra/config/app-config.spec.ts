@@ -69,6 +69,29 @@ describe('parseConfig', () => {
     expect(parseConfig({}).callSupervision).toEqual({ maxDurationMs: 3_600_000, graceMs: 120_000 });
   });
 
+  it("reads how soon a dead worker's calls and jobs are taken over (docs/operations.md), each bounded", () => {
+    const defaults = parseConfig({});
+    expect(defaults.callDispatchStaleMs).toBe(60_000);
+    expect(defaults.queueLocks).toEqual({ lockDurationMs: 30_000, stalledIntervalMs: 30_000 });
+    const c = parseConfig({
+      CALL_DISPATCH_STALE_MS: '1000',
+      QUEUE_LOCK_DURATION_MS: '600000',
+      QUEUE_STALLED_INTERVAL_MS: '1000',
+    });
+    expect(c.callDispatchStaleMs).toBe(1000);
+    expect(c.queueLocks).toEqual({ lockDurationMs: 600_000, stalledIntervalMs: 1000 });
+    for (const [name, value] of [
+      ['CALL_DISPATCH_STALE_MS', '999'],
+      ['CALL_DISPATCH_STALE_MS', '3600001'],
+      ['QUEUE_LOCK_DURATION_MS', '999'],
+      ['QUEUE_LOCK_DURATION_MS', '600001'],
+      ['QUEUE_STALLED_INTERVAL_MS', '999'],
+      ['QUEUE_STALLED_INTERVAL_MS', '600001'],
+    ]) {
+      expect(() => parseConfig({ [name]: value })).toThrow(ConfigError);
+    }
+  });
+
   it('reads the Retell settings and the failover cooldown (docs/providers.md), each bounded', () => {
     expect(parseConfig({}).retell).toEqual({
       apiKey: undefined,

@@ -97,6 +97,9 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(60000) WHATSAPP_REQUEST_TIMEOUT_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(86400000) WHATSAPP_RECONCILE_WAIT_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) CALL_SUPERVISION_GRACE_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(3_600_000) CALL_DISPATCH_STALE_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(600_000) QUEUE_LOCK_DURATION_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(600_000) QUEUE_STALLED_INTERVAL_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(60000) CHAT_AGENT_RETRY_BASE_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10000) SCENARIO_RUNS_PER_MINUTE?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000) SCENARIO_RUNS_IN_FLIGHT?: number;
@@ -246,6 +249,19 @@ export interface AppConfig {
   signingKey: Buffer;
   /** Supervision: a processing call gets maxDurationMs plus graceMs before the platform is asked about it. */
   callSupervision: { maxDurationMs: number; graceMs: number };
+  /**
+   * CALL_DISPATCH_STALE_MS: a claim or a dispatch this old without progress belongs to a worker that died; the call
+   * sweeper puts the claim back or ends the dispatch in `error`. Longer than the slowest placement (the platform's
+   * timeout times its attempts), or a dispatch still waiting on the platform would be ended under it.
+   */
+  callDispatchStaleMs: number;
+  /**
+   * BullMQ's lease on a running job (QUEUE_LOCK_DURATION_MS, renewed every half of it) and how often each worker
+   * looks for jobs whose lease lapsed (QUEUE_STALLED_INTERVAL_MS): a job of a process that died runs again on
+   * another worker at most one interval after its lease ends, which is at most a lock duration after the death. A
+   * process that cannot renew in time (its event loop blocked half a lock duration) has its job run a second time.
+   */
+  queueLocks: { lockDurationMs: number; stalledIntervalMs: number };
   /** The raw environment, for provider adapters that read their own variables (docs/providers.md). */
   raw: Readonly<Record<string, string | undefined>>;
 }
@@ -520,6 +536,12 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     callSupervision: {
       maxDurationMs: parsed.CALL_MAX_DURATION_MS ?? 3_600_000,
       graceMs: parsed.CALL_SUPERVISION_GRACE_MS ?? 120_000,
+    },
+    callDispatchStaleMs: parsed.CALL_DISPATCH_STALE_MS ?? 60_000,
+    // BullMQ's own defaults.
+    queueLocks: {
+      lockDurationMs: parsed.QUEUE_LOCK_DURATION_MS ?? 30_000,
+      stalledIntervalMs: parsed.QUEUE_STALLED_INTERVAL_MS ?? 30_000,
     },
     secretsKey,
     signingKey: secretsKey ?? DEV_SIGNING_KEY,

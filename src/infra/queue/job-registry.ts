@@ -103,6 +103,8 @@ export class JobRegistry implements OnApplicationBootstrap, BeforeApplicationShu
         connection: this.connection.connection,
         prefix: prefixOf(this.connection, queueName),
         concurrency: QUEUE_CONCURRENCY[queueName],
+        lockDuration: this.config.queueLocks.lockDurationMs,
+        stalledInterval: this.config.queueLocks.stalledIntervalMs,
       } as never);
       worker.on('failed', (job, err) =>
         this.logger.warn({ queue: queueName, job: job?.name, jobId: job?.id, err: err.message }, 'Job failed'),

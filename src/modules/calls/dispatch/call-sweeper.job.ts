@@ -1,4 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { CallEventsService } from '../call-events.service';
@@ -14,8 +15,6 @@ declare module '../../../infra/queue/job-data' {
 }
 
 export const SWEEP_EVERY_MS = 5000;
-/** A claim or a dispatch older than this without progress belongs to a worker that died. */
-const STALE_AFTER_SECONDS = 60;
 /** Younger rows may simply not have had their job added yet (the insert commits before the enqueue). */
 const GRACE_SECONDS = 3;
 const BATCH = 500;
@@ -33,16 +32,19 @@ export class CallSweeperJob {
     private readonly calls: CallsRepository,
     private readonly queue: CallDispatchQueue,
     private readonly events: CallEventsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @OnJob({ name: JobName.SweepCalls, schedule: { every: SWEEP_EVERY_MS } })
   async sweep(): Promise<{ requeued: number; released: number; abandoned: number }> {
-    const released = await this.calls.releaseStale(STALE_AFTER_SECONDS);
+    // A claim or a dispatch older than this without progress belongs to a worker that died (CALL_DISPATCH_STALE_MS).
+    const staleAfterSeconds = this.config.callDispatchStaleMs / 1000;
+    const released = await this.calls.releaseStale(staleAfterSeconds);
     const due = await this.calls.findDue(GRACE_SECONDS, released, BATCH);
     let requeued = 0;
     for (const id of due) if (await this.queue.ensureEnqueued(id, null)) requeued++;
 
-    const abandoned = await this.calls.findAbandoned(STALE_AFTER_SECONDS, BATCH);
+    const abandoned = await this.calls.findAbandoned(staleAfterSeconds, BATCH);
     for (const id of abandoned) {
       await this.events.finish(id, null, PIPELINE_ERROR_REPORT);
     }
