@@ -66,7 +66,10 @@ interface Arrival {
   contact: string;
 }
 
-/** CPU and PostgreSQL transactions per delivery over one phase (pg_stat_database counts every commit). */
+/**
+ * CPU and PostgreSQL transactions per delivery over one phase (pg_stat_database counts every commit), and the CPU
+ * of this process, which records the events and receives the deliveries (is the load generator the limit?).
+ */
 async function costMeter(meter: CpuMeter, pid: number, db: Pool) {
   const transactions = async () => {
     // The statistics of other backends reach pg_stat_database within a second of their last activity.
@@ -78,12 +81,15 @@ async function costMeter(meter: CpuMeter, pid: number, db: Pool) {
   };
   const xactBefore = await transactions();
   const spent = await meter.start([pid]);
+  const benchCpu = process.cpuUsage();
   return async (deliveries: number) => {
+    const bench = process.cpuUsage(benchCpu);
     const cpu: CpuSplit = await spent();
     const xacts = (await transactions()) - xactBefore;
     return {
       serverCpuMsPerDelivery: +(cpu.nodeMs / deliveries).toFixed(2),
       postgresCpuMsPerDelivery: +(cpu.postgresMs / deliveries).toFixed(2),
+      recorderAndReceiverCpuMsPerDelivery: +((bench.user + bench.system) / 1000 / deliveries).toFixed(2),
       postgresTransactionsPerDelivery: +(xacts / deliveries).toFixed(2),
     };
   };

@@ -19,6 +19,10 @@ SELECT ${DIAL_TARGET} FROM contacts c WHERE c.id = ANY($1) AND ${worldSql('c', 2
 -- typeorm:
 --   tx.findOneBy(Contact, { ...worldWhere(world), phone })
 
+-- ContactsRepository.findMany
+-- typeorm:
+--   this.contacts.findBy(keys.map(({ world, id }) => ({ ...worldWhere(world), id })))
+
 -- ContactsRepository.findOrInsertByPhone
 INSERT INTO contacts (id, organization_id, livemode, title, phone) VALUES ($1, $2, $3, $4, $5)
 ON CONFLICT (organization_id, livemode, phone) DO NOTHING RETURNING id;

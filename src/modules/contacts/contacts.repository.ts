@@ -9,6 +9,12 @@ import { Tx } from '../../infra/database/tx';
 import { Contact } from './contact.entity';
 import { NAME_SQL, PHONE_DIGITS_SQL, escapeLike, phoneDigitsOf } from './contact-text-match';
 
+/** A contact named in its world (a read of many worlds' contacts at once). */
+export interface ContactKey {
+  world: World;
+  id: string;
+}
+
 /** What the list filters by; every field optional, all of them combined with AND. */
 export interface ContactFilters {
   /** The name contains it, or (when it holds digits) the phone's digits contain them. */
@@ -83,6 +89,16 @@ export class ContactsRepository {
   /** The world's contact, read by `manager` when the caller holds a transaction; null when there is none. */
   find(world: World, id: string, manager: EntityManager = this.contacts.manager): Promise<Contact | null> {
     return manager.findOneBy(Contact, { ...worldWhere(world), id });
+  }
+
+  /** The contact of each key in the key's world, in one statement; null where the world holds no such contact. */
+  async findMany(keys: ReadonlyArray<ContactKey>): Promise<Array<Contact | null>> {
+    const rows = await this.contacts.findBy(keys.map(({ world, id }) => ({ ...worldWhere(world), id })));
+    const byId = new Map(rows.map((c) => [c.id, c]));
+    return keys.map(({ world, id }) => {
+      const c = byId.get(id);
+      return c && c.organizationId === world.organizationId && c.livemode === world.livemode ? c : null;
+    });
   }
 
   /** The world's contacts among `ids`, as dialled, read by `manager` (the caller's transaction). */

@@ -12,7 +12,14 @@ import type { EventFamily } from '../outbox/event-bodies';
 import { OutboxService, type PendingEvent } from '../outbox/outbox.service';
 import { Contact } from './contact.entity';
 import { ContactListItemResponse, ContactResponse } from './contact.response';
-import { ContactsRepository, DialTarget, InsertedTimes, NewContact, withTimes } from './contacts.repository';
+import {
+  ContactKey,
+  ContactsRepository,
+  DialTarget,
+  InsertedTimes,
+  NewContact,
+  withTimes,
+} from './contacts.repository';
 import { CreateContactDto } from './dto/create-contact.dto';
 import { ListContactsQueryDto } from './dto/list-contacts-query.dto';
 import { UpdateContactDto } from './dto/update-contact.dto';
@@ -53,6 +60,11 @@ export class ContactsService {
   /** The contact, or null when the world holds no such contact. */
   find(world: World, id: string): Promise<Contact | null> {
     return this.contacts.find(world, id);
+  }
+
+  /** The contacts of `keys`, each in its world, in one read; null where there is none. */
+  findMany(keys: ReadonlyArray<ContactKey>): Promise<Array<Contact | null>> {
+    return this.contacts.findMany(keys);
   }
 
   get(world: World, id: string): Promise<Contact> {
