@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { World } from '../../../common/auth/world';
+import { BoundedMap } from '../../../common/cache/bounded-map';
 import type { FinishedCallPayload } from '../../outbox/event-payloads';
 import { FollowUpCampaignsRepository } from '../../automations/follow-up-campaigns.repository';
 import { CampaignsRepository } from '../campaigns.repository';
@@ -20,7 +21,7 @@ const KEPT_SOURCES = 1000;
 export class FollowUpRunner {
   private readonly logger = new Logger(FollowUpRunner.name);
   /** A campaign's source is fixed when it is created, and every one of its calls asks for it: read once. */
-  private readonly sources = new Map<string, string | null>();
+  private readonly sources = new BoundedMap<string, string | null>(KEPT_SOURCES);
 
   constructor(
     private readonly followUps: FollowUpCampaignsRepository,
@@ -66,7 +67,6 @@ export class FollowUpRunner {
     const known = this.sources.get(campaignId);
     if (known !== undefined) return known;
     const source = await this.campaigns.sourceTypeOf(campaignId);
-    if (this.sources.size >= KEPT_SOURCES) this.sources.delete(this.sources.keys().next().value!);
     this.sources.set(campaignId, source);
     return source;
   }

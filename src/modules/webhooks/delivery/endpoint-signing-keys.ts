@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { signingKey } from '../../../common/outbound-http/signature';
 import type { SigningSecrets } from '../../../infra/secrets/signing-secrets';
+import { BoundedMap } from '../../../common/cache/bounded-map';
 
 /**
  * Endpoints whose signing keys are kept: under 1 KB each (the sealed value, the 32-byte key and their objects), so
@@ -15,20 +16,20 @@ export const KEPT_SIGNING_KEYS = 10_000;
  * the new one, and the old key is never used again. At most `bound` endpoints, the least recently used dropped.
  */
 export class EndpointSigningKeys {
-  /** By endpoint id, in order of last use (a Map iterates in insertion order; a use moves its entry last). */
-  private readonly keys = new Map<string, { sealed: string; key: KeyObject }>();
+  /** By endpoint id, in order of last use: each use sets its entry again (BoundedMap keeps the most recent). */
+  private readonly keys: BoundedMap<string, { sealed: string; key: KeyObject }>;
 
   constructor(
     private readonly secrets: SigningSecrets,
-    private readonly bound = KEPT_SIGNING_KEYS,
-  ) {}
+    bound = KEPT_SIGNING_KEYS,
+  ) {
+    this.keys = new BoundedMap(bound);
+  }
 
   of(endpointId: string, sealed: string): KeyObject {
     const kept = this.keys.get(endpointId);
-    this.keys.delete(endpointId);
     const entry = kept?.sealed === sealed ? kept : { sealed, key: signingKey(this.secrets.open(sealed)) };
     this.keys.set(endpointId, entry);
-    if (this.keys.size > this.bound) this.keys.delete(this.keys.keys().next().value as string);
     return entry.key;
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { BoundedMap } from '../../../../common/cache/bounded-map';
 import { OnJob } from '../../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../../infra/queue/queue-names';
 import { CallScript, VoiceIngress } from '../../../calls/voice/voice-ingress';
@@ -40,7 +41,7 @@ const KEPT_SCRIPT_CHARS = 8192;
  */
 @Injectable()
 export class SimulatorStepJob {
-  private readonly scripts = new Map<string, CallScript>();
+  private readonly scripts = new BoundedMap<string, CallScript>(KEPT_SCRIPTS);
 
   constructor(private readonly ingress: VoiceIngress) {}
 
@@ -74,7 +75,6 @@ export class SimulatorStepJob {
     const script = await this.ingress.findScript(callId);
     if (script && (script.systemPrompt?.length ?? 0) + (script.firstMessage?.length ?? 0) <= KEPT_SCRIPT_CHARS) {
       // A call ended early never plays its last step: the oldest kept script makes room.
-      if (this.scripts.size >= KEPT_SCRIPTS) this.scripts.delete(this.scripts.keys().next().value!);
       this.scripts.set(callId, script);
     }
     return script;
