@@ -1,36 +1,32 @@
+const { swcOptions } = require('./test/support/swc-options');
+
 /**
  * Three depths: unit specs live beside the code (src/**\/*.spec.ts); medium specs run one repository or command
  * against real PostgreSQL without HTTP (test/**\/*.medium-spec.ts); end-to-end specs hit the running app over
  * HTTP (test/**\/*.e2e-spec.ts). Medium and e2e share the global setup (Jest runs one module once).
  */
 /**
- * Every file is transpiled alone, by swc (@swc/jest): no TypeScript program per Jest worker, and on a fresh clone
- * (no transform cache) each of the ~1,000 source and test files a run loads is compiled in a fraction of the time
- * TypeScript's transpiler took. The options are tsconfig.spec.json's: legacy decorators with their design-time
- * metadata (which Nest's injection by type, TypeORM's columns and the OpenAPI metadata read), ES2022 with class
- * fields defined as TypeScript's target gives them. Types are checked once for the whole project by
- * `npm run typecheck` (CI runs it first). The OpenAPI metadata that @nestjs/swagger's compiler plugin gives
- * `nest build` is generated once per run by the global setup instead (test/support/generated-sources.ts) and
- * attached to the app under test.
+ * Every file is transpiled alone, by swc: no TypeScript program per Jest worker; types are checked once for the
+ * whole project by `npm run typecheck` (CI runs it first). The options (test/support/swc-options.js) are
+ * tsconfig.spec.json's. The OpenAPI metadata that @nestjs/swagger's compiler plugin gives `nest build` is generated
+ * once per run by the global setup instead (test/support/generated-sources.ts) and attached to the app under test.
+ *
+ * Unit specs run in Jest's own runner: a fresh module registry per file, through @swc/jest, without design-time
+ * metadata (they construct their classes themselves). Medium and end-to-end files run in jest-light-runner's child
+ * processes on Node's own module loader (test/support/typescript-hooks.js): a worker loads the app's ~800 modules
+ * and their packages once and shares them with every file it runs, where Jest's registry loaded them again for each
+ * file (1.2-1.5 s of CPU per file, BENCHMARKS.md). What a file changes on shared modules or globals is seen by the
+ * next file of its worker: every file boots its own app on its own database and queue prefix and closes it, and
+ * keeps no state in modules.
  */
-const swc = ({ decoratorMetadata }) => [
-  '@swc/jest',
-  {
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata, useDefineForClassFields: true },
-      target: 'es2022',
-      keepClassNames: true,
-    },
-    sourceMaps: 'inline',
-  },
-];
-const transform = { '^.+\\.ts$': swc({ decoratorMetadata: true }) };
-// Nest's metadata generator writes node16-style relative imports (`./x.js`) of our TypeScript sources.
-const moduleNameMapper = { '^(\\.{1,2}/.*)\\.js$': '$1' };
-
-// Unit specs construct their classes themselves: no design-time metadata, and no loading of what it names.
-const unitTransform = { '^.+\\.ts$': swc({ decoratorMetadata: false }) };
+const unitTransform = { '^.+\\.ts$': ['@swc/jest', swcOptions({ decoratorMetadata: false })] };
+const sharedModules = {
+  // Jest itself still compiles the global setup and teardown (in its own process) with this.
+  transform: { '^.+\\.ts$': ['@swc/jest', swcOptions({ decoratorMetadata: true })] },
+  runner: 'jest-light-runner/child-process',
+  setupFiles: ['<rootDir>/test/support/typescript-hooks.js'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/test-timeouts.js'],
+};
 
 /**
  * The command and rule modules whose branches unit specs cover (docs/architecture.md, "Tests at three depths"):
@@ -69,11 +65,6 @@ module.exports = {
   // A global option (projects do not take it): end-to-end hooks boot and stop whole applications, which on a
   // busy 2-core machine (CI beside other work) took over a minute. A harness limit, never an assertion.
   testTimeout: 120000,
-  // A worker is replaced once it holds more than this after a test file: every e2e file boots a whole application,
-  // and what a file leaves behind (module registries, compiled sources) added up to a worker running out of heap on
-  // a long run. A new worker starts its module loading from nothing, so not lower than needed; scripts/run-jest.js
-  // gives workers a 6 GB heap.
-  workerIdleMemoryLimit: '2.5GB',
   projects: [
     {
       displayName: 'unit',
@@ -86,8 +77,7 @@ module.exports = {
       displayName: 'medium',
       rootDir: __dirname,
       testMatch: ['<rootDir>/test/**/*.medium-spec.ts'],
-      transform,
-      moduleNameMapper,
+      ...sharedModules,
       testEnvironment: 'node',
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
@@ -96,8 +86,7 @@ module.exports = {
       displayName: 'e2e',
       rootDir: __dirname,
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-      transform,
-      moduleNameMapper,
+      ...sharedModules,
       testEnvironment: 'node',
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',

@@ -9,8 +9,8 @@ const { runtimeNode } = require('./runtime-node');
 
 const node = runtimeNode(([major, minor]) => major > 24 || (major === 24 && minor >= 9), '>= 24.9 for Jest');
 const jest = require.resolve('jest/bin/jest');
-// Jest's workers inherit these flags. The heap limit leaves room above jest.config.js's workerIdleMemoryLimit, so a
-// worker is replaced between files before a heavy file can run it out of heap.
+// Jest's workers inherit these flags. A medium or end-to-end worker keeps its modules for the whole run
+// (jest.config.js): the heap limit leaves it room for the apps its heaviest files boot at once.
 const flags = ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', '--max-old-space-size=6144'];
 const result = spawnSync(node, [...flags, jest, ...process.argv.slice(2)], {
   stdio: 'inherit',

@@ -1,20 +1,19 @@
 /// <reference lib="dom" />
 // Functions passed to page.evaluate run in the browser, so they see the DOM.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { ROOT, ensureBuilt } from '../support/built-service';
 import { ADMIN_TOKEN, TestApp, TestAppOptions, startTestApp } from '../support/test-app';
 
-const ROOT = join(__dirname, '..', '..');
 export const SCREENSHOTS = join(ROOT, 'docs', 'console');
 
-/** The console is served from dist/console; build it once when a bare checkout runs this file alone. */
-export function ensureConsoleBuilt(): void {
-  if (existsSync(join(ROOT, 'dist', 'console', 'index.html'))) return;
-  execFileSync('npm', ['run', 'console:build'], { cwd: ROOT, stdio: 'inherit' });
-}
+/**
+ * The console is served from dist/console. A bare checkout builds dist/ under the build lock that files starting
+ * the built service take too: a console built alone beside them was emptied by their `nest build`.
+ */
+export const ensureConsoleBuilt = ensureBuilt;
 
 /** Debian's Chromium, headless, with a fresh profile and nothing phoning home. */
 export async function launchChromium(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
