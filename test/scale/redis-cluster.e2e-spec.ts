@@ -50,7 +50,11 @@ describe('Redis Cluster: every feature on three masters', () => {
     t = await startTestApp({ env: { ...env, ROLES: 'api,scheduler' } });
     // The worker plays the simulator's calls: as quick as the test app's (test/support/test-app.ts).
     const quickCalls = { SIMULATOR_RING_MS: '50', SIMULATOR_CALL_MS: '300' };
-    worker = await forkWorker(t, { ...env, ...quickCalls, LOG_LEVEL: 'warn' }, (text) => workerLog.push(text));
+    worker = await forkWorker(
+      t,
+      { ...env, ...quickCalls, LOG_LEVEL: 'warn' },
+      { onOutput: (text) => workerLog.push(text) },
+    );
     // A second API instance with a budget small enough to exhaust: its counters live on the cluster too.
     const peer = await t.startPeer({ ...env, ROLES: 'api', RATE_LIMIT_PER_MINUTE: '5' });
     limited = peer.app;
@@ -88,7 +92,9 @@ describe('Redis Cluster: every feature on three masters', () => {
 
     // Every simulator outcome (last digit 0-9): answered, voicemail, not answered and pipeline error.
     const calls = await Promise.all(
-      Array.from({ length: CALLS }, (_, i) => org.api.post('/api/v1/calls', { to: `+141555800${i}${i}`, from: org.from })),
+      Array.from({ length: CALLS }, (_, i) =>
+        org.api.post('/api/v1/calls', { to: `+141555800${i}${i}`, from: org.from }),
+      ),
     );
     expect(calls.filter((r) => r.status !== 201).map((r) => r.text)).toEqual([]);
     for (const call of calls) await waitForCall(org, call.body.data.id, finished, 30_000);

@@ -9,12 +9,14 @@ import { ADMIN_TOKEN, TestApp } from '../../support/test-app';
  * machine dies. It is the built service (`node dist/main.js`, built first when older than the sources), which
  * reports 'ready' over the IPC channel once its roles run: loading the app from its TypeScript sources cost each
  * child about 4 s more CPU and 370 MB more memory. Resolves once the app has booted. With `onOutput`, its stdout and
- * stderr (the JSON log) go there instead of the test's console.
+ * stderr (the JSON log) go there instead of the test's console. A child not ready within `readyWithinMs` is killed
+ * and the promise rejects: a hook that timed out waiting for it never held it to stop it, and it would run on beside
+ * the next files of the Jest worker.
  */
 export function forkWorker(
   t: TestApp,
   env: Record<string, string>,
-  onOutput?: (text: string) => void,
+  { onOutput, readyWithinMs = 100_000 }: { onOutput?: (text: string) => void; readyWithinMs?: number } = {},
 ): Promise<ChildProcess> {
   ensureBuilt();
   const child = fork(join(ROOT, 'dist', 'main.js'), [], {
@@ -40,8 +42,18 @@ export function forkWorker(
     child.stderr?.on('data', (chunk: Buffer) => onOutput(chunk.toString('utf8')));
   }
   return new Promise((resolve, reject) => {
-    child.once('message', () => resolve(child));
-    child.once('exit', (code) => reject(new Error(`worker process exited early (${code})`)));
+    const deadline = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`worker process not ready within ${readyWithinMs} ms`));
+    }, readyWithinMs);
+    child.once('message', () => {
+      clearTimeout(deadline);
+      resolve(child);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(deadline);
+      reject(new Error(`worker process exited early (${code})`));
+    });
   });
 }
 
