@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { NumberHealthRepository } from '../../src/modules/number-health/number-health.repository';
 import { RecordNumberOutcomeCommand } from '../../src/modules/number-health/record-number-outcome.command';
 import { DataSource } from 'typeorm';
@@ -52,6 +53,9 @@ import { DestinationRulesRepository } from '../../src/modules/destinations/desti
  * keeps its live calls within maxConcurrentCalls, and a finish applied twice counts once.
  */
 describe('call lifecycle (PostgreSQL)', () => {
+  // Nest's console logger would print the services' debug lines into the run's output. Its logger is the
+  // framework's one global: the next app this worker boots sets its own.
+  beforeAll(() => Logger.overrideLogger(false));
   let dataSource: DataSource;
   let close: () => Promise<void>;
   let calls: CallsRepository;

@@ -1,5 +1,6 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { Logger } from '@nestjs/common';
 import { OutboundUrlPolicy } from '../url-safety/outbound-url-policy';
 import { OutboundHttpClient } from './outbound-http.client';
 import { signatureMac } from './signature';
@@ -43,6 +44,7 @@ const request = (url: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('OutboundHttpClient', () => {
+  beforeAll(() => Logger.overrideLogger(false));
   it('signs the exact body with the secret and returns the answer', async () => {
     let seen: IncomingMessage['headers'] = {};
     let raw = '';

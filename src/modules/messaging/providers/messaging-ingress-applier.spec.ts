@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { fakeOf } from '../../../infra/testing/fake-of';
 import type { DeliveryStatusService } from '../delivery-status.service';
 import type { MessagingAccount } from '../messaging-account.entity';
@@ -26,6 +27,7 @@ function applier(given: {
 }
 
 describe('MessagingIngressApplier: each ingress event reaches the rule that owns it', () => {
+  beforeAll(() => Logger.overrideLogger(false));
   it('finds the addressed account by its phone-number id', async () => {
     const account = { id: accountId } as MessagingAccount;
     const findByPhoneNumberId = jest.fn().mockResolvedValue(account);
