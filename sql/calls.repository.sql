@@ -154,14 +154,20 @@ ORDER BY dispatched_at LIMIT $2;
 --       },
 --   })
 
--- CallsRepository.finish
-UPDATE calls SET status = $2, api_call_status = 'ended', api_call_id = COALESCE(api_call_id, $3),
-      ended_reason = $4, result_status = $5, duration_seconds = $6, recording_url = $7,
-      transcript = CASE WHEN jsonb_array_length(transcript) < jsonb_array_length($8::jsonb)
-                        THEN $8::jsonb ELSE transcript END,
-      provider_cost = $9, provider_summary = $10, answered_by = $11, analysis = $12::jsonb,
-      transfer = COALESCE($13::jsonb, transfer), awaiting_report = $14, ended_at = now(), updated_at = now()
-WHERE id = $1 AND ${WHERE.live} RETURNING *;
+-- CallsRepository.finishMany
+UPDATE calls c SET status = e.status, api_call_status = 'ended',
+      api_call_id = COALESCE(c.api_call_id, e.provider_call_id), ended_reason = e.ended_reason,
+      result_status = e.result_status, duration_seconds = e.duration_seconds, recording_url = e.recording_url,
+      transcript = CASE WHEN jsonb_array_length(c.transcript) < jsonb_array_length(e.transcript)
+                        THEN e.transcript ELSE c.transcript END,
+      provider_cost = e.provider_cost, provider_summary = e.provider_summary, answered_by = e.answered_by,
+      analysis = e.analysis, transfer = COALESCE(e.transfer, c.transfer), awaiting_report = e.awaiting_report,
+      ended_at = now(), updated_at = now()
+ FROM jsonb_to_recordset($1::jsonb) AS e(id uuid, status text, provider_call_id text, ended_reason text,
+      result_status text, duration_seconds double precision, recording_url text, transcript jsonb,
+      provider_cost double precision, provider_summary text, answered_by text, analysis jsonb, transfer jsonb,
+      awaiting_report boolean)
+WHERE c.id = e.id AND ${WHERE.liveAliased} RETURNING c.*;
 
 -- CallsRepository.insertStatement
 -- from the entity columns:

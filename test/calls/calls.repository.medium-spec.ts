@@ -243,6 +243,31 @@ describe('CallsRepository (PostgreSQL)', () => {
       expect((await calls.finish(dataSource.manager, call.id, null, REPORT))?.transcript).toEqual(lines);
     });
 
+    it('finishes several calls in one statement, each with its own report, a call named twice once', async () => {
+      const [a, b] = [await callIn('processing'), await callIn('processing')];
+      const waiting = await outbound();
+      const end = (callId: string, report = REPORT) => ({
+        callId,
+        providerCallId: null,
+        report,
+        outcome: { answeredBy: null, analysis: null },
+        recovered: false,
+      });
+      const ended = await calls.finishMany(dataSource.manager, [
+        end(a.id),
+        end(b.id, { ...REPORT, failed: true, endedReason: 'pipeline-error' }),
+        end(a.id, { ...REPORT, failed: true }),
+        end(waiting.id),
+      ]);
+      expect(ended.map((c) => c && [c.id, c.status, c.endedReason])).toEqual([
+        [a.id, 'ended', 'customer-ended-call'],
+        [b.id, 'error', 'pipeline-error'],
+        null,
+        null,
+      ]);
+      expect(await statusOf(waiting.id)).toBe('new');
+    });
+
     it('races with exactly one winner', async () => {
       const call = await callIn('processing');
       const results = await Promise.all(

@@ -4,11 +4,11 @@ import * as pg from 'pg';
 
 /**
  * Work whose connection requests go to the head of the PostgreSQL pool's line: an event's way to its webhooks (the
- * outbox relay, the event's fan-out, the delivery attempts). In one process serving requests, dialing and
- * deliveries, every statement waits for a pool connection in one first-come line; a delivery makes several short
- * round trips, each one queued behind the writes that came in meanwhile, so its latency was mostly that wait
- * (BENCHMARKS.md). Carried by AsyncLocalStorage, so every statement the marked work runs, through any repository,
- * keeps its place.
+ * outbox relay, the event's fan-out, the delivery attempts) and a campaign's step. In one process serving
+ * requests, dialing and deliveries, every statement waits for a pool connection in one first-come line; a delivery
+ * makes several short round trips, each one queued behind the writes that came in meanwhile, so its latency was
+ * mostly that wait (BENCHMARKS.md). Carried by AsyncLocalStorage, so every statement the marked work runs, through
+ * any repository, keeps its place.
  */
 const scope = new AsyncLocalStorage<true>();
 

@@ -260,9 +260,7 @@ export class CallEventsService {
       e.providerCallId ? [{ callId: e.callId, providerCallId: e.providerCallId }] : [],
     );
     if (placed.length) await this.markStarted(m, placed);
-    const ended: (Call | null)[] = [];
-    for (const e of batch)
-      ended.push(await this.calls.finish(m, e.callId, e.providerCallId, e.report, e.outcome, e.recovered));
+    const ended = await this.calls.finishMany(m, batch);
     await this.outbox.recordMany(
       m,
       batch.flatMap((e, i) => {

@@ -25,6 +25,7 @@ import { QueuedCallsBlocker } from './queued-calls-blocker';
 import { CallAdmissionQueueJob } from './dispatch/call-admission-queue.job';
 import { CallDispatchQueue } from './dispatch/call-dispatch-queue';
 import { CallDispatcherJob } from './dispatch/call-dispatcher.job';
+import { DueCallsDispatch } from './dispatch/due-calls-dispatch';
 import { PlatformFailover } from './dispatch/platform-failover';
 import { PlatformHealth } from './dispatch/platform-health.entity';
 import { PlatformHealthRepository } from './dispatch/platform-health.repository';
@@ -71,6 +72,7 @@ import { EndCallCommand } from './end-call.command';
     CallDispatchQueue,
     CallAdmissionQueueJob,
     CallDispatcherJob,
+    DueCallsDispatch,
     PlatformFailover,
     PlatformHealthRepository,
     CallSweeperJob,
@@ -89,6 +91,7 @@ import { EndCallCommand } from './end-call.command';
     CallEventsService,
     CallEndListeners,
     CallDispatchQueue,
+    DueCallsDispatch,
     CallStatsService,
     // For the platform layer (platforms/voice): the registry it binds and the port its ingress reports through.
     VoicePlatforms,

@@ -28,6 +28,16 @@ export interface CallOutcome {
   billedSeconds: number | null;
 }
 
+/** A live call's end as `finish` records it. */
+export interface CallFinish {
+  callId: string;
+  providerCallId: string | null;
+  report: EndOfCallReport;
+  outcome: Pick<CallOutcome, 'answeredBy' | 'analysis'>;
+  /** The report is the platform's call record (report recovery): the call waits for the real report. */
+  recovered: boolean;
+}
+
 /** A campaign's calls of one case version, counted (the A/B report, docs/testing-your-assistant.md). */
 export interface CaseVersionTotals {
   caseVersion: number | null;
@@ -294,33 +304,58 @@ export class CallsRepository {
     outcome: Pick<CallOutcome, 'answeredBy' | 'analysis'> = { answeredBy: null, analysis: null },
     recovered = false,
   ): Promise<Call | null> {
-    const [ended] = await this.rows(
+    const [ended] = await this.finishMany(tx, [{ callId, providerCallId, report, outcome, recovered }]);
+    return ended;
+  }
+
+  /**
+   * `finish` for several calls in one statement (calls ending together), each result in its ending's place. A call
+   * named twice finishes with its first ending; the second gets null, as it would one statement later.
+   */
+  async finishMany(tx: EntityManager, endings: readonly CallFinish[]): Promise<(Call | null)[]> {
+    const first = new Map<string, CallFinish>();
+    for (const e of endings) if (!first.has(e.callId)) first.set(e.callId, e);
+    const finished = await this.rows(
       tx,
-      `UPDATE calls SET status = $2, api_call_status = 'ended', api_call_id = COALESCE(api_call_id, $3),
-              ended_reason = $4, result_status = $5, duration_seconds = $6, recording_url = $7,
-              transcript = CASE WHEN jsonb_array_length(transcript) < jsonb_array_length($8::jsonb)
-                                THEN $8::jsonb ELSE transcript END,
-              provider_cost = $9, provider_summary = $10, answered_by = $11, analysis = $12::jsonb,
-              transfer = COALESCE($13::jsonb, transfer), awaiting_report = $14, ended_at = now(), updated_at = now()
-        WHERE id = $1 AND ${WHERE.live} RETURNING *`,
+      `UPDATE calls c SET status = e.status, api_call_status = 'ended',
+              api_call_id = COALESCE(c.api_call_id, e.provider_call_id), ended_reason = e.ended_reason,
+              result_status = e.result_status, duration_seconds = e.duration_seconds, recording_url = e.recording_url,
+              transcript = CASE WHEN jsonb_array_length(c.transcript) < jsonb_array_length(e.transcript)
+                                THEN e.transcript ELSE c.transcript END,
+              provider_cost = e.provider_cost, provider_summary = e.provider_summary, answered_by = e.answered_by,
+              analysis = e.analysis, transfer = COALESCE(e.transfer, c.transfer), awaiting_report = e.awaiting_report,
+              ended_at = now(), updated_at = now()
+         FROM jsonb_to_recordset($1::jsonb) AS e(id uuid, status text, provider_call_id text, ended_reason text,
+              result_status text, duration_seconds double precision, recording_url text, transcript jsonb,
+              provider_cost double precision, provider_summary text, answered_by text, analysis jsonb, transfer jsonb,
+              awaiting_report boolean)
+        WHERE c.id = e.id AND ${WHERE.liveAliased} RETURNING c.*`,
       [
-        callId,
-        report.failed ? 'error' : 'ended',
-        providerCallId,
-        report.endedReason,
-        report.resultStatus,
-        report.durationSeconds,
-        report.recordingUrl,
-        JSON.stringify(report.transcript),
-        report.providerCost ?? null,
-        report.summary ?? null,
-        outcome.answeredBy,
-        outcome.analysis === null ? null : JSON.stringify(outcome.analysis),
-        report.transfer ? JSON.stringify({ ...report.transfer, at: new Date().toISOString() }) : null,
-        recovered,
+        JSON.stringify(
+          [...first.values()].map(({ callId, providerCallId, report, outcome, recovered }) => ({
+            id: callId,
+            status: report.failed ? 'error' : 'ended',
+            provider_call_id: providerCallId,
+            ended_reason: report.endedReason,
+            result_status: report.resultStatus,
+            duration_seconds: report.durationSeconds,
+            recording_url: report.recordingUrl,
+            transcript: report.transcript,
+            provider_cost: report.providerCost ?? null,
+            provider_summary: report.summary ?? null,
+            answered_by: outcome.answeredBy,
+            analysis: outcome.analysis,
+            transfer: report.transfer ? { ...report.transfer, at: new Date().toISOString() } : null,
+            awaiting_report: recovered,
+          })),
+        ),
       ],
     );
-    return ended ?? null;
+    const byId = new Map(finished.map((c) => [c.id, c]));
+    return endings.map((e) => {
+      const call = first.get(e.callId) === e ? byId.get(e.callId) : undefined;
+      return call ?? null;
+    });
   }
 
   /**

@@ -1,11 +1,12 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { KeyedRerun } from '../../../common/concurrency/keyed-rerun';
+import { firstInLine } from '../../../infra/database/first-in-line';
 import { APP_CONFIG, AppConfig } from '../../../infra/config/app-config';
 import { JobQueue } from '../../../infra/queue/job-queue';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
 import { CallEndListeners } from '../../calls/call-end-listeners';
-import { CallDispatchQueue } from '../../calls/dispatch/call-dispatch-queue';
+import { DueCallsDispatch } from '../../calls/dispatch/due-calls-dispatch';
 import { DomainEvent, DomainEventHandler } from '../../outbox/domain-event-handler';
 import { DomainEventFanoutService } from '../../outbox/domain-event-fanout.service';
 import { CampaignsRepository } from '../campaigns.repository';
@@ -57,7 +58,7 @@ export class CampaignEngineJob
     private readonly advance: AdvanceCampaignCommand,
     private readonly campaigns: CampaignsRepository,
     private readonly jobs: JobQueue,
-    private readonly dispatchQueue: CallDispatchQueue,
+    private readonly dueCalls: DueCallsDispatch,
     private readonly fanout: DomainEventFanoutService,
     private readonly followUps: FollowUpRunner,
     private readonly callEnds: CallEndListeners,
@@ -117,9 +118,11 @@ export class CampaignEngineJob
 
   private async step(campaignId: string, waitIfBusy: boolean): Promise<number> {
     for (let i = 0; i <= BUSY_RETRIES; i++) {
-      const result = await this.advance.execute(campaignId);
+      // A campaign's one serial stage (every other stage of its calls runs many at a time): its connection goes to
+      // the head of the pool's line instead of queueing behind the statements of the calls it paces.
+      const result = await firstInLine(() => this.advance.execute(campaignId));
       if (!result.busy) {
-        await this.dispatchQueue.enqueueDue(result.callIds);
+        await this.dueCalls.dispatch(result.callIds);
         return result.callIds.length;
       }
       // Another engine is stepping it: the tick's own next round will come; a requested step waits its turn.
