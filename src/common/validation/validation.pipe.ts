@@ -1,5 +1,6 @@
-import { Type, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, Type, ValidationError, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
 import { ApiError, ErrorDetail } from '../errors/api-error';
+import { compiledValidatorOf } from './compiled-validation';
 
 function flatten(errors: ValidationError[], parent = ''): ErrorDetail[] {
   return errors.flatMap((error) => {
@@ -17,23 +18,35 @@ function flatten(errors: ValidationError[], parent = ''): ErrorDetail[] {
 }
 
 /**
- * The global validation pipe: DTO classes are the contract, unknown properties are stripped (so a GET body can
- * be sent back to PATCH), and every failure is a 400 VALIDATION_ERROR whose message names the field.
+ * The global validation pipe's rules: DTO classes are the contract, unknown properties are stripped (so a GET body
+ * can be sent back to PATCH), and every failure is a 400 VALIDATION_ERROR whose message names the field.
  */
+export const validationPipeOptions: ValidationPipeOptions = {
+  transform: true,
+  whitelist: true,
+  forbidUnknownValues: true,
+  stopAtFirstError: false,
+  // `value` is read only to tell a missing field from a malformed one; it is never put in the response.
+  validationError: { target: false, value: true },
+  exceptionFactory: (errors) => {
+    const details = flatten(errors);
+    const message = details.length ? details.map((d) => d.message).join('; ') : 'Invalid request';
+    return new ApiError('VALIDATION_ERROR', message, details);
+  },
+};
+
+/** ValidationPipe behind the compiled path of the body DTOs marked `@CompiledValidation()`. */
+class DtoValidationPipe extends ValidationPipe {
+  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const compiled = metadata.type === 'body' && metadata.metatype ? compiledValidatorOf(metadata.metatype) : undefined;
+    const dto = compiled?.(value);
+    return dto === undefined ? super.transform(value, metadata) : Promise.resolve(dto);
+  }
+}
+
+/** The global validation pipe (the rules above). */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
-    transform: true,
-    whitelist: true,
-    forbidUnknownValues: true,
-    stopAtFirstError: false,
-    // `value` is read only to tell a missing field from a malformed one; it is never put in the response.
-    validationError: { target: false, value: true },
-    exceptionFactory: (errors) => {
-      const details = flatten(errors);
-      const message = details.length ? details.map((d) => d.message).join('; ') : 'Invalid request';
-      return new ApiError('VALIDATION_ERROR', message, details);
-    },
-  });
+  return new DtoValidationPipe(validationPipeOptions);
 }
 
 const bodies = createValidationPipe();

@@ -1,10 +1,13 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { CompiledValidation } from '../../../common/validation/compiled-validation';
 import { IsBoundedDate } from '../../../common/validation/is-bounded-date.decorator';
 import { IsE164 } from '../../../common/validation/is-e164.decorator';
 import { IsFlatRecord } from '../../../common/validation/is-flat-record.decorator';
 import { VARIABLE_VALUES_LIMITS } from '../variable-values-limits';
 
+/** Every outbound call's body (the API's and the dialer's clients): validated on the compiled path. */
+@CompiledValidation()
 export class CreateCallDto {
   /** Destination, E.164. */
   @IsE164()

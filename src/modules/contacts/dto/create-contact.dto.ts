@@ -1,3 +1,4 @@
+import { CompiledValidation } from '../../../common/validation/compiled-validation';
 import {
   CustomFieldsField,
   EmailField,
@@ -8,6 +9,8 @@ import {
   TitleField,
 } from './contact-fields';
 
+/** The busiest write's body (imports, CRM syncs): validated on the compiled path. */
+@CompiledValidation()
 export class CreateContactDto {
   @TitleField('required') title: string;
   @PhoneField('required') phone: string;
