@@ -16,7 +16,7 @@ const ABSENT = Symbol('absent');
  * JSON bodies of a DTO: each field good, bad or absent, with unknown keys beside them (some named like the DTO's
  * own, so a known field can come twice in the text: JSON.parse keeps the last), and bodies that are no object.
  */
-export function bodiesOf(fields: Record<string, FieldValues>): fc.Arbitrary<string> {
+function bodiesOf(fields: Record<string, FieldValues>): fc.Arbitrary<string> {
   const field = ({ good, bad }: FieldValues) =>
     fc.oneof(
       { weight: 8, arbitrary: good },
@@ -74,7 +74,7 @@ function summaryOf(error: unknown): unknown {
  * The global pipe (compiled path first) and a plain ValidationPipe of the same options answer `json` alike: the
  * same DTO (class, values, keys in order) or the same refusal (the 400's message and details, in order).
  */
-export async function expectSameOutcome(type: Type<object>, json: string): Promise<void> {
+async function expectSameOutcome(type: Type<object>, json: string): Promise<void> {
   const reference = await outcomeOf(new ValidationPipe(validationPipeOptions), type, json);
   const subject = await outcomeOf(createValidationPipe(), type, json);
   expect(subject).toStrictEqual(reference);
@@ -86,10 +86,34 @@ export async function expectSameOutcome(type: Type<object>, json: string): Promi
  * the full pipe's), but a valid body it hands on costs the full pipe's CPU, which this keeps from going unnoticed.
  * A body with a key the pipe strips against prototype pollution is the full pipe's by design: not asked (fc.pre).
  */
-export async function expectCompiledPathTaken(type: Type<object>, json: string): Promise<void> {
+async function expectCompiledPathTaken(type: Type<object>, json: string): Promise<void> {
   fc.pre(!/"(__proto__|constructor|prototype)"/.test(json));
   const reference = await outcomeOf(new ValidationPipe(validationPipeOptions), type, json);
   const compiled = compiledValidatorOf(type);
   expect(compiled).toBeDefined();
   expect(compiled?.(JSON.parse(json)) !== undefined).toBe('dto' in reference);
+}
+
+/**
+ * The specs of a DTO marked `@CompiledValidation()`: generated bodies answered alike by both paths, the compiled
+ * path taken for exactly the valid ones, and the given bodies (the DTO's edge cases) answered alike.
+ */
+export function describeCompiledPath(type: Type<object>, fields: Record<string, FieldValues>, bodies: string[]): void {
+  describe(`${type.name} on the compiled path`, () => {
+    it('validates and transforms every body as the full ValidationPipe does (the same DTO or the same 400)', async () => {
+      await fc.assert(
+        fc.asyncProperty(bodiesOf(fields), (json) => expectSameOutcome(type, json)),
+        { numRuns: 1500 },
+      );
+    });
+
+    it('accepts every body the full pipe accepts, and no other', async () => {
+      await fc.assert(
+        fc.asyncProperty(bodiesOf(fields), (json) => expectCompiledPathTaken(type, json)),
+        { numRuns: 500 },
+      );
+    });
+
+    it.each(bodies)('answers %s as the full pipe does', (json) => expectSameOutcome(type, json));
+  });
 }
