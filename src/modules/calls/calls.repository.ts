@@ -352,10 +352,7 @@ export class CallsRepository {
       ],
     );
     const byId = new Map(finished.map((c) => [c.id, c]));
-    return endings.map((e) => {
-      const call = first.get(e.callId) === e ? byId.get(e.callId) : undefined;
-      return call ?? null;
-    });
+    return endings.map((e) => (first.get(e.callId) === e ? (byId.get(e.callId) ?? null) : null));
   }
 
   /**
