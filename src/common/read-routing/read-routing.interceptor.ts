@@ -14,7 +14,8 @@ const READS = new Set(['GET', 'HEAD']);
  * request's writer (its API key, or the admin) wrote within READ_AFTER_WRITE_MS or the replica lags or is down;
  * every other request writes and marks its writer. Runs after the access guard (which reads the key on the
  * primary, so a revocation is seen at once) and wraps the whole handler, whose queries follow the choice
- * through read-scope.ts. Health, docs and provider callbacks are left alone. Without a replica it does nothing.
+ * through read-scope.ts. Health, docs and provider callbacks are left alone. Registered only when a replica is
+ * configured (AppModule): without one there is nothing to route.
  */
 @Injectable()
 export class ReadRoutingInterceptor implements NestInterceptor {
@@ -25,7 +26,7 @@ export class ReadRoutingInterceptor implements NestInterceptor {
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (!this.replica.configured || context.getType() !== 'http') return next.handle();
+    if (context.getType() !== 'http') return next.handle();
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const access = this.reflector.getAllAndOverride<Access | undefined>(ACCESS_KEY, [
       context.getHandler(),
