@@ -21,6 +21,8 @@ import { RecordNumberOutcomeCommand } from '../number-health/record-number-outco
 const MAX_STARTED_BATCH = 100;
 /** Calls of one organization ended in one transaction at most (bounds how long its numbers' rows are held). */
 const MAX_ENDED_BATCH = 100;
+/** Calls read together by their ends at most. */
+const MAX_READ_BATCH = 200;
 /** Platform progress events (statuses, transcripts) written together at most. */
 const MAX_PROGRESS_BATCH = 200;
 
@@ -56,6 +58,11 @@ export class CallEventsService {
   private readonly starts = new KeyedBatcher<PlacedCall, void>(
     (_, placed) => this.startedMany(placed),
     MAX_STARTED_BATCH,
+  );
+  /** The calls whose ends arrive at the same moment are read in one statement, one batch at a time. */
+  private readonly reads = new KeyedBatcher<string, Call | null>(
+    (_, callIds) => this.calls.findByIds(callIds),
+    MAX_READ_BATCH,
   );
   /** The calls of one organization ending at the same moment end in a transaction per batch. */
   private readonly endings = new KeyedBatcher<Ending, EndingResult>((_, batch) => this.endMany(batch), MAX_ENDED_BATCH);
@@ -191,7 +198,7 @@ export class CallEventsService {
     report: EndOfCallReport,
     recovered = false,
   ): Promise<void> {
-    const call = await this.calls.findById(callId);
+    const call = await this.reads.submit(ALL_CALLS, callId);
     if (!call) return;
     if (call.status !== 'processing') {
       if (!recovered && call.awaitingReport) await this.fillRecovered(call, report);
