@@ -26,10 +26,10 @@ const MAX_SETTLEMENT_BATCH = 100;
 
 /**
  * Settles a call once: its reservation is replaced by its started minutes (per-minute billing), as one ledger
- * row. Runs in a transaction of its own (the calls module settles before it moves the call, holding none), so a
- * retried or concurrent settlement of the same call finds the ledger row written and changes nothing. Calls of
- * one organization ending at the same moment share that transaction, and so one acquisition of the balance lock
- * that its dispatches wait for too (as reservations do).
+ * row, so a retried or concurrent settlement of the same call finds the ledger row written and changes nothing.
+ * Either in the transaction that ends the calls (`executeIn`: the calls of one organization ending at the same
+ * moment, one acquisition of the balance lock that its dispatches wait for too), or in a transaction of its own
+ * (`execute`: a deferred call's release), shared by the organization's settlements arriving together.
  */
 @Injectable()
 export class SettleCallCommand {
