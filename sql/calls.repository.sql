@@ -114,6 +114,9 @@ ORDER BY due LIMIT $1;
 -- typeorm:
 --   this.dataSource.manager.findOneBy(Call, { id: callId })
 
+-- CallsRepository.findByIds
+SELECT * FROM calls WHERE id = ANY($1);
+
 -- CallsRepository.findByProviderCallId
 -- typeorm:
 --   this.dataSource.manager.findOneBy(Call, { apiCallId: providerCallId })

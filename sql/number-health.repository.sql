@@ -6,6 +6,16 @@ SELECT p.number FROM phone_numbers p
  JOIN number_health h ON h.phone_number_id = p.id AND h.livemode = $2 AND h.status = 'degraded'
 WHERE p.organization_id = $1 AND p.number = ANY($3);
 
+-- NumberHealthRepository.lockRecent
+SELECT h.recent, h.status FROM number_health h
+ JOIN phone_numbers p ON p.id = h.phone_number_id AND p.organization_id = $1 AND p.number = $2
+WHERE h.livemode = $3
+  FOR UPDATE OF h;
+
+INSERT INTO number_health (phone_number_id, livemode, organization_id)
+SELECT p.id, $3, p.organization_id FROM phone_numbers p WHERE p.organization_id = $1 AND p.number = $2
+ON CONFLICT (phone_number_id, livemode) DO NOTHING;
+
 -- NumberHealthRepository.read
 SELECT p.number, COALESCE(h.status, 'healthy') AS status,
       COALESCE((SELECT json_agg(json_build_object('day', to_char(d.day, 'YYYY-MM-DD'), 'placed', d.placed,
@@ -19,36 +29,47 @@ SELECT p.number, COALESCE(h.status, 'healthy') AS status,
  LEFT JOIN number_health h ON h.phone_number_id = p.id AND h.livemode = $3
 WHERE p.id = $1 AND p.organization_id = $2;
 
--- NumberHealthRepository.record
-WITH recent AS (
+-- NumberHealthRepository.recordMany
+WITH counted AS (
+  SELECT (c.ended_at AT TIME ZONE 'UTC')::date AS day, c.human, c.voicemail, c.not_answered, c.failed,
+         c.connected, c.talk_seconds
+    FROM jsonb_to_recordset($4::jsonb) AS c(ended_at timestamptz, human int, voicemail int, not_answered int,
+         failed int, connected int, talk_seconds double precision)),
+recent AS (
   INSERT INTO number_health (phone_number_id, livemode, organization_id, recent)
-  SELECT p.id, $3, p.organization_id, ARRAY[$4::int = 1] FROM phone_numbers p
+  SELECT p.id, $3, p.organization_id, $5::boolean[] FROM phone_numbers p
    WHERE p.organization_id = $1 AND p.number = $2
   ON CONFLICT (phone_number_id, livemode) DO UPDATE
      SET recent = (number_health.recent || EXCLUDED.recent)
-           [greatest(1, cardinality(number_health.recent) + 2 - ${RECENT_WINDOW}):],
+           [greatest(1, cardinality(number_health.recent) + cardinality(EXCLUDED.recent) + 1 - ${RECENT_WINDOW}):],
          updated_at = now()
   RETURNING phone_number_id, recent, status),
-today AS (
+days AS (
   INSERT INTO number_days AS d (phone_number_id, livemode, day, placed, human, voicemail, not_answered, failed,
          connected, talk_seconds)
-  SELECT r.phone_number_id, $3, ($5::timestamptz AT TIME ZONE 'UTC')::date, 1, $4, $6, $7, $8, $9, $10
-    FROM recent r
+  SELECT r.phone_number_id, $3, c.day, count(*), sum(c.human), sum(c.voicemail), sum(c.not_answered),
+         sum(c.failed), sum(c.connected), sum(c.talk_seconds)
+    FROM recent r, counted c
+   GROUP BY r.phone_number_id, c.day
   ON CONFLICT (phone_number_id, livemode, day) DO UPDATE
-     SET placed = d.placed + 1, human = d.human + EXCLUDED.human, voicemail = d.voicemail + EXCLUDED.voicemail,
-         not_answered = d.not_answered + EXCLUDED.not_answered, failed = d.failed + EXCLUDED.failed,
-         connected = d.connected + EXCLUDED.connected, talk_seconds = d.talk_seconds + EXCLUDED.talk_seconds
+     SET placed = d.placed + EXCLUDED.placed, human = d.human + EXCLUDED.human,
+         voicemail = d.voicemail + EXCLUDED.voicemail, not_answered = d.not_answered + EXCLUDED.not_answered,
+         failed = d.failed + EXCLUDED.failed, connected = d.connected + EXCLUDED.connected,
+         talk_seconds = d.talk_seconds + EXCLUDED.talk_seconds
   RETURNING d.day, d.placed, d.human, d.day > (now() AT TIME ZONE 'UTC')::date - ${BASELINE_DAYS} AS in_window),
 other_days AS (
   SELECT COALESCE(sum(n.placed), 0)::int AS placed, COALESCE(sum(n.human), 0)::int AS human
-    FROM number_days n, recent r, today t
-   WHERE n.phone_number_id = r.phone_number_id AND n.livemode = $3 AND n.day <> t.day
-     AND n.day > (now() AT TIME ZONE 'UTC')::date - ${BASELINE_DAYS})
+    FROM number_days n, recent r
+   WHERE n.phone_number_id = r.phone_number_id AND n.livemode = $3 AND n.day NOT IN (SELECT day FROM days)
+     AND n.day > (now() AT TIME ZONE 'UTC')::date - ${BASELINE_DAYS}),
+own_days AS (
+  SELECT COALESCE(sum(placed), 0)::int AS placed, COALESCE(sum(human), 0)::int AS human,
+         COALESCE(json_agg(to_char(day, 'YYYY-MM-DD')), '[]') AS days
+    FROM days WHERE in_window)
 SELECT r.phone_number_id AS "phoneNumberId", r.recent, r.status,
-       json_build_object(
-         'placed', o.placed + CASE WHEN t.in_window THEN t.placed ELSE 0 END,
-         'human', o.human + CASE WHEN t.in_window THEN t.human ELSE 0 END) AS baseline
-  FROM recent r, today t, other_days o;
+       json_build_object('placed', o.placed + t.placed, 'human', o.human + t.human) AS baseline,
+       t.days AS "baselineDays"
+  FROM recent r, other_days o, own_days t;
 
 -- NumberHealthRepository.setStatus
 UPDATE number_health SET status = $3 WHERE phone_number_id = $1 AND livemode = $2;

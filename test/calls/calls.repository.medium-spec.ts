@@ -344,6 +344,14 @@ describe('CallsRepository (PostgreSQL)', () => {
   });
 
   describe('reads', () => {
+    it('findByIds: each id answered in its place, a call named twice twice, null where there is none', async () => {
+      const [a, b] = [await outbound(), await outbound()];
+      const missing = randomUUID();
+      const found = await calls.findByIds([b.id, missing, a.id, b.id]);
+      expect(found.map((c) => c?.id ?? null)).toEqual([b.id, null, a.id, b.id]);
+      expect(found[2]).toEqual(await calls.findById(a.id));
+    });
+
     it('findDue: waiting calls past the grace period, plus the ones just released', async () => {
       const old = await callIn('new', { ageSeconds: 10 });
       const young = await outbound();

@@ -83,4 +83,49 @@ describe('RecordNumberOutcomeCommand (PostgreSQL)', () => {
     const { n } = (await dataSource.query(`SELECT count(*)::int AS n FROM number_health`))[0];
     expect(n).toBe(1);
   });
+
+  it('calls counted together move the status as if counted one by one, each move firing its event', async () => {
+    const org = randomUUID();
+    const [one, together] = ['+14155550901', '+14155550902'];
+    const ids = { [one]: randomUUID(), [together]: randomUUID() };
+    for (const number of [one, together]) {
+      await dataSource.query(`INSERT INTO phone_numbers (id, organization_id, number) VALUES ($1, $2, $3)`, [
+        ids[number],
+        org,
+        number,
+      ]);
+    }
+    // Answered calls make the baseline, then unanswered ones pull the window below it: watch, then degraded.
+    const answers = [
+      ...Array.from({ length: 60 }, (_, i) => (i % 3 === 2 ? 'voicemail' : 'human')),
+      ...Array.from({ length: 45 }, () => null),
+    ];
+    const calls = (number: string) => answers.map((a) => ({ ...call(a), organizationId: org, callFrom: number }));
+    for (const c of calls(one)) await inTransaction(dataSource, (tx) => record.execute(tx, c));
+    const batched = calls(together);
+    for (let i = 0; i < batched.length; i += 7) {
+      await inTransaction(dataSource, (tx) => record.executeMany(tx, batched.slice(i, i + 7)));
+    }
+    const moves = (number: string) =>
+      dataSource.query(
+        `SELECT data->>'status' AS status, data->>'previousStatus' AS "previousStatus" FROM outbox_events
+          WHERE organization_id = $1 AND type = 'phone_number.health_changed' AND data->>'phoneNumberId' = $2
+          ORDER BY id`,
+        [org, ids[number]],
+      );
+    const state = async (number: string) => ({
+      health: (await repository.read(org, ids[number], true, 1))!,
+      recent: (
+        await dataSource.query(`SELECT recent FROM number_health WHERE phone_number_id = $1 AND livemode`, [
+          ids[number],
+        ])
+      )[0].recent,
+    });
+    expect((await moves(one)).map((m: { status: string }) => m.status)).toEqual(['watch', 'degraded']);
+    expect(await moves(together)).toEqual(await moves(one));
+    const [a, b] = [await state(one), await state(together)];
+    expect({ ...b.health, number: one }).toEqual(a.health);
+    expect(b.recent).toEqual(a.recent);
+    expect(a.recent).toHaveLength(50);
+  });
 });

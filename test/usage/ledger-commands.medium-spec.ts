@@ -103,6 +103,74 @@ describe('ledger commands (PostgreSQL)', () => {
       expect(calls).toHaveLength(1);
       expect(await balanceOf(organizationId)).toMatchObject({ balanceMins: 98, reservedMins: 0 });
     });
+
+    describe('in the caller’s transaction (executeIn: the calls’ end)', () => {
+      /** Reserved outbound calls of one subscribed organization. */
+      async function reservedCalls(n: number): Promise<{ organizationId: string; callIds: string[] }> {
+        const { organizationId } = await subscribed(current());
+        const callIds = Array.from({ length: n }, () => randomUUID());
+        await inTransaction(dataSource, (tx) => reserve.execute(tx, organizationId, callIds));
+        return { organizationId, callIds };
+      }
+      const dailyTotals = async (organizationId: string) =>
+        (
+          await dataSource.query(
+            `SELECT calls, talk_mins AS "talkMins", deducted_mins AS "deductedMins" FROM usage_daily_totals
+              WHERE organization_id = $1`,
+            [organizationId],
+          )
+        )[0];
+
+      it('two calls of one organization: one row each, their balances chained, both in the day’s totals', async () => {
+        const { organizationId, callIds } = await reservedCalls(2);
+        await inTransaction(dataSource, (tx) =>
+          settle.executeIn(tx, [
+            outbound(organizationId, callIds[0]),
+            { ...outbound(organizationId, callIds[1]), durationSeconds: 150 },
+          ]),
+        );
+        const rows = (await ledgerRows(organizationId)).filter((r) => r.type === 'outbound_call');
+        expect(rows.map((r) => [r.callId, r.amountMins, r.balanceAfterMins])).toEqual([
+          [callIds[0], -2, 98],
+          [callIds[1], -3, 95],
+        ]);
+        expect(rows[1].createdAt.getTime()).toBeGreaterThan(rows[0].createdAt.getTime());
+        expect(await balanceOf(organizationId)).toMatchObject({ balanceMins: 95, reservedMins: 0 });
+        expect(await dailyTotals(organizationId)).toEqual({ calls: 2, talkMins: 4, deductedMins: 5 });
+      });
+
+      it('a call named twice in a batch is settled once', async () => {
+        const { organizationId, callIds } = await reservedCalls(1);
+        const settlement = outbound(organizationId, callIds[0]);
+        await inTransaction(dataSource, (tx) => settle.executeIn(tx, [settlement, settlement]));
+        expect((await ledgerRows(organizationId)).filter((r) => r.type === 'outbound_call')).toHaveLength(1);
+        expect(await balanceOf(organizationId)).toMatchObject({ balanceMins: 98, reservedMins: 0 });
+        expect(await dailyTotals(organizationId)).toEqual({ calls: 1, talkMins: 1.5, deductedMins: 2 });
+      });
+
+      it('settled again (a redelivered end), changes nothing', async () => {
+        const { organizationId, callIds } = await reservedCalls(2);
+        const batch = callIds.map((callId) => outbound(organizationId, callId));
+        await inTransaction(dataSource, (tx) => settle.executeIn(tx, batch));
+        await inTransaction(dataSource, (tx) => settle.executeIn(tx, batch));
+        await settle.execute(batch[0]);
+        expect((await ledgerRows(organizationId)).filter((r) => r.type === 'outbound_call')).toHaveLength(2);
+        expect(await balanceOf(organizationId)).toMatchObject({ balanceMins: 96, reservedMins: 0 });
+        expect(await dailyTotals(organizationId)).toEqual({ calls: 2, talkMins: 3, deductedMins: 4 });
+      });
+
+      it('calls beyond the balance in one batch: each drawn on what the previous one left, none below zero', async () => {
+        const { organizationId, callIds } = await reservedCalls(2);
+        const hour = (callId: string) => ({ ...outbound(organizationId, callId), durationSeconds: 60 * 60 });
+        await inTransaction(dataSource, (tx) => settle.executeIn(tx, callIds.map(hour)));
+        const rows = (await ledgerRows(organizationId)).filter((r) => r.type === 'outbound_call');
+        expect(rows.map((r) => [r.amountMins, r.balanceAfterMins, r.excessMins])).toEqual([
+          [-60, 40, 0],
+          [-40, 0, 20],
+        ]);
+        expect(await balanceOf(organizationId)).toMatchObject({ balanceMins: 0, reservedMins: 0 });
+      });
+    });
   });
 
   describe('RenewSubscriptionCommand', () => {

@@ -21,6 +21,8 @@ import { RecordNumberOutcomeCommand } from '../number-health/record-number-outco
 const MAX_STARTED_BATCH = 100;
 /** Calls of one organization ended in one transaction at most (bounds how long its numbers' rows are held). */
 const MAX_ENDED_BATCH = 100;
+/** Calls read together by their ends at most. */
+const MAX_READ_BATCH = 200;
 /** Platform progress events (statuses, transcripts) written together at most. */
 const MAX_PROGRESS_BATCH = 200;
 
@@ -56,6 +58,11 @@ export class CallEventsService {
   private readonly starts = new KeyedBatcher<PlacedCall, void>(
     (_, placed) => this.startedMany(placed),
     MAX_STARTED_BATCH,
+  );
+  /** The calls whose ends arrive at the same moment are read in one statement, one batch at a time. */
+  private readonly reads = new KeyedBatcher<string, Call | null>(
+    (_, callIds) => this.calls.findByIds(callIds),
+    MAX_READ_BATCH,
   );
   /** The calls of one organization ending at the same moment end in a transaction per batch. */
   private readonly endings = new KeyedBatcher<Ending, EndingResult>((_, batch) => this.endMany(batch), MAX_ENDED_BATCH);
@@ -142,11 +149,6 @@ export class CallEventsService {
   }
 
   /**
-   * Ends a processing call. The minutes are settled before the status changes: settleCall is idempotent per
-   * call, so a crash in between is repaired by the retried event, and only the one statement that moves the
-   * call out of `processing` records the terminal event.
-   */
-  /**
    * What the call records beyond the platform's figures (docs/tools.md): who answered, under the call's detection
    * setting; the analysis its plan asked for, structured data checked against the plan's schema (dropped and
    * logged when it does not fit); and the seconds billed, none for a voicemail where no message was left.
@@ -196,23 +198,13 @@ export class CallEventsService {
     report: EndOfCallReport,
     recovered = false,
   ): Promise<void> {
-    const call = await this.calls.findById(callId);
+    const call = await this.reads.submit(ALL_CALLS, callId);
     if (!call) return;
     if (call.status !== 'processing') {
       if (!recovered && call.awaitingReport) await this.fillRecovered(call, report);
       return;
     }
     const outcome = this.outcome(call, report);
-    // A test-mode call reserved nothing, so there is nothing to settle.
-    if (call.livemode) {
-      await this.billing.settleCall({
-        organizationId: call.organizationId,
-        callId,
-        direction: call.direction,
-        durationSeconds: outcome.billedSeconds,
-        providerCallId: call.apiCallId ?? providerCallId,
-      });
-    }
     const ending = await this.endings.submit(call.organizationId, {
       callId,
       providerCallId,
@@ -229,8 +221,9 @@ export class CallEventsService {
 
   /**
    * One transaction for a batch of one organization's endings; if it fails, one per ending, so each gets its own
-   * outcome. Every call of a number waits for that number's health row (RecordNumberOutcomeCommand), locked until
-   * the commit: calls ending together share one hold of it and one commit instead of queueing for it one by one.
+   * outcome. Every call of a number waits for that number's health row (RecordNumberOutcomeCommand), and every
+   * settlement for the organization's balance row, both locked until the commit: calls ending together share one
+   * hold of each and one commit instead of queueing for them one by one.
    */
   private async endMany(batch: Ending[]): Promise<EndingResult[]> {
     if (batch.length > 1) {
@@ -253,7 +246,14 @@ export class CallEventsService {
     return results;
   }
 
-  /** Moves the calls out of `processing`, each firing call.ended or call.failed and counted for its number once. */
+  /**
+   * Moves the calls out of `processing`, each firing call.ended or call.failed, counted for its number and settled
+   * once: all of it commits together or not at all, so a crash anywhere leaves the call in `processing` with
+   * nothing written, and the retried event ends it; a redelivered event finds it ended and does nothing. Locks are
+   * taken in one order: the calls' rows, their numbers' health rows, then (the settlement) their reservations and
+   * the organization's balance, last because dispatches wait for it too. A dispatch takes its own calls' rows
+   * (never a live call's) before the balance, and a settlement elsewhere (a deferred call's release) no call row.
+   */
   private async end(m: Tx, batch: readonly Ending[]): Promise<(Call | null)[]> {
     // The row locks taken here keep the calls in `processing` for the terminal updates below.
     const placed = batch.flatMap((e) =>
@@ -278,13 +278,20 @@ export class CallEventsService {
       .map((e, i) => ({ e, call: ended[i] }))
       .filter((x): x is { e: Ending; call: Call } => x.call?.direction === 'outbound')
       .sort((a, b) => a.call.callFrom.localeCompare(b.call.callFrom));
-    for (const { e, call } of outbound) {
-      await this.numberOutcomes.execute(m, {
-        ...call,
-        status: e.report.failed ? 'error' : 'ended',
-        endedAt: call.endedAt!,
-      });
-    }
+    await this.numberOutcomes.executeMany(
+      m,
+      outbound.map(({ e, call }) => ({ ...call, status: e.report.failed ? 'error' : 'ended', endedAt: call.endedAt! })),
+    );
+    // A test-mode call reserved nothing, so there is nothing to settle.
+    await this.billing.settleCallsIn(
+      m,
+      batch.flatMap((e, i) => {
+        const call = ended[i];
+        if (!call?.livemode) return [];
+        const { organizationId, id: callId, direction, apiCallId: providerCallId } = call;
+        return [{ organizationId, callId, direction, durationSeconds: e.outcome.billedSeconds, providerCallId }];
+      }),
+    );
     return ended;
   }
 

@@ -474,6 +474,13 @@ export class CallsRepository {
     return this.dataSource.manager.findOneBy(Call, { id: callId });
   }
 
+  /** Calls by id in one statement, each in its id's place (null where there is none). */
+  async findByIds(callIds: readonly string[]): Promise<(Call | null)[]> {
+    const found = await this.rows(this.dataSource.manager, `SELECT * FROM calls WHERE id = ANY($1)`, [callIds]);
+    const byId = new Map(found.map((c) => [c.id, c]));
+    return callIds.map((id) => byId.get(id) ?? null);
+  }
+
   /**
    * Appends one tool invocation to a live call, unless the call already has `max` of them or one with the same
    * id (a redelivered or replayed invocation); whether it was recorded.

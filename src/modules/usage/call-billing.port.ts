@@ -51,6 +51,14 @@ export abstract class CallBilling {
   abstract settleCall(settlement: CallSettlement): Promise<void>;
 
   /**
+   * `settleCall` for calls of one organization, inside the caller's transaction: the one that moved these calls
+   * out of `processing`, so a call is settled exactly when it ends (one commit for both) and a redelivered end,
+   * finding the call ended, settles nothing. Takes the organization's balance lock, held until the caller commits:
+   * the caller takes it last. Idempotent per call, as settleCall.
+   */
+  abstract settleCallsIn(tx: Tx, settlements: readonly CallSettlement[]): Promise<void>;
+
+  /**
    * Gives back the minute of an outbound call that was reserved at a dispatch the voice platform deferred, when
    * the call ends without being placed (cancelled, or refused at its next dispatch): a settlement of no talk
    * time. Idempotent per call.

@@ -49,4 +49,8 @@ export class CallBillingService extends CallBilling {
   settleCall(settlement: CallSettlement): Promise<void> {
     return this.settle.execute(settlement);
   }
+
+  settleCallsIn(tx: Tx, settlements: readonly CallSettlement[]): Promise<void> {
+    return this.settle.executeIn(tx, settlements);
+  }
 }

@@ -27,74 +27,104 @@ export interface EntryInput {
  */
 @Injectable()
 export class MinuteLedgerRepository {
-  /**
-   * Appends one ledger row and moves the balance by its amount (releasing `releasedMins` reserved minutes),
-   * rolling call rows into the daily totals, in one statement. Rows are stamped strictly after the previous one,
-   * so `balanceAfterMins` chains in (createdAt, id) order even when two rows fall in the same millisecond.
-   */
+  /** Appends one ledger row (appendMany of one). */
   async append(tx: Tx, locked: LockedBalance, input: EntryInput): Promise<MinuteLedgerEntry> {
+    const [entry] = await this.appendMany(tx, locked, [input]);
+    return entry;
+  }
+
+  /**
+   * Appends ledger rows in the order given and moves the balance by their amounts (releasing their `releasedMins`
+   * reserved minutes), rolling call rows into the daily totals, in one statement whatever their number: each row's
+   * `balanceAfterMins` is computed here from the previous one's, and each is stamped strictly after the previous
+   * one, so the chain holds in (createdAt, id) order even when rows fall in the same millisecond. Throws before
+   * writing anything if any row would take the balance below zero.
+   */
+  async appendMany(tx: Tx, locked: LockedBalance, inputs: readonly EntryInput[]): Promise<MinuteLedgerEntry[]> {
+    if (!inputs.length) return [];
     const { balance } = locked;
-    const previous = balance.lastEntryAt?.getTime() ?? 0;
-    const createdAt = new Date(Math.max(locked.now.getTime(), previous + 1));
-    const balanceAfter = balance.balanceMins + input.amountMins;
-    const reservedAfter = balance.reservedMins - (input.releasedMins ?? 0);
-    if (balanceAfter < 0) throw new Error(`ledger invariant: balance of ${balance.organizationId} would go negative`);
-    const entry = tx.create(MinuteLedgerEntry, {
-      id: uuidv7(createdAt.getTime()),
-      organizationId: balance.organizationId,
-      type: input.type,
-      amountMins: input.amountMins,
-      balanceAfterMins: balanceAfter,
-      durationMins: input.durationMins ?? null,
-      includedInPlan: input.includedInPlan ?? false,
-      description: input.description,
-      productType: input.productType,
-      providerCallId: input.providerCallId ?? null,
-      callId: input.callId ?? null,
-      excessMins: input.excessMins ?? 0,
-      createdAt,
+    let previous = balance.lastEntryAt?.getTime() ?? 0;
+    let balanceAfter = balance.balanceMins;
+    let reservedAfter = balance.reservedMins;
+    const entries = inputs.map((input) => {
+      const createdAt = new Date(Math.max(locked.now.getTime(), previous + 1));
+      previous = createdAt.getTime();
+      balanceAfter += input.amountMins;
+      reservedAfter -= input.releasedMins ?? 0;
+      if (balanceAfter < 0) throw new Error(`ledger invariant: balance of ${balance.organizationId} would go negative`);
+      return tx.create(MinuteLedgerEntry, {
+        id: uuidv7(createdAt.getTime()),
+        organizationId: balance.organizationId,
+        type: input.type,
+        amountMins: input.amountMins,
+        balanceAfterMins: balanceAfter,
+        durationMins: input.durationMins ?? null,
+        includedInPlan: input.includedInPlan ?? false,
+        description: input.description,
+        productType: input.productType,
+        providerCallId: input.providerCallId ?? null,
+        callId: input.callId ?? null,
+        excessMins: input.excessMins ?? 0,
+        createdAt,
+      });
     });
+    const last = entries[entries.length - 1].createdAt;
     await tx.query(
-      `WITH entry AS (
+      `WITH e AS (
+         SELECT * FROM jsonb_to_recordset($2::jsonb) AS e(id uuid, type text, amount_mins int, balance_after_mins int,
+                duration_mins double precision, included_in_plan boolean, description text, product_type text,
+                provider_call_id text, call_id uuid, excess_mins int, created_at timestamptz)
+       ), entry AS (
          INSERT INTO minute_ledger (id, organization_id, type, amount_mins, balance_after_mins, duration_mins,
                                     included_in_plan, description, product_type, provider_call_id, call_id,
                                     excess_mins, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+         SELECT id, $1, type, amount_mins, balance_after_mins, duration_mins, included_in_plan, description,
+                product_type, provider_call_id, call_id, excess_mins, created_at
+           FROM e
        ), daily AS (
          INSERT INTO usage_daily_totals AS d
                 (organization_id, day, calls, inbound_calls, talk_mins, inbound_mins, deducted_mins)
-         SELECT $2, ($13::timestamptz AT TIME ZONE 'UTC')::date, 1, i.inbound, coalesce($6, 0),
-                i.inbound * coalesce($6, 0), -$4
-           FROM (SELECT CASE WHEN $3 = 'inbound_call' THEN 1 ELSE 0 END AS inbound) i
-          WHERE $3 = ANY($14::text[])
+         SELECT $1, (e.created_at AT TIME ZONE 'UTC')::date, count(*), count(*) FILTER (WHERE e.type = 'inbound_call'),
+                sum(coalesce(e.duration_mins, 0)),
+                coalesce(sum(coalesce(e.duration_mins, 0)) FILTER (WHERE e.type = 'inbound_call'), 0),
+                -sum(e.amount_mins)
+           FROM e
+          WHERE e.type = ANY($3::text[])
+          GROUP BY 2
          ON CONFLICT (organization_id, day) DO UPDATE SET
-           calls = d.calls + 1, inbound_calls = d.inbound_calls + EXCLUDED.inbound_calls,
+           calls = d.calls + EXCLUDED.calls, inbound_calls = d.inbound_calls + EXCLUDED.inbound_calls,
            talk_mins = d.talk_mins + EXCLUDED.talk_mins, inbound_mins = d.inbound_mins + EXCLUDED.inbound_mins,
            deducted_mins = d.deducted_mins + EXCLUDED.deducted_mins
        )
        UPDATE usage_balances
-          SET balance_mins = $5, reserved_mins = $15, last_entry_at = $13, updated_at = now()
-        WHERE organization_id = $2`,
+          SET balance_mins = $4, reserved_mins = $5, last_entry_at = $6, updated_at = now()
+        WHERE organization_id = $1`,
       [
-        entry.id,
-        entry.organizationId,
-        entry.type,
-        entry.amountMins,
-        balanceAfter,
-        entry.durationMins,
-        entry.includedInPlan,
-        entry.description,
-        entry.productType,
-        entry.providerCallId,
-        entry.callId,
-        entry.excessMins,
-        createdAt,
+        balance.organizationId,
+        JSON.stringify(
+          entries.map((x) => ({
+            id: x.id,
+            type: x.type,
+            amount_mins: x.amountMins,
+            balance_after_mins: x.balanceAfterMins,
+            duration_mins: x.durationMins,
+            included_in_plan: x.includedInPlan,
+            description: x.description,
+            product_type: x.productType,
+            provider_call_id: x.providerCallId,
+            call_id: x.callId,
+            excess_mins: x.excessMins,
+            created_at: x.createdAt.toISOString(),
+          })),
+        ),
         CALL_LEDGER_TYPES,
+        balanceAfter,
         reservedAfter,
+        last,
       ],
     );
-    Object.assign(balance, { balanceMins: balanceAfter, reservedMins: reservedAfter, lastEntryAt: createdAt });
-    return entry;
+    Object.assign(balance, { balanceMins: balanceAfter, reservedMins: reservedAfter, lastEntryAt: last });
+    return entries;
   }
 
   /** Whether the call already has its ledger row (a settlement is written once per call). */

@@ -26,10 +26,10 @@ const MAX_SETTLEMENT_BATCH = 100;
 
 /**
  * Settles a call once: its reservation is replaced by its started minutes (per-minute billing), as one ledger
- * row. Runs in a transaction of its own (the calls module settles before it moves the call, holding none), so a
- * retried or concurrent settlement of the same call finds the ledger row written and changes nothing. Calls of
- * one organization ending at the same moment share that transaction, and so one acquisition of the balance lock
- * that its dispatches wait for too (as reservations do).
+ * row, so a retried or concurrent settlement of the same call finds the ledger row written and changes nothing.
+ * Either in the transaction that ends the calls (`executeIn`: the calls of one organization ending at the same
+ * moment, one acquisition of the balance lock that its dispatches wait for too), or in a transaction of its own
+ * (`execute`: a deferred call's release), shared by the organization's settlements arriving together.
  */
 @Injectable()
 export class SettleCallCommand {
@@ -54,12 +54,21 @@ export class SettleCallCommand {
   }
 
   /**
+   * Settles calls of one organization in the caller's transaction (the one that ends them: CallBilling.settleCallsIn);
+   * a call named twice is settled once.
+   */
+  async executeIn(tx: Tx, settlements: readonly CallSettlement[]): Promise<void> {
+    if (!settlements.length) return;
+    await this.settle(tx, uniqueCalls(settlements));
+  }
+
+  /**
    * One transaction for the batch; if it fails (a concurrent settlement of an unreserved call wrote its ledger
    * row first, or any other error), one per call, so each settlement gets its own outcome. A call settled twice
    * within the batch (a repeated report) is settled once.
    */
   private async settleBatch(settlements: CallSettlement[]): Promise<unknown[]> {
-    const unique = [...new Map(settlements.map((s) => [s.callId, s])).values()];
+    const unique = uniqueCalls(settlements);
     if (unique.length > 1) {
       try {
         await inTransaction(this.dataSource, (tx) => this.settle(tx, unique));
@@ -151,8 +160,13 @@ export class SettleCallCommand {
       }
     }
     await this.grants.saveStates(tx, grants, states, used);
-    for (const entry of entries) await this.ledger.append(tx, locked, entry);
+    await this.ledger.appendMany(tx, locked, entries);
   }
+}
+
+/** One settlement per call, in the order the calls first appear: a call named twice (a repeated report) settles once. */
+function uniqueCalls(settlements: readonly CallSettlement[]): CallSettlement[] {
+  return [...new Map(settlements.map((s) => [s.callId, s])).values()];
 }
 
 /**

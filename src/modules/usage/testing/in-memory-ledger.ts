@@ -242,6 +242,12 @@ export class InMemoryLedger {
           Object.assign(this.balance, { balanceMins: balanceAfterMins, reservedMins: locked.balance.reservedMins });
           return Promise.resolve(Object.assign(new MinuteLedgerEntry(), { ...input, balanceAfterMins }));
         },
+        // Row by row through `append`, which a spec may replace (to fail one row): the batch fails at that row.
+        async appendMany(this: MinuteLedgerRepository, tx, locked, inputs) {
+          const entries: MinuteLedgerEntry[] = [];
+          for (const input of inputs) entries.push(await this.append(tx, locked, input));
+          return entries;
+        },
       },
       'MinuteLedgerRepository',
     );
