@@ -7,11 +7,12 @@ import { DomainEventFanoutService } from '../../outbox/domain-event-fanout.servi
 import { DomainEventListener, DomainEventMessage } from '../../outbox/domain-event';
 import { EventBodies } from '../../outbox/event-bodies';
 import { WebhookEndpointsRepository } from '../webhook-endpoints.repository';
-import { deliveryJobOptions } from './webhook-delivery-job-data';
+import { eventDeliveryJobOptions } from './webhook-delivery-job-data';
 
 /**
- * Turns each relayed domain event into one delivery job per active endpoint of the organization and the event's
- * world subscribed to its type. Job ids are fixed per (event, endpoint), so a re-relayed event or a retried fan-out adds nothing.
+ * Turns each relayed domain event into one job of first attempts, to every active endpoint of the organization and
+ * the event's world subscribed to its type (WebhookEventDeliveryJob). Its job id is fixed per event, so a
+ * re-relayed event or a retried fan-out adds nothing.
  */
 @Injectable()
 export class WebhookFanoutService implements OnModuleInit, OnApplicationBootstrap, DomainEventListener {
@@ -45,18 +46,10 @@ export class WebhookFanoutService implements OnModuleInit, OnApplicationBootstra
   async onDomainEvent(event: DomainEventMessage): Promise<void> {
     const endpoints = await firstInLine(() => this.subscriptions.submit('', event));
     if (!endpoints.length) return;
-    await this.jobs.addBulk(
-      JobName.DeliverWebhook,
-      endpoints.map((id) => ({
-        data: {
-          eventId: event.eventId,
-          organizationId: event.organizationId,
-          endpointId: id,
-          type: event.type,
-          attempt: 1,
-        },
-        opts: deliveryJobOptions({ eventId: event.eventId, endpointId: id, attempt: 1 }),
-      })),
+    await this.jobs.add(
+      JobName.DeliverWebhookEvent,
+      { eventId: event.eventId, organizationId: event.organizationId, type: event.type, endpointIds: endpoints },
+      eventDeliveryJobOptions(event.eventId),
     );
   }
 }
