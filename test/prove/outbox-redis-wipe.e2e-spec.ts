@@ -1,7 +1,11 @@
 import IORedis from 'ioredis';
 import { JobQueue } from '../../src/infra/queue/job-queue';
 import { QueueName } from '../../src/infra/queue/queue-names';
-import { deliveryJobId, webhookId } from '../../src/modules/webhooks/delivery/webhook-delivery-job-data';
+import {
+  deliveryJobId,
+  eventDeliveryJobId,
+  webhookId,
+} from '../../src/modules/webhooks/delivery/webhook-delivery-job-data';
 import { OutboxRelayService } from '../../src/modules/outbox/outbox-relay.service';
 import { OutboxReplayJob } from '../../src/modules/outbox/outbox-replay.job';
 import { TEST_REDIS_URL } from '../support/databases';
@@ -102,7 +106,10 @@ describe('prove: relayed events survive their queue keys wiped before fan-out', 
     });
     // Every delivery ran to its end: an attempt is logged before its job leaves the queue.
     const deliveryJobs = t.app.get(JobQueue).queue(QueueName.WebhookDeliveries);
-    const jobIds = events.flatMap((e) => endpointIds.map((endpointId) => deliveryJobId(e.event_id, endpointId, 1)));
+    const jobIds = events.flatMap((e) => [
+      eventDeliveryJobId(e.event_id),
+      ...endpointIds.map((endpointId) => deliveryJobId(e.event_id, endpointId, 1)),
+    ]);
     const pending = async () => (await Promise.all(jobIds.map((id) => deliveryJobs.getJob(id)))).some(Boolean);
     for (let i = 0; i < 100 && (await pending()); i++) await new Promise((r) => setTimeout(r, 200));
     expect(await pending()).toBe(false);

@@ -10,6 +10,7 @@ import {
   WebhookDeliveryJobData,
   deliveryJobId,
   deliveryJobOptions,
+  eventDeliveryJobId,
 } from '../../src/modules/webhooks/delivery/webhook-delivery-job-data';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
@@ -162,7 +163,12 @@ describe('webhook delivery engine', () => {
     // Every event went through the fan-out and every delivery it made ran to its end.
     for (const eventId of recorded) await fannedOut(eventId);
     const endpoints = [created, deletedOnly, paused, otherOrgs].map((e) => e.id);
-    await gone(recorded.flatMap((eventId) => endpoints.map((id) => deliveryJobId(eventId, id, 1))));
+    await gone(
+      recorded.flatMap((eventId) => [
+        eventDeliveryJobId(eventId),
+        ...endpoints.map((id) => deliveryJobId(eventId, id, 1)),
+      ]),
+    );
     const events = (path: string) =>
       receiver
         .on(path)
@@ -196,7 +202,7 @@ describe('webhook delivery engine', () => {
     expect(reqs[1].at - reqs[0].at).toBeGreaterThanOrEqual(95);
     expect(reqs[2].at - reqs[1].at).toBeGreaterThanOrEqual(195);
     // The successful third attempt ran to its end and scheduled no fourth.
-    await gone([1, 2, 3].map((attempt) => deliveryJobId(eventId, hook.id, attempt)));
+    await gone([eventDeliveryJobId(eventId), ...[1, 2, 3].map((attempt) => deliveryJobId(eventId, hook.id, attempt))]);
     expect(
       await t.app
         .get(JobQueue)
@@ -224,7 +230,10 @@ describe('webhook delivery engine', () => {
       [2, true],
     ]);
     // Both attempts are in the delivery log; their jobs leave the queue store (ids no longer held there).
-    const attemptIds = [1, 2].map((attempt) => deliveryJobId(eventId, hook.id, attempt));
+    const attemptIds = [
+      eventDeliveryJobId(eventId),
+      ...[1, 2].map((attempt) => deliveryJobId(eventId, hook.id, attempt)),
+    ];
     await gone(attemptIds);
 
     // The event's fan-out runs again (a relay re-enqueued it after its job was dropped) and a sweep re-adds the
@@ -296,12 +305,8 @@ describe('webhook delivery engine', () => {
     // Disabled: new events are not delivered.
     const late = await recordEvent(t, org.id, 'contact.updated', 'c-11');
     await fannedOut(late);
-    expect(
-      await t.app
-        .get(JobQueue)
-        .queue(QueueName.WebhookDeliveries)
-        .getJob(deliveryJobId(late, hook.id, 1)),
-    ).toBeUndefined();
+    for (const jobId of [eventDeliveryJobId(late), deliveryJobId(late, hook.id, 1)])
+      expect(await t.app.get(JobQueue).queue(QueueName.WebhookDeliveries).getJob(jobId)).toBeUndefined();
     expect(receiver.on(hook.path)).toHaveLength(40);
   });
 
@@ -348,7 +353,10 @@ describe('webhook delivery engine', () => {
     expect((await org.api.patch(`/api/v1/webhooks/${disabled.id}`, { isActive: false })).status).toBe(200);
     // The held attempts time out after 3 s; every retry job they left runs to its end (a retry scheduled before
     // the endpoint changed finds it gone or disabled), and none reached the receivers.
-    await gone([deleted.id, disabled.id].flatMap((id) => [1, 2, 3, 4].map((a) => deliveryJobId(eventId, id, a))));
+    await gone([
+      eventDeliveryJobId(eventId),
+      ...[deleted.id, disabled.id].flatMap((id) => [1, 2, 3, 4].map((a) => deliveryJobId(eventId, id, a))),
+    ]);
     expect(receiver.on(deleted.path)).toHaveLength(1);
     expect(receiver.on(disabled.path)).toHaveLength(1);
     expect(await deliveries(deleted.id)).toEqual([]);
@@ -366,7 +374,7 @@ describe('webhook delivery engine', () => {
         .record(m, { organizationId: org.id, livemode: true }, 'contact.updated', { contactId: randomUUID() }),
     );
     await fannedOut(eventId);
-    await gone([deliveryJobId(eventId, hook.id, 1)]);
+    await gone([eventDeliveryJobId(eventId), deliveryJobId(eventId, hook.id, 1)]);
     expect(receiver.on(hook.path)).toHaveLength(0);
     expect(await deliveries(hook.id)).toEqual([]);
     const leases = await t.db.query('SELECT job_id FROM webhook_delivery_leases WHERE endpoint_id = $1', [hook.id]);

@@ -11,7 +11,7 @@ export enum QueueName {
   CallDispatch = 'call-dispatch',
   /** Voice-platform events (status, transcript, end-of-call report) to apply to calls; the simulator's timeline. */
   VoiceEvents = 'voice-events',
-  /** One HTTP attempt of one event to one webhook endpoint. */
+  /** One HTTP attempt of one event to one webhook endpoint, or the first attempts of one event to its endpoints. */
   WebhookDeliveries = 'webhook-deliveries',
   /**
    * Chat messaging: outbound sends waiting for their pace or a retry; the simulator's delivery-status reports; the
@@ -48,6 +48,8 @@ export enum JobName {
   RecoverCallReport = 'recover-call-report',
   /** data: WebhookDeliveryJobData. */
   DeliverWebhook = 'deliver-webhook',
+  /** data: WebhookEventDeliveryJobData (an event's first attempts, one job for all its endpoints). */
+  DeliverWebhookEvent = 'deliver-webhook-event',
   PruneWebhookDeliveries = 'prune-webhook-deliveries',
   SweepWebhookDeliveries = 'sweep-webhook-deliveries',
   /** Minute ledger period boundaries: subscription renewals and trial expiries (cluster-wide tick). */
@@ -90,6 +92,7 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.SuperviseCalls]: QueueName.CallDispatch,
   [JobName.RecoverCallReport]: QueueName.VoiceEvents,
   [JobName.DeliverWebhook]: QueueName.WebhookDeliveries,
+  [JobName.DeliverWebhookEvent]: QueueName.WebhookDeliveries,
   [JobName.PruneWebhookDeliveries]: QueueName.Maintenance,
   [JobName.SweepWebhookDeliveries]: QueueName.Maintenance,
   [JobName.RenewSubscriptions]: QueueName.Maintenance,

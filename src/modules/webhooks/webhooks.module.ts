@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { RateLimitModule } from '../../common/rate-limit/rate-limit.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { WebhookDeliveryJob } from './delivery/webhook-delivery.job';
+import { WebhookEventDeliveryJob } from './delivery/webhook-event-delivery.job';
 import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
 import { WebhookFanoutService } from './delivery/webhook-fanout.service';
 import { WebhookDeliveryLease } from './delivery/webhook-delivery-lease.entity';
@@ -31,6 +32,7 @@ import { WebhookOperationsService } from './operations/webhook-operations.servic
     WebhookFanoutService,
     WebhookDeliveryService,
     WebhookDeliveryJob,
+    WebhookEventDeliveryJob,
     WebhookDeliveryLeaseRepository,
     WebhookDeliveryLogRepository,
     WebhookDeliverySlots,

@@ -19,6 +19,34 @@ export interface WebhookDeliveryJobData {
   type: DomainEventType | typeof WEBHOOK_TEST_EVENT;
   /** 1 for the first try; retry n is attempt n + 1. */
   attempt: number;
+  /**
+   * When the attempt became due, for a first attempt its event's job could not run at once (deferred, or failed
+   * on our side): its own job is created then, and it keeps its place in its organization's line by this time.
+   */
+  dueAt?: number;
+}
+
+/**
+ * The data of one DeliverWebhookEvent job: the first attempts of one event to the endpoints its fan-out found,
+ * run side by side by one job (one job per event, not per delivery: a queue job costs three Redis scripts and
+ * their round trips, which were the largest part of a burst's Node CPU, BENCHMARKS.md). References only, as above.
+ */
+export interface WebhookEventDeliveryJobData {
+  eventId: string;
+  organizationId: string;
+  type: WebhookDeliveryJobData['type'];
+  endpointIds: string[];
+}
+
+/** The first attempts of an event, one per endpoint. */
+export function firstAttempts(job: WebhookEventDeliveryJobData): WebhookDeliveryJobData[] {
+  const { eventId, organizationId, type } = job;
+  return job.endpointIds.map((endpointId) => ({ eventId, organizationId, endpointId, type, attempt: 1 }));
+}
+
+/** BullMQ job id of an event's first attempts: fixed by the event, so an event relayed twice enqueues them once. */
+export function eventDeliveryJobId(eventId: string): string {
+  return `${eventId}.first`;
 }
 
 /**
@@ -32,6 +60,8 @@ export function deliveryJobId(eventId: string, endpointId: string, attempt: numb
 
 /** Infrastructure failures (not receiver failures, which follow the retry schedule) get a few quick retries. */
 const INFRASTRUCTURE_RETRIES = { attempts: 5, backoff: { type: 'exponential', delay: 1000 } } as const;
+/** The first of those retries' delays: a first attempt that failed on our side inside its event's job waits as long. */
+export const INFRASTRUCTURE_RETRY_DELAY_MS = INFRASTRUCTURE_RETRIES.backoff.delay;
 
 /**
  * Queue options of one attempt: its fixed job id, quick infrastructure retries, and a delay for scheduled retries.
@@ -49,6 +79,11 @@ export function deliveryJobOptions(
     ...INFRASTRUCTURE_RETRIES,
     removeOnComplete: true,
   };
+}
+
+/** Queue options of an event's first attempts: as one attempt's, under the event's job id. */
+export function eventDeliveryJobOptions(eventId: string): JobsOptions {
+  return { jobId: eventDeliveryJobId(eventId), ...INFRASTRUCTURE_RETRIES, removeOnComplete: true };
 }
 
 /**

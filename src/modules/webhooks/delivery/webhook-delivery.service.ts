@@ -93,8 +93,9 @@ export class WebhookDeliveryService {
 
   async deliver(job: WebhookDeliveryJobData, queued?: Pick<Job, 'attemptsMade' | 'timestamp' | 'opts'>): Promise<void> {
     // This worker's share for the organization first: a tenant over it is deferred before any I/O is spent on it.
-    // Its place in line: when the attempt became due (a deferral keeps the job's timestamp).
-    const since = queued ? queued.timestamp + (queued.opts.delay ?? 0) : Date.now();
+    // Its place in line: when the attempt became due (a deferral keeps the job's timestamp; a first attempt
+    // deferred by its event's job carries its event's time).
+    const since = job.dueAt ?? (queued ? queued.timestamp + (queued.opts.delay ?? 0) : Date.now());
     const releaseOrganization = this.slots.takeOrganization(job, since);
     let sent: SentAttempt | null;
     try {
@@ -121,7 +122,8 @@ export class WebhookDeliveryService {
     }
     const retries = this.config.webhookRetryDelaysMs;
     if (job.attempt <= retries.length) {
-      const next: WebhookDeliveryJobData = { ...job, attempt: job.attempt + 1 };
+      const { dueAt: _firstDue, ...attempt } = job;
+      const next: WebhookDeliveryJobData = { ...attempt, attempt: job.attempt + 1 };
       await this.jobs.add(JobName.DeliverWebhook, next, deliveryJobOptions(next, retryDelay(retries, job.attempt)));
       this.metrics.webhookDelivery('retry_scheduled');
       return;

@@ -7,20 +7,22 @@ import { DomainEventFanoutService } from '../../outbox/domain-event-fanout.servi
 import { DomainEventListener, DomainEventMessage } from '../../outbox/domain-event';
 import { EventBodies } from '../../outbox/event-bodies';
 import { WebhookEndpointsRepository } from '../webhook-endpoints.repository';
-import { deliveryJobOptions } from './webhook-delivery-job-data';
+import { eventDeliveryJobOptions } from './webhook-delivery-job-data';
 
 /**
- * Turns each relayed domain event into one delivery job per active endpoint of the organization and the event's
- * world subscribed to its type. Job ids are fixed per (event, endpoint), so a re-relayed event or a retried fan-out adds nothing.
+ * Turns each relayed domain event into one job of first attempts, to every active endpoint of the organization and
+ * the event's world subscribed to its type (WebhookEventDeliveryJob). Its job id is fixed per event, so a
+ * re-relayed event or a retried fan-out adds nothing.
  */
 @Injectable()
 export class WebhookFanoutService implements OnModuleInit, OnApplicationBootstrap, DomainEventListener {
   /**
-   * The subscription reads of the events handled at once go in one query (one per event was two fifths of the
-   * PostgreSQL transactions of a burst's fan-out, BENCHMARKS.md).
+   * The events handled at once go together: one query reads their subscriptions (one per event was two fifths of
+   * the PostgreSQL transactions of a burst's fan-out, BENCHMARKS.md), and one call to the queue store adds their
+   * jobs (one write for the batch instead of one per event).
    */
-  private readonly subscriptions = new KeyedBatcher<DomainEventMessage, string[]>(
-    (_, events) => this.endpoints.subscribedIds(events),
+  private readonly batch = new KeyedBatcher<DomainEventMessage, void>(
+    (_, events) => this.enqueue(events),
     QUEUE_CONCURRENCY[QueueName.DomainEvents],
   );
 
@@ -42,21 +44,28 @@ export class WebhookFanoutService implements OnModuleInit, OnApplicationBootstra
   }
 
   /** The subscription read goes to the head of the pool's line, as the attempts it creates do (first-in-line.ts). */
-  async onDomainEvent(event: DomainEventMessage): Promise<void> {
-    const endpoints = await firstInLine(() => this.subscriptions.submit('', event));
-    if (!endpoints.length) return;
-    await this.jobs.addBulk(
-      JobName.DeliverWebhook,
-      endpoints.map((id) => ({
-        data: {
-          eventId: event.eventId,
-          organizationId: event.organizationId,
-          endpointId: id,
-          type: event.type,
-          attempt: 1,
-        },
-        opts: deliveryJobOptions({ eventId: event.eventId, endpointId: id, attempt: 1 }),
-      })),
+  onDomainEvent(event: DomainEventMessage): Promise<void> {
+    return firstInLine(() => this.batch.submit('', event));
+  }
+
+  private async enqueue(events: DomainEventMessage[]): Promise<void[]> {
+    const endpoints = await this.endpoints.subscribedIds(events);
+    const jobs = events.flatMap((event, i) =>
+      endpoints[i].length
+        ? [
+            {
+              data: {
+                eventId: event.eventId,
+                organizationId: event.organizationId,
+                type: event.type,
+                endpointIds: endpoints[i],
+              },
+              opts: eventDeliveryJobOptions(event.eventId),
+            },
+          ]
+        : [],
     );
+    if (jobs.length) await this.jobs.addBulk(JobName.DeliverWebhookEvent, jobs);
+    return events.map(() => undefined);
   }
 }
