@@ -3,6 +3,7 @@ import { webhookId } from '../../../src/modules/webhooks/delivery/webhook-delive
 import { CallsOrg, finished, waitForCall } from '../../calls/call-fixtures';
 import { rows, startCampaign, waitForCampaign } from '../../dialer/campaign-fixtures';
 import { TestApp } from '../../support/test-app';
+import { waitUntil } from '../../support/wait-until';
 import { WebhookReceiver } from '../../webhooks/support/receiver';
 
 const CALL_EVENTS = ['call.started', 'call.ended', 'call.failed'];
@@ -61,11 +62,20 @@ export async function everyFeatureWorks(t: TestApp, org: CallsOrg, receiver: Web
   const delivered = () => receiver.on('/scale').map((r) => r.headers['x-webhook-id'] as string);
   await receiver.waitFor(() => new Set(delivered()).size >= expected.size, 30_000, 'every call event');
   expect(new Set(delivered())).toEqual(expected);
-  const { rows: log } = await t.db.query(
-    'SELECT count(*)::int AS n, count(DISTINCT webhook_id)::int AS ids FROM webhook_deliveries WHERE endpoint_id = $1 AND success',
-    [endpointId],
-  );
-  expect(log[0]).toEqual({ n: expected.size, ids: expected.size });
+  // An attempt's log line is written after its receiver answered, so the receiver can hold every event a moment
+  // before the log does: wait for the log to reach the count, then hold it to exactly one success per event.
+  const successes = async () =>
+    (
+      await t.db.query(
+        'SELECT count(*)::int AS n, count(DISTINCT webhook_id)::int AS ids FROM webhook_deliveries WHERE endpoint_id = $1 AND success',
+        [endpointId],
+      )
+    ).rows[0] as { n: number; ids: number };
+  const log = await waitUntil('every success in the delivery log', async () => {
+    const counted = await successes();
+    return counted.n >= expected.size && counted;
+  });
+  expect(log).toEqual({ n: expected.size, ids: expected.size });
 }
 
 /** Responses with a 5xx status this instance answered (its HTTP metrics), by route. */
