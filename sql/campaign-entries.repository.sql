@@ -17,9 +17,6 @@ WHERE e.id = o.id AND ${entryStatusIn(ENTRY_MOVES.applyOutcome.from, 'e.status')
 SELECT case_version AS "caseVersion", count(*)::int AS entries
 FROM campaign_entries WHERE campaign_id = $1 GROUP BY case_version;
 
--- CampaignEntriesRepository.countInProgress
-SELECT count(*)::int AS n FROM campaign_entries WHERE campaign_id = $1 AND ${entryStatusIn(ENTRY_MOVES.applyOutcome.from)};
-
 -- CampaignEntriesRepository.due
 SELECT * FROM campaign_entries
 WHERE campaign_id = $1 AND ${entryStatusIn(ENTRY_MOVES.dial.from)} AND next_attempt_at <= now()
@@ -29,9 +26,6 @@ ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED;
 SELECT e.id, e.attempts, e.blocked_attempts, c.id AS call_id, COALESCE(c.ended_reason, c.status) AS reason
  FROM campaign_entries e JOIN calls c ON c.id = e.current_call_id
 WHERE e.campaign_id = $1 AND ${entryStatusIn(ENTRY_MOVES.applyOutcome.from, 'e.status')} AND c.status IN ('ended', 'error', 'cancelled');
-
--- CampaignEntriesRepository.hasOpen
-SELECT 1 FROM campaign_entries WHERE campaign_id = $1 AND ${entryStatusIn(OPEN_ENTRY_STATUSES)} LIMIT 1;
 
 -- CampaignEntriesRepository.insertMany
 INSERT INTO campaign_entries (id, campaign_id, organization_id, "to", contact_id, variable_values, time_zone,
@@ -55,6 +49,11 @@ WHERE e.id = d.entry_id AND ${entryStatusIn(ENTRY_MOVES.dial.from, 'e.status')};
 -- CampaignEntriesRepository.postpone
 UPDATE campaign_entries e SET next_attempt_at = p.until, updated_at = now()
 FROM jsonb_to_recordset($1::jsonb) AS p(id uuid, until timestamptz) WHERE e.id = p.id;
+
+-- CampaignEntriesRepository.progress
+SELECT EXISTS (SELECT 1 FROM campaign_entries WHERE campaign_id = $1 AND ${entryStatusIn(OPEN_ENTRY_STATUSES)}) AS open,
+(SELECT count(*)::int FROM campaign_entries
+  WHERE campaign_id = $1 AND ${entryStatusIn(ENTRY_MOVES.applyOutcome.from)}) AS in_progress;
 
 -- CampaignEntriesRepository.skip
 UPDATE campaign_entries e SET status = $2, skip_reason = s.reason, skip_detail = s.detail, updated_at = now()

@@ -133,6 +133,28 @@ describe('campaign step (PostgreSQL)', () => {
     expect(row).toEqual({ status: 'done', last_ended_reason: 'customer-ended-call', attempts: 1 });
   });
 
+  it("a campaign's progress: an open entry while one is pending or in progress, and the ones in progress counted", async () => {
+    const { id, entryIds } = await campaignWith(3);
+    expect(await entries.progress(dataSource.manager, id)).toEqual({ open: true, inProgress: 0 });
+    await entries.markDialled(dataSource.manager, [
+      { entryId: entryIds[0], callId: randomUUID() },
+      { entryId: entryIds[1], callId: randomUUID() },
+    ]);
+    await entries.skip(dataSource.manager, [{ id: entryIds[2], reason: 'DO_NOT_CALL', detail: 'on the list' }]);
+    expect(await entries.progress(dataSource.manager, id)).toEqual({ open: true, inProgress: 2 });
+    const done = (entryId: string) => ({
+      id: entryId,
+      status: 'done' as const,
+      skipReason: null,
+      skipDetail: null,
+      nextAttemptAt: new Date(),
+      blocked: false,
+      endedReason: 'customer-ended-call',
+    });
+    await entries.applyOutcomes(dataSource.manager, [done(entryIds[0]), done(entryIds[1])]);
+    expect(await entries.progress(dataSource.manager, id)).toEqual({ open: false, inProgress: 0 });
+  });
+
   it('only a pending entry is dialled or skipped: one in progress stays as it is', async () => {
     const { entryIds } = await campaignWith(1);
     const [entryId] = entryIds;

@@ -214,9 +214,11 @@ export class CallEventsService {
     });
     if ('error' in ending) throw ending.error;
     if (!ending.ended) return;
+    // Told first: the listeners only start their work (a campaign's step refilling the slot), and waiting for the
+    // admission wake-up's round trip delayed every campaign slot's refill by it (`npm run bench campaign`).
+    this.endListeners.ended(ending.ended);
     // Its slot is free: calls waiting for admission go on (a lost wake-up is repaired by the sweeper).
     await this.admission.slotFreed(ending.ended.organizationId);
-    this.endListeners.ended(ending.ended);
   }
 
   /**

@@ -140,20 +140,19 @@ export class CampaignEntriesRepository {
     );
   }
 
-  async countInProgress(m: EntityManager, campaignId: string): Promise<number> {
-    const [row]: Array<{ n: number }> = await m.query(
-      `SELECT count(*)::int AS n FROM campaign_entries WHERE campaign_id = $1 AND ${entryStatusIn(ENTRY_MOVES.applyOutcome.from)}`,
+  /**
+   * Whether the campaign has an open entry, and how many are in progress (the slots its calls hold), in one
+   * statement: a step reads both, and it is the campaign's one serial stage, so every statement it saves is time
+   * back for every slot (`npm run bench campaign`).
+   */
+  async progress(m: EntityManager, campaignId: string): Promise<{ open: boolean; inProgress: number }> {
+    const [row]: Array<{ open: boolean; in_progress: number }> = await m.query(
+      `SELECT EXISTS (SELECT 1 FROM campaign_entries WHERE campaign_id = $1 AND ${entryStatusIn(OPEN_ENTRY_STATUSES)}) AS open,
+              (SELECT count(*)::int FROM campaign_entries
+                WHERE campaign_id = $1 AND ${entryStatusIn(ENTRY_MOVES.applyOutcome.from)}) AS in_progress`,
       [campaignId],
     );
-    return row.n;
-  }
-
-  async hasOpen(m: EntityManager, campaignId: string): Promise<boolean> {
-    const rows: unknown[] = await m.query(
-      `SELECT 1 FROM campaign_entries WHERE campaign_id = $1 AND ${entryStatusIn(OPEN_ENTRY_STATUSES)} LIMIT 1`,
-      [campaignId],
-    );
-    return rows.length > 0;
+    return { open: row.open, inProgress: row.in_progress };
   }
 
   /** Due pending entries, oldest due first, locked for this engine. */

@@ -98,13 +98,14 @@ export class AdvanceCampaignCommand {
         await this.events.record(m, campaign, 'campaign.paused');
         return { busy: false, callIds: [] };
       }
-      if (!(await this.entries.hasOpen(m, campaign.id))) {
+      const { open, inProgress } = await this.entries.progress(m, campaign.id);
+      if (!open) {
         campaign = await this.campaigns.setStatus(m, campaign.id, 'completed');
         await this.events.record(m, campaign, 'campaign.completed');
         return { busy: false, callIds: [] };
       }
       const callerIds = await this.callerIds(m, campaign);
-      const callIds = await this.dial(m, campaign, callerIds);
+      const callIds = await this.dial(m, campaign, callerIds, inProgress);
       if (callerIds?.exhausted && (await this.entries.due(m, campaign.id, 1)).length) {
         campaign = await this.campaigns.setStatus(m, campaign.id, 'paused', DAILY_NUMBER_CAP);
         await this.events.record(m, campaign, 'campaign.paused');
@@ -151,11 +152,15 @@ export class AdvanceCampaignCommand {
     await this.entries.applyOutcomes(m, outcomes);
   }
 
-  private async dial(m: Tx, campaign: Campaign, callerIds: CallerIdPool | null): Promise<string[]> {
+  /** `inProgress`: the campaign's entries in progress when the step began (only a step moves an entry). */
+  private async dial(
+    m: Tx,
+    campaign: Campaign,
+    callerIds: CallerIdPool | null,
+    inProgress: number,
+  ): Promise<string[]> {
     const { maxConcurrentCalls } = await this.limits.find(campaign.organizationId, m);
-    let slots =
-      Math.min(campaign.maxConcurrent ?? maxConcurrentCalls, maxConcurrentCalls) -
-      (await this.entries.countInProgress(m, campaign.id));
+    let slots = Math.min(campaign.maxConcurrent ?? maxConcurrentCalls, maxConcurrentCalls) - inProgress;
     if (campaign.callsPerMinute) {
       slots = Math.min(slots, campaign.callsPerMinute - (await this.attempts.startedSince(m, campaign.id, 60)));
     }

@@ -170,13 +170,13 @@ export class InMemoryCampaigns {
           }
           return Promise.resolve();
         },
-        countInProgress: (_m, campaignId) =>
-          Promise.resolve(
-            this.entries.filter((e) => e.campaignId === campaignId && inStatus(e, ENTRY_MOVES.applyOutcome.from))
-              .length,
-          ),
-        hasOpen: (_m, campaignId) =>
-          Promise.resolve(this.entries.some((e) => e.campaignId === campaignId && inStatus(e, OPEN_ENTRY_STATUSES))),
+        progress: (_m, campaignId) => {
+          const own = this.entries.filter((e) => e.campaignId === campaignId);
+          return Promise.resolve({
+            open: own.some((e) => inStatus(e, OPEN_ENTRY_STATUSES)),
+            inProgress: own.filter((e) => inStatus(e, ENTRY_MOVES.applyOutcome.from)).length,
+          });
+        },
         due: (_m, campaignId, limit) =>
           Promise.resolve(
             this.entries
