@@ -109,9 +109,7 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
 
 /** How many jobs of a queue one worker process runs at once. */
 export const QUEUE_CONCURRENCY: Record<QueueName, number> = {
-  // An event's job waits on shared batches (its read, its listeners' reads and adds, its processed mark): at 20 a
-  // burst's events queued here while the deliveries' workers idled (BENCHMARKS.md).
-  [QueueName.DomainEvents]: 100,
+  [QueueName.DomainEvents]: 20,
   [QueueName.Maintenance]: 1,
   // Dispatches wait mostly on shared batches (claims, an organization's reservations, call.started records):
   // the more run at once, the fuller each batch, and a burst costs fewer round trips per call.
