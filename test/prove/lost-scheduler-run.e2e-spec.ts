@@ -4,6 +4,7 @@ import { JobQueue } from '../../src/infra/queue/job-queue';
 import { JobName, QueueName } from '../../src/infra/queue/queue-names';
 import { TEST_REDIS_URL } from '../support/databases';
 import { TestApp, startTestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
 /**
  * A job scheduler fires only through its next run, a delayed job in the queue store. When the store keeps the
@@ -32,14 +33,16 @@ describe('prove: a scheduler whose next run was lost fires again', () => {
   /** Takes the next run out of the delayed set (and its job record too, if `whole`); waits for a new next run. */
   const loseAndRestore = async (whole: boolean) => {
     const queue = t.app.get(JobQueue).queue(QueueName.Maintenance);
-    const lost = await nextRunId();
-    expect(lost).toBeDefined();
-    // The next run is an hour away: nothing else touches it while the test runs.
-    expect(await (await queue.getJob(lost!))?.getState()).toBe('delayed');
+    // A scheduler this app's start registered runs its first tick at once, so its next run can be active right
+    // after start: wait for the next run an hour away, delayed, which nothing else touches while the test runs.
+    const lost = await waitUntil("the outbox pruning's next run delayed", async () => {
+      const id = await nextRunId();
+      return id !== undefined && (await (await queue.getJob(id))?.getState()) === 'delayed' && id;
+    });
 
-    const loss = redis.multi().zrem(queue.keys.delayed, lost!);
-    await (whole ? loss.del(queue.toKey(lost!)) : loss).exec();
-    expect(await (await queue.getJob(lost!))?.getState()).toBe(whole ? undefined : 'unknown');
+    const loss = redis.multi().zrem(queue.keys.delayed, lost);
+    await (whole ? loss.del(queue.toKey(lost)) : loss).exec();
+    expect(await (await queue.getJob(lost))?.getState()).toBe(whole ? undefined : 'unknown');
     expect(await queue.getJobScheduler(JobName.PruneOutbox)).toBeDefined();
 
     const deadline = Date.now() + 4 * SCHEDULE_CHECK_MS;
