@@ -12,8 +12,8 @@ const { swcOptions } = require('./test/support/swc-options');
  * once per run by the global setup instead (test/support/generated-sources.ts) and attached to the app under test.
  *
  * Unit specs run in Jest's own runner: a fresh module registry per file, through @swc/jest, without design-time
- * metadata (they construct their classes themselves). Medium and end-to-end files run in jest-light-runner's child
- * processes on Node's own module loader (test/support/typescript-hooks.js): a worker loads the app's ~800 modules
+ * metadata (they construct their classes themselves). Medium and end-to-end files run in jest-light-runner's worker,
+ * in child processes (test/support/shared-module-runner.mjs), on Node's own module loader (test/support/typescript-hooks.js): a worker loads the app's ~800 modules
  * and their packages once and shares them with every file it runs, where Jest's registry loaded them again for each
  * file (1.2-1.5 s of CPU per file, BENCHMARKS.md). What a file changes on shared modules or globals is seen by the
  * next file of its worker: every file boots its own app on its own database and queue prefix and closes it, and
@@ -23,7 +23,7 @@ const unitTransform = { '^.+\\.ts$': ['@swc/jest', swcOptions({ decoratorMetadat
 const sharedModules = {
   // Jest itself still compiles the global setup and teardown (in its own process) with this.
   transform: { '^.+\\.ts$': ['@swc/jest', swcOptions({ decoratorMetadata: true })] },
-  runner: 'jest-light-runner/child-process',
+  runner: '<rootDir>/test/support/shared-module-runner.mjs',
   setupFiles: ['<rootDir>/test/support/typescript-hooks.js'],
   setupFilesAfterEnv: ['<rootDir>/test/support/test-timeouts.js'],
 };
