@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/errors/api-error';
 import { Tx } from '../../infra/database/tx';
-import type { OutboundAssistant } from '../assistants/outbound-assistant.entity';
 import { OutboundAssistantsService } from '../assistants/outbound-assistants.service';
 import { CasesService } from '../cases/cases.service';
 import { ContactsService } from '../contacts/contacts.service';
@@ -56,14 +55,12 @@ export class CallReferences {
   /**
    * `load` for one of several calls made together (a dialer's step): what does not depend on the contact (the
    * case, the assistant, the voice) is read once per distinct case, version and assistant, kept in `shared`.
-   * `defaultAssistant`, when given, is the organization's default assistant the dialer read already (null: none).
    */
   async loadSharing(
     tx: Tx,
     world: World,
     ids: CallReferenceIds,
     shared: Map<string, Promise<Omit<LoadedCallReferences, 'contact'>>>,
-    defaultAssistant?: OutboundAssistant | null,
   ): Promise<LoadedCallReferences> {
     if (ids.caseVersion != null && !ids.caseId) throw ApiError.validation('caseVersion', 'caseVersion needs caseId');
     // Every read on the inserting transaction's connection: a read that took a second connection while this one
@@ -72,7 +69,7 @@ export class CallReferences {
     const key = `${ids.caseId ?? ''}/${ids.caseVersion ?? ''}/${ids.assistantConfigId ?? ''}`;
     let configuration = shared.get(key);
     if (!configuration) {
-      configuration = this.configuration(tx, world.organizationId, ids, defaultAssistant);
+      configuration = this.configuration(tx, world.organizationId, ids);
       shared.set(key, configuration);
     }
     return { contact, ...(await configuration) };
@@ -83,7 +80,6 @@ export class CallReferences {
     tx: Tx,
     organizationId: string,
     ids: CallReferenceIds,
-    defaultAssistant: OutboundAssistant | null | undefined,
   ): Promise<Omit<LoadedCallReferences, 'contact'>> {
     const kase = ids.caseId ? await this.cases.getForCall(tx, organizationId, ids.caseId, ids.caseVersion) : null;
     const assistant = ids.assistantConfigId
@@ -92,9 +88,7 @@ export class CallReferences {
     // The case's tools: a tool attached to it cannot be deleted while the case row is locked FOR SHARE.
     const tools = kase ? (await this.tools.forCall(tx, organizationId, kase.case.toolIds)).map(callToolOf) : [];
     // The voice comes from the named assistant, else the organization's default one (which the texts never do).
-    const voice =
-      assistant ??
-      (defaultAssistant !== undefined ? defaultAssistant : await this.assistants.getDefaultIn(tx, organizationId));
+    const voice = assistant ?? (await this.assistants.getDefaultIn(tx, organizationId));
     return {
       case: kase ? { ...kase.case, prompt: kase.prompt, tools } : null,
       assistant,

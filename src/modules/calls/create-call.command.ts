@@ -8,7 +8,6 @@ import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
 import { DoNotCallService } from '../do-not-call/do-not-call.service';
 import { DestinationPolicyService } from '../destinations/destination-policy.service';
 import { OutboxService } from '../outbox/outbox.service';
-import type { OutboundAssistant } from '../assistants/outbound-assistant.entity';
 import type { PhoneNumber } from '../phone-numbers/phone-number.entity';
 import { PhoneNumbersService } from '../phone-numbers/phone-numbers.service';
 import type { CallTool } from '../tools/call-tools';
@@ -33,15 +32,6 @@ export interface DialerCalls {
   add(dto: CreateCallDto): Promise<string>;
   /** Inserts every call added, in one statement. */
   insert(): Promise<void>;
-}
-
-/**
- * What a dialer read already of its organization, with its own reads (a campaign's step: one statement): its
- * numbers among those its calls are made from (null: not the organization's), and its default assistant.
- */
-export interface DialerReads {
-  numbers: ReadonlyMap<string, PhoneNumber | null>;
-  defaultAssistant: OutboundAssistant | null;
 }
 
 const BLOCKED_MESSAGE = {
@@ -111,19 +101,16 @@ export class CreateCallCommand {
 
   /**
    * A dialer's calls, inserted as `new` in the dialer's transaction; a campaign's calls take its mode. Each is
-   * resolved on its own as it is added, what they share is read once (not at all when in `read`), and all are
-   * inserted in one statement.
+   * resolved on its own as it is added, what they share is read once, and all are inserted in one statement.
    */
-  dialerCallsIn(tx: Tx, organizationId: string, campaign: DialerCampaign, read?: DialerReads): DialerCalls {
+  dialerCallsIn(tx: Tx, organizationId: string, campaign: DialerCampaign): DialerCalls {
     const shared = new Map<string, Promise<Omit<LoadedCallReferences, 'contact'>>>();
-    const numbers = new Map<string, Promise<PhoneNumber | null>>(
-      [...(read?.numbers ?? [])].map(([n, number]) => [n, Promise.resolve(number)]),
-    );
+    const numbers = new Map<string, Promise<PhoneNumber | null>>();
     const drafts: NewCall[] = [];
     const world = { organizationId, livemode: campaign.livemode };
     return {
       add: async (dto) => {
-        const refs = await this.references.loadSharing(tx, world, dto, shared, read?.defaultAssistant);
+        const refs = await this.references.loadSharing(tx, world, dto, shared);
         let number = numbers.get(dto.from);
         if (!number) {
           number = this.numbers.findOwnedIn(tx, organizationId, dto.from);

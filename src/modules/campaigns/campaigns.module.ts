@@ -8,6 +8,7 @@ import { ContactGroupsModule } from '../contact-groups/contact-groups.module';
 import { ContactsModule } from '../contacts/contacts.module';
 import { DoNotCallModule } from '../do-not-call/do-not-call.module';
 import { DestinationsModule } from '../destinations/destinations.module';
+import { LimitsModule } from '../limits/limits.module';
 import { MessagingModule } from '../messaging/messaging.module';
 import { NumberHealthModule } from '../number-health/number-health.module';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
@@ -28,7 +29,6 @@ import { CreateCampaignCommand } from './create-campaign.command';
 import { FollowUpMessenger } from './dialers/follow-up-messenger';
 import { FollowUpRunner } from './dialers/follow-up-runner';
 import { RecurringScheduleRunnerJob } from './dialers/recurring-schedule-runner.job';
-import { OrganizationStepReadsRepository } from './engine/organization-step-reads.repository';
 import { AdvanceCampaignCommand } from './engine/advance-campaign.command';
 import { CampaignEngineJob } from './engine/campaign-engine.job';
 
@@ -46,6 +46,7 @@ import { CampaignEngineJob } from './engine/campaign-engine.job';
     UsageModule,
     DoNotCallModule,
     DestinationsModule,
+    LimitsModule,
     AutomationsModule,
     MessagingModule,
   ],
@@ -61,7 +62,6 @@ import { CampaignEngineJob } from './engine/campaign-engine.job';
     ChangeCampaignStateCommand,
     CampaignActionsService,
     AdvanceCampaignCommand,
-    OrganizationStepReadsRepository,
     CampaignEngineJob,
     RecurringScheduleRunnerJob,
     FollowUpRunner,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { DestinationRulesRepository } from './destination-rules.repository';
-import { DestinationRules, DestinationVerdict, evaluateDestination, refusalMessage } from './destination-rules';
+import { DestinationVerdict, evaluateDestination, refusalMessage } from './destination-rules';
 
 export type DestinationRefusal = Exclude<DestinationVerdict, { allowed: true }>;
 
@@ -15,16 +15,6 @@ export interface DestinationToCheck {
 /** The endedReason of a queued call whose destination the rules refuse at dispatch (docs/contracts/destinations.md). */
 export const DESTINATION_NOT_ALLOWED_REASON = 'destination-not-allowed';
 
-/** The numbers the rules refuse, each with its verdict (a number given twice judged once). */
-function refusedUnder(rules: DestinationRules, numbers: string[]): Map<string, DestinationRefusal> {
-  const refused = new Map<string, DestinationRefusal>();
-  for (const number of new Set(numbers)) {
-    const verdict = evaluateDestination(number, rules);
-    if (!verdict.allowed) refused.set(number, verdict);
-  }
-  return refused;
-}
-
 /**
  * Applies an organization's destination rules (docs/contracts/destinations.md) wherever a number is about to
  * be called or saved as a place to call: the rules are read once per check, each number judged by the pure
@@ -36,19 +26,19 @@ export class DestinationPolicyService {
 
   /** The numbers among `numbers` the organization's rules refuse, each with its verdict. */
   async refused(m: EntityManager, organizationId: string, numbers: string[]): Promise<Map<string, DestinationRefusal>> {
-    if (!numbers.length) return new Map();
-    return refusedUnder(await this.rules.find(organizationId, m), numbers);
+    const refused = new Map<string, DestinationRefusal>();
+    if (!numbers.length) return refused;
+    const rules = await this.rules.find(organizationId, m);
+    for (const number of new Set(numbers)) {
+      const verdict = evaluateDestination(number, rules);
+      if (!verdict.allowed) refused.set(number, verdict);
+    }
+    return refused;
   }
 
   /** The numbers among `numbers` the organization's rules refuse, each with the sentence saying which rule did. */
   async refusalMessages(m: EntityManager, organizationId: string, numbers: string[]): Promise<Map<string, string>> {
-    if (!numbers.length) return new Map();
-    return this.refusalMessagesUnder(await this.rules.find(organizationId, m), numbers);
-  }
-
-  /** `refusalMessages` under rules the caller read already (a campaign's step, with its other reads). */
-  refusalMessagesUnder(rules: DestinationRules, numbers: string[]): Map<string, string> {
-    const refused = refusedUnder(rules, numbers);
+    const refused = await this.refused(m, organizationId, numbers);
     return new Map([...refused].map(([number, verdict]) => [number, refusalMessage(number, verdict)]));
   }
 

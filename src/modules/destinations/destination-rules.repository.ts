@@ -2,23 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { DEFAULT_DESTINATION_RULES, DestinationRules } from './destination-rules';
 
-/** A `destination_rules` row as PostgreSQL returns it (or as `row_to_json` does). */
-export interface DestinationRulesRow {
-  allowed_countries: string[] | null;
-  blocked_prefixes: string[];
-  allowed_classes: string[];
-}
-
-/** An organization's rules from its row, or the defaults without one. */
-export function destinationRulesOf(row: DestinationRulesRow | null | undefined): DestinationRules {
-  if (!row) return { ...DEFAULT_DESTINATION_RULES };
-  return {
-    allowedCountries: row.allowed_countries,
-    blockedPrefixes: row.blocked_prefixes,
-    allowedClasses: row.allowed_classes as DestinationRules['allowedClasses'],
-  };
-}
-
 /** The SQL of `destination_rules`. */
 @Injectable()
 export class DestinationRulesRepository {
@@ -26,11 +9,17 @@ export class DestinationRulesRepository {
 
   async find(organizationId: string, manager: EntityManager = this.dataSource.manager): Promise<DestinationRules> {
     // Hand-written: every call's creation reads them (see PhoneNumbersRepository.findByNumber).
-    const [row]: DestinationRulesRow[] = await manager.query(
-      'SELECT allowed_countries, blocked_prefixes, allowed_classes FROM destination_rules WHERE organization_id = $1',
-      [organizationId],
-    );
-    return destinationRulesOf(row);
+    const [row]: Array<{ allowed_countries: string[] | null; blocked_prefixes: string[]; allowed_classes: string[] }> =
+      await manager.query(
+        'SELECT allowed_countries, blocked_prefixes, allowed_classes FROM destination_rules WHERE organization_id = $1',
+        [organizationId],
+      );
+    if (!row) return { ...DEFAULT_DESTINATION_RULES };
+    return {
+      allowedCountries: row.allowed_countries,
+      blockedPrefixes: row.blocked_prefixes,
+      allowedClasses: row.allowed_classes as DestinationRules['allowedClasses'],
+    };
   }
 
   async save(organizationId: string, rules: DestinationRules): Promise<void> {

@@ -10,20 +10,16 @@ export interface Limits {
   inboundReserve: number;
 }
 
-/** An organization's limits from its row, or the defaults without one. */
-export function limitsOf(row: OrganizationLimit | null): Limits {
-  return row
-    ? { maxConcurrentCalls: row.maxConcurrentCalls, inboundReserve: row.inboundReserve }
-    : { ...DEFAULT_LIMITS };
-}
-
 /** The SQL of `organization_limits`. */
 @Injectable()
 export class OrganizationLimitsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async find(organizationId: string, manager: EntityManager = this.dataSource.manager): Promise<Limits> {
-    return limitsOf(await manager.findOneBy(OrganizationLimit, { organizationId }));
+    const row = await manager.findOneBy(OrganizationLimit, { organizationId });
+    return row
+      ? { maxConcurrentCalls: row.maxConcurrentCalls, inboundReserve: row.inboundReserve }
+      : { ...DEFAULT_LIMITS };
   }
 
   async save(organizationId: string, limits: Limits): Promise<Limits> {

@@ -9,12 +9,12 @@ import { DestinationPolicyService } from '../../destinations/destination-policy.
 import { DEFAULT_DESTINATION_RULES } from '../../destinations/destination-rules';
 import { DestinationRulesRepository } from '../../destinations/destination-rules.repository';
 import { DoNotCallService } from '../../do-not-call/do-not-call.service';
+import { OrganizationLimitsRepository } from '../../limits/organization-limits.repository';
 import { CallBilling, OutboundBlockedReason } from '../../usage/call-billing.port';
 import { type Campaign, type CallingWindow, WEEKDAYS } from '../campaign.entity';
 import { CampaignEvents } from '../campaign-events';
 import { InMemoryCampaigns } from '../testing/in-memory-campaigns';
 import { AdvanceCampaignCommand, DAILY_ATTEMPT_CAP } from './advance-campaign.command';
-import { OrganizationStepReadsRepository } from './organization-step-reads.repository';
 
 const NOW = '2026-03-04T15:00:00.000Z'; // a Wednesday, 15:00 UTC
 const HOUR = 3600 * 1000;
@@ -73,18 +73,13 @@ describe('AdvanceCampaignCommand', () => {
       fakeOf<DoNotCallService>({
         listedAmong: (_tx, _world, numbers) => Promise.resolve(new Set(numbers.filter((n) => listed.has(n)))),
       }),
-      // The default rules (premium-rate and satellite ranges refused), applied by the real policy below.
-      fakeOf<OrganizationStepReadsRepository>({
-        read: () =>
-          Promise.resolve({
-            limits: { maxConcurrentCalls, inboundReserve: 0 },
-            destinationRules: DEFAULT_DESTINATION_RULES,
-            defaultAssistant: null,
-            numbers: new Map(),
-          }),
+      fakeOf<OrganizationLimitsRepository>({
+        find: () => Promise.resolve({ maxConcurrentCalls, inboundReserve: 0 }),
       }),
-      // The rules come with the step's reads: the policy reads none of its own.
-      new DestinationPolicyService(fakeOf<DestinationRulesRepository>({})),
+      // The real policy over the default rules: premium-rate and satellite ranges refused.
+      new DestinationPolicyService(
+        fakeOf<DestinationRulesRepository>({ find: () => Promise.resolve(DEFAULT_DESTINATION_RULES) }),
+      ),
       // Read only by campaigns that spread over several numbers or cap them.
       fakeOf<NumberHealthService>({
         degradedAmong: (_m, _world, numbers) => Promise.resolve(new Set(numbers.filter((n) => degraded.has(n)))),

@@ -7,6 +7,7 @@ import {
   DESTINATION_NOT_ALLOWED_REASON,
   DestinationPolicyService,
 } from '../../destinations/destination-policy.service';
+import { OrganizationLimitsRepository } from '../../limits/organization-limits.repository';
 import { CallBilling } from '../../usage/call-billing.port';
 import { Campaign } from '../campaign.entity';
 import { CampaignEntry } from '../campaign-entry.entity';
@@ -21,7 +22,6 @@ import {
 import { CampaignEvents } from '../campaign-events';
 import { CampaignsRepository } from '../campaigns.repository';
 import { windowOpensAt } from './calling-window';
-import { OrganizationStepReadsRepository } from './organization-step-reads.repository';
 import { CallerIdPool, DAILY_NUMBER_CAP } from './caller-id-pool';
 import { NumberHealthService } from '../../number-health/number-health.service';
 import { inTransaction, Tx } from '../../../infra/database/tx';
@@ -69,7 +69,7 @@ export class AdvanceCampaignCommand {
     private readonly createCall: CreateCallCommand,
     private readonly billing: CallBilling,
     private readonly doNotCall: DoNotCallService,
-    private readonly organization: OrganizationStepReadsRepository,
+    private readonly limits: OrganizationLimitsRepository,
     private readonly destinations: DestinationPolicyService,
     private readonly numberHealth: NumberHealthService,
   ) {}
@@ -153,9 +153,13 @@ export class AdvanceCampaignCommand {
   }
 
   /** `inProgress`: the campaign's entries in progress when the step began (only a step moves an entry). */
-  private async dial(m: Tx, campaign: Campaign, callerIds: CallerIdPool | null, inProgress: number): Promise<string[]> {
-    const reads = await this.organization.read(m, campaign.organizationId, campaign.fromNumbers ?? [campaign.callFrom]);
-    const { maxConcurrentCalls } = reads.limits;
+  private async dial(
+    m: Tx,
+    campaign: Campaign,
+    callerIds: CallerIdPool | null,
+    inProgress: number,
+  ): Promise<string[]> {
+    const { maxConcurrentCalls } = await this.limits.find(campaign.organizationId, m);
     let slots = Math.min(campaign.maxConcurrent ?? maxConcurrentCalls, maxConcurrentCalls) - inProgress;
     if (campaign.callsPerMinute) {
       slots = Math.min(slots, campaign.callsPerMinute - (await this.attempts.startedSince(m, campaign.id, 60)));
@@ -164,8 +168,9 @@ export class AdvanceCampaignCommand {
     // More than the slots: some candidates may be postponed (window, daily cap) or skipped (destination rules,
     // do-not-call).
     const candidates = await this.entries.due(m, campaign.id, slots * 4);
-    const notAllowed = this.destinations.refusalMessagesUnder(
-      reads.destinationRules,
+    const notAllowed = await this.destinations.refusalMessages(
+      m,
+      campaign.organizationId,
       candidates.map((e) => e.to),
     );
     const listed = await this.doNotCall.listedAmong(
@@ -184,7 +189,7 @@ export class AdvanceCampaignCommand {
     const callIds: string[] = [];
     // The step's calls, attempts and entry moves are written together after the loop: a step holds the campaign's
     // row lock, and a few statements per step instead of several per call are what lets it refill a full cap fast.
-    const calls = this.createCall.dialerCallsIn(m, campaign.organizationId, campaign, reads);
+    const calls = this.createCall.dialerCallsIn(m, campaign.organizationId, campaign);
     const dialled: DialledEntry[] = [];
     for (const entry of candidates) {
       const refusal = notAllowed.get(entry.to);
