@@ -14,5 +14,14 @@ WHERE organization_id = $1 AND "to" = ANY($2) AND at > now() - interval '24 hour
 -- CampaignAttemptsRepository.forEntries
 SELECT entry_id, call_id, ended_reason, at FROM campaign_attempts WHERE entry_id = ANY($1) ORDER BY attempt;
 
+-- CampaignAttemptsRepository.insertMany
+INSERT INTO campaign_attempts (id, entry_id, campaign_id, organization_id, "to", attempt, call_id, at)
+SELECT a.id, a.entry_id, $2::uuid, $3::uuid, a."to", a.attempt, a.call_id, now()
+  FROM jsonb_to_recordset($1::jsonb) AS a(id uuid, entry_id uuid, "to" text, attempt int, call_id uuid);
+
+-- CampaignAttemptsRepository.recordEnded
+UPDATE campaign_attempts a SET ended_reason = x.reason
+FROM jsonb_to_recordset($1::jsonb) AS x(call_id uuid, reason text) WHERE a.call_id = x.call_id;
+
 -- CampaignAttemptsRepository.startedSince
 SELECT count(*)::int AS n FROM campaign_attempts WHERE campaign_id = $1 AND at > now() - make_interval(secs => $2);

@@ -5,34 +5,17 @@
 -- INITIAL_STATUS = 'pending'
 
 -- CampaignEntriesRepository.applyOutcomes
-WITH o AS (
-  SELECT * FROM jsonb_to_recordset($1::jsonb)
-    AS o(id uuid, call_id uuid, status text, skip_reason text, skip_detail text, next_attempt_at timestamptz,
-         blocked boolean, ended_reason text)
-), attempts AS (
-  UPDATE campaign_attempts a SET ended_reason = o.ended_reason FROM o WHERE a.call_id = o.call_id
-)
 UPDATE campaign_entries e
-   SET status = o.status, skip_reason = o.skip_reason, skip_detail = o.skip_detail, next_attempt_at = o.next_attempt_at,
-       blocked_attempts = e.blocked_attempts + CASE WHEN o.blocked THEN 1 ELSE 0 END,
-       last_ended_reason = o.ended_reason, current_call_id = NULL, updated_at = now()
-  FROM o
- WHERE e.id = o.id AND ${entryStatusIn(ENTRY_MOVES.applyOutcome.from, 'e.status')};
+  SET status = o.status, skip_reason = o.skip_reason, skip_detail = o.skip_detail, next_attempt_at = o.next_attempt_at,
+      blocked_attempts = e.blocked_attempts + CASE WHEN o.blocked THEN 1 ELSE 0 END,
+      last_ended_reason = o.ended_reason, current_call_id = NULL, updated_at = now()
+ FROM jsonb_to_recordset($1::jsonb)
+   AS o(id uuid, status text, skip_reason text, skip_detail text, next_attempt_at timestamptz, blocked boolean, ended_reason text)
+WHERE e.id = o.id AND ${entryStatusIn(ENTRY_MOVES.applyOutcome.from, 'e.status')};
 
 -- CampaignEntriesRepository.countByCaseVersion
 SELECT case_version AS "caseVersion", count(*)::int AS entries
 FROM campaign_entries WHERE campaign_id = $1 GROUP BY case_version;
-
--- CampaignEntriesRepository.dial
-WITH d AS (
-  SELECT * FROM jsonb_to_recordset($1::jsonb) AS d(id uuid, entry_id uuid, "to" text, attempt int, call_id uuid)
-), attempts AS (
-  INSERT INTO campaign_attempts (id, entry_id, campaign_id, organization_id, "to", attempt, call_id, at)
-  SELECT d.id, d.entry_id, $2::uuid, $3::uuid, d."to", d.attempt, d.call_id, now() FROM d
-)
-UPDATE campaign_entries e SET status = $4, attempts = e.attempts + 1, current_call_id = d.call_id, updated_at = now()
-  FROM d
- WHERE e.id = d.entry_id AND ${entryStatusIn(ENTRY_MOVES.dial.from, 'e.status')};
 
 -- CampaignEntriesRepository.due
 SELECT * FROM campaign_entries
@@ -50,6 +33,11 @@ INSERT INTO campaign_entries (id, campaign_id, organization_id, "to", contact_id
 SELECT e.id, $1, $2, e."to", e.contact_id, e.variable_values, e.time_zone, e.case_version, $4, now()
   FROM jsonb_to_recordset($3::jsonb)
     AS e(id uuid, "to" text, contact_id uuid, variable_values jsonb, time_zone text, case_version int);
+
+-- CampaignEntriesRepository.markDialled
+UPDATE campaign_entries e SET status = $2, attempts = e.attempts + 1, current_call_id = d.call_id, updated_at = now()
+ FROM jsonb_to_recordset($1::jsonb) AS d(entry_id uuid, call_id uuid)
+WHERE e.id = d.entry_id AND ${entryStatusIn(ENTRY_MOVES.dial.from, 'e.status')};
 
 -- CampaignEntriesRepository.pageQuery
 -- typeorm:

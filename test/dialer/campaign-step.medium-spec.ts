@@ -51,25 +51,6 @@ describe('campaign step (PostgreSQL)', () => {
     return { id, entryIds };
   }
 
-  /** The step's dial of `entryIds` (attempt `attempt` of each), each to a new call; the calls' ids. */
-  async function dial(campaignId: string, entryIds: readonly string[], attempt = 1): Promise<string[]> {
-    const dialled = entryIds.map((entryId) => ({ entryId, callId: randomUUID(), to: '+15550001000', attempt }));
-    await entries.dial(dataSource.manager, { id: campaignId, organizationId: org }, dialled);
-    return dialled.map((d) => d.callId);
-  }
-
-  /** The outcome of a finished call on its entry. */
-  const outcome = (id: string, callId: string, status: 'done' | 'pending', endedReason: string) => ({
-    id,
-    callId,
-    status,
-    skipReason: null,
-    skipDetail: null,
-    nextAttemptAt: new Date(),
-    blocked: false,
-    endedReason,
-  });
-
   /**
    * Runs `first` in a transaction and, while it is still open, `second` in another; returns both results.
    * `second` must not wait on `first`'s locks (a skip-locked read): a statement that waits times the test out.
@@ -130,12 +111,21 @@ describe('campaign step (PostgreSQL)', () => {
   });
 
   it('an outcome lands once, on an entry still in progress', async () => {
-    const { id, entryIds } = await campaignWith(1);
+    const { entryIds } = await campaignWith(1);
     const [entryId] = entryIds;
-    const [callId] = await dial(id, [entryId]);
-    await entries.applyOutcomes(dataSource.manager, [outcome(entryId, callId, 'done', 'customer-ended-call')]);
+    await entries.markDialled(dataSource.manager, [{ entryId, callId: randomUUID() }]);
+    const outcome = (status: 'done' | 'pending', endedReason: string) => ({
+      id: entryId,
+      status,
+      skipReason: null,
+      skipDetail: null,
+      nextAttemptAt: new Date(),
+      blocked: false,
+      endedReason,
+    });
+    await entries.applyOutcomes(dataSource.manager, [outcome('done', 'customer-ended-call')]);
     // A second step that read the same finished call (or a redelivered outcome) changes nothing.
-    await entries.applyOutcomes(dataSource.manager, [outcome(entryId, callId, 'pending', 'customer-busy')]);
+    await entries.applyOutcomes(dataSource.manager, [outcome('pending', 'customer-busy')]);
     const [row] = await dataSource.query(
       'SELECT status, last_ended_reason, attempts FROM campaign_entries WHERE id = $1',
       [entryId],
@@ -143,94 +133,34 @@ describe('campaign step (PostgreSQL)', () => {
     expect(row).toEqual({ status: 'done', last_ended_reason: 'customer-ended-call', attempts: 1 });
   });
 
-  it("a dial records each entry's attempt with its call and moves the entry to it, in one statement", async () => {
-    const { id, entryIds } = await campaignWith(2);
-    const callIds = await dial(id, entryIds);
-    const attempts = await dataSource.query(
-      `SELECT entry_id, campaign_id, organization_id, attempt, call_id, ended_reason FROM campaign_attempts
-        WHERE campaign_id = $1 ORDER BY attempt, call_id`,
-      [id],
-    );
-    expect(attempts).toEqual(
-      entryIds
-        .map((entryId, i) => ({
-          entry_id: entryId,
-          campaign_id: id,
-          organization_id: org,
-          attempt: 1,
-          call_id: callIds[i],
-          ended_reason: null,
-        }))
-        .sort((a, b) => a.call_id.localeCompare(b.call_id)),
-    );
-    const moved = await dataSource.query(
-      'SELECT id, status, attempts, current_call_id FROM campaign_entries WHERE campaign_id = $1 ORDER BY id',
-      [id],
-    );
-    expect(moved).toEqual(
-      entryIds
-        .map((entryId, i) => ({ id: entryId, status: 'in_progress', attempts: 1, current_call_id: callIds[i] }))
-        .sort((a, b) => a.id.localeCompare(b.id)),
-    );
-  });
-
-  it('a second dial of the same attempt fails and writes nothing: an attempt is recorded once', async () => {
-    const { id, entryIds } = await campaignWith(2);
-    const [first] = await dial(id, [entryIds[0]]);
-    // The same attempt of the first entry beside the second entry's first: the statement fails as a whole.
-    await expect(dial(id, entryIds)).rejects.toThrow('ux_campaign_attempts_entry_attempt');
-    const rows = await dataSource.query(
-      `SELECT e.id, e.status, e.current_call_id, (SELECT count(*)::int FROM campaign_attempts a WHERE a.entry_id = e.id) AS n
-         FROM campaign_entries e WHERE e.campaign_id = $1`,
-      [id],
-    );
-    expect(rows).toEqual(
-      expect.arrayContaining([
-        { id: entryIds[0], status: 'in_progress', current_call_id: first, n: 1 },
-        { id: entryIds[1], status: 'pending', current_call_id: null, n: 0 },
-      ]),
-    );
-  });
-
-  it("an outcome gives its call's attempt the call's ended reason, with the entry's outcome", async () => {
-    const { id, entryIds } = await campaignWith(2);
-    const callIds = await dial(id, entryIds);
-    await entries.applyOutcomes(dataSource.manager, [outcome(entryIds[0], callIds[0], 'pending', 'customer-busy')]);
-    const attempts = await dataSource.query(
-      'SELECT call_id, ended_reason FROM campaign_attempts WHERE campaign_id = $1',
-      [id],
-    );
-    expect(attempts).toEqual(
-      expect.arrayContaining([
-        { call_id: callIds[0], ended_reason: 'customer-busy' },
-        { call_id: callIds[1], ended_reason: null },
-      ]),
-    );
-    const [entry] = await dataSource.query('SELECT status, last_ended_reason FROM campaign_entries WHERE id = $1', [
-      entryIds[0],
-    ]);
-    expect(entry).toEqual({ status: 'pending', last_ended_reason: 'customer-busy' });
-  });
-
   it("a campaign's progress: an open entry while one is pending or in progress, and the ones in progress counted", async () => {
     const { id, entryIds } = await campaignWith(3);
     expect(await entries.progress(dataSource.manager, id)).toEqual({ open: true, inProgress: 0 });
-    const callIds = await dial(id, entryIds.slice(0, 2));
+    await entries.markDialled(dataSource.manager, [
+      { entryId: entryIds[0], callId: randomUUID() },
+      { entryId: entryIds[1], callId: randomUUID() },
+    ]);
     await entries.skip(dataSource.manager, [{ id: entryIds[2], reason: 'DO_NOT_CALL', detail: 'on the list' }]);
     expect(await entries.progress(dataSource.manager, id)).toEqual({ open: true, inProgress: 2 });
-    await entries.applyOutcomes(dataSource.manager, [
-      outcome(entryIds[0], callIds[0], 'done', 'customer-ended-call'),
-      outcome(entryIds[1], callIds[1], 'done', 'customer-ended-call'),
-    ]);
+    const done = (entryId: string) => ({
+      id: entryId,
+      status: 'done' as const,
+      skipReason: null,
+      skipDetail: null,
+      nextAttemptAt: new Date(),
+      blocked: false,
+      endedReason: 'customer-ended-call',
+    });
+    await entries.applyOutcomes(dataSource.manager, [done(entryIds[0]), done(entryIds[1])]);
     expect(await entries.progress(dataSource.manager, id)).toEqual({ open: false, inProgress: 0 });
   });
 
   it('only a pending entry is dialled or skipped: one in progress stays as it is', async () => {
-    const { id, entryIds } = await campaignWith(1);
+    const { entryIds } = await campaignWith(1);
     const [entryId] = entryIds;
-    await dial(id, [entryId]);
-    // A second dial of an entry already in progress (a repeated step) moves nothing either.
-    await dial(id, [entryId], 2);
+    await entries.markDialled(dataSource.manager, [{ entryId, callId: randomUUID() }]);
+    // A second dial of an entry already in progress (a repeated step) changes nothing either.
+    await entries.markDialled(dataSource.manager, [{ entryId, callId: randomUUID() }]);
     await entries.skip(dataSource.manager, [{ id: entryId, reason: 'DO_NOT_CALL', detail: 'on the list' }]);
     const [row] = await dataSource.query('SELECT status, attempts, skip_reason FROM campaign_entries WHERE id = $1', [
       entryId,

@@ -1,10 +1,42 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { uuidv7 } from '../../common/ids/uuid-v7';
 import { CampaignAttempt } from './campaign-attempt.entity';
+import type { DialledEntry } from './campaign-entries.repository';
 
 /** The SQL of `campaign_attempts`. */
 @Injectable()
 export class CampaignAttemptsRepository {
+  /** A step's attempts, in one statement; fails on a second insert of the same (entry, attempt): the once-per-attempt guarantee. */
+  async insertMany(
+    m: EntityManager,
+    campaign: { id: string; organizationId: string },
+    dialled: readonly DialledEntry[],
+  ): Promise<void> {
+    if (!dialled.length) return;
+    await m.query(
+      `INSERT INTO campaign_attempts (id, entry_id, campaign_id, organization_id, "to", attempt, call_id, at)
+       SELECT a.id, a.entry_id, $2::uuid, $3::uuid, a."to", a.attempt, a.call_id, now()
+         FROM jsonb_to_recordset($1::jsonb) AS a(id uuid, entry_id uuid, "to" text, attempt int, call_id uuid)`,
+      [
+        JSON.stringify(
+          dialled.map((d) => ({ id: uuidv7(), entry_id: d.entryId, to: d.to, attempt: d.attempt, call_id: d.callId })),
+        ),
+        campaign.id,
+        campaign.organizationId,
+      ],
+    );
+  }
+
+  async recordEnded(m: EntityManager, ended: ReadonlyArray<{ callId: string; endedReason: string }>): Promise<void> {
+    if (!ended.length) return;
+    await m.query(
+      `UPDATE campaign_attempts a SET ended_reason = x.reason
+         FROM jsonb_to_recordset($1::jsonb) AS x(call_id uuid, reason text) WHERE a.call_id = x.call_id`,
+      [JSON.stringify(ended.map((e) => ({ call_id: e.callId, reason: e.endedReason })))],
+    );
+  }
+
   async startedSince(m: EntityManager, campaignId: string, seconds: number): Promise<number> {
     const [row]: Array<{ n: number }> = await m.query(
       `SELECT count(*)::int AS n FROM campaign_attempts WHERE campaign_id = $1 AND at > now() - make_interval(secs => $2)`,

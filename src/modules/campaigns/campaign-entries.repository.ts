@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { uuidv7 } from '../../common/ids/uuid-v7';
 import { queryEntities } from '../../infra/database/entity-rows';
 import { CampaignEntry, EntryStatus } from './campaign-entry.entity';
 import { ENTRY_MOVES, EntryOutcomeStatus, OPEN_ENTRY_STATUSES, entryStatusIn } from './campaign-entry-transitions';
@@ -23,8 +22,6 @@ export interface FinishedEntry {
 
 export interface EntryOutcome {
   id: string;
-  /** The finished call: its attempt gets the call's ended reason. */
-  callId: string;
   status: EntryOutcomeStatus;
   skipReason: string | null;
   skipDetail: string | null;
@@ -53,8 +50,7 @@ const INITIAL_STATUS: EntryStatus = 'pending';
 
 /**
  * The SQL of `campaign_entries`. Every status move is one statement named after a move of the transition table
- * (ENTRY_MOVES), conditional on the statuses it moves from. A dial and an outcome write their attempts'
- * `campaign_attempts` rows in the same statement as the entries they move.
+ * (ENTRY_MOVES), conditional on the statuses it moves from.
  */
 @Injectable()
 export class CampaignEntriesRepository {
@@ -118,31 +114,20 @@ export class CampaignEntriesRepository {
     }));
   }
 
-  /**
-   * The entries' outcomes, and their finished calls' ended reasons on their attempts, in one statement: the step is
-   * the campaign's one serial stage, and a round trip less is time back for every slot (`npm run bench campaign`).
-   */
   async applyOutcomes(m: EntityManager, outcomes: readonly EntryOutcome[]): Promise<void> {
     if (!outcomes.length) return;
     await m.query(
-      `WITH o AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb)
-           AS o(id uuid, call_id uuid, status text, skip_reason text, skip_detail text, next_attempt_at timestamptz,
-                blocked boolean, ended_reason text)
-       ), attempts AS (
-         UPDATE campaign_attempts a SET ended_reason = o.ended_reason FROM o WHERE a.call_id = o.call_id
-       )
-       UPDATE campaign_entries e
+      `UPDATE campaign_entries e
           SET status = o.status, skip_reason = o.skip_reason, skip_detail = o.skip_detail, next_attempt_at = o.next_attempt_at,
               blocked_attempts = e.blocked_attempts + CASE WHEN o.blocked THEN 1 ELSE 0 END,
               last_ended_reason = o.ended_reason, current_call_id = NULL, updated_at = now()
-         FROM o
+         FROM jsonb_to_recordset($1::jsonb)
+           AS o(id uuid, status text, skip_reason text, skip_detail text, next_attempt_at timestamptz, blocked boolean, ended_reason text)
         WHERE e.id = o.id AND ${entryStatusIn(ENTRY_MOVES.applyOutcome.from, 'e.status')}`,
       [
         JSON.stringify(
           outcomes.map((o) => ({
             id: o.id,
-            call_id: o.callId,
             status: o.status,
             skip_reason: o.skipReason,
             skip_detail: o.skipDetail,
@@ -201,35 +186,13 @@ export class CampaignEntriesRepository {
     );
   }
 
-  /**
-   * A step's dialled entries: each attempt recorded and its entry moved to its call, in one statement (a round trip
-   * less in the campaign's serial stage). Fails, writing nothing, on a second insert of the same (entry, attempt):
-   * the once-per-attempt guarantee.
-   */
-  async dial(
-    m: EntityManager,
-    campaign: { id: string; organizationId: string },
-    dialled: readonly DialledEntry[],
-  ): Promise<void> {
+  async markDialled(m: EntityManager, dialled: ReadonlyArray<Pick<DialledEntry, 'entryId' | 'callId'>>): Promise<void> {
     if (!dialled.length) return;
     await m.query(
-      `WITH d AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS d(id uuid, entry_id uuid, "to" text, attempt int, call_id uuid)
-       ), attempts AS (
-         INSERT INTO campaign_attempts (id, entry_id, campaign_id, organization_id, "to", attempt, call_id, at)
-         SELECT d.id, d.entry_id, $2::uuid, $3::uuid, d."to", d.attempt, d.call_id, now() FROM d
-       )
-       UPDATE campaign_entries e SET status = $4, attempts = e.attempts + 1, current_call_id = d.call_id, updated_at = now()
-         FROM d
+      `UPDATE campaign_entries e SET status = $2, attempts = e.attempts + 1, current_call_id = d.call_id, updated_at = now()
+         FROM jsonb_to_recordset($1::jsonb) AS d(entry_id uuid, call_id uuid)
         WHERE e.id = d.entry_id AND ${entryStatusIn(ENTRY_MOVES.dial.from, 'e.status')}`,
-      [
-        JSON.stringify(
-          dialled.map((d) => ({ id: uuidv7(), entry_id: d.entryId, to: d.to, attempt: d.attempt, call_id: d.callId })),
-        ),
-        campaign.id,
-        campaign.organizationId,
-        ENTRY_MOVES.dial.to[0],
-      ],
+      [JSON.stringify(dialled.map((d) => ({ entry_id: d.entryId, call_id: d.callId }))), ENTRY_MOVES.dial.to[0]],
     );
   }
 

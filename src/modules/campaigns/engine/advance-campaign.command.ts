@@ -129,11 +129,11 @@ export class AdvanceCampaignCommand {
   /** Each finished attempt earns a retry (after the delay; the window is applied when it falls due) or ends the entry. */
   private async recordFinished(m: Tx, campaign: Campaign, finished: FinishedEntry[]): Promise<void> {
     if (!finished.length) return;
+    await this.attempts.recordEnded(m, finished);
     const retry = campaign.retry;
     const outcomes = finished.map((f): EntryOutcome => {
       const base = {
         id: f.id,
-        callId: f.callId,
         endedReason: f.endedReason,
         skipReason: null,
         skipDetail: null,
@@ -223,7 +223,8 @@ export class AdvanceCampaignCommand {
       } else skipped.push({ id: entry.id, ...callId });
     }
     await calls.insert();
-    await this.entries.dial(m, campaign, dialled);
+    await this.attempts.insertMany(m, campaign, dialled);
+    await this.entries.markDialled(m, dialled);
     await this.entries.skip(m, skipped);
     await this.entries.postpone(m, postponed);
     return callIds;

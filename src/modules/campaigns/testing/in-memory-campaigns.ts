@@ -168,9 +168,6 @@ export class InMemoryCampaigns {
               currentCallId: null,
             });
           }
-          for (const o of outcomes) {
-            for (const a of this.attempts) if (a.callId === o.callId) a.endedReason = o.endedReason;
-          }
           return Promise.resolve();
         },
         progress: (_m, campaignId) => {
@@ -205,24 +202,11 @@ export class InMemoryCampaigns {
           }
           return Promise.resolve();
         },
-        dial: (_m, campaign, dialled) => {
-          for (const d of dialled) {
-            // The unique (entry, attempt) pair of the table.
-            if (this.attempts.some((x) => x.entryId === d.entryId && x.attempt === d.attempt)) {
-              throw new Error(`attempt ${d.attempt} of entry ${d.entryId} already recorded`);
-            }
-          }
-          for (const d of dialled) {
-            this.attempts.push({
-              ...d,
-              campaignId: campaign.id,
-              organizationId: campaign.organizationId,
-              at: new Date(),
-              endedReason: null,
-            });
-            const e = this.entry(d.entryId);
+        markDialled: (_m, dialled) => {
+          for (const { entryId, callId } of dialled) {
+            const e = this.entry(entryId);
             if (inStatus(e, ENTRY_MOVES.dial.from)) {
-              Object.assign(e, { status: ENTRY_MOVES.dial.to[0], attempts: e.attempts + 1, currentCallId: d.callId });
+              Object.assign(e, { status: ENTRY_MOVES.dial.to[0], attempts: e.attempts + 1, currentCallId: callId });
             }
           }
           return Promise.resolve();
@@ -235,6 +219,28 @@ export class InMemoryCampaigns {
   attemptsRepository(): CampaignAttemptsRepository {
     return fakeOf<CampaignAttemptsRepository>(
       {
+        insertMany: (_m, campaign, dialled) => {
+          for (const d of dialled) {
+            // The unique (entry, attempt) pair of the table.
+            if (this.attempts.some((x) => x.entryId === d.entryId && x.attempt === d.attempt)) {
+              throw new Error(`attempt ${d.attempt} of entry ${d.entryId} already recorded`);
+            }
+            this.attempts.push({
+              ...d,
+              campaignId: campaign.id,
+              organizationId: campaign.organizationId,
+              at: new Date(),
+              endedReason: null,
+            });
+          }
+          return Promise.resolve();
+        },
+        recordEnded: (_m, ended) => {
+          for (const x of ended) {
+            for (const a of this.attempts) if (a.callId === x.callId) a.endedReason = x.endedReason;
+          }
+          return Promise.resolve();
+        },
         startedSince: (_m, campaignId, seconds) =>
           Promise.resolve(
             this.attempts.filter((a) => a.campaignId === campaignId && a.at.getTime() > Date.now() - seconds * 1000)
