@@ -1,4 +1,4 @@
-import type { EntityManager, QueryRunner } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 
 declare const OPEN_TRANSACTION: unique symbol;
 
@@ -14,28 +14,31 @@ export type Tx = EntityManager & { readonly [OPEN_TRANSACTION]: true };
 /** Anything that opens a transaction: a DataSource, or a Tx (a nested call opens a savepoint). */
 interface Transactional {
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T>;
-  readonly queryRunner?: QueryRunner;
 }
 
-/** What runs once the outermost transaction of a connection has committed, by its query runner. */
-const committed = new WeakMap<QueryRunner, Set<() => void>>();
+/**
+ * The managers of the outermost transactions `inTransaction` has open, each with what is to run once it has
+ * committed (a nested transaction runs on its outer one's manager, so its requests land there too).
+ */
+const open = new WeakMap<object, Set<() => void>>();
 
 /** Runs `work` in a transaction of `on` (committed when it resolves, rolled back when it throws). */
 export async function inTransaction<T>(on: Transactional, work: (tx: Tx) => Promise<T>): Promise<T> {
-  // A savepoint inside an open transaction: what it asks to run after commit waits for the outermost commit.
-  if (on.queryRunner?.isTransactionActive) return on.transaction((manager) => work(manager as Tx));
-  let runner: QueryRunner | undefined;
-  let after: Set<() => void> | undefined;
+  if (open.has(on)) return on.transaction((manager) => work(manager as Tx));
+  let manager: EntityManager | undefined;
+  let committed = false;
   try {
-    const result = await on.transaction((manager) => {
-      runner = manager.queryRunner;
-      return work(manager as Tx);
+    const result = await on.transaction((m) => {
+      manager = m;
+      open.set(m, new Set());
+      return work(m as Tx);
     });
-    after = committed.get(runner!);
+    committed = true;
     return result;
   } finally {
-    if (runner) committed.delete(runner);
-    if (after) for (const fn of after) fn();
+    const after = manager && open.get(manager);
+    if (manager) open.delete(manager);
+    if (committed && after) for (const fn of after) fn();
   }
 }
 
@@ -46,9 +49,7 @@ export async function inTransaction<T>(on: Transactional, work: (tx: Tx) => Prom
  * back inside a transaction that commits does not cancel it, so `fn` must be harmless then.
  */
 export function afterCommit(manager: EntityManager, fn: () => void): void {
-  const runner = manager.queryRunner;
-  if (!runner?.isTransactionActive) return fn();
-  const after = committed.get(runner);
+  const after = open.get(manager);
   if (after) after.add(fn);
-  else committed.set(runner, new Set([fn]));
+  else fn();
 }
