@@ -59,9 +59,9 @@ export class WebhookDeliveryService {
    */
   private readonly http: OutboundHttpClient;
   /**
-   * The attempts' reads (endpoint, event, log), grouped: those that come while one read runs go in the next. Under the mixed workload one read per
-   * attempt, waiting for a pool connection and for a loaded PostgreSQL, was the longest step an attempt took while
-   * holding its organization's unit (BENCHMARKS.md).
+   * The attempts' reads (endpoint, event, log), grouped: those that come while one read runs go in the next. Under
+   * the mixed workload one read per attempt, waiting for a pool connection and for a loaded PostgreSQL, was the
+   * longest step an attempt took while holding its organization's unit (BENCHMARKS.md).
    */
   private readonly reads = new KeyedBatcher<AttemptKey, AttemptRows>(
     (_, keys) => this.attempts.read(keys),
