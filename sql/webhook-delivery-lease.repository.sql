@@ -5,12 +5,13 @@
 SELECT job_id, running FROM webhook_delivery_claim_batch($1, $2, $3, $4);
 
 -- WebhookDeliveryLeaseRepository.handBack
-WITH done AS (DELETE FROM webhook_delivery_leases WHERE job_id = ANY ($1)),
-     freed AS (SELECT endpoint_id, count(*)::int AS slots FROM unnest($2::uuid[]) AS f(endpoint_id) GROUP BY 1),
+WITH logged AS (${LOG_INSERT}),
+     done AS (DELETE FROM webhook_delivery_leases WHERE job_id = ANY ($13)),
+     freed AS (SELECT endpoint_id, count(*)::int AS slots FROM unnest($14::uuid[]) AS f(endpoint_id) GROUP BY 1),
      next AS (
        SELECT w.job_id FROM freed f CROSS JOIN LATERAL (
          SELECT job_id FROM webhook_delivery_leases
-          WHERE endpoint_id = f.endpoint_id AND NOT running AND job_id <> ALL ($1)
+          WHERE endpoint_id = f.endpoint_id AND NOT running AND job_id <> ALL ($13)
           ORDER BY since LIMIT f.slots FOR UPDATE SKIP LOCKED) w)
 DELETE FROM webhook_delivery_leases l USING next WHERE l.job_id = next.job_id
 RETURNING l.job_id AS "jobId", l.endpoint_id AS "endpointId", l.since;
@@ -23,6 +24,10 @@ WHERE endpoint_id = $1 AND running AND expires_at > now();
 DELETE FROM webhook_delivery_leases
 WHERE (running AND expires_at < now() - make_interval(hours => $1))
    OR (NOT running AND since < now() - make_interval(hours => $1));
+
+-- WebhookDeliveryLeaseRepository.releaseMany
+-- typeorm:
+--   this.log.insert(logged)
 
 -- WebhookDeliveryLeaseRepository.requeue
 INSERT INTO webhook_delivery_leases (job_id, endpoint_id, running, since) VALUES ($1, $2, false, $3)

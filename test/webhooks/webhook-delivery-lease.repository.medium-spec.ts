@@ -3,6 +3,11 @@ import { DataSource } from 'typeorm';
 import { uuidv7 } from '../../src/common/ids/uuid-v7';
 import { WebhookDeliveryLease } from '../../src/modules/webhooks/delivery/webhook-delivery-lease.entity';
 import { WebhookDeliveryLeaseRepository } from '../../src/modules/webhooks/delivery/webhook-delivery-lease.repository';
+import {
+  LoggedAttempt,
+  WebhookDeliveryLogRepository,
+} from '../../src/modules/webhooks/delivery/webhook-delivery-log.repository';
+import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.entity';
 import { WebhookEndpoint } from '../../src/modules/webhooks/webhook-endpoint.entity';
 import { openTestDataSource } from '../support/test-data-source';
 import { waitUntil } from '../support/wait-until';
@@ -20,8 +25,11 @@ describe('WebhookDeliveryLeaseRepository (PostgreSQL)', () => {
   let leases: WebhookDeliveryLeaseRepository;
 
   beforeAll(async () => {
-    ({ dataSource, close } = await openTestDataSource([WebhookEndpoint, WebhookDeliveryLease]));
-    leases = new WebhookDeliveryLeaseRepository(dataSource);
+    ({ dataSource, close } = await openTestDataSource([WebhookEndpoint, WebhookDeliveryLease, WebhookDelivery]));
+    leases = new WebhookDeliveryLeaseRepository(
+      dataSource,
+      new WebhookDeliveryLogRepository(dataSource.getRepository(WebhookDelivery)),
+    );
   });
   afterAll(() => close());
 
@@ -96,6 +104,44 @@ describe('WebhookDeliveryLeaseRepository (PostgreSQL)', () => {
     expect(await running(id)).toBe(0);
     expect((await leases.next(id))?.jobId).toBe('new');
     expect(await leases.next(id)).toBeNull();
+  });
+
+  /** The log line of an attempt sent to `endpointId`. */
+  const sent = (endpointId: string): LoggedAttempt => ({
+    id: uuidv7(),
+    organizationId: randomUUID(),
+    endpointId,
+    eventId: randomUUID(),
+    eventType: 'call.ended',
+    webhookId: randomUUID(),
+    attempt: 1,
+    success: true,
+    statusCode: 200,
+    durationMs: 3,
+    responseExcerpt: 'ok',
+    error: null,
+  });
+  const loggedOf = async (endpointIds: string[]) =>
+    (
+      await dataSource.query(`SELECT endpoint_id FROM webhook_deliveries WHERE endpoint_id = ANY ($1)`, [endpointIds])
+    ).map((r: { endpoint_id: string }) => r.endpoint_id);
+
+  it('a release logs the attempts that held the slots in the same statement', async () => {
+    const [a, b] = [await endpoint(), await endpoint()];
+    await leases.claimMany([...of(a, ['la-0']), ...of(b, ['lb-0', 'lb-1'])], 2, LEASE_MS);
+    await leases.releaseMany([...of(a, ['la-0']), ...of(b, ['lb-0', 'lb-1'])], [sent(a), sent(b)]);
+    expect([await running(a), await running(b)]).toEqual([0, 0]);
+    expect((await loggedOf([a, b])).sort()).toEqual([a, b].sort());
+  });
+
+  it("an endpoint deleted while its attempt was in flight: the slots are freed and the others' attempts logged", async () => {
+    const [kept, gone] = [await endpoint(), await endpoint()];
+    await leases.claimMany([...of(kept, ['lk-0']), ...of(gone, ['lg-0'])], 2, LEASE_MS);
+    // Deleting the endpoint takes its lease with it; its log line has nothing to refer to.
+    await dataSource.manager.delete(WebhookEndpoint, { id: gone });
+    await leases.releaseMany([...of(kept, ['lk-0']), ...of(gone, ['lg-0'])], [sent(kept), sent(gone)]);
+    expect(await running(kept)).toBe(0);
+    expect(await loggedOf([kept, gone])).toEqual([kept]);
   });
 
   it('every claim of a deleted endpoint is gone', async () => {

@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isForeignKeyViolation } from '../../../infra/database/pg-errors';
+import {
+  LOG_INSERT,
+  LoggedAttempt,
+  WebhookDeliveryLogRepository,
+  logParameters,
+} from './webhook-delivery-log.repository';
 
 /** `gone`: the endpoint was deleted since the attempt read it. */
 export type ClaimResult = 'running' | 'waiting' | 'gone';
@@ -24,7 +30,10 @@ export interface WaitingAttempt extends SlotOf {
  */
 @Injectable()
 export class WebhookDeliveryLeaseRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly log: WebhookDeliveryLogRepository,
+  ) {}
 
   /**
    * Takes a slot for each of the attempts, of any endpoints, in their order per endpoint, or records the ones past
@@ -63,33 +72,42 @@ export class WebhookDeliveryLeaseRepository {
   }
 
   /**
-   * Frees the slots of `attempts` (of any endpoints) and hands back as many of each endpoint's longest-waiting
-   * attempts as it freed there (their rows removed: each claims again when it runs), oldest first.
+   * Frees the slots of `attempts` (of any endpoints), logs `logged` (the attempts that held them and were sent) in
+   * the same statement, and hands back as many of each endpoint's longest-waiting attempts as it freed there (their
+   * rows removed: each claims again when it runs), oldest first.
    */
-  async releaseMany(attempts: SlotOf[]): Promise<WaitingAttempt[]> {
-    return this.handBack(
-      attempts.map((a) => a.jobId),
-      attempts.map((a) => a.endpointId),
-    );
+  async releaseMany(attempts: SlotOf[], logged: LoggedAttempt[] = []): Promise<WaitingAttempt[]> {
+    const jobIds = attempts.map((a) => a.jobId);
+    const freed = attempts.map((a) => a.endpointId);
+    return this.handBack(jobIds, freed, logged).catch(async (error: unknown) => {
+      if (!logged.length || !isForeignKeyViolation(error)) throw error;
+      // An endpoint deleted while an attempt was in flight (nothing to log it against): the slots freed alone, and
+      // the log takes the rows one by one, skipping that one.
+      const next = await this.handBack(jobIds, freed, []);
+      await this.log.insert(logged);
+      return next;
+    });
   }
 
   /**
-   * Deletes the leases `jobIds` and hands back, for each entry of `freed` (an endpoint id per slot freed), that
-   * endpoint's next waiting attempt, oldest first.
+   * Deletes the leases `jobIds`, logs `logged`, and hands back, for each entry of `freed` (an endpoint id per slot
+   * freed), that endpoint's next waiting attempt, oldest first.
    */
-  private async handBack(jobIds: string[], freed: string[]): Promise<WaitingAttempt[]> {
-    // A DELETE comes back from the driver as [rows, count] (reading it as rows woke nobody).
+  private async handBack(jobIds: string[], freed: string[], logged: LoggedAttempt[]): Promise<WaitingAttempt[]> {
+    // A DELETE comes back from the driver as [rows, count] (reading it as rows woke nobody). The log's INSERT
+    // takes $1-$12; with no rows it inserts nothing.
     const [rows]: [Array<WaitingAttempt>, number] = await this.dataSource.query(
-      `WITH done AS (DELETE FROM webhook_delivery_leases WHERE job_id = ANY ($1)),
-            freed AS (SELECT endpoint_id, count(*)::int AS slots FROM unnest($2::uuid[]) AS f(endpoint_id) GROUP BY 1),
+      `WITH logged AS (${LOG_INSERT}),
+            done AS (DELETE FROM webhook_delivery_leases WHERE job_id = ANY ($13)),
+            freed AS (SELECT endpoint_id, count(*)::int AS slots FROM unnest($14::uuid[]) AS f(endpoint_id) GROUP BY 1),
             next AS (
               SELECT w.job_id FROM freed f CROSS JOIN LATERAL (
                 SELECT job_id FROM webhook_delivery_leases
-                 WHERE endpoint_id = f.endpoint_id AND NOT running AND job_id <> ALL ($1)
+                 WHERE endpoint_id = f.endpoint_id AND NOT running AND job_id <> ALL ($13)
                  ORDER BY since LIMIT f.slots FOR UPDATE SKIP LOCKED) w)
        DELETE FROM webhook_delivery_leases l USING next WHERE l.job_id = next.job_id
        RETURNING l.job_id AS "jobId", l.endpoint_id AS "endpointId", l.since`,
-      [jobIds, freed],
+      [...logParameters(logged), jobIds, freed],
     );
     return rows.sort((a, b) => a.since.getTime() - b.since.getTime());
   }
@@ -120,7 +138,7 @@ export class WebhookDeliveryLeaseRepository {
 
   /** Hands back the next waiting attempt of the endpoint without freeing anything (its previous wake-up was lost). */
   async next(endpointId: string): Promise<WaitingAttempt | null> {
-    const [next] = await this.handBack([], [endpointId]);
+    const [next] = await this.handBack([], [endpointId], []);
     return next ?? null;
   }
 

@@ -8,6 +8,36 @@ import { WebhookDelivery } from '../webhook-delivery.entity';
 /** One attempt as the log keeps it (its time is the row's default). */
 export type LoggedAttempt = Omit<WebhookDelivery, 'endpoint' | 'createdAt'>;
 
+/**
+ * Logs attempts in one INSERT of arrays, the rows' columns as $1-$12 (logParameters): no entity mapping (TypeORM's
+ * insert was most of the Node CPU the log cost per attempt). The slots' release runs it too, in the statement that
+ * frees the attempts' slots (WebhookDeliveryLeaseRepository.releaseMany).
+ */
+export const LOG_INSERT = `
+  INSERT INTO webhook_deliveries (id, organization_id, endpoint_id, event_id, event_type, webhook_id, attempt,
+                                  success, status_code, duration_ms, response_excerpt, error)
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::uuid[], $7::int[],
+                       $8::boolean[], $9::int[], $10::int[], $11::text[], $12::text[])`;
+
+/** LOG_INSERT's parameters for `rows`. */
+export function logParameters(rows: LoggedAttempt[]): unknown[][] {
+  const column = <K extends keyof LoggedAttempt>(key: K) => rows.map((r) => r[key]);
+  return [
+    column('id'),
+    column('organizationId'),
+    column('endpointId'),
+    column('eventId'),
+    column('eventType'),
+    column('webhookId'),
+    column('attempt'),
+    column('success'),
+    column('statusCode'),
+    column('durationMs'),
+    column('responseExcerpt'),
+    column('error'),
+  ];
+}
+
 /** A delivery whose next attempt is overdue, as the sweep finds it. */
 export interface OverdueDelivery {
   event_id: string;
@@ -28,9 +58,9 @@ export class WebhookDeliveryLogRepository {
   constructor(@InjectRepository(WebhookDelivery) private readonly log: Repository<WebhookDelivery>) {}
 
   /**
-   * Logs attempts in one INSERT of arrays (no entity mapping: TypeORM's insert was most of the Node CPU the log
-   * cost per attempt). When one row's endpoint was deleted while its request was in flight (nothing to log the
-   * attempt against), the batch fails on its foreign key and the rows go one by one, skipping that row.
+   * Logs attempts in one statement (LOG_INSERT). When one row's endpoint was deleted while its request was in
+   * flight (nothing to log the attempt against), the batch fails on its foreign key and the rows go one by one,
+   * skipping that row.
    */
   async insert(rows: LoggedAttempt[]): Promise<void> {
     const skipGone = (err: unknown) => {
@@ -43,27 +73,7 @@ export class WebhookDeliveryLogRepository {
   }
 
   private async insertRows(rows: LoggedAttempt[]): Promise<void> {
-    const column = <K extends keyof LoggedAttempt>(key: K) => rows.map((r) => r[key]);
-    await this.log.query(
-      `INSERT INTO webhook_deliveries (id, organization_id, endpoint_id, event_id, event_type, webhook_id, attempt,
-                                       success, status_code, duration_ms, response_excerpt, error)
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::uuid[], $7::int[],
-                            $8::boolean[], $9::int[], $10::int[], $11::text[], $12::text[])`,
-      [
-        column('id'),
-        column('organizationId'),
-        column('endpointId'),
-        column('eventId'),
-        column('eventType'),
-        column('webhookId'),
-        column('attempt'),
-        column('success'),
-        column('statusCode'),
-        column('durationMs'),
-        column('responseExcerpt'),
-        column('error'),
-      ],
-    );
+    await this.log.query(LOG_INSERT, logParameters(rows));
   }
 
   /**

@@ -5,6 +5,7 @@ import { JobQueue } from '../../../infra/queue/job-queue';
 import { fakeOf } from '../../../infra/testing/fake-of';
 import { WebhookDeliveryJobData, deliveryJobId } from './webhook-delivery-job-data';
 import { ClaimResult, WaitingAttempt, WebhookDeliveryLeaseRepository } from './webhook-delivery-lease.repository';
+import type { LoggedAttempt } from './webhook-delivery-log.repository';
 import { WebhookDeliverySlots } from './webhook-delivery-slots';
 
 const TIMEOUT_MS = 10_000;
@@ -19,6 +20,8 @@ class InMemoryLeases {
   readonly running = new Set<string>();
   readonly waiting: WaitingAttempt[] = [];
   readonly requeued: string[] = [];
+  /** The attempts' log lines the releases carried, by log id. */
+  readonly logged: string[] = [];
   gone = false;
   private clock = 0;
 
@@ -39,13 +42,15 @@ class InMemoryLeases {
         });
         return Promise.resolve(results);
       },
-      releaseMany: (attempts) =>
-        Promise.resolve(
+      releaseMany: (attempts, logged = []) => {
+        this.logged.push(...logged.map((l) => l.id));
+        return Promise.resolve(
           this.release(
             attempts.map((a) => a.jobId),
             attempts.length,
           ),
-        ),
+        );
+      },
       next: () => Promise.resolve(this.release([], 1)[0] ?? null),
       requeue: (waiter) => {
         this.requeued.push(waiter.jobId);
@@ -171,6 +176,14 @@ describe('WebhookDeliverySlots', () => {
       await release!();
       await release!();
       expect(leases.running.size).toBe(0);
+    });
+
+    it("gives the slot back with the attempt's log line, in one release", async () => {
+      const s = slots({ organization: 5, endpoint: 1 });
+      const release = await s.claimEndpoint(attempt('e1'));
+      await release!({ id: 'log-1' } as LoggedAttempt);
+      expect(leases.running.size).toBe(0);
+      expect(leases.logged).toEqual(['log-1']);
     });
 
     it('is nothing to claim when the endpoint is gone', async () => {

@@ -7,6 +7,7 @@ import { DeferJob } from '../../../infra/queue/defer-job';
 import { JobQueue } from '../../../infra/queue/job-queue';
 import { JobName } from '../../../infra/queue/queue-names';
 import { ATTEMPTS_IN_FLIGHT, WebhookDeliveryJobData, deliveryJobId } from './webhook-delivery-job-data';
+import type { LoggedAttempt } from './webhook-delivery-log.repository';
 import {
   ClaimResult,
   SlotOf,
@@ -19,7 +20,14 @@ const LEASE_MARGIN_MS = 15_000;
 /** Waiters whose wake-up cannot be delivered (gone, or not parked yet) tried before giving up for this release. */
 const WAKE_TRIES = 3;
 
-export type ReleaseSlot = () => Promise<void>;
+/** Gives the slot back; `logged`, the attempt's log line, written in the same statement. */
+export type ReleaseSlot = (logged?: LoggedAttempt) => Promise<void>;
+
+/** A slot given back, with the log line of the attempt that held it (none when it was not sent). */
+interface Released {
+  slot: SlotOf;
+  logged?: LoggedAttempt;
+}
 
 /**
  * Fair shares of delivery capacity. An attempt runs only with both of:
@@ -38,7 +46,8 @@ export class WebhookDeliverySlots {
   /**
    * The claims, and the releases, that come while one call runs go together in the next, whatever their endpoints
    * (one round trip per batch, each endpoint's lock taken once in it): a burst spread over many endpoints has about
-   * one attempt per endpoint in flight, so batches per endpoint were a round trip per attempt (BENCHMARKS.md).
+   * one attempt per endpoint in flight, so batches per endpoint were a round trip per attempt (BENCHMARKS.md). A
+   * release carries its attempt's log line: one statement frees the slots and logs the attempts that held them.
    */
   private readonly claims = new KeyedBatcher<SlotOf, ClaimResult>(
     (_, attempts) =>
@@ -49,8 +58,8 @@ export class WebhookDeliverySlots {
       ),
     ATTEMPTS_IN_FLIGHT,
   );
-  private readonly releases = new KeyedBatcher<SlotOf, void>(
-    (_, attempts) => this.releaseAndWake(attempts),
+  private readonly releases = new KeyedBatcher<Released, void>(
+    (_, released) => this.releaseAndWake(released),
     ATTEMPTS_IN_FLIGHT,
   );
 
@@ -92,7 +101,8 @@ export class WebhookDeliverySlots {
 
   /**
    * Takes one of the endpoint's slots, across all workers, or throws DeferJob. Null when the endpoint is gone.
-   * The returned function gives the slot back and wakes the endpoint's longest waiter.
+   * The returned function gives the slot back (logging the attempt, when given its log line) and wakes the
+   * endpoint's longest waiter.
    */
   async claimEndpoint(job: WebhookDeliveryJobData): Promise<ReleaseSlot | null> {
     const slot = { jobId: deliveryJobId(job.eventId, job.endpointId, job.attempt), endpointId: job.endpointId };
@@ -108,20 +118,23 @@ export class WebhookDeliverySlots {
       );
     }
     let released = false;
-    return async () => {
+    return async (logged) => {
       if (released) return;
       released = true;
-      await this.releases.submit('', slot);
+      await this.releases.submit('', { slot, logged });
     };
   }
 
   /**
-   * Frees the slots of `attempts` and wakes as many of each endpoint's longest waiters. The slots are free once
-   * their rows are gone: the wake-ups (queue round trips) are not waited for, so they hold neither the attempts nor
-   * their organizations' units.
+   * Frees the slots of `released`, logs their attempts, and wakes as many of each endpoint's longest waiters. The
+   * slots are free once their rows are gone: the wake-ups (queue round trips) are not waited for, so they hold
+   * neither the attempts nor their organizations' units.
    */
-  private async releaseAndWake(attempts: SlotOf[]): Promise<void[]> {
-    const next = await this.leases.releaseMany(attempts);
+  private async releaseAndWake(released: Released[]): Promise<void[]> {
+    const next = await this.leases.releaseMany(
+      released.map((r) => r.slot),
+      released.flatMap((r) => (r.logged ? [r.logged] : [])),
+    );
     for (const waiter of next) {
       this.wakeEndpoint(waiter).catch((err: unknown) => {
         // The waiter still wakes on its own delay.
@@ -131,7 +144,7 @@ export class WebhookDeliverySlots {
         );
       });
     }
-    return attempts.map(() => undefined);
+    return released.map(() => undefined);
   }
 
   /**

@@ -18,7 +18,7 @@ import {
 } from './webhook-delivery-job-data';
 import { EndpointForSend, WebhookEndpointsRepository } from '../webhook-endpoints.repository';
 import { LoggedAttempt, WebhookDeliveryLogRepository } from './webhook-delivery-log.repository';
-import { WebhookDeliverySlots } from './webhook-delivery-slots';
+import { ReleaseSlot, WebhookDeliverySlots } from './webhook-delivery-slots';
 import { EventBodies } from '../../outbox/event-bodies';
 import type { EventPayloads } from '../../outbox/event-payloads';
 import type { RecordedEventRow } from '../../outbox/outbox-events.repository';
@@ -40,6 +40,8 @@ interface SentAttempt {
   endpoint: EndpointForSend;
   id: string;
   result: OutboundResult;
+  /** Gives the endpoint's slot back, with the attempt's log line. */
+  release: ReleaseSlot;
 }
 
 /**
@@ -57,14 +59,9 @@ export class WebhookDeliveryService {
    */
   private readonly http: OutboundHttpClient;
   /**
-   * The delivery log's writes, grouped: while one INSERT runs, the attempts that finish meanwhile wait and go in
-   * the next (measured: one statement per attempt was a sixth of the round trips of a delivery).
-   */
-  private readonly log = new KeyedBatcher<LoggedAttempt, void>((_, rows) => this.insertLog(rows), 200);
-  /**
-   * The attempts' reads (endpoint, event, log), grouped the same way: under the mixed workload one read per
-   * attempt, waiting for a pool connection and for a loaded PostgreSQL, was the longest step an attempt took while
-   * holding its organization's unit (BENCHMARKS.md).
+   * The attempts' reads (endpoint, event, log), grouped: those that come while one read runs go in the next. Under
+   * the mixed workload one read per attempt, waiting for a pool connection and for a loaded PostgreSQL, was the
+   * longest step an attempt took while holding its organization's unit (BENCHMARKS.md).
    */
   private readonly reads = new KeyedBatcher<AttemptKey, AttemptRows>(
     (_, keys) => this.attempts.read(keys),
@@ -109,8 +106,8 @@ export class WebhookDeliveryService {
       this.metrics.webhookDelivery('cancelled');
       return;
     }
-    const { endpoint, id, result } = sent;
-    await this.record(job, id, result);
+    const { endpoint, id, result, release } = sent;
+    await this.record(job, id, result, release);
 
     if (!result.error) {
       this.metrics.webhookDelivery('delivered');
@@ -135,7 +132,8 @@ export class WebhookDeliveryService {
   /**
    * Sends the attempt under its endpoint's slot; null when the delivery is cancelled, or when `unlessLogged` and
    * the delivery log already holds this attempt or a later one. `releaseOrganization` is called as soon as the
-   * HTTP exchange ends.
+   * HTTP exchange ends; the slot is given back by the caller with the attempt's log line (one statement for both),
+   * or here when the exchange throws.
    */
   private async attempt(
     job: WebhookDeliveryJobData,
@@ -176,12 +174,16 @@ export class WebhookDeliveryService {
       return null;
     }
     const event = rendered.value;
+    let result: OutboundResult;
     try {
-      return { endpoint, id, result: await this.send(endpoint, job, event, id) };
-    } finally {
+      result = await this.send(endpoint, job, event, id);
+    } catch (error) {
       releaseOrganization();
       await release();
+      throw error;
     }
+    releaseOrganization();
+    return { endpoint, id, result, release };
   }
 
   /**
@@ -241,8 +243,17 @@ export class WebhookDeliveryService {
     });
   }
 
-  private async record(job: WebhookDeliveryJobData, id: string, result: OutboundResult): Promise<void> {
-    await this.log.submit('', {
+  /**
+   * Logs the attempt: with its slot's release when it held one (the log's INSERT in the release's statement, a
+   * round trip fewer per batch of attempts, BENCHMARKS.md), else alone (the test ping).
+   */
+  private async record(
+    job: WebhookDeliveryJobData,
+    id: string,
+    result: OutboundResult,
+    release?: ReleaseSlot,
+  ): Promise<void> {
+    const logged: LoggedAttempt = {
       id: uuidv7(),
       organizationId: job.organizationId,
       endpointId: job.endpointId,
@@ -255,18 +266,14 @@ export class WebhookDeliveryService {
       durationMs: result.durationMs,
       responseExcerpt: result.body,
       error: result.error,
-    });
+    };
+    await (release ? release(logged) : this.logRows.insert([logged]));
     if (result.error) {
       this.logger.debug(
         { endpointId: job.endpointId, webhookId: id, attempt: job.attempt, error: result.error },
         'Webhook attempt failed',
       );
     }
-  }
-
-  private async insertLog(rows: LoggedAttempt[]): Promise<void[]> {
-    await this.logRows.insert(rows);
-    return rows.map(() => undefined);
   }
 
   /** One atomic increment decides the 10th failure, however many workers finish deliveries at once. */
