@@ -119,7 +119,7 @@ export class AnswerMessageCommand {
       await this.moves.handOffByAgent(world, conversation.id, reason);
       return;
     }
-    // The platform may say more than one message holds: cut to the spec's text bound.
+    // The platform may say more than one message holds: cut to the reply's bound (docs/contracts/bounds.md).
     const text =
       answer.text.length > MESSAGE_TEXT_MAX_LENGTH
         ? `${answer.text.slice(0, MESSAGE_TEXT_MAX_LENGTH - 1)}…`
