@@ -31,7 +31,8 @@ import { TEST_REDIS_URL, createTestDatabase } from '../test/support/databases';
 import { createOrg } from '../test/support/factory';
 import { queueBytes } from '../test/support/queue-bytes';
 import { CpuMeter, CpuSplit, memoryOf } from './cpu-meter';
-import { loadavg, startOurServer } from './server-process';
+import { deliveryOutcomes } from './delivery-outcomes';
+import { freePort, loadavg, startOurServer } from './server-process';
 import { inTransaction } from '../src/infra/database/tx';
 
 const ORGS = 10;
@@ -136,10 +137,11 @@ async function main(): Promise<void> {
   const redis = new IORedis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
   const deliveriesQueue = new Queue(QueueName.WebhookDeliveries, { connection: redis, prefix: queuePrefix });
   const meter = new CpuMeter(database.url);
+  const metricsPort = await freePort();
   try {
     const ours = await startOurServer(
       database.url,
-      { QUEUE_PREFIX: queuePrefix, WEBHOOK_ALLOW_INSECURE: 'true' },
+      { QUEUE_PREFIX: queuePrefix, WEBHOOK_ALLOW_INSECURE: 'true', METRICS_PORT: String(metricsPort) },
       CPU_PROFILE_DIR,
     );
     server = ours.server;
@@ -207,6 +209,8 @@ async function main(): Promise<void> {
       deliveriesPerSecondOnceFlowing: Math.round((expected / firstToLastMs) * 1000),
       latencyUnderBurstMs: { p50: percentile(burstLatencies, 50), p99: percentile(burstLatencies, 99) },
       ...(await burstCost(expected)),
+      // Attempts parked for a share or a slot during the burst (the server delivered nothing before it).
+      deferralsPerDelivery: (await deliveryOutcomes(`http://127.0.0.1:${metricsPort}/metrics`)).deferralsPerDelivery,
     };
 
     // Phase 2: steady streams, latency of first attempts. Events are paced against the clock (a late timer does
