@@ -13,8 +13,6 @@ import { inTransaction } from '../../infra/database/tx';
 
 const BATCH = 500;
 const POLL_MS = 1000;
-/** The least time between the end of a drain and the start of the next while commits keep notifying. */
-const DRAIN_SPACING_MS = 10;
 
 /**
  * Moves committed outbox rows onto the domain-events queue (worker role). Rows are claimed with
@@ -82,21 +80,14 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
       this.again = true;
       return;
     }
-    this.again = false;
     // Every event's way to its webhooks starts here, one transaction at a time: it goes to the head of the pool's
     // line (first-in-line.ts), so a relay never waits behind the requests whose events it carries.
     this.draining = firstInLine(() => this.drain()).finally(() => {
-      if (!this.again) {
-        this.draining = undefined;
-        return;
-      }
-      // Rows committed while this drain ran go in the next one, DRAIN_SPACING_MS after it: a burst's commits each
-      // notify, and drained at once they went three or four at a time (281 drains for 1,000 events, each three
-      // statements and a queue call, BENCHMARKS.md). A relay that was idle drains at once.
-      setTimeout(() => {
-        this.draining = undefined;
+      this.draining = undefined;
+      if (this.again) {
+        this.again = false;
         this.kick();
-      }, DRAIN_SPACING_MS);
+      }
     });
   }
 
