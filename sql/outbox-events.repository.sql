@@ -10,6 +10,10 @@ WHERE processed_at IS NULL AND relayed_at < now() - make_interval(secs => $1)
   AND occurred_at > now() - make_interval(secs => $2)
 ORDER BY relayed_at LIMIT $3 FOR UPDATE SKIP LOCKED;
 
+-- OutboxEventsRepository.claimUnrelayed
+SELECT ${OUTBOX_JOB_COLUMNS} FROM outbox_events
+WHERE relayed_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED;
+
 -- OutboxEventsRepository.findMany
 SELECT event_id, organization_id, livemode, type, data, occurred_at, processed_at FROM outbox_events
 WHERE event_id = ANY($1::uuid[]);
@@ -42,13 +46,6 @@ UPDATE outbox_events SET relayed_at = now() WHERE id = ANY($1::bigint[]);
 
 -- OutboxEventsRepository.pruneRelayedBefore
 DELETE FROM outbox_events WHERE relayed_at < now() - make_interval(days => $1);
-
--- OutboxEventsRepository.relayOldest
-WITH relayed AS (
-  UPDATE outbox_events SET relayed_at = now()
-   WHERE id IN (SELECT id FROM outbox_events WHERE relayed_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-   RETURNING ${OUTBOX_JOB_COLUMNS})
-SELECT * FROM relayed ORDER BY id;
 
 -- OutboxEventsRepository.typesOf
 SELECT event_id, type FROM outbox_events WHERE event_id = ANY($1::uuid[]) AND ${worldSql(undefined, 2)};

@@ -101,19 +101,11 @@ export class OutboxEventsRepository {
     );
   }
 
-  /**
-   * Marks the oldest unrelayed rows relayed and returns them, oldest first: references only, never the payload.
-   * They stay locked until the transaction ends (other relays skip them), and a rollback leaves them unrelayed, so
-   * the caller enqueues them before it commits. One round trip where a claim and then a mark were two: a burst's
-   * relay drains often, a few events each time (BENCHMARKS.md).
-   */
-  async relayOldest(tx: Tx, limit: number): Promise<OutboxJobRow[]> {
+  /** The oldest unrelayed rows, locked for this relay (others skip them): references only, never the payload. */
+  claimUnrelayed(tx: Tx, limit: number): Promise<OutboxJobRow[]> {
     return tx.query(
-      `WITH relayed AS (
-         UPDATE outbox_events SET relayed_at = now()
-          WHERE id IN (SELECT id FROM outbox_events WHERE relayed_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-          RETURNING ${OUTBOX_JOB_COLUMNS})
-       SELECT * FROM relayed ORDER BY id`,
+      `SELECT ${OUTBOX_JOB_COLUMNS} FROM outbox_events
+        WHERE relayed_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [limit],
     );
   }

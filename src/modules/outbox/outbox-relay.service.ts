@@ -106,11 +106,14 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
   async relayBatch(afterEnqueue?: () => void): Promise<number> {
     return inTransaction(this.dataSource, async (tx) => {
       // Never the payload: a batch is 500 small references whatever the events hold, so its size is bounded too.
-      // Marked relayed as they are claimed: the mark only counts once the jobs are in the queue and this commits.
-      const rows = await this.events.relayOldest(tx, BATCH);
+      const rows = await this.events.claimUnrelayed(tx, BATCH);
       if (!rows.length) return 0;
       await this.jobs.addBulk(JobName.DomainEvent, rows.map(domainEventJob));
       afterEnqueue?.();
+      await this.events.markRelayed(
+        tx,
+        rows.map((r) => r.id),
+      );
       return rows.length;
     });
   }
