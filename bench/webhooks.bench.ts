@@ -1,7 +1,8 @@
 /**
  * Webhook delivery benchmark: deliveries per second to a local receiver, event-to-first-attempt latency, and what
  * each delivery costs in CPU (the server process and its PostgreSQL backends) and in PostgreSQL transactions, and
- * (for the burst) how often an attempt was deferred for a share or a slot. Run: `npm run bench webhooks` (targets: >= 2,000 deliveries/s in the burst, p99 <= 250 ms at 500/s).
+ * (for the burst) how often an attempt was deferred for a share or a slot. Run: `npm run bench webhooks` (targets:
+ * >= 2,000 deliveries/s in the burst, p99 <= 250 ms at 500/s).
  *
  * Boots the real app (src/main.ts, api + worker + scheduler in one process of its own, Redis queues) on a fresh
  * database, with 10 organizations x 5 endpoints subscribed to `contact.created`, all pointing at one keep-alive
