@@ -24,6 +24,7 @@ import { callingOrg } from '../test/calls/call-fixtures';
 import { createTestDatabase } from '../test/support/databases';
 import globalSetup from '../test/support/global-setup';
 import { CpuMeter, cpuMsOf, memoryOf } from './cpu-meter';
+import { deliveryOutcomes } from './delivery-outcomes';
 import { seedCalls, seedContacts } from './seed';
 import { freePort, loadavg, startOurServer, startOurWorker } from './server-process';
 
@@ -172,17 +173,12 @@ function routes(key: string, from: string): Array<{ name: string; options: Parti
   ];
 }
 
-/**
- * The delivering process's `vc_webhook_deliveries_total` by outcome (`deferred`: waited for a share or a slot),
- * and the deferrals per delivery made.
- */
-async function deliveryOutcomes(metricsUrl: string): Promise<string> {
-  const text = await (await fetch(metricsUrl)).text();
-  const counts = [...text.matchAll(/^vc_webhook_deliveries_total\{outcome="([^"]+)"\} (\S+)$/gm)];
-  if (!counts.length) return 'none counted';
-  const of = (outcome: string) => Number(counts.find(([, o]) => o === outcome)?.[2] ?? 0);
-  const perDelivery = of('deferred') / Math.max(1, of('delivered'));
-  return `${counts.map(([, outcome, n]) => `${outcome} ${n}`).join(', ')} (${perDelivery.toFixed(2)} deferrals per delivery)`;
+/** The delivering process's delivery outcomes, as one line. */
+async function outcomesLine(metricsUrl: string): Promise<string> {
+  const { counts, deferralsPerDelivery } = await deliveryOutcomes(metricsUrl);
+  const entries = Object.entries(counts);
+  if (!entries.length) return 'none counted';
+  return `${entries.map(([outcome, n]) => `${outcome} ${n}`).join(', ')} (${deferralsPerDelivery.toFixed(2)} deferrals per delivery)`;
 }
 
 async function main(): Promise<void> {
@@ -290,7 +286,7 @@ async function main(): Promise<void> {
         `event to first attempt p50 ${percentile(fromEvent, 50)} ms, p99 ${percentile(fromEvent, 99)} ms; ` +
         `fan-out to first attempt p50 ${percentile(fromFanout, 50)} ms, p99 ${percentile(fromFanout, 99)} ms`,
     );
-    console.log(`delivery attempts by outcome: ${await deliveryOutcomes(deliveryMetricsUrl)}`);
+    console.log(`delivery attempts by outcome: ${await outcomesLine(deliveryMetricsUrl)}`);
     if (worker)
       console.log(
         `CPU by process: api,scheduler ${cpuOf[0].toFixed(1)} s, worker ${cpuOf[1].toFixed(1)} s ` +

@@ -1,7 +1,8 @@
 /**
  * Webhook delivery benchmark: deliveries per second to a local receiver, event-to-first-attempt latency, and what
- * each delivery costs in CPU (the server process and its PostgreSQL backends) and in PostgreSQL transactions.
- * Run: `npm run bench webhooks` (targets: >= 2,000 deliveries/s in the burst, p99 <= 250 ms at 500/s).
+ * each delivery costs in CPU (the server process and its PostgreSQL backends) and in PostgreSQL transactions, and
+ * (for the burst) how often an attempt was deferred for a share or a slot. Run: `npm run bench webhooks` (targets:
+ * >= 2,000 deliveries/s in the burst, p99 <= 250 ms at 500/s).
  *
  * Boots the real app (src/main.ts, api + worker + scheduler in one process of its own, Redis queues) on a fresh
  * database, with 10 organizations x 5 endpoints subscribed to `contact.created`, all pointing at one keep-alive
@@ -31,7 +32,8 @@ import { TEST_REDIS_URL, createTestDatabase } from '../test/support/databases';
 import { createOrg } from '../test/support/factory';
 import { queueBytes } from '../test/support/queue-bytes';
 import { CpuMeter, CpuSplit, memoryOf } from './cpu-meter';
-import { loadavg, startOurServer } from './server-process';
+import { deliveryOutcomes } from './delivery-outcomes';
+import { freePort, loadavg, startOurServer } from './server-process';
 import { inTransaction } from '../src/infra/database/tx';
 
 const ORGS = 10;
@@ -136,10 +138,11 @@ async function main(): Promise<void> {
   const redis = new IORedis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
   const deliveriesQueue = new Queue(QueueName.WebhookDeliveries, { connection: redis, prefix: queuePrefix });
   const meter = new CpuMeter(database.url);
+  const metricsPort = await freePort();
   try {
     const ours = await startOurServer(
       database.url,
-      { QUEUE_PREFIX: queuePrefix, WEBHOOK_ALLOW_INSECURE: 'true' },
+      { QUEUE_PREFIX: queuePrefix, WEBHOOK_ALLOW_INSECURE: 'true', METRICS_PORT: String(metricsPort) },
       CPU_PROFILE_DIR,
     );
     server = ours.server;
@@ -207,6 +210,8 @@ async function main(): Promise<void> {
       deliveriesPerSecondOnceFlowing: Math.round((expected / firstToLastMs) * 1000),
       latencyUnderBurstMs: { p50: percentile(burstLatencies, 50), p99: percentile(burstLatencies, 99) },
       ...(await burstCost(expected)),
+      // Attempts parked for a share or a slot during the burst (the server delivered nothing before it).
+      deferralsPerDelivery: (await deliveryOutcomes(`http://127.0.0.1:${metricsPort}/metrics`)).deferralsPerDelivery,
     };
 
     // Phase 2: steady streams, latency of first attempts. Events are paced against the clock (a late timer does
