@@ -15,9 +15,10 @@
  * Run: `npm run bench compare`. Knobs: BENCH_ROUTES (comma-separated, e.g. "POST /contacts"), BENCH_CPU_PROFILE_DIR
  * (our server writes a CPU profile there on exit), BENCH_DURATION, BENCH_CONNECTIONS, BENCH_CALLS, BENCH_CONTACTS,
  * BENCH_ORGS, BENCH_ROLES, BENCH_COMPILED, BENCH_SERVER_NODE_FLAGS, BENCH_SERVER_ENV, BENCH_IDLE_SECONDS (idle
- * seconds before the start-up and after-run memory readings). `npm run bench search-1m` is the 1,000,000 contacts
- * over 100 organizations preset, `create-contact` and `create-call` one write route each (scripts/run-bench.js
- * lists the presets).
+ * seconds before the start-up and after-run memory readings), BENCH_WARMUP (seconds of unmeasured load on each
+ * server before its run, 2: V8 is still compiling their hot paths long after that, BENCHMARKS.md). `npm run bench
+ * search-1m` is the 1,000,000 contacts over 100 organizations preset, `create-contact` and `create-call` one write
+ * route each (scripts/run-bench.js lists the presets).
  */
 import autocannon from 'autocannon';
 import { ChildProcess } from 'node:child_process';
@@ -38,6 +39,7 @@ const ORGS = Number(process.env.BENCH_ORGS ?? 1);
 /** Our server's roles (`api,worker` measures the memory of a process that also relays the writes' events). */
 const OUR_ROLES = process.env.BENCH_ROLES ?? 'api';
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 /** Seconds our server stays idle after the run before its memory is read again (0: not read again). */
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -225,8 +227,8 @@ async function main(): Promise<void> {
     let tag = 200;
     for (const route of ROUTES) {
       // Warm-up of both (JIT, pool connections, plan cache), not measured.
-      await run(ours, key, route, String(tag++), 2, callFrom);
-      await run(baseline, key, route, String(tag++), 2, callFrom);
+      await run(ours, key, route, String(tag++), WARMUP, callFrom);
+      await run(baseline, key, route, String(tag++), WARMUP, callFrom);
       const a = await run(ours, key, route, String(tag++), DURATION, callFrom);
       const b = await run(baseline, key, route, String(tag++), DURATION, callFrom);
       const ratio = a.rps / b.rps;
