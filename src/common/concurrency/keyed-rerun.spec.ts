@@ -23,21 +23,11 @@ function gatedWork() {
 }
 
 describe('KeyedRerun', () => {
-  it('runs once for the asks made together for an idle key', async () => {
-    const g = gatedWork();
-    const reruns = new KeyedRerun(g.work);
-    const together = [reruns.ask('c'), reruns.ask('c'), reruns.ask('c')];
-    await g.settleNext();
-    await Promise.all(together);
-    expect(g.started).toEqual(['c']);
-  });
-
-  it('runs for an idle key, and once more after it for every ask made meanwhile', async () => {
+  it('runs at once for an idle key, and once more after it for every ask made meanwhile', async () => {
     const g = gatedWork();
     const reruns = new KeyedRerun(g.work);
     let firstDone = false;
     const first = reruns.ask('c').then(() => (firstDone = true));
-    await Promise.resolve();
     const meanwhile = [reruns.ask('c'), reruns.ask('c'), reruns.ask('c')];
     expect(g.started).toEqual(['c']);
     await g.settleNext();
@@ -52,13 +42,11 @@ describe('KeyedRerun', () => {
     const g = gatedWork();
     const reruns = new KeyedRerun(g.work);
     const both = [reruns.ask('a'), reruns.ask('b')];
-    await Promise.resolve();
     expect(g.started).toEqual(['a', 'b']);
     await g.settleNext();
     await g.settleNext();
     await Promise.all(both);
     const again = reruns.ask('a');
-    await Promise.resolve();
     expect(g.started).toEqual(['a', 'b', 'a']);
     await g.settleNext();
     await again;
@@ -68,7 +56,6 @@ describe('KeyedRerun', () => {
     const g = gatedWork();
     const reruns = new KeyedRerun(g.work);
     const first = reruns.ask('c');
-    await Promise.resolve();
     const meanwhile = reruns.ask('c');
     await g.failNext(new Error('lock lost'));
     await expect(first).rejects.toThrow('lock lost');
@@ -80,9 +67,7 @@ describe('KeyedRerun', () => {
   it('is idle once every run going or asked for has settled', async () => {
     const g = gatedWork();
     const reruns = new KeyedRerun(g.work);
-    const asks = [reruns.ask('c')];
-    await Promise.resolve();
-    asks.push(reruns.ask('c'));
+    const asks = [reruns.ask('c'), reruns.ask('c')];
     let idle = false;
     const waited = reruns.idle().then(() => (idle = true));
     await g.settleNext();
