@@ -17,10 +17,33 @@ function gatedRun() {
 }
 
 describe('KeyedBatcher', () => {
+  it('runs the items submitted together while their key is idle in one batch', async () => {
+    const g = gatedRun();
+    const batcher = new KeyedBatcher(g.run, 10);
+    const all = [1, 2, 3].map((i) => batcher.submit('org', i));
+    await g.openNext();
+    expect(await Promise.all(all)).toEqual(['org:1', 'org:2', 'org:3']);
+    expect(g.batches).toEqual([{ key: 'org', items: [1, 2, 3] }]);
+  });
+
+  it('gathers the items of callers resumed together (one batch resolving them) in one batch', async () => {
+    const g = gatedRun();
+    const batcher = new KeyedBatcher(g.run, 10);
+    const resumed = [1, 2, 3].map(async (i) => {
+      await Promise.resolve();
+      await Promise.resolve();
+      return batcher.submit('org', i);
+    });
+    await g.openNext();
+    expect(await Promise.all(resumed)).toEqual(['org:1', 'org:2', 'org:3']);
+    expect(g.batches).toEqual([{ key: 'org', items: [1, 2, 3] }]);
+  });
+
   it('runs an item alone when its key is idle, and batches what arrives meanwhile, in order', async () => {
     const g = gatedRun();
     const batcher = new KeyedBatcher(g.run, 10);
     const first = batcher.submit('org', 1);
+    await new Promise((r) => setImmediate(r));
     const rest = [2, 3, 4].map((i) => batcher.submit('org', i));
     await g.openNext();
     await g.openNext();
@@ -48,9 +71,13 @@ describe('KeyedBatcher', () => {
     const g = gatedRun();
     const batcher = new KeyedBatcher(g.run, 2);
     const all = [1, 2, 3, 4, 5, 6].map((i) => batcher.submit('k', i));
-    for (let i = 0; i < 4; i++) await g.openNext();
+    for (let i = 0; i < 3; i++) await g.openNext();
     expect(await Promise.all(all)).toHaveLength(6);
-    expect(g.batches.map((b) => b.items)).toEqual([[1], [2, 3], [4, 5], [6]]);
+    expect(g.batches.map((b) => b.items)).toEqual([
+      [1, 2],
+      [3, 4],
+      [5, 6],
+    ]);
   });
 
   it('rejects every item of a failed batch and goes on with the next', async () => {
@@ -62,6 +89,7 @@ describe('KeyedBatcher', () => {
       return items.map((i) => i * 10);
     }, 10);
     const first = batcher.submit('k', 1);
+    await new Promise((r) => setImmediate(r));
     const failing = [2, 3].map((i) => batcher.submit('k', i));
     await expect(first).resolves.toBe(10);
     for (const p of failing) await expect(p).rejects.toThrow('database unavailable');

@@ -158,14 +158,14 @@ describe('SettleCallCommand', () => {
     ledger.grant(10);
     await dispatched('a', 'b', 'c');
     const command = settleCommand();
-    // The first runs alone; the others, submitted meanwhile, go together in the next batch (b twice: a repeat).
+    // Submitted together, they go in one batch (b twice: a repeat).
     await Promise.all([
       command.execute(outbound('a', 60)),
       command.execute(outbound('b', 60)),
       command.execute(outbound('c', 60)),
       command.execute(outbound('b', 60)),
     ]);
-    expect(db.transactions.map((t) => t.outcome)).toEqual(['committed', 'committed']);
+    expect(db.transactions.map((t) => t.outcome)).toEqual(['committed']);
     expect(ledger.entries.map((e) => e.callId)).toEqual(['a', 'b', 'c']);
     expect(ledger.balance).toEqual({ balanceMins: 7, reservedMins: 0 });
   });
@@ -187,8 +187,8 @@ describe('SettleCallCommand', () => {
       command.execute(outbound('c', 60)),
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
-    // a alone; b and c together (rolled back); then b and c each alone.
-    expect(db.transactions.map((t) => t.outcome)).toEqual(['committed', 'rolled back', 'committed', 'rolled back']);
+    // a, b and c together (rolled back); then each alone.
+    expect(db.transactions.map((t) => t.outcome)).toEqual(['rolled back', 'committed', 'committed', 'rolled back']);
     expect(ledger.entries.map((e) => e.callId)).toEqual(['a', 'b']);
   });
 

@@ -28,6 +28,15 @@ export const VOICE_EVENT_JOB_OPTIONS = {
   removeOnComplete: { age: 60, count: KEPT_COMPLETED_JOBS },
 } as const;
 
+/**
+ * A call's end is what frees its slots (its organization's concurrency, its campaign's cap): when more steps are
+ * due than the voice-events workers take at once, the ends are taken first. A job with a priority waits behind
+ * every job without one, so the other steps carry one and the end-of-call steps none. A step overtaken by its
+ * call's end changes nothing, as with a real platform's late message: statuses and transcripts are written to
+ * live calls only, statuses only forward.
+ */
+const BEHIND_ENDS = { priority: 1 } as const;
+
 /** More than the longest timeline has steps; getCall looks for any of them still pending. */
 const MAX_STEPS = 12;
 const PENDING_STATES = new Set(['waiting', 'delayed', 'active', 'prioritized']);
@@ -120,7 +129,12 @@ export class VoiceSimulatorProvider extends VoiceProvider {
       JobName.PlaySimulatorStep,
       steps.map((step, i) => ({
         data: { ...timing, step: i },
-        opts: { ...VOICE_EVENT_JOB_OPTIONS, jobId: `${providerCallId}-${i}`, delay: step.at },
+        opts: {
+          ...VOICE_EVENT_JOB_OPTIONS,
+          jobId: `${providerCallId}-${i}`,
+          delay: step.at,
+          ...(step.event.kind === 'end-of-call' ? {} : BEHIND_ENDS),
+        },
       })),
     );
   }
