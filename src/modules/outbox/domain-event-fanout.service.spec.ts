@@ -28,8 +28,10 @@ describe('DomainEventFanoutService', () => {
     const processed: string[] = [];
     const fanout = new DomainEventFanoutService(
       fakeOf<OutboxEventsRepository>({
-        findMany: () => Promise.resolve(stored ? [stored] : []),
-        markProcessed: (eventIds: readonly string[]) => Promise.resolve(void processed.push(...eventIds)),
+        markProcessedAndFind: (processedIds: readonly string[], readIds: readonly string[]) => {
+          processed.push(...processedIds);
+          return Promise.resolve(stored && readIds.includes(stored.event_id) ? [stored] : []);
+        },
       }),
     );
     fanout.subscribe({ onDomainEvent: (m) => Promise.resolve(void listened.push(m)) });
