@@ -23,20 +23,10 @@ export interface WaitingAttempt extends SlotOf {
 }
 
 /**
- * The claim of `claimMany` as a part of another statement (the attempts' read, WebhookAttemptsRepository): the
- * attempts of the relation `attempts` (job_id, endpoint_id as text, n their order; one row per job id), with the
- * statement's parameters `limit` and `leaseMs`. Its rows: job_id, running.
- */
-export const claimOf = (attempts: string, limit: string, leaseMs: string): string =>
-  `SELECT job_id, running FROM webhook_delivery_claim_batch(
-     ARRAY(SELECT job_id FROM ${attempts} ORDER BY n), ARRAY(SELECT endpoint_id FROM ${attempts} ORDER BY n),
-     ${limit}, ${leaseMs})`;
-
-/**
  * The only SQL on `webhook_delivery_leases` (with the claim's function, webhook_delivery_claim_batch, in its
- * migration, and `claimOf` that the attempts' read runs): at most `limit` running attempts per endpoint across all
- * workers. A claim runs under a per-endpoint transaction lock (LOCK_SPACES.webhookEndpointSlots in
- * src/infra/database/advisory-locks.ts), so two workers never both take the last slot.
+ * migration): at most `limit` running attempts per endpoint across all workers. A claim runs under a per-endpoint
+ * transaction lock (LOCK_SPACES.webhookEndpointSlots in src/infra/database/advisory-locks.ts), so two workers never both take the
+ * last slot.
  */
 @Injectable()
 export class WebhookDeliveryLeaseRepository {
@@ -55,11 +45,12 @@ export class WebhookDeliveryLeaseRepository {
     // WebhookClaimSlotsAcrossEndpoints). The same attempt twice in a batch (a duplicate job) is claimed once.
     const unique = [...new Map(attempts.map((a) => [a.jobId, a])).values()];
     const running = await this.dataSource
-      .query(
-        `WITH asked AS (SELECT * FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS a(job_id, endpoint_id, n))
-         ${claimOf('asked', '$3', '$4')}`,
-        [unique.map((a) => a.jobId), unique.map((a) => a.endpointId), limit, leaseMs],
-      )
+      .query(`SELECT job_id, running FROM webhook_delivery_claim_batch($1, $2, $3, $4)`, [
+        unique.map((a) => a.jobId),
+        unique.map((a) => a.endpointId),
+        limit,
+        leaseMs,
+      ])
       .then((rows: Array<{ job_id: string; running: boolean }>) => new Map(rows.map((r) => [r.job_id, r.running])))
       .catch(async (error: unknown) => {
         if (!isForeignKeyViolation(error)) throw error;

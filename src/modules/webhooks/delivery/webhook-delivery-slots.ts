@@ -7,7 +7,6 @@ import { DeferJob } from '../../../infra/queue/defer-job';
 import { JobQueue } from '../../../infra/queue/job-queue';
 import { JobName } from '../../../infra/queue/queue-names';
 import { ATTEMPTS_IN_FLIGHT, WebhookDeliveryJobData, deliveryJobId } from './webhook-delivery-job-data';
-import type { ClaimTerms } from './webhook-attempts.repository';
 import type { LoggedAttempt } from './webhook-delivery-log.repository';
 import {
   ClaimResult,
@@ -23,11 +22,6 @@ const WAKE_TRIES = 3;
 
 /** Gives the slot back; `logged`, the attempt's log line, written in the same statement. */
 export type ReleaseSlot = (logged?: LoggedAttempt) => Promise<void>;
-
-/** The attempt's endpoint slot, keyed by its job id. */
-function slotOf(job: WebhookDeliveryJobData): SlotOf {
-  return { jobId: deliveryJobId(job.eventId, job.endpointId, job.attempt), endpointId: job.endpointId };
-}
 
 /** A slot given back, with the log line of the attempt that held it (none when it was not sent). */
 interface Released {
@@ -56,7 +50,12 @@ export class WebhookDeliverySlots {
    * release carries its attempt's log line: one statement frees the slots and logs the attempts that held them.
    */
   private readonly claims = new KeyedBatcher<SlotOf, ClaimResult>(
-    (_, attempts) => this.leases.claimMany(attempts, this.claimTerms().limit, this.claimTerms().leaseMs),
+    (_, attempts) =>
+      this.leases.claimMany(
+        attempts,
+        this.config.webhookEndpointConcurrency,
+        this.config.webhookTimeoutMs + LEASE_MARGIN_MS,
+      ),
     ATTEMPTS_IN_FLIGHT,
   );
   private readonly releases = new KeyedBatcher<Released, void>(
@@ -100,29 +99,14 @@ export class WebhookDeliverySlots {
     };
   }
 
-  /** The endpoint slots' terms, for a claim made in another statement (the attempts' read). */
-  claimTerms(): ClaimTerms {
-    return {
-      limit: this.config.webhookEndpointConcurrency,
-      leaseMs: this.config.webhookTimeoutMs + LEASE_MARGIN_MS,
-    };
-  }
-
   /**
-   * Takes one of the endpoint's slots, across all workers, in a batch with the claims that come meanwhile: `held`
-   * by the claim's answer.
-   */
-  async claimEndpoint(job: WebhookDeliveryJobData): Promise<ReleaseSlot | null> {
-    return this.held(job, await this.claims.submit('', slotOf(job)));
-  }
-
-  /**
-   * The attempt's endpoint slot by its claim's answer, or throws DeferJob when it waits. Null when the endpoint is
-   * gone. The returned function gives the slot back (logging the attempt, when given its log line) and wakes the
+   * Takes one of the endpoint's slots, across all workers, or throws DeferJob. Null when the endpoint is gone.
+   * The returned function gives the slot back (logging the attempt, when given its log line) and wakes the
    * endpoint's longest waiter.
    */
-  held(job: WebhookDeliveryJobData, claim: ClaimResult): ReleaseSlot | null {
-    const slot = slotOf(job);
+  async claimEndpoint(job: WebhookDeliveryJobData): Promise<ReleaseSlot | null> {
+    const slot = { jobId: deliveryJobId(job.eventId, job.endpointId, job.attempt), endpointId: job.endpointId };
+    const claim = await this.claims.submit('', slot);
     if (claim === 'gone') return null;
     if (claim === 'waiting') {
       this.metrics.webhookDelivery('deferred');

@@ -12,7 +12,6 @@ import { OutboundHttpClient, OutboundResult } from '../../../common/outbound-htt
 import {
   ATTEMPTS_IN_FLIGHT,
   WebhookDeliveryJobData,
-  deliveryJobId,
   deliveryJobOptions,
   retryDelay,
   webhookId,
@@ -60,13 +59,12 @@ export class WebhookDeliveryService {
    */
   private readonly http: OutboundHttpClient;
   /**
-   * The attempts' reads (endpoint, event, log), with the endpoint slots of those that are sent, grouped: those that
-   * come while one read runs go in the next. Under the mixed workload one read per attempt, waiting for a pool
-   * connection and for a loaded PostgreSQL, was the longest step an attempt took while holding its organization's
-   * unit (BENCHMARKS.md).
+   * The attempts' reads (endpoint, event, log), grouped: those that come while one read runs go in the next. Under
+   * the mixed workload one read per attempt, waiting for a pool connection and for a loaded PostgreSQL, was the
+   * longest step an attempt took while holding its organization's unit (BENCHMARKS.md).
    */
   private readonly reads = new KeyedBatcher<AttemptKey, AttemptRows>(
-    (_, keys) => this.attempts.read(keys, this.slots.claimTerms()),
+    (_, keys) => this.attempts.read(keys),
     ATTEMPTS_IN_FLIGHT,
   );
   /** An event going to several endpoints at once is rendered once for them (from the same rows, at the same time). */
@@ -143,44 +141,39 @@ export class WebhookDeliveryService {
     releaseOrganization: () => void,
   ): Promise<SentAttempt | null> {
     const id = webhookId(job.eventId, job.endpointId);
-    // The endpoint and the event are read, and the endpoint's slot claimed, in one statement (AttemptsRepository):
-    // only for an attempt that is sent, so a cancelled one never holds a slot. The body is rendered once the slot is
-    // held: it needs the event's row (one more round trip, which before ran beside the claim's).
-    // An attempt deferred for want of a slot has spent that read; the wake-up brings it back when one frees.
+    // The endpoint and the event are read before the endpoint's slot is claimed, and the body rendered while it
+    // is, so the slot is held around the HTTP exchange alone (measured under the mixed workload, BENCHMARKS.md:
+    // the reads and the wake-up of the next waiter were three quarters of the time a slot was held, the POST a
+    // quarter).
+    // An attempt deferred for want of a slot has spent those reads; the wake-up brings it back when one frees.
     // The organization's unit is taken before all this (no I/O for a tenant over its share, and its attempts
     // start in the order they became due) and given back as soon as the exchange ends.
-    const {
-      endpoint,
-      event: row,
-      claim,
-    } = await this.reads.submit('', {
+    const { endpoint, event: row } = await this.reads.submit('', {
       eventId: job.eventId,
       endpointId: job.endpointId,
       organizationId: job.organizationId,
       webhookId: id,
-      jobId: deliveryJobId(job.eventId, job.endpointId, job.attempt),
-      type: job.type,
       attempt: job.attempt,
       unlessLogged,
     });
-    // Deleted, disabled or unsubscribed since the event, or the event pruned: the delivery is cancelled (the read
-    // claims no slot for these: the same conditions are its `sendable`).
+    // Deleted, disabled or unsubscribed since the event, or the event pruned: the delivery is cancelled.
     if (!endpoint || !endpoint.is_active || !endpoint.events.includes(job.type)) return null;
     if (!row || row.logged) return null;
     // The fan-out already matched worlds; a job made any other way never crosses them either.
     if (row.livemode !== endpoint.livemode) return null;
-    // Claimed in the read, or alone when the read could not (an endpoint deleted while its batch ran).
-    const release = claim ? this.slots.held(job, claim) : await this.slots.claimEndpoint(job);
+    // The body is rendered while the slot is claimed (two round trips at once instead of one after the other); a
+    // deferred claim drops the body, and a slot claimed for a body that is not sent is given back at once.
+    const [rendered, claimed] = await Promise.allSettled([this.event(row), this.slots.claimEndpoint(job)]);
+    if (claimed.status === 'rejected') throw claimed.reason;
     // Deleted between the read and the claim: cancelled too.
+    const release = claimed.value;
     if (!release) return null;
-    const event = await this.event(row).catch(async (error: unknown) => {
+    if (rendered.status === 'rejected' || !rendered.value) {
       await release();
-      throw error;
-    });
-    if (!event) {
-      await release();
+      if (rendered.status === 'rejected') throw rendered.reason;
       return null;
     }
+    const event = rendered.value;
     let result: OutboundResult;
     try {
       result = await this.send(endpoint, job, event, id);
