@@ -14,6 +14,10 @@ ORDER BY relayed_at LIMIT $3 FOR UPDATE SKIP LOCKED;
 SELECT ${OUTBOX_JOB_COLUMNS} FROM outbox_events
 WHERE relayed_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED;
 
+-- OutboxEventsRepository.findMany
+SELECT event_id, organization_id, livemode, type, data, occurred_at, processed_at FROM outbox_events
+WHERE event_id = ANY($1::uuid[]);
+
 -- OutboxEventsRepository.insertMany
 WITH inserted AS (
   INSERT INTO outbox_events (event_id, organization_id, livemode, type, data, occurred_at)
@@ -34,11 +38,8 @@ inserted AS (
   RETURNING id)
 SELECT changed.*, (SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM inserted LIMIT 1) AS notified FROM changed;
 
--- OutboxEventsRepository.markProcessedAndFind
-WITH marked AS (
-  UPDATE outbox_events SET processed_at = now() WHERE event_id = ANY($1::uuid[]) AND processed_at IS NULL)
-SELECT event_id, organization_id, livemode, type, data, occurred_at, processed_at FROM outbox_events
- WHERE event_id = ANY($2::uuid[]);
+-- OutboxEventsRepository.markProcessed
+UPDATE outbox_events SET processed_at = now() WHERE event_id = ANY($1::uuid[]) AND processed_at IS NULL;
 
 -- OutboxEventsRepository.markRelayed
 UPDATE outbox_events SET relayed_at = now() WHERE id = ANY($1::bigint[]);

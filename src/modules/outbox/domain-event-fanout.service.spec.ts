@@ -28,10 +28,8 @@ describe('DomainEventFanoutService', () => {
     const processed: string[] = [];
     const fanout = new DomainEventFanoutService(
       fakeOf<OutboxEventsRepository>({
-        markProcessedAndFind: (processedIds: readonly string[], readIds: readonly string[]) => {
-          processed.push(...processedIds);
-          return Promise.resolve(stored && readIds.includes(stored.event_id) ? [stored] : []);
-        },
+        findMany: () => Promise.resolve(stored ? [stored] : []),
+        markProcessed: (eventIds: readonly string[]) => Promise.resolve(void processed.push(...eventIds)),
       }),
     );
     fanout.subscribe({ onDomainEvent: (m) => Promise.resolve(void listened.push(m)) });

@@ -76,18 +76,12 @@ export class OutboxEventsRepository {
     );
   }
 
-  /**
-   * Marks `processedIds` processed (every listener handled them) and reads the events `readIds` with when each was
-   * processed, in one statement: the fan-out's jobs that finish and those that start at the same time share a round
-   * trip. The read sees the rows as they were before this statement's mark; a pruned event is absent.
-   */
-  markProcessedAndFind(processedIds: readonly string[], readIds: readonly string[]): Promise<ProcessedEventRow[]> {
+  /** The events and when every listener had handled each; a pruned one is absent. */
+  findMany(eventIds: readonly string[]): Promise<ProcessedEventRow[]> {
     return this.dataSource.query(
-      `WITH marked AS (
-         UPDATE outbox_events SET processed_at = now() WHERE event_id = ANY($1::uuid[]) AND processed_at IS NULL)
-       SELECT event_id, organization_id, livemode, type, data, occurred_at, processed_at FROM outbox_events
-        WHERE event_id = ANY($2::uuid[])`,
-      [processedIds, readIds],
+      `SELECT event_id, organization_id, livemode, type, data, occurred_at, processed_at FROM outbox_events
+        WHERE event_id = ANY($1::uuid[])`,
+      [eventIds],
     );
   }
 
@@ -96,6 +90,14 @@ export class OutboxEventsRepository {
     return this.dataSource.query(
       `SELECT event_id, type FROM outbox_events WHERE event_id = ANY($1::uuid[]) AND ${worldSql(undefined, 2)}`,
       [eventIds, ...worldParams(world)],
+    );
+  }
+
+  /** Every listener handled the events: one statement on their unique event ids. */
+  async markProcessed(eventIds: readonly string[]): Promise<void> {
+    await this.dataSource.query(
+      'UPDATE outbox_events SET processed_at = now() WHERE event_id = ANY($1::uuid[]) AND processed_at IS NULL',
+      [eventIds],
     );
   }
 
