@@ -13,8 +13,9 @@ const { swcOptions } = require('./test/support/swc-options');
  *
  * Unit specs run in Jest's own runner: a fresh module registry per file, through @swc/jest, without design-time
  * metadata (they construct their classes themselves). Medium and end-to-end files run in jest-light-runner's worker,
- * in child processes (test/support/shared-module-runner.mjs), on Node's own module loader (test/support/typescript-hooks.js): a worker loads the app's ~800 modules
- * and their packages once and shares them with every file it runs, where Jest's registry loaded them again for each
+ * in child processes (test/support/shared-module-runner.mjs), on Node's own module loader
+ * (test/support/typescript-hooks.js): a worker loads the app's ~800 modules and their packages once and shares
+ * them with every file it runs, where Jest's registry loaded them again for each
  * file (1.2-1.5 s of CPU per file, BENCHMARKS.md). What a file changes on shared modules or globals is seen by the
  * next file of its worker: every file boots its own app on its own database and queue prefix and closes it, and
  * keeps no state in modules.

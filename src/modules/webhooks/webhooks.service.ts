@@ -16,7 +16,7 @@ import { inTransaction } from '../../infra/database/tx';
 
 export const MAX_ENDPOINTS_PER_ORG = 5;
 
-/** Spec: more than 5 endpoints in the organization is 422 MAX_ENDPOINTS. */
+/** More than 5 endpoints in the organization is 422 MAX_ENDPOINTS (docs/contracts/conventions.md, "Webhooks"). */
 const ENDPOINT_CAP: OrganizationCap<WebhookEndpoint> = {
   entity: WebhookEndpoint,
   max: MAX_ENDPOINTS_PER_ORG,
@@ -51,7 +51,7 @@ export class WebhooksService implements ReplaySecretSource {
     await assertOutboundUrl(dto.url, this.urlPolicy);
     const secret = newSigningSecret();
     const endpoint = await inTransaction(this.dataSource, async (m) => {
-      // The spec's cap is per organization: test and live endpoints count together.
+      // The cap is per organization: test and live endpoints count together (docs/contracts/conventions.md).
       await assertBelowCap(m, ENDPOINT_CAP, world.organizationId);
       return this.endpoints.insert(m, world, {
         url: dto.url,

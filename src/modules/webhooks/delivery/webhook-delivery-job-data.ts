@@ -97,7 +97,7 @@ export function webhookId(eventId: string, endpointId: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** The spec's retry delays ("about" each value): up to 10 % added at random so retries of a burst spread out. */
+/** The retry delays, "about" each value: up to 10 % added at random (docs/contracts/conventions.md, "Webhooks"). */
 export function retryDelay(delaysMs: readonly number[], retry: number, random = Math.random): number {
   const base = delaysMs[retry - 1];
   return Math.round(base + base * 0.1 * random());
