@@ -2,6 +2,7 @@ import { callingOrg } from '../calls/call-fixtures';
 import { createOrg } from '../support/factory';
 import { HttpClient } from '../support/http';
 import { ADMIN_TOKEN, TestApp, startTestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
 /** The console's backend: the session exchange and the admin reads, over HTTP like the browser. */
 describe('console API', () => {
@@ -93,7 +94,11 @@ describe('console API', () => {
   it('lists keys with their last use, and answers 404 for an unknown organization', async () => {
     const org = await createOrg(t);
     expect((await org.api.get('/api/v1/calls')).status).toBe(200);
-    const keys = await t.admin.get(`/admin/v1/organizations/${org.id}/api-keys`);
+    // The use is stamped off the request path (ApiKeysService.touch): it lands shortly after the response.
+    const keys = await waitUntil("the key's last use stamped", async () => {
+      const res = await t.admin.get(`/admin/v1/organizations/${org.id}/api-keys`);
+      return res.status !== 200 || res.body.data[0].lastUsedAt !== null ? res : undefined;
+    });
     expect(keys.status).toBe(200);
     expect(keys.body.data[0].lastUsedAt).not.toBeNull();
     expect(keys.body.data[0]).not.toHaveProperty('key');
