@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { createAccount, userWrites } from '../messaging/messaging-fixtures';
 import { TestOrg, createOrg } from '../support/factory';
 import type { TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 import { checkPage, consoleInBrowser, expectText } from './browser';
 
 /**
@@ -64,6 +65,11 @@ describe('console in Chromium: the live chat inbox', () => {
     await moves.getByRole('button', { name: 'Close' }).click();
     await expectText(row('Dana Diaz'), 'closed');
     expect(await statusOf(id)).toBe('closed');
+    // The list's row and the thread's buttons are drawn from separate reads: wait for the buttons' own redraw.
+    await waitUntil(
+      'the Close button gone',
+      async () => (await moves.getByRole('button', { name: 'Close' }).count()) === 0,
+    );
     expect(await moves.getByRole('button').allTextContents()).toEqual(['Reopen']);
 
     await page.getByLabel('Status', { exact: true }).selectOption('closed');
