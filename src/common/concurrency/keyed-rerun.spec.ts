@@ -77,35 +77,4 @@ describe('KeyedRerun', () => {
     await Promise.all(asks);
     expect(idle).toBe(true);
   });
-
-  it('runs the given work as the run of an idle key, so asks made meanwhile wait for one more run after it', async () => {
-    const g = gatedWork();
-    const reruns = new KeyedRerun(g.work);
-    let release!: () => void;
-    const own = reruns.runIfIdle('c', () => new Promise<number>((r) => (release = () => r(7))));
-    const meanwhile = reruns.ask('c');
-    expect(g.started).toEqual([]);
-    release();
-    await expect(own).resolves.toBe(7);
-    await new Promise((r) => setImmediate(r));
-    expect(g.started).toEqual(['c']);
-    await g.settleNext();
-    await meanwhile;
-  });
-
-  it('runs nothing for a key whose run is going or asked for', async () => {
-    const g = gatedWork();
-    const reruns = new KeyedRerun(g.work);
-    const going = reruns.ask('c');
-    const work = jest.fn(async () => 1);
-    await expect(reruns.runIfIdle('c', work)).resolves.toBeUndefined();
-    const asked = reruns.ask('c');
-    await g.settleNext();
-    await going;
-    await expect(reruns.runIfIdle('c', work)).resolves.toBeUndefined();
-    await g.settleNext();
-    await asked;
-    expect(work).not.toHaveBeenCalled();
-    await expect(reruns.runIfIdle('c', work)).resolves.toBe(1);
-  });
 });

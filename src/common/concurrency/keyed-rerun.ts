@@ -7,7 +7,7 @@ const ignore = (): void => undefined;
  * asks piling up during a run cost one run more, not one each.
  */
 export class KeyedRerun {
-  private readonly running = new Map<string, Promise<unknown>>();
+  private readonly running = new Map<string, Promise<void>>();
   private readonly queued = new Map<string, Promise<void>>();
 
   constructor(private readonly work: (key: string) => Promise<void>) {}
@@ -26,28 +26,13 @@ export class KeyedRerun {
     return next;
   }
 
-  /**
-   * Runs `work` as the key's run when none is going or asked for, so asks made meanwhile wait for one more run
-   * after it, as after any run; else runs nothing and resolves to undefined (the run going or asked for serves
-   * instead). For work that does the same as a run but answers its caller differently (a tick's step that
-   * reports what it placed and never waits).
-   */
-  async runIfIdle<T>(key: string, work: () => Promise<T>): Promise<T | undefined> {
-    if (this.running.has(key) || this.queued.has(key)) return undefined;
-    return this.track(key, work());
-  }
-
   /** Once every run going or asked for has settled. */
   async idle(): Promise<void> {
     await Promise.allSettled([...this.running.values(), ...this.queued.values()]);
   }
 
   private start(key: string): Promise<void> {
-    return this.track(key, (async () => this.work(key))());
-  }
-
-  private track<T>(key: string, work: Promise<T>): Promise<T> {
-    const run = work.finally(() => {
+    const run: Promise<void> = (async () => this.work(key))().finally(() => {
       if (this.running.get(key) === run) this.running.delete(key);
     });
     this.running.set(key, run);

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { BoundedMap } from '../../../common/cache/bounded-map';
 import { JobQueue } from '../../../infra/queue/job-queue';
 import { OnJob } from '../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../infra/queue/queue-names';
@@ -16,8 +15,6 @@ declare module '../../../infra/queue/job-data' {
 
 /** The window whose freed slots of one organization share a wake-up (the longest a waiting call waits for it). */
 const WAKE_UP_WINDOW_MS = 100;
-/** Organizations whose last queued wake-up a process remembers at most. */
-const KEPT_WAKE_UPS = 1000;
 
 /**
  * Calls over their organization's concurrency cap go back to `new` (or `scheduled`) at dispatch. When a live
@@ -27,9 +24,6 @@ const KEPT_WAKE_UPS = 1000;
  */
 @Injectable()
 export class CallAdmissionQueueJob {
-  /** The window (its close) of the wake-up this process last queued, per organization. */
-  private readonly queued = new BoundedMap<string, number>(KEPT_WAKE_UPS);
-
   constructor(
     private readonly calls: CallsRepository,
     private readonly jobs: JobQueue,
@@ -41,20 +35,16 @@ export class CallAdmissionQueueJob {
    * A slot of the organization freed (a live call ended). The slots an organization frees within one window share
    * one wake-up, which runs once the window has closed, so after every call that freed one had committed: a
    * campaign frees a slot per call (over a hundred a second), and a wake-up each was a queue job and three
-   * statements per call, nearly always for an organization with no call waiting. The window's job id makes every
-   * add after the first a no-op, so a process that has queued the window's wake-up adds nothing more: a round trip
-   * to the queue store per call saved.
+   * statements per call, nearly always for an organization with no call waiting.
    */
   async slotFreed(organizationId: string): Promise<void> {
     const now = Date.now();
     const closes = (Math.floor(now / WAKE_UP_WINDOW_MS) + 1) * WAKE_UP_WINDOW_MS;
-    if (this.queued.get(organizationId) === closes) return;
     await this.jobs.add(
       JobName.AdmitQueuedCalls,
       { organizationId },
       { jobId: `admit-${organizationId}-${closes}`, delay: closes - now, removeOnComplete: true, removeOnFail: 100 },
     );
-    this.queued.set(organizationId, closes);
   }
 
   @OnJob({ name: JobName.AdmitQueuedCalls })

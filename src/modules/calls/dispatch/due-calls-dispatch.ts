@@ -5,14 +5,11 @@ import { CallDispatchQueue } from './call-dispatch-queue';
 import { CallDispatcherJob } from './call-dispatcher.job';
 
 /**
- * Calls due now that this process has just committed (a campaign step's). A worker process dispatches them here at
- * once; the others get their dispatch job, the durable way that any worker runs. The job's way through the queue
- * store to a worker was most of the time from a campaign's step to its calls' dispatch (`npm run bench campaign`),
- * and a call dispatched here needs no job as well: the job only found the call claimed, at a queue job and a claim
- * statement per call. A call started here that never gets claimed (the process died first, or its claim failed)
- * is a due call without a job, which the sweeper enqueues after its grace (CallSweeperJob), as it does for any
- * lost enqueue; once claimed, a call is the dispatch's, and a dispatch that dies leaves a stale claim the sweeper
- * releases, with or without a job.
+ * Calls due now that this process has just committed (a campaign step's): each gets its dispatch job, the durable
+ * way that any worker runs (and the sweeper repairs), and a worker process also dispatches them here at once,
+ * beside their jobs. The claim (`new|scheduled -> lock-processing`, one conditional statement) lets only one of
+ * the two place a call; the other finds it claimed and does nothing. The job's way through the queue store to a
+ * worker was most of the time from a campaign's step to its calls' dispatch (`npm run bench campaign`).
  * At most as many run here at once as the dispatch queue's workers (IN_PROCESS_LIMIT): past that, a call waits for
  * its job, so a large step cannot open more dispatches in a process than the queue would.
  */
@@ -30,12 +27,13 @@ export class DueCallsDispatch implements BeforeApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Resolves once the jobs of the calls not started here are queued; the dispatches started here go on by themselves. */
+  /** Resolves once the jobs are queued; the dispatches started here go on by themselves. */
   async dispatch(callIds: readonly string[]): Promise<void> {
-    const room = this.config.roles.has('worker') && !this.stopped ? IN_PROCESS_LIMIT - this.running.size : 0;
-    const here = callIds.slice(0, Math.max(0, room));
-    for (const callId of here) this.start(callId);
-    await this.queue.enqueueDue(callIds.slice(here.length));
+    if (!callIds.length) return;
+    if (this.config.roles.has('worker') && !this.stopped) {
+      for (const callId of callIds.slice(0, Math.max(0, IN_PROCESS_LIMIT - this.running.size))) this.start(callId);
+    }
+    await this.queue.enqueueDue(callIds);
   }
 
   /** Dispatches started here finish before the database pool closes; from now on the jobs alone dispatch. */
@@ -48,7 +46,7 @@ export class DueCallsDispatch implements BeforeApplicationShutdown {
     const run = this.dispatcher
       .dispatch({ callId })
       .catch((error: unknown) =>
-        this.logger.warn({ callId, err: (error as Error).message }, 'Dispatch failed; the sweeper retries'),
+        this.logger.warn({ callId, err: (error as Error).message }, 'Dispatch failed; its job or the sweeper retries'),
       )
       .finally(() => this.running.delete(run));
     this.running.add(run);

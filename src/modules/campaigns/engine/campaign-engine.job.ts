@@ -104,19 +104,10 @@ export class CampaignEngineJob
     );
   }
 
-  /**
-   * A campaign this process is stepping already (its calls' ends asked for it) is left to those steps. Another is
-   * stepped as a run of this process's line of steps for it, so that an end's ask made meanwhile waits for the
-   * tick's step to finish instead of finding the campaign locked and sleeping BUSY_WAIT_MS: with every role in one
-   * process, that sleep was taken a few times a minute, each time a tenth of a second without a step
-   * (`npm run bench campaign`).
-   */
   @OnJob({ name: JobName.CampaignTick, schedule: { every: CAMPAIGN_TICK_MS } })
   async tick(): Promise<number> {
     let placed = 0;
-    for (const id of await this.campaigns.active(TICK_BATCH)) {
-      placed += (await this.steps.runIfIdle(id, () => this.step(id, false))) ?? 0;
-    }
+    for (const id of await this.campaigns.active(TICK_BATCH)) placed += await this.step(id, false);
     return placed;
   }
 

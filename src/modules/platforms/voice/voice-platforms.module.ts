@@ -12,7 +12,6 @@ import { RetellEventsController } from './retell/retell-events.controller';
 import { RetellNumberDirectory } from './retell/retell-number-directory';
 import { RetellVoiceProvider } from './retell/retell-voice.provider';
 import { AdminSimulatorController } from './simulator/admin-simulator.controller';
-import { SimulatorScripts } from './simulator/simulator-scripts';
 import { SimulatorStepJob } from './simulator/simulator-step.job';
 import { VoiceSimulatorProvider } from './simulator/voice-simulator.provider';
 import { VapiEventsController } from './vapi/vapi-events.controller';
@@ -31,7 +30,6 @@ import { VapiVoiceProvider } from './vapi/vapi-voice.provider';
   providers: [
     VoiceSimulatorProvider,
     SimulatorStepJob,
-    SimulatorScripts,
     VapiVoiceProvider,
     VapiNumberDirectory,
     VapiMessageAuthenticator,

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { BoundedMap } from '../../../../common/cache/bounded-map';
 import { OnJob } from '../../../../infra/queue/on-job.decorator';
 import { JobName } from '../../../../infra/queue/queue-names';
 import { CallScript, VoiceIngress } from '../../../calls/voice/voice-ingress';
-import { SimulatorScripts } from './simulator-scripts';
 import { Outcome, simulatorTimeline } from './simulator-timeline';
 
 declare module '../../../../infra/queue/job-data' {
@@ -27,17 +27,23 @@ export interface SimulatorStepJobData {
   callMs: number;
 }
 
+/** Scripts of calls being played that a process keeps at most; past it, the one kept longest goes first. */
+const KEPT_SCRIPTS = 1000;
+/** A script longer than this (prompt and first message, in characters) is read again at each step instead. */
+const KEPT_SCRIPT_CHARS = 8192;
+
 /**
  * Plays one step of a simulated call: rebuilds the timeline from the call, applies that step's platform event.
- * The call's script comes from the ones this process keeps (SimulatorScripts), else it is read and kept until the
- * call's last step.
+ * A call's script is fixed once it is placed (resolved when the call was created, its tools restricted at
+ * dispatch, before placement), so the steps of one call this process plays read it once and keep it until the
+ * last one: a call is about seven steps, and reading the call at each was a seventh of all the statements of a
+ * campaign's call (`npm run bench campaign`). Kept scripts are bounded in number and length.
  */
 @Injectable()
 export class SimulatorStepJob {
-  constructor(
-    private readonly ingress: VoiceIngress,
-    private readonly scripts: SimulatorScripts,
-  ) {}
+  private readonly scripts = new BoundedMap<string, CallScript>(KEPT_SCRIPTS);
+
+  constructor(private readonly ingress: VoiceIngress) {}
 
   @OnJob({ name: JobName.PlaySimulatorStep })
   async play(job: SimulatorStepJobData): Promise<void> {
@@ -58,7 +64,7 @@ export class SimulatorStepJob {
       analysisPlan: call.analysisPlan,
       tools: call.tools,
     });
-    if (job.step >= timeline.length - 1) this.scripts.forget(job.callId);
+    if (job.step >= timeline.length - 1) this.scripts.delete(job.callId);
     const step = timeline[job.step];
     if (step) await this.ingress.apply(step.event);
   }
@@ -67,7 +73,10 @@ export class SimulatorStepJob {
     const kept = this.scripts.get(callId);
     if (kept) return kept;
     const script = await this.ingress.findScript(callId);
-    if (script) this.scripts.keep(script);
+    if (script && (script.systemPrompt?.length ?? 0) + (script.firstMessage?.length ?? 0) <= KEPT_SCRIPT_CHARS) {
+      // A call ended early never plays its last step: the oldest kept script makes room.
+      this.scripts.set(callId, script);
+    }
     return script;
   }
 }

@@ -12,7 +12,6 @@ import {
   ProviderCallState,
   VoiceProvider,
 } from '../../../calls/voice/voice-provider';
-import { SimulatorScripts } from './simulator-scripts';
 import { Outcome, endedEarlyReport, simulatedOutcome, simulatorTimeline } from './simulator-timeline';
 import { SimulatorStepJobData } from './simulator-step.job';
 
@@ -54,7 +53,6 @@ export class VoiceSimulatorProvider extends VoiceProvider {
 
   constructor(
     private readonly jobs: JobQueue,
-    private readonly scripts: SimulatorScripts,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super();
@@ -62,8 +60,6 @@ export class VoiceSimulatorProvider extends VoiceProvider {
 
   async placeCall(call: Call): Promise<PlaceCallResult> {
     const providerCallId = VoiceSimulatorProvider.newCallId();
-    // Placed with its final script: the steps played here need not read it back.
-    this.scripts.keep(call);
     await this.schedule(call, providerCallId);
     return { kind: 'placed', providerCallId };
   }
