@@ -4,13 +4,14 @@
  * DI, no envelope filters. `compare.bench.ts` runs it beside the real app and reports ours/baseline.
  *
  *   GET  /api/v1/calls?limit=25      first page, newest first (organization_id, created_at DESC, id DESC)
- *   POST /api/v1/contacts            insert ... ON CONFLICT DO NOTHING + outbox row + pg_notify, in one transaction
+ *   POST /api/v1/contacts            insert ... ON CONFLICT DO NOTHING + outbox row, in one transaction; after the
+ *                                    commit, the relay's wake-up (below)
  *   POST /api/v1/calls               what the app reads and writes for a live outbound call, each statement once:
  *                                    the caller ID's number, then in one transaction the default assistant, the
  *                                    holdings (trial, grants, balance: the plan-and-minute check), the destination
- *                                    rules, the do-not-call ledger, the call's insert RETURNING *, the outbox row
- *                                    with its NOTIFY, COMMIT; then the dispatch job (BullMQ on Redis, delayed to the
- *                                    call's scheduledAt, so nothing dials during the run)
+ *                                    rules, the do-not-call ledger, the call's insert RETURNING *, the outbox row,
+ *                                    COMMIT; then the relay's wake-up and the dispatch job (BullMQ on Redis, delayed
+ *                                    to the call's scheduledAt, so nothing dials during the run)
  *   GET  /api/v1/contacts/search?q=  the app's own ContactSearchRepository statement, run over the raw pool
  *
  * Run: DATABASE_URL=... REDIS_URL=... QUEUE_PREFIX=... PORT=0 node -r ts-node/register/transpile-only
@@ -26,6 +27,9 @@ import { DataSource } from 'typeorm';
 import { ContactSearchRepository } from '../src/modules/contacts/contact-search.repository';
 import { ContactSearchService } from '../src/modules/contacts/contact-search.service';
 import { uuidv7 } from '../src/common/ids/uuid-v7';
+import { OUTBOX_CHANNEL } from '../src/modules/outbox/outbox-events.repository';
+import { OUTBOX_WAKE_INTERVAL_MS } from '../src/modules/outbox/outbox-wakeup';
+import { ThrottledSignal } from '../src/modules/outbox/throttled-signal';
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
 // The app's call-dispatch queue, under a prefix of the baseline's own (its jobs never meet a worker).
@@ -34,6 +38,11 @@ const dispatch = new Queue('call-dispatch', {
   connection: { host: redisUrl.hostname, port: Number(redisUrl.port || 6379) },
   prefix: process.env.QUEUE_PREFIX ?? 'baseline',
 });
+const wakeRelay = new ThrottledSignal(
+  OUTBOX_WAKE_INTERVAL_MS,
+  () => pool.query(`NOTIFY ${OUTBOX_CHANNEL}`),
+  () => undefined,
+);
 // The search runs its statement on the driver's pg Pool: give it this raw pool instead of TypeORM.
 const search = new ContactSearchService(
   new ContactSearchRepository({ driver: { master: pool } } as unknown as DataSource),
@@ -119,8 +128,8 @@ async function createContact(key: Key, body: any): Promise<[number, unknown]> {
       'INSERT INTO outbox_events (event_id, organization_id, type, data, occurred_at) VALUES ($1, $2, $3, $4, $5)',
       [randomUUID(), key.organizationId, 'contact.created', contact, new Date()],
     );
-    await client.query(`SELECT pg_notify('vc_outbox', '')`);
     await client.query('COMMIT');
+    wakeRelay.request();
     return [201, { data: contact }];
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -208,14 +217,13 @@ async function createCall(key: Key, body: any): Promise<[number, unknown]> {
     const call = rows[0];
     if (scheduledAt) {
       await client.query(
-        `WITH inserted AS (
-           INSERT INTO outbox_events (event_id, organization_id, livemode, type, data, occurred_at)
-           VALUES ($1, $2, $3, 'call.scheduled', $4, now()) RETURNING id)
-         SELECT pg_notify('vc_outbox', '') WHERE EXISTS (SELECT 1 FROM inserted)`,
+        `INSERT INTO outbox_events (event_id, organization_id, livemode, type, data, occurred_at)
+         VALUES ($1, $2, $3, 'call.scheduled', $4, now())`,
         [uuidv7(), org, key.livemode, { callId: call.id }],
       );
     }
     await client.query('COMMIT');
+    if (scheduledAt) wakeRelay.request();
     await dispatch.add(
       'dispatch-call',
       { callId: call.id },

@@ -27,6 +27,7 @@ import { dataSourceOptions } from '../src/infra/database/data-source-options';
 import { QueueName } from '../src/infra/queue/queue-names';
 import { OutboxEventsRepository } from '../src/modules/outbox/outbox-events.repository';
 import { OutboxService } from '../src/modules/outbox/outbox.service';
+import { OutboxWakeup } from '../src/modules/outbox/outbox-wakeup';
 import globalSetup from '../test/support/global-setup';
 import { TEST_REDIS_URL, createTestDatabase } from '../test/support/databases';
 import { createOrg } from '../test/support/factory';
@@ -157,7 +158,7 @@ async function main(): Promise<void> {
       orgs.push(org);
     }
     await dataSource.initialize();
-    const outbox = new OutboxService(new OutboxEventsRepository(dataSource));
+    const outbox = new OutboxService(new OutboxEventsRepository(dataSource), new OutboxWakeup(dataSource));
     let phones = 0;
     // A contact row and its event in one transaction, as the contacts service writes them; the body is rendered
     // from the row when each delivery is sent.

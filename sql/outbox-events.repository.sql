@@ -19,13 +19,10 @@ SELECT event_id, organization_id, livemode, type, data, occurred_at, processed_a
 WHERE event_id = ANY($1::uuid[]);
 
 -- OutboxEventsRepository.insertMany
-WITH inserted AS (
-  INSERT INTO outbox_events (event_id, organization_id, livemode, type, data, occurred_at)
-  SELECT r.event_id, r.organization_id, r.livemode, r.type, r.data, $2
-    FROM jsonb_to_recordset($1::jsonb)
-      AS r(event_id uuid, organization_id uuid, livemode boolean, type text, data jsonb)
-  RETURNING id)
-SELECT pg_notify('${OUTBOX_CHANNEL}', '') WHERE EXISTS (SELECT 1 FROM inserted);
+INSERT INTO outbox_events (event_id, organization_id, livemode, type, data, occurred_at)
+SELECT r.event_id, r.organization_id, r.livemode, r.type, r.data, $2
+  FROM jsonb_to_recordset($1::jsonb)
+    AS r(event_id uuid, organization_id uuid, livemode boolean, type text, data jsonb);
 
 -- OutboxEventsRepository.insertWithChange
 WITH changed AS (${change.sql}),
@@ -34,9 +31,8 @@ inserted AS (
   SELECT r.event_id, r.organization_id, r.livemode, r.type, r.data, $${n + 2}
     FROM jsonb_to_recordset($${n + 1}::jsonb)
       AS r(event_id uuid, organization_id uuid, livemode boolean, type text, data jsonb)
-   WHERE EXISTS (SELECT 1 FROM changed)
-  RETURNING id)
-SELECT changed.*, (SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM inserted LIMIT 1) AS notified FROM changed;
+   WHERE EXISTS (SELECT 1 FROM changed))
+SELECT * FROM changed;
 
 -- OutboxEventsRepository.markProcessed
 UPDATE outbox_events SET processed_at = now() WHERE event_id = ANY($1::uuid[]) AND processed_at IS NULL;

@@ -35,6 +35,7 @@ import { OrganizationLimitsRepository } from '../../src/modules/limits/organizat
 import { OutboxEvent } from '../../src/modules/outbox/outbox-event.entity';
 import { OutboxEventsRepository } from '../../src/modules/outbox/outbox-events.repository';
 import { OutboxService } from '../../src/modules/outbox/outbox.service';
+import { OutboxWakeup } from '../../src/modules/outbox/outbox-wakeup';
 import { CallBillingService } from '../../src/modules/usage/call-billing.service';
 import { HoldingsRepository } from '../../src/modules/usage/holdings.repository';
 import { ReserveMinutesCommand } from '../../src/modules/usage/reserve-minutes.command';
@@ -97,7 +98,7 @@ describe('call lifecycle (PostgreSQL)', () => {
     const { balances, grants, ledger, reservations } = ledgerRepositories();
     const holdings = new HoldingsRepository();
     calls = new CallsRepository(dataSource);
-    const outbox = new OutboxService(new OutboxEventsRepository(dataSource));
+    const outbox = new OutboxService(new OutboxEventsRepository(dataSource), new OutboxWakeup(dataSource));
     const billing = new CallBillingService(
       dataSource,
       holdings,

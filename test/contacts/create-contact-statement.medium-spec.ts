@@ -5,12 +5,13 @@ import { Contact } from '../../src/modules/contacts/contact.entity';
 import { ContactsRepository, NewContact, withTimes } from '../../src/modules/contacts/contacts.repository';
 import { OUTBOX_CHANNEL, OutboxEventsRepository } from '../../src/modules/outbox/outbox-events.repository';
 import { OutboxService } from '../../src/modules/outbox/outbox.service';
+import { OutboxWakeup } from '../../src/modules/outbox/outbox-wakeup';
 import { openTestDataSource } from '../support/test-data-source';
 
 /**
  * A contact created with its `contact.created` event in one statement (POST /contacts without groups), against
- * real PostgreSQL: both rows or neither, the relay woken by the statement's NOTIFY, nothing recorded for a phone
- * the world already has.
+ * real PostgreSQL: both rows or neither, the relay woken by a NOTIFY once the statement has committed, nothing
+ * recorded for a phone the world already has.
  */
 describe('one-statement create: contact and its event (PostgreSQL)', () => {
   let dataSource: DataSource;
@@ -23,7 +24,7 @@ describe('one-statement create: contact and its event (PostgreSQL)', () => {
     ({ dataSource, close } = await openTestDataSource([Contact]));
     contacts = new ContactsRepository(dataSource.getRepository(Contact));
     events = new OutboxEventsRepository(dataSource);
-    outbox = new OutboxService(events);
+    outbox = new OutboxService(events, new OutboxWakeup(dataSource));
   });
   afterAll(() => close());
 
@@ -46,7 +47,7 @@ describe('one-statement create: contact and its event (PostgreSQL)', () => {
     return { contact, created: withTimes(contact, inserted) };
   }
 
-  it('writes the contact and its event, and the statement notifies the relay on commit', async () => {
+  it('writes the contact and its event, and notifies the relay once they have committed', async () => {
     const listener = new Client({ connectionString: (dataSource.options as { url: string }).url });
     await listener.connect();
     try {

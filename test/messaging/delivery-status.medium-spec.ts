@@ -9,6 +9,7 @@ import { MessagesRepository } from '../../src/modules/messaging/messages.reposit
 import { OutboxEvent } from '../../src/modules/outbox/outbox-event.entity';
 import { OutboxEventsRepository } from '../../src/modules/outbox/outbox-events.repository';
 import { OutboxService } from '../../src/modules/outbox/outbox.service';
+import { OutboxWakeup } from '../../src/modules/outbox/outbox-wakeup';
 import { openTestDataSource } from '../support/test-data-source';
 
 /**
@@ -27,7 +28,7 @@ describe('DeliveryStatusService (PostgreSQL)', () => {
     ({ dataSource, close } = await openTestDataSource([Message, EarlyDeliveryStatus, OutboxEvent]));
     statuses = new DeliveryStatusService(
       dataSource,
-      new OutboxService(new OutboxEventsRepository(dataSource)),
+      new OutboxService(new OutboxEventsRepository(dataSource), new OutboxWakeup(dataSource)),
       new MessagesRepository(dataSource.getRepository(Message)),
       new EarlyDeliveryStatusesRepository(),
     );

@@ -16,6 +16,7 @@ import {
 import { OutboxEvent } from '../../src/modules/outbox/outbox-event.entity';
 import { OutboxEventsRepository } from '../../src/modules/outbox/outbox-events.repository';
 import { OutboxService } from '../../src/modules/outbox/outbox.service';
+import { OutboxWakeup } from '../../src/modules/outbox/outbox-wakeup';
 import { openTestDataSource } from '../support/test-data-source';
 
 /**
@@ -31,7 +32,7 @@ describe('RecordInboundMessageCommand (PostgreSQL)', () => {
 
   beforeAll(async () => {
     ({ dataSource, close } = await openTestDataSource([MessagingAccount, Conversation, Message, Contact, OutboxEvent]));
-    const outbox = new OutboxService(new OutboxEventsRepository(dataSource));
+    const outbox = new OutboxService(new OutboxEventsRepository(dataSource), new OutboxWakeup(dataSource));
     // Only findOrCreateByPhone is reached: no contact groups, no cursors; no opt-out text, so no ledger listing.
     const repository = new ContactsRepository(dataSource.getRepository(Contact));
     const contacts = new ContactsService(dataSource, repository, null as never, outbox, null as never);

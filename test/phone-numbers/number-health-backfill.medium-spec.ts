@@ -9,6 +9,7 @@ import {
 } from '../../src/modules/number-health/record-number-outcome.command';
 import { OutboxEventsRepository } from '../../src/modules/outbox/outbox-events.repository';
 import { OutboxService } from '../../src/modules/outbox/outbox.service';
+import { OutboxWakeup } from '../../src/modules/outbox/outbox-wakeup';
 import { openTestDataSource } from '../support/test-data-source';
 
 /**
@@ -74,7 +75,7 @@ describe('NumberHealthBackfill migration (PostgreSQL)', () => {
     const counted = await number(liveOrg, '+14155550910');
     const record = new RecordNumberOutcomeCommand(
       new NumberHealthRepository(dataSource),
-      new OutboxService(new OutboxEventsRepository(dataSource)),
+      new OutboxService(new OutboxEventsRepository(dataSource), new OutboxWakeup(dataSource)),
     );
     for (const call of [...history(true), ...history(false).slice(-3)]) {
       await inTransaction(dataSource, (tx) =>

@@ -8,6 +8,7 @@ import {
 } from '../../src/modules/number-health/record-number-outcome.command';
 import { OutboxEventsRepository } from '../../src/modules/outbox/outbox-events.repository';
 import { OutboxService } from '../../src/modules/outbox/outbox.service';
+import { OutboxWakeup } from '../../src/modules/outbox/outbox-wakeup';
 import { openTestDataSource } from '../support/test-data-source';
 
 /**
@@ -26,7 +27,7 @@ describe('RecordNumberOutcomeCommand (PostgreSQL)', () => {
   beforeAll(async () => {
     ({ dataSource, close } = await openTestDataSource([]));
     repository = new NumberHealthRepository(dataSource);
-    record = new RecordNumberOutcomeCommand(repository, new OutboxService(new OutboxEventsRepository(dataSource)));
+    record = new RecordNumberOutcomeCommand(repository, new OutboxService(new OutboxEventsRepository(dataSource), new OutboxWakeup(dataSource)));
     await dataSource.query(`INSERT INTO phone_numbers (id, organization_id, number) VALUES ($1, $2, $3)`, [
       phoneNumberId,
       organizationId,

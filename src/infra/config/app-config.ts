@@ -52,6 +52,7 @@ class EnvironmentVariables {
   @IsOptional() @Transform(toBool) @IsBoolean() WEBHOOK_ALLOW_INSECURE?: boolean;
   @IsOptional() @Transform(toList) @IsString({ each: true }) WEBHOOK_PRIVATE_NETWORKS?: string[];
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) OUTBOX_REPLAY_GRACE_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(10) @Max(3_600_000) OUTBOX_POLL_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) WEBHOOK_ENDPOINT_CONCURRENCY?: number;
   // At most half a worker's delivery slots, so at least two organizations always fit beside each other.
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(25) WEBHOOK_ORGANIZATION_CONCURRENCY?: number;
@@ -164,6 +165,8 @@ export interface AppConfig {
   webhookPrivateNetworks: string[];
   /** How long a relayed event may stay unprocessed before the replay assumes its job was lost with the queue store. */
   outboxReplayGraceMs: number;
+  /** How often a relay looks for unrelayed events without being woken: the floor under a lost wake-up. */
+  outboxPollMs: number;
   /** Attempts in flight per webhook endpoint, across every worker process (decided in PostgreSQL). */
   webhookEndpointConcurrency: number;
   /**
@@ -492,6 +495,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     webhookAllowInsecure: parsed.WEBHOOK_ALLOW_INSECURE ?? false,
     webhookPrivateNetworks: privateNetworks,
     outboxReplayGraceMs: parsed.OUTBOX_REPLAY_GRACE_MS ?? 60000,
+    outboxPollMs: parsed.OUTBOX_POLL_MS ?? 1000,
     chatAgentRetryBaseMs: parsed.CHAT_AGENT_RETRY_BASE_MS ?? 2000,
     scenarioRunsPerMinute: parsed.SCENARIO_RUNS_PER_MINUTE ?? 100,
     scenarioRunsInFlight: parsed.SCENARIO_RUNS_IN_FLIGHT ?? 50,

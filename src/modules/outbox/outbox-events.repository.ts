@@ -6,7 +6,7 @@ import type { Tx } from '../../infra/database/tx';
 import type { DomainEventType } from './domain-event';
 import { OUTBOX_JOB_COLUMNS, OutboxJobRow } from './domain-event-job';
 
-/** The channel an insert notifies on commit; the relay LISTENs to it. */
+/** The channel a relay LISTENs to; wake-ups are sent on it after the events' commit (outbox-wakeup.ts). */
 export const OUTBOX_CHANNEL = 'vc_outbox';
 
 /** One row to insert: its payload is the event type's typed payload (event-payloads.ts), as JSON. */
@@ -36,24 +36,22 @@ export type ProcessedEventRow = RecordedEventRow & { processed_at: Date | null }
 export class OutboxEventsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** The rows, and the NOTIFY that PostgreSQL delivers when the transaction commits, in one round trip. */
+  /** The rows, in one round trip. */
   async insertMany(tx: Tx, rows: readonly OutboxInsert[], occurredAt: Date): Promise<void> {
     await tx.query(
-      `WITH inserted AS (
-         INSERT INTO outbox_events (event_id, organization_id, livemode, type, data, occurred_at)
-         SELECT r.event_id, r.organization_id, r.livemode, r.type, r.data, $2
-           FROM jsonb_to_recordset($1::jsonb)
-             AS r(event_id uuid, organization_id uuid, livemode boolean, type text, data jsonb)
-         RETURNING id)
-       SELECT pg_notify('${OUTBOX_CHANNEL}', '') WHERE EXISTS (SELECT 1 FROM inserted)`,
+      `INSERT INTO outbox_events (event_id, organization_id, livemode, type, data, occurred_at)
+       SELECT r.event_id, r.organization_id, r.livemode, r.type, r.data, $2
+         FROM jsonb_to_recordset($1::jsonb)
+           AS r(event_id uuid, organization_id uuid, livemode boolean, type text, data jsonb)`,
       [JSON.stringify(rows), occurredAt],
     );
   }
 
   /**
    * `change` (a data-modifying statement with RETURNING, its parameters $1 … $n) and the rows, recorded only when
-   * the change returned a row, with the relay's NOTIFY: one statement, so atomic without a transaction, and one
-   * round trip where BEGIN, the change, the events and COMMIT took four. Resolves the change's returned rows.
+   * the change returned a row: one statement, so atomic without a transaction, and one round trip where BEGIN, the
+   * change, the events and COMMIT took four (PostgreSQL runs a data-modifying WITH whether or not the rest reads
+   * it). Resolves the change's returned rows.
    */
   insertWithChange<R>(
     change: Statement,
@@ -69,9 +67,8 @@ export class OutboxEventsRepository {
          SELECT r.event_id, r.organization_id, r.livemode, r.type, r.data, $${n + 2}
            FROM jsonb_to_recordset($${n + 1}::jsonb)
              AS r(event_id uuid, organization_id uuid, livemode boolean, type text, data jsonb)
-          WHERE EXISTS (SELECT 1 FROM changed)
-         RETURNING id)
-       SELECT changed.*, (SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM inserted LIMIT 1) AS notified FROM changed`,
+          WHERE EXISTS (SELECT 1 FROM changed))
+       SELECT * FROM changed`,
       [...change.params, JSON.stringify(rows), occurredAt],
     );
   }

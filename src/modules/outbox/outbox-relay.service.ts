@@ -1,4 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { AsyncResource } from 'node:async_hooks';
 import { DataSource } from 'typeorm';
 import { Client } from 'pg';
 import { APP_CONFIG, AppConfig } from '../../infra/config/app-config';
@@ -9,10 +10,10 @@ import { JobQueue } from '../../infra/queue/job-queue';
 import { JobName } from '../../infra/queue/queue-names';
 import { domainEventJob } from './domain-event-job';
 import { OUTBOX_CHANNEL, OutboxEventsRepository } from './outbox-events.repository';
+import { OutboxWakeup } from './outbox-wakeup';
 import { inTransaction } from '../../infra/database/tx';
 
 const BATCH = 500;
-const POLL_MS = 1000;
 
 /**
  * Moves committed outbox rows onto the domain-events queue (worker role). Rows are claimed with
@@ -21,9 +22,10 @@ const POLL_MS = 1000;
  * ignores (or, once the first job has finished and left the queue, that finds the event processed and does
  * nothing). Requests never wait for it: they only insert a row.
  *
- * A commit's NOTIFY wakes it at once; the poll every POLL_MS is the floor. LISTEN needs a session of its own, so
- * it uses the direct URL (a transaction-pooling PgBouncer would hand the subscription's server connection to
- * other clients); when that connection cannot be had, the relay only polls and says so once.
+ * Woken after the events' commit (outbox-wakeup.ts): by its own process directly, by other processes through a
+ * NOTIFY; the poll every OUTBOX_POLL_MS is the floor. LISTEN needs a session of its own, so it uses the direct URL
+ * (a transaction-pooling PgBouncer would hand the subscription's server connection to other clients); when that
+ * connection cannot be had, the relay only polls and says so once.
  */
 @Injectable()
 export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -38,13 +40,17 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
     private readonly dataSource: DataSource,
     private readonly jobs: JobQueue,
     private readonly events: OutboxEventsRepository,
+    private readonly wakeup: OutboxWakeup,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(DATABASE_URLS) private readonly database: DatabaseUrls,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.roles.has('worker')) return;
-    this.timer = setInterval(() => this.kick(), POLL_MS);
+    this.timer = setInterval(() => this.kick(), this.config.outboxPollMs);
+    // Bound to the relay's own async context: a drain kicked from a request must not carry that request's context
+    // (its log fields, its read scope) through every batch it then relays.
+    this.wakeup.relayIn(AsyncResource.bind(() => this.kick()));
     await this.listen();
     this.kick();
   }
@@ -60,7 +66,7 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
       await listener.query(`LISTEN ${OUTBOX_CHANNEL}`);
       this.listener = listener;
     } catch (err) {
-      this.logger.warn(`LISTEN unavailable, relaying every ${POLL_MS} ms: ${(err as Error).message}`);
+      this.logger.warn(`LISTEN unavailable, relaying every ${this.config.outboxPollMs} ms: ${(err as Error).message}`);
       await listener.end().catch(() => undefined);
     }
   }
@@ -68,6 +74,7 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
   /** Stops relaying before the database pool closes. */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
+    this.wakeup.relayIn(undefined);
     if (this.timer) clearInterval(this.timer);
     await this.draining;
     await this.listener?.end().catch(() => undefined);

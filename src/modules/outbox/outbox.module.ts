@@ -9,6 +9,7 @@ import { OutboxPrunerJob } from './outbox-pruner.job';
 import { OutboxRelayService } from './outbox-relay.service';
 import { OutboxReplayJob } from './outbox-replay.job';
 import { OutboxService } from './outbox.service';
+import { OutboxWakeup } from './outbox-wakeup';
 
 /**
  * Global: any module that changes state records its events through OutboxService, and registers the public
@@ -19,6 +20,7 @@ import { OutboxService } from './outbox.service';
   imports: [TypeOrmModule.forFeature([OutboxEvent])],
   providers: [
     OutboxService,
+    OutboxWakeup,
     OutboxEventsRepository,
     OutboxRelayService,
     OutboxReplayJob,
