@@ -27,9 +27,12 @@ describe('NumberHealthBackfill migration (PostgreSQL)', () => {
 
   const MINUTE = 60_000;
   const DAY = 24 * 60 * MINUTE;
-  /** 100 calls ten days ago, mostly answered, then 50 in the last hour, mostly not: a degraded number. */
-  function history(livemode: boolean): Array<Omit<FinishedOutboundCall, 'organizationId' | 'callFrom'>> {
-    const now = Date.now();
+  /**
+   * 100 calls ten days ago, mostly answered, then 50 in the last hour, mostly not: a degraded number. Relative to
+   * one `now` for both ways of counting: the older calls span 100 minutes, which can cross a midnight, and a second
+   * clock reading seconds later would move a call to the next day on one side only.
+   */
+  function history(livemode: boolean, now: number): Array<Omit<FinishedOutboundCall, 'organizationId' | 'callFrom'>> {
     const older = Array.from({ length: 100 }, (_, i) => ({
       livemode,
       status: (i < 5 ? 'error' : 'ended') as 'ended' | 'error',
@@ -71,13 +74,15 @@ describe('NumberHealthBackfill migration (PostgreSQL)', () => {
 
   it('gives each number the figures counting its calls one by one as they ended gives', async () => {
     // Counted live: each call through the command, in the order the calls ended.
+    const started = Date.now();
+    const calls = [...history(true, started), ...history(false, started).slice(-3)];
     const liveOrg = randomUUID();
     const counted = await number(liveOrg, '+14155550910');
     const record = new RecordNumberOutcomeCommand(
       new NumberHealthRepository(dataSource),
       new OutboxService(new OutboxEventsRepository(dataSource), new OutboxWakeup(dataSource)),
     );
-    for (const call of [...history(true), ...history(false).slice(-3)]) {
+    for (const call of calls) {
       await inTransaction(dataSource, (tx) =>
         record.execute(tx, { ...call, organizationId: liveOrg, callFrom: '+14155550910' }),
       );
@@ -103,7 +108,7 @@ describe('NumberHealthBackfill migration (PostgreSQL)', () => {
           values.endedAt,
         ],
       );
-    for (const call of [...history(true), ...history(false).slice(-3)]) await insert(call);
+    for (const call of calls) await insert(call);
     const now = new Date();
     await insert({ livemode: true, status: 'ended', direction: 'inbound', answeredBy: 'human', endedAt: now });
     await insert({ livemode: true, status: 'processing', answeredBy: null, endedAt: null });
