@@ -1,4 +1,4 @@
-/** Every error code the API can return (spec "Errors" table and docs/contracts/errors.md), with its HTTP status. */
+/** Every error code the API can return (openapi/openapi.yaml per operation, and docs/contracts/errors.md), with its HTTP status. */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   INVALID_CURSOR: 400,

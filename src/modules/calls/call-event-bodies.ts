@@ -5,7 +5,7 @@ import type { CallEventPayload } from '../outbox/event-payloads';
 import { CallResponse } from './call.response';
 import { CallsRepository } from './calls.repository';
 
-/** The body of every call event: the Call as it is now, without its transcript (spec "Events"). */
+/** The body of every call event: the Call as it is now, without its transcript (docs/contracts/conventions.md, "Webhooks"). */
 @Injectable()
 export class CallEventBodies implements OnModuleInit {
   constructor(

@@ -148,7 +148,8 @@ function keytermsOf(text: string | null | undefined): string[] | null {
  * rendered in both texts. Pure: the caller loads the references and turns the error into a 400.
  */
 export function resolveCall(input: ResolutionInput): ResolvedCall {
-  // A case's firstMessage defaults to empty text (spec Cases): empty means the case supplies none.
+  // A case's firstMessage defaults to empty text, and empty means the case supplies none (docs/contracts/conventions.md,
+  // "What a call injects").
   const caseFirstMessage = present(input.case?.firstMessage) ? input.case.firstMessage : undefined;
   const firstMessageTemplate =
     input.request.firstMessage ?? caseFirstMessage ?? input.assistant?.firstMessage ?? DEFAULT_FIRST_MESSAGE;

@@ -19,7 +19,7 @@ import { HealthIndicatorStateResponse, HealthResponse } from './health.response'
 /**
  * Liveness and readiness for orchestrators (docs/contracts/running.md): Terminus JSON, no API key. Documented in
  * openapi/admin.yaml (the operators' document), not openapi/openapi.yaml, whose every operation takes an API key
- * and a scope (spec: "All endpoints require the X-API-Key header"), as its tests assert.
+ * and a scope, as its tests assert.
  */
 @ApiTags('Operations')
 @ApiExtraModels(HealthIndicatorStateResponse)

@@ -188,7 +188,7 @@ export class WebhookDeliveryService {
 
   /**
    * The body is rendered at send time from the event's payload and the current rows (EventBodies), not carried
-   * by the job (docs/contracts/bounds.md); call events go out without their transcript (spec Events). An event
+   * by the job (docs/contracts/bounds.md); call events go out without their transcript (docs/contracts/conventions.md). An event
    * pruned from the outbox (kept 7 days, far past the retry schedule), or whose rows are gone, is not sent.
    */
   private async event(row: RecordedEventRow): Promise<EventForSend | undefined> {
