@@ -29,7 +29,7 @@ import { ContactSearchService } from '../src/modules/contacts/contact-search.ser
 import { uuidv7 } from '../src/common/ids/uuid-v7';
 import { OUTBOX_CHANNEL } from '../src/modules/outbox/outbox-events.repository';
 import { OUTBOX_WAKE_INTERVAL_MS } from '../src/modules/outbox/outbox-wakeup';
-import { ThrottledSignal } from '../src/modules/outbox/throttled-signal';
+import { ThrottledSignal } from '../src/common/concurrency/throttled-signal';
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
 // The app's call-dispatch queue, under a prefix of the baseline's own (its jobs never meet a worker).

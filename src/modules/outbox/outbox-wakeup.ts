@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { firstInLine } from '../../infra/database/first-in-line';
 import { OUTBOX_CHANNEL } from './outbox-events.repository';
-import { ThrottledSignal } from './throttled-signal';
+import { ThrottledSignal } from '../../common/concurrency/throttled-signal';
 
 /**
  * At most one NOTIFY per this many ms per process. A NOTIFY in a transaction takes a lock for the whole cluster at

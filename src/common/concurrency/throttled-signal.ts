@@ -1,7 +1,8 @@
 /**
- * The relay's wake-up sent at most once per `intervalMs`: the first request of a quiet spell sends at once, the
- * ones that come while a send is in flight or within `intervalMs` after it are answered by one more send at the
- * interval's end. With no Nest dependency: the benchmark's raw twin sends its wake-ups through it too.
+ * A signal sent at most once per `intervalMs`: the first request of a quiet spell sends at once, the ones that come
+ * while a send is in flight or within `intervalMs` after it are answered by one more send at the interval's end.
+ * For a wake-up whose every request means "look again" (the outbox relay's NOTIFY), never for a message with a
+ * payload of its own.
  */
 export class ThrottledSignal {
   private busy = false;
@@ -30,12 +31,12 @@ export class ThrottledSignal {
       )
       .finally(() => {
         this.sending = undefined;
-        // unref: a quiet process may exit with an interval running; a wake-up it dropped is the relay poll's.
+        // unref: a quiet process may exit with an interval running (a wake-up's user must have a floor of its own).
         if (!this.stopped) this.timer = setTimeout(() => this.rest(), this.intervalMs).unref();
       });
   }
 
-  /** Sends nothing more once the send in flight is done (a pending one is dropped: the relay's poll is the floor). */
+  /** Sends nothing more once the send in flight is done (a pending request is dropped). */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
