@@ -14,6 +14,7 @@ import {
 } from '../../src/modules/webhooks/delivery/webhook-delivery-job-data';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 import { recordCallEnded, recordEvent } from './support/events';
 import { Answer, Received, WebhookReceiver } from './support/receiver';
 
@@ -73,30 +74,21 @@ describe('webhook delivery engine', () => {
   /** Waits until these delivery jobs left the queue store: each attempt ran to its end (or never existed). */
   const gone = async (ids: string[]) => {
     const queue = t.app.get(JobQueue).queue(QueueName.WebhookDeliveries);
-    const deadline = Date.now() + 15000;
-    while ((await Promise.all(ids.map((id) => queue.getJob(id)))).some(Boolean)) {
-      if (Date.now() > deadline) throw new Error('delivery jobs never left the queue');
-      await sleep(50);
-    }
+    await waitUntil('the delivery jobs to leave the queue', async () =>
+      (await Promise.all(ids.map((id) => queue.getJob(id)))).every((job) => !job),
+    );
   };
   /** Waits until the event went through the fan-out (every delivery it makes is enqueued by then). */
   const fannedOut = async (eventId: string) => {
-    const deadline = Date.now() + 15000;
-    const processed = async () =>
-      (await t.db.query('SELECT 1 FROM outbox_events WHERE event_id = $1 AND processed_at IS NOT NULL', [eventId]))
-        .rowCount;
-    while (!(await processed())) {
-      if (Date.now() > deadline) throw new Error(`event ${eventId} was never fanned out`);
-      await sleep(50);
-    }
+    await waitUntil(
+      `event ${eventId} to be fanned out`,
+      async () =>
+        (await t.db.query('SELECT 1 FROM outbox_events WHERE event_id = $1 AND processed_at IS NOT NULL', [eventId]))
+          .rowCount,
+    );
   };
-  const waitForRow = async (id: string, predicate: (row: any) => boolean) => {
-    const deadline = Date.now() + 15000;
-    while (!predicate(await endpointRow(id))) {
-      if (Date.now() > deadline) throw new Error(`endpoint ${id} never reached the expected state`);
-      await sleep(100);
-    }
-  };
+  const waitForRow = (id: string, predicate: (row: any) => boolean) =>
+    waitUntil(`endpoint ${id} to reach the expected state`, async () => predicate(await endpointRow(id)));
 
   it('delivers a signed {event, timestamp, data} that Stripe and a hand-written verifier both accept', async () => {
     const org = await createOrg(t);

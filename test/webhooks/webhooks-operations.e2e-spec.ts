@@ -3,10 +3,9 @@ import { JobQueue } from '../../src/infra/queue/job-queue';
 import { QueueName } from '../../src/infra/queue/queue-names';
 import { TestOrg, createOrg } from '../support/factory';
 import { TestApp, startTestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 import { recordEvent } from './support/events';
 import { Answer, WebhookReceiver } from './support/receiver';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function signedWith(raw: string, header: string, secret: string): boolean {
   const parts = Object.fromEntries(header.split(',').map((p) => p.split('=') as [string, string]));
@@ -38,14 +37,11 @@ describe('webhook operations (extension): delivery log, re-send, recover, test p
   }
   /** Polls the delivery list until `predicate` holds (deliveries settle asynchronously in the worker). */
   async function deliveriesUntil(org: TestOrg, id: string, predicate: (rows: any[]) => boolean, query = {}) {
-    const deadline = Date.now() + 15000;
-    for (;;) {
+    return waitUntil(`the deliveries of endpoint ${id} to settle`, async () => {
       const res = await org.api.get(`/api/v1/webhooks/${id}/deliveries`, { query });
       expect(res.status).toBe(200);
-      if (predicate(res.body.data)) return res.body.data as any[];
-      if (Date.now() > deadline) throw new Error(`deliveries never settled: ${JSON.stringify(res.body.data)}`);
-      await sleep(100);
-    }
+      return predicate(res.body.data) && (res.body.data as any[]);
+    });
   }
 
   it('GET /webhooks/{id} returns the endpoint without its secret; another organization gets 404', async () => {
@@ -306,10 +302,10 @@ describe('webhook operations with a long retry schedule', () => {
     const res = await org.api.post('/api/v1/webhooks', { url: `${receiver.url}/pending`, events: ['contact.created'] });
     const id = res.body.data.id as string;
     await recordEvent(t, org.id, 'contact.created', 'c-pending');
-    let rows: any[] = [];
-    for (const deadline = Date.now() + 15000; !rows.length && Date.now() < deadline; await sleep(100)) {
-      rows = (await org.api.get(`/api/v1/webhooks/${id}/deliveries`)).body.data;
-    }
+    const rows = await waitUntil('the first delivery to be listed', async () => {
+      const listed: any[] = (await org.api.get(`/api/v1/webhooks/${id}/deliveries`)).body.data;
+      return listed.length > 0 && listed;
+    });
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: 'pending', attempts: [expect.objectContaining({ statusCode: 500 })] });
     const pending = await org.api.get(`/api/v1/webhooks/${id}/deliveries`, { query: { status: 'pending' } });
