@@ -1,4 +1,5 @@
 import { TestApp, startTestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 import {
   CallsOrg,
   callingOrg,
@@ -9,8 +10,6 @@ import {
   waitForCall,
 } from '../calls/call-fixtures';
 import { occurNow } from './campaign-fixtures';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("dialer: a recurring schedule's occurrence is placed on its tick's own connection", () => {
   let t: TestApp;
@@ -39,19 +38,19 @@ describe("dialer: a recurring schedule's occurrence is placed on its tick's own 
     expect(created.status).toBe(201);
     const scheduleId = created.body.data.id;
     // The tick has handled the occurrence (placed or given up) once the schedule's next occurrence moved on.
-    const deadline = Date.now() + 30_000;
     await occurNow(t, scheduleId);
     const { rows: campaigns } = await t.db.query('SELECT id FROM campaigns WHERE source_id = $1', [scheduleId]);
     expect(campaigns).toHaveLength(1);
 
-    let callId: string | undefined;
-    while (!callId && Date.now() < deadline) {
-      const { rows } = await t.db.query('SELECT id FROM calls WHERE campaign_id = $1', [campaigns[0].id]);
-      callId = rows[0]?.id;
-      if (!callId) await sleep(100);
-    }
+    const callId = await waitUntil(
+      "the occurrence's call",
+      async () =>
+        (await t.db.query('SELECT id FROM calls WHERE campaign_id = $1', [campaigns[0].id])).rows[0]?.id as
+          string | undefined,
+      30_000,
+    );
     expect(callId).toBeDefined();
-    const call = await waitForCall(org, callId!, finished);
+    const call = await waitForCall(org, callId, finished);
     expect(call).toMatchObject({ caseId, assistantConfigId, contactId, firstMessage: 'Hello Grace Hopper' });
   });
 });
