@@ -1,4 +1,5 @@
 import { TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 import { CallsOrg } from '../calls/call-fixtures';
 
 /**
@@ -90,13 +91,14 @@ export async function occurNow(t: TestApp, scheduleId: string, timeoutMs = 30_00
     [scheduleId],
   );
   const forced = new Date(rows[0].next_occurrence_at).getTime();
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const { rows: now } = await t.db.query('SELECT next_occurrence_at FROM recurring_schedules WHERE id = $1', [
-      scheduleId,
-    ]);
-    if (new Date(now[0].next_occurrence_at).getTime() > forced) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no scheduler handled the occurrence of schedule ${scheduleId}`);
+  await waitUntil(
+    `a scheduler to handle the occurrence of schedule ${scheduleId}`,
+    async () => {
+      const { rows: now } = await t.db.query('SELECT next_occurrence_at FROM recurring_schedules WHERE id = $1', [
+        scheduleId,
+      ]);
+      return new Date(now[0].next_occurrence_at).getTime() > forced;
+    },
+    timeoutMs,
+  );
 }

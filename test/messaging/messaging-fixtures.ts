@@ -1,4 +1,5 @@
 import { TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
 /** Admin-API shortcuts for messaging tests: what the dashboard does when an account is connected. */
 export async function createAccount(
@@ -47,13 +48,7 @@ export async function userWrites(
 export const HOUR_MS = 60 * 60 * 1000;
 export const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 
-/** Polls until `check` returns a truthy value or the time is up. */
-export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** Polls until `check` returns a truthy value or the time is up (the messaging specs' shorter default). */
+export function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 8000): Promise<T> {
+  return waitUntil('a messaging condition', check, timeoutMs);
 }
